@@ -1,0 +1,89 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'demo/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error'
+    }
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } }
+  },
+  {
+    // The renderer reaches the main process only through its bridge (src/renderer/src/bridge).
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['electron', 'electron/*'],
+              message: 'The renderer talks to the bridge, never to electron.'
+            },
+            {
+              group: ['node:*'],
+              message: 'The renderer runs in a browser sandbox: no Node modules.'
+            },
+            {
+              group: ['**/core/**', '**/main/**', '**/web/**', '**/cli/**'],
+              message: 'The renderer sees only src/shared and the bridge.'
+            }
+          ]
+        }
+      ]
+    }
+  },
+  {
+    // Raw ipcMain / ipcRenderer bypass sender checks and validation: only the typed wrappers use them.
+    files: ['src/**/*.ts'],
+    ignores: ['src/main/ipc.ts', 'src/preload/index.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportSpecifier[imported.name='ipcMain']",
+          message: 'Register handlers through src/main/ipc.ts.'
+        },
+        {
+          selector: "ImportSpecifier[imported.name='ipcRenderer']",
+          message: 'Only the preload touches ipcRenderer.'
+        }
+      ]
+    }
+  },
+  {
+    // The core runs in the CLI, the web host and Electron alike.
+    files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['electron', 'electron/*'],
+              message: 'The core and the contract import nothing from electron.'
+            },
+            {
+              group: ['**/main/**', '**/web/**', '**/cli/**', '**/renderer/**'],
+              message: 'The core does not depend on its hosts.'
+            }
+          ]
+        }
+      ]
+    }
+  }
+)

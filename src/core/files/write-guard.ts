@@ -1,0 +1,23 @@
+// The seam between the agent's tools and file history: tools call these hooks around every
+// change they make to the workspace, and file history keeps what it needs to rewind them.
+// A hook that throws refuses the change: the tool answers with the error instead of writing.
+
+export interface WriteGuard {
+  /** Before Write/Edit replace `absPath` (which may not exist yet) with `newContent`. */
+  beforeWrite(absPath: string, tool: string, newContent: string): Promise<void>
+  /** After the tool wrote `absPath`. */
+  afterWrite(absPath: string, tool: string): Promise<void>
+  /** Before a command that may change any file in the workspace (Bash). */
+  beforeCommand(tool: string): Promise<void>
+  /** After that command ended (or was killed): records whatever it created, changed, deleted. */
+  afterCommand(tool: string): Promise<CommandChanges>
+}
+
+export interface CommandChanges {
+  /** Workspace-relative paths, forward slashes. */
+  created: string[]
+  modified: string[]
+  deleted: string[]
+  /** Changed but not tracked (over the size cap), with the reason: reported, never silent. */
+  untracked: { path: string; reason: string }[]
+}

@@ -1,0 +1,138 @@
+// The session log's record types (format version 1). docs/session-format.md documents each one;
+// this module is the single source of their shapes: zod schemas, and types inferred from them.
+import { z } from 'zod'
+import { MessageContent, RewindMode } from '../../shared/messages'
+
+export const SESSION_FORMAT_VERSION = 1
+/** Longest text kept in one record; longer content is cut with a visible notice. */
+export const MAX_PERSIST_CHARS = 500_000
+
+const Base = {
+  uuid: z.string().min(1),
+  parentUuid: z.string().min(1).nullable(),
+  timestamp: z.string()
+}
+
+/** First line of every session file. Not a node of the conversation tree. */
+export const SessionHeader = z.looseObject({
+  type: z.literal('session'),
+  ...Base,
+  version: z.number().int(),
+  sessionId: z.string(),
+  cwd: z.string(),
+  forkedFrom: z
+    .object({ sessionId: z.string(), leafUuid: z.string().nullable() })
+    .optional()
+})
+
+export const UserRecord = z.looseObject({
+  type: z.literal('user'),
+  ...Base,
+  message: z.looseObject({ role: z.literal('user'), content: MessageContent }),
+  /** Structured results of tool calls answered in this message, keyed by tool_use id. */
+  toolDetails: z.record(z.string(), z.unknown()).optional(),
+  /** A message the harness wrote (a reminder, a warning): never a checkpoint. */
+  isMeta: z.boolean().optional()
+})
+
+export const AssistantRecord = z.looseObject({
+  type: z.literal('assistant'),
+  ...Base,
+  message: z.looseObject({
+    role: z.literal('assistant'),
+    content: MessageContent,
+    model: z.string().optional(),
+    stop_reason: z.string().nullable().optional(),
+    usage: z.looseObject({}).optional()
+  })
+})
+
+/** Moves the leaf back before a checkpoint (conversation or both), or marks a code-only restore. */
+export const RewindRecord = z.looseObject({
+  type: z.literal('rewind'),
+  ...Base,
+  /** The leaf after the rewind: the parent of the checkpoint's prompt (null: before the first). */
+  leafUuid: z.string().nullable(),
+  /** The prompt record of the checkpoint rewound to. */
+  checkpointUuid: z.string(),
+  mode: RewindMode,
+  /** The restore journal holding what the rewind overwrote, for undo. */
+  restoreId: z.string().optional()
+})
+
+/** Moves the leaf without a rewind: switching to another branch, or undoing a rewind. */
+export const NavigateRecord = z.looseObject({
+  type: z.literal('navigate'),
+  ...Base,
+  leafUuid: z.string().nullable(),
+  reason: z.enum(['switch-branch', 'undo-rewind']),
+  restoreId: z.string().optional()
+})
+
+export const BranchSummaryRecord = z.looseObject({
+  type: z.literal('branch_summary'),
+  ...Base,
+  /** Where the summarised branch left the tree: an entry uuid, or "root". */
+  fromId: z.string(),
+  summary: z.string(),
+  details: z.unknown().optional()
+})
+
+export const CustomMessageRecord = z.looseObject({
+  type: z.literal('custom_message'),
+  ...Base,
+  customType: z.string(),
+  /** Hidden messages reach the model but are not shown in the transcript by default. */
+  hidden: z.boolean(),
+  content: MessageContent,
+  details: z.unknown().optional()
+})
+
+/** A bookmark on a node; a null label removes it. */
+export const LabelRecord = z.looseObject({
+  type: z.literal('label'),
+  ...Base,
+  targetUuid: z.string(),
+  label: z.string().nullable()
+})
+
+/**
+ * One file's change during one checkpoint (turn): its content before the turn first touched it
+ * and after the turn's last change. Hashes name blobs in the workspace's file-history store;
+ * null means the file did not exist.
+ */
+export const FileChangeRecord = z.looseObject({
+  type: z.literal('file_change'),
+  ...Base,
+  checkpointUuid: z.string(),
+  /** Workspace-relative, forward slashes. */
+  path: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  /** What changed it: a tool name (Write, Edit, Bash...) */
+  source: z.string()
+})
+
+export const KnownRecord = z.discriminatedUnion('type', [
+  SessionHeader,
+  UserRecord,
+  AssistantRecord,
+  RewindRecord,
+  NavigateRecord,
+  BranchSummaryRecord,
+  CustomMessageRecord,
+  LabelRecord,
+  FileChangeRecord
+])
+
+export type SessionHeader = z.infer<typeof SessionHeader>
+export type UserRecord = z.infer<typeof UserRecord>
+export type AssistantRecord = z.infer<typeof AssistantRecord>
+export type RewindRecord = z.infer<typeof RewindRecord>
+export type NavigateRecord = z.infer<typeof NavigateRecord>
+export type BranchSummaryRecord = z.infer<typeof BranchSummaryRecord>
+export type CustomMessageRecord = z.infer<typeof CustomMessageRecord>
+export type LabelRecord = z.infer<typeof LabelRecord>
+export type FileChangeRecord = z.infer<typeof FileChangeRecord>
+export type KnownRecord = z.infer<typeof KnownRecord>
+export type MessageRecord = UserRecord | AssistantRecord

@@ -1,0 +1,106 @@
+// The IPC contract: every request channel with its argument and result schemas, and every event
+// main → renderer with its payload schema. Both transports (Electron IPC, WebSocket) and both
+// sides (handlers in src/core/studio, the renderer's bridge) take their types from here.
+import { z } from 'zod'
+import { RewindMode } from './messages'
+import {
+  AgentEvent,
+  AppInfo,
+  NodeDetail,
+  PermissionRequest,
+  RewindPreview,
+  RewindResult,
+  SessionGraph,
+  SessionSummary,
+  Settings,
+  SettingsUpdate,
+  TranscriptEntry
+} from './views'
+
+const Empty = z.object({}).strict()
+const Ok = z.object({ ok: z.literal(true) })
+const Uuid = z.string().min(1).max(200)
+
+function channel<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
+  return { args, result }
+}
+
+export const requests = {
+  'app:info': channel(Empty, AppInfo),
+  'session:list': channel(Empty, z.array(SessionSummary)),
+  'session:open': channel(z.object({ sessionId: Uuid }).strict(), AppInfo),
+  'session:new': channel(Empty, AppInfo),
+  'session:graph': channel(Empty, SessionGraph),
+  'session:transcript': channel(
+    z.object({ leafUuid: Uuid.nullable() }).strict(),
+    z.array(TranscriptEntry)
+  ),
+  'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
+  'agent:send': channel(z.object({ prompt: z.string().min(1).max(1_000_000) }).strict(), Ok),
+  'agent:stop': channel(Empty, Ok),
+  'agent:answerPermission': channel(
+    z.object({ requestId: Uuid, allow: z.boolean() }).strict(),
+    Ok
+  ),
+  'rewind:preview': channel(
+    z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
+    RewindPreview
+  ),
+  'rewind:apply': channel(z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(), RewindResult),
+  'rewind:undo': channel(Empty, RewindResult),
+  'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
+  'branch:switch': channel(z.object({ leafUuid: Uuid }).strict(), RewindResult),
+  'settings:get': channel(Empty, Settings),
+  'settings:set': channel(SettingsUpdate.strict(), Settings)
+} as const
+
+export const events = {
+  'session:graph': SessionGraph,
+  'agent:event': AgentEvent,
+  'agent:permission': PermissionRequest
+} as const
+
+export type RequestChannel = keyof typeof requests
+export type EventChannel = keyof typeof events
+export type RequestArgs<C extends RequestChannel> = z.infer<(typeof requests)[C]['args']>
+export type RequestResult<C extends RequestChannel> = z.infer<(typeof requests)[C]['result']>
+export type EventPayload<E extends EventChannel> = z.infer<(typeof events)[E]>
+
+export const requestChannels = Object.keys(requests) as RequestChannel[]
+export const eventChannels = Object.keys(events) as EventChannel[]
+
+/** Errors cross the transport as data: a stable code and a message for people. */
+export const ErrorCode = z.enum([
+  'invalid_payload',
+  'forbidden_sender',
+  'unknown_channel',
+  'not_found',
+  'busy',
+  'read_only',
+  'conflict',
+  'unavailable',
+  'internal'
+])
+export type ErrorCode = z.infer<typeof ErrorCode>
+export const IpcError = z.object({ code: ErrorCode, message: z.string() })
+export type IpcError = z.infer<typeof IpcError>
+
+export const Reply = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: IpcError })
+])
+export type Reply = z.infer<typeof Reply>
+
+/** What a host implements: one async function per request channel. */
+export type Handlers = {
+  [C in RequestChannel]: (args: RequestArgs<C>) => Promise<RequestResult<C>>
+}
+
+/** What a host gives the core to push events to every connected renderer. */
+export type EventSink = <E extends EventChannel>(event: E, payload: EventPayload<E>) => void
+
+/** The renderer's view of the main process, whatever the transport. */
+export interface Bridge {
+  request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>>
+  on<E extends EventChannel>(event: E, listener: (payload: EventPayload<E>) => void): () => void
+}

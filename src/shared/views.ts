@@ -1,0 +1,175 @@
+// The shapes the main process shows the renderer: projections of the session tree, the agent's
+// stream, rewind previews and settings. Zod schemas first; each TypeScript type is inferred.
+import { z } from 'zod'
+import { ContentBlock, MessageContent, PermissionMode, RewindMode } from './messages'
+
+export const AppInfo = z.object({
+  version: z.string(),
+  workspace: z.string(),
+  sessionId: z.string(),
+  sessionFile: z.string(),
+  /** Set when another process holds the session: nothing can be sent or rewound. */
+  readOnlyReason: z.string().nullable(),
+  /** The scripted demo model is driving the agent (no API key). */
+  demo: z.boolean(),
+  model: z.string(),
+  /** Warnings to show once (another session in this workspace, a torn session line...). */
+  notices: z.array(z.string())
+})
+export type AppInfo = z.infer<typeof AppInfo>
+
+export const GraphNodeKind = z.enum(['turn', 'branch_summary', 'rewind_report', 'compaction'])
+export type GraphNodeKind = z.infer<typeof GraphNodeKind>
+
+/** One node of the branch explorer: a turn (its id is its prompt record's uuid) or a summary. */
+export const GraphNode = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  kind: GraphNodeKind,
+  /** First line of the prompt or of the summary. */
+  title: z.string(),
+  timestamp: z.string(),
+  /** Files the turn changed (checkpoint badge). */
+  filesChanged: z.number().int(),
+  onActivePath: z.boolean(),
+  /** The last record of the deepest branch through this node: where "Switch to this branch" goes. */
+  branchLeafUuid: z.string(),
+  label: z.string().nullable()
+})
+export type GraphNode = z.infer<typeof GraphNode>
+
+export const SessionGraph = z.object({
+  sessionId: z.string(),
+  /** Parents before children. */
+  nodes: z.array(GraphNode),
+  leafUuid: z.string().nullable(),
+  /** Agent checkpoints: the turn where `checkpoint` was called → the report node it produced. */
+  checkpointLinks: z.array(z.object({ from: z.string(), to: z.string() })),
+  /** True while the last rewind can be undone. */
+  canUndo: z.boolean()
+})
+export type SessionGraph = z.infer<typeof SessionGraph>
+
+export const TranscriptEntry = z.object({
+  uuid: z.string(),
+  /** The graph node (turn or summary) the entry belongs to. */
+  nodeId: z.string(),
+  role: z.enum(['user', 'assistant', 'summary', 'note']),
+  isPrompt: z.boolean(),
+  hidden: z.boolean(),
+  content: MessageContent,
+  timestamp: z.string()
+})
+export type TranscriptEntry = z.infer<typeof TranscriptEntry>
+
+export const FileDiff = z.object({
+  path: z.string(),
+  /** Unified diff, current → target (empty when the content is unknown or binary). */
+  diff: z.string(),
+  /** The file changed outside the agent since the agent last wrote it. */
+  outsideChange: z.boolean()
+})
+export type FileDiff = z.infer<typeof FileDiff>
+
+export const NodeDetail = z.object({
+  node: GraphNode,
+  entries: z.array(TranscriptEntry),
+  /** Files the turn changed, each with its diff (before the turn → after it). */
+  files: z.array(FileDiff),
+  /** Full text of a branch summary or a rewind report. */
+  summary: z
+    .object({ text: z.string(), startedAt: z.string().nullable(), rewoundAt: z.string().nullable() })
+    .nullable()
+})
+export type NodeDetail = z.infer<typeof NodeDetail>
+
+export const RewindPreview = z.object({
+  restore: z.array(FileDiff),
+  delete: z.array(FileDiff),
+  recreate: z.array(FileDiff),
+  /** Files changed since by another session in this workspace: left alone unless confirmed. */
+  conflicts: z.array(z.string()),
+  /** Messages left on the branch after a conversation rewind. */
+  messagesKept: z.number().int().nullable()
+})
+export type RewindPreview = z.infer<typeof RewindPreview>
+
+export const RewindResult = z.object({
+  restored: z.array(z.string()),
+  deleted: z.array(z.string()),
+  recreated: z.array(z.string()),
+  /** The prompt offered again after a conversation rewind. */
+  prefill: z.string().nullable()
+})
+export type RewindResult = z.infer<typeof RewindResult>
+
+export const SessionSummary = z.object({
+  sessionId: z.string(),
+  file: z.string(),
+  createdAt: z.string(),
+  firstPrompt: z.string().nullable(),
+  prompts: z.number().int(),
+  current: z.boolean()
+})
+export type SessionSummary = z.infer<typeof SessionSummary>
+
+export const Settings = z.object({
+  model: z.string(),
+  permissionMode: PermissionMode,
+  checkpointEnabled: z.boolean(),
+  /** Where the API key comes from; the key itself never reaches the renderer. */
+  apiKeySource: z.enum(['env', 'settings', 'none']),
+  /** Set where the key store is weak (Linux basic_text backend) or unavailable. */
+  apiKeyWarning: z.string().nullable()
+})
+export type Settings = z.infer<typeof Settings>
+
+export const SettingsUpdate = z.object({
+  model: z.string().min(1).optional(),
+  permissionMode: PermissionMode.optional(),
+  checkpointEnabled: z.boolean().optional(),
+  /** A new key (empty string clears it). */
+  apiKey: z.string().optional()
+})
+export type SettingsUpdate = z.infer<typeof SettingsUpdate>
+
+/** What the agent loop streams while it runs. */
+export const AgentEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('status'), running: z.boolean() }),
+  /** A message began streaming; `id` is the uuid it will have in the session. */
+  z.object({ type: z.literal('message_start'), id: z.string(), role: z.enum(['user', 'assistant']) }),
+  z.object({
+    type: z.literal('block_delta'),
+    messageId: z.string(),
+    index: z.number().int(),
+    blockType: z.enum(['text', 'thinking', 'tool_use']),
+    text: z.string()
+  }),
+  /** A message is complete and in the session. */
+  z.object({
+    type: z.literal('message_end'),
+    id: z.string(),
+    role: z.enum(['user', 'assistant']),
+    content: z.array(ContentBlock)
+  }),
+  z.object({ type: z.literal('tool_start'), toolUseId: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({
+    type: z.literal('tool_end'),
+    toolUseId: z.string(),
+    isError: z.boolean(),
+    text: z.string()
+  }),
+  z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() })
+])
+export type AgentEvent = z.infer<typeof AgentEvent>
+
+export const PermissionRequest = z.object({
+  requestId: z.string(),
+  tool: z.string(),
+  /** One line saying what would happen: "Edit config.py", "Bash: npm test". */
+  summary: z.string(),
+  input: z.unknown()
+})
+export type PermissionRequest = z.infer<typeof PermissionRequest>
+
+export { RewindMode }
