@@ -38,15 +38,15 @@ export const requests = {
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
   'agent:send': channel(z.object({ prompt: z.string().min(1).max(1_000_000) }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
-  'agent:answerPermission': channel(
-    z.object({ requestId: Uuid, allow: z.boolean() }).strict(),
-    Ok
-  ),
+  'agent:answerPermission': channel(z.object({ requestId: Uuid, allow: z.boolean() }).strict(), Ok),
   'rewind:preview': channel(
     z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
     RewindPreview
   ),
-  'rewind:apply': channel(z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(), RewindResult),
+  'rewind:apply': channel(
+    z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
+    RewindResult
+  ),
   'rewind:undo': channel(Empty, RewindResult),
   'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
   'branch:switch': channel(z.object({ leafUuid: Uuid }).strict(), RewindResult),

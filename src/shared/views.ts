@@ -78,7 +78,11 @@ export const NodeDetail = z.object({
   files: z.array(FileDiff),
   /** Full text of a branch summary or a rewind report. */
   summary: z
-    .object({ text: z.string(), startedAt: z.string().nullable(), rewoundAt: z.string().nullable() })
+    .object({
+      text: z.string(),
+      startedAt: z.string().nullable(),
+      rewoundAt: z.string().nullable()
+    })
     .nullable()
 })
 export type NodeDetail = z.infer<typeof NodeDetail>
@@ -137,7 +141,11 @@ export type SettingsUpdate = z.infer<typeof SettingsUpdate>
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('status'), running: z.boolean() }),
   /** A message began streaming; `id` is the uuid it will have in the session. */
-  z.object({ type: z.literal('message_start'), id: z.string(), role: z.enum(['user', 'assistant']) }),
+  z.object({
+    type: z.literal('message_start'),
+    id: z.string(),
+    role: z.enum(['user', 'assistant'])
+  }),
   z.object({
     type: z.literal('block_delta'),
     messageId: z.string(),
@@ -152,14 +160,23 @@ export const AgentEvent = z.discriminatedUnion('type', [
     role: z.enum(['user', 'assistant']),
     content: z.array(ContentBlock)
   }),
-  z.object({ type: z.literal('tool_start'), toolUseId: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({
+    type: z.literal('tool_start'),
+    toolUseId: z.string(),
+    name: z.string(),
+    input: z.unknown()
+  }),
   z.object({
     type: z.literal('tool_end'),
     toolUseId: z.string(),
     isError: z.boolean(),
     text: z.string()
   }),
-  z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() })
+  z.object({
+    type: z.literal('notice'),
+    level: z.enum(['info', 'warning', 'error']),
+    message: z.string()
+  })
 ])
 export type AgentEvent = z.infer<typeof AgentEvent>
 

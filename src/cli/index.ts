@@ -1,0 +1,45 @@
+// The rewind-studio command line: one module per command under ./commands, loaded on demand so
+// `--help` stays instant. Each command module exports `run(args): Promise<exitCode>`.
+
+interface Command {
+  usage: string
+  summary: string
+  load: () => Promise<{ run: (args: string[]) => Promise<number> }>
+}
+
+const commands: Record<string, Command> = {
+  serve: {
+    usage: 'serve [--cwd DIR] [--port N]',
+    summary: 'serve the app in your browser (no Electron) for workspace DIR, on its latest session',
+    load: () => import('./commands/serve')
+  }
+}
+
+export function helpText(): string {
+  const width = Math.max(...Object.values(commands).map((c) => c.usage.length))
+  const lines = Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)
+  return [
+    'Usage: rewind-studio <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Data lives under $REWIND_STUDIO_HOME (default ~/.rewind-studio).',
+    'Run `rewind-studio <command> --help` for a command’s options.'
+  ].join('\n')
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(helpText())
+    return 0
+  }
+  const command = commands[name]
+  if (command === undefined) {
+    console.error(`rewind-studio: unknown command "${name}".\n\n${helpText()}`)
+    return 2
+  }
+  const module = await command.load()
+  return module.run(rest)
+}

@@ -1,0 +1,51 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { PathOutsideWorkspaceError, resolveInWorkspace } from './workspace-paths'
+
+function workspace() {
+  const base = mkdtempSync(join(tmpdir(), 'rs-paths-'))
+  const root = join(base, 'ws')
+  mkdirSync(join(root, 'src'), { recursive: true })
+  mkdirSync(join(base, 'outside'))
+  writeFileSync(join(base, 'outside', 'secret.txt'), 'x')
+  return { base, root }
+}
+
+describe('resolveInWorkspace', () => {
+  it('refuses a path that climbs out with ..', () => {
+    const { root } = workspace()
+    expect(() => resolveInWorkspace(root, '../outside/secret.txt')).toThrow(
+      PathOutsideWorkspaceError
+    )
+  })
+
+  it('refuses an absolute path elsewhere', () => {
+    const { root } = workspace()
+    expect(() => resolveInWorkspace(root, '/etc/passwd')).toThrow(/outside the workspace/)
+  })
+
+  it('refuses a path through a symlink that leads outside, even to a file not yet created', () => {
+    const { base, root } = workspace()
+    symlinkSync(join(base, 'outside'), join(root, 'link'))
+    expect(() => resolveInWorkspace(root, 'link/secret.txt')).toThrow(/symlink/)
+    expect(() => resolveInWorkspace(root, 'link/new/deeper.txt')).toThrow(/symlink/)
+  })
+
+  it("refuses the workspace's .git folder", () => {
+    const { root } = workspace()
+    expect(() => resolveInWorkspace(root, '.git/config')).toThrow(/\.git/)
+    expect(() => resolveInWorkspace(root, join(root, '.git'))).toThrow(/\.git/)
+  })
+
+  it('accepts relative and absolute paths inside, existing or not', () => {
+    const { root } = workspace()
+    expect(resolveInWorkspace(root, 'src/new/a.ts')).toEqual({
+      abs: join(root, 'src/new/a.ts'),
+      rel: 'src/new/a.ts'
+    })
+    expect(resolveInWorkspace(root, join(root, 'src')).rel).toBe('src')
+    expect(resolveInWorkspace(root, '.gitignore').rel).toBe('.gitignore')
+  })
+})

@@ -1,0 +1,180 @@
+// The web host: the built renderer over HTTP and the IPC contract over a WebSocket, both on
+// 127.0.0.1 only, both behind a per-run token. The token plays the part Electron's sender check
+// plays in src/main/ipc.ts: a request without it is refused before anything else runs.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { WebSocket, WebSocketServer } from 'ws'
+import type { EventChannel, Handlers } from '../shared/contract'
+import { ClientFrame, type ServerFrame, WEBSOCKET_PATH } from '../shared/wire'
+import { dispatch } from '../core/studio/dispatch'
+import { readStaticFile } from './static-files'
+import { newToken, tokenMatches } from './token'
+
+const TOKEN_COOKIE = 'rewind_studio_token'
+/** Largest frame a client may send: a prompt of 1 MB plus envelope. */
+const MAX_FRAME_BYTES = 2 * 1024 * 1024
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'"
+].join('; ')
+
+export interface WebHostOptions {
+  handlers: Handlers
+  /** The built renderer folder (out/renderer). */
+  staticDir: string
+  port?: number
+  token?: string
+  log?: (message: string) => void
+}
+
+export interface WebHost {
+  url: string
+  port: number
+  token: string
+  /** Sends an event to every connected page. */
+  broadcast(event: EventChannel, payload: unknown): void
+  close(): Promise<void>
+}
+
+function cookieToken(request: IncomingMessage): string | null {
+  const header = request.headers.cookie ?? ''
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=')
+    if (name === TOKEN_COOKIE) return value.join('=')
+  }
+  return null
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? newToken()
+  const log = options.log ?? ((message: string) => console.error(message))
+  let origin = ''
+
+  /** Refuses other hosts' names (DNS rebinding) and requests that lack the token. */
+  function authorised(request: IncomingMessage, url: URL): boolean {
+    const host = request.headers.host ?? ''
+    if (host !== new URL(origin).host && host !== `localhost:${new URL(origin).port}`) return false
+    return (
+      tokenMatches(token, url.searchParams.get('token')) ||
+      tokenMatches(token, cookieToken(request))
+    )
+  }
+
+  async function serveHttp(request: IncomingMessage, response: ServerResponse) {
+    const url = new URL(request.url ?? '/', origin)
+    if (!authorised(request, url)) {
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
+      response.end(
+        'Forbidden: this Rewind Studio server needs the token printed when it started.\n'
+      )
+      return
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405).end()
+      return
+    }
+    const file = await readStaticFile(options.staticDir, url.pathname)
+    if (file === null) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n')
+      return
+    }
+    response.writeHead(200, {
+      'content-type': file.contentType,
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      // The page's own asset requests carry no query string: the cookie lets them through.
+      'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`
+    })
+    response.end(request.method === 'HEAD' ? undefined : file.body)
+  }
+
+  const server = createServer((request, response) => {
+    serveHttp(request, response).catch((error: unknown) => {
+      log(`web host: ${error instanceof Error ? error.message : String(error)}`)
+      if (!response.headersSent) response.writeHead(500)
+      response.end()
+    })
+  })
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', origin)
+    // A page on another site could open this socket; only our own origin with the token may.
+    const sameOrigin =
+      request.headers.origin === origin ||
+      request.headers.origin === `http://localhost:${new URL(origin).port}`
+    if (url.pathname !== WEBSOCKET_PATH || !authorised(request, url) || !sameOrigin) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+      return
+    }
+    sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client))
+  })
+
+  sockets.on('connection', (client: WebSocket) => {
+    client.on('message', (data) => {
+      void answer(client, data.toString())
+    })
+  })
+
+  async function answer(client: WebSocket, text: string) {
+    let raw: unknown
+    try {
+      raw = JSON.parse(text)
+    } catch {
+      raw = undefined
+    }
+    const frame = ClientFrame.safeParse(raw)
+    if (!frame.success) {
+      const reply: ServerFrame = {
+        id: -1,
+        reply: {
+          ok: false,
+          error: {
+            code: 'invalid_payload',
+            message: 'Malformed frame: expected {id, channel, args}.'
+          }
+        }
+      }
+      client.send(JSON.stringify(reply))
+      return
+    }
+    const reply = await dispatch(options.handlers, frame.data.channel, frame.data.args, log)
+    if (client.readyState === WebSocket.OPEN) {
+      client.send(JSON.stringify({ id: frame.data.id, reply } satisfies ServerFrame))
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  origin = `http://127.0.0.1:${port}`
+
+  return {
+    url: `${origin}/?token=${token}`,
+    port,
+    token,
+    broadcast(event, payload) {
+      const frame = JSON.stringify({ event, payload } satisfies ServerFrame)
+      for (const client of sockets.clients) {
+        if (client.readyState === WebSocket.OPEN) client.send(frame)
+      }
+    },
+    async close() {
+      for (const client of sockets.clients) client.terminate()
+      await new Promise<void>((resolve) => sockets.close(() => resolve()))
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+}
