@@ -1,0 +1,201 @@
+// Bash: runs a command with `bash -c` in the workspace. The command gets its own process group
+// so a timeout or a cancel ends everything it started; whatever it leaves running when bash
+// exits is ended too (there is no background shell, and file history must see every change
+// before it reports). File history snapshots around it and says what the command changed.
+import { spawn } from 'node:child_process'
+import { StringDecoder } from 'node:string_decoder'
+import { z } from 'zod'
+import type { CommandChanges } from '../../files/write-guard'
+import { ToolError } from './tool'
+import type { Tool } from './tool'
+
+const DEFAULT_TIMEOUT_MS = 120_000
+const MAX_TIMEOUT_MS = 600_000
+/** Output kept for the model; the middle of a longer output is cut. */
+export const MAX_OUTPUT_CHARS = 30_000
+/** After SIGTERM, how long the group gets before SIGKILL. */
+const KILL_GRACE_MS = 2_000
+
+const BashInput = z.strictObject({
+  command: z.string().min(1).describe('The command to run'),
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS})`)
+})
+type BashInput = z.infer<typeof BashInput>
+
+/** Keeps the head and the tail of a stream of text, so memory stays bounded. */
+class CappedOutput {
+  private head = ''
+  private tail = ''
+  private dropped = 0
+
+  constructor(private readonly cap: number) {}
+
+  append(text: string): void {
+    const headRoom = this.cap / 2 - this.head.length
+    if (headRoom > 0) {
+      this.head += text.slice(0, headRoom)
+      text = text.slice(headRoom)
+    }
+    this.tail += text
+    const excess = this.tail.length - this.cap / 2
+    if (excess > 0) {
+      this.dropped += excess
+      this.tail = this.tail.slice(excess)
+    }
+  }
+
+  toString(): string {
+    if (this.dropped === 0) return this.head + this.tail
+    return `${this.head}\n\n... [${this.dropped} characters of output cut] ...\n\n${this.tail}`
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch (error) {
+    // ESRCH: every process of the group has already ended.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error
+  }
+}
+
+interface CommandResult {
+  output: string
+  exitCode: number | null
+  /** Why the command was ended before it finished by itself. */
+  ended: 'timeout' | 'cancelled' | null
+}
+
+function runCommand(
+  command: string,
+  cwd: string,
+  timeoutMs: number,
+  signal: AbortSignal
+): Promise<CommandResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('bash', ['-c', command], {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    const output = new CappedOutput(MAX_OUTPUT_CHARS)
+    let ended: CommandResult['ended'] = null
+    let exitCode: number | null = null
+    let killTimer: NodeJS.Timeout | undefined
+
+    const end = (reason: 'timeout' | 'cancelled') => {
+      if (ended !== null || child.pid === undefined) return
+      ended = reason
+      signalGroup(child.pid, 'SIGTERM')
+      killTimer = setTimeout(() => signalGroup(child.pid as number, 'SIGKILL'), KILL_GRACE_MS)
+    }
+    const timer = setTimeout(() => end('timeout'), timeoutMs)
+    const onAbort = () => end('cancelled')
+    signal.addEventListener('abort', onAbort, { once: true })
+    if (signal.aborted) onAbort()
+
+    for (const stream of [child.stdout, child.stderr]) {
+      // One decoder per stream: a multi-byte character may be split across chunks.
+      const decoder = new StringDecoder('utf8')
+      stream.on('data', (chunk: Buffer) => output.append(decoder.write(chunk)))
+      stream.on('end', () => output.append(decoder.end()))
+    }
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+      reject(error)
+    })
+    child.on('exit', (code) => {
+      exitCode = code
+      // Whatever it left behind holds the pipes open and could still change files.
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL')
+    })
+    child.on('close', () => {
+      clearTimeout(timer)
+      clearTimeout(killTimer)
+      signal.removeEventListener('abort', onAbort)
+      resolvePromise({ output: output.toString(), exitCode, ended })
+    })
+  })
+}
+
+function describeChanges(changes: CommandChanges): string {
+  const groups: [string, string[]][] = [
+    ['Created', changes.created],
+    ['Modified', changes.modified],
+    ['Deleted', changes.deleted]
+  ]
+  const lines = groups
+    .filter(([, paths]) => paths.length > 0)
+    .map(([label, paths]) => `${label}: ${paths.join(', ')}`)
+  for (const { path, reason } of changes.untracked) {
+    lines.push(`Not tracked (a rewind cannot restore it): ${path} (${reason})`)
+  }
+  return lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`
+}
+
+function commandLine(command: string): string {
+  const first = command.split('\n')[0] ?? ''
+  const line = first.length > 100 ? `${first.slice(0, 100)}…` : first
+  return command.includes('\n') && first === line ? `${line} …` : line
+}
+
+export const bashTool: Tool<BashInput> = {
+  name: 'Bash',
+  description: [
+    'Runs a command with bash in the workspace root and returns its output (stdout and stderr as they came) and exit code.',
+    `The command ends after its timeout (default ${DEFAULT_TIMEOUT_MS / 1000} s); processes it starts in the background are ended when it exits.`,
+    `Output beyond ${MAX_OUTPUT_CHARS} characters is cut in the middle. stdin is empty.`,
+    'Files the command creates, changes or deletes are reported. Prefer Read, Edit, Write, Glob and Grep for files.'
+  ].join('\n'),
+  inputSchema: BashInput,
+  permission: 'execute',
+  describeCall: (input) => `Bash(${commandLine(input.command)})`,
+  async execute(input, ctx) {
+    try {
+      await ctx.guard.beforeCommand('Bash')
+    } catch (error) {
+      throw new ToolError(
+        `could not snapshot the workspace before the command: ${error instanceof Error ? error.message : String(error)}; the command was not run`
+      )
+    }
+    const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS
+    // afterCommand runs even when the command could not start: beforeCommand expects its pair.
+    const result = await runCommand(input.command, ctx.cwd, timeoutMs, ctx.signal).catch(
+      (error: Error) => error
+    )
+    const changes = await ctx.guard
+      .afterCommand('Bash')
+      .catch((error: unknown) => new Error(error instanceof Error ? error.message : String(error)))
+    if (result instanceof Error) throw new ToolError(`Bash could not start: ${result.message}`)
+
+    const status =
+      result.ended === 'timeout'
+        ? `Command timed out after ${timeoutMs} ms and was killed.`
+        : result.ended === 'cancelled'
+          ? 'Command was cancelled and killed.'
+          : result.exitCode !== 0
+            ? `Exit code ${result.exitCode ?? 'unknown (killed by a signal)'}`
+            : ''
+    const changeText =
+      changes instanceof Error
+        ? `\n\nWarning: file history could not check what the command changed (${changes.message}).`
+        : describeChanges(changes)
+    const body = result.output === '' ? '(no output)' : result.output
+    return {
+      isError: status !== '',
+      content: (status === '' ? body : `${status}\n${body}`) + changeText,
+      details: {
+        exitCode: result.exitCode,
+        ended: result.ended,
+        changes: changes instanceof Error ? null : changes
+      }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+// Edit: replaces an exact string in a file the agent has read as it is now. The string must
+// occur exactly once unless replace_all is set, so the model says which place it means.
+import { createTwoFilesPatch } from 'diff'
+import { z } from 'zod'
+import { assertSeenAsIs, guardedWrite } from './guarded-write'
+import { describePath, resolveToolPath } from './paths'
+import { numberLines, readExistingText, splitLines } from './text-files'
+import { ToolError } from './tool'
+import type { Tool, ToolContext, ToolOutput } from './tool'
+import type { ToolPath } from './paths'
+
+/** Lines of context above and below the change in the snippet the model gets back. */
+const SNIPPET_CONTEXT_LINES = 4
+
+const EditInput = z.strictObject({
+  file_path: z
+    .string()
+    .min(1)
+    .describe('The file to edit: absolute, or relative to the workspace root'),
+  old_string: z
+    .string()
+    .describe('The exact text to replace (without the line numbers Read shows)'),
+  new_string: z.string().describe('The text to replace it with (must differ from old_string)'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence of old_string (default false: it must occur exactly once)')
+})
+type EditInput = z.infer<typeof EditInput>
+
+function countOccurrences(text: string, needle: string): number {
+  let count = 0
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+    count += 1
+  }
+  return count
+}
+
+/** Numbered lines around the first replacement, as they are after the edit. */
+function snippetAround(newText: string, changeStart: number, newString: string): string {
+  const lines = splitLines(newText)
+  const firstLine = newText.slice(0, changeStart).split('\n').length
+  const lastLine = firstLine + Math.max(0, splitLines(newString).length - 1)
+  const from = Math.max(1, firstLine - SNIPPET_CONTEXT_LINES)
+  const to = Math.min(lines.length, lastLine + SNIPPET_CONTEXT_LINES)
+  return numberLines(lines.slice(from - 1, to), from)
+}
+
+async function writeEdited(
+  ctx: ToolContext,
+  target: ToolPath,
+  before: string,
+  after: string,
+  summary: string
+): Promise<ToolOutput> {
+  const warning = await guardedWrite(ctx, target, 'Edit', after)
+  return {
+    isError: false,
+    content: warning === null ? summary : `${summary}\n${warning}`,
+    details: {
+      path: target.display,
+      patch: createTwoFilesPatch(target.display, target.display, before, after)
+    }
+  }
+}
+
+export const editTool: Tool<EditInput> = {
+  name: 'Edit',
+  description: [
+    'Replaces exact text in a file. The file must have been read first (Read) and not changed since.',
+    'old_string must match the file exactly, indentation included, without the line-number prefix Read adds.',
+    'It must occur exactly once, unless replace_all is true; give more surrounding lines to make it unique.',
+    'With an empty old_string, Edit creates a file that does not exist yet, with new_string as its content.'
+  ].join('\n'),
+  inputSchema: EditInput,
+  permission: 'edit',
+  describeCall: (input, cwd) => `Edit(${describePath(input.file_path, cwd)})`,
+  async execute(input, ctx) {
+    const target = resolveToolPath(ctx, input.file_path)
+    if (input.old_string === input.new_string) {
+      throw new ToolError('No changes to make: old_string and new_string are exactly the same.')
+    }
+    const raw = await readExistingText(target)
+    if (raw === null) {
+      if (input.old_string !== '') throw new ToolError(`File does not exist: ${target.display}`)
+      return writeEdited(ctx, target, '', input.new_string, `Created ${target.display}`)
+    }
+    assertSeenAsIs(ctx, target, raw)
+    // The model writes '\n'; a CRLF file is matched and edited as LF and written back as CRLF.
+    const crlf = raw.includes('\r\n')
+    const text = crlf ? raw.replaceAll('\r\n', '\n') : raw
+    const oldString = input.old_string.replaceAll('\r\n', '\n')
+    const newString = input.new_string.replaceAll('\r\n', '\n')
+    if (oldString === '') {
+      if (text !== '') {
+        throw new ToolError(
+          `Cannot create ${target.display}: it already exists. Give the text to replace in old_string.`
+        )
+      }
+      return writeEdited(
+        ctx,
+        target,
+        raw,
+        newString,
+        `The file ${target.display} has been updated.`
+      )
+    }
+    const count = countOccurrences(text, oldString)
+    if (count === 0) {
+      throw new ToolError(
+        `String to replace not found in ${target.display}.\nString: ${input.old_string}`
+      )
+    }
+    if (count > 1 && input.replace_all !== true) {
+      throw new ToolError(
+        `Found ${count} matches of the string to replace in ${target.display}, but replace_all is false. ` +
+          'To replace all occurrences, set replace_all to true. To replace only one occurrence, ' +
+          `give more context to identify the instance uniquely.\nString: ${input.old_string}`
+      )
+    }
+    const changeStart = text.indexOf(oldString)
+    // split/join, not String.replace: `$&` and friends in new_string must stay literal.
+    const edited = text.split(oldString).join(newString)
+    const after = crlf ? edited.replaceAll('\n', '\r\n') : edited
+    const summary =
+      `The file ${target.display} has been updated (${count} replacement${count === 1 ? '' : 's'}). Snippet:\n` +
+      snippetAround(edited, changeStart, newString)
+    return writeEdited(ctx, target, raw, after, summary)
+  }
+}

@@ -1,0 +1,78 @@
+// The one path by which Write and Edit change a file: the read-before-edit check, the backup
+// hook (file history) before anything is written, an atomic write (temp file + rename, so a
+// crash never leaves half a file), then the table and the after-hook.
+import { randomUUID } from 'node:crypto'
+import { chmod, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { ToolError } from './tool'
+import type { ToolContext } from './tool'
+import type { ToolPath } from './paths'
+
+export const NOT_READ_MESSAGE = 'File has not been read yet. Read it first before writing to it.'
+export const MODIFIED_SINCE_READ_MESSAGE =
+  'File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.'
+
+/**
+ * Refuses a change to an existing file unless the agent saw it on this branch exactly as it is
+ * on disk now (`current`). A file that does not exist yet (`current` null) needs no read.
+ */
+export function assertSeenAsIs(ctx: ToolContext, target: ToolPath, current: string | null): void {
+  if (current === null) return
+  if (!ctx.fileState.canEdit(target.abs))
+    throw new ToolError(`${NOT_READ_MESSAGE} (${target.display})`)
+  if (!ctx.fileState.isUnchanged(target.abs, current)) {
+    throw new ToolError(`${MODIFIED_SINCE_READ_MESSAGE} (${target.display})`)
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+async function writeFileAtomic(abs: string, content: string): Promise<void> {
+  // Through a symlink (one inside the workspace: paths.ts refused the others) the link's
+  // target is replaced, and the link stays a link.
+  const target = await realpath(abs).catch(() => abs)
+  const previous = await stat(target).catch(() => null)
+  const temp = join(dirname(target), `.${basename(target)}.${randomUUID().slice(0, 8)}.tmp`)
+  const handle = await open(temp, 'wx')
+  try {
+    await handle.writeFile(content, 'utf8')
+    await handle.sync()
+    await handle.close()
+    if (previous !== null) await chmod(temp, previous.mode & 0o7777)
+    await rename(temp, target)
+  } catch (error) {
+    await handle.close().catch(() => undefined)
+    await unlink(temp).catch(() => undefined)
+    throw error
+  }
+}
+
+/**
+ * Backs up through the guard, then writes. Returns a warning when the file was written but
+ * file history could not record it afterwards (the write stands; rewinding it may not work).
+ */
+export async function guardedWrite(
+  ctx: ToolContext,
+  target: ToolPath,
+  tool: string,
+  content: string
+): Promise<string | null> {
+  try {
+    await ctx.guard.beforeWrite(target.abs, tool, content)
+  } catch (error) {
+    throw new ToolError(
+      `could not back up ${target.display}: ${reasonOf(error)}; nothing was written`
+    )
+  }
+  await mkdir(dirname(target.abs), { recursive: true })
+  await writeFileAtomic(target.abs, content)
+  ctx.fileState.markWritten(target.abs, content)
+  try {
+    await ctx.guard.afterWrite(target.abs, tool)
+    return null
+  } catch (error) {
+    return `Warning: file history could not record this change (${reasonOf(error)}); rewinding it may not restore it.`
+  }
+}

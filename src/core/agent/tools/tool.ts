@@ -1,0 +1,113 @@
+// The shape every agent tool has, and the two functions the loop calls around them: the tool
+// list sent to the API (toolDefinition) and the one safe way to run a tool (runTool). A tool
+// never crashes the loop: bad input and failures come back as an isError result the model reads.
+import { z } from 'zod'
+import type { WriteGuard } from '../../files/write-guard'
+import type { FileStateTable } from '../file-state'
+
+/** read: never asks; edit: asks in 'default'; execute: asks in 'default' and 'acceptEdits'. */
+export type ToolPermission = 'read' | 'edit' | 'execute'
+
+export interface ToolOutput {
+  content: string
+  isError: boolean
+  details?: unknown
+}
+
+export interface ToolContext {
+  /** Workspace root. */
+  cwd: string
+  /** Read-before-edit table (file-state.ts). */
+  fileState: FileStateTable
+  guard: WriteGuard
+  /** Extra roots the user allowed outside the workspace (default none). */
+  allowedOutsideRoots: string[]
+  /** Cancel: Bash kills its process group; the others stop early. */
+  signal: AbortSignal
+}
+
+export interface Tool<I = unknown> {
+  name: string
+  /** For the model. */
+  description: string
+  /** Strict zod object; the API's input_schema is its JSON schema. */
+  inputSchema: z.ZodType<I>
+  permission: ToolPermission
+  /**
+   * One line for people: "Edit(config.py)", "Bash(npm test)". With `cwd`, paths inside the
+   * workspace are shown relative to it, as the model may send absolute paths.
+   */
+  describeCall(input: I, cwd?: string): string
+  execute(input: I, ctx: ToolContext): Promise<ToolOutput>
+}
+
+/**
+ * A failure the model can act on ("File has not been read yet…"). runTool shows its message
+ * as is; any other error is shown as "<Tool> failed: <message>".
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ToolError'
+  }
+}
+
+export interface ToolDefinition {
+  name: string
+  description: string
+  input_schema: { type: 'object'; [key: string]: unknown }
+}
+
+/**
+ * The tool as the Messages API wants it. The same tool always gives the same bytes (zod emits
+ * keys in the schema's declaration order), which the prompt cache depends on.
+ */
+export function toolDefinition(tool: Tool): ToolDefinition {
+  // `$schema` names the JSON Schema dialect: noise for the model, so it is left out.
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.inputSchema, { io: 'input' })
+  if (schema.type !== 'object') {
+    throw new Error(`Tool ${tool.name}: its input schema must be an object schema`)
+  }
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: { ...schema, type: 'object' }
+  }
+}
+
+function failureText(tool: Tool, error: unknown): string {
+  if (error instanceof ToolError) return error.message
+  if (error instanceof Error) {
+    // Errors that are about the input (refused paths) name themselves; others get the tool's name.
+    return error.name === 'PathOutsideWorkspaceError'
+      ? error.message
+      : `${tool.name} failed: ${error.message}`
+  }
+  return `${tool.name} failed: ${String(error)}`
+}
+
+/**
+ * Validates `rawInput` against the tool's schema and runs it. Never throws: invalid input,
+ * a cancelled call and a failing tool all become an isError output naming the problem.
+ */
+export async function runTool(
+  tool: Tool,
+  rawInput: unknown,
+  ctx: ToolContext
+): Promise<ToolOutput> {
+  const parsed = tool.inputSchema.safeParse(rawInput)
+  if (!parsed.success) {
+    return {
+      isError: true,
+      content: `Invalid input for ${tool.name}:\n${z.prettifyError(parsed.error)}`
+    }
+  }
+  if (ctx.signal.aborted) {
+    return { isError: true, content: `${tool.name} was cancelled before it ran.` }
+  }
+  try {
+    return await tool.execute(parsed.data, ctx)
+  } catch (error) {
+    return { isError: true, content: failureText(tool, error) }
+  }
+}

@@ -1,0 +1,91 @@
+// The file walk behind Glob and Grep, like ripgrep's: .gitignore files are honoured at every
+// level (an ignored folder is never entered, so node_modules costs nothing), .git is skipped,
+// hidden files are included, symlinks are not followed (one could lead out of the workspace).
+import { readFile, readdir } from 'node:fs/promises'
+import { join, relative, sep } from 'node:path'
+import ignore from 'ignore'
+import type { Ignore } from 'ignore'
+
+export interface WalkedFile {
+  abs: string
+  /** Relative to the folder walked, forward slashes. */
+  rel: string
+}
+
+interface IgnoreLevel {
+  /** Folder holding the .gitignore, relative to the root, forward slashes ('' = the root). */
+  dir: string
+  rules: Ignore
+}
+
+function toSlashes(p: string): string {
+  return p.split(sep).join('/')
+}
+
+async function loadGitignore(root: string, dir: string): Promise<IgnoreLevel | null> {
+  const text = await readFile(join(root, dir, '.gitignore'), 'utf8').catch(() => null)
+  return text === null ? null : { dir, rules: ignore().add(text) }
+}
+
+/** Later (deeper) levels override earlier ones, as in git: a `!pattern` can re-include. */
+function isIgnored(levels: readonly IgnoreLevel[], relToRoot: string, isDir: boolean): boolean {
+  let ignored = false
+  for (const level of levels) {
+    if (level.dir !== '' && !relToRoot.startsWith(`${level.dir}/`)) continue
+    const relToLevel = level.dir === '' ? relToRoot : relToRoot.slice(level.dir.length + 1)
+    const verdict = level.rules.test(isDir ? `${relToLevel}/` : relToLevel)
+    if (verdict.ignored) ignored = true
+    else if (verdict.unignored) ignored = false
+  }
+  return ignored
+}
+
+/**
+ * Every file under `base` (inside `root`, where .gitignore rules start), in a stable order
+ * (sorted by name per folder). A `base` that is itself ignored is walked anyway: the caller
+ * asked for it, so only the .gitignore files inside it apply.
+ */
+export async function* walkFiles(
+  root: string,
+  base: string,
+  signal: AbortSignal
+): AsyncGenerator<WalkedFile> {
+  const baseRel = toSlashes(relative(root, base))
+  const ancestors =
+    baseRel === ''
+      ? ['']
+      : ['', ...baseRel.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))]
+  const inherited = (await Promise.all(ancestors.map((dir) => loadGitignore(root, dir)))).filter(
+    (level): level is IgnoreLevel => level !== null
+  )
+  const startLevels =
+    baseRel !== '' &&
+    isIgnored(
+      inherited.filter((l) => l.dir !== baseRel),
+      baseRel,
+      true
+    )
+      ? inherited.filter((l) => l.dir === baseRel)
+      : inherited
+
+  async function* walkDir(
+    dirRel: string,
+    levels: readonly IgnoreLevel[]
+  ): AsyncGenerator<WalkedFile> {
+    if (signal.aborted) return
+    const own = dirRel === baseRel ? null : await loadGitignore(root, dirRel)
+    const active = own === null ? levels : [...levels, own]
+    const entries = await readdir(join(root, dirRel), { withFileTypes: true }).catch(() => [])
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    for (const entry of entries) {
+      if (entry.name === '.git') continue
+      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`
+      if (entry.isDirectory()) {
+        if (!isIgnored(active, rel, true)) yield* walkDir(rel, active)
+      } else if (entry.isFile() && !isIgnored(active, rel, false)) {
+        yield { abs: join(root, rel), rel: baseRel === '' ? rel : rel.slice(baseRel.length + 1) }
+      }
+    }
+  }
+  yield* walkDir(baseRel, startLevels)
+}
