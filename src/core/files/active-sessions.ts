@@ -1,0 +1,60 @@
+// Which sessions are working in a workspace right now: one marker file per live session, holding
+// its process id. A second session is warned, and rewinds check the other's changes (conflicts).
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+
+const ActiveSession = z.object({
+  sessionId: z.string(),
+  pid: z.number().int(),
+  startedAt: z.string()
+})
+export type ActiveSession = z.infer<typeof ActiveSession>
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** The live sessions other than `sessionId`; markers of dead processes are removed. */
+export async function otherActiveSessions(
+  dir: string,
+  sessionId: string
+): Promise<ActiveSession[]> {
+  let names: string[]
+  try {
+    names = await fs.readdir(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  const others: ActiveSession[] = []
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const file = join(dir, name)
+    const parsed = ActiveSession.safeParse(
+      JSON.parse(await fs.readFile(file, 'utf8').catch(() => 'null'))
+    )
+    if (!parsed.success || parsed.data.sessionId === sessionId) continue
+    if (isAlive(parsed.data.pid)) others.push(parsed.data)
+    else await fs.rm(file, { force: true })
+  }
+  return others
+}
+
+export async function markActive(dir: string, sessionId: string): Promise<void> {
+  // The id names a file: refuse anything that could climb out of `dir`.
+  if (!/^[A-Za-z0-9-]+$/.test(sessionId))
+    throw new Error(`Not a session id: ${JSON.stringify(sessionId)}`)
+  await fs.mkdir(dir, { recursive: true })
+  const marker: ActiveSession = { sessionId, pid: process.pid, startedAt: new Date().toISOString() }
+  await fs.writeFile(join(dir, `${sessionId}.json`), JSON.stringify(marker))
+}
+
+export async function unmarkActive(dir: string, sessionId: string): Promise<void> {
+  await fs.rm(join(dir, `${sessionId}.json`), { force: true })
+}

@@ -1,0 +1,94 @@
+// The workspace's content-addressed backup store: one immutable file per distinct content,
+// named by the sha256 of the raw bytes, zlib-compressed on disk. Shared by every session of the
+// workspace, so a file's content is stored once however many turns or sessions keep it.
+import { createHash, randomBytes } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { deflate, inflate } from 'node:zlib'
+
+const deflateAsync = promisify(deflate)
+const inflateAsync = promisify(inflate)
+
+/** Level 1 keeps the first checkpoint's snapshot of a big workspace quick; git's loose objects use the same. */
+const COMPRESSION_LEVEL = 1
+
+export function sha256(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex')
+}
+
+const HASH = /^[0-9a-f]{64}$/
+
+export class BlobMissingError extends Error {
+  constructor(readonly hash: string) {
+    super(`Backup ${hash.slice(0, 12)}… is not in the store (pruned by retention, or never kept)`)
+    this.name = 'BlobMissingError'
+  }
+}
+
+export class BlobStore {
+  constructor(readonly dir: string) {}
+
+  pathOf(hash: string): string {
+    // A hash comes from session records; a malformed one must not become a path.
+    if (!HASH.test(hash)) throw new Error(`Not a sha256 hash: ${JSON.stringify(hash)}`)
+    return join(this.dir, hash.slice(0, 2), hash)
+  }
+
+  async has(hash: string): Promise<boolean> {
+    try {
+      await fs.access(this.pathOf(hash))
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /**
+   * Keeps `content` and returns its hash. Written to a temp file and renamed, so a crash leaves
+   * either no blob or a whole one. Throws (disk full, permission) rather than returning a hash
+   * whose blob is not there: callers refuse the change they were backing up.
+   */
+  async put(content: Buffer): Promise<string> {
+    const hash = sha256(content)
+    const target = this.pathOf(hash)
+    if (await this.touchIfPresent(target)) return hash
+    await fs.mkdir(dirname(target), { recursive: true })
+    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`
+    try {
+      await fs.writeFile(temp, await deflateAsync(content, { level: COMPRESSION_LEVEL }))
+      await fs.rename(temp, target)
+    } catch (error) {
+      await fs.rm(temp, { force: true })
+      throw error
+    }
+    return hash
+  }
+
+  /** The content of `hash`; BlobMissingError when it is gone. */
+  async get(hash: string): Promise<Buffer> {
+    let packed: Buffer
+    try {
+      packed = await fs.readFile(this.pathOf(hash))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(hash)
+      throw error
+    }
+    return inflateAsync(packed)
+  }
+
+  /**
+   * A blob that is used again gets a fresh mtime: retention prunes by age, and an old blob that
+   * a live session just started relying on must count as young.
+   */
+  private async touchIfPresent(path: string): Promise<boolean> {
+    const now = new Date()
+    try {
+      await fs.utimes(path, now, now)
+      return true
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+      throw error
+    }
+  }
+}

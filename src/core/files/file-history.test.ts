@@ -1,0 +1,156 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type FileChange, FileHistory, NoCheckpointError } from './file-history'
+
+const open: FileHistory[] = []
+
+afterEach(async () => {
+  for (const history of open.splice(0)) await history.close()
+})
+
+async function setup(files: Record<string, string> = {}, sizeCapBytes?: number) {
+  const base = mkdtempSync(join(tmpdir(), 'rs-fh-'))
+  const cwd = join(base, 'ws')
+  const home = join(base, 'home')
+  mkdirSync(cwd)
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(cwd, rel, '..'), { recursive: true })
+    writeFileSync(join(cwd, rel), text)
+  }
+  const records: FileChange[] = []
+  const history = await FileHistory.open({
+    home,
+    cwd,
+    sessionId: 's1',
+    log: { appendFileChange: (c: FileChange) => records.push(c) },
+    ...(sizeCapBytes === undefined ? {} : { sizeCapBytes })
+  })
+  open.push(history)
+  history.beginCheckpoint('p1')
+  const sh = async (command: string) => {
+    await history.beforeCommand('Bash')
+    execFileSync('sh', ['-c', command], { cwd })
+    return history.afterCommand('Bash')
+  }
+  const write = async (rel: string, text: string) => {
+    await history.beforeWrite(join(cwd, rel), 'Write', text)
+    mkdirSync(join(cwd, rel, '..'), { recursive: true })
+    writeFileSync(join(cwd, rel), text)
+    await history.afterWrite(join(cwd, rel), 'Write')
+  }
+  return { base, cwd, home, history, records, sh, write }
+}
+
+describe('FileHistory: Write/Edit hooks', () => {
+  it('refuses a write outside the workspace, naming the path, and records nothing', async () => {
+    const { base, history, records } = await setup()
+    const outside = join(base, 'elsewhere.txt')
+    await expect(history.beforeWrite(outside, 'Write', 'x')).rejects.toThrow(outside)
+    expect(records).toEqual([])
+  })
+
+  it('refuses a write when no checkpoint is open', async () => {
+    const { cwd, home } = await setup()
+    const history = await FileHistory.open({
+      home,
+      cwd,
+      sessionId: 's2',
+      log: { appendFileChange: () => undefined }
+    })
+    open.push(history)
+    await expect(history.beforeWrite(join(cwd, 'a'), 'Write', 'x')).rejects.toThrow(
+      NoCheckpointError
+    )
+  })
+
+  it('refuses the write when the backup cannot be stored (blob store unusable)', async () => {
+    const { cwd, history, records } = await setup({ 'a.txt': 'old' })
+    // The blob folder is a plain file: every put fails with a real file-system error.
+    mkdirSync(join(history.paths.root), { recursive: true })
+    writeFileSync(history.paths.blobs, 'not a folder')
+    await expect(history.beforeWrite(join(cwd, 'a.txt'), 'Edit', 'new')).rejects.toThrow(
+      /ENOTDIR|EEXIST/
+    )
+    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('old')
+    expect(records).toEqual([])
+  })
+
+  it('refuses to edit a file over the size cap (it could not be restored)', async () => {
+    const { cwd, history } = await setup({ 'big.bin': 'x'.repeat(2000) }, 1000)
+    await expect(history.beforeWrite(join(cwd, 'big.bin'), 'Edit', 'y')).rejects.toThrow(
+      /backup cap/
+    )
+  })
+
+  it('records a created file as absent before, and a modified one with both hashes', async () => {
+    const { records, write, history } = await setup({ 'config.py': 'DEBUG = True\n' })
+    await write('utils.py', 'def f(): pass\n')
+    await write('config.py', 'TIMEOUT = 30\n')
+    expect(records.map((r) => [r.path, r.before === null, r.after === null, r.source])).toEqual([
+      ['utils.py', true, false, 'Write'],
+      ['config.py', false, false, 'Write']
+    ])
+    const config = records[1]
+    expect((await history.blobs.get(config?.before ?? '')).toString()).toBe('DEBUG = True\n')
+    expect((await history.blobs.get(config?.after ?? '')).toString()).toBe('TIMEOUT = 30\n')
+  })
+})
+
+describe('FileHistory: Bash changes', () => {
+  it('sees sed -i, mv, rm and a new file in a new folder, with restorable before-content', async () => {
+    const { sh, records, history } = await setup({
+      'a.txt': 'hello\n',
+      'b.txt': 'move me\n',
+      'c.txt': 'delete me\n',
+      'keep.txt': 'untouched\n'
+    })
+    const changes = await sh(
+      "sed -i 's/hello/bye/' a.txt && mv b.txt moved.txt && rm c.txt && mkdir -p new/deep && echo hi > new/deep/f.txt"
+    )
+    expect(changes).toEqual({
+      created: ['moved.txt', 'new/deep/f.txt'],
+      modified: ['a.txt'],
+      deleted: ['b.txt', 'c.txt'],
+      untracked: []
+    })
+    const a = records.find((r) => r.path === 'a.txt')
+    expect((await history.blobs.get(a?.before ?? '')).toString()).toBe('hello\n')
+    expect(records.every((r) => r.source === 'Bash' && r.checkpointUuid === 'p1')).toBe(true)
+  })
+
+  it('honours .gitignore and never looks into .git', async () => {
+    const { sh } = await setup({ '.gitignore': 'build/\n*.log\n', 'src/x.ts': '1' })
+    const changes = await sh(
+      'mkdir -p build .git && echo 1 > build/out.js && echo 1 > a.log && echo 1 > .git/HEAD && echo 2 > src/x.ts'
+    )
+    expect(changes).toEqual({ created: [], modified: ['src/x.ts'], deleted: [], untracked: [] })
+  })
+
+  it('reports a file over the size cap as untracked, never silently', async () => {
+    const { sh } = await setup({}, 1000)
+    const changes = await sh('head -c 5000 /dev/zero > big.bin && echo small > s.txt')
+    expect(changes.created).toEqual(['s.txt'])
+    expect(changes.untracked).toEqual([{ path: 'big.bin', reason: expect.stringMatching(/cap/) }])
+  })
+
+  it('does not count hand edits made between commands as the command’s changes', async () => {
+    const { sh, cwd } = await setup({ 'a.txt': '1' })
+    await sh('true')
+    writeFileSync(join(cwd, 'a.txt'), 'hand edit')
+    expect(await sh('echo new > b.txt')).toEqual({
+      created: ['b.txt'],
+      modified: [],
+      deleted: [],
+      untracked: []
+    })
+  })
+
+  it('sees a change inside a folder created by an earlier command', async () => {
+    const { sh } = await setup()
+    await sh('mkdir -p d1/d2 && echo 1 > d1/d2/x')
+    expect((await sh('echo 2 > d1/d2/x && echo 3 > d1/d2/y')).created).toEqual(['d1/d2/y'])
+  })
+})

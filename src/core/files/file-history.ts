@@ -1,0 +1,198 @@
+// File history for one session in one workspace: the WriteGuard the agent's tools call. Before a
+// Write/Edit replaces a file its current content is backed up (or recorded as absent); around a
+// Bash command the workspace is diffed against its manifest. Every change becomes a file_change
+// record in the session log (before/after hashes, grouped by checkpoint), so the index of what
+// changed is crash-safe, append-only, survives resume and follows branches for free.
+import { promises as fs, realpathSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve } from 'node:path'
+import { BlobStore } from './blob-store'
+import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
+import { type HistoryPaths, historyPaths } from './history-paths'
+import { WorkspaceChanges } from './workspace-changes'
+import { resolveInWorkspace } from './workspace-paths'
+import { WorkspaceWatcher } from './workspace-watcher'
+import type { CommandChanges, WriteGuard } from './write-guard'
+
+/** "10 MB": larger files are reported as not tracked. */
+export const DEFAULT_SIZE_CAP_BYTES = 10_000_000
+
+export interface FileChange {
+  checkpointUuid: string
+  /** Workspace-relative, forward slashes. */
+  path: string
+  /** sha256 of the content in the blob store; null = the file did not exist. */
+  before: string | null
+  after: string | null
+  /** The tool (Write, Edit, Bash) or the operation (rewind, undo) that changed it. */
+  source: string
+}
+
+/** What file history needs from the session store: a place to append its records. */
+export interface FileChangeLog {
+  appendFileChange(change: FileChange): unknown
+}
+
+export interface FileHistoryOptions {
+  home: string
+  cwd: string
+  sessionId: string
+  log: FileChangeLog
+  sizeCapBytes?: number
+}
+
+export class NoCheckpointError extends Error {
+  constructor() {
+    super('No checkpoint is open: file history files every change under a prompt')
+    this.name = 'NoCheckpointError'
+  }
+}
+
+export class FileHistory implements WriteGuard {
+  /** Warnings for the user, shown once (another live session in this workspace). */
+  readonly notices: string[] = []
+  readonly blobs: BlobStore
+  private checkpointUuid: string | null = null
+  /** Hash each pending Write/Edit backed up, until afterWrite records the change. */
+  private readonly pending = new Map<string, string | null>()
+  private readonly watcher: WorkspaceWatcher
+  private readonly changes: WorkspaceChanges
+
+  private constructor(
+    /** The workspace root, resolved through symlinks. */
+    readonly root: string,
+    /** The workspace root as the tools name it (may run through a symlink). */
+    private readonly cwd: string,
+    readonly paths: HistoryPaths,
+    readonly sessionId: string,
+    private readonly log: FileChangeLog,
+    readonly sizeCapBytes: number
+  ) {
+    this.blobs = new BlobStore(paths.blobs)
+    this.watcher = new WorkspaceWatcher(root, join(paths.watch, sessionId))
+    this.changes = new WorkspaceChanges(root, this.blobs, this.watcher, sizeCapBytes)
+  }
+
+  static async open(options: FileHistoryOptions): Promise<FileHistory> {
+    const root = realpathSync(options.cwd)
+    const paths = historyPaths(options.home, root)
+    const history = new FileHistory(
+      root,
+      resolve(options.cwd),
+      paths,
+      options.sessionId,
+      options.log,
+      options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES
+    )
+    const others = await otherActiveSessions(paths.active, options.sessionId)
+    for (const other of others) {
+      history.notices.push(
+        `Another session (${other.sessionId}, process ${other.pid}) is working in this workspace since ${other.startedAt}. Files it changes are flagged in rewind previews and left alone by rewinds.`
+      )
+    }
+    await markActive(paths.active, options.sessionId)
+    return history
+  }
+
+  /** A user-typed prompt opened checkpoint `promptUuid`: the changes that follow belong to it. */
+  beginCheckpoint(promptUuid: string): void {
+    this.checkpointUuid = promptUuid
+  }
+
+  get currentCheckpoint(): string | null {
+    return this.checkpointUuid
+  }
+
+  async beforeWrite(absPath: string, _tool: string, newContent: string): Promise<void> {
+    this.requireCheckpoint()
+    const rel = await this.trackedPath(absPath)
+    const current = await readIfPresent(join(this.root, rel))
+    if (current !== null && current.length > this.sizeCapBytes) {
+      throw new Error(
+        `${rel} is larger than the ${this.sizeCapMb()} MB backup cap, so this change could not be undone`
+      )
+    }
+    const before = current === null ? null : await this.blobs.put(current)
+    // The new content is kept now too: if the disk fills up, the write is refused, not half-recorded.
+    await this.blobs.put(Buffer.from(newContent, 'utf8'))
+    this.pending.set(rel, before)
+  }
+
+  async afterWrite(absPath: string, tool: string): Promise<void> {
+    const checkpointUuid = this.requireCheckpoint()
+    const rel = await this.trackedPath(absPath)
+    if (!this.pending.has(rel)) throw new Error(`${rel} was written without a backup (beforeWrite)`)
+    const before = this.pending.get(rel) ?? null
+    this.pending.delete(rel)
+    const current = await readIfPresent(join(this.root, rel))
+    const after = current === null ? null : await this.blobs.put(current)
+    if (before === after) return
+    await this.log.appendFileChange({ checkpointUuid, path: rel, before, after, source: tool })
+  }
+
+  /**
+   * Brings the manifest up to date (the first call takes the baseline: every tracked file is
+   * backed up once). Throws when that fails, which refuses the command.
+   */
+  async beforeCommand(_tool: string): Promise<void> {
+    this.requireCheckpoint()
+    if (!this.changes.hasBaseline) await this.watcher.start()
+    // What changed since the last command (hand edits, the agent's own writes) is the
+    // starting point of this one, not a change it made.
+    await this.changes.refresh()
+  }
+
+  async afterCommand(tool: string): Promise<CommandChanges> {
+    const checkpointUuid = this.requireCheckpoint()
+    const result: CommandChanges = { created: [], modified: [], deleted: [], untracked: [] }
+    for (const change of await this.changes.refresh()) {
+      if (change.kind === 'untracked') {
+        result.untracked.push({ path: change.path, reason: change.reason })
+        continue
+      }
+      const { path, before, after } = change
+      await this.log.appendFileChange({ checkpointUuid, path, before, after, source: tool })
+      if (before === null) result.created.push(path)
+      else if (after === null) result.deleted.push(path)
+      else result.modified.push(path)
+    }
+    return result
+  }
+
+  /** Stops watching and removes this session's live marker. */
+  async close(): Promise<void> {
+    this.watcher.close()
+    await unmarkActive(this.paths.active, this.sessionId)
+    await fs.rm(join(this.paths.watch, this.sessionId), { recursive: true, force: true })
+  }
+
+  private requireCheckpoint(): string {
+    if (this.checkpointUuid === null) throw new NoCheckpointError()
+    return this.checkpointUuid
+  }
+
+  private sizeCapMb(): number {
+    return Math.round(this.sizeCapBytes / 1_000_000)
+  }
+
+  /**
+   * The workspace-relative path a write to `abs` lands on. Refuses escapes and .git; a symlink
+   * inside the workspace is followed (the tools write through it), so one file has one name.
+   */
+  private async trackedPath(abs: string): Promise<string> {
+    const asWritten = resolveInWorkspace(this.root, resolve(this.root, relative(this.cwd, abs)))
+    const real = await fs
+      .realpath(asWritten.abs)
+      .catch(() => fs.realpath(dirname(asWritten.abs)).then((dir) => join(dir, basename(abs))))
+      .catch(() => null)
+    return real === null ? asWritten.rel : resolveInWorkspace(this.root, real).rel
+  }
+}
+
+export async function readIfPresent(abs: string): Promise<Buffer | null> {
+  try {
+    return await fs.readFile(abs)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}

@@ -1,0 +1,116 @@
+// Narrows what Bash change detection has to re-stat: one inotify watch per tracked directory
+// (Node's recursive fs.watch would also walk ignored trees such as node_modules), collecting the
+// paths that saw an event. Anything the watcher cannot vouch for (an error, a nameless event,
+// too many events, no watch possible) sets `overflowed`, and the caller re-stats everything.
+import { type FSWatcher, promises as fs, watch } from 'node:fs'
+import { join } from 'node:path'
+
+/** Past this many dirty paths a full re-stat is about as cheap, and memory stays bounded. */
+const MAX_DIRTY = 20_000
+/** How long flush() waits for its own marker event before giving up on the watcher's news. */
+const FLUSH_TIMEOUT_MS = 2_000
+
+export class WorkspaceWatcher {
+  private readonly watchers = new Map<string, FSWatcher>()
+  private dirty = new Set<string>()
+  private overflowed = false
+  private barrier: FSWatcher | null = null
+  private barrierCount = 0
+  private readonly waiting = new Map<string, () => void>()
+
+  /**
+   * `barrierDir`: a private folder outside the workspace. libuv reads every watch of the
+   * process from one inotify queue, in order, so once an event for a marker written there
+   * arrives, every event the workspace produced before it has been delivered too.
+   */
+  constructor(
+    private readonly root: string,
+    private readonly barrierDir: string
+  ) {}
+
+  async start(): Promise<void> {
+    await fs.mkdir(this.barrierDir, { recursive: true })
+    this.barrier = watch(this.barrierDir, { persistent: false }, (_event, name) => {
+      if (name !== null) this.waiting.get(name)?.()
+    })
+    this.barrier.on('error', () => {
+      this.overflowed = true
+    })
+  }
+
+  /** Starts watching these tracked directories (workspace-relative; '' is the root). */
+  watchDirs(dirs: readonly string[]): void {
+    for (const dir of dirs) {
+      if (this.watchers.has(dir)) continue
+      try {
+        const watcher = watch(join(this.root, dir), { persistent: false }, (_event, name) =>
+          this.markDirty(dir, name)
+        )
+        watcher.on('error', () => {
+          this.overflowed = true
+          this.unwatch(dir)
+        })
+        this.watchers.set(dir, watcher)
+      } catch {
+        // Gone already, or out of inotify watches: the next take() asks for a full re-stat.
+        this.overflowed = true
+      }
+    }
+  }
+
+  /** Stops watching `dir` and everything below it (it was deleted or moved away). */
+  unwatchUnder(dir: string): void {
+    for (const watched of [...this.watchers.keys()]) {
+      if (dir === '' || watched === dir || watched.startsWith(`${dir}/`)) this.unwatch(watched)
+    }
+  }
+
+  /** Waits until every event the workspace produced so far has been collected. */
+  async flush(): Promise<void> {
+    if (this.barrier === null) {
+      this.overflowed = true
+      return
+    }
+    const name = `flush-${process.pid}-${++this.barrierCount}`
+    const arrived = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), FLUSH_TIMEOUT_MS)
+      this.waiting.set(name, () => {
+        clearTimeout(timer)
+        resolve(true)
+      })
+    })
+    await fs.writeFile(join(this.barrierDir, name), '')
+    if (!(await arrived)) this.overflowed = true
+    this.waiting.delete(name)
+    await fs.rm(join(this.barrierDir, name), { force: true })
+  }
+
+  /** The dirty paths since the last take, or 'everything' when the watcher lost track. */
+  take(): Set<string> | 'everything' {
+    const { dirty, overflowed } = this
+    this.dirty = new Set()
+    this.overflowed = false
+    return overflowed ? 'everything' : dirty
+  }
+
+  close(): void {
+    for (const dir of [...this.watchers.keys()]) this.unwatch(dir)
+    this.barrier?.close()
+    this.barrier = null
+  }
+
+  private markDirty(dir: string, name: string | null): void {
+    if (this.overflowed) return
+    // A nameless event says "something in dir changed": re-walk the directory.
+    this.dirty.add(name === null ? dir : dir === '' ? name : `${dir}/${name}`)
+    if (this.dirty.size > MAX_DIRTY) {
+      this.overflowed = true
+      this.dirty.clear()
+    }
+  }
+
+  private unwatch(dir: string): void {
+    this.watchers.get(dir)?.close()
+    this.watchers.delete(dir)
+  }
+}
