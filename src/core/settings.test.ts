@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { applyOverrides, readSettings, SettingsError, writeSettings } from './settings'
+
+const home = () => mkdtempSync(join(tmpdir(), 'rs-settings-'))
+
+describe('settings', () => {
+  it('reports a malformed settings file and leaves it as it is', () => {
+    const dir = home()
+    writeFileSync(join(dir, 'settings.json'), '{"model": ')
+    expect(() => readSettings(dir)).toThrow(SettingsError)
+    expect(() => writeSettings(dir, { model: 'x' })).toThrow(/not valid JSON/)
+    expect(readFileSync(join(dir, 'settings.json'), 'utf8')).toBe('{"model": ')
+  })
+
+  it('rejects a setting of the wrong type', () => {
+    expect(() => applyOverrides({}, ['checkpoint.enabled=maybe'])).toThrow(/checkpoint.enabled/)
+    expect(() => applyOverrides({}, ['novalue'])).toThrow(/key=value/)
+  })
+
+  it('applies dotted overrides for one run without touching the file', () => {
+    const dir = home()
+    writeSettings(dir, { model: 'claude-x', checkpoint: { enabled: false } })
+    const run = applyOverrides(readSettings(dir), [
+      'checkpoint.enabled=true',
+      'model=scripted:a.json'
+    ])
+    expect(run).toEqual({ model: 'scripted:a.json', checkpoint: { enabled: true } })
+    expect(readSettings(dir)).toEqual({ model: 'claude-x', checkpoint: { enabled: false } })
+  })
+
+  it('keeps unknown keys when saving', () => {
+    const dir = home()
+    writeFileSync(join(dir, 'settings.json'), '{"future": {"x": 1}}')
+    writeSettings(dir, { permissionMode: 'acceptEdits' })
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual({
+      future: { x: 1 },
+      permissionMode: 'acceptEdits'
+    })
+  })
+})

@@ -1,0 +1,87 @@
+// User settings: $REWIND_STUDIO_HOME/settings.json, overridden for one run by
+// `--setting key=value` (a dotted key; the value is read as JSON when it parses, else as text).
+// Unknown keys are kept, so a newer version's settings survive an older one saving.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { z } from 'zod'
+import { PermissionMode } from '../shared/messages'
+
+export const SettingsFile = z.looseObject({
+  model: z.string().min(1).optional(),
+  permissionMode: PermissionMode.optional(),
+  checkpoint: z.looseObject({ enabled: z.boolean().optional() }).optional()
+})
+export type SettingsFile = z.infer<typeof SettingsFile>
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-5'
+
+export class SettingsError extends Error {
+  override name = 'SettingsError'
+}
+
+export function settingsPath(home: string): string {
+  return join(home, 'settings.json')
+}
+
+export function readSettings(home: string): SettingsFile {
+  const file = settingsPath(home)
+  if (!existsSync(file)) return {}
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new SettingsError(
+      `${file} is not valid JSON (${(error as Error).message}); fix or remove it.`
+    )
+  }
+  const parsed = SettingsFile.safeParse(raw)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+    throw new SettingsError(`${file} has invalid settings: ${problems}`)
+  }
+  return parsed.data
+}
+
+/** Writes the merged settings atomically (temp file, then rename). */
+export function writeSettings(home: string, update: SettingsFile): SettingsFile {
+  const current = readSettings(home)
+  const merged: SettingsFile = { ...current, ...update }
+  if (current.checkpoint !== undefined || update.checkpoint !== undefined) {
+    merged.checkpoint = { ...current.checkpoint, ...update.checkpoint }
+  }
+  const file = settingsPath(home)
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(merged, null, 2)}\n`)
+  renameSync(`${file}.tmp`, file)
+  return merged
+}
+
+/** Applies `key=value` overrides (`checkpoint.enabled=true`) to a settings object. */
+export function applyOverrides(settings: SettingsFile, overrides: string[]): SettingsFile {
+  const result: Record<string, unknown> = structuredClone(settings)
+  for (const override of overrides) {
+    const eq = override.indexOf('=')
+    if (eq <= 0) throw new SettingsError(`--setting expects key=value, got "${override}".`)
+    const path = override.slice(0, eq).split('.')
+    const text = override.slice(eq + 1)
+    let value: unknown = text
+    try {
+      value = JSON.parse(text)
+    } catch {
+      // Plain text (a model name, say) is the value as written.
+    }
+    let node = result
+    for (const key of path.slice(0, -1)) {
+      const next = node[key]
+      node[key] = typeof next === 'object' && next !== null ? next : {}
+      node = node[key] as Record<string, unknown>
+    }
+    node[path[path.length - 1] as string] = value
+  }
+  const parsed = SettingsFile.safeParse(result)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+    throw new SettingsError(`Invalid --setting: ${problems}`)
+  }
+  return parsed.data
+}
