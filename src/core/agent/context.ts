@@ -1,0 +1,126 @@
+// The model's view of a session: the records of the active branch turned into the Messages API's
+// `messages`. Pure and deterministic: the same branch always gives the same bytes, which is what
+// lets a request after a conversation rewind repeat the earlier prefix and hit the prompt cache.
+//
+// Mapping, record by record (root first):
+//   user, assistant   → that message, blocks verbatim (a string content becomes one text block)
+//   branch_summary    → a user message holding the summary (the Messages API has no summary role)
+//   custom_message    → a user message holding the text inside <system-reminder> tags. This is how
+//                       harness notes reach the model: the rewind-report, the checkpoint reminder and
+//                       the rewind-required warning. The API has no developer/system role inside
+//                       `messages`; a tagged user block is what Claude is trained to read as a note
+//                       from the harness rather than words of the user. `hidden` only hides a note
+//                       from the transcript; the model always gets it.
+// Then the API's rules are enforced:
+//   - consecutive messages of one role are merged (a tool result followed by a note, an error that
+//     left a prompt unanswered followed by the next prompt);
+//   - every tool_use gets its tool_result in the next message, first in that message: a call the
+//     session never answered (a killed process, a branch cut) gets an "interrupted" result, so a
+//     pair is never split;
+//   - a tool_result whose call is not in the message just before it is dropped (its call lies on
+//     another branch);
+//   - empty text blocks and messages left empty are dropped.
+import type { ContentBlock } from '../../shared/messages'
+import type { TreeRecord } from '../session/tree'
+import type { ApiMessage } from './model/model-client'
+
+export const INTERRUPTED_RESULT = 'Interrupted: the tool call did not complete, so there is no result.'
+
+export function summaryText(summary: string): string {
+  return `This conversation came back here from a branch that was left. Summary of that branch:\n<summary>\n${summary}\n</summary>`
+}
+
+export function reminderText(text: string): string {
+  return `<system-reminder>\n${text}\n</system-reminder>`
+}
+
+function blocksOf(content: string | ContentBlock[]): ContentBlock[] {
+  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content
+  return blocks.filter((b) => !(b.type === 'text' && 'text' in b && b.text === ''))
+}
+
+function textOf(content: string | ContentBlock[]): string {
+  return blocksOf(content)
+    .flatMap((b) => (b.type === 'text' && 'text' in b && typeof b.text === 'string' ? [b.text] : []))
+    .join('\n\n')
+}
+
+function toMessage(record: TreeRecord): ApiMessage | null {
+  switch (record.type) {
+    case 'user':
+      return { role: 'user', content: blocksOf(record.message.content) }
+    case 'assistant':
+      return { role: 'assistant', content: blocksOf(record.message.content) }
+    case 'branch_summary':
+      return record.summary.trim() === '' ? null : { role: 'user', content: [{ type: 'text', text: summaryText(record.summary) }] }
+    case 'custom_message': {
+      const text = textOf(record.content)
+      return text === '' ? null : { role: 'user', content: [{ type: 'text', text: reminderText(text) }] }
+    }
+  }
+}
+
+function merged(messages: ApiMessage[]): ApiMessage[] {
+  const out: ApiMessage[] = []
+  for (const m of messages) {
+    if (m.content.length === 0) continue
+    const last = out[out.length - 1]
+    if (last !== undefined && last.role === m.role) out[out.length - 1] = { role: m.role, content: [...last.content, ...m.content] }
+    else out.push(m)
+  }
+  return out
+}
+
+function toolUseIds(m: ApiMessage | undefined): string[] {
+  if (m === undefined || m.role !== 'assistant') return []
+  return m.content.flatMap((b) => (b.type === 'tool_use' && 'id' in b && typeof b.id === 'string' ? [b.id] : []))
+}
+
+function resultId(b: ContentBlock): string | null {
+  return b.type === 'tool_result' && 'tool_use_id' in b && typeof b.tool_use_id === 'string' ? b.tool_use_id : null
+}
+
+/** Pairs every tool_use with a tool_result at the head of the next message. */
+function paired(messages: ApiMessage[]): ApiMessage[] {
+  const out: ApiMessage[] = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]
+    if (m === undefined) continue
+    if (m.role === 'assistant') {
+      out.push(m)
+      const ids = toolUseIds(m)
+      const next = messages[i + 1]
+      if (ids.length > 0 && (next === undefined || next.role !== 'user')) {
+        // Nothing answered this call on the branch (the session ends here, or the next message is
+        // the model's): answer it now so the request is valid.
+        out.push({ role: 'user', content: answers(ids, []) })
+      }
+      continue
+    }
+    const calls = toolUseIds(out[out.length - 1])
+    out.push({ role: 'user', content: answers(calls, m.content) })
+  }
+  return merged(out)
+}
+
+/** The results for `calls` (recorded, or "interrupted") first, then the other blocks of `content`. */
+function answers(calls: string[], content: ContentBlock[]): ContentBlock[] {
+  const results = new Map<string, ContentBlock>()
+  const rest: ContentBlock[] = []
+  for (const b of content) {
+    const id = resultId(b)
+    if (id === null) rest.push(b)
+    else if (calls.includes(id) && !results.has(id)) results.set(id, b)
+    // else: an orphan result (its call is on another branch) or a duplicate: the API refuses both.
+  }
+  const head = calls.map(
+    (id): ContentBlock => results.get(id) ?? { type: 'tool_result', tool_use_id: id, content: INTERRUPTED_RESULT, is_error: true }
+  )
+  return [...head, ...rest]
+}
+
+/** The Messages API `messages` for a branch (its records, root first). */
+export function buildMessages(path: readonly TreeRecord[]): ApiMessage[] {
+  const raw = path.map(toMessage).filter((m): m is ApiMessage => m !== null)
+  return paired(merged(raw))
+}

@@ -1,0 +1,193 @@
+// The Anthropic Messages API as a ModelClient: `client.messages.stream(...)` with the SDK's own
+// retries (429, 529, connection errors), prompt-caching breakpoints, and SDK errors translated at
+// this edge into ModelCallError codes with one line the user can act on.
+import Anthropic from '@anthropic-ai/sdk'
+import type { MessageParam, MessageStreamParams, Tool } from '@anthropic-ai/sdk/resources'
+import { z } from 'zod'
+import { ContentBlock } from '../../../shared/messages'
+import type { ContentBlock as ContentBlockType } from '../../../shared/messages'
+import { ModelCallError } from './model-client'
+import type {
+  ApiMessage,
+  ModelCallOptions,
+  ModelClient,
+  ModelReply,
+  ModelRequest
+} from './model-client'
+
+export interface AnthropicModelOptions {
+  apiKey: string
+  model: string
+  /** Defaults to ANTHROPIC_BASE_URL, then the public API. */
+  baseURL?: string
+  maxTokens?: number
+  /** Retries the SDK makes on 408/409/429/5xx and connection errors (SDK default: 2). */
+  maxRetries?: number
+}
+
+const DEFAULT_MAX_TOKENS = 16_000
+const EPHEMERAL = { type: 'ephemeral' } as const
+
+export class AnthropicModel implements ModelClient {
+  readonly id: string
+  private readonly client: Anthropic
+  private readonly maxTokens: number
+  private readonly baseURL: string
+
+  constructor(options: AnthropicModelOptions) {
+    this.id = options.model
+    this.maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? undefined,
+      maxRetries: options.maxRetries ?? 2
+    })
+    this.baseURL = this.client.baseURL
+  }
+
+  async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
+    const texts = new Map<number, string>()
+    try {
+      const stream = this.client.messages.stream(requestParams(request, this.id, this.maxTokens), {
+        signal: options.signal
+      })
+      stream.on('streamEvent', (event) => {
+        if (event.type !== 'content_block_delta') return
+        const delta = event.delta
+        if (delta.type === 'text_delta') {
+          texts.set(event.index, (texts.get(event.index) ?? '') + delta.text)
+          options.onDelta(event.index, 'text', delta.text)
+        } else if (delta.type === 'thinking_delta') {
+          options.onDelta(event.index, 'thinking', delta.thinking)
+        } else if (delta.type === 'input_json_delta') {
+          options.onDelta(event.index, 'tool_use', delta.partial_json)
+        }
+      })
+      const final = await stream.finalMessage()
+      return {
+        content: z.array(ContentBlock).parse(final.content),
+        stopReason: final.stop_reason,
+        model: final.model,
+        usage: { ...final.usage }
+      }
+    } catch (error) {
+      throw translateError(error, options.signal, this.baseURL, [...texts.values()])
+    }
+  }
+}
+
+/**
+ * The request body. Three cache breakpoints: the system prompt, the last tool, and the last block
+ * of the last message. Only the last message moves between requests, so everything before it is
+ * byte-identical to the previous request and the cache hits; after a conversation rewind the
+ * kept prefix is byte-identical too, so the cache written before the rewind still serves it.
+ */
+export function requestParams(
+  request: ModelRequest,
+  model: string,
+  maxTokens: number
+): MessageStreamParams {
+  const tools: Tool[] = request.tools.map((t, i) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.input_schema,
+    ...(i === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {})
+  }))
+  return {
+    model,
+    max_tokens: maxTokens,
+    system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }],
+    ...(tools.length > 0 ? { tools } : {}),
+    messages: withLastBlockCached(request.messages)
+  }
+}
+
+function withLastBlockCached(messages: ApiMessage[]): MessageParam[] {
+  const out = messages.map((m, i) => {
+    if (i !== messages.length - 1 || m.content.length === 0) return m
+    const last = m.content.length - 1
+    const content: ContentBlockType[] = m.content.map((b, j) =>
+      j === last ? { ...b, cache_control: EPHEMERAL } : b
+    )
+    return { role: m.role, content }
+  })
+  // Every block in the log came from the API or from our own tool results in the API's shapes, and
+  // unknown block types are kept verbatim (ContentBlock is loose): they are MessageParam content by
+  // construction, which the SDK's closed union cannot express.
+  return out as unknown as MessageParam[]
+}
+
+function translateError(
+  error: unknown,
+  signal: AbortSignal,
+  baseURL: string,
+  partialText: string[]
+): ModelCallError {
+  if (error instanceof ModelCallError) return error
+  if (signal.aborted || error instanceof Anthropic.APIUserAbortError) {
+    return new ModelCallError('aborted', 'Stopped.', partialText)
+  }
+  if (error instanceof Anthropic.APIError && error.status !== undefined) {
+    const detail = error.apiMessage ? `: ${error.apiMessage}` : ''
+    switch (error.status) {
+      case 401:
+        return new ModelCallError(
+          'auth',
+          `The API refused the key (401)${detail}. Check ANTHROPIC_API_KEY.`,
+          partialText
+        )
+      case 403:
+        return new ModelCallError(
+          'auth',
+          `The key is not allowed to use this model (403)${detail}.`,
+          partialText
+        )
+      case 429:
+        return new ModelCallError(
+          'rate_limit',
+          `Rate limited by the API (429), still after retries${detail}. Try again shortly.`,
+          partialText
+        )
+      case 529:
+        return new ModelCallError(
+          'overloaded',
+          `The API is overloaded (529), still after retries. Try again shortly.`,
+          partialText
+        )
+      case 400:
+      case 404:
+      case 413:
+      case 422:
+        return new ModelCallError(
+          'bad_request',
+          `The API rejected the request (${error.status})${detail}.`,
+          partialText
+        )
+      default:
+        return new ModelCallError('api', `The API answered ${error.status}${detail}.`, partialText)
+    }
+  }
+  if (error instanceof Anthropic.APIConnectionError) {
+    return new ModelCallError(
+      'network',
+      `Could not reach the API at ${baseURL}: ${causeOf(error)}.`,
+      partialText
+    )
+  }
+  // Anything else reaching here is the response stream failing after it began (a socket reset, an
+  // incomplete event sequence): the message never completed.
+  return new ModelCallError(
+    'stream_dropped',
+    `The response stream broke off before the message was complete (${causeOf(error)}).`,
+    partialText
+  )
+}
+
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause
+  const inner = cause instanceof Error ? cause.message : ''
+  return inner !== '' && !error.message.includes(inner)
+    ? `${error.message}: ${inner}`
+    : error.message
+}
