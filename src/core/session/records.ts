@@ -20,9 +20,7 @@ export const SessionHeader = z.looseObject({
   version: z.number().int(),
   sessionId: z.string(),
   cwd: z.string(),
-  forkedFrom: z
-    .object({ sessionId: z.string(), leafUuid: z.string().nullable() })
-    .optional()
+  forkedFrom: z.object({ sessionId: z.string(), leafUuid: z.string().nullable() }).optional()
 })
 
 export const UserRecord = z.looseObject({

@@ -1,0 +1,127 @@
+// One writer per session file. Two writers would each append on their own idea of the leaf and
+// fork the tree under each other (oh-my-pi #12242, gemini-cli #20855). The writer holds
+// `<session>.lock`, created with O_EXCL and holding its pid; a lock whose pid is dead is stale
+// and taken over. Everyone else opens the session read-only.
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync
+} from 'node:fs'
+import { v7 as uuidv7 } from 'uuid'
+
+export interface LockOwner {
+  pid: number
+  token: string
+  since: string
+}
+
+export type LockResult = { held: true; release: () => void } | { held: false; reason: string }
+
+export function lockPath(sessionFile: string): string {
+  return `${sessionFile}.lock`
+}
+
+export function acquireWriterLock(sessionFile: string): LockResult {
+  const path = lockPath(sessionFile)
+  const me: LockOwner = { pid: process.pid, token: uuidv7(), since: new Date().toISOString() }
+  // Two rounds: the second runs after a stale lock was moved aside.
+  for (let round = 0; round < 2; round++) {
+    if (tryCreate(path, me)) return { held: true, release: () => release(path, me.token) }
+    const owner = readOwner(path)
+    if (owner === 'gone') continue
+    if (owner !== null && isAlive(owner.pid)) {
+      const who = owner.pid === process.pid ? 'this process' : `process ${owner.pid}`
+      return {
+        held: false,
+        reason: `${sessionFile} is open in ${who} (since ${owner.since}); opened read-only: nothing will be appended`
+      }
+    }
+    if (!removeStale(path, owner)) continue
+  }
+  return {
+    held: false,
+    reason: `could not take the writer lock ${path}; opened read-only: nothing will be appended`
+  }
+}
+
+function tryCreate(path: string, me: LockOwner): boolean {
+  let fd: number
+  try {
+    fd = openSync(path, 'wx')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  }
+  try {
+    writeSync(fd, JSON.stringify(me))
+  } finally {
+    closeSync(fd)
+  }
+  return true
+}
+
+/** The lock's owner; null when unreadable (a writer died between create and write); 'gone' if absent. */
+function readOwner(path: string): LockOwner | null | 'gone' {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone'
+    throw error
+  }
+  try {
+    const v = JSON.parse(text) as Partial<LockOwner>
+    return typeof v.pid === 'number' && typeof v.token === 'string'
+      ? { pid: v.pid, token: v.token, since: String(v.since) }
+      : null
+  } catch {
+    return null
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Moves a stale lock aside by rename (atomic), then checks that what moved is the stale lock seen:
+ * if another process took the lock over in between, its live lock is put back (link fails rather
+ * than overwrite if yet another writer got in) and the caller tries again.
+ */
+function removeStale(path: string, seen: LockOwner | null): boolean {
+  const aside = `${path}.stale-${process.pid}-${uuidv7()}`
+  try {
+    renameSync(path, aside)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true
+    throw error
+  }
+  const moved = readOwner(aside)
+  const sameLock =
+    moved === null || moved === 'gone' || seen === null ? true : moved.token === seen.token
+  if (!sameLock) {
+    try {
+      linkSync(aside, path)
+    } catch {
+      // Someone holds a newer lock: theirs stands, and the one moved aside belonged to a writer
+      // that will find its lock gone only when it releases (release checks the token).
+    }
+  }
+  unlinkSync(aside)
+  return sameLock
+}
+
+function release(path: string, token: string): void {
+  const owner = readOwner(path)
+  if (owner !== null && owner !== 'gone' && owner.token === token) unlinkSync(path)
+}

@@ -1,0 +1,27 @@
+// What loading found wrong in a session file. Loading never fails on bad content: it keeps every
+// record it can and lists each problem with its line number, for inspect and the app's notices.
+import { z } from 'zod'
+
+export const LoadProblemKind = z.enum([
+  /** A line that is not JSON (a complete line, so not a crash mid-write). */
+  'malformed',
+  /** The last line is incomplete: the writer died (or the disk filled) mid-write. */
+  'torn-tail',
+  /** A message whose parentUuid names no message in the file: shown as a root. */
+  'missing-parent',
+  /** Following parentUuid would loop: the record closing the loop is shown as a root. */
+  'cycle',
+  /** A uuid seen before: the first record wins, this one is ignored. */
+  'duplicate-uuid',
+  /** JSON, but not a usable record of its type (missing fields, or a bad header). */
+  'invalid-record'
+])
+export type LoadProblemKind = z.infer<typeof LoadProblemKind>
+
+export const LoadProblem = z.object({
+  /** 1-based line in the file. */
+  line: z.number().int(),
+  kind: LoadProblemKind,
+  message: z.string()
+})
+export type LoadProblem = z.infer<typeof LoadProblem>

@@ -1,0 +1,436 @@
+// The session log of one conversation: an append-only JSONL file, one record per line, whose
+// records form the tree that tree.ts models. Nothing here rewrites or removes a line, ever: a
+// rewind, a branch switch, a summary are all new records, and the abandoned branch stays.
+//
+// Durability: every append is one write() of the whole line on an O_APPEND descriptor, then
+// fdatasync. A crash can therefore cut only the last line (loading reports it as a torn tail and
+// keeps everything before it), and a record the caller saw returned is on disk. The cost is one
+// fdatasync per record; its time does not depend on the file's size (bench/session-append.ts).
+//
+// One writer: open() takes `<file>.lock` (lock.ts). A second process, or a second store in this
+// one, gets the session read-only with `readOnlyReason` saying who holds it; its appends throw.
+import {
+  closeSync,
+  constants,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeSync
+} from 'node:fs'
+import { basename, join } from 'node:path'
+import { v7 as uuidv7 } from 'uuid'
+import type { MessageContent, RewindMode } from '../../shared/messages'
+import { loadSessionText } from './load'
+import { acquireWriterLock } from './lock'
+import { parseSessionFileName, sessionFileName, sessionsDir } from './paths'
+import type { LoadProblem } from './problems'
+import {
+  AssistantRecord,
+  BranchSummaryRecord,
+  CustomMessageRecord,
+  FileChangeRecord,
+  LabelRecord,
+  NavigateRecord,
+  RewindRecord,
+  SESSION_FORMAT_VERSION,
+  SessionHeader,
+  UserRecord
+} from './records'
+import { SessionTree } from './tree'
+import { limitPersistedText } from './truncate'
+
+export interface SessionListing {
+  file: string
+  sessionId: string
+  createdAt: string
+}
+
+export interface NewMessage {
+  role: 'user' | 'assistant'
+  content: MessageContent
+  model?: string
+  stop_reason?: string | null
+  usage?: object
+}
+
+export interface MessageExtra {
+  isMeta?: boolean
+  toolDetails?: Record<string, unknown>
+  /** A uuid chosen earlier (the agent streams a message under the id it will be saved with). */
+  uuid?: string
+}
+
+/** Raised for appends to a session this store may not write: read-only, closed, or changed. */
+export class SessionWriteError extends Error {
+  override name = 'SessionWriteError'
+}
+
+interface Writer {
+  fd: number
+  release: () => void
+  /** Bytes the file holds as far as this writer knows; anything else means another writer. */
+  size: number
+  /** The file does not end with '\n' (a torn tail): the next record starts a fresh line. */
+  needsNewline: boolean
+}
+
+export class SessionStore {
+  private writer: Writer | null
+  private closed = false
+
+  private constructor(
+    readonly file: string,
+    readonly header: SessionHeader,
+    private readonly treeModel: SessionTree,
+    readonly problems: LoadProblem[],
+    readonly tornTail: boolean,
+    writer: Writer | null,
+    readonly readOnlyReason: string | null
+  ) {
+    this.writer = writer
+  }
+
+  static create(opts: {
+    home: string
+    cwd: string
+    forkedFrom?: { sessionId: string; leafUuid: string | null }
+  }): SessionStore {
+    const sessionId = uuidv7()
+    const createdAt = new Date().toISOString()
+    const dir = sessionsDir(opts.home, opts.cwd)
+    mkdirSync(dir, { recursive: true })
+    const file = join(dir, sessionFileName(createdAt, sessionId))
+    const header = SessionHeader.parse({
+      type: 'session',
+      uuid: sessionId,
+      parentUuid: null,
+      timestamp: createdAt,
+      version: SESSION_FORMAT_VERSION,
+      sessionId,
+      cwd: opts.cwd,
+      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {})
+    })
+    const lock = acquireWriterLock(file)
+    if (!lock.held) throw new SessionWriteError(lock.reason)
+    const fd = openSync(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
+      0o600
+    )
+    const writer: Writer = { fd, release: lock.release, size: 0, needsNewline: false }
+    const store = new SessionStore(
+      file,
+      header,
+      SessionTree.fromRecords([]),
+      [],
+      false,
+      writer,
+      null
+    )
+    store.write(header)
+    syncDirectory(dir)
+    return store
+  }
+
+  static open(file: string, opts: { readOnly?: boolean } = {}): SessionStore {
+    // The lock first, then one read: while we hold it nobody else appends, so what we read is
+    // exactly what our appends follow.
+    const lock = opts.readOnly === true ? null : acquireWriterLock(file)
+    const release = () => {
+      if (lock?.held === true) lock.release()
+    }
+    let bytes: Buffer
+    try {
+      bytes = readFileSync(file)
+    } catch (error) {
+      release()
+      throw error
+    }
+    const loaded = loadSessionText(bytes.toString('utf8'))
+    const header = loaded.tree.header
+    if (loaded.format !== 'rewind-studio' || header === null) {
+      release()
+      const why =
+        loaded.format !== 'rewind-studio'
+          ? `it is a ${loaded.format} session, not a Rewind Studio one (rewind-studio inspect reads it)`
+          : `line 1 is no session header: ${loaded.problems.find((p) => p.line === 1)?.message ?? 'the file is empty'}`
+      throw new Error(`Cannot open ${file}: ${why}. Nothing was changed.`)
+    }
+    const readOnly = (reason: string) =>
+      new SessionStore(file, header, loaded.tree, loaded.problems, loaded.tornTail, null, reason)
+    if (lock === null) return readOnly('opened read-only')
+    if (!lock.held) return readOnly(lock.reason)
+    if (header.version > SESSION_FORMAT_VERSION) {
+      release()
+      return readOnly(
+        `written by a newer Rewind Studio (format ${header.version}, this one writes ${SESSION_FORMAT_VERSION}); opened read-only`
+      )
+    }
+    const writer: Writer = {
+      fd: openSync(file, constants.O_WRONLY | constants.O_APPEND),
+      release: lock.release,
+      size: bytes.length,
+      needsNewline: !loaded.endsWithNewline
+    }
+    return new SessionStore(
+      file,
+      header,
+      loaded.tree,
+      loaded.problems,
+      loaded.tornTail,
+      writer,
+      null
+    )
+  }
+
+  /** The most recently written session of a workspace (for --continue), or null. */
+  static latest(home: string, cwd: string): string | null {
+    let best: { file: string; mtime: number } | null = null
+    for (const { file } of SessionStore.list(home, cwd)) {
+      const mtime = statSync(file).mtimeMs
+      if (best === null || mtime >= best.mtime) best = { file, mtime }
+    }
+    return best?.file ?? null
+  }
+
+  /** A session of the workspace by id or unique id prefix (for --resume), or null. */
+  static find(home: string, cwd: string, id: string): string | null {
+    if (id === '') throw new Error('A session id is needed')
+    const sessions = SessionStore.list(home, cwd)
+    const exact = sessions.find((s) => s.sessionId === id)
+    if (exact !== undefined) return exact.file
+    const matches = sessions.filter((s) => s.sessionId.startsWith(id))
+    if (matches.length > 1) {
+      throw new Error(
+        `Session id "${id}" is ambiguous: ${matches.length} sessions start with it (${matches.map((m) => m.sessionId).join(', ')})`
+      )
+    }
+    return matches[0]?.file ?? null
+  }
+
+  /** The workspace's sessions, oldest first. */
+  static list(home: string, cwd: string): SessionListing[] {
+    const dir = sessionsDir(home, cwd)
+    let names: string[]
+    try {
+      names = readdirSync(dir)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw error
+    }
+    return names
+      .flatMap((name) => {
+        const parsed = parseSessionFileName(name)
+        return parsed === null ? [] : [{ file: join(dir, name), ...parsed }]
+      })
+      .sort((a, b) => (a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? -1 : 1))
+  }
+
+  get sessionId(): string {
+    return this.header.sessionId
+  }
+
+  get cwd(): string {
+    return this.header.cwd
+  }
+
+  get leafUuid(): string | null {
+    return this.treeModel.leafUuid
+  }
+
+  /** The tree, kept current as records are appended (the same object every call). */
+  tree(): SessionTree {
+    return this.treeModel
+  }
+
+  /** A message as the new leaf's child; advances the leaf. Content over the limit is cut. */
+  appendMessage(message: NewMessage, extra: MessageExtra = {}): UserRecord | AssistantRecord {
+    const uuid = extra.uuid ?? uuidv7()
+    if (extra.uuid !== undefined && this.treeModel.get(uuid) !== undefined) {
+      throw new Error(`Entry ${uuid} already exists`)
+    }
+    const base = { uuid, parentUuid: this.leafUuid, timestamp: now() }
+    const content = limitPersistedText(message.content)
+    if (message.role === 'user') {
+      return this.write(
+        UserRecord.parse({
+          type: 'user',
+          ...base,
+          message: { role: 'user', content },
+          ...(extra.toolDetails !== undefined
+            ? { toolDetails: limitPersistedText(extra.toolDetails) }
+            : {}),
+          ...(extra.isMeta !== undefined ? { isMeta: extra.isMeta } : {})
+        })
+      )
+    }
+    return this.write(
+      AssistantRecord.parse({
+        type: 'assistant',
+        ...base,
+        message: {
+          role: 'assistant',
+          content,
+          ...(message.model !== undefined ? { model: message.model } : {}),
+          ...(message.stop_reason !== undefined ? { stop_reason: message.stop_reason } : {}),
+          ...(message.usage !== undefined ? { usage: message.usage } : {})
+        }
+      })
+    )
+  }
+
+  /** Moves the leaf to `leafUuid` (the parent of the checkpoint's prompt, or null). */
+  appendRewind(r: {
+    leafUuid: string | null
+    checkpointUuid: string
+    mode: RewindMode
+    restoreId?: string
+  }): RewindRecord {
+    this.requireEntry(r.leafUuid)
+    this.requireEntry(r.checkpointUuid)
+    return this.write(RewindRecord.parse({ type: 'rewind', ...this.base(), ...r }))
+  }
+
+  /** Moves the leaf without a rewind: another branch, or back where a rewind came from. */
+  appendNavigate(r: {
+    leafUuid: string | null
+    reason: 'switch-branch' | 'undo-rewind'
+    restoreId?: string
+  }): NavigateRecord {
+    this.requireEntry(r.leafUuid)
+    return this.write(NavigateRecord.parse({ type: 'navigate', ...this.base(), ...r }))
+  }
+
+  /**
+   * oh-my-pi's branchWithSummary: a summary of the branch being left, as a child of `fromId`
+   * (a root for "root"); it becomes the leaf, so the next message continues after it.
+   */
+  appendBranchSummary(r: {
+    fromId: string
+    summary: string
+    details?: unknown
+  }): BranchSummaryRecord {
+    const parentUuid = r.fromId === 'root' ? null : r.fromId
+    this.requireEntry(parentUuid)
+    return this.write(
+      BranchSummaryRecord.parse({
+        type: 'branch_summary',
+        ...this.base(),
+        parentUuid,
+        fromId: r.fromId,
+        summary: limitPersistedText(r.summary),
+        ...(r.details !== undefined ? { details: limitPersistedText(r.details) } : {})
+      })
+    )
+  }
+
+  /** A harness message (the rewind report...) as the leaf's child; advances the leaf. */
+  appendCustomMessage(r: {
+    customType: string
+    hidden: boolean
+    content: MessageContent
+    details?: unknown
+  }): CustomMessageRecord {
+    return this.write(
+      CustomMessageRecord.parse({
+        type: 'custom_message',
+        ...this.base(),
+        customType: r.customType,
+        hidden: r.hidden,
+        content: limitPersistedText(r.content),
+        ...(r.details !== undefined ? { details: limitPersistedText(r.details) } : {})
+      })
+    )
+  }
+
+  /** Sets (or, with null, removes) the bookmark on a node. The leaf does not move. */
+  appendLabel(r: { targetUuid: string; label: string | null }): LabelRecord {
+    this.requireEntry(r.targetUuid)
+    return this.write(LabelRecord.parse({ type: 'label', ...this.base(), ...r }))
+  }
+
+  /** One file's change during a checkpoint (blob hashes, null = absent). The leaf does not move. */
+  appendFileChange(r: {
+    checkpointUuid: string
+    path: string
+    before: string | null
+    after: string | null
+    source: string
+  }): FileChangeRecord {
+    this.requireEntry(r.checkpointUuid)
+    return this.write(FileChangeRecord.parse({ type: 'file_change', ...this.base(), ...r }))
+  }
+
+  /** Releases the writer lock. Later appends throw. */
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    if (this.writer !== null) {
+      closeSync(this.writer.fd)
+      this.writer.release()
+      this.writer = null
+    }
+  }
+
+  private base() {
+    return { uuid: uuidv7(), parentUuid: this.leafUuid, timestamp: now() }
+  }
+
+  private requireEntry(uuid: string | null): void {
+    if (uuid !== null && this.treeModel.get(uuid) === undefined) {
+      throw new Error(`Entry ${uuid} not found`)
+    }
+  }
+
+  private write<T extends { uuid: string }>(record: T): T {
+    const writer = this.writer
+    if (writer === null) {
+      throw new SessionWriteError(
+        this.closed
+          ? `Session ${basename(this.file)} is closed: nothing was appended`
+          : `Session ${basename(this.file)} is read-only (${this.readOnlyReason ?? 'no writer lock'}): nothing was appended`
+      )
+    }
+    const onDisk = fstatSync(writer.fd).size
+    if (onDisk !== writer.size) {
+      throw new SessionWriteError(
+        `${this.file} changed on disk (${onDisk} bytes, expected ${writer.size}): another program wrote to it; nothing was appended`
+      )
+    }
+    const bytes = Buffer.from(`${writer.needsNewline ? '\n' : ''}${JSON.stringify(record)}\n`)
+    try {
+      let done = 0
+      while (done < bytes.length) done += writeSync(writer.fd, bytes, done, bytes.length - done)
+      fdatasyncSync(writer.fd)
+    } catch (error) {
+      // A partial line may be on disk now (disk full): the next record must start a fresh line,
+      // and the tree must not show a record that may not be there.
+      writer.size = fstatSync(writer.fd).size
+      writer.needsNewline = true
+      throw error
+    }
+    writer.size += bytes.length
+    writer.needsNewline = false
+    this.treeModel.addRecord(record)
+    return record
+  }
+}
+
+function now(): string {
+  return new Date().toISOString()
+}
+
+/** fsync a directory so a newly created file's entry survives a crash too. */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r')
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}

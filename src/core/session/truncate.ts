@@ -1,0 +1,64 @@
+// Keeping one record under MAX_PERSIST_CHARS of text. A huge tool output (a 50 MB log cat'ed by
+// Bash) must not bloat the session or the next open, but dropping it silently would leave the
+// model and the user guessing: the cut text ends with a notice saying how much was left out.
+import { MAX_PERSIST_CHARS } from './records'
+
+/** Identifiers, not content: never cut (a cut signature or tool id breaks the next request). */
+const KEPT_KEYS = new Set(['type', 'id', 'tool_use_id', 'name', 'signature', 'media_type'])
+/** Blocks whose text can be cut and still make sense; any other block is replaced whole. */
+const TEXTUAL_BLOCKS = new Set(['text', 'thinking', 'tool_use', 'tool_result'])
+
+export function truncationNotice(dropped: number, total: number, max = MAX_PERSIST_CHARS): string {
+  return `\n\n[Rewind Studio truncated this record: ${dropped} of ${total} characters were not saved (limit ${max} characters per record)]`
+}
+
+/** Characters of content text in a value (identifier fields excluded). */
+export function textSize(value: unknown, key = ''): number {
+  if (typeof value === 'string') return KEPT_KEYS.has(key) ? 0 : value.length
+  if (Array.isArray(value)) return value.reduce<number>((n, v) => n + textSize(v), 0)
+  if (typeof value === 'object' && value !== null) {
+    let n = 0
+    for (const [k, v] of Object.entries(value)) n += textSize(v, k)
+    return n
+  }
+  return 0
+}
+
+/**
+ * The fields of one record, cut so their text totals at most `max` characters. Returns the same
+ * object when it fits (the common case: no copy). Text is kept in order until the budget runs out;
+ * the string where it runs out ends with the notice, later strings become the notice alone.
+ */
+export function limitPersistedText<T>(value: T, max = MAX_PERSIST_CHARS): T {
+  const total = textSize(value)
+  if (total <= max) return value
+  let budget = max
+  const cut = (v: unknown, key: string): unknown => {
+    if (typeof v === 'string') {
+      if (KEPT_KEYS.has(key) || v.length <= budget) {
+        if (!KEPT_KEYS.has(key)) budget -= v.length
+        return v
+      }
+      const kept = v.slice(0, budget)
+      budget = 0
+      return kept + truncationNotice(v.length - kept.length, total, max)
+    }
+    if (Array.isArray(v)) return v.map((item) => cut(item, ''))
+    if (typeof v === 'object' && v !== null) {
+      const type = (v as { type?: unknown }).type
+      const size = textSize(v)
+      if (typeof type === 'string' && !TEXTUAL_BLOCKS.has(type) && size > budget) {
+        // An image or document cut mid-base64 is garbage: say what was dropped instead.
+        return {
+          type: 'text',
+          text: `[Rewind Studio dropped a ${type} block of ${size} characters: over the limit of ${max} characters per record]`
+        }
+      }
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, cut(item, k)]))
+    }
+    return v
+  }
+  // The copy has the same shape as the input: only string values changed, or a non-text block
+  // became a text block, which every content union accepts.
+  return cut(value, '') as T
+}
