@@ -24,7 +24,8 @@ import type { ContentBlock } from '../../shared/messages'
 import type { TreeRecord } from '../session/tree'
 import type { ApiMessage } from './model/model-client'
 
-export const INTERRUPTED_RESULT = 'Interrupted: the tool call did not complete, so there is no result.'
+export const INTERRUPTED_RESULT =
+  'Interrupted: the tool call did not complete, so there is no result.'
 
 export function summaryText(summary: string): string {
   return `This conversation came back here from a branch that was left. Summary of that branch:\n<summary>\n${summary}\n</summary>`
@@ -35,13 +36,16 @@ export function reminderText(text: string): string {
 }
 
 function blocksOf(content: string | ContentBlock[]): ContentBlock[] {
-  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content
+  const blocks: ContentBlock[] =
+    typeof content === 'string' ? [{ type: 'text', text: content }] : content
   return blocks.filter((b) => !(b.type === 'text' && 'text' in b && b.text === ''))
 }
 
 function textOf(content: string | ContentBlock[]): string {
   return blocksOf(content)
-    .flatMap((b) => (b.type === 'text' && 'text' in b && typeof b.text === 'string' ? [b.text] : []))
+    .flatMap((b) =>
+      b.type === 'text' && 'text' in b && typeof b.text === 'string' ? [b.text] : []
+    )
     .join('\n\n')
 }
 
@@ -52,10 +56,14 @@ function toMessage(record: TreeRecord): ApiMessage | null {
     case 'assistant':
       return { role: 'assistant', content: blocksOf(record.message.content) }
     case 'branch_summary':
-      return record.summary.trim() === '' ? null : { role: 'user', content: [{ type: 'text', text: summaryText(record.summary) }] }
+      return record.summary.trim() === ''
+        ? null
+        : { role: 'user', content: [{ type: 'text', text: summaryText(record.summary) }] }
     case 'custom_message': {
       const text = textOf(record.content)
-      return text === '' ? null : { role: 'user', content: [{ type: 'text', text: reminderText(text) }] }
+      return text === ''
+        ? null
+        : { role: 'user', content: [{ type: 'text', text: reminderText(text) }] }
     }
   }
 }
@@ -65,7 +73,8 @@ function merged(messages: ApiMessage[]): ApiMessage[] {
   for (const m of messages) {
     if (m.content.length === 0) continue
     const last = out[out.length - 1]
-    if (last !== undefined && last.role === m.role) out[out.length - 1] = { role: m.role, content: [...last.content, ...m.content] }
+    if (last !== undefined && last.role === m.role)
+      out[out.length - 1] = { role: m.role, content: [...last.content, ...m.content] }
     else out.push(m)
   }
   return out
@@ -73,11 +82,15 @@ function merged(messages: ApiMessage[]): ApiMessage[] {
 
 function toolUseIds(m: ApiMessage | undefined): string[] {
   if (m === undefined || m.role !== 'assistant') return []
-  return m.content.flatMap((b) => (b.type === 'tool_use' && 'id' in b && typeof b.id === 'string' ? [b.id] : []))
+  return m.content.flatMap((b) =>
+    b.type === 'tool_use' && 'id' in b && typeof b.id === 'string' ? [b.id] : []
+  )
 }
 
 function resultId(b: ContentBlock): string | null {
-  return b.type === 'tool_result' && 'tool_use_id' in b && typeof b.tool_use_id === 'string' ? b.tool_use_id : null
+  return b.type === 'tool_result' && 'tool_use_id' in b && typeof b.tool_use_id === 'string'
+    ? b.tool_use_id
+    : null
 }
 
 /** Pairs every tool_use with a tool_result at the head of the next message. */
@@ -114,7 +127,13 @@ function answers(calls: string[], content: ContentBlock[]): ContentBlock[] {
     // else: an orphan result (its call is on another branch) or a duplicate: the API refuses both.
   }
   const head = calls.map(
-    (id): ContentBlock => results.get(id) ?? { type: 'tool_result', tool_use_id: id, content: INTERRUPTED_RESULT, is_error: true }
+    (id): ContentBlock =>
+      results.get(id) ?? {
+        type: 'tool_result',
+        tool_use_id: id,
+        content: INTERRUPTED_RESULT,
+        is_error: true
+      }
   )
   return [...head, ...rest]
 }

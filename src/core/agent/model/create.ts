@@ -21,15 +21,21 @@ export function isScriptedSpec(spec: string): boolean {
   return spec.startsWith(SCRIPTED_PREFIX)
 }
 
-export async function createModelClient(spec: string, options: ModelClientOptions = {}): Promise<ModelClient> {
+export async function createModelClient(
+  spec: string,
+  options: ModelClientOptions = {}
+): Promise<ModelClient> {
   if (isScriptedSpec(spec)) {
     const file = spec.slice(SCRIPTED_PREFIX.length)
     if (file === '') throw new Error('The scripted model needs a file: --model scripted:FILE')
     return ScriptedModel.load(resolve(options.baseDir ?? process.cwd(), file))
   }
-  if (spec.trim() === '') throw new Error('No model given: pass --model, set "model" in settings, or ANTHROPIC_MODEL.')
+  if (spec.trim() === '')
+    throw new Error('No model given: pass --model, set "model" in settings, or ANTHROPIC_MODEL.')
   if (options.apiKey === undefined || options.apiKey === '') {
-    throw new Error(`Model ${spec} needs an API key: set ANTHROPIC_API_KEY (or use --model scripted:FILE to run offline).`)
+    throw new Error(
+      `Model ${spec} needs an API key: set ANTHROPIC_API_KEY (or use --model scripted:FILE to run offline).`
+    )
   }
   return new AnthropicModel({
     apiKey: options.apiKey,

@@ -10,7 +10,6 @@ export interface ApiMessage {
   content: ContentBlock[]
 }
 
-
 export interface ModelRequest {
   system: string
   tools: ToolDefinition[]

@@ -11,7 +11,13 @@ import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { ModelCallError } from './model-client'
-import type { ModelCallOptions, ModelClient, ModelReply, ModelRequest, StreamedBlockType } from './model-client'
+import type {
+  ModelCallOptions,
+  ModelClient,
+  ModelReply,
+  ModelRequest,
+  StreamedBlockType
+} from './model-client'
 
 const ScriptTextBlock = z.strictObject({ type: z.literal('text'), text: z.string() })
 const ScriptToolUseBlock = z.strictObject({
@@ -38,7 +44,9 @@ export async function loadScriptFile(file: string): Promise<ScriptFile> {
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new Error(`Scripted model file ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+    throw new Error(
+      `Scripted model file ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`
+    )
   }
   let json: unknown
   try {
@@ -49,8 +57,11 @@ export async function loadScriptFile(file: string): Promise<ScriptFile> {
   const parsed = ScriptFile.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    const where = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? ''
-    throw new Error(`Scripted model file ${file} is invalid at ${where.replace(/^\./, '') || '(root)'}: ${issue?.message ?? 'unknown'}`)
+    const where =
+      issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? ''
+    throw new Error(
+      `Scripted model file ${file} is invalid at ${where.replace(/^\./, '') || '(root)'}: ${issue?.message ?? 'unknown'}`
+    )
   }
   return parsed.data
 }
@@ -65,10 +76,16 @@ export interface ScriptedAnswer {
 }
 
 /** The answer a script gives at a position: content blocks with ids filled in, and stop_reason. */
-export function scriptedAnswer(script: ScriptFile, prompt: string | null, answered: number): ScriptedAnswer {
-  if (prompt === null) return textAnswer('Scripted model: there is no prompt on this branch to answer.')
+export function scriptedAnswer(
+  script: ScriptFile,
+  prompt: string | null,
+  answered: number
+): ScriptedAnswer {
+  if (prompt === null)
+    return textAnswer('Scripted model: there is no prompt on this branch to answer.')
   const rule = script.rules.find((r) => prompt.includes(r.match))
-  if (rule === undefined) return textAnswer(`Scripted model: no rule matches the prompt "${oneLine(prompt)}".`)
+  if (rule === undefined)
+    return textAnswer(`Scripted model: no rule matches the prompt "${oneLine(prompt)}".`)
   const response = rule.responses[answered]
   if (response === undefined) {
     return textAnswer(
@@ -76,9 +93,19 @@ export function scriptedAnswer(script: ScriptFile, prompt: string | null, answer
     )
   }
   const content = response.map((b): AnswerBlock =>
-    b.type === 'tool_use' ? { type: 'tool_use', id: b.id ?? `toolu_${randomUUID().replaceAll('-', '')}`, name: b.name, input: b.input } : { type: 'text', text: b.text }
+    b.type === 'tool_use'
+      ? {
+          type: 'tool_use',
+          id: b.id ?? `toolu_${randomUUID().replaceAll('-', '')}`,
+          name: b.name,
+          input: b.input
+        }
+      : { type: 'text', text: b.text }
   )
-  return { content, stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn' }
+  return {
+    content,
+    stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'
+  }
 }
 
 function textAnswer(text: string): ScriptedAnswer {
@@ -105,7 +132,11 @@ export class ScriptedModel implements ModelClient {
   }
 
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
-    const { content, stopReason } = scriptedAnswer(this.script, request.script.prompt, request.script.answered)
+    const { content, stopReason } = scriptedAnswer(
+      this.script,
+      request.script.prompt,
+      request.script.answered
+    )
     const streamed: string[] = []
     for (const [index, block] of content.entries()) {
       const [blockType, text]: [StreamedBlockType, string] =

@@ -78,6 +78,8 @@ function runCommand(
   timeoutMs: number,
   signal: AbortSignal
 ): Promise<CommandResult> {
+  // Cancelled while file history was snapshotting: the command never starts.
+  if (signal.aborted) return Promise.resolve({ output: '', exitCode: null, ended: 'cancelled' })
   return new Promise((resolvePromise, reject) => {
     const child = spawn('bash', ['-c', command], {
       cwd,
@@ -98,7 +100,6 @@ function runCommand(
     const timer = setTimeout(() => end('timeout'), timeoutMs)
     const onAbort = () => end('cancelled')
     signal.addEventListener('abort', onAbort, { once: true })
-    if (signal.aborted) onAbort()
 
     for (const stream of [child.stdout, child.stderr]) {
       // One decoder per stream: a multi-byte character may be split across chunks.
@@ -187,7 +188,9 @@ export const bashTool: Tool<BashInput> = {
       changes instanceof Error
         ? `\n\nWarning: file history could not check what the command changed (${changes.message}).`
         : describeChanges(changes)
-    const body = result.output === '' ? '(no output)' : result.output
+    // Trailing newlines carry nothing for the model and would pile up before the notes.
+    const output = result.output.replace(/\n+$/, '')
+    const body = output === '' ? '(no output)' : output
     return {
       isError: status !== '',
       content: (status === '' ? body : `${status}\n${body}`) + changeText,

@@ -2,6 +2,7 @@
 // so one call answers where and what). Pure JavaScript (no ripgrep binary here): JavaScript
 // regex syntax, one line at a time; .gitignore honoured, .git, binary and huge files skipped.
 import { readFile, stat } from 'node:fs/promises'
+import { basename } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { describePath } from './paths'
@@ -64,13 +65,15 @@ export const grepTool: Tool<GrepInput> = {
     const regex = compile(input.pattern)
     const base = await resolveSearchBase(ctx, input.path)
     // ripgrep's --glob: a pattern without a slash matches the file name at any depth.
+    // (picomatch's own `basename` option also breaks patterns that have a slash.)
     const inGlob =
-      input.glob === undefined ? () => true : picomatch(input.glob, { dot: true, basename: true })
+      input.glob === undefined
+        ? () => true
+        : picomatch(input.glob, { dot: true, basename: !input.glob.includes('/') })
 
     async function* candidates(): AsyncGenerator<WalkedFile> {
       if (base.isDirectory) yield* walkFiles(base.path.root, base.path.abs, ctx.signal)
-      else
-        yield { abs: base.path.abs, rel: base.path.abs.slice(base.path.abs.lastIndexOf('/') + 1) }
+      else yield { abs: base.path.abs, rel: basename(base.path.abs) }
     }
 
     const out: string[] = []

@@ -32,7 +32,12 @@ describe('Read refuses', () => {
     mkdirSync(join(ws.root, '.git'))
     ws.put('.git/config', '[core]')
     symlinkSync(ws.base, join(ws.root, 'up'))
-    for (const file_path of ['../secret.txt', join(ws.base, 'secret.txt'), 'up/secret.txt', '.git/config']) {
+    for (const file_path of [
+      '../secret.txt',
+      join(ws.base, 'secret.txt'),
+      'up/secret.txt',
+      '.git/config'
+    ]) {
       const out = await runTool(read, { file_path }, ws.ctx)
       expect(out.isError).toBe(true)
       expect(out.content).toMatch(/^Refused path .*(outside the workspace|symlink|\.git folder)/)
@@ -87,9 +92,9 @@ describe('Read', () => {
     expect((await runTool(read, { file_path: 'five.txt', offset: 4 }, ws.ctx)).content).toBe(
       '     4\td\n     5\te'
     )
-    expect((await runTool(read, { file_path: 'five.txt', offset: 0, limit: 1 }, ws.ctx)).content).toMatch(
-      /^ {5}1\ta\n\n\(five.txt has 5 lines; shown 1-1/
-    )
+    expect(
+      (await runTool(read, { file_path: 'five.txt', offset: 0, limit: 1 }, ws.ctx)).content
+    ).toMatch(/^ {5}1\ta\n\n\(five.txt has 5 lines; shown 1-1/)
     expect((await runTool(read, { file_path: 'five.txt', offset: 9 }, ws.ctx)).content).toBe(
       '<system-reminder>Warning: five.txt has 5 lines, fewer than the offset 9.</system-reminder>'
     )

@@ -113,16 +113,32 @@ describe('builtinTools and toolDefinition', () => {
       ])
     )
     expect(shape).toEqual({
-      Read: { properties: ['file_path', 'offset', 'limit'], required: ['file_path'], additionalProperties: false },
-      Write: { properties: ['file_path', 'content'], required: ['file_path', 'content'], additionalProperties: false },
+      Read: {
+        properties: ['file_path', 'offset', 'limit'],
+        required: ['file_path'],
+        additionalProperties: false
+      },
+      Write: {
+        properties: ['file_path', 'content'],
+        required: ['file_path', 'content'],
+        additionalProperties: false
+      },
       Edit: {
         properties: ['file_path', 'old_string', 'new_string', 'replace_all'],
         required: ['file_path', 'old_string', 'new_string'],
         additionalProperties: false
       },
-      Bash: { properties: ['command', 'timeout'], required: ['command'], additionalProperties: false },
+      Bash: {
+        properties: ['command', 'timeout'],
+        required: ['command'],
+        additionalProperties: false
+      },
       Glob: { properties: ['pattern', 'path'], required: ['pattern'], additionalProperties: false },
-      Grep: { properties: ['pattern', 'path', 'glob'], required: ['pattern'], additionalProperties: false }
+      Grep: {
+        properties: ['pattern', 'path', 'glob'],
+        required: ['pattern'],
+        additionalProperties: false
+      }
     })
     expect(first).not.toContain('$schema')
     for (const def of Object.values(byName)) expect(def.input_schema.type).toBe('object')
@@ -130,8 +146,12 @@ describe('builtinTools and toolDefinition', () => {
 
   it('describes calls in one line, relative to the workspace when given it', () => {
     const [read, write, edit, bash, glob, grep] = builtinTools()
-    expect(read?.describeCall({ file_path: '/ws/src/config.py' }, '/ws')).toBe('Read(src/config.py)')
-    expect(read?.describeCall({ file_path: '/elsewhere/a.txt' }, '/ws')).toBe('Read(/elsewhere/a.txt)')
+    expect(read?.describeCall({ file_path: '/ws/src/config.py' }, '/ws')).toBe(
+      'Read(src/config.py)'
+    )
+    expect(read?.describeCall({ file_path: '/elsewhere/a.txt' }, '/ws')).toBe(
+      'Read(/elsewhere/a.txt)'
+    )
     expect(write?.describeCall({ file_path: 'utils.py', content: '' })).toBe('Write(utils.py)')
     expect(edit?.describeCall({ file_path: 'config.py', old_string: 'a', new_string: 'b' })).toBe(
       'Edit(config.py)'

@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, chmodSync } from 'node:fs'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  chmodSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readTool } from './read'
@@ -30,7 +39,9 @@ describe('Write refuses', () => {
     ws.put('config.py', 'DEBUG = False\n')
     const out = await runTool(write, { file_path: 'config.py', content: 'x' }, ws.ctx)
     expect(out.isError).toBe(true)
-    expect(out.content).toMatch(/^File has been modified since read, either by the user or by a linter/)
+    expect(out.content).toMatch(
+      /^File has been modified since read, either by the user or by a linter/
+    )
     expect(ws.read('config.py')).toBe('DEBUG = False\n')
   })
 
@@ -40,7 +51,12 @@ describe('Write refuses', () => {
     symlinkSync(join(ws.base, 'outside'), join(ws.root, 'link'))
     mkdirSync(join(ws.root, '.git'))
     mkdirSync(join(ws.root, 'src'))
-    for (const file_path of ['../escaped.txt', 'link/new.txt', '.git/hooks/pre-commit', '/tmp/x.txt']) {
+    for (const file_path of [
+      '../escaped.txt',
+      'link/new.txt',
+      '.git/hooks/pre-commit',
+      '/tmp/x.txt'
+    ]) {
       const out = await runTool(write, { file_path, content: 'x' }, ws.ctx)
       expect(out.isError, file_path).toBe(true)
       expect(out.content).toMatch(/^Refused path/)

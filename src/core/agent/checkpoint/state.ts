@@ -1,0 +1,120 @@
+// The checkpoint/rewind state machine of one agent: at most one active checkpoint, the report a
+// rewind call left pending until the end of the step, and the last completed rewind. Only the
+// active checkpoint and the completed rewind can be rebuilt from the session (rehydrate); a pending
+// report lives only in memory, so a rewind result left on the log by a killed process is never
+// applied again (oh-my-pi #7739).
+import { z } from 'zod'
+import type { TreeRecord } from '../../session/tree'
+import { REWIND_REPORT_TYPE } from './texts'
+
+export interface ActiveCheckpoint {
+  goal: string
+  startedAt: string
+  /**
+   * The session entry the rewind branches from: the user message holding the checkpoint's tool
+   * result. Branching there keeps the checkpoint call answered (no dangling tool_use) and cuts
+   * everything the exploration added after it, its reminders included.
+   */
+  entryUuid: string
+}
+
+export interface CompletedRewind {
+  report: string
+  startedAt: string
+  rewoundAt: string
+}
+
+export interface PendingRewind {
+  report: string
+}
+
+/** What checkpoint's tool result carries, and what resume reads back. */
+export const CheckpointDetails = z.object({ goal: z.string(), startedAt: z.string() })
+export type CheckpointDetails = z.infer<typeof CheckpointDetails>
+
+export const RewindReportDetails = z.object({
+  report: z.string(),
+  startedAt: z.string(),
+  rewoundAt: z.string()
+})
+
+export class CheckpointState {
+  active: ActiveCheckpoint | null = null
+  pending: PendingRewind | null = null
+  lastCompleted: CompletedRewind | null = null
+  /** Reminders sent since the user's last prompt (enforce-before-yield budget). */
+  remindersThisTurn = 0
+  /**
+   * The uuid the current tool batch's result message will get. The loop sets it before running a
+   * batch, so a checkpoint taken in the batch can name its entry before the entry is written.
+   */
+  batchResultUuid: string | null = null
+
+  /** Replaces the state by what the active branch says (resume, branch switch, rewind). */
+  rehydrate(path: readonly TreeRecord[]): void {
+    const found = rehydrated(path)
+    this.active = found.active
+    this.lastCompleted = found.lastCompleted
+    this.pending = null
+  }
+
+  complete(rewoundAt: string): CompletedRewind {
+    const active = this.active
+    const pending = this.pending
+    if (active === null || pending === null)
+      throw new Error('complete() needs an active checkpoint and a pending report')
+    const done = { report: pending.report, startedAt: active.startedAt, rewoundAt }
+    this.active = null
+    this.pending = null
+    this.lastCompleted = done
+    return done
+  }
+}
+
+/**
+ * Walks the branch root first: a successful checkpoint result opens a checkpoint (entry = the
+ * message holding it); a rewind-report closes it and becomes the last completed rewind. rewind
+ * tool results are ignored on purpose: only a rewind-report proves a rewind was applied.
+ */
+export function rehydrated(path: readonly TreeRecord[]): {
+  active: ActiveCheckpoint | null
+  lastCompleted: CompletedRewind | null
+} {
+  let active: ActiveCheckpoint | null = null
+  let lastCompleted: CompletedRewind | null = null
+  const callNames = new Map<string, string>()
+  for (const r of path) {
+    if (r.type === 'assistant' && typeof r.message.content !== 'string') {
+      for (const b of r.message.content) {
+        if (
+          b.type === 'tool_use' &&
+          'id' in b &&
+          'name' in b &&
+          typeof b.id === 'string' &&
+          typeof b.name === 'string'
+        )
+          callNames.set(b.id, b.name)
+      }
+    } else if (r.type === 'user' && typeof r.message.content !== 'string') {
+      for (const b of r.message.content) {
+        if (b.type !== 'tool_result' || !('tool_use_id' in b) || typeof b.tool_use_id !== 'string')
+          continue
+        if (callNames.get(b.tool_use_id) !== 'checkpoint' || b.is_error === true) continue
+        const details = CheckpointDetails.safeParse(r.toolDetails?.[b.tool_use_id])
+        active = {
+          goal: details.success ? details.data.goal : '',
+          startedAt: details.success ? details.data.startedAt : r.timestamp,
+          entryUuid: r.uuid
+        }
+        lastCompleted = null
+      }
+    } else if (r.type === 'custom_message' && r.customType === REWIND_REPORT_TYPE) {
+      const details = RewindReportDetails.safeParse(r.details)
+      active = null
+      lastCompleted = details.success
+        ? details.data
+        : { report: '', startedAt: r.timestamp, rewoundAt: r.timestamp }
+    }
+  }
+  return { active, lastCompleted }
+}
