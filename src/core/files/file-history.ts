@@ -74,7 +74,8 @@ export class FileHistory implements WriteGuard {
 
   static async open(options: FileHistoryOptions): Promise<FileHistory> {
     const root = realpathSync(options.cwd)
-    const paths = historyPaths(options.home, root)
+    // Named after the workspace path as given, like its session folder (session/paths.ts).
+    const paths = historyPaths(options.home, resolve(options.cwd))
     const history = new FileHistory(
       root,
       resolve(options.cwd),

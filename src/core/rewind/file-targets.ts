@@ -1,0 +1,60 @@
+// What each file should contain when the workspace moves from one node of the session tree to
+// another, computed from the file_change records alone (pure: no I/O).
+//
+//   root ── … ── X ─┬─ … from   (the current leaf)
+//                   └─ … to     (a rewind target: a checkpoint's parent; or another branch's leaf)
+//
+// X is the deepest common node. A file changed on X→from goes back to the `before` of its
+// earliest change there (its content at X); a file changed on X→to takes the `after` of its
+// latest change there (how switching to an abandoned branch brings its files back). A file that
+// no record on either side names is not in the result: nothing rewrites or deletes it.
+//
+// Changes are filed by checkpoint (the prompt that opened the turn), so they belong to the
+// prompt's node: a fork in the middle of a turn counts that turn's changes as common.
+import type { FileChangeRecord } from '../session/records'
+import { type SessionTree, type TreeRecord, isPrompt } from '../session/tree'
+
+export interface FileTarget {
+  path: string
+  /** Hash of the content the file must have at `to`; null = it must not exist. */
+  target: string | null
+  /**
+   * Hash of what the session last left in the file on the way to `from` (null = absent): when
+   * the disk holds anything else, someone changed the file outside the agent.
+   */
+  expected: string | null
+}
+
+export function fileTargets(
+  tree: SessionTree,
+  from: string | null,
+  to: string | null
+): FileTarget[] {
+  const fromPath = tree.pathTo(from)
+  const toPath = tree.pathTo(to)
+  let common = 0
+  while (common < fromPath.length && fromPath[common]?.uuid === toPath[common]?.uuid) common++
+
+  const alongFrom = changesAlong(tree, fromPath)
+  const fromSide = changesAlong(tree, fromPath.slice(common))
+  const toSide = changesAlong(tree, toPath.slice(common))
+
+  const targets = new Map<string, string | null>()
+  for (const change of fromSide)
+    if (!targets.has(change.path)) targets.set(change.path, change.before)
+  for (const change of toSide) targets.set(change.path, change.after)
+
+  const expected = new Map<string, string | null>()
+  for (const change of toSide)
+    if (!expected.has(change.path)) expected.set(change.path, change.before)
+  for (const change of alongFrom) expected.set(change.path, change.after)
+
+  return [...targets]
+    .map(([path, target]) => ({ path, target, expected: expected.get(path) ?? null }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}
+
+/** The file_change records of the checkpoints along `path`, in order. */
+export function changesAlong(tree: SessionTree, path: readonly TreeRecord[]): FileChangeRecord[] {
+  return path.filter(isPrompt).flatMap((prompt) => tree.fileChanges(prompt.uuid))
+}

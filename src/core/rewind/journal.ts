@@ -1,0 +1,112 @@
+// A restore journal: written before a restore touches the workspace, holding its intent and a
+// backup (blob hash) of everything it will overwrite or delete, hand edits included. It makes a
+// restore crash-safe (an unfinished one is rolled back or completed at the next start) and
+// reversible (undo writes the backups back).
+import { randomBytes } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { v7 as uuidv7 } from 'uuid'
+import { z } from 'zod'
+import { RewindMode } from '../../shared/messages'
+
+export const RestoreOp = z.object({
+  /** Workspace-relative, forward slashes. */
+  path: z.string(),
+  /** The content the file had before the restore (its backup); null = it did not exist. */
+  from: z.string().nullable(),
+  /** The content the restore gives it; null = the restore deletes it. */
+  to: z.string().nullable()
+})
+export type RestoreOp = z.infer<typeof RestoreOp>
+
+export const JournalState = z.enum([
+  /** Written, the workspace may be partly changed: the next start rolls it back. */
+  'pending',
+  /** Every file is done, the session record may be missing: the next start appends it. */
+  'applied',
+  /** Done and recorded in the session log. */
+  'recorded',
+  /** Undone by recovery after a crash. */
+  'rolled-back'
+])
+export type JournalState = z.infer<typeof JournalState>
+
+export const RestoreJournal = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  kind: z.enum(['rewind', 'switch-branch', 'undo']),
+  /** The rewind's checkpoint and mode (kind 'rewind'). */
+  checkpointUuid: z.string().nullable(),
+  mode: RewindMode.nullable(),
+  leafBefore: z.string().nullable(),
+  leafAfter: z.string().nullable(),
+  /** Where a code-only restore (or its undo) files its file_change records: the latest checkpoint. */
+  recordUnder: z.string().nullable(),
+  /** For kind 'undo': the journal it reverses. */
+  undoes: z.string().nullable(),
+  ops: z.array(RestoreOp),
+  state: JournalState,
+  createdAt: z.string()
+})
+export type RestoreJournal = z.infer<typeof RestoreJournal>
+
+export function newJournalId(): string {
+  return uuidv7()
+}
+
+const ID = /^[0-9a-f-]{36}$/
+
+function journalFile(dir: string, id: string): string {
+  if (!ID.test(id)) throw new Error(`Not a restore id: ${JSON.stringify(id)}`)
+  return join(dir, `${id}.json`)
+}
+
+/** Writes the journal durably (temp file, fsync, rename): it is the crash-recovery record. */
+export async function saveJournal(dir: string, journal: RestoreJournal): Promise<void> {
+  await fs.mkdir(dir, { recursive: true })
+  const target = journalFile(dir, journal.id)
+  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`
+  const handle = await fs.open(temp, 'w')
+  try {
+    await handle.writeFile(JSON.stringify(journal))
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await fs.rename(temp, target)
+}
+
+export async function loadJournal(dir: string, id: string): Promise<RestoreJournal> {
+  const file = journalFile(dir, id)
+  let text: string
+  try {
+    text = await fs.readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(`Restore journal ${id} is gone (pruned by retention?): it cannot be undone`)
+    }
+    throw error
+  }
+  const parsed = RestoreJournal.safeParse(JSON.parse(text))
+  if (!parsed.success)
+    throw new Error(`Restore journal ${file} is damaged: ${parsed.error.message}`)
+  return parsed.data
+}
+
+/** Every readable journal in `dir`, oldest first (ids are uuidv7: time-ordered). */
+export async function listJournals(dir: string): Promise<RestoreJournal[]> {
+  let names: string[]
+  try {
+    names = await fs.readdir(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  const journals: RestoreJournal[] = []
+  for (const name of names.sort()) {
+    const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''
+    if (!ID.test(id)) continue
+    journals.push(await loadJournal(dir, id))
+  }
+  return journals
+}

@@ -1,0 +1,494 @@
+// The rewind engine: plan (a preview with diffs), apply (journaled, atomic), undo, branch switch,
+// and recovery of a restore a crash interrupted. It moves the workspace between states of the
+// session tree that file_change records describe (file-targets.ts) and moves the leaf with
+// rewind / navigate records, always in this order:
+//   1. back up what will be overwritten or deleted (a failure here changes nothing);
+//   2. write the journal (intent + backups), durably;
+//   3. write each file (temp + rename) or delete it;
+//   4. append the session record; a crash before it is completed or rolled back by recover().
+import { resolveInWorkspace } from '../files/workspace-paths'
+import type { SessionStore } from '../session/store'
+import { promptText } from '../session/tree'
+import type { RewindMode } from '../../shared/messages'
+import type { FileDiff, RewindPreview, RewindResult } from '../../shared/views'
+import { unifiedDiff } from './file-diff'
+import { fileTargets } from './file-targets'
+import {
+  type RestoreJournal,
+  type RestoreOp,
+  listJournals,
+  loadJournal,
+  newJournalId,
+  saveJournal
+} from './journal'
+import { otherSessionsChanges, fileChangeRecords } from './other-sessions'
+import {
+  type RestoreSpace,
+  deleteWorkspaceFile,
+  readWorkspaceFile,
+  writeWorkspaceFile
+} from './workspace-files'
+import { sha256 } from '../files/blob-store'
+
+/** What the engine needs from the session store. */
+export type RewindLog = Pick<
+  SessionStore,
+  | 'sessionId'
+  | 'cwd'
+  | 'leafUuid'
+  | 'readOnlyReason'
+  | 'tree'
+  | 'appendRewind'
+  | 'appendNavigate'
+  | 'appendFileChange'
+>
+
+export interface RewindEngineOptions {
+  home: string
+  store: RewindLog
+  space: RestoreSpace
+  /** Called as files are restored (a big restore can take a moment). */
+  onProgress?: (done: number, total: number) => void
+}
+
+export type FileAction = 'restore' | 'delete' | 'recreate'
+
+export interface PlannedFile {
+  path: string
+  action: FileAction
+  /** The content the restore gives the file (blob hash); null = deleted. */
+  to: string | null
+  outsideChange: boolean
+  diff: string
+}
+
+export interface RewindPlan {
+  kind: 'rewind' | 'switch-branch'
+  checkpointUuid: string | null
+  mode: RewindMode | null
+  leafBefore: string | null
+  leafAfter: string | null
+  /** Where a code-only restore files its file_change records (the latest checkpoint). */
+  recordUnder: string | null
+  files: PlannedFile[]
+  /** Changed since by another session of the workspace: left alone unless asked. */
+  conflicts: string[]
+  /** Files whose content at the target is no longer known (backup pruned): left alone. */
+  unrestorable: { path: string; reason: string }[]
+  messagesKept: number | null
+  prefill: string | null
+  preview: RewindPreview
+}
+
+export interface PlanOptions {
+  /** Restore files another session changed since, too (default: leave them alone). */
+  overwriteConflicts?: boolean
+}
+
+export class RewindError extends Error {
+  override name = 'RewindError'
+}
+
+const PARALLEL_FILES = 16
+
+export class RewindEngine {
+  private readonly home: string
+  private readonly store: RewindLog
+  private readonly space: RestoreSpace
+  private readonly onProgress: (done: number, total: number) => void
+
+  constructor(options: RewindEngineOptions) {
+    this.home = options.home
+    this.store = options.store
+    this.space = options.space
+    this.onProgress = options.onProgress ?? (() => undefined)
+  }
+
+  /** Rewind to the state just before checkpoint `checkpointUuid` (a prompt on the active path). */
+  async planRewind(
+    checkpointUuid: string,
+    mode: RewindMode,
+    options: PlanOptions = {}
+  ): Promise<RewindPlan> {
+    const tree = this.store.tree()
+    const checkpoints = tree.checkpoints()
+    const checkpoint = checkpoints.find((c) => c.uuid === checkpointUuid)
+    const prompt = tree.get(checkpointUuid)
+    if (checkpoint === undefined || prompt === undefined || prompt.type !== 'user') {
+      throw new RewindError(`${checkpointUuid} is not a checkpoint on the active path`)
+    }
+    const leafBefore = this.store.leafUuid
+    const beforePrompt = prompt.parentUuid
+    const movesConversation = mode !== 'code'
+    const files =
+      mode === 'conversation'
+        ? await this.planFiles(leafBefore, leafBefore, options)
+        : await this.planFiles(leafBefore, beforePrompt, options)
+    return this.finishPlan({
+      kind: 'rewind',
+      checkpointUuid,
+      mode,
+      leafBefore,
+      leafAfter: movesConversation ? beforePrompt : leafBefore,
+      recordUnder: mode === 'code' ? (checkpoints.at(-1)?.uuid ?? null) : null,
+      ...files,
+      messagesKept: movesConversation ? countMessages(tree.pathTo(beforePrompt)) : null,
+      prefill: movesConversation ? promptText(prompt) : null
+    })
+  }
+
+  /** Move the leaf to another branch's `leafUuid`, bringing that branch's files back. */
+  async planSwitch(leafUuid: string, options: PlanOptions = {}): Promise<RewindPlan> {
+    const tree = this.store.tree()
+    if (tree.get(leafUuid) === undefined) throw new RewindError(`Entry ${leafUuid} not found`)
+    const leafBefore = this.store.leafUuid
+    return this.finishPlan({
+      kind: 'switch-branch',
+      checkpointUuid: null,
+      mode: null,
+      leafBefore,
+      leafAfter: leafUuid,
+      recordUnder: null,
+      ...(await this.planFiles(leafBefore, leafUuid, options)),
+      messagesKept: countMessages(tree.pathTo(leafUuid)),
+      prefill: null
+    })
+  }
+
+  async rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
+    return this.apply(await this.planRewind(checkpointUuid, mode))
+  }
+
+  async switchBranch(leafUuid: string): Promise<RewindResult> {
+    return this.apply(await this.planSwitch(leafUuid))
+  }
+
+  async apply(plan: RewindPlan): Promise<RewindResult> {
+    this.requireWritable()
+    if (this.store.leafUuid !== plan.leafBefore) {
+      throw new RewindError('The session moved on since this preview was made: preview again')
+    }
+    const ops = await this.backUp(plan.files.map((f) => ({ path: f.path, to: f.to })))
+    const journal: RestoreJournal = {
+      id: newJournalId(),
+      sessionId: this.store.sessionId,
+      kind: plan.kind,
+      checkpointUuid: plan.checkpointUuid,
+      mode: plan.mode,
+      leafBefore: plan.leafBefore,
+      leafAfter: plan.leafAfter,
+      recordUnder: plan.recordUnder,
+      undoes: null,
+      ops,
+      state: 'pending',
+      createdAt: new Date().toISOString()
+    }
+    await this.run(journal)
+    return { ...resultOf(ops), prefill: plan.prefill }
+  }
+
+  /** The restore undo() would reverse, or null (none, already undone, or the session moved on). */
+  async undoable(): Promise<RestoreJournal | null> {
+    const last = lastRestoreRecord(this.store.tree().records)
+    if (last === null || last.undo) return null
+    const journal = await loadJournal(this.space.paths.restores, last.restoreId).catch(() => null)
+    if (journal === null || journal.state !== 'recorded') return null
+    return this.store.leafUuid === journal.leafAfter ? journal : null
+  }
+
+  /**
+   * Reverses the last rewind or branch switch: every file it wrote or deleted gets back the
+   * exact content it had (hand edits included), and the leaf goes back where it was.
+   */
+  async undo(): Promise<RewindResult> {
+    this.requireWritable()
+    const undone = await this.undoable()
+    if (undone === null) {
+      throw new RewindError(
+        'Nothing to undo: no rewind since the last prompt, or it was undone already'
+      )
+    }
+    for (const op of undone.ops) {
+      if (op.from !== null && !(await this.space.blobs.has(op.from))) {
+        throw new RewindError(`The backup of ${op.path} is gone: the rewind cannot be undone`)
+      }
+    }
+    const ops = await this.backUp(undone.ops.map((op) => ({ path: op.path, to: op.from })))
+    const journal: RestoreJournal = {
+      id: newJournalId(),
+      sessionId: this.store.sessionId,
+      kind: 'undo',
+      checkpointUuid: undone.checkpointUuid,
+      mode: undone.mode,
+      leafBefore: undone.leafAfter,
+      leafAfter: undone.leafBefore,
+      recordUnder: undone.recordUnder,
+      undoes: undone.id,
+      ops,
+      state: 'pending',
+      createdAt: new Date().toISOString()
+    }
+    await this.run(journal)
+    return { ...resultOf(ops), prefill: null }
+  }
+
+  /**
+   * Finishes what a crash interrupted, for this session's journals: a restore that may have
+   * changed only some files is rolled back; one whose files are all done gets its record.
+   * Returns a line per journal handled, for the user.
+   */
+  async recover(): Promise<string[]> {
+    if (this.store.readOnlyReason !== null) return []
+    const notices: string[] = []
+    for (const journal of await listJournals(this.space.paths.restores)) {
+      if (journal.sessionId !== this.store.sessionId) continue
+      if (journal.state === 'pending') {
+        await this.applyOps(journal.ops, 'from')
+        await saveJournal(this.space.paths.restores, { ...journal, state: 'rolled-back' })
+        notices.push(
+          `An interrupted ${journal.kind} (${journal.id}) was rolled back: ${journal.ops.length} file(s) are as they were before it.`
+        )
+      } else if (journal.state === 'applied') {
+        if (!hasRecord(this.store.tree().records, journal)) this.record(journal)
+        await saveJournal(this.space.paths.restores, { ...journal, state: 'recorded' })
+        notices.push(`An interrupted ${journal.kind} (${journal.id}) was completed.`)
+      }
+    }
+    return notices
+  }
+
+  private requireWritable(): void {
+    if (this.store.readOnlyReason !== null) {
+      throw new RewindError(`The session is read-only (${this.store.readOnlyReason})`)
+    }
+  }
+
+  /** Journal, files, record: see the module header. A failure while writing rolls back. */
+  private async run(journal: RestoreJournal): Promise<void> {
+    const dir = this.space.paths.restores
+    await saveJournal(dir, journal)
+    try {
+      await this.applyOps(journal.ops, 'to')
+    } catch (error) {
+      await this.applyOps(journal.ops, 'from')
+      await saveJournal(dir, { ...journal, state: 'rolled-back' })
+      throw error
+    }
+    await saveJournal(dir, { ...journal, state: 'applied' })
+    this.record(journal)
+    await saveJournal(dir, { ...journal, state: 'recorded' })
+  }
+
+  /** Backs up each file's current content; drops files already at their target. */
+  private async backUp(files: { path: string; to: string | null }[]): Promise<RestoreOp[]> {
+    const ops = await mapLimited(files, async ({ path, to }) => {
+      const current = await readWorkspaceFile(this.space.root, path)
+      const from = current === null ? null : await this.space.blobs.put(current)
+      return { path, from, to }
+    })
+    return ops.filter((op) => op.from !== op.to)
+  }
+
+  /** Gives every file its `side` content; skips files already there (their times stay). */
+  private async applyOps(ops: RestoreOp[], side: 'from' | 'to'): Promise<void> {
+    let done = 0
+    await mapLimited(ops, async (op) => {
+      const want = op[side]
+      const current = await readWorkspaceFile(this.space.root, op.path)
+      const have = current === null ? null : sha256(current)
+      if (have !== want) {
+        if (want === null) await deleteWorkspaceFile(this.space.root, op.path)
+        else await writeWorkspaceFile(this.space.root, op.path, await this.space.blobs.get(want))
+      }
+      this.onProgress(++done, ops.length)
+    })
+  }
+
+  private record(journal: RestoreJournal): void {
+    const store = this.store
+    const codeOnly = journal.recordUnder !== null
+    if (codeOnly) {
+      // A code-only restore leaves the leaf where it is, so its changes go into the log like
+      // the agent's: the state the records describe stays the state on disk.
+      for (const op of journal.ops) {
+        store.appendFileChange({
+          checkpointUuid: journal.recordUnder ?? '',
+          path: op.path,
+          before: op.from,
+          after: op.to,
+          source: journal.kind === 'undo' ? 'undo' : 'rewind'
+        })
+      }
+    }
+    switch (journal.kind) {
+      case 'rewind':
+        store.appendRewind({
+          leafUuid: journal.leafAfter,
+          checkpointUuid: journal.checkpointUuid ?? '',
+          mode: journal.mode ?? 'both',
+          restoreId: journal.id
+        })
+        return
+      case 'switch-branch':
+        store.appendNavigate({
+          leafUuid: journal.leafAfter,
+          reason: 'switch-branch',
+          restoreId: journal.id
+        })
+        return
+      case 'undo':
+        store.appendNavigate({
+          leafUuid: journal.leafAfter,
+          reason: 'undo-rewind',
+          restoreId: journal.undoes ?? journal.id
+        })
+        return
+    }
+  }
+
+  private async planFiles(
+    from: string | null,
+    to: string | null,
+    options: PlanOptions
+  ): Promise<Pick<RewindPlan, 'files' | 'conflicts' | 'unrestorable'>> {
+    const { root, blobs } = this.space
+    const targets = from === to ? [] : fileTargets(this.store.tree(), from, to)
+    // Every path is checked before anything is read or written: one bad index entry refuses
+    // the whole rewind, naming the path, with nothing changed.
+    for (const t of targets) resolveInWorkspace(root, t.path)
+    const others = this.changedByOthers(targets.map((t) => t.path))
+    const files: PlannedFile[] = []
+    const conflicts: string[] = []
+    const unrestorable: { path: string; reason: string }[] = []
+    for (const t of targets) {
+      const current = await readWorkspaceFile(root, t.path)
+      const have = current === null ? null : sha256(current)
+      if (have === t.target) continue
+      if (others.has(t.path)) {
+        conflicts.push(t.path)
+        if (options.overwriteConflicts !== true) continue
+      }
+      let content: Buffer | null = null
+      if (t.target !== null) {
+        content = await blobs.get(t.target).catch(() => null)
+        if (content === null) {
+          unrestorable.push({ path: t.path, reason: 'its backup was pruned by retention' })
+          continue
+        }
+      }
+      files.push({
+        path: t.path,
+        action: t.target === null ? 'delete' : current === null ? 'recreate' : 'restore',
+        to: t.target,
+        outsideChange: have !== t.expected,
+        diff: unifiedDiff(t.path, current, content)
+      })
+    }
+    return { files, conflicts, unrestorable }
+  }
+
+  /** Paths another session of the workspace changed after this session last changed them. */
+  private changedByOthers(paths: string[]): Set<string> {
+    if (paths.length === 0) return new Set()
+    const ours = new Map<string, string>()
+    for (const r of fileChangeRecords(this.store.tree())) {
+      const known = ours.get(r.path)
+      if (known === undefined || r.timestamp > known) ours.set(r.path, r.timestamp)
+    }
+    const earliest = Math.min(...paths.map((p) => Date.parse(ours.get(p) ?? '') || 0))
+    const theirs = otherSessionsChanges(this.home, this.store.cwd, this.store.sessionId, earliest)
+    return new Set(
+      paths.filter((p) => {
+        const their = theirs.get(p)
+        return their !== undefined && their >= (ours.get(p) ?? '')
+      })
+    )
+  }
+
+  private finishPlan(plan: Omit<RewindPlan, 'preview'>): RewindPlan {
+    const diffs = (action: FileAction): FileDiff[] =>
+      plan.files
+        .filter((f) => f.action === action)
+        .map((f) => ({ path: f.path, diff: f.diff, outsideChange: f.outsideChange }))
+    return {
+      ...plan,
+      preview: {
+        restore: diffs('restore'),
+        delete: diffs('delete'),
+        recreate: diffs('recreate'),
+        conflicts: plan.conflicts,
+        messagesKept: plan.messagesKept
+      }
+    }
+  }
+}
+
+function countMessages(path: readonly { type: string }[]): number {
+  return path.filter((r) => r.type === 'user' || r.type === 'assistant').length
+}
+
+function resultOf(ops: RestoreOp[]): Omit<RewindResult, 'prefill'> {
+  return {
+    restored: ops.filter((op) => op.from !== null && op.to !== null).map((op) => op.path),
+    deleted: ops.filter((op) => op.to === null).map((op) => op.path),
+    recreated: ops.filter((op) => op.from === null).map((op) => op.path)
+  }
+}
+
+interface RestoreRecordRef {
+  restoreId: string
+  /** An undo-rewind navigate (its restoreId names the restore it undid). */
+  undo: boolean
+}
+
+function restoreRef(record: unknown): RestoreRecordRef | null {
+  const r = record as { type?: unknown; reason?: unknown; restoreId?: unknown } | null
+  if (typeof r?.restoreId !== 'string') return null
+  if (r.type === 'rewind') return { restoreId: r.restoreId, undo: false }
+  if (r.type === 'navigate') return { restoreId: r.restoreId, undo: r.reason === 'undo-rewind' }
+  return null
+}
+
+function lastRestoreRecord(records: readonly unknown[]): RestoreRecordRef | null {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const ref = restoreRef(records[i])
+    if (ref !== null) return ref
+  }
+  return null
+}
+
+/** Whether the session log already holds the record that finishes `journal`. */
+function hasRecord(records: readonly unknown[], journal: RestoreJournal): boolean {
+  const wanted = journal.kind === 'undo' ? journal.undoes : journal.id
+  return records.some((record) => {
+    const ref = restoreRef(record)
+    return ref !== null && ref.restoreId === wanted && ref.undo === (journal.kind === 'undo')
+  })
+}
+
+async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await fn(items[i] as T)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_FILES, items.length) }, worker))
+  return results
+}
+
+/** A prompt's uuid by its 1-based index on the active path (the seed's `/rewind N`). */
+export function checkpointAt(store: Pick<SessionStore, 'tree'>, index: number): string {
+  const checkpoints = store.tree().checkpoints()
+  const checkpoint = checkpoints[index - 1]
+  if (!Number.isInteger(index) || checkpoint === undefined) {
+    throw new RewindError(
+      checkpoints.length === 0
+        ? 'This session has no checkpoints (no prompt was sent yet)'
+        : `No checkpoint ${index}: the active path has checkpoints 1 to ${checkpoints.length}`
+    )
+  }
+  return checkpoint.uuid
+}

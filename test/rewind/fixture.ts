@@ -1,0 +1,99 @@
+// A real session in a real temp workspace, driven the way the agent drives it: prompts open
+// checkpoints, Write goes through the WriteGuard hooks, Bash runs a real `sh -c` between
+// beforeCommand and afterCommand, and the rewind engine works on the real store and blob store.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { FileHistory } from '../../src/core/files/file-history'
+import { RewindEngine } from '../../src/core/rewind/rewind-engine'
+import { SessionStore } from '../../src/core/session/store'
+
+export type Files = Record<string, string>
+
+export interface WorkspaceSession {
+  base: string
+  cwd: string
+  home: string
+  store: SessionStore
+  history: FileHistory
+  engine: RewindEngine
+  prompt(text: string): string
+  reply(text: string): string
+  write(rel: string, text: string): Promise<void>
+  bash(command: string): Promise<void>
+  /** A change made by hand (null deletes the file): no hook sees it. */
+  hand(rel: string, text: string | null): void
+  read(rel: string): string | null
+  close(): Promise<void>
+}
+
+export function makeWorkspace(files: Files = {}): { base: string; cwd: string; home: string } {
+  const base = mkdtempSync(join(tmpdir(), 'rs-rewind-'))
+  const cwd = join(base, 'ws')
+  const home = join(base, 'home')
+  mkdirSync(cwd)
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(cwd, rel)), { recursive: true })
+    writeFileSync(join(cwd, rel), text)
+  }
+  return { base, cwd, home }
+}
+
+export async function openSession(
+  where: { base: string; cwd: string; home: string },
+  store = SessionStore.create({ home: where.home, cwd: where.cwd })
+): Promise<WorkspaceSession> {
+  const { base, cwd, home } = where
+  const history = await FileHistory.open({ home, cwd, sessionId: store.sessionId, log: store })
+  const engine = new RewindEngine({ home, store, space: history })
+  const abs = (rel: string) => join(cwd, rel)
+  return {
+    base,
+    cwd,
+    home,
+    store,
+    history,
+    engine,
+    prompt(text) {
+      const uuid = store.appendMessage({ role: 'user', content: text }).uuid
+      history.beginCheckpoint(uuid)
+      return uuid
+    },
+    reply(text) {
+      return store.appendMessage({ role: 'assistant', content: [{ type: 'text', text }] }).uuid
+    },
+    async write(rel, text) {
+      await history.beforeWrite(abs(rel), 'Write', text)
+      mkdirSync(dirname(abs(rel)), { recursive: true })
+      writeFileSync(abs(rel), text)
+      await history.afterWrite(abs(rel), 'Write')
+    },
+    async bash(command) {
+      await history.beforeCommand('Bash')
+      try {
+        execFileSync('sh', ['-c', command], { cwd, stdio: 'pipe' })
+      } finally {
+        await history.afterCommand('Bash')
+      }
+    },
+    hand(rel, text) {
+      if (text === null) rmSync(abs(rel), { force: true })
+      else {
+        mkdirSync(dirname(abs(rel)), { recursive: true })
+        writeFileSync(abs(rel), text)
+      }
+    },
+    read(rel) {
+      return existsSync(abs(rel)) ? readFileSync(abs(rel), 'utf8') : null
+    },
+    async close() {
+      await history.close()
+      store.close()
+    }
+  }
+}
+
+export async function newSession(files: Files = {}): Promise<WorkspaceSession> {
+  return openSession(makeWorkspace(files))
+}
