@@ -47,3 +47,8 @@ export function rewindReport(report: string): string {
 export function checkpointLeftOpen(goal: string): string {
   return `The model ended its turn ${REWIND_REMINDER_CAP + 1} times with the checkpoint "${goal}" still open, so the agent stopped. The checkpoint is still active: send a message to continue.`
 }
+
+/** What the user is told when a rewind took effect. */
+export function rewindNotice(report: string): string {
+  return `Rewound to the checkpoint: the exploration left the context; the report stays:\n${report}`
+}

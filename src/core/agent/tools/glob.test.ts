@@ -58,6 +58,12 @@ describe('Glob refuses', () => {
 })
 
 describe('Glob', () => {
+  it('stops when the call is cancelled', async () => {
+    const ws = tree()
+    ws.abort.abort()
+    await expect(globTool.execute({ pattern: '**' }, ws.ctx)).rejects.toThrow('Glob was cancelled.')
+  })
+
   it('lists matches newest first, honouring .gitignore at every level, skipping .git', async () => {
     const ws = tree()
     const out = await runTool(glob, { pattern: '**/*.ts' }, ws.ctx)

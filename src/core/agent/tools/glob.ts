@@ -42,12 +42,17 @@ export const globTool: Tool<GlobInput> = {
     const base = await resolveSearchBase(ctx, input.path)
     if (!base.isDirectory) throw new ToolError(`${base.path.display} is not a folder.`)
     const matches = picomatch(input.pattern, { dot: true })
-    const found: { abs: string; mtimeMs: number }[] = []
-    for await (const file of walkFiles(base.path.root, base.path.abs, ctx.signal)) {
-      if (!matches(file.rel)) continue
-      const info = await stat(file.abs).catch(() => null)
-      if (info !== null) found.push({ abs: file.abs, mtimeMs: info.mtimeMs })
-    }
+    const matching = (await walkFiles(base.path.root, base.path.abs, ctx.signal)).filter((file) =>
+      matches(file.rel)
+    )
+    const stamped = await Promise.all(
+      matching.map(async (file) => {
+        const info = await stat(file.abs).catch(() => null)
+        return info === null ? null : { abs: file.abs, mtimeMs: info.mtimeMs }
+      })
+    )
+    const found = stamped.filter((f) => f !== null)
+    if (ctx.signal.aborted) throw new ToolError('Glob was cancelled.')
     if (found.length === 0)
       return { isError: false, content: 'No files found', details: { count: 0 } }
     // Newest first; equal times by path, so the order is stable.

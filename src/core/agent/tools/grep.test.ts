@@ -36,6 +36,14 @@ describe('Grep refuses', () => {
 })
 
 describe('Grep', () => {
+  it('stops when the call is cancelled', async () => {
+    const ws = tree()
+    ws.abort.abort()
+    await expect(grepTool.execute({ pattern: 'DEBUG' }, ws.ctx)).rejects.toThrow(
+      'Grep was cancelled.'
+    )
+  })
+
   it('prints path:line:text for matches, skipping ignored, .git and binary files', async () => {
     const ws = tree()
     const out = await runTool(grep, { pattern: 'DEBUG' }, ws.ctx)

@@ -71,16 +71,16 @@ export const grepTool: Tool<GrepInput> = {
         ? () => true
         : picomatch(input.glob, { dot: true, basename: !input.glob.includes('/') })
 
-    async function* candidates(): AsyncGenerator<WalkedFile> {
-      if (base.isDirectory) yield* walkFiles(base.path.root, base.path.abs, ctx.signal)
-      else yield { abs: base.path.abs, rel: basename(base.path.abs) }
-    }
+    const candidates: WalkedFile[] = base.isDirectory
+      ? await walkFiles(base.path.root, base.path.abs, ctx.signal)
+      : [{ abs: base.path.abs, rel: basename(base.path.abs) }]
 
     const out: string[] = []
     let matchCount = 0
     const files = new Set<string>()
     let skippedLarge = 0
-    for await (const file of candidates()) {
+    for (const file of candidates) {
+      if (ctx.signal.aborted) throw new ToolError('Grep was cancelled.')
       if (!inGlob(file.rel)) continue
       const info = await stat(file.abs).catch(() => null)
       if (info === null) continue

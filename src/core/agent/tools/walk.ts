@@ -43,13 +43,14 @@ function isIgnored(levels: readonly IgnoreLevel[], relToRoot: string, isDir: boo
 /**
  * Every file under `base` (inside `root`, where .gitignore rules start), in a stable order
  * (sorted by name per folder). A `base` that is itself ignored is walked anyway: the caller
- * asked for it, so only the .gitignore files inside it apply.
+ * asked for it, so only the .gitignore files inside it apply. Sibling folders are read
+ * concurrently; a cancelled walk returns what it found so far.
  */
-export async function* walkFiles(
+export async function walkFiles(
   root: string,
   base: string,
   signal: AbortSignal
-): AsyncGenerator<WalkedFile> {
+): Promise<WalkedFile[]> {
   const baseRel = toSlashes(relative(root, base))
   const ancestors =
     baseRel === ''
@@ -68,24 +69,26 @@ export async function* walkFiles(
       ? inherited.filter((l) => l.dir === baseRel)
       : inherited
 
-  async function* walkDir(
-    dirRel: string,
-    levels: readonly IgnoreLevel[]
-  ): AsyncGenerator<WalkedFile> {
-    if (signal.aborted) return
-    const own = dirRel === baseRel ? null : await loadGitignore(root, dirRel)
+  async function walkDir(dirRel: string, levels: readonly IgnoreLevel[]): Promise<WalkedFile[]> {
+    if (signal.aborted) return []
+    const [own, entries] = await Promise.all([
+      dirRel === baseRel ? null : loadGitignore(root, dirRel),
+      readdir(join(root, dirRel), { withFileTypes: true }).catch(() => [])
+    ])
     const active = own === null ? levels : [...levels, own]
-    const entries = await readdir(join(root, dirRel), { withFileTypes: true }).catch(() => [])
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    for (const entry of entries) {
-      if (entry.name === '.git') continue
-      const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`
-      if (entry.isDirectory()) {
-        if (!isIgnored(active, rel, true)) yield* walkDir(rel, active)
-      } else if (entry.isFile() && !isIgnored(active, rel, false)) {
-        yield { abs: join(root, rel), rel: baseRel === '' ? rel : rel.slice(baseRel.length + 1) }
-      }
-    }
+    const found = await Promise.all(
+      entries.map(async (entry): Promise<WalkedFile[]> => {
+        if (entry.name === '.git') return []
+        const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`
+        if (entry.isDirectory()) {
+          return isIgnored(active, rel, true) ? [] : walkDir(rel, active)
+        }
+        if (!entry.isFile() || isIgnored(active, rel, false)) return []
+        return [{ abs: join(root, rel), rel: baseRel === '' ? rel : rel.slice(baseRel.length + 1) }]
+      })
+    )
+    return found.flat()
   }
-  yield* walkDir(baseRel, startLevels)
+  return walkDir(baseRel, startLevels)
 }

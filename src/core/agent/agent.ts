@@ -1,0 +1,413 @@
+// The agent loop: a prompt goes into the session, then model and tools take turns until the model
+// ends its turn. Every message is appended to the session as it completes and the next request is
+// built from the session's active branch (context.ts), so what the model sees is always what the
+// log holds: a stop, an API error or a killed process leaves a session the next turn can continue.
+//
+// One "step" is a model answer plus the results of the tools it called. Things that must not
+// happen in the middle of a step happen between steps: a rewind requested by the rewind tool is
+// applied there (checkpoint/apply.ts), and a checkpoint's reminder is appended there.
+import { v7 as uuidv7 } from 'uuid'
+import type { ContentBlock, PermissionMode, ToolUseBlock } from '../../shared/messages'
+import type { AgentEvent, PermissionRequest } from '../../shared/views'
+import type { WriteGuard } from '../files/write-guard'
+import type { AssistantRecord, UserRecord } from '../session/records'
+import type { SessionStore } from '../session/store'
+import { isPrompt, promptText } from '../session/tree'
+import type { SessionTree } from '../session/tree'
+import { applyRewind } from './checkpoint/apply'
+import { checkpointToolNames } from './checkpoint/registration'
+import { CheckpointState } from './checkpoint/state'
+import {
+  REMINDER_TYPE,
+  REWIND_REMINDER_CAP,
+  REWIND_REQUIRED_TYPE,
+  checkpointActiveReminder,
+  checkpointLeftOpen,
+  rewindNotice,
+  rewindRequiredWarning
+} from './checkpoint/texts'
+import { createCheckpointTools } from './checkpoint/tools'
+import { INTERRUPTED_RESULT, buildMessages } from './context'
+import { FileStateTable } from './file-state'
+import { ModelCallError } from './model/model-client'
+import type { ModelClient, ModelErrorCode, ModelReply, ScriptPosition } from './model/model-client'
+import { needsPermission } from './permissions'
+import { buildSystemPrompt, localDate } from './system-prompt'
+import { runTool, toolDefinition } from './tools/tool'
+import type { Tool, ToolContext, ToolDefinition, ToolOutput } from './tools/tool'
+
+export interface AgentOptions {
+  session: SessionStore
+  /** Workspace root. */
+  cwd: string
+  model: ModelClient
+  /** The session's tools (builtinTools()); the checkpoint pair is added here when enabled. */
+  tools: Tool[]
+  permissionMode: PermissionMode
+  /** Asks the user before a tool that needs it; false is a denial the model sees. */
+  askPermission(request: PermissionRequest): Promise<boolean>
+  /** File history's hooks, passed to the tools. */
+  guard: WriteGuard
+  /**
+   * Called right after each prompt the user typed is appended, before the model is called:
+   * file history opens the checkpoint for that prompt here.
+   */
+  onCheckpoint(promptUuid: string): Promise<void>
+  onEvent(event: AgentEvent): void
+  /** The setting checkpoint.enabled: offer the checkpoint/rewind pair. */
+  checkpointTools: boolean
+  /** Roots outside the workspace the user allowed (default none). */
+  allowedOutsideRoots?: string[]
+  /** The clock (system prompt date, checkpoint times). */
+  now?: () => Date
+}
+
+export type TurnOutcome =
+  /** The model ended its turn. */
+  | { status: 'completed'; stopReason: string | null }
+  /** stop() was called; the session holds everything up to the stop, tool calls answered. */
+  | { status: 'stopped' }
+  /** The model kept ending its turn with a checkpoint open; the checkpoint is still active. */
+  | { status: 'checkpoint_left_open' }
+  | { status: 'failed'; code: ModelErrorCode | 'session' | 'checkpoint'; message: string }
+
+export class Agent {
+  /** Read-before-edit table. The caller clears it on a conversation rewind. */
+  readonly fileState = new FileStateTable()
+  readonly checkpoint = new CheckpointState()
+  private readonly options: AgentOptions
+  private readonly tools: Tool[]
+  private readonly toolsByName: Map<string, Tool>
+  private readonly definitions: ToolDefinition[]
+  private readonly now: () => Date
+  private abort: AbortController | null = null
+
+  constructor(options: AgentOptions) {
+    this.options = options
+    this.now = options.now ?? (() => new Date())
+    const offered = new Set<string>(
+      checkpointToolNames({ enabled: options.checkpointTools, taskDepth: 0 })
+    )
+    const pair = createCheckpointTools(this.checkpoint, this.now).filter((t) => offered.has(t.name))
+    this.tools = [...options.tools, ...pair]
+    this.toolsByName = new Map()
+    for (const tool of this.tools) {
+      if (this.toolsByName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`)
+      this.toolsByName.set(tool.name, tool)
+    }
+    this.definitions = this.tools.map(toolDefinition)
+    this.checkpoint.rehydrate(this.tree.activePath())
+  }
+
+  get running(): boolean {
+    return this.abort !== null
+  }
+
+  get toolNames(): string[] {
+    return this.tools.map((t) => t.name)
+  }
+
+  /** One line for a tool call, as the transcript shows it: "Edit(config.py)". */
+  describeToolCall(name: string, input: unknown): string {
+    const tool = this.toolsByName.get(name)
+    const parsed = tool?.inputSchema.safeParse(input)
+    return tool !== undefined && parsed?.success === true
+      ? tool.describeCall(parsed.data, this.options.cwd)
+      : name
+  }
+
+  /** The system prompt the next request will carry. */
+  systemPrompt(): string {
+    return buildSystemPrompt({
+      cwd: this.options.cwd,
+      date: localDate(this.now()),
+      tools: this.definitions,
+      platform: process.platform
+    })
+  }
+
+  /** Cancels the running turn at whatever point it is; send() then resolves with 'stopped'. */
+  stop(): void {
+    this.abort?.abort()
+  }
+
+  /**
+   * After the leaf moved under the agent (a rewind, a branch switch): take the checkpoint state
+   * from the new active branch. The next request is built from that branch anyway.
+   */
+  reloadFromSession(): void {
+    if (this.running) throw new Error('reloadFromSession() while a turn is running')
+    this.checkpoint.rehydrate(this.tree.activePath())
+  }
+
+  async send(prompt: string): Promise<TurnOutcome> {
+    if (this.running) throw new Error('The agent is already running a turn')
+    if (prompt.trim() === '') throw new Error('The prompt is empty')
+    const abort = new AbortController()
+    this.abort = abort
+    this.emit({ type: 'status', running: true })
+    try {
+      const record = this.append({ role: 'user', content: prompt }, {})
+      this.checkpoint.remindersThisTurn = 0
+      await this.options.onCheckpoint(record.uuid)
+      return await this.loop(abort.signal)
+    } catch (error) {
+      // Appends failing (read-only session, disk full) or file history refusing the checkpoint:
+      // expected errors, reported as one line.
+      const message = error instanceof Error ? error.message : String(error)
+      this.emit({ type: 'notice', level: 'error', message })
+      return { status: 'failed', code: 'session', message }
+    } finally {
+      if (this.checkpoint.pending !== null) {
+        // A requested rewind that a stop or failure kept from being applied is dropped: the
+        // checkpoint is still open on the branch and the model can rewind again.
+        this.checkpoint.rehydrate(this.tree.activePath())
+      }
+      this.checkpoint.batchResultUuid = null
+      this.abort = null
+      this.emit({ type: 'status', running: false })
+    }
+  }
+
+  private get tree(): SessionTree {
+    return this.options.session.tree()
+  }
+
+  private emit(event: AgentEvent): void {
+    this.options.onEvent(event)
+  }
+
+  private append(
+    message: {
+      role: 'user' | 'assistant'
+      content: string | ContentBlock[]
+      model?: string
+      stop_reason?: string | null
+      usage?: object
+    },
+    extra: { uuid?: string; toolDetails?: Record<string, unknown> }
+  ): UserRecord | AssistantRecord {
+    const record = this.options.session.appendMessage(message, extra)
+    const content = record.message.content
+    this.emit({
+      type: 'message_end',
+      id: record.uuid,
+      role: record.message.role,
+      content: typeof content === 'string' ? [{ type: 'text', text: content }] : content
+    })
+    return record
+  }
+
+  private note(customType: string, text: string): void {
+    this.options.session.appendCustomMessage({ customType, hidden: true, content: text })
+  }
+
+  private async loop(signal: AbortSignal): Promise<TurnOutcome> {
+    for (;;) {
+      if (signal.aborted) return { status: 'stopped' }
+      const step = await this.callModel(signal)
+      if (step.kind === 'outcome') return step.outcome
+      const calls = step.reply.content.filter(
+        (b): b is ToolUseBlock => b.type === 'tool_use' && 'id' in b && 'name' in b
+      )
+      if (calls.length === 0) {
+        const open = this.checkpoint.active
+        if (open === null) return { status: 'completed', stopReason: step.reply.stopReason }
+        // Enforce before yield: a checkpoint must end with a rewind before the turn ends.
+        if (this.checkpoint.remindersThisTurn >= REWIND_REMINDER_CAP) {
+          const message = checkpointLeftOpen(open.goal)
+          this.emit({ type: 'notice', level: 'warning', message })
+          return { status: 'checkpoint_left_open' }
+        }
+        this.checkpoint.remindersThisTurn += 1
+        this.note(REWIND_REQUIRED_TYPE, rewindRequiredWarning(this.checkpoint.remindersThisTurn))
+        continue
+      }
+      await this.runCalls(calls, signal)
+      if (signal.aborted) return { status: 'stopped' }
+      this.endStep()
+    }
+  }
+
+  /** Between steps: apply a requested rewind, or remind the model of a checkpoint it just took. */
+  private endStep(): void {
+    const state = this.checkpoint
+    if (state.pending !== null) {
+      const applied = applyRewind(this.options.session, state, this.now(), (line) =>
+        this.emit({ type: 'notice', level: 'warning', message: line })
+      )
+      // Files read during the exploration are no longer in the model's context.
+      this.fileState.clear()
+      this.emit({ type: 'notice', level: 'info', message: rewindNotice(applied.completed.report) })
+    } else if (state.active !== null && state.active.entryUuid === state.batchResultUuid) {
+      // After the checkpoint entry, so the rewind's cut removes it with the exploration.
+      this.note(REMINDER_TYPE, checkpointActiveReminder(state.active.goal))
+    }
+    state.batchResultUuid = null
+  }
+
+  private scriptPosition(): ScriptPosition {
+    const path = this.tree.activePath()
+    for (let i = path.length - 1; i >= 0; i--) {
+      const r = path[i]
+      if (r !== undefined && r.type === 'user' && isPrompt(r)) {
+        return { prompt: promptText(r), answered: this.answersUnder(r.uuid) }
+      }
+    }
+    return { prompt: null, answered: 0 }
+  }
+
+  /**
+   * Assistant messages below a prompt, on every branch. Off the active branch there are only the
+   * explorations an agent rewind pruned: they were said, so a script goes on after them.
+   */
+  private answersUnder(uuid: string): number {
+    let count = 0
+    const queue = [...this.tree.children(uuid)]
+    for (let node = queue.pop(); node !== undefined; node = queue.pop()) {
+      if (node.type === 'assistant') count += 1
+      if (node.type === 'user' && isPrompt(node)) continue
+      queue.push(...this.tree.children(node.uuid))
+    }
+    return count
+  }
+
+  private async callModel(
+    signal: AbortSignal
+  ): Promise<{ kind: 'reply'; reply: ModelReply } | { kind: 'outcome'; outcome: TurnOutcome }> {
+    const id = uuidv7()
+    const request = {
+      system: this.systemPrompt(),
+      tools: this.definitions,
+      messages: buildMessages(this.tree.activePath()),
+      script: this.scriptPosition()
+    }
+    this.emit({ type: 'message_start', id, role: 'assistant' })
+    let reply: ModelReply
+    try {
+      reply = await this.options.model.complete(request, {
+        signal,
+        onDelta: (index, blockType, text) =>
+          this.emit({ type: 'block_delta', messageId: id, index, blockType, text })
+      })
+    } catch (error) {
+      const failure =
+        error instanceof ModelCallError ? error : new ModelCallError('api', String(error))
+      if (failure.code === 'aborted' || signal.aborted) {
+        // Keep the text the user already saw; tool calls cut mid-stream are dropped.
+        const text = failure.partialText.filter((t) => t !== '')
+        if (text.length > 0)
+          this.append(
+            { role: 'assistant', content: text.map((t) => ({ type: 'text', text: t })) },
+            { uuid: id }
+          )
+        return { kind: 'outcome', outcome: { status: 'stopped' } }
+      }
+      this.emit({ type: 'notice', level: 'error', message: failure.message })
+      return {
+        kind: 'outcome',
+        outcome: { status: 'failed', code: failure.code, message: failure.message }
+      }
+    }
+    this.append(
+      {
+        role: 'assistant',
+        content: reply.content,
+        model: reply.model,
+        stop_reason: reply.stopReason,
+        ...(reply.usage ? { usage: reply.usage } : {})
+      },
+      { uuid: id }
+    )
+    return { kind: 'reply', reply }
+  }
+
+  /**
+   * Runs a step's tool calls one after another and appends their results as one user message.
+   * After a stop, every call not yet answered gets an "interrupted" result, so the session never
+   * holds a tool_use without its tool_result.
+   */
+  private async runCalls(calls: ToolUseBlock[], signal: AbortSignal): Promise<void> {
+    const resultsUuid = uuidv7()
+    this.checkpoint.batchResultUuid = resultsUuid
+    const results: ContentBlock[] = []
+    const details: Record<string, unknown> = {}
+    for (const call of calls) {
+      const output = signal.aborted
+        ? { content: INTERRUPTED_RESULT, isError: true }
+        : await this.runCall(call, signal)
+      results.push({
+        type: 'tool_result',
+        tool_use_id: call.id,
+        content: output.content,
+        ...(output.isError ? { is_error: true } : {})
+      })
+      if (output.details !== undefined) details[call.id] = output.details
+      this.emit({
+        type: 'tool_end',
+        toolUseId: call.id,
+        isError: output.isError,
+        text: output.content
+      })
+    }
+    this.append(
+      { role: 'user', content: results },
+      { uuid: resultsUuid, ...(Object.keys(details).length > 0 ? { toolDetails: details } : {}) }
+    )
+  }
+
+  private async runCall(call: ToolUseBlock, signal: AbortSignal): Promise<ToolOutput> {
+    this.emit({ type: 'tool_start', toolUseId: call.id, name: call.name, input: call.input })
+    const tool = this.toolsByName.get(call.name)
+    if (tool === undefined) {
+      return {
+        content: `Unknown tool: ${call.name}. Available tools: ${this.toolNames.join(', ')}.`,
+        isError: true
+      }
+    }
+    if (
+      needsPermission(this.options.permissionMode, tool.permission) &&
+      tool.inputSchema.safeParse(call.input).success
+    ) {
+      const summary = this.describeToolCall(call.name, call.input)
+      const allowed = await untilAborted(
+        this.options.askPermission({
+          requestId: uuidv7(),
+          tool: call.name,
+          summary,
+          input: call.input
+        }),
+        signal
+      )
+      if (allowed === 'aborted') return { content: INTERRUPTED_RESULT, isError: true }
+      if (!allowed) return { content: `The user denied permission for ${summary}.`, isError: true }
+    }
+    const ctx: ToolContext = {
+      cwd: this.options.cwd,
+      fileState: this.fileState,
+      guard: this.options.guard,
+      allowedOutsideRoots: this.options.allowedOutsideRoots ?? [],
+      signal
+    }
+    return runTool(tool, call.input, ctx)
+  }
+}
+
+/** Resolves with the promise's value, or 'aborted' as soon as the signal fires. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'aborted'> {
+  if (signal.aborted) return Promise.resolve('aborted')
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve('aborted')
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      }
+    )
+  })
+}
