@@ -79,8 +79,12 @@ export const grepTool: Tool<GrepInput> = {
     let matchCount = 0
     const files = new Set<string>()
     let skippedLarge = 0
-    for (const file of candidates) {
+    const cancelled = () => {
       if (ctx.signal.aborted) throw new ToolError('Grep was cancelled.')
+    }
+    cancelled()
+    for (const file of candidates) {
+      cancelled()
       if (!inGlob(file.rel)) continue
       const info = await stat(file.abs).catch(() => null)
       if (info === null) continue
