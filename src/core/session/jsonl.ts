@@ -27,11 +27,12 @@ export function parseJsonl(text: string): ParsedJsonl {
     lineNo++
     const line = text.slice(start, end)
     start = end + 1
-    if (line.trim() === '') continue
+    if (line === '') continue
     try {
       values.push(JSON.parse(line))
       lines.push(lineNo)
     } catch (error) {
+      if (line.trim() === '') continue
       // Writes are whole lines ending in '\n', so only the unterminated last line can be a
       // partial write; a bad line anywhere else was written bad (or edited by hand).
       const isLast = nl === -1

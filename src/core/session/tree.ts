@@ -54,27 +54,31 @@ export interface TreeProblem {
 /** The custom_message type oh-my-pi's rewind writes after its branch_summary. */
 export const REWIND_REPORT_TYPE = 'rewind-report'
 
-type Classified =
-  | { role: 'header'; record: SessionHeader }
-  | { role: 'node'; record: TreeRecord }
-  | { role: 'leaf-move'; record: RewindRecord | NavigateRecord }
-  | { role: 'label'; record: LabelRecord }
-  | { role: 'file-change'; record: FileChangeRecord }
-  | { role: 'unknown' }
-  | { role: 'invalid'; reason: string }
+type Role = 'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'unknown'
+
+/** Node ordinal "none" (no parent, no child), and the ordinal of a uuid that is not a node. */
+const NONE = -1
+const OTHER = -2
 
 export class SessionTree {
   private readonly all: unknown[] = []
   private headerRecord: SessionHeader | null = null
-  private readonly nodes = new Map<string, TreeRecord>()
-  private readonly nodeIndex = new Map<string, number>()
-  /** Every uuid seen (any record type), for duplicate detection. */
-  private readonly seen = new Set<string>()
-  /** The parent a node is drawn under: null for roots, missing parents and cycle breakers. */
-  private readonly parentOf = new Map<string, string | null>()
-  private readonly childrenOf = new Map<string | null, TreeRecord[]>([[null, []]])
+  // Opening a 100k-record session must cost about what JSON.parse costs (bench/session-open.ts),
+  // so the tree allocates nothing per node: every uuid maps to a number (a node's ordinal, or
+  // OTHER for records that are not nodes) and the nodes live in parallel arrays, their children
+  // as linked lists of ordinals. One map lookup and one insert per record, plus one for the parent.
+  private readonly ids = new Map<string, number>()
+  private readonly nodeRecord: TreeRecord[] = []
+  /** Position of each node in the records given. */
+  private readonly nodeIndex: number[] = []
+  /** The parent a node is drawn under: NONE for roots, missing parents and cycle breakers. */
+  private readonly nodeParent: number[] = []
+  private readonly firstChild: number[] = []
+  private readonly lastChild: number[] = []
+  private readonly nextSibling: number[] = []
+  private readonly roots: number[] = []
   /** Nodes whose parent has not appeared (yet): uuid of the parent → waiting children. */
-  private readonly waiting = new Map<string, TreeRecord[]>()
+  private readonly waiting = new Map<string, number[]>()
   private readonly fixedProblems: TreeProblem[] = []
   private readonly fileChangesOf = new Map<string, FileChangeRecord[]>()
   private readonly labelMap = new Map<string, string>()
@@ -95,45 +99,61 @@ export class SessionTree {
     this.all.push(value)
     this.cachedPath = null
     this.cachedLeaves = null
-    const c = classify(value, index)
-    if (index === 0 && c.role !== 'header' && c.role !== 'invalid') {
+    const role = classify(value, index)
+    if (index === 0 && role !== 'header' && typeof role === 'string') {
       this.problem(0, 'invalid-record', 'the first line is not a session header')
     }
-    if (c.role === 'invalid') return this.problem(index, 'invalid-record', c.reason)
-    if (c.role === 'unknown') return
-    if (!this.claimUuid(c.record.uuid, index)) return
-    switch (c.role) {
+    if (typeof role !== 'string') return this.problem(index, 'invalid-record', role.invalid)
+    if (role === 'unknown') return
+    // classify() checked the fields each role reads; the rest keeps its JSON form.
+    const record = value as { uuid: string }
+    if (this.ids.get(record.uuid) !== undefined) {
+      return this.problem(
+        index,
+        'duplicate-uuid',
+        `uuid ${record.uuid} was used before: this record is ignored`
+      )
+    }
+    switch (role) {
       case 'header':
-        this.headerRecord = c.record
+        this.ids.set(record.uuid, OTHER)
+        this.headerRecord = value as SessionHeader
         return
       case 'node':
-        this.addNode(c.record, index)
-        this.leaf = c.record.uuid
+        this.addNode(value as TreeRecord, index)
+        this.leaf = record.uuid
         return
       case 'leaf-move': {
-        const target = c.record.leafUuid
-        if (target !== null && !this.nodes.has(target)) {
+        this.ids.set(record.uuid, OTHER)
+        const move = value as RewindRecord | NavigateRecord
+        const target = move.leafUuid
+        if (target !== null && !(this.ordinal(target) >= 0)) {
           return this.problem(
             index,
             'invalid-record',
-            `${c.record.type} names leaf ${target}, which is no message in the file: the leaf stays where it was`
+            `${move.type} names leaf ${target}, which is no message in the file: the leaf stays where it was`
           )
         }
         this.leaf = target
         return
       }
-      case 'label':
-        if (c.record.label === null) this.labelMap.delete(c.record.targetUuid)
-        else this.labelMap.set(c.record.targetUuid, c.record.label)
+      case 'label': {
+        this.ids.set(record.uuid, OTHER)
+        const label = value as LabelRecord
+        if (label.label === null) this.labelMap.delete(label.targetUuid)
+        else this.labelMap.set(label.targetUuid, label.label)
         return
+      }
       case 'file-change': {
-        const list = this.fileChangesOf.get(c.record.checkpointUuid)
-        if (list === undefined) this.fileChangesOf.set(c.record.checkpointUuid, [c.record])
-        else list.push(c.record)
+        this.ids.set(record.uuid, OTHER)
+        const change = value as FileChangeRecord
+        const list = this.fileChangesOf.get(change.checkpointUuid)
+        if (list === undefined) this.fileChangesOf.set(change.checkpointUuid, [change])
+        else list.push(change)
         return
       }
       default:
-        return assertNever(c, 'record role')
+        return assertNever(role, 'record role')
     }
   }
 
@@ -150,8 +170,9 @@ export class SessionTree {
     return this.leaf
   }
 
+  /** Number of conversation nodes. */
   get size(): number {
-    return this.nodes.size
+    return this.nodeRecord.length
   }
 
   get problems(): TreeProblem[] {
@@ -159,9 +180,9 @@ export class SessionTree {
     for (const [parent, children] of this.waiting) {
       for (const child of children) {
         missing.push({
-          index: this.nodeIndex.get(child.uuid) ?? -1,
+          index: this.nodeIndex[child] ?? -1,
           kind: 'missing-parent',
-          message: `parent ${parent} of ${child.uuid} is not in the file: shown as a root`
+          message: `parent ${parent} of ${this.uuidOf(child)} is not in the file: shown as a root`
         })
       }
     }
@@ -169,20 +190,29 @@ export class SessionTree {
   }
 
   get(uuid: string): TreeRecord | undefined {
-    return this.nodes.get(uuid)
+    return this.nodeRecord[this.ordinal(uuid)]
   }
 
   /** Children in file order; null gives the roots. */
   children(uuid: string | null): TreeRecord[] {
-    return this.childrenOf.get(uuid) ?? []
+    if (uuid === null) return this.roots.map((n) => this.recordOf(n))
+    const out: TreeRecord[] = []
+    for (
+      let c = this.firstChild[this.ordinal(uuid)] ?? NONE;
+      c !== NONE;
+      c = this.nextSibling[c] ?? NONE
+    ) {
+      out.push(this.recordOf(c))
+    }
+    return out
   }
 
   /** Uuids of the nodes with no children: one per branch, in file order. */
   leaves(): string[] {
     if (this.cachedLeaves === null) {
       const leaves: string[] = []
-      for (const uuid of this.nodes.keys()) {
-        if ((this.childrenOf.get(uuid)?.length ?? 0) === 0) leaves.push(uuid)
+      for (let n = 0; n < this.nodeRecord.length; n++) {
+        if (this.firstChild[n] === NONE) leaves.push(this.uuidOf(n))
       }
       this.cachedLeaves = leaves
     }
@@ -192,12 +222,12 @@ export class SessionTree {
   /** The nodes from a root down to `uuid` (empty for null or an unknown uuid). */
   pathTo(uuid: string | null): TreeRecord[] {
     const path: TreeRecord[] = []
-    let at = uuid
-    while (at !== null) {
-      const node = this.nodes.get(at)
-      if (node === undefined) break
-      path.push(node)
-      at = this.parentOf.get(at) ?? null
+    for (
+      let n = uuid === null ? NONE : this.ordinal(uuid);
+      n >= 0;
+      n = this.nodeParent[n] ?? NONE
+    ) {
+      path.push(this.recordOf(n))
     }
     return path.reverse()
   }
@@ -237,61 +267,88 @@ export class SessionTree {
     return this.labelMap
   }
 
-  private claimUuid(uuid: string, index: number): boolean {
-    if (this.seen.has(uuid)) {
-      this.problem(index, 'duplicate-uuid', `uuid ${uuid} was used before: this record is ignored`)
-      return false
-    }
-    this.seen.add(uuid)
-    return true
+  /** A node's ordinal; NONE for an unknown uuid, OTHER for a record that is not a node. */
+  private ordinal(uuid: string): number {
+    return this.ids.get(uuid) ?? NONE
   }
 
-  private addNode(node: TreeRecord, index: number): void {
-    this.nodes.set(node.uuid, node)
-    this.nodeIndex.set(node.uuid, index)
-    this.childrenOf.set(node.uuid, [])
-    const parent = node.parentUuid
-    if (parent === null || this.nodes.has(parent)) {
-      this.link(node, parent)
+  private recordOf(n: number): TreeRecord {
+    const record = this.nodeRecord[n]
+    if (record === undefined) throw new Error(`No node #${n}`)
+    return record
+  }
+
+  private uuidOf(n: number): string {
+    return this.recordOf(n).uuid
+  }
+
+  private addNode(record: TreeRecord, index: number): void {
+    const n = this.nodeRecord.length
+    this.ids.set(record.uuid, n)
+    this.nodeRecord.push(record)
+    this.nodeIndex.push(index)
+    this.nodeParent.push(NONE)
+    this.firstChild.push(NONE)
+    this.lastChild.push(NONE)
+    this.nextSibling.push(NONE)
+    const parent = record.parentUuid
+    const p = parent === null ? NONE : this.ordinal(parent)
+    if (p >= 0) {
+      this.appendChild(p, n)
     } else {
-      // Shown as a root until its parent turns up (a parent later in the file: hand-edited).
-      this.link(node, null)
-      const list = this.waiting.get(parent)
-      if (list === undefined) this.waiting.set(parent, [node])
-      else list.push(node)
+      this.roots.push(n)
+      if (parent !== null) {
+        // Shown as a root until its parent turns up (a parent later in the file: hand-edited).
+        const list = this.waiting.get(parent)
+        if (list === undefined) this.waiting.set(parent, [n])
+        else list.push(n)
+      }
     }
-    this.adoptWaitingChildren(node)
-    this.recordSummary(node)
+    if (this.waiting.size > 0) this.adoptWaitingChildren(n)
+    if (record.type === 'branch_summary' || record.type === 'custom_message')
+      this.recordSummary(record)
   }
 
-  private adoptWaitingChildren(parent: TreeRecord): void {
-    const children = this.waiting.get(parent.uuid)
+  private appendChild(p: number, n: number): void {
+    this.nodeParent[n] = p
+    const last = this.lastChild[p] ?? NONE
+    if (last === NONE) this.firstChild[p] = n
+    else this.nextSibling[last] = n
+    this.lastChild[p] = n
+  }
+
+  private adoptWaitingChildren(p: number): void {
+    const parentUuid = this.uuidOf(p)
+    const children = this.waiting.get(parentUuid)
     if (children === undefined) return
-    this.waiting.delete(parent.uuid)
+    this.waiting.delete(parentUuid)
     for (const child of children) {
-      if (this.pathTo(parent.uuid).includes(child)) {
+      if (this.pathTo(parentUuid).includes(this.recordOf(child))) {
         this.problem(
-          this.nodeIndex.get(child.uuid) ?? -1,
+          this.nodeIndex[child] ?? -1,
           'cycle',
-          `parentUuid of ${child.uuid} leads back to itself through ${parent.uuid}: shown as a root`
+          `parentUuid of ${this.uuidOf(child)} leads back to itself through ${parentUuid}: shown as a root`
         )
         continue
       }
-      const roots = this.childrenOf.get(null) ?? []
-      roots.splice(roots.indexOf(child), 1)
-      this.link(child, parent.uuid)
+      this.roots.splice(this.roots.indexOf(child), 1)
+      this.insertChild(p, child)
     }
   }
 
-  private link(node: TreeRecord, parent: string | null): void {
-    this.parentOf.set(node.uuid, parent)
-    const siblings = this.childrenOf.get(parent)
-    if (siblings === undefined) return
-    const at = this.nodeIndex.get(node.uuid) ?? 0
-    // Keep file order; only a forward reference lands anywhere but the end.
-    let i = siblings.length
-    while (i > 0 && (this.nodeIndex.get(siblings[i - 1]?.uuid ?? '') ?? 0) > at) i--
-    siblings.splice(i, 0, node)
+  /** Links a node that appeared before its parent, among the parent's children in file order. */
+  private insertChild(p: number, n: number): void {
+    this.nodeParent[n] = p
+    let before = NONE
+    let at = this.firstChild[p] ?? NONE
+    while (at !== NONE && at < n) {
+      before = at
+      at = this.nextSibling[at] ?? NONE
+    }
+    this.nextSibling[n] = at
+    if (before === NONE) this.firstChild[p] = n
+    else this.nextSibling[before] = n
+    if (at === NONE) this.lastChild[p] = n
   }
 
   private recordSummary(node: TreeRecord): void {
@@ -408,34 +465,30 @@ function messageFault(r: Json, role: 'user' | 'assistant'): string | null {
   return isContent(m.content) ? null : 'message.content is not text or a list of blocks'
 }
 
-function classify(value: unknown, index: number): Classified {
-  if (!isObject(value)) return { role: 'invalid', reason: 'not a JSON object' }
+function classify(value: unknown, index: number): Role | { invalid: string } {
+  if (!isObject(value)) return { invalid: 'not a JSON object' }
   const type = value.type
-  if (!isString(type)) return { role: 'invalid', reason: 'no type' }
+  if (!isString(type)) return { invalid: 'no type' }
   const fault = FAULTS[type]
-  if (fault === undefined) return { role: 'unknown' }
+  if (fault === undefined) return 'unknown'
   const problem = baseFault(value) ?? fault(value)
-  if (problem !== null) return { role: 'invalid', reason: `${type}: ${problem}` }
-  if (type === 'session' && index !== 0) {
-    return { role: 'invalid', reason: 'a session header after the first line' }
-  }
-  // The checks above cover every field the tree reads; the rest of the record keeps its JSON form.
+  if (problem !== null) return { invalid: `${type}: ${problem}` }
   switch (type) {
     case 'session':
-      return { role: 'header', record: value as SessionHeader }
+      return index === 0 ? 'header' : { invalid: 'a session header after the first line' }
     case 'user':
     case 'assistant':
     case 'branch_summary':
     case 'custom_message':
-      return { role: 'node', record: value as TreeRecord }
+      return 'node'
     case 'rewind':
     case 'navigate':
-      return { role: 'leaf-move', record: value as RewindRecord | NavigateRecord }
+      return 'leaf-move'
     case 'label':
-      return { role: 'label', record: value as LabelRecord }
+      return 'label'
     case 'file_change':
-      return { role: 'file-change', record: value as FileChangeRecord }
+      return 'file-change'
     default:
-      return { role: 'unknown' }
+      return 'unknown'
   }
 }
