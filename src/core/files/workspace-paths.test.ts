@@ -39,6 +39,13 @@ describe('resolveInWorkspace', () => {
     expect(() => resolveInWorkspace(root, join(root, '.git'))).toThrow(/\.git/)
   })
 
+  it('refuses the .git folder reached through a symlink inside the workspace', () => {
+    const { root } = workspace()
+    mkdirSync(join(root, '.git'))
+    symlinkSync(join(root, '.git'), join(root, 'g'))
+    expect(() => resolveInWorkspace(root, 'g/config')).toThrow(/\.git/)
+  })
+
   it('accepts relative and absolute paths inside, existing or not', () => {
     const { root } = workspace()
     expect(resolveInWorkspace(root, 'src/new/a.ts')).toEqual({

@@ -61,7 +61,9 @@ export function resolveInWorkspace(root: string, requested: string): WorkspacePa
     throw new PathOutsideWorkspaceError(requested, 'a symlink on it leads outside the workspace')
   }
   const rel = relative(root, abs).split(sep).join('/')
-  if (rel === '.git' || rel.startsWith('.git/')) {
+  // Checked both as written and where symlinks lead: a link `g -> .git` must not open a way in.
+  const realRel = relative(realRoot, real).split(sep).join('/')
+  if ([rel, realRel].some((p) => p === '.git' || p.startsWith('.git/'))) {
     throw new PathOutsideWorkspaceError(requested, "it is inside the workspace's .git folder")
   }
   return { abs, rel }
