@@ -23,6 +23,7 @@ async function openWindow(): Promise<void> {
   let window: BrowserWindow | null = null
   const studio = await launchStudio({
     ...options,
+    appRoot: app.getAppPath(),
     secrets: safeStorageSecrets(options.home),
     emit: validatingSink((event, payload) => window?.webContents.send(event, payload))
   })
@@ -46,6 +47,8 @@ app
   .whenReady()
   .then(openWindow)
   .catch((error: unknown) => {
-    console.error(`Rewind Studio could not start: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(
+      `Rewind Studio could not start: ${error instanceof Error ? error.message : String(error)}`
+    )
     app.exit(1)
   })

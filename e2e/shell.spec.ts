@@ -1,0 +1,47 @@
+// The desktop shell's promises over the browser transport: the token guards everything, the page
+// shows the app, and a malformed payload is refused with a typed error.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { repoRoot, type ServedApp, screenshotDir, serve } from './support/serve'
+
+let app: ServedApp
+
+test.beforeAll(async () => {
+  mkdirSync(screenshotDir, { recursive: true })
+  app = await serve({ copyFrom: join(repoRoot, 'demo', 'workspace') })
+})
+
+test.afterAll(async () => {
+  await app?.stop()
+})
+
+test('requests without the token are refused', async ({ request }) => {
+  expect((await request.get(`${app.origin}/`)).status()).toBe(403)
+  expect((await request.get(`${app.origin}/index.html?token=nope`)).status()).toBe(403)
+})
+
+test('the token URL shows the app on the workspace, driven by the demo model', async ({ page }) => {
+  await page.goto(app.url)
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+  await expect(page.getByText(app.workspace)).toBeVisible()
+  await page.screenshot({ path: join(screenshotDir, 'shell-01-opened.png') })
+})
+
+test('a malformed payload over the WebSocket gets a typed error', async ({ page }) => {
+  await page.goto(app.url)
+  const token = new URL(app.url).searchParams.get('token')
+  const reply = await page.evaluate(async (wsToken) => {
+    const socket = new WebSocket(`ws://${location.host}/ws?token=${wsToken}`)
+    await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }))
+    const answer = new Promise<string>((resolve) =>
+      socket.addEventListener('message', (m) => resolve(String(m.data)), { once: true })
+    )
+    socket.send(JSON.stringify({ id: 9, channel: 'rewind:apply', args: { checkpointUuid: 42 } }))
+    return JSON.parse(await answer)
+  }, token)
+  expect(reply.id).toBe(9)
+  expect(reply.reply.ok).toBe(false)
+  expect(reply.reply.error.code).toBe('invalid_payload')
+  expect(reply.reply.error.message).toContain('checkpointUuid')
+})

@@ -1,0 +1,79 @@
+// Starts the real CLI (`rewind-studio serve`) in a child process on a temp workspace and home,
+// and reads the URL it prints. Every e2e test drives the app through this, as a user would.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const repoRoot = resolve(import.meta.dirname, '../..')
+export const screenshotDir = join(repoRoot, 'e2e', 'screenshots')
+
+export interface ServedApp {
+  url: string
+  origin: string
+  workspace: string
+  home: string
+  output: () => string
+  stop: () => Promise<void>
+}
+
+export interface ServeOptions {
+  /** Files to create in the workspace, by relative path. */
+  files?: Record<string, string>
+  /** A copy of this folder becomes the workspace (e.g. demo/workspace). */
+  copyFrom?: string
+  args?: string[]
+  env?: Record<string, string>
+}
+
+export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
+  const base = mkdtempSync(join(tmpdir(), 'rs-e2e-'))
+  const workspace = join(base, 'workspace')
+  const home = join(base, 'home')
+  mkdirSync(home)
+  if (options.copyFrom !== undefined) cpSync(options.copyFrom, workspace, { recursive: true })
+  else mkdirSync(workspace)
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(join(workspace, path, '..'), { recursive: true })
+    writeFileSync(join(workspace, path), content)
+  }
+  const env = { ...process.env, REWIND_STUDIO_HOME: home, ...options.env }
+  delete env.ANTHROPIC_API_KEY
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(repoRoot, 'bin/rewind-studio.mjs'), 'serve', '--cwd', workspace, ...(options.args ?? [])],
+    { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] }
+  )
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL:\n${output}`)), 60_000)
+    const poll = setInterval(() => {
+      const match = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output)
+      if (match?.[1]) {
+        clearInterval(poll)
+        clearTimeout(timer)
+        resolveUrl(match[1])
+      }
+    }, 50)
+    child.once('exit', (code) => {
+      clearInterval(poll)
+      clearTimeout(timer)
+      reject(new Error(`serve exited with ${code}:\n${output}`))
+    })
+  })
+  return {
+    url,
+    origin: new URL(url).origin,
+    workspace,
+    home,
+    output: () => output,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done()
+        child.once('exit', () => done())
+        child.kill('SIGTERM')
+      })
+  }
+}

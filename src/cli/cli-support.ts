@@ -1,0 +1,30 @@
+// What every command shares: where the app's files are, --help detection, and turning an error
+// into one clear line and an exit code (no stack traces for expected failures).
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The project folder (package.json, demo/, out/). */
+export const appRoot = join(dirname(fileURLToPath(import.meta.url)), '../..')
+
+export function wantsHelp(args: string[]): boolean {
+  return args.includes('--help') || args.includes('-h')
+}
+
+const expectedErrors = new Set([
+  'UsageError',
+  'SettingsError',
+  'StudioError',
+  'PathOutsideWorkspaceError',
+  'SessionError'
+])
+
+export function failWith(error: unknown): number {
+  if (error instanceof Error && expectedErrors.has(error.name)) {
+    console.error(`rewind-studio: ${error.message}`)
+    return error.name === 'UsageError' ? 2 : 1
+  }
+  console.error(
+    `rewind-studio: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
+  )
+  return 1
+}

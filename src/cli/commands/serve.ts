@@ -1,0 +1,56 @@
+// `rewind-studio serve`: the web host without trying Electron. Opens the workspace on its latest
+// session and prints the URL (with this run's token) to open in a browser.
+import { join } from 'node:path'
+import { createHandlers } from '../../core/studio/handlers'
+import { launchStudio } from '../../core/studio/launch'
+import { parseLaunchArgs } from '../../core/studio/launch-options'
+import { validatingSink } from '../../core/studio/events'
+import { memorySecrets } from '../../core/studio/secret-store'
+import type { EventChannel } from '../../shared/contract'
+import { startWebHost } from '../../web/server'
+import { appRoot, failWith, wantsHelp } from '../cli-support'
+
+const usage = `Usage: rewind-studio serve [--cwd DIR] [--port N] [--model M] [--permission-mode MODE]
+                           [--setting key=value ...] [--demo]
+
+Serves Rewind Studio at http://127.0.0.1:PORT/?token=… for workspace DIR (default: the current
+directory), on its latest session. Without an API key the built-in scripted model answers;
+--demo opens the demo workspace instead of DIR.`
+
+export async function run(args: string[]): Promise<number> {
+  if (wantsHelp(args)) {
+    console.log(usage)
+    return 0
+  }
+  try {
+    const options = parseLaunchArgs(args)
+    const { ensureBuild } = await import('../../../scripts/ensure-build.mjs')
+    ensureBuild()
+    let broadcast: (event: EventChannel, payload: unknown) => void = () => {}
+    const studio = await launchStudio({
+      ...options,
+      appRoot,
+      secrets: memorySecrets(),
+      emit: validatingSink((event, payload) => broadcast(event, payload))
+    })
+    const host = await startWebHost({
+      handlers: createHandlers(studio),
+      staticDir: join(appRoot, 'out/renderer'),
+      port: options.port
+    })
+    broadcast = host.broadcast
+    const info = studio.info()
+    console.log(`Rewind Studio: ${info.workspace} (${info.model})`)
+    for (const notice of info.notices) console.log(`  note: ${notice}`)
+    console.log(`Open ${host.url}`)
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve)
+      process.once('SIGTERM', resolve)
+    })
+    await host.close()
+    await studio.close()
+    return 0
+  } catch (error) {
+    return failWith(error)
+  }
+}

@@ -1,0 +1,31 @@
+// The contract's request handlers over a studio: one line each. Both hosts serve these same
+// handlers; dispatch() has validated every argument before a handler runs.
+import type { Handlers } from '../../shared/contract'
+import type { Studio } from './studio'
+
+const ok = { ok: true as const }
+
+export function createHandlers(studio: Studio): Handlers {
+  return {
+    'app:info': async () => studio.info(),
+    'session:list': async () => studio.listSessions(),
+    'session:open': ({ sessionId }) => studio.openSession(sessionId),
+    'session:new': () => studio.newSession(),
+    'session:graph': async () => studio.graph(),
+    'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
+    'session:node': ({ nodeId }) => studio.node(nodeId),
+    'agent:send': async ({ prompt }) => (studio.send(prompt), ok),
+    'agent:stop': async () => (studio.stop(), ok),
+    'agent:answerPermission': async ({ requestId, allow }) => (
+      studio.answerPermission(requestId, allow),
+      ok
+    ),
+    'rewind:preview': ({ checkpointUuid, mode }) => studio.previewRewind(checkpointUuid, mode),
+    'rewind:apply': ({ checkpointUuid, mode }) => studio.rewind(checkpointUuid, mode),
+    'rewind:undo': () => studio.undo(),
+    'branch:preview': ({ leafUuid }) => studio.previewSwitch(leafUuid),
+    'branch:switch': ({ leafUuid }) => studio.switchBranch(leafUuid),
+    'settings:get': async () => studio.settings(),
+    'settings:set': (update) => studio.updateSettings(update)
+  }
+}

@@ -1,0 +1,74 @@
+// Opens the studio the way a host was asked to: which workspace (the demo one without a key),
+// which session (latest, new, or by id), which model.
+import { cpSync, existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { EventSink } from '../../shared/contract'
+import { SessionStore } from '../session/store'
+import { StudioError } from './dispatch'
+import type { LaunchOptions, SessionChoice } from './launch-options'
+import { ModelSetup } from './model-setup'
+import type { SecretStore } from './secret-store'
+import { Studio } from './studio'
+
+export { parseLaunchArgs } from './launch-options'
+
+export interface LaunchStudioOptions extends LaunchOptions {
+  appRoot: string
+  secrets: SecretStore
+  emit: EventSink
+}
+
+/** The demo workspace: a copy of demo/workspace the user may change freely. */
+export function demoWorkspace(home: string, appRoot: string): string {
+  const dir = join(home, 'demo-workspace')
+  if (!existsSync(dir)) cpSync(join(appRoot, 'demo', 'workspace'), dir, { recursive: true })
+  return dir
+}
+
+export function openSessionStore(home: string, cwd: string, choice: SessionChoice): SessionStore {
+  switch (choice.kind) {
+    case 'new':
+      return SessionStore.create({ home, cwd })
+    case 'latest-or-new': {
+      const latest = SessionStore.latest(home, cwd)
+      return latest === null ? SessionStore.create({ home, cwd }) : SessionStore.open(latest)
+    }
+    case 'latest': {
+      const latest = SessionStore.latest(home, cwd)
+      if (latest === null) throw new StudioError('not_found', `No session to continue in ${cwd}.`)
+      return SessionStore.open(latest)
+    }
+    case 'id': {
+      const file = SessionStore.find(home, cwd, choice.id)
+      if (file === null) throw new StudioError('not_found', `No session ${choice.id} in ${cwd}.`)
+      return SessionStore.open(file)
+    }
+  }
+}
+
+export function appVersion(appRoot: string): string {
+  const pkg = JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string }
+  return pkg.version
+}
+
+export async function launchStudio(options: LaunchStudioOptions): Promise<Studio> {
+  const cwd = options.demo ? demoWorkspace(options.home, options.appRoot) : options.cwd
+  if (cwd === undefined || !existsSync(cwd)) {
+    throw new StudioError('not_found', `The workspace ${cwd ?? '(none)'} does not exist.`)
+  }
+  return Studio.open({
+    home: options.home,
+    cwd,
+    version: appVersion(options.appRoot),
+    emit: options.emit,
+    models: new ModelSetup({
+      home: options.home,
+      appRoot: options.appRoot,
+      secrets: options.secrets,
+      model: options.model,
+      permissionMode: options.permissionMode,
+      settingOverrides: options.settingOverrides
+    }),
+    openStore: () => openSessionStore(options.home, cwd, options.session)
+  })
+}

@@ -1,0 +1,116 @@
+// Which model answers, with which key, under which settings. The API key comes from
+// ANTHROPIC_API_KEY or the host's secret store; without one, the built-in scripted model answers
+// (the demo), and the user is told so.
+import { join } from 'node:path'
+import type { PermissionMode } from '../../shared/messages'
+import type { Settings, SettingsUpdate } from '../../shared/views'
+import { createModelClient, isScriptedSpec, SCRIPTED_PREFIX } from '../agent/model/create'
+import type { ModelClient } from '../agent/model/model-client'
+import {
+  applyOverrides,
+  DEFAULT_MODEL,
+  readSettings,
+  type SettingsFile,
+  writeSettings
+} from '../settings'
+import type { SecretStore } from './secret-store'
+
+export interface ModelSetupOptions {
+  home: string
+  appRoot: string
+  secrets: SecretStore
+  /** --model, --permission-mode, --setting: for this run only. */
+  model: string | undefined
+  permissionMode: PermissionMode | undefined
+  settingOverrides: string[]
+  env?: NodeJS.ProcessEnv
+}
+
+export function demoScript(appRoot: string): string {
+  return join(appRoot, 'demo', 'scripted-model.json')
+}
+
+export class ModelSetup {
+  private runModel: string | undefined
+  private runPermissionMode: PermissionMode | undefined
+  private readonly env: NodeJS.ProcessEnv
+
+  constructor(private readonly options: ModelSetupOptions) {
+    this.runModel = options.model
+    this.runPermissionMode = options.permissionMode
+    this.env = options.env ?? process.env
+  }
+
+  private file(): SettingsFile {
+    return applyOverrides(readSettings(this.options.home), this.options.settingOverrides)
+  }
+
+  private apiKey(): { key: string | null; source: Settings['apiKeySource'] } {
+    const fromEnv = this.env.ANTHROPIC_API_KEY
+    if (fromEnv) return { key: fromEnv, source: 'env' }
+    const stored = this.options.secrets.get()
+    return stored ? { key: stored, source: 'settings' } : { key: null, source: 'none' }
+  }
+
+  /** The model asked for, before the no-key fallback. */
+  private requestedModel(): string {
+    return this.runModel ?? this.file().model ?? this.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL
+  }
+
+  /** The model that will answer: the requested one, or the demo script when it has no key. */
+  private effectiveModel(): string {
+    const requested = this.requestedModel()
+    if (isScriptedSpec(requested) || this.apiKey().key !== null) return requested
+    return `${SCRIPTED_PREFIX}${demoScript(this.options.appRoot)}`
+  }
+
+  isScripted(): boolean {
+    return isScriptedSpec(this.effectiveModel())
+  }
+
+  notices(): string[] {
+    const requested = this.requestedModel()
+    return this.effectiveModel() === requested
+      ? []
+      : [
+          `No API key: the built-in scripted demo model answers instead of ${requested}. Add a key in Settings or set ANTHROPIC_API_KEY.`
+        ]
+  }
+
+  settings(): Settings {
+    const file = this.file()
+    return {
+      model: this.effectiveModel(),
+      permissionMode: this.runPermissionMode ?? file.permissionMode ?? 'default',
+      checkpointEnabled: file.checkpoint?.enabled ?? false,
+      apiKeySource: this.apiKey().source,
+      apiKeyWarning: this.options.secrets.warning
+    }
+  }
+
+  /** Saves the settings the user changed; what they set wins over this run's flags. */
+  update(update: SettingsUpdate): void {
+    if (update.apiKey !== undefined) this.options.secrets.set(update.apiKey)
+    const saved: SettingsFile = {}
+    if (update.model !== undefined) {
+      saved.model = update.model
+      this.runModel = undefined
+    }
+    if (update.permissionMode !== undefined) {
+      saved.permissionMode = update.permissionMode
+      this.runPermissionMode = undefined
+    }
+    if (update.checkpointEnabled !== undefined) {
+      saved.checkpoint = { enabled: update.checkpointEnabled }
+    }
+    if (Object.keys(saved).length > 0) writeSettings(this.options.home, saved)
+  }
+
+  client(): Promise<ModelClient> {
+    const key = this.apiKey().key
+    return createModelClient(this.effectiveModel(), {
+      ...(key !== null ? { apiKey: key } : {}),
+      baseDir: this.options.appRoot
+    })
+  }
+}

@@ -1,0 +1,367 @@
+// The studio: what the desktop window and the browser page drive. It keeps one workspace session
+// open, answers the contract's requests through handlers.ts, and pushes events: the graph when the
+// tree's shape changes, the agent's stream as it comes, permission requests.
+import type { EventSink } from '../../shared/contract'
+import type { RewindMode } from '../../shared/messages'
+import type {
+  AgentEvent,
+  AppInfo,
+  NodeDetail,
+  PermissionRequest,
+  RewindPreview,
+  RewindResult,
+  SessionGraph,
+  SessionSummary,
+  Settings,
+  SettingsUpdate,
+  TranscriptEntry
+} from '../../shared/views'
+import type { RewindPlan } from '../rewind/rewind-engine'
+import { unifiedDiff } from '../rewind/file-diff'
+import { SessionStore } from '../session/store'
+import { StudioError } from './dispatch'
+import { buildSessionGraph, buildTranscript, indexTurns, type TurnIndex } from './graph-view'
+import type { ModelSetup } from './model-setup'
+import { WorkspaceSession } from './workspace-session'
+
+export interface StudioOptions {
+  home: string
+  cwd: string
+  version: string
+  models: ModelSetup
+  emit: EventSink
+  /** Opens (or creates) the session the studio starts on. */
+  openStore(): SessionStore
+}
+
+export class Studio {
+  private work!: WorkspaceSession
+  private turnIndex: TurnIndex | null = null
+  private graphCache: SessionGraph | null = null
+  private readonly pendingPermissions = new Map<string, (allow: boolean) => void>()
+  private lastPlan: RewindPlan | null = null
+
+  private constructor(private readonly options: StudioOptions) {}
+
+  static async open(options: StudioOptions): Promise<Studio> {
+    const studio = new Studio(options)
+    await studio.attach(options.openStore())
+    return studio
+  }
+
+  private async attach(store: SessionStore): Promise<void> {
+    const settings = this.options.models.settings()
+    this.work = await WorkspaceSession.open({
+      home: this.options.home,
+      store,
+      model: await this.options.models.client(),
+      permissionMode: settings.permissionMode,
+      checkpointTools: settings.checkpointEnabled,
+      askPermission: (request) => this.askPermission(request),
+      onEvent: (event) => this.onAgentEvent(event)
+    })
+    this.shapeChanged()
+  }
+
+  private get store(): SessionStore {
+    return this.work.store
+  }
+
+  info(): AppInfo {
+    return {
+      version: this.options.version,
+      workspace: this.options.cwd,
+      sessionId: this.store.sessionId,
+      sessionFile: this.store.file,
+      readOnlyReason: this.store.readOnlyReason,
+      demo: this.options.models.isScripted(),
+      model: this.options.models.settings().model,
+      notices: [...this.options.models.notices(), ...this.work.notices]
+    }
+  }
+
+  // ---- the tree -------------------------------------------------------------------------------
+
+  private index(): TurnIndex {
+    this.turnIndex ??= indexTurns(this.store.tree())
+    return this.turnIndex
+  }
+
+  graph(): SessionGraph {
+    return (this.graphCache ??= buildSessionGraph(
+      this.store.tree(),
+      this.store.sessionId,
+      this.index(),
+      this.canUndo
+    ))
+  }
+
+  private canUndo = false
+
+  /** Recomputes the graph after the tree's shape changed (never per streamed token). */
+  private shapeChanged(): void {
+    this.turnIndex = null
+    this.graphCache = null
+    void this.work.engine.undoable().then((journal) => {
+      this.canUndo = journal !== null
+      this.graphCache = null
+      this.options.emit('session:graph', this.graph())
+    })
+  }
+
+  transcript(leafUuid: string | null): TranscriptEntry[] {
+    const tree = this.store.tree()
+    if (leafUuid !== null && tree.get(leafUuid) === undefined) {
+      throw new StudioError('not_found', `No message ${leafUuid} in this session.`)
+    }
+    return buildTranscript(tree, leafUuid ?? tree.leafUuid, this.index())
+  }
+
+  async node(nodeId: string): Promise<NodeDetail> {
+    const graph = this.graph()
+    const node = graph.nodes.find((n) => n.id === nodeId)
+    if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
+    const tree = this.store.tree()
+    const entries = buildTranscript(tree, node.branchLeafUuid, this.index()).filter(
+      (entry) => entry.nodeId === nodeId
+    )
+    return { node, entries, files: await this.turnDiffs(nodeId), summary: this.summaryOf(nodeId) }
+  }
+
+  /** Each file a turn changed: its content before the turn → after it. */
+  private async turnDiffs(nodeId: string): Promise<NodeDetail['files']> {
+    const byPath = new Map<string, { before: string | null; after: string | null }>()
+    for (const change of this.store.tree().fileChanges(nodeId)) {
+      const seen = byPath.get(change.path)
+      byPath.set(change.path, { before: seen ? seen.before : change.before, after: change.after })
+    }
+    const blobs = this.work.history.blobs
+    const content = async (hash: string | null) =>
+      hash === null ? null : await blobs.get(hash).catch(() => null)
+    return Promise.all(
+      [...byPath].map(async ([path, { before, after }]) => ({
+        path,
+        diff: unifiedDiff(path, await content(before), await content(after)),
+        outsideChange: false
+      }))
+    )
+  }
+
+  private summaryOf(nodeId: string): NodeDetail['summary'] {
+    const record = this.store.tree().get(nodeId)
+    if (record?.type === 'branch_summary') {
+      const details = record.details as { startedAt?: unknown } | undefined
+      return {
+        text: record.summary,
+        startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
+        rewoundAt: record.timestamp
+      }
+    }
+    if (record?.type === 'custom_message') {
+      const details = record.details as
+        { report?: unknown; startedAt?: unknown; rewoundAt?: unknown } | undefined
+      const text =
+        typeof details?.report === 'string'
+          ? details.report
+          : typeof record.content === 'string'
+            ? record.content
+            : record.content.map((b) => ('text' in b ? String(b.text) : '')).join('\n')
+      return {
+        text,
+        startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
+        rewoundAt: typeof details?.rewoundAt === 'string' ? details.rewoundAt : null
+      }
+    }
+    return null
+  }
+
+  // ---- the agent ------------------------------------------------------------------------------
+
+  private requireWritable(): void {
+    if (this.store.readOnlyReason !== null) {
+      throw new StudioError('read_only', this.store.readOnlyReason)
+    }
+  }
+
+  private requireIdle(): void {
+    if (this.work.agent.running) {
+      throw new StudioError('busy', 'The agent is working: stop it first.')
+    }
+  }
+
+  send(prompt: string): void {
+    this.requireWritable()
+    this.requireIdle()
+    const agent = this.work.agent
+    void agent
+      .send(prompt)
+      .then((outcome) => {
+        if (outcome.status === 'failed') this.notice('error', outcome.message)
+        if (outcome.status === 'checkpoint_left_open') {
+          this.notice('warning', 'The agent ended its turn with its checkpoint still open.')
+        }
+      })
+      .catch((error: unknown) => this.notice('error', (error as Error).message))
+      .finally(() => this.shapeChanged())
+  }
+
+  stop(): void {
+    this.work.agent.stop()
+    for (const [id, resolve] of this.pendingPermissions) {
+      this.pendingPermissions.delete(id)
+      resolve(false)
+    }
+  }
+
+  private askPermission(request: PermissionRequest): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.pendingPermissions.set(request.requestId, resolve)
+      this.options.emit('agent:permission', request)
+    })
+  }
+
+  answerPermission(requestId: string, allow: boolean): void {
+    const resolve = this.pendingPermissions.get(requestId)
+    if (resolve === undefined) {
+      throw new StudioError('not_found', 'That permission request is no longer waiting.')
+    }
+    this.pendingPermissions.delete(requestId)
+    resolve(allow)
+  }
+
+  private onAgentEvent(event: AgentEvent): void {
+    this.options.emit('agent:event', event)
+    if (event.type === 'message_end') this.shapeChanged()
+  }
+
+  private notice(level: 'info' | 'warning' | 'error', message: string): void {
+    this.options.emit('agent:event', { type: 'notice', level, message })
+  }
+
+  // ---- rewinds --------------------------------------------------------------------------------
+
+  private async remember(plan: Promise<RewindPlan>): Promise<RewindPreview> {
+    this.lastPlan = await plan
+    return this.lastPlan.preview
+  }
+
+  previewRewind(checkpointUuid: string, mode: RewindMode): Promise<RewindPreview> {
+    return this.remember(this.work.planRewind(checkpointUuid, mode))
+  }
+
+  previewSwitch(leafUuid: string): Promise<RewindPreview> {
+    return this.remember(this.work.planSwitch(leafUuid))
+  }
+
+  /**
+   * Applies the plan the user previewed when it still fits (same target, leaf unchanged), so
+   * "Restore" does exactly what the preview showed; plans afresh otherwise.
+   */
+  async rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
+    this.requireWritable()
+    this.requireIdle()
+    const plan =
+      this.lastPlan?.kind === 'rewind' &&
+      this.lastPlan.checkpointUuid === checkpointUuid &&
+      this.lastPlan.mode === mode &&
+      this.lastPlan.leafBefore === this.store.leafUuid
+        ? this.lastPlan
+        : await this.work.planRewind(checkpointUuid, mode)
+    return this.applied(this.work.apply(plan))
+  }
+
+  async switchBranch(leafUuid: string): Promise<RewindResult> {
+    this.requireWritable()
+    this.requireIdle()
+    const plan =
+      this.lastPlan?.kind === 'switch-branch' &&
+      this.lastPlan.leafAfter === leafUuid &&
+      this.lastPlan.leafBefore === this.store.leafUuid
+        ? this.lastPlan
+        : await this.work.planSwitch(leafUuid)
+    return this.applied(this.work.apply(plan))
+  }
+
+  async undo(): Promise<RewindResult> {
+    this.requireWritable()
+    this.requireIdle()
+    return this.applied(this.work.undo())
+  }
+
+  private async applied(result: Promise<RewindResult>): Promise<RewindResult> {
+    try {
+      return await result
+    } finally {
+      this.lastPlan = null
+      this.shapeChanged()
+    }
+  }
+
+  // ---- sessions and settings ------------------------------------------------------------------
+
+  listSessions(): SessionSummary[] {
+    return SessionStore.list(this.options.home, this.options.cwd).map((listing) => {
+      const current = listing.file === this.store.file
+      const checkpoints = current ? this.store.tree().checkpoints() : promptsOf(listing.file)
+      return {
+        sessionId: listing.sessionId,
+        file: listing.file,
+        createdAt: listing.createdAt,
+        firstPrompt: checkpoints[0]?.prompt ?? null,
+        prompts: checkpoints.length,
+        current
+      }
+    })
+  }
+
+  async openSession(sessionId: string): Promise<AppInfo> {
+    this.requireIdle()
+    const file = SessionStore.find(this.options.home, this.options.cwd, sessionId)
+    if (file === null)
+      throw new StudioError('not_found', `No session ${sessionId} in this workspace.`)
+    return this.replaceSession(() => SessionStore.open(file))
+  }
+
+  async newSession(): Promise<AppInfo> {
+    this.requireIdle()
+    return this.replaceSession(() =>
+      SessionStore.create({ home: this.options.home, cwd: this.options.cwd })
+    )
+  }
+
+  private async replaceSession(open: () => SessionStore): Promise<AppInfo> {
+    await this.work.close()
+    this.lastPlan = null
+    await this.attach(open())
+    return this.info()
+  }
+
+  settings(): Settings {
+    return this.options.models.settings()
+  }
+
+  async updateSettings(update: SettingsUpdate): Promise<Settings> {
+    this.requireIdle()
+    this.options.models.update(update)
+    // A new model, mode or tool set takes effect on a fresh agent over the same session.
+    const store = this.store
+    await this.work.history.close()
+    await this.attach(store)
+    return this.settings()
+  }
+
+  async close(): Promise<void> {
+    this.stop()
+    await this.work.close()
+  }
+}
+
+/** The checkpoints on another session's active path, read without taking its lock. */
+function promptsOf(file: string) {
+  const other = SessionStore.open(file, { readOnly: true })
+  try {
+    return other.tree().checkpoints()
+  } finally {
+    other.close()
+  }
+}

@@ -1,0 +1,123 @@
+// One session at work in one workspace: the session log, the file history that backs up what the
+// agent changes, the rewind engine over both, and the agent. The desktop studio and the terminal
+// chat are both built on this, so a rewind means the same thing everywhere.
+import { join } from 'node:path'
+import type { PermissionMode, RewindMode } from '../../shared/messages'
+import type { AgentEvent, PermissionRequest, RewindResult } from '../../shared/views'
+import { Agent } from '../agent/agent'
+import type { ModelClient } from '../agent/model/model-client'
+import { builtinTools } from '../agent/tools'
+import { FileHistory } from '../files/file-history'
+import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
+import type { SessionStore } from '../session/store'
+
+export interface WorkspaceSessionOptions {
+  home: string
+  store: SessionStore
+  model: ModelClient
+  permissionMode: PermissionMode
+  checkpointTools: boolean
+  askPermission(request: PermissionRequest): Promise<boolean>
+  onEvent(event: AgentEvent): void
+}
+
+export class WorkspaceSession {
+  /** Lines for the user: an interrupted restore finished, another session in the workspace... */
+  readonly notices: string[]
+
+  private constructor(
+    readonly store: SessionStore,
+    readonly history: FileHistory,
+    readonly engine: RewindEngine,
+    readonly agent: Agent,
+    notices: string[]
+  ) {
+    this.notices = notices
+  }
+
+  static async open(options: WorkspaceSessionOptions): Promise<WorkspaceSession> {
+    const { store } = options
+    const history = await FileHistory.open({
+      home: options.home,
+      cwd: store.cwd,
+      sessionId: store.sessionId,
+      log: store
+    })
+    const engine = new RewindEngine({
+      home: options.home,
+      store,
+      space: { root: history.root, paths: history.paths, blobs: history.blobs }
+    })
+    // A restore a crash interrupted is finished or rolled back before anything else runs.
+    const recovered = await engine.recover()
+    const agent = new Agent({
+      session: store,
+      cwd: store.cwd,
+      model: options.model,
+      tools: builtinTools(),
+      permissionMode: options.permissionMode,
+      askPermission: options.askPermission,
+      guard: history,
+      onCheckpoint: async (promptUuid) => history.beginCheckpoint(promptUuid),
+      onEvent: options.onEvent,
+      checkpointTools: options.checkpointTools
+    })
+    const notices = [
+      ...(store.readOnlyReason !== null ? [store.readOnlyReason] : []),
+      ...(store.tornTail
+        ? [
+            'The session file ended in a torn line (a crash mid-write); every complete record was kept.'
+          ]
+        : []),
+      ...history.notices,
+      ...recovered
+    ]
+    return new WorkspaceSession(store, history, engine, agent, notices)
+  }
+
+  planRewind(checkpointUuid: string, mode: RewindMode, options?: PlanOptions): Promise<RewindPlan> {
+    return this.engine.planRewind(checkpointUuid, mode, options)
+  }
+
+  planSwitch(leafUuid: string, options?: PlanOptions): Promise<RewindPlan> {
+    return this.engine.planSwitch(leafUuid, options)
+  }
+
+  /** Applies a previewed plan, then brings the agent to the new branch. */
+  async apply(plan: RewindPlan): Promise<RewindResult> {
+    const result = await this.engine.apply(plan)
+    this.afterLeafOrFilesMoved(plan.mode === 'code' ? 'code' : 'conversation', result)
+    return result
+  }
+
+  async rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
+    return this.apply(await this.planRewind(checkpointUuid, mode))
+  }
+
+  async undo(): Promise<RewindResult> {
+    const result = await this.engine.undo()
+    this.afterLeafOrFilesMoved('conversation', result)
+    return result
+  }
+
+  /**
+   * Read-before-edit is trusted only for what the model saw on the branch it is on now: a move
+   * of the leaf forgets everything, a code-only restore only the files it rewrote.
+   */
+  private afterLeafOrFilesMoved(scope: 'code' | 'conversation', result: RewindResult): void {
+    if (scope === 'conversation') {
+      this.agent.fileState.clear()
+    } else {
+      for (const rel of [...result.restored, ...result.deleted, ...result.recreated]) {
+        this.agent.fileState.forget(join(this.store.cwd, rel))
+      }
+    }
+    this.agent.reloadFromSession()
+  }
+
+  async close(): Promise<void> {
+    this.agent.stop()
+    await this.history.close()
+    this.store.close()
+  }
+}
