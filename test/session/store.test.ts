@@ -207,9 +207,9 @@ describe('resume', () => {
   it('latest (--continue) is the most recently written session; find (--resume) takes an id or unique prefix', async () => {
     const h = home()
     const first = create(h)
-    await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setTimeout(r, 50))
     const second = create(h)
-    await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setTimeout(r, 50))
     first.appendMessage({ role: 'user', content: 'newer write' })
     expect(SessionStore.latest(h, '/work/project')).toBe(first.file)
     expect(SessionStore.list(h, '/work/project').map((x) => x.sessionId)).toEqual([
