@@ -8,6 +8,11 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
+  inspect: {
+    usage: 'inspect FILE [--json]',
+    summary: 'print a session file as a tree (ours, Claude Code or pi), its checkpoints and problems',
+    load: () => import('./commands/inspect')
+  },
   serve: {
     usage: 'serve [--cwd DIR] [--port N]',
     summary: 'serve the app in your browser (no Electron) for workspace DIR, on its latest session',

@@ -1,0 +1,164 @@
+// `rewind-studio inspect FILE [--json]`: prints a session's tree, read-only. Reads our sessions,
+// Claude Code transcripts and pi sessions (mapped onto the same tree model), and lists every
+// problem loading found. Never writes, never takes the writer lock.
+import { readSessionFile, type LoadedSession } from '../../core/session/load'
+import { contentText, isPrompt, promptText, type TreeRecord } from '../../core/session/tree'
+
+const USAGE = 'Usage: rewind-studio inspect FILE [--json]'
+
+export async function run(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(
+      `${USAGE}\n\nPrints the session tree in FILE: the active path (*), the leaf (>), the checkpoints\nand any problems. --json prints the same as one JSON object.`
+    )
+    return 0
+  }
+  const files = args.filter((a) => a !== '--json')
+  const unknown = files.filter((a) => a.startsWith('-'))
+  if (files.length !== 1 || unknown.length > 0) {
+    console.error(unknown.length > 0 ? `inspect: unknown option ${unknown[0]}\n${USAGE}` : USAGE)
+    return 2
+  }
+  const file = files[0] ?? ''
+  let loaded: LoadedSession
+  try {
+    loaded = readSessionFile(file)
+  } catch (error) {
+    console.error(`inspect: cannot read ${file}: ${(error as Error).message}`)
+    return 1
+  }
+  console.log(
+    args.includes('--json')
+      ? JSON.stringify(inspectJson(loaded), null, 2)
+      : inspectText(loaded).join('\n')
+  )
+  return 0
+}
+
+export function inspectJson(loaded: LoadedSession) {
+  const { tree } = loaded
+  return {
+    format: loaded.format,
+    sessionId: tree.header?.sessionId ?? null,
+    cwd: tree.header?.cwd ?? null,
+    records: loaded.recordCount,
+    nodes: tree.size,
+    tornTail: loaded.tornTail,
+    leaves: tree.leaves().length,
+    leaf: tree.leafUuid,
+    activePath: tree.activePath().map((r) => r.uuid),
+    checkpoints: tree.checkpoints().map(({ index, uuid, prompt, filesChanged }) => ({
+      index,
+      uuid,
+      prompt,
+      filesChanged
+    })),
+    summaries: tree
+      .summaries()
+      .map(({ uuid, fromId, summary, kind }) => ({ uuid, fromId, summary, kind })),
+    problems: loaded.problems
+  }
+}
+
+/**
+ * The tree as text. A chain stays at one indentation and only a fork indents (a 1,000-message
+ * conversation without branches is 1,000 lines, not a staircase): each child after the first
+ * of a node opens a nested block. Iterative, so a 100k-deep chain cannot overflow the stack.
+ */
+export function inspectText(loaded: LoadedSession): string[] {
+  const { tree } = loaded
+  const onPath = new Set(tree.activePath().map((r) => r.uuid))
+  const labels = tree.labels()
+  const out: string[] = [
+    `${loaded.format} session ${tree.header?.sessionId ?? '(no header)'}${tree.header?.cwd ? ` in ${tree.header.cwd}` : ''}`,
+    `${loaded.recordCount} records, ${tree.size} messages, ${tree.leaves().length} leaves; * active path, > leaf`,
+    ''
+  ]
+  const stack: { node: TreeRecord; depth: number; fork: boolean }[] = tree
+    .children(null)
+    .reverse()
+    .map((node) => ({ node, depth: 0, fork: false }))
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (item === undefined) break
+    const { node, depth, fork } = item
+    const mark = node.uuid === tree.leafUuid ? '>' : onPath.has(node.uuid) ? '*' : ' '
+    const label = labels.get(node.uuid)
+    out.push(
+      `${mark} ${'  '.repeat(depth)}${fork ? '└ ' : ''}${shortId(node.uuid)} ${describe(node)}${label ? `  [${label}]` : ''}`
+    )
+    const children = tree.children(node.uuid)
+    // Push in reverse so the first child (the chain's continuation) is printed next.
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i]
+      if (child === undefined) continue
+      stack.push(
+        i === 0
+          ? { node: child, depth, fork: false }
+          : { node: child, depth: depth + 1, fork: true }
+      )
+    }
+  }
+  const checkpoints = tree.checkpoints()
+  out.push('', `Checkpoints (${checkpoints.length}):`)
+  for (const c of checkpoints) {
+    out.push(
+      `  ${c.index}. ${shortId(c.uuid)} ${oneLine(c.prompt, 70)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
+    )
+  }
+  const summaries = tree.summaries()
+  if (summaries.length > 0) {
+    out.push('', `Summaries (${summaries.length}):`)
+    for (const s of summaries)
+      out.push(
+        `  ${shortId(s.uuid)} ${s.kind} from ${shortId(s.fromId)}: ${oneLine(s.summary, 70)}`
+      )
+  }
+  out.push(
+    '',
+    loaded.problems.length === 0 ? 'No problems.' : `Problems (${loaded.problems.length}):`
+  )
+  for (const p of loaded.problems) out.push(`  line ${p.line}: ${p.kind}: ${p.message}`)
+  if (loaded.tornTail)
+    out.push('The last line is torn (a write was cut off); every earlier record is intact.')
+  return out
+}
+
+function describe(r: TreeRecord): string {
+  switch (r.type) {
+    case 'user': {
+      if (isPrompt(r)) return `prompt: ${oneLine(promptText(r), 70)}`
+      const content = r.message.content
+      const results =
+        typeof content === 'string' ? 0 : content.filter((b) => b.type === 'tool_result').length
+      return results > 0
+        ? `tool result${results > 1 ? ` x${results}` : ''}`
+        : `user (meta): ${oneLine(contentText(content), 60)}`
+    }
+    case 'assistant': {
+      const content = r.message.content
+      const tools =
+        typeof content === 'string'
+          ? []
+          : content.flatMap((b) => (b.type === 'tool_use' && 'name' in b ? [String(b.name)] : []))
+      const text = oneLine(contentText(content), 60)
+      const shown = [text, ...tools.map((t) => `[${t}]`)].filter((s) => s !== '')
+      const blocks = typeof content === 'string' ? [] : content.map((b) => b.type)
+      return `assistant: ${shown.length > 0 ? shown.join(' ') : `(${blocks.join(', ') || 'empty'})`}`
+    }
+    case 'branch_summary':
+      return `branch summary: ${oneLine(r.summary, 60)}`
+    case 'custom_message':
+      return `${r.customType}${r.hidden ? ' (hidden)' : ''}: ${oneLine(contentText(r.content), 60)}`
+  }
+}
+
+/** A uuid's first 8 characters; a short foreign id (pi's "pi-line-12", "a1b2c3d4") whole. */
+function shortId(id: string): string {
+  return id.length <= 12 ? id : id.slice(0, 8)
+}
+
+function oneLine(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
+}
