@@ -13,6 +13,11 @@ const commands: Record<string, Command> = {
     summary: 'print a session file as a tree (ours, Claude Code or pi), its checkpoints and problems',
     load: () => import('./commands/inspect')
   },
+  chat: {
+    usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
+    summary: 'talk to the agent in the terminal; /rewind, /undo, /exit',
+    load: () => import('./commands/chat')
+  },
   serve: {
     usage: 'serve [--cwd DIR] [--port N]',
     summary: 'serve the app in your browser (no Electron) for workspace DIR, on its latest session',

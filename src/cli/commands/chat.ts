@@ -1,0 +1,224 @@
+// `rewind-studio chat`: the agent in the terminal. Prompts are read line by line from stdin (a
+// TTY or a pipe); /rewind, /undo and /exit steer the session the way the desktop app does,
+// over the same WorkspaceSession.
+import { createInterface, type Interface } from 'node:readline'
+import type { RewindMode } from '../../shared/messages'
+import { RewindMode as RewindModeSchema } from '../../shared/messages'
+import type { AgentEvent, PermissionRequest, RewindResult } from '../../shared/views'
+import { openSessionStore, demoWorkspace } from '../../core/studio/launch'
+import { parseLaunchArgs, UsageError } from '../../core/studio/launch-options'
+import { ModelSetup } from '../../core/studio/model-setup'
+import { memorySecrets } from '../../core/studio/secret-store'
+import { WorkspaceSession } from '../../core/studio/workspace-session'
+import { appRoot, failWith, wantsHelp } from '../cli-support'
+import { formatToolResult } from '../format'
+
+const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-mode MODE]
+                          [--continue | --resume ID] [--setting key=value ...]
+
+Reads prompts line by line from standard input. Commands:
+  /rewind                 list the checkpoints of the current branch
+  /rewind N [MODE]        go back to before checkpoint N; MODE: both (default), conversation, code
+  /undo                   undo the last rewind (files and conversation)
+  /exit                   leave (the session is saved as you go; --continue resumes it)`
+
+/** Lines from stdin, one at a time, whether a person types them or a pipe delivers them. */
+class LineReader {
+  private readonly queue: string[] = []
+  private waiting: ((line: string | null) => void) | null = null
+  private ended = false
+
+  constructor(readonly rl: Interface) {
+    rl.on('line', (line) => {
+      if (this.waiting) {
+        const resolve = this.waiting
+        this.waiting = null
+        resolve(line)
+      } else this.queue.push(line)
+    })
+    rl.on('close', () => {
+      this.ended = true
+      this.waiting?.(null)
+      this.waiting = null
+    })
+  }
+
+  next(prompt: string): Promise<string | null> {
+    if (process.stdin.isTTY) this.rl.setPrompt(prompt)
+    if (process.stdin.isTTY) this.rl.prompt()
+    const queued = this.queue.shift()
+    if (queued !== undefined) {
+      if (!process.stdin.isTTY) process.stdout.write(`${prompt}${queued}\n`)
+      return Promise.resolve(queued)
+    }
+    if (this.ended) return Promise.resolve(null)
+    return new Promise((resolve) => {
+      this.waiting = (line) => {
+        if (line !== null && !process.stdin.isTTY) process.stdout.write(`${prompt}${line}\n`)
+        resolve(line)
+      }
+    })
+  }
+}
+
+class TerminalChat {
+  private readonly toolNames = new Map<string, string>()
+  work!: WorkspaceSession
+
+  constructor(private readonly input: LineReader) {}
+
+  onEvent = (event: AgentEvent): void => {
+    switch (event.type) {
+      case 'message_end':
+        if (event.role === 'assistant') {
+          for (const block of event.content) {
+            if (block.type === 'text' && typeof block.text === 'string' && block.text.trim()) {
+              console.log(`● ${block.text.trim()}`)
+            }
+          }
+        }
+        break
+      case 'tool_start':
+        this.toolNames.set(event.toolUseId, event.name)
+        console.log(`⏺ ${this.work.agent.describeToolCall(event.name, event.input)}`)
+        break
+      case 'tool_end':
+        console.log(formatToolResult(this.toolNames.get(event.toolUseId) ?? 'tool', event))
+        break
+      case 'notice':
+        console.log(`${event.level === 'error' ? '✘' : '!'} ${event.message}`)
+        break
+      case 'status':
+      case 'message_start':
+      case 'block_delta':
+        break
+    }
+  }
+
+  askPermission = async (request: PermissionRequest): Promise<boolean> => {
+    for (;;) {
+      const answer = await this.input.next(`Allow ${request.summary}? [y/n] `)
+      if (answer === null) return false
+      if (/^y(es)?$/i.test(answer.trim())) return true
+      if (/^no?$/i.test(answer.trim())) return false
+    }
+  }
+
+  listCheckpoints(): void {
+    const checkpoints = this.work.store.tree().checkpoints()
+    if (checkpoints.length === 0) {
+      console.log('No checkpoints yet: each prompt you send opens one.')
+      return
+    }
+    for (const c of checkpoints) {
+      const files = `changed ${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'}`
+      console.log(`${c.index}. ${c.prompt}  (${files})`)
+    }
+    console.log(
+      'Type /rewind <N> [both|conversation|code] to go back to before that prompt (default: both)'
+    )
+  }
+
+  printRestore(result: RewindResult): void {
+    for (const path of result.restored) console.log(`  ⎿ restored ${path}`)
+    for (const path of result.recreated) console.log(`  ⎿ recreated ${path}`)
+    for (const path of result.deleted) console.log(`  ⎿ deleted (created after it) ${path}`)
+  }
+
+  async rewind(args: string[]): Promise<string | null> {
+    const [indexText, modeText = 'both'] = args
+    const checkpoints = this.work.store.tree().checkpoints()
+    const index = Number(indexText)
+    const checkpoint = checkpoints[index - 1]
+    if (!Number.isInteger(index) || checkpoint === undefined) {
+      console.log(`✘ No checkpoint ${indexText}: choose 1 to ${checkpoints.length} (see /rewind).`)
+      return null
+    }
+    const mode = RewindModeSchema.safeParse(modeText)
+    if (!mode.success) {
+      console.log(`✘ Unknown mode "${modeText}": use both, conversation or code.`)
+      return null
+    }
+    const result = await this.work.rewind(checkpoint.uuid, mode.data as RewindMode)
+    this.printRestore(result)
+    if (mode.data === 'code') {
+      console.log(`Files are back as they were before checkpoint ${index}; the conversation stays.`)
+      return null
+    }
+    const kept = this.work.store
+      .tree()
+      .activePath()
+      .filter((r) => r.type === 'user' || r.type === 'assistant').length
+    console.log(`Back to before checkpoint ${index}; ${kept} messages left on this branch.`)
+    if (result.prefill !== null) {
+      console.log(`Original prompt: ${result.prefill} (put back in the input: edit it and send)`)
+    }
+    return result.prefill
+  }
+
+  async run(): Promise<void> {
+    let prefill: string | null = null
+    for (;;) {
+      if (prefill !== null && process.stdin.isTTY) this.input.rl.write(prefill)
+      prefill = null
+      const line = await this.input.next('❯ ')
+      if (line === null) return
+      const text = line.trim()
+      if (text === '') continue
+      if (text === '/exit' || text === '/quit') return
+      try {
+        if (text === '/rewind') this.listCheckpoints()
+        else if (text.startsWith('/rewind '))
+          prefill = await this.rewind(text.split(/\s+/).slice(1))
+        else if (text === '/undo') {
+          const result = await this.work.undo()
+          this.printRestore(result)
+          console.log('Undone: files and conversation are back as before the rewind.')
+        } else if (text.startsWith('/'))
+          console.log(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
+        else await this.work.agent.send(text)
+      } catch (error) {
+        console.log(`✘ ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
+  }
+}
+
+export async function run(args: string[]): Promise<number> {
+  if (wantsHelp(args)) {
+    console.log(usage)
+    return 0
+  }
+  let work: WorkspaceSession | null = null
+  const rl = createInterface({ input: process.stdin, terminal: process.stdin.isTTY === true })
+  try {
+    const options = parseLaunchArgs(args, { kind: 'new' })
+    if (options.port !== undefined) throw new UsageError('chat takes no --port')
+    const cwd = options.demo ? demoWorkspace(options.home, appRoot) : (options.cwd as string)
+    const models = new ModelSetup({ ...options, appRoot, secrets: memorySecrets() })
+    const settings = models.settings()
+    const chat = new TerminalChat(new LineReader(rl))
+    const store = openSessionStore(options.home, cwd, options.session)
+    work = await WorkspaceSession.open({
+      home: options.home,
+      store,
+      model: await models.client(),
+      permissionMode: settings.permissionMode,
+      checkpointTools: settings.checkpointEnabled,
+      askPermission: chat.askPermission,
+      onEvent: chat.onEvent
+    })
+    chat.work = work
+    console.log(
+      `Session ${store.sessionId} in ${cwd} (${settings.model}, ${settings.permissionMode})`
+    )
+    for (const notice of [...models.notices(), ...work.notices]) console.log(`! ${notice}`)
+    await chat.run()
+    return 0
+  } catch (error) {
+    return failWith(error)
+  } finally {
+    rl.close()
+    await work?.close()
+  }
+}

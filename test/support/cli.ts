@@ -1,0 +1,33 @@
+// Runs the real rewind-studio command in a child process, as a user's shell would.
+import { spawn } from 'node:child_process'
+import { join, resolve } from 'node:path'
+
+export const repoRoot = resolve(import.meta.dirname, '../..')
+
+export interface CliRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+export function runCli(
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string } = {}
+): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
+    delete env.ANTHROPIC_API_KEY
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/rewind-studio.mjs'), ...args], {
+      cwd: options.cwd ?? repoRoot,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once('error', fail)
+    child.once('close', (code) => done({ code, stdout, stderr }))
+    child.stdin.end(options.input ?? '')
+  })
+}
