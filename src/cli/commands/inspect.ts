@@ -153,9 +153,12 @@ function describe(r: TreeRecord): string {
   }
 }
 
-/** A uuid's first 8 characters; a short foreign id (pi's "pi-line-12", "a1b2c3d4") whole. */
+/**
+ * A uuid's last 8 characters (a uuid v7 starts with its timestamp, so ids written in the same
+ * second share their first 8); a short foreign id (pi's "pi-line-12", "a1b2c3d4") whole.
+ */
 function shortId(id: string): string {
-  return id.length <= 12 ? id : id.slice(0, 8)
+  return id.length <= 12 ? id : id.slice(-8)
 }
 
 function oneLine(text: string, width: number): string {
