@@ -32,7 +32,7 @@ test('a malformed payload over the WebSocket gets a typed error', async ({ page 
   await page.goto(app.url)
   const token = new URL(app.url).searchParams.get('token')
   const reply = await page.evaluate(async (wsToken) => {
-    const socket = new WebSocket(`ws://${location.host}/ws?token=${wsToken}`)
+    const socket = new WebSocket(`ws://${window.location.host}/ws?token=${wsToken}`)
     await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }))
     const answer = new Promise<string>((resolve) =>
       socket.addEventListener('message', (m) => resolve(String(m.data)), { once: true })

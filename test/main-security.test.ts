@@ -78,17 +78,17 @@ describe('navigation and new windows', () => {
   })
 
   it('denies permission requests and checks', () => {
-    let request: ((c: unknown, p: string, cb: (ok: boolean) => void) => void) | null = null
-    let check: (() => boolean) | null = null
+    type RequestHandler = (c: unknown, p: string, cb: (ok: boolean) => void) => void
+    const handlers: { request?: RequestHandler; check?: () => boolean } = {}
     const session = {
-      setPermissionRequestHandler: (h: typeof request) => (request = h),
-      setPermissionCheckHandler: (h: typeof check) => (check = h)
+      setPermissionRequestHandler: (h: RequestHandler) => (handlers.request = h),
+      setPermissionCheckHandler: (h: () => boolean) => (handlers.check = h)
     }
     denyPermissions(session as unknown as Session)
-    let granted: boolean | null = null
-    request?.(null, 'media', (ok) => (granted = ok))
-    expect(granted).toBe(false)
-    expect(check?.()).toBe(false)
+    const granted: boolean[] = []
+    handlers.request?.(null, 'media', (ok) => granted.push(ok))
+    expect(granted).toEqual([false])
+    expect(handlers.check?.()).toBe(false)
   })
 })
 

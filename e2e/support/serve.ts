@@ -37,7 +37,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
     mkdirSync(join(workspace, path, '..'), { recursive: true })
     writeFileSync(join(workspace, path), content)
   }
-  const env = { ...process.env, REWIND_STUDIO_HOME: home, ...options.env }
+  const env: NodeJS.ProcessEnv = { ...process.env, REWIND_STUDIO_HOME: home, ...options.env }
   delete env.ANTHROPIC_API_KEY
   const child: ChildProcess = spawn(
     process.execPath,
