@@ -5,6 +5,7 @@ import { startMessagesServer } from '../../../test/support/messages-server'
 import type { MessagesServer, ServerStep } from '../../../test/support/messages-server'
 import { apiModel, makeHarness, notices } from '../../../test/support/agent-harness'
 import type { HarnessOptions } from '../../../test/support/agent-harness'
+import { SessionStore } from '../session/store'
 import { INTERRUPTED_RESULT } from './context'
 
 let server: MessagesServer | null = null
@@ -129,6 +130,19 @@ describe('API errors leave one clear line and a consistent session', () => {
     expect(outcome).toMatchObject({ status: 'failed', code: 'stream_dropped' })
     expect(h.events.some((e) => e.type === 'block_delta')).toBe(true)
     expect(roles(h)).toEqual(['user'])
+  })
+})
+
+describe('session errors', () => {
+  test('a read-only session: one clear line, nothing sent to the model', async () => {
+    const { h, server } = await setup([text('never')])
+    const readOnly = SessionStore.open(h.store.file, { readOnly: true })
+    const agent = h.reopen(apiModel(server.url), { session: readOnly })
+    const outcome = await agent.send('hi')
+    expect(outcome).toMatchObject({ status: 'failed', code: 'session' })
+    expect(outcome.status === 'failed' && outcome.message).toMatch(/read-only/)
+    expect(outcome.status === 'failed' && outcome.message).not.toContain('\n')
+    expect(server.requests).toHaveLength(0)
   })
 })
 

@@ -158,11 +158,10 @@ export class Agent {
       this.emit({ type: 'notice', level: 'error', message })
       return { status: 'failed', code: 'session', message }
     } finally {
-      if (this.checkpoint.pending !== null) {
-        // A requested rewind that a stop or failure kept from being applied is dropped: the
-        // checkpoint is still open on the branch and the model can rewind again.
-        this.checkpoint.rehydrate(this.tree.activePath())
-      }
+      // The state in memory ends every turn equal to what the branch says. A rewind that a stop or
+      // a failure kept from being applied is dropped here: its checkpoint is still open on the
+      // branch, so the model can rewind again.
+      this.checkpoint.rehydrate(this.tree.activePath())
       this.checkpoint.batchResultUuid = null
       this.abort = null
       this.emit({ type: 'status', running: false })

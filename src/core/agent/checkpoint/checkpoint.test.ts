@@ -275,6 +275,32 @@ describe('normal rewind', () => {
   })
 })
 
+describe('stop', () => {
+  test('a stop after rewind was requested but before the step ended: nothing is applied, the checkpoint stays open', async () => {
+    const { h } = await setup(
+      [
+        call('tu_cp', 'checkpoint', { goal: 'g' }),
+        {
+          kind: 'message',
+          content: [
+            { type: 'tool_use', id: 'tu_rw', name: 'rewind', input: { report: 'r' } },
+            { type: 'tool_use', id: 'tu_sleep', name: 'Bash', input: { command: 'sleep 30' } }
+          ]
+        }
+      ],
+      {
+        onEvent: (e, agent) => {
+          if (e.type === 'tool_start' && e.name === 'Bash') setImmediate(() => agent.stop())
+        }
+      }
+    )
+    await expect(h.agent.send('explore')).resolves.toEqual({ status: 'stopped' })
+    expect(h.store.tree().summaries()).toEqual([])
+    expect(h.agent.checkpoint.pending).toBeNull()
+    expect(h.agent.checkpoint.active?.goal).toBe('g')
+  })
+})
+
 describe('fallback to root', () => {
   test('a checkpoint entry no longer in the tree: the exact log line, a branch from the root, no failure', () => {
     const home = makeWorkspace().base
