@@ -1,0 +1,74 @@
+// The window: sessions on the left, the branch explorer in the middle, the selected branch's
+// transcript or inspector on the right with the composer under it.
+import { useEffect } from 'react'
+import { connect } from './actions/connect'
+import { openRewindPicker } from './actions/rewind'
+import { BranchGraph } from './graph/BranchGraph'
+import { useAppStore } from './stores/app-store'
+import { useRewindStore } from './stores/rewind-store'
+import { Composer } from './panels/Composer'
+import { Header } from './panels/Header'
+import { Notices } from './panels/Notices'
+import { PermissionPrompt } from './panels/PermissionPrompt'
+import { RewindDialogs } from './panels/RewindDialog'
+import { SessionList } from './panels/SessionList'
+import { SettingsDialog } from './panels/SettingsDialog'
+import { SidePanel } from './panels/SidePanel'
+
+const DOUBLE_ESCAPE_MS = 600
+
+/** Esc Esc opens the rewind picker (Claude Code's habit), unless the Esc belongs to a dialog or
+ * clears text being typed. */
+function useEscapeTwiceOpensRewind(): void {
+  useEffect(() => {
+    let last = 0
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      const target = event.target
+      const typing =
+        (target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement) &&
+        target.value !== ''
+      const busy =
+        useRewindStore.getState().dialog.kind !== 'closed' ||
+        useAppStore.getState().settingsOpen ||
+        useAppStore.getState().info?.readOnlyReason != null
+      if (typing || busy || event.defaultPrevented) {
+        last = 0
+        return
+      }
+      if (event.timeStamp - last < DOUBLE_ESCAPE_MS) {
+        last = 0
+        // The dialog opens while this keydown is still being dispatched: without this, the
+        // browser treats the same Escape as a request to close it again.
+        event.preventDefault()
+        openRewindPicker()
+      } else {
+        last = event.timeStamp
+      }
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [])
+}
+
+export function App() {
+  useEffect(() => connect(), [])
+  useEscapeTwiceOpensRewind()
+  return (
+    <div className="app">
+      <Header />
+      <Notices />
+      <main className="layout">
+        <SessionList />
+        <BranchGraph />
+        <div className="right">
+          <SidePanel />
+          <PermissionPrompt />
+          <Composer />
+        </div>
+      </main>
+      <RewindDialogs />
+      <SettingsDialog />
+    </div>
+  )
+}

@@ -1,0 +1,70 @@
+// The agent: prompts out, its stream in. Stream events are applied once per animation frame, so a
+// burst of tokens costs one store update and one render of the line they belong to.
+import { getBridge } from '../bridge'
+import type { AgentEvent } from '../../../shared/views'
+import { useAppStore } from '../stores/app-store'
+import { useGraphStore } from '../stores/graph-store'
+import { useTranscriptStore } from '../stores/transcript-store'
+import { attempt, reportFailure } from './report'
+import { refreshAll } from './session'
+
+let queued: AgentEvent[] = []
+let frame: number | null = null
+
+function flush(): void {
+  frame = null
+  const events = queued
+  queued = []
+  useTranscriptStore.getState().receiveEvents(events)
+}
+
+export function receiveAgentEvent(event: AgentEvent): void {
+  const app = useAppStore.getState()
+  if (event.type === 'notice') app.notify(event.level, event.message)
+  queued.push(event)
+  if (event.type === 'status') {
+    // The end of a run is applied at once, then everything is read back from the session.
+    if (frame !== null) cancelAnimationFrame(frame)
+    flush()
+    app.setRunning(event.running)
+    if (!event.running) {
+      app.setStatus('')
+      void refreshAll()
+    }
+    return
+  }
+  frame ??= requestAnimationFrame(flush)
+}
+
+export async function sendPrompt(): Promise<void> {
+  const app = useAppStore.getState()
+  const prompt = app.draft.trim()
+  if (prompt === '' || app.running) return
+  // The transcript must show the active branch to stream into it.
+  if (useTranscriptStore.getState().branchLeaf !== null) {
+    const tip = useGraphStore.getState().nodes.findLast((node) => node.onActivePath)
+    if (tip !== undefined) useGraphStore.getState().select(tip.id)
+  }
+  app.setDraft('')
+  app.showPanel('transcript')
+  try {
+    await getBridge().request('agent:send', { prompt })
+    app.setStatus('Prompt sent')
+  } catch (error) {
+    // Nothing typed is lost: the prompt goes back into the composer.
+    useAppStore.getState().setDraft(prompt)
+    reportFailure('Sending the prompt', error)
+  }
+}
+
+export async function stopAgent(): Promise<void> {
+  const stopped = await attempt('Stopping the agent', () => getBridge().request('agent:stop', {}))
+  if (stopped !== null) useAppStore.getState().setStatus('Stopping the agent')
+}
+
+export async function answerPermission(requestId: string, allow: boolean): Promise<void> {
+  useAppStore.getState().settlePermission(requestId)
+  await attempt('Answering the permission request', () =>
+    getBridge().request('agent:answerPermission', { requestId, allow })
+  )
+}

@@ -1,0 +1,165 @@
+// The branch explorer: the session tree in React Flow. The canvas subscribes to the node and edge
+// arrays only (they change when the graph changes, never per token); selection lives in its own
+// store field, and the keyboard moves it through the tree.
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useStoreApi,
+  type FitViewOptions,
+  type NodeMouseHandler
+} from '@xyflow/react'
+import { useCallback, useEffect, useMemo, type KeyboardEvent } from 'react'
+import { moveSelection, openNode, selectNode } from '../actions/session'
+import {
+  selectFlowEdges,
+  selectFlowNodes,
+  selectHasNodes,
+  selectSelectedId,
+  selectSessionId,
+  useGraphStore
+} from '../stores/graph-store'
+import type { FlowNode } from './flow-model'
+import { NODE_HEIGHT, NODE_WIDTH } from './layout'
+import { nodeTypes } from './nodes'
+import type { Direction } from './tree-index'
+
+const ARROWS: Record<string, Direction> = {
+  ArrowUp: 'parent',
+  ArrowDown: 'child',
+  ArrowLeft: 'previousSibling',
+  ArrowRight: 'nextSibling'
+}
+
+/** How many turns at the end of the active path the first view frames. */
+const FIRST_VIEW_TURNS = 6
+
+const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => selectNode(node.id)
+const onNodeDoubleClick: NodeMouseHandler<FlowNode> = (_event, node) => openNode(node.id)
+const miniMapNodeClass = (node: FlowNode) =>
+  node.data.node.onActivePath ? 'minimap-node minimap-node--active' : 'minimap-node'
+
+function focusNodeElement(id: string): void {
+  // The node may only mount on the next frames (onlyRenderVisibleElements after a pan).
+  let tries = 3
+  const attemptFocus = () => {
+    const element = document.querySelector<HTMLElement>(
+      `.react-flow__node[data-id="${CSS.escape(id)}"]`
+    )
+    if (element !== null) element.focus({ preventScroll: true })
+    else if (--tries > 0) requestAnimationFrame(attemptFocus)
+  }
+  requestAnimationFrame(attemptFocus)
+}
+
+/** Pans to the selected node when it is outside the view (keyboard moves, a rewind). */
+function useKeepSelectionInView(): void {
+  const store = useStoreApi<FlowNode>()
+  const selectedId = useGraphStore(selectSelectedId)
+  useEffect(() => {
+    if (selectedId === null) return
+    const position = useGraphStore.getState().positions.get(selectedId)
+    if (position === undefined) return
+    const { transform, width, height, setCenter } = store.getState()
+    const [tx, ty, zoom] = transform
+    const left = position.x * zoom + tx
+    const top = position.y * zoom + ty
+    const inside =
+      left >= 0 &&
+      top >= 0 &&
+      left + NODE_WIDTH * zoom <= width &&
+      top + NODE_HEIGHT * zoom <= height
+    if (!inside) {
+      void setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
+        zoom: Math.max(zoom, 0.6),
+        duration: 200
+      })
+    }
+  }, [selectedId, store])
+}
+
+function Canvas() {
+  const nodes = useGraphStore(selectFlowNodes)
+  const edges = useGraphStore(selectFlowEdges)
+  useKeepSelectionInView()
+
+  // Computed once per mounted canvas: the first view shows where the conversation stands.
+  const fitViewOptions = useMemo<FitViewOptions>(() => {
+    const active = useGraphStore.getState().nodes.filter((node) => node.onActivePath)
+    return {
+      nodes: active.slice(-FIRST_VIEW_TURNS).map((node) => ({ id: node.id })),
+      maxZoom: 1,
+      padding: 0.2
+    }
+  }, [])
+
+  const onKeyDown = useCallback((event: KeyboardEvent<HTMLDivElement>) => {
+    const direction = ARROWS[event.key]
+    if (direction !== undefined) {
+      event.preventDefault()
+      const moved = moveSelection(direction)
+      if (moved !== null) focusNodeElement(moved)
+      return
+    }
+    if (event.key === 'Enter') {
+      const selected = useGraphStore.getState().selectedId
+      if (selected !== null) {
+        event.preventDefault()
+        openNode(selected)
+      }
+    }
+  }, [])
+
+  return (
+    <div className="graph-canvas" onKeyDown={onKeyDown}>
+      <ReactFlow<FlowNode>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodeClick={onNodeClick}
+        onNodeDoubleClick={onNodeDoubleClick}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        deleteKeyCode={null}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+        zoomOnDoubleClick={false}
+        onlyRenderVisibleElements
+        minZoom={0.05}
+        maxZoom={2}
+        fitView
+        fitViewOptions={fitViewOptions}
+        colorMode="system"
+        aria-label="Branch graph"
+      >
+        <Background gap={24} size={1} />
+        <MiniMap<FlowNode>
+          pannable
+          zoomable
+          nodeClassName={miniMapNodeClass}
+          ariaLabel="Minimap of the branch graph"
+        />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  )
+}
+
+export function BranchGraph() {
+  const hasNodes = useGraphStore(selectHasNodes)
+  const sessionId = useGraphStore(selectSessionId)
+  return (
+    <section className="graph" aria-label="Branch explorer">
+      {hasNodes ? (
+        <ReactFlowProvider key={sessionId}>
+          <Canvas />
+        </ReactFlowProvider>
+      ) : (
+        <p className="graph__empty">No turns yet. Type a prompt below to start the conversation.</p>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import type { GraphNode } from '../../../shared/views'
+import { layoutTree } from './layout'
+import { nodeAccessibleName, reuseUnchangedNodes, toFlowEdges, toFlowNodes } from './flow-model'
+
+function turn(id: string, parentId: string | null, extra: Partial<GraphNode> = {}): GraphNode {
+  return {
+    id,
+    parentId,
+    kind: 'turn',
+    title: `prompt ${id}`,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    filesChanged: 0,
+    onActivePath: true,
+    branchLeafUuid: id,
+    label: null,
+    ...extra
+  }
+}
+
+//   a ── b (active)
+//    └── c (abandoned) ··· report r (agent checkpoint link c → r)
+const nodes = [
+  turn('a', null),
+  turn('b', 'a'),
+  turn('c', 'a', { onActivePath: false, filesChanged: 2 }),
+  turn('r', 'a', { kind: 'rewind_report', title: 'what was learned' })
+]
+
+describe('toFlowEdges', () => {
+  it('skips a checkpoint link whose ends are not in the graph', () => {
+    const edges = toFlowEdges({ nodes, checkpointLinks: [{ from: 'c', to: 'gone' }] }, new Map())
+    expect(edges.map((e) => e.id)).not.toContain('checkpoint:c->gone')
+  })
+
+  it('draws parent → child edges, highlighting those along the active path', () => {
+    const edges = toFlowEdges({ nodes, checkpointLinks: [] }, new Map())
+    const byTarget = new Map(edges.map((e) => [e.target, e]))
+    expect(byTarget.get('b')?.className).toContain('flow-edge--active')
+    expect(byTarget.get('c')?.className).not.toContain('flow-edge--active')
+    expect(byTarget.has('a')).toBe(false)
+  })
+
+  it('draws an agent checkpoint as a link from its turn to its report', () => {
+    const edges = toFlowEdges({ nodes, checkpointLinks: [{ from: 'c', to: 'r' }] }, new Map())
+    const link = edges.find((e) => e.id === 'checkpoint:c->r')
+    expect(link).toMatchObject({
+      source: 'c',
+      target: 'r',
+      ariaLabel: 'Agent checkpoint to its report'
+    })
+  })
+})
+
+describe('toFlowNodes', () => {
+  it('places each node at its layout position, typed by its kind, dimming abandoned ones', () => {
+    const positions = layoutTree(nodes)
+    const flow = toFlowNodes(nodes, positions, new Map())
+    expect(flow.map((n) => n.type)).toEqual(['turn', 'turn', 'turn', 'rewind_report'])
+    expect(flow[1]!.position).toEqual(positions.get('b'))
+    expect(flow[2]!.className).toContain('flow-node--abandoned')
+  })
+
+  it('keeps the previous object of every node that did not change when the active path moves', () => {
+    const positions = layoutTree(nodes)
+    const first = toFlowNodes(nodes, positions, new Map())
+    const moved = nodes.map((n) =>
+      n.id === 'b' || n.id === 'c' ? { ...n, onActivePath: !n.onActivePath } : { ...n }
+    )
+    const reused = reuseUnchangedNodes(new Map(nodes.map((n) => [n.id, n])), moved)
+    const second = toFlowNodes(reused, positions, new Map(first.map((n) => [n.id, n])))
+    expect(second[0]).toBe(first[0])
+    expect(second[3]).toBe(first[3])
+    expect(second[1]).not.toBe(first[1])
+    expect(second[1]!.className).toContain('flow-node--abandoned')
+  })
+})
+
+describe('nodeAccessibleName', () => {
+  it('names the kind, the title, the files changed and the branch state', () => {
+    expect(nodeAccessibleName(nodes[2]!)).toBe('Turn: prompt c, 2 files changed, abandoned branch')
+    expect(nodeAccessibleName(nodes[3]!)).toBe('Rewind report: what was learned, active path')
+  })
+})

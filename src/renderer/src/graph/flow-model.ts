@@ -1,0 +1,124 @@
+// From the session graph the main process sends to React Flow's nodes and edges. Pure, and it
+// hands back the previous object wherever nothing changed: React Flow and the memoized node
+// components compare by identity, so a graph event that only moves the active path re-renders the
+// nodes whose state changed, not all ten thousand.
+import type { Edge, Node } from '@xyflow/react'
+import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/views'
+import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
+
+export type FlowNodeData = { node: GraphNode }
+export type FlowNode = Node<FlowNodeData, GraphNodeKind>
+
+const KIND_NAMES: Record<GraphNodeKind, string> = {
+  turn: 'Turn',
+  branch_summary: 'Branch summary',
+  rewind_report: 'Rewind report',
+  compaction: 'Compaction'
+}
+
+/** The node's accessible name: what it is, its title, and where it stands. */
+export function nodeAccessibleName(node: GraphNode): string {
+  const parts = [`${KIND_NAMES[node.kind]}: ${node.title || '(empty)'}`]
+  if (node.filesChanged > 0) {
+    parts.push(`${node.filesChanged} file${node.filesChanged === 1 ? '' : 's'} changed`)
+  }
+  parts.push(node.onActivePath ? 'active path' : 'abandoned branch')
+  return parts.join(', ')
+}
+
+function sameGraphNode(a: GraphNode, b: GraphNode): boolean {
+  return (
+    a.id === b.id &&
+    a.parentId === b.parentId &&
+    a.kind === b.kind &&
+    a.title === b.title &&
+    a.timestamp === b.timestamp &&
+    a.filesChanged === b.filesChanged &&
+    a.onActivePath === b.onActivePath &&
+    a.branchLeafUuid === b.branchLeafUuid &&
+    a.label === b.label
+  )
+}
+
+/** The new graph's nodes, with each unchanged one replaced by the previous object. */
+export function reuseUnchangedNodes(
+  previous: ReadonlyMap<string, GraphNode>,
+  next: readonly GraphNode[]
+): GraphNode[] {
+  return next.map((node) => {
+    const old = previous.get(node.id)
+    return old !== undefined && sameGraphNode(old, node) ? old : node
+  })
+}
+
+export function toFlowNodes(
+  nodes: readonly GraphNode[],
+  positions: ReadonlyMap<string, Point>,
+  previous: ReadonlyMap<string, FlowNode>
+): FlowNode[] {
+  return nodes.map((node) => {
+    const position = positions.get(node.id) ?? { x: 0, y: 0 }
+    const old = previous.get(node.id)
+    if (
+      old !== undefined &&
+      old.data.node === node &&
+      old.position.x === position.x &&
+      old.position.y === position.y
+    ) {
+      return old
+    }
+    return {
+      id: node.id,
+      type: node.kind,
+      position,
+      data: { node },
+      // Known size up front: React Flow culls and fits before it has measured anything.
+      width: NODE_WIDTH,
+      height: NODE_HEIGHT,
+      ariaLabel: nodeAccessibleName(node),
+      className: node.onActivePath
+        ? 'flow-node flow-node--active'
+        : 'flow-node flow-node--abandoned'
+    }
+  })
+}
+
+/** Parent → child edges (highlighted along the active path) and checkpoint → report links. */
+export function toFlowEdges(
+  graph: Pick<SessionGraph, 'checkpointLinks'> & { nodes: readonly GraphNode[] },
+  previous: ReadonlyMap<string, Edge>
+): Edge[] {
+  const byId = new Map(graph.nodes.map((node) => [node.id, node]))
+  const edges: Edge[] = []
+  const keep = (edge: Edge): void => {
+    const old = previous.get(edge.id)
+    edges.push(old !== undefined && old.className === edge.className ? old : edge)
+  }
+  for (const node of graph.nodes) {
+    const parent = node.parentId === null ? undefined : byId.get(node.parentId)
+    if (parent === undefined) continue
+    const active = parent.onActivePath && node.onActivePath
+    keep({
+      id: `tree:${parent.id}->${node.id}`,
+      source: parent.id,
+      target: node.id,
+      className: active ? 'flow-edge flow-edge--active' : 'flow-edge',
+      focusable: false,
+      // Ten thousand "edge from a to b" images would drown a screen reader; the nodes say it all.
+      domAttributes: { 'aria-hidden': true }
+    })
+  }
+  for (const link of graph.checkpointLinks) {
+    if (!byId.has(link.from) || !byId.has(link.to)) continue
+    keep({
+      id: `checkpoint:${link.from}->${link.to}`,
+      source: link.from,
+      target: link.to,
+      className: 'flow-edge flow-edge--checkpoint',
+      label: 'report',
+      ariaLabel: 'Agent checkpoint to its report',
+      focusable: false
+    })
+  }
+  return edges
+}

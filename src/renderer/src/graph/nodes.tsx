@@ -1,0 +1,72 @@
+// The explorer's custom nodes. Each is memoized and reads only its own `selected` flag from the
+// store, so moving the selection re-renders two nodes and a streamed token re-renders none.
+import { Handle, Position, type NodeProps, type NodeTypes } from '@xyflow/react'
+import { memo, useMemo, type ReactNode } from 'react'
+import { selectIsSelected, useGraphStore } from '../stores/graph-store'
+import type { FlowNode } from './flow-model'
+
+function shortTime(timestamp: string): string {
+  const date = new Date(timestamp)
+  return Number.isNaN(date.getTime())
+    ? ''
+    : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })
+}
+
+function NodeCard({
+  id,
+  data,
+  kindLabel,
+  badge
+}: {
+  id: string
+  data: FlowNode['data']
+  kindLabel: string
+  badge?: ReactNode
+}) {
+  const isSelected = useGraphStore(useMemo(() => selectIsSelected(id), [id]))
+  const { node } = data
+  return (
+    <div className={`node-card node-card--${node.kind}${isSelected ? ' node-card--selected' : ''}`}>
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <div className="node-card__meta">
+        <span className="node-card__kind">{kindLabel}</span>
+        {node.label !== null && <span className="node-card__label">{node.label}</span>}
+        <span className="node-card__time">{shortTime(node.timestamp)}</span>
+      </div>
+      <div className="node-card__title">{node.title || '(empty)'}</div>
+      {badge}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  )
+}
+
+const TurnNode = memo(function TurnNode({ id, data }: NodeProps<FlowNode>) {
+  const changed = data.node.filesChanged
+  const badge =
+    changed > 0 ? (
+      <span className="node-card__badge" title="Files this turn changed (its checkpoint)">
+        {changed} file{changed === 1 ? '' : 's'}
+      </span>
+    ) : undefined
+  return <NodeCard id={id} data={data} kindLabel="Turn" badge={badge} />
+})
+
+const BranchSummaryNode = memo(function BranchSummaryNode({ id, data }: NodeProps<FlowNode>) {
+  return <NodeCard id={id} data={data} kindLabel="Branch summary" />
+})
+
+const RewindReportNode = memo(function RewindReportNode({ id, data }: NodeProps<FlowNode>) {
+  return <NodeCard id={id} data={data} kindLabel="Rewind report" />
+})
+
+const CompactionNode = memo(function CompactionNode({ id, data }: NodeProps<FlowNode>) {
+  return <NodeCard id={id} data={data} kindLabel="Compaction" />
+})
+
+/** Module scope: a new object per render would make React Flow remount every node. */
+export const nodeTypes = {
+  turn: TurnNode,
+  branch_summary: BranchSummaryNode,
+  rewind_report: RewindReportNode,
+  compaction: CompactionNode
+} satisfies NodeTypes

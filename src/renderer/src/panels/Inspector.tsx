@@ -1,0 +1,126 @@
+// The selected node in full: its prompt, the answer, tool calls, files changed with their diffs,
+// and for a branch summary or rewind report the whole text with when it was started and rewound.
+import type { NodeDetail } from '../../../shared/views'
+import { selectDetail, useInspectorStore } from '../stores/inspector-store'
+import { toBlockViews, type BlockView } from '../stores/transcript-model'
+import { DiffView } from './DiffView'
+
+function formatTime(timestamp: string | null): string {
+  if (timestamp === null) return 'unknown'
+  const date = new Date(timestamp)
+  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString()
+}
+
+function textOf(blocks: readonly BlockView[]): string {
+  return blocks
+    .flatMap((block) => (block.kind === 'text' ? [block.text] : []))
+    .join('\n')
+    .trim()
+}
+
+function DetailBody({ detail }: { detail: NodeDetail }) {
+  const entries = detail.entries.map((entry) => ({ entry, blocks: toBlockViews(entry.content) }))
+  const prompt = entries.find(({ entry }) => entry.isPrompt)
+  const answers = entries.filter(({ entry }) => entry.role === 'assistant')
+  const answerText = answers.map(({ blocks }) => textOf(blocks)).filter((t) => t !== '')
+  const toolCalls = answers.flatMap(({ blocks }) => blocks.filter((b) => b.kind === 'tool'))
+  const results = new Map(
+    entries.flatMap(({ blocks }) =>
+      blocks.flatMap((b) => (b.kind === 'tool_result' ? [[b.toolUseId, b] as const] : []))
+    )
+  )
+  const { node } = detail
+  return (
+    <div className="inspector__body">
+      <p className="muted">
+        {formatTime(node.timestamp)} ·{' '}
+        {node.onActivePath ? 'on the active path' : 'abandoned branch'}
+        {node.label !== null && ` · label ${node.label}`}
+      </p>
+      {detail.summary !== null && (
+        <section aria-label="Report">
+          <h3>{node.kind === 'rewind_report' ? 'Rewind report' : 'Summary'}</h3>
+          <p className="muted">
+            Started {formatTime(detail.summary.startedAt)} · rewound{' '}
+            {formatTime(detail.summary.rewoundAt)}
+          </p>
+          <div className="prose">{detail.summary.text}</div>
+        </section>
+      )}
+      {prompt !== undefined && (
+        <section aria-label="Prompt">
+          <h3>Prompt</h3>
+          <div className="prose">{textOf(prompt.blocks)}</div>
+        </section>
+      )}
+      {answerText.length > 0 && (
+        <section aria-label="Answer">
+          <h3>Answer</h3>
+          <div className="prose">{answerText.join('\n\n')}</div>
+        </section>
+      )}
+      {toolCalls.length > 0 && (
+        <section aria-label="Tool calls">
+          <h3>Tool calls ({toolCalls.length})</h3>
+          <ul className="file-list">
+            {toolCalls.map((call) => {
+              if (call.kind !== 'tool') return null
+              const result = results.get(call.toolUseId)
+              return (
+                <li key={call.toolUseId}>
+                  <details>
+                    <summary>
+                      {call.name}
+                      {result?.isError === true && <span className="warning-chip">failed</span>}
+                    </summary>
+                    <pre>{call.inputText}</pre>
+                    {result !== undefined && <pre>{result.text}</pre>}
+                  </details>
+                </li>
+              )
+            })}
+          </ul>
+        </section>
+      )}
+      {node.kind === 'turn' && (
+        <section aria-label="Files changed">
+          <h3>Files changed ({detail.files.length})</h3>
+          {detail.files.length === 0 && <p className="muted">This turn changed no files.</p>}
+          <ul className="file-list">
+            {detail.files.map((file) => (
+              <li key={file.path}>
+                <details>
+                  <summary>
+                    <code>{file.path}</code>
+                    {file.outsideChange && (
+                      <span className="warning-chip">changed outside the agent since</span>
+                    )}
+                  </summary>
+                  <DiffView diff={file.diff} />
+                </details>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  )
+}
+
+export function Inspector() {
+  const detail = useInspectorStore(selectDetail)
+  switch (detail.state) {
+    case 'empty':
+      return <p className="muted panel-pad">Select a node in the graph.</p>
+    case 'loading':
+      return <p className="muted panel-pad">Loading…</p>
+    case 'failed':
+      return (
+        <p role="alert" className="callout callout--error">
+          Could not load this node: {detail.message}
+        </p>
+      )
+    case 'ready':
+      return <DetailBody detail={detail.detail} />
+  }
+}

@@ -1,0 +1,32 @@
+// What can be done with the selected node: rewind to it, or switch to its branch when it is off
+// the active path. Read-only sessions (another process holds them) offer neither.
+import { openBranchSwitch, openRewindPicker } from '../actions/rewind'
+import { selectReadOnlyReason, selectRunning, useAppStore } from '../stores/app-store'
+import { selectSelectedNode, useGraphStore } from '../stores/graph-store'
+
+export function SelectionBar() {
+  const node = useGraphStore(selectSelectedNode)
+  const readOnly = useAppStore(selectReadOnlyReason) !== null
+  const running = useAppStore(selectRunning)
+  if (node === null) return <div className="selection-bar muted">Nothing selected</div>
+  const locked = readOnly || running
+  return (
+    <div className="selection-bar" aria-label="Selected node">
+      <div className="selection-bar__title" title={node.title}>
+        {node.title || '(empty)'}
+      </div>
+      <div className="selection-bar__actions">
+        {node.kind === 'turn' && (
+          <button type="button" disabled={locked} onClick={() => openRewindPicker(node.id)}>
+            Rewind here
+          </button>
+        )}
+        {!node.onActivePath && (
+          <button type="button" disabled={locked} onClick={() => openBranchSwitch(node.id)}>
+            Switch to this branch
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,144 @@
+// Settings. The API key field is write-only: the main process never sends a key back, only where
+// one comes from, so the field starts empty and a saved key is never shown.
+import { useEffect, useState } from 'react'
+import type { PermissionMode } from '../../../shared/messages'
+import type { Settings, SettingsUpdate } from '../../../shared/views'
+import { loadSettings, saveSettings } from '../actions/settings'
+import { selectSettingsOpen, useAppStore } from '../stores/app-store'
+import { Modal } from './Modal'
+
+const PERMISSION_MODES: { mode: PermissionMode; name: string }[] = [
+  { mode: 'default', name: 'Ask before edits and commands' },
+  { mode: 'acceptEdits', name: 'Accept file edits, ask before commands' },
+  { mode: 'bypassPermissions', name: 'Never ask' }
+]
+
+const KEY_SOURCES: Record<Settings['apiKeySource'], string> = {
+  env: 'A key comes from ANTHROPIC_API_KEY in the environment.',
+  settings: 'A key is saved (hidden).',
+  none: 'No key: the built-in demo model answers.'
+}
+
+const selectSetOpen = (s: ReturnType<typeof useAppStore.getState>) => s.setSettingsOpen
+
+function SettingsForm({
+  settings,
+  onSaved
+}: {
+  settings: Settings
+  onSaved: (s: Settings) => void
+}) {
+  const [apiKey, setApiKey] = useState('')
+  const [model, setModel] = useState(settings.model)
+  const [permissionMode, setPermissionMode] = useState(settings.permissionMode)
+  const [checkpointEnabled, setCheckpointEnabled] = useState(settings.checkpointEnabled)
+  const setOpen = useAppStore(selectSetOpen)
+
+  const save = async (update: SettingsUpdate) => {
+    const saved = await saveSettings(update)
+    if (saved !== null) {
+      setApiKey('')
+      onSaved(saved)
+    }
+  }
+
+  return (
+    <form
+      className="settings"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void save({
+          model: model.trim() === '' ? undefined : model.trim(),
+          permissionMode,
+          checkpointEnabled,
+          ...(apiKey === '' ? {} : { apiKey })
+        })
+      }}
+    >
+      <label className="field">
+        <span>API key</span>
+        <input
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={apiKey}
+          placeholder="Paste a new key to save it"
+          onChange={(event) => setApiKey(event.target.value)}
+        />
+      </label>
+      <p className="muted">{KEY_SOURCES[settings.apiKeySource]}</p>
+      {settings.apiKeyWarning !== null && (
+        <p role="alert" className="callout callout--warning">
+          {settings.apiKeyWarning}
+        </p>
+      )}
+      {settings.apiKeySource === 'settings' && (
+        <button type="button" onClick={() => void save({ apiKey: '' })}>
+          Remove saved key
+        </button>
+      )}
+      <label className="field">
+        <span>Model</span>
+        <input value={model} onChange={(event) => setModel(event.target.value)} />
+      </label>
+      <label className="field">
+        <span>Permission mode</span>
+        <select
+          value={permissionMode}
+          onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}
+        >
+          {PERMISSION_MODES.map((choice) => (
+            <option key={choice.mode} value={choice.mode}>
+              {choice.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={checkpointEnabled}
+          onChange={(event) => setCheckpointEnabled(event.target.checked)}
+        />
+        <span>Checkpoint tools</span>
+      </label>
+      <p className="muted">
+        Lets the agent call checkpoint before exploring and rewind after, keeping only its report.
+      </p>
+      <div className="modal__actions">
+        <button type="button" onClick={() => setOpen(false)}>
+          Close
+        </button>
+        <button type="submit" className="primary">
+          Save settings
+        </button>
+      </div>
+    </form>
+  )
+}
+
+export function SettingsDialog() {
+  const open = useAppStore(selectSettingsOpen)
+  const setOpen = useAppStore(selectSetOpen)
+  const [settings, setSettings] = useState<Settings | null>(null)
+  useEffect(() => {
+    if (!open) return
+    let current = true
+    void loadSettings().then((loaded) => {
+      if (current) setSettings(loaded)
+    })
+    return () => {
+      current = false
+    }
+  }, [open])
+  if (!open) return null
+  return (
+    <Modal title="Settings" onClose={() => setOpen(false)}>
+      {settings === null ? (
+        <p>Loading…</p>
+      ) : (
+        <SettingsForm settings={settings} onSaved={setSettings} />
+      )}
+    </Modal>
+  )
+}

@@ -1,0 +1,78 @@
+// Everything about the open session that is not the graph or the transcript: what the main
+// process told us (info, sessions), whether the agent runs, its permission questions, notices,
+// the composer's draft and which side panel is showing.
+import { create } from 'zustand'
+import type { AppInfo, PermissionRequest, SessionSummary } from '../../../shared/views'
+
+export interface Notice {
+  id: number
+  level: 'info' | 'warning' | 'error'
+  message: string
+}
+
+export type SidePanel = 'transcript' | 'inspector'
+
+interface AppStore {
+  info: AppInfo | null
+  sessions: readonly SessionSummary[]
+  running: boolean
+  permissions: readonly PermissionRequest[]
+  notices: readonly Notice[]
+  /** One line for the polite live region: what the last action did. */
+  status: string
+  draft: string
+  panel: SidePanel
+  settingsOpen: boolean
+  setInfo: (info: AppInfo) => void
+  setSessions: (sessions: readonly SessionSummary[]) => void
+  setRunning: (running: boolean) => void
+  askPermission: (request: PermissionRequest) => void
+  settlePermission: (requestId: string) => void
+  notify: (level: Notice['level'], message: string) => void
+  dismissNotice: (id: number) => void
+  setStatus: (status: string) => void
+  setDraft: (draft: string) => void
+  showPanel: (panel: SidePanel) => void
+  setSettingsOpen: (open: boolean) => void
+}
+
+let nextNoticeId = 1
+
+export const useAppStore = create<AppStore>()((set) => ({
+  info: null,
+  sessions: [],
+  running: false,
+  permissions: [],
+  notices: [],
+  status: '',
+  draft: '',
+  panel: 'transcript',
+  settingsOpen: false,
+  setInfo: (info) => set({ info }),
+  setSessions: (sessions) => set({ sessions }),
+  // A run that ends leaves no question open: the main process stops waiting for answers.
+  setRunning: (running) => set(running ? { running } : { running, permissions: [] }),
+  askPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
+  settlePermission: (requestId) =>
+    set((s) => ({ permissions: s.permissions.filter((p) => p.requestId !== requestId) })),
+  notify: (level, message) =>
+    set((s) => ({ notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5) })),
+  dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+  setStatus: (status) => set({ status }),
+  setDraft: (draft) => set({ draft }),
+  showPanel: (panel) => set({ panel }),
+  setSettingsOpen: (settingsOpen) => set({ settingsOpen })
+}))
+
+type State = AppStore
+
+export const selectInfo = (s: State) => s.info
+export const selectReadOnlyReason = (s: State) => s.info?.readOnlyReason ?? null
+export const selectSessions = (s: State) => s.sessions
+export const selectRunning = (s: State) => s.running
+export const selectFirstPermission = (s: State) => s.permissions[0] ?? null
+export const selectNotices = (s: State) => s.notices
+export const selectStatus = (s: State) => s.status
+export const selectDraft = (s: State) => s.draft
+export const selectPanel = (s: State) => s.panel
+export const selectSettingsOpen = (s: State) => s.settingsOpen

@@ -1,0 +1,235 @@
+// The transcript as the renderer shows it, and how the agent's stream changes it. Messages are kept
+// by id with their order apart, so a streamed token replaces one entry object: the row showing
+// that message re-renders, the other rows and the list do not.
+import type { ContentBlock, MessageContent } from '../../../shared/messages'
+import type { AgentEvent, TranscriptEntry } from '../../../shared/views'
+
+export type BlockView =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string }
+  | { kind: 'tool'; toolUseId: string; name: string; inputText: string }
+  | { kind: 'tool_result'; toolUseId: string; text: string; isError: boolean }
+  | { kind: 'other'; type: string }
+
+export interface EntryView {
+  uuid: string
+  nodeId: string
+  role: TranscriptEntry['role']
+  isPrompt: boolean
+  hidden: boolean
+  blocks: BlockView[]
+  timestamp: string
+  streaming: boolean
+}
+
+/** A tool call's outcome: from the tool_end event while live, from its tool_result block after. */
+export interface ToolOutcome {
+  state: 'running' | 'done' | 'error'
+  text: string
+}
+
+export interface TranscriptModel {
+  order: readonly string[]
+  byId: Readonly<Record<string, EntryView>>
+  tools: Readonly<Record<string, ToolOutcome>>
+  /** The turn streamed messages belong to: the last prompt seen. */
+  liveNodeId: string | null
+}
+
+export const emptyTranscript: TranscriptModel = { order: [], byId: {}, tools: {}, liveNodeId: null }
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content
+    .map((part: unknown) =>
+      typeof part === 'object' && part !== null && 'text' in part && typeof part.text === 'string'
+        ? part.text
+        : `[${typeof part === 'object' && part !== null && 'type' in part ? String(part.type) : 'block'}]`
+    )
+    .join('\n')
+}
+
+function inputText(input: unknown): string {
+  return input === undefined ? '' : JSON.stringify(input, null, 2)
+}
+
+export function toBlockView(block: ContentBlock): BlockView {
+  switch (block.type) {
+    case 'text':
+      return { kind: 'text', text: typeof block.text === 'string' ? block.text : '' }
+    case 'thinking':
+      return { kind: 'thinking', text: typeof block.thinking === 'string' ? block.thinking : '' }
+    case 'tool_use':
+      return {
+        kind: 'tool',
+        toolUseId: String(block.id),
+        name: String(block.name),
+        inputText: inputText(block.input)
+      }
+    case 'tool_result':
+      return {
+        kind: 'tool_result',
+        toolUseId: String(block.tool_use_id),
+        text: resultText(block.content),
+        isError: block.is_error === true
+      }
+    default:
+      return { kind: 'other', type: block.type }
+  }
+}
+
+export function toBlockViews(content: MessageContent): BlockView[] {
+  return typeof content === 'string' ? [{ kind: 'text', text: content }] : content.map(toBlockView)
+}
+
+function outcomesOf(blocks: readonly BlockView[]): Record<string, ToolOutcome> {
+  const outcomes: Record<string, ToolOutcome> = {}
+  for (const block of blocks) {
+    if (block.kind === 'tool_result') {
+      outcomes[block.toolUseId] = { state: block.isError ? 'error' : 'done', text: block.text }
+    }
+  }
+  return outcomes
+}
+
+/** A transcript as loaded from session:transcript. */
+export function fromEntries(entries: readonly TranscriptEntry[]): TranscriptModel {
+  const byId: Record<string, EntryView> = {}
+  const order: string[] = []
+  const tools: Record<string, ToolOutcome> = {}
+  let liveNodeId: string | null = null
+  for (const entry of entries) {
+    if (byId[entry.uuid] !== undefined) continue
+    const blocks = toBlockViews(entry.content)
+    byId[entry.uuid] = {
+      uuid: entry.uuid,
+      nodeId: entry.nodeId,
+      role: entry.role,
+      isPrompt: entry.isPrompt,
+      hidden: entry.hidden,
+      blocks,
+      timestamp: entry.timestamp,
+      streaming: false
+    }
+    order.push(entry.uuid)
+    Object.assign(tools, outcomesOf(blocks))
+    liveNodeId = entry.nodeId
+  }
+  return { order, byId, tools, liveNodeId }
+}
+
+/** A user message made only of tool results: shown under its tool calls, not as a row. */
+export function isToolResultCarrier(entry: EntryView): boolean {
+  return entry.blocks.length > 0 && entry.blocks.every((b) => b.kind === 'tool_result')
+}
+
+function emptyBlock(blockType: 'text' | 'thinking' | 'tool_use'): BlockView {
+  if (blockType === 'tool_use') return { kind: 'tool', toolUseId: '', name: '', inputText: '' }
+  return { kind: blockType, text: '' }
+}
+
+function appendDelta(block: BlockView, text: string): BlockView {
+  switch (block.kind) {
+    case 'text':
+    case 'thinking':
+      return { ...block, text: block.text + text }
+    case 'tool':
+      return { ...block, inputText: block.inputText + text }
+    default:
+      return block
+  }
+}
+
+function withEntry(model: TranscriptModel, entry: EntryView): TranscriptModel {
+  const known = model.byId[entry.uuid] !== undefined
+  return {
+    ...model,
+    byId: { ...model.byId, [entry.uuid]: entry },
+    order: known ? model.order : [...model.order, entry.uuid]
+  }
+}
+
+/** The transcript after one event of the agent's stream. `now` stamps messages it creates. */
+export function applyAgentEvent(
+  model: TranscriptModel,
+  event: AgentEvent,
+  now: string
+): TranscriptModel {
+  switch (event.type) {
+    case 'message_start': {
+      if (model.byId[event.id] !== undefined) return model
+      const lastId = model.order[model.order.length - 1]
+      const nodeId =
+        model.liveNodeId ?? (lastId === undefined ? event.id : model.byId[lastId]!.nodeId)
+      return withEntry(model, {
+        uuid: event.id,
+        nodeId,
+        role: event.role,
+        isPrompt: false,
+        hidden: false,
+        blocks: [],
+        timestamp: now,
+        streaming: true
+      })
+    }
+    case 'block_delta': {
+      const entry = model.byId[event.messageId]
+      if (entry === undefined || event.index < 0) return model
+      const blocks = [...entry.blocks]
+      while (blocks.length <= event.index) blocks.push(emptyBlock(event.blockType))
+      blocks[event.index] = appendDelta(blocks[event.index]!, event.text)
+      return withEntry(model, { ...entry, blocks })
+    }
+    case 'message_end': {
+      const blocks = toBlockViews(event.content)
+      const isPrompt = event.role === 'user' && !blocks.some((b) => b.kind === 'tool_result')
+      const existing = model.byId[event.id]
+      const lastId = model.order[model.order.length - 1]
+      const nodeId = isPrompt
+        ? event.id
+        : (existing?.nodeId ??
+          model.liveNodeId ??
+          (lastId === undefined ? event.id : model.byId[lastId]!.nodeId))
+      const next = withEntry(model, {
+        uuid: event.id,
+        nodeId,
+        role: event.role,
+        isPrompt,
+        hidden: false,
+        blocks,
+        timestamp: existing?.timestamp ?? now,
+        streaming: false
+      })
+      return {
+        ...next,
+        tools: { ...next.tools, ...outcomesOf(blocks) },
+        liveNodeId: isPrompt ? event.id : next.liveNodeId
+      }
+    }
+    case 'tool_start':
+      return {
+        ...model,
+        tools: { ...model.tools, [event.toolUseId]: { state: 'running', text: '' } }
+      }
+    case 'tool_end':
+      return {
+        ...model,
+        tools: {
+          ...model.tools,
+          [event.toolUseId]: { state: event.isError ? 'error' : 'done', text: event.text }
+        }
+      }
+    case 'status': {
+      if (event.running) return model
+      // A run that ends (or is stopped) leaves no message marked as still streaming.
+      const streaming = model.order.filter((id) => model.byId[id]!.streaming)
+      if (streaming.length === 0) return model
+      const byId = { ...model.byId }
+      for (const id of streaming) byId[id] = { ...byId[id]!, streaming: false }
+      return { ...model, byId }
+    }
+    case 'notice':
+      return model
+  }
+}
