@@ -7,6 +7,7 @@ import { apiModel, makeHarness, notices } from '../../../test/support/agent-harn
 import type { HarnessOptions } from '../../../test/support/agent-harness'
 import { SessionStore } from '../session/store'
 import { INTERRUPTED_RESULT } from './context'
+import { createModelClient } from './model/create'
 
 let server: MessagesServer | null = null
 afterEach(async () => {
@@ -144,6 +145,22 @@ describe('session errors', () => {
     expect(outcome.status === 'failed' && outcome.message).not.toContain('\n')
     expect(server.requests).toHaveLength(0)
   })
+})
+
+test('ANTHROPIC_BASE_URL points the API model at another server', async () => {
+  server = await startMessagesServer([text('via env')])
+  const saved = process.env.ANTHROPIC_BASE_URL
+  process.env.ANTHROPIC_BASE_URL = server.url
+  try {
+    const model = await createModelClient('claude-test', { apiKey: 'k' })
+    const h = makeHarness({ model })
+    await expect(h.agent.send('hi')).resolves.toMatchObject({ status: 'completed' })
+    expect(server.requests).toHaveLength(1)
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer k')
+  } finally {
+    if (saved === undefined) delete process.env.ANTHROPIC_BASE_URL
+    else process.env.ANTHROPIC_BASE_URL = saved
+  }
 })
 
 describe('the loop', () => {
