@@ -87,6 +87,17 @@ describe('appends', () => {
     expect(readFileSync(s.file, 'utf8').trim().split('\n')).toHaveLength(1)
   })
 
+  it('refuses a code-only rewind that would move the leaf', () => {
+    const s = create()
+    const u1 = s.appendMessage({ role: 'user', content: 'one' })
+    const a1 = s.appendMessage({ role: 'assistant', content: 'two' })
+    expect(() => s.appendRewind({ leafUuid: null, checkpointUuid: u1.uuid, mode: 'code' })).toThrow(
+      /code-only rewind keeps the leaf/
+    )
+    s.appendRewind({ leafUuid: a1.uuid, checkpointUuid: u1.uuid, mode: 'code' })
+    expect(s.leafUuid).toBe(a1.uuid)
+  })
+
   it('rejects content that is not message content, writing nothing', () => {
     const s = create()
     const bad = [{ text: 'no type' }] as unknown as string

@@ -293,6 +293,12 @@ export class SessionStore {
   }): RewindRecord {
     this.requireEntry(r.leafUuid)
     this.requireEntry(r.checkpointUuid)
+    if (r.mode === 'code' && r.leafUuid !== this.leafUuid) {
+      // Restoring code only leaves the conversation where it is: the record names the leaf as is.
+      throw new Error(
+        `A code-only rewind keeps the leaf: leafUuid must be the current leaf ${this.leafUuid}, not ${r.leafUuid}`
+      )
+    }
     return this.write(RewindRecord.parse({ type: 'rewind', ...this.base(), ...r }))
   }
 
