@@ -18,6 +18,21 @@ const commands: Record<string, Command> = {
     summary: 'talk to the agent in the terminal; /rewind, /undo, /exit',
     load: () => import('./commands/chat')
   },
+  rewind: {
+    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo',
+    summary: 'rewind a session to before its Nth prompt (files and/or conversation), or undo',
+    load: () => import('./commands/rewind')
+  },
+  du: {
+    usage: 'du [--cwd DIR] [--json]',
+    summary: 'show the backup storage of file history, per workspace and session',
+    load: () => import('./commands/du')
+  },
+  gc: {
+    usage: 'gc [--cwd DIR] [--max-gb N] [--max-age-days N] [--dry-run]',
+    summary: 'prune file-history backups now (size cap, age; never what recent checkpoints need)',
+    load: () => import('./commands/gc')
+  },
   serve: {
     usage: 'serve [--cwd DIR] [--port N]',
     summary: 'serve the app in your browser (no Electron) for workspace DIR, on its latest session',

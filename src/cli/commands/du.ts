@@ -1,0 +1,83 @@
+// `rewind-studio du [--cwd DIR] [--json]`: how much backup storage file history uses, per
+// workspace and per session. Read-only.
+import { resolve } from 'node:path'
+import {
+  type WorkspaceUsage,
+  listHistoryWorkspaces,
+  workspaceUsage
+} from '../../core/files/retention'
+import { encodeCwd, rewindStudioHome } from '../../core/session/paths'
+
+const USAGE = `Usage: rewind-studio du [--cwd DIR] [--json]
+
+Shows the backup storage of workspace DIR (default: every workspace with file history): the
+blobs on disk, what each session's records name (a blob shared by sessions counts for each),
+blobs no record names (Bash baselines, restore backups) and restore journals.`
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000
+    unit++
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
+}
+
+/** The --cwd value, the one other option both du and gc take. */
+export function workspaceArg(args: string[], command: string): string | null {
+  const at = args.indexOf('--cwd')
+  if (at === -1) return null
+  const dir = args[at + 1]
+  if (dir === undefined) throw new Error(`${command}: --cwd needs a folder`)
+  return encodeCwd(resolve(dir))
+}
+
+export async function run(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE)
+    return 0
+  }
+  const known = new Set(['--cwd', '--json'])
+  const unknown = args.filter(
+    (a, i) => a.startsWith('-') && !known.has(a) && args[i - 1] !== '--cwd'
+  )
+  if (unknown.length > 0) {
+    console.error(`du: unknown option ${unknown[0]}\n\n${USAGE}`)
+    return 2
+  }
+  let workspace: string | null
+  try {
+    workspace = workspaceArg(args, 'du')
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  const home = rewindStudioHome()
+  const workspaces = workspace === null ? await listHistoryWorkspaces(home) : [workspace]
+  const usages: WorkspaceUsage[] = []
+  try {
+    for (const ws of workspaces) usages.push(await workspaceUsage(home, ws))
+  } catch (error) {
+    console.error(`du: ${(error as Error).message}`)
+    return 1
+  }
+  if (args.includes('--json')) {
+    console.log(JSON.stringify(usages, null, 2))
+    return 0
+  }
+  if (usages.length === 0) console.log(`No file history under ${home}.`)
+  for (const u of usages) {
+    console.log(
+      `${u.workspace}: ${formatBytes(u.blobBytes)} in ${u.blobCount} blobs, ${formatBytes(u.unreferencedBytes)} named by no record, ${u.journals} restore journals`
+    )
+    for (const s of u.sessions) {
+      const missing = s.missingBlobs > 0 ? `, ${s.missingBlobs} backups pruned` : ''
+      console.log(
+        `  ${s.sessionId}  ${s.createdAt}  ${String(s.checkpoints).padStart(4)} checkpoints  ${formatBytes(s.bytes).padStart(9)}${missing}`
+      )
+    }
+  }
+  return 0
+}

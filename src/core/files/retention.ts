@@ -1,0 +1,229 @@
+// Retention of a workspace's backups: a cap on size (default 2 GB) and on age (default 30 days),
+// pruning oldest first, never what the latest 100 checkpoints of each session's active path
+// need, nor what the last restore of each session needs for undo, nor anything touched in the
+// last day (a live session's baseline snapshot is referenced by no record yet).
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { listJournals, type RestoreJournal } from '../rewind/journal'
+import { fileChangeRecords } from '../rewind/other-sessions'
+import { SessionStore } from '../session/store'
+import { isPrompt } from '../session/tree'
+import { changesAlong } from '../rewind/file-targets'
+import { type HistoryPaths, historyPathsAt } from './history-paths'
+
+export interface RetentionPolicy {
+  maxBytes: number
+  maxAgeDays: number
+  /** Checkpoints at the end of each session's active path whose backups are always kept. */
+  keepCheckpoints: number
+  /** Blobs used this recently are kept whatever the caps say. */
+  graceHours: number
+}
+
+export const DEFAULT_RETENTION: RetentionPolicy = {
+  maxBytes: 2_000_000_000,
+  maxAgeDays: 30,
+  keepCheckpoints: 100,
+  graceHours: 24
+}
+
+interface BlobFile {
+  hash: string
+  file: string
+  bytes: number
+  mtimeMs: number
+}
+
+export interface SessionUsage {
+  sessionId: string
+  file: string
+  createdAt: string
+  checkpoints: number
+  /** On-disk size of the distinct blobs its records name (blobs shared with others count here too). */
+  bytes: number
+  /** Blobs its records name that retention removed: those changes can no longer be restored. */
+  missingBlobs: number
+}
+
+export interface WorkspaceUsage {
+  /** The workspace's folder name under file-history (its encoded path). */
+  workspace: string
+  blobBytes: number
+  blobCount: number
+  /** Blobs no session record names: baseline snapshots for Bash and restore backups. */
+  unreferencedBytes: number
+  journals: number
+  sessions: SessionUsage[]
+}
+
+export interface GcReport {
+  workspace: string
+  deletedBlobs: number
+  freedBytes: number
+  deletedJournals: number
+  remainingBytes: number
+  /** Set when the size cap could not be met without deleting what must be kept. */
+  overCapReason: string | null
+}
+
+/** The workspaces that have file history, by folder name (encoded cwd). */
+export async function listHistoryWorkspaces(home: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(join(home, 'file-history'))).sort()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+}
+
+export async function workspaceUsage(home: string, workspace: string): Promise<WorkspaceUsage> {
+  const paths = historyPathsAt(join(home, 'file-history', workspace))
+  const blobs = await listBlobs(paths)
+  const byHash = new Map(blobs.map((b) => [b.hash, b]))
+  const referenced = new Set<string>()
+  const sessions = sessionsOf(home, workspace).map((listing) => {
+    const store = SessionStore.open(listing.file, { readOnly: true })
+    try {
+      const hashes = new Set(
+        fileChangeRecords(store.tree())
+          .flatMap((r) => [r.before, r.after])
+          .filter((h): h is string => h !== null)
+      )
+      let bytes = 0
+      let missingBlobs = 0
+      for (const hash of hashes) {
+        referenced.add(hash)
+        const blob = byHash.get(hash)
+        if (blob === undefined) missingBlobs++
+        else bytes += blob.bytes
+      }
+      return {
+        sessionId: listing.sessionId,
+        file: listing.file,
+        createdAt: listing.createdAt,
+        checkpoints: store.tree().checkpoints().length,
+        bytes,
+        missingBlobs
+      }
+    } finally {
+      store.close()
+    }
+  })
+  return {
+    workspace,
+    blobBytes: sum(blobs.map((b) => b.bytes)),
+    blobCount: blobs.length,
+    unreferencedBytes: sum(blobs.filter((b) => !referenced.has(b.hash)).map((b) => b.bytes)),
+    journals: (await listJournals(paths.restores)).length,
+    sessions
+  }
+}
+
+export async function collectGarbage(
+  home: string,
+  workspace: string,
+  policy: RetentionPolicy = DEFAULT_RETENTION,
+  options: { dryRun?: boolean; now?: number } = {}
+): Promise<GcReport> {
+  const now = options.now ?? Date.now()
+  const paths = historyPathsAt(join(home, 'file-history', workspace))
+  const journals = await listJournals(paths.restores)
+  const keptJournals = journalsToKeep(journals)
+  const needed = neededBlobs(home, workspace, policy.keepCheckpoints)
+  for (const journal of keptJournals) {
+    for (const op of journal.ops) for (const h of [op.from, op.to]) if (h !== null) needed.add(h)
+  }
+  const blobs = await listBlobs(paths)
+  const graceStart = now - policy.graceHours * 3_600_000
+  const ageLimit = now - policy.maxAgeDays * 86_400_000
+  const candidates = blobs
+    .filter((b) => !needed.has(b.hash) && b.mtimeMs < graceStart)
+    .sort((a, b) => a.mtimeMs - b.mtimeMs)
+  let remaining = sum(blobs.map((b) => b.bytes))
+  const doomed: BlobFile[] = []
+  for (const blob of candidates) {
+    if (blob.mtimeMs >= ageLimit && remaining <= policy.maxBytes) break
+    doomed.push(blob)
+    remaining -= blob.bytes
+  }
+  const oldJournals = journals.filter(
+    (j) => !keptJournals.includes(j) && Date.parse(j.createdAt) < ageLimit
+  )
+  if (options.dryRun !== true) {
+    for (const blob of doomed) await fs.rm(blob.file, { force: true })
+    for (const j of oldJournals) await fs.rm(join(paths.restores, `${j.id}.json`), { force: true })
+  }
+  return {
+    workspace,
+    deletedBlobs: doomed.length,
+    freedBytes: sum(doomed.map((b) => b.bytes)),
+    deletedJournals: oldJournals.length,
+    remainingBytes: remaining,
+    overCapReason:
+      remaining > policy.maxBytes
+        ? `still ${remaining} bytes: the rest is needed by the latest ${policy.keepCheckpoints} checkpoints, the last restore of a session, or was used in the last ${policy.graceHours} hours`
+        : null
+  }
+}
+
+/** Hashes the latest `keep` checkpoints of every session's active path need. */
+function neededBlobs(home: string, workspace: string, keep: number): Set<string> {
+  const needed = new Set<string>()
+  for (const listing of sessionsOf(home, workspace)) {
+    const store = SessionStore.open(listing.file, { readOnly: true })
+    try {
+      const tree = store.tree()
+      const path = tree.activePath()
+      const prompts = path.filter(isPrompt)
+      const first = keep > 0 ? prompts.at(-keep) : undefined
+      const recent = keep <= 0 ? [] : first === undefined ? path : path.slice(path.indexOf(first))
+      for (const r of changesAlong(tree, recent)) {
+        for (const h of [r.before, r.after]) if (h !== null) needed.add(h)
+      }
+    } finally {
+      store.close()
+    }
+  }
+  return needed
+}
+
+/** The last journal of each session (what undo reads) and every unfinished one. */
+function journalsToKeep(journals: RestoreJournal[]): RestoreJournal[] {
+  const lastOf = new Map<string, RestoreJournal>()
+  for (const j of journals) lastOf.set(j.sessionId, j)
+  return journals.filter(
+    (j) => lastOf.get(j.sessionId) === j || j.state === 'pending' || j.state === 'applied'
+  )
+}
+
+/**
+ * The workspace's sessions. SessionStore.list encodes the cwd it is given; the folder name is
+ * already encoded, and encoding is idempotent ([A-Za-z0-9-] stays as it is).
+ */
+function sessionsOf(home: string, workspace: string) {
+  return SessionStore.list(home, workspace)
+}
+
+async function listBlobs(paths: HistoryPaths): Promise<BlobFile[]> {
+  let shards: string[]
+  try {
+    shards = await fs.readdir(paths.blobs)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  const blobs: BlobFile[] = []
+  for (const shard of shards) {
+    for (const name of await fs.readdir(join(paths.blobs, shard))) {
+      if (!/^[0-9a-f]{64}$/.test(name)) continue
+      const file = join(paths.blobs, shard, name)
+      const stats = await fs.stat(file)
+      blobs.push({ hash: name, file, bytes: stats.size, mtimeMs: stats.mtimeMs })
+    }
+  }
+  return blobs
+}
+
+function sum(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0)
+}

@@ -1,0 +1,87 @@
+import { readdirSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { sha256 } from '../../src/core/files/blob-store'
+import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/files/retention'
+import { encodeCwd } from '../../src/core/session/paths'
+import { checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { type WorkspaceSession, newSession } from './fixture'
+
+const open: WorkspaceSession[] = []
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close()
+})
+
+const DAY = 86_400_000
+
+/** Three turns, each rewriting a.txt; every blob then made `ageDays` old. */
+async function threeTurns(ageDays: number) {
+  const s = await newSession({ 'a.txt': 'v0' })
+  open.push(s)
+  for (const v of ['v1', 'v2', 'v3']) {
+    s.prompt(`write ${v}`)
+    await s.write('a.txt', v)
+    s.reply('ok')
+  }
+  const old = new Date(Date.now() - ageDays * DAY)
+  for (const shard of readdirSync(s.history.paths.blobs)) {
+    for (const blob of readdirSync(join(s.history.paths.blobs, shard))) {
+      utimesSync(join(s.history.paths.blobs, shard, blob), old, old)
+    }
+  }
+  return { s, workspace: encodeCwd(s.cwd) }
+}
+
+const blobOf = (text: string) => sha256(Buffer.from(text))
+
+describe('retention', () => {
+  it('prunes backups past the age limit, never what the latest checkpoints need', async () => {
+    const { s, workspace } = await threeTurns(40)
+    const policy = { ...DEFAULT_RETENTION, keepCheckpoints: 1 }
+    const report = await collectGarbage(s.home, workspace, policy)
+    // v0 and v1 are only needed to go back before checkpoints 1 and 2.
+    expect(report.deletedBlobs).toBe(2)
+    expect(await s.history.blobs.has(blobOf('v0'))).toBe(false)
+    expect(await s.history.blobs.has(blobOf('v1'))).toBe(false)
+    expect(await s.history.blobs.has(blobOf('v2'))).toBe(true)
+    expect(await s.history.blobs.has(blobOf('v3'))).toBe(true)
+    // Going back to checkpoint 1 now says what cannot be restored, and changes nothing else.
+    const plan = await s.engine.planRewind(checkpointAt(s.store, 1), 'code')
+    expect(plan.unrestorable).toEqual([
+      { path: 'a.txt', reason: 'its backup was pruned by retention' }
+    ])
+    expect(plan.files).toEqual([])
+    await s.engine.rewind(checkpointAt(s.store, 3), 'code')
+    expect(s.read('a.txt')).toBe('v2')
+    const usage = await workspaceUsage(s.home, workspace)
+    expect(usage.sessions[0]?.missingBlobs).toBe(2)
+  })
+
+  it('keeps young backups under the age limit until the size cap needs room, oldest first', async () => {
+    const { s, workspace } = await threeTurns(10)
+    const kept = await collectGarbage(s.home, workspace, {
+      ...DEFAULT_RETENTION,
+      keepCheckpoints: 1
+    })
+    expect(kept.deletedBlobs).toBe(0)
+    const capped = await collectGarbage(s.home, workspace, {
+      ...DEFAULT_RETENTION,
+      keepCheckpoints: 1,
+      maxBytes: 0
+    })
+    expect(capped.deletedBlobs).toBe(2)
+    expect(capped.overCapReason).toMatch(/needed by the latest 1 checkpoints/)
+  })
+
+  it('keeps what undoing the last rewind needs, and anything used within the grace period', async () => {
+    const { s, workspace } = await threeTurns(40)
+    s.hand('a.txt', 'hand edit')
+    await s.engine.rewind(checkpointAt(s.store, 1), 'both')
+    const hand = blobOf('hand edit')
+    utimesSync(s.history.blobs.pathOf(hand), new Date(0), new Date(0))
+    await collectGarbage(s.home, workspace, { ...DEFAULT_RETENTION, keepCheckpoints: 0 })
+    expect(await s.history.blobs.has(hand)).toBe(true)
+    await s.engine.undo()
+    expect(s.read('a.txt')).toBe('hand edit')
+  })
+})
