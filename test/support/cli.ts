@@ -15,8 +15,10 @@ export function runCli(
   options: { input?: string; env?: Record<string, string>; cwd?: string } = {}
 ): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
+    // A key in the developer's environment must not reach a test that did not ask for one.
+    const env: NodeJS.ProcessEnv = { ...process.env }
     delete env.ANTHROPIC_API_KEY
+    Object.assign(env, options.env)
     const child = spawn(process.execPath, [join(repoRoot, 'bin/rewind-studio.mjs'), ...args], {
       cwd: options.cwd ?? repoRoot,
       env,
