@@ -90,6 +90,19 @@ describe('cli chat', () => {
     )
   })
 
+  it('asks before an edit in the default permission mode; a denial reaches the model as a tool error', async () => {
+    const { workspace, home } = setUp()
+    const run = await runCli(
+      ['chat', '--cwd', workspace, '--model', `scripted:${script}`, '--permission-mode', 'default'],
+      { input: '给 config.py 加一个 TIMEOUT = 30\nn\n/exit\n', env: { REWIND_STUDIO_HOME: home } }
+    )
+    expect(run.stdout).toContain('Allow Edit')
+    expect(run.stdout).toMatch(/✘ Edit -> .*denied/i)
+    expect(readFileSync(join(workspace, 'config.py'), 'utf8')).toBe(
+      'DEBUG = True\nHOST = "localhost"\n'
+    )
+  })
+
   it('says clearly what is wrong with a rewind it cannot do', async () => {
     const { chat } = setUp()
     const run = await chat('/rewind 3\n/rewind 1 sideways\n/undo\n/exit\n')
