@@ -41,8 +41,7 @@ const commands: Record<string, Command> = {
 }
 
 export function helpText(): string {
-  const width = Math.max(...Object.values(commands).map((c) => c.usage.length))
-  const lines = Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)
+  const lines = Object.values(commands).flatMap((c) => [`  ${c.usage}`, `      ${c.summary}`])
   return [
     'Usage: rewind-studio <command> [options]',
     '',
