@@ -1,11 +1,10 @@
 // The seed walk-through again, through the real Anthropic SDK: `cli chat` talks to a loopback
 // Messages API server that streams the same answers the scripted model gives. After /rewind 2 the
 // next request must repeat the earlier system prompt, tools and first turn exactly (prompt cache).
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { repoRoot, runCli } from './support/cli'
+import { chatIn, repoRoot, seedWorkspace } from './support/cli'
 import {
   type MessagesServer,
   type ServerStep,
@@ -46,29 +45,12 @@ afterEach(async () => {
 describe('cli chat against the Messages API', () => {
   it('walks through the seed with the real SDK and keeps the prompt prefix after /rewind', async () => {
     server = await startMessagesServer(seedSteps())
-    const base = mkdtempSync(join(tmpdir(), 'rs-chat-api-'))
-    const workspace = join(base, 'ws')
-    mkdirSync(workspace)
-    writeFileSync(join(workspace, 'config.py'), 'DEBUG = True\nHOST = "localhost"\n')
-    const env = {
-      REWIND_STUDIO_HOME: join(base, 'home'),
+    const { workspace, home } = seedWorkspace()
+    const chat = chatIn(workspace, 'claude-test', {
+      REWIND_STUDIO_HOME: home,
       ANTHROPIC_API_KEY: 'test-key',
       ANTHROPIC_BASE_URL: server.url
-    }
-    const chat = (input: string, ...extra: string[]) =>
-      runCli(
-        [
-          'chat',
-          '--cwd',
-          workspace,
-          '--model',
-          'claude-test',
-          '--permission-mode',
-          'acceptEdits',
-          ...extra
-        ],
-        { input, env }
-      )
+    })
 
     const first = await chat(
       '给 config.py 加一个 TIMEOUT = 30\n顺便把 DEBUG 删掉，再建一个 utils.py\n/exit\n'

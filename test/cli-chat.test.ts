@@ -1,36 +1,21 @@
 // The seed's walk-through through the terminal chat, with the scripted model: two prompts, exit,
 // resume with --continue, /rewind 2, a new prompt. The files and the session log must end as the
 // seed's do: config.py with DEBUG, TIMEOUT and HOST, utils.py present, both branches in the file.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SessionStore } from '../src/core/session/store'
-import { repoRoot, runCli } from './support/cli'
+import { chatIn, repoRoot, runCli, seedWorkspace } from './support/cli'
 
 const script = join(repoRoot, 'test/fixtures/seed-walkthrough.json')
 
 function setUp() {
-  const base = mkdtempSync(join(tmpdir(), 'rs-chat-'))
-  const workspace = join(base, 'ws')
-  const home = join(base, 'home')
-  mkdirSync(workspace)
-  writeFileSync(join(workspace, 'config.py'), 'DEBUG = True\nHOST = "localhost"\n')
-  const chat = (input: string, ...extra: string[]) =>
-    runCli(
-      [
-        'chat',
-        '--cwd',
-        workspace,
-        '--model',
-        `scripted:${script}`,
-        '--permission-mode',
-        'acceptEdits',
-        ...extra
-      ],
-      { input, env: { REWIND_STUDIO_HOME: home } }
-    )
-  return { workspace, home, chat }
+  const { workspace, home } = seedWorkspace()
+  return {
+    workspace,
+    home,
+    chat: chatIn(workspace, `scripted:${script}`, { REWIND_STUDIO_HOME: home })
+  }
 }
 
 describe('cli chat', () => {

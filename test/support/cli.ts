@@ -1,5 +1,7 @@
 // Runs the real rewind-studio command in a child process, as a user's shell would.
 import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 export const repoRoot = resolve(import.meta.dirname, '../..')
@@ -32,4 +34,26 @@ export function runCli(
     child.once('close', (code) => done({ code, stdout, stderr }))
     child.stdin.end(options.input ?? '')
   })
+}
+
+/** The seed's starting point: a workspace holding config.py with DEBUG and HOST, and a home. */
+export function seedWorkspace(): { workspace: string; home: string } {
+  const base = mkdtempSync(join(tmpdir(), 'rs-chat-'))
+  const workspace = join(base, 'ws')
+  mkdirSync(workspace)
+  writeFileSync(join(workspace, 'config.py'), 'DEBUG = True\nHOST = "localhost"\n')
+  return { workspace, home: join(base, 'home') }
+}
+
+/** `cli chat` in `workspace` with `model`; each call is one process reading `input` as stdin. */
+export function chatIn(
+  workspace: string,
+  model: string,
+  env: Record<string, string>
+): (input: string, ...extra: string[]) => Promise<CliRun> {
+  return (input, ...extra) =>
+    runCli(
+      ['chat', '--cwd', workspace, '--model', model, '--permission-mode', 'acceptEdits', ...extra],
+      { input, env }
+    )
 }
