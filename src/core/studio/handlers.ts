@@ -11,7 +11,7 @@ export function createHandlers(studio: Studio): Handlers {
     'session:list': async () => studio.listSessions(),
     'session:open': ({ sessionId }) => studio.openSession(sessionId),
     'session:new': () => studio.newSession(),
-    'session:graph': async () => studio.graph(),
+    'session:graph': () => studio.graph(),
     'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
     'session:node': ({ nodeId }) => studio.node(nodeId),
     'agent:send': async ({ prompt }) => (studio.send(prompt), ok),

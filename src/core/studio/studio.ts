@@ -87,26 +87,25 @@ export class Studio {
     return this.turnIndex
   }
 
-  graph(): SessionGraph {
-    return (this.graphCache ??= buildSessionGraph(
-      this.store.tree(),
-      this.store.sessionId,
-      this.index(),
-      this.canUndo
-    ))
+  /** The graph, built once per shape of the tree (never per streamed token). */
+  async graph(): Promise<SessionGraph> {
+    if (this.graphCache !== null) return this.graphCache
+    const generation = this.generation
+    const canUndo = (await this.work.engine.undoable()) !== null
+    const graph = buildSessionGraph(this.store.tree(), this.store.sessionId, this.index(), canUndo)
+    // Another change may have landed while undoable() read its journal: keep only a fresh graph.
+    if (generation === this.generation) this.graphCache = graph
+    return graph
   }
 
-  private canUndo = false
+  private generation = 0
 
-  /** Recomputes the graph after the tree's shape changed (never per streamed token). */
+  /** The tree changed shape: drop the projections and push the new graph to the renderer. */
   private shapeChanged(): void {
+    this.generation++
     this.turnIndex = null
     this.graphCache = null
-    void this.work.engine.undoable().then((journal) => {
-      this.canUndo = journal !== null
-      this.graphCache = null
-      this.options.emit('session:graph', this.graph())
-    })
+    void this.graph().then((graph) => this.options.emit('session:graph', graph))
   }
 
   transcript(leafUuid: string | null): TranscriptEntry[] {
@@ -118,7 +117,7 @@ export class Studio {
   }
 
   async node(nodeId: string): Promise<NodeDetail> {
-    const graph = this.graph()
+    const graph = await this.graph()
     const node = graph.nodes.find((n) => n.id === nodeId)
     if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
     const tree = this.store.tree()

@@ -1,0 +1,221 @@
+// The studio through its contract handlers, as both transports call them: the real session store,
+// file history, rewind engine and agent (scripted demo model) on a temp workspace.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { EventChannel, Handlers, Reply } from '../src/shared/contract'
+import type { AgentEvent, SessionGraph } from '../src/shared/views'
+import { dispatch } from '../src/core/studio/dispatch'
+import { createHandlers } from '../src/core/studio/handlers'
+import { launchStudio } from '../src/core/studio/launch'
+import { memorySecrets } from '../src/core/studio/secret-store'
+import type { Studio } from '../src/core/studio/studio'
+import { SessionStore } from '../src/core/session/store'
+import { repoRoot, seedWorkspace } from './support/cli'
+
+interface Harness {
+  studio: Studio
+  handlers: Handlers
+  workspace: string
+  home: string
+  events: { event: EventChannel; payload: unknown }[]
+  call: (channel: string, args?: unknown) => Promise<Reply>
+  value: <T>(channel: string, args?: unknown) => Promise<T>
+  sendAndWait: (prompt: string) => Promise<void>
+}
+
+const open: Studio[] = []
+afterEach(async () => {
+  for (const studio of open.splice(0)) await studio.close()
+})
+
+async function harness(settingOverrides: string[] = []): Promise<Harness> {
+  const { workspace, home } = seedWorkspace()
+  const events: Harness['events'] = []
+  const studio = await launchStudio({
+    home,
+    cwd: workspace,
+    demo: false,
+    port: undefined,
+    model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
+    permissionMode: 'acceptEdits',
+    settingOverrides,
+    session: { kind: 'latest-or-new' },
+    appRoot: repoRoot,
+    secrets: memorySecrets(),
+    emit: (event, payload) => events.push({ event, payload })
+  })
+  open.push(studio)
+  const handlers = createHandlers(studio)
+  const call = (channel: string, args: unknown = {}) => dispatch(handlers, channel, args, () => {})
+  const value = async <T>(channel: string, args: unknown = {}) => {
+    const reply = await call(channel, args)
+    if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`)
+    return reply.value as T
+  }
+  const sendAndWait = async (prompt: string) => {
+    const seen = events.length
+    await value('agent:send', { prompt })
+    await expect
+      .poll(() =>
+        events
+          .slice(seen)
+          .some(
+            (e) =>
+              e.event === 'agent:event' &&
+              (e.payload as AgentEvent).type === 'status' &&
+              !(e.payload as { running: boolean }).running
+          )
+      )
+      .toBe(true)
+  }
+  return { studio, handlers, workspace, home, events, call, value, sendAndWait }
+}
+
+const config = (workspace: string) => readFileSync(join(workspace, 'config.py'), 'utf8')
+
+describe('studio', () => {
+  it('answers app:info and an empty graph for a new workspace session', async () => {
+    const h = await harness()
+    const info = await h.value<{ workspace: string; demo: boolean; readOnlyReason: null }>(
+      'app:info'
+    )
+    expect(info).toMatchObject({ workspace: h.workspace, demo: true, readOnlyReason: null })
+    expect((await h.value<SessionGraph>('session:graph')).nodes).toEqual([])
+  })
+
+  it('runs turns, draws them, rewinds with a preview, undoes, and switches branches', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    await h.sendAndWait('also remove DEBUG and create utils.py')
+    expect(config(h.workspace)).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
+
+    const graph = await h.value<SessionGraph>('session:graph')
+    expect(graph.nodes.map((n) => [n.title, n.filesChanged, n.onActivePath])).toEqual([
+      ['add TIMEOUT = 30 to config.py', 1, true],
+      ['also remove DEBUG and create utils.py', 2, true]
+    ])
+    const second = graph.nodes[1]?.id as string
+    const pushed = h.events.filter((e) => e.event === 'session:graph')
+    expect(pushed.length).toBeGreaterThan(0)
+
+    const detail = await h.value<{ files: { path: string; diff: string }[] }>('session:node', {
+      nodeId: second
+    })
+    expect(detail.files.map((f) => f.path).sort()).toEqual(['config.py', 'utils.py'])
+    expect(detail.files.find((f) => f.path === 'config.py')?.diff).toContain('-DEBUG = True')
+
+    const preview = await h.value<{ restore: { path: string }[]; delete: { path: string }[] }>(
+      'rewind:preview',
+      { checkpointUuid: second, mode: 'both' }
+    )
+    expect(preview.restore.map((f) => f.path)).toEqual(['config.py'])
+    expect(preview.delete.map((f) => f.path)).toEqual(['utils.py'])
+    const result = await h.value<{ prefill: string }>('rewind:apply', {
+      checkpointUuid: second,
+      mode: 'both'
+    })
+    expect(result.prefill).toBe('also remove DEBUG and create utils.py')
+    expect(config(h.workspace)).toBe('DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
+    const afterRewind = await h.value<SessionGraph>('session:graph')
+    expect(afterRewind.canUndo).toBe(true)
+    expect(afterRewind.nodes.find((n) => n.id === second)?.onActivePath).toBe(false)
+
+    await h.value('rewind:undo')
+    expect(config(h.workspace)).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
+    expect((await h.value<SessionGraph>('session:graph')).nodes[1]?.onActivePath).toBe(true)
+
+    // A new branch, then back to the abandoned one: its files come back with it.
+    await h.value('rewind:apply', { checkpointUuid: second, mode: 'both' })
+    await h.sendAndWait('only create utils.py and keep DEBUG')
+    expect(config(h.workspace)).toBe('DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
+    const branched = await h.value<SessionGraph>('session:graph')
+    expect(branched.nodes).toHaveLength(3)
+    const old = branched.nodes.find((n) => n.id === second)
+    await h.value('branch:preview', { leafUuid: old?.branchLeafUuid })
+    await h.value('branch:switch', { leafUuid: old?.branchLeafUuid })
+    expect(config(h.workspace)).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
+  })
+
+  it('refuses what it cannot do with typed errors and changes nothing', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    const before = config(h.workspace)
+    const missing = await h.call('rewind:apply', { checkpointUuid: 'no-such-turn', mode: 'both' })
+    expect(missing).toMatchObject({ ok: false })
+    const bad = await h.call('rewind:apply', { checkpointUuid: 'x', mode: 'both', extra: 1 })
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_payload' } })
+    expect(await h.call('session:node', { nodeId: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' }
+    })
+    expect(await h.call('agent:answerPermission', { requestId: 'r', allow: true })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' }
+    })
+    expect(config(h.workspace)).toBe(before)
+  })
+
+  it('keeps settings, and offers the checkpoint tools once they are enabled', async () => {
+    const h = await harness()
+    expect(await h.value('settings:get')).toMatchObject({ checkpointEnabled: false })
+    await h.value('settings:set', { checkpointEnabled: true, permissionMode: 'default' })
+    expect(await h.value('settings:get')).toMatchObject({
+      checkpointEnabled: true,
+      permissionMode: 'default'
+    })
+    expect(JSON.parse(readFileSync(join(h.home, 'settings.json'), 'utf8'))).toMatchObject({
+      checkpoint: { enabled: true },
+      permissionMode: 'default'
+    })
+  })
+
+  it('lists, creates and reopens sessions of the workspace', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    const first = await h.value<{ sessionId: string }>('app:info')
+    const second = await h.value<{ sessionId: string }>('session:new')
+    expect(second.sessionId).not.toBe(first.sessionId)
+    const list =
+      await h.value<{ sessionId: string; prompts: number; current: boolean }[]>('session:list')
+    expect(list.map((s) => [s.sessionId, s.prompts, s.current]).sort()).toEqual(
+      [
+        [first.sessionId, 1, false],
+        [second.sessionId, 0, true]
+      ].sort()
+    )
+    await h.value('session:open', { sessionId: first.sessionId })
+    expect((await h.value<SessionGraph>('session:graph')).nodes).toHaveLength(1)
+  })
+
+  it('opens a session another process writes as read-only, and refuses to send or rewind', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    const file = (await h.value<{ sessionFile: string }>('app:info')).sessionFile
+    // A second studio in this process, like a second window: the lock is held.
+    const other = await launchStudio({
+      home: h.home,
+      cwd: h.workspace,
+      demo: false,
+      port: undefined,
+      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
+      permissionMode: undefined,
+      settingOverrides: [],
+      session: { kind: 'latest-or-new' },
+      appRoot: repoRoot,
+      secrets: memorySecrets(),
+      emit: () => {}
+    })
+    open.push(other)
+    const handlers = createHandlers(other)
+    const info = await dispatch(handlers, 'app:info', {})
+    expect(info).toMatchObject({ ok: true, value: { sessionFile: file } })
+    expect((info as { value: { readOnlyReason: string } }).value.readOnlyReason).toMatch(/\S/)
+    expect(await dispatch(handlers, 'agent:send', { prompt: 'hi' })).toMatchObject({
+      ok: false,
+      error: { code: 'read_only' }
+    })
+    writeFileSync(join(h.workspace, 'untouched.txt'), 'mine')
+    expect(SessionStore.list(h.home, h.workspace)).toHaveLength(1)
+  })
+})
