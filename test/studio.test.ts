@@ -1,6 +1,6 @@
 // The studio through its contract handlers, as both transports call them: the real session store,
 // file history, rewind engine and agent (scripted demo model) on a temp workspace.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventChannel, Handlers, Reply } from '../src/shared/contract'
@@ -215,7 +215,6 @@ describe('studio', () => {
       ok: false,
       error: { code: 'read_only' }
     })
-    writeFileSync(join(h.workspace, 'untouched.txt'), 'mine')
     expect(SessionStore.list(h.home, h.workspace)).toHaveLength(1)
   })
 })
