@@ -2,12 +2,13 @@
 // deleted in the workspace. The first call takes a baseline: a stat manifest of every tracked
 // file plus a backup of its content (the one-time cost: a later change by a command must have
 // its "before" content at hand). After that, each call re-stats only what the watcher saw move,
-// hashes only files whose stat changed, and backs up only content the store does not hold yet.
-import { promises as fs } from 'node:fs'
+// hashes only files whose stat changed, and backs up only content the store does not hold yet;
+// its cost follows the number of paths that moved, not the size of the workspace.
+import { lstatSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BlobStore } from './blob-store'
 import { IgnoreRules } from './ignore-rules'
-import { type FileStat, sameStat, scanTree, statFile } from './workspace-scan'
+import { type FileStat, sameStat, scanTree, statFile, yieldToEventLoop } from './workspace-scan'
 import type { WorkspaceWatcher } from './workspace-watcher'
 
 interface Entry {
@@ -20,10 +21,54 @@ export type DetectedChange =
   | { kind: 'tracked'; path: string; before: string | null; after: string | null }
   | { kind: 'untracked'; path: string; reason: string }
 
-const PARALLEL_FILES = 32
+/** Files hashed and backed up between two yields to the event loop. */
+const FILES_PER_BATCH = 64
+
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/')
+  return slash === -1 ? '' : rel.slice(0, slash)
+}
+
+/** The tracked files by path, and by folder so "everything under a/b" costs no full scan. */
+class Manifest {
+  readonly files = new Map<string, Entry>()
+  private readonly byDir = new Map<string, Set<string>>()
+
+  set(rel: string, entry: Entry): void {
+    this.files.set(rel, entry)
+    const dir = parentOf(rel)
+    const set = this.byDir.get(dir)
+    if (set === undefined) this.byDir.set(dir, new Set([rel]))
+    else set.add(rel)
+  }
+
+  delete(rel: string): void {
+    if (!this.files.delete(rel)) return
+    const dir = parentOf(rel)
+    const set = this.byDir.get(dir)
+    set?.delete(rel)
+    if (set?.size === 0) this.byDir.delete(dir)
+  }
+
+  /** The entries at `rel` (a file) or below it (a folder). */
+  under(rel: string): Map<string, Entry> {
+    const found = new Map<string, Entry>()
+    const file = this.files.get(rel)
+    if (file !== undefined) found.set(rel, file)
+    const prefix = rel === '' ? '' : `${rel}/`
+    for (const [dir, paths] of this.byDir) {
+      if (dir !== rel && !dir.startsWith(prefix)) continue
+      for (const path of paths) {
+        const entry = this.files.get(path)
+        if (entry !== undefined) found.set(path, entry)
+      }
+    }
+    return found
+  }
+}
 
 export class WorkspaceChanges {
-  private manifest: Map<string, Entry> | null = null
+  private manifest: Manifest | null = null
   private rules: IgnoreRules
 
   constructor(
@@ -47,138 +92,116 @@ export class WorkspaceChanges {
   async refresh(): Promise<DetectedChange[]> {
     if (this.manifest === null) {
       this.watcher.take()
-      this.manifest = await this.fullScan(new Map())
+      const manifest = new Manifest()
+      await this.fullScan(manifest)
+      this.manifest = manifest
       return []
     }
     await this.watcher.flush()
     const dirty = this.watcher.take()
-    const old = this.manifest
-    const next =
+    const changes =
       dirty === 'everything' || [...dirty].some((p) => p.endsWith('.gitignore'))
-        ? await this.fullScan(old)
-        : await this.partialScan(old, dirty)
-    this.manifest = next
-    return diffManifests(old, next, this.sizeCapBytes)
+        ? await this.fullScan(this.manifest)
+        : await this.partialScan(this.manifest, dirty)
+    return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   }
 
-  /** What the manifest holds for `rel` (used to tell a hand edit from the agent's own write). */
-  hashOf(rel: string): string | null | undefined {
-    return this.manifest?.get(rel)?.hash
-  }
-
-  private async fullScan(old: Map<string, Entry>): Promise<Map<string, Entry>> {
+  private async fullScan(manifest: Manifest): Promise<DetectedChange[]> {
     // .gitignore files may have changed: read them afresh.
     this.rules = new IgnoreRules(this.root)
     this.watcher.unwatchUnder('')
     const scan = await scanTree(this.root, this.rules)
     this.watcher.watchDirs(scan.dirs)
-    return this.hashChanged(old, scan.files)
+    return this.update(manifest, new Map(manifest.files), scan.files)
   }
 
-  private async partialScan(
-    old: Map<string, Entry>,
-    dirty: Set<string>
-  ): Promise<Map<string, Entry>> {
-    const next = new Map(old)
-    const stats = new Map<string, FileStat>()
+  private async partialScan(manifest: Manifest, dirty: Set<string>): Promise<DetectedChange[]> {
+    const changes: DetectedChange[] = []
     for (const rel of dirty) {
       const abs = join(this.root, rel)
       let isDir = false
       try {
-        isDir = (await fs.lstat(abs)).isDirectory()
+        isDir = lstatSync(abs).isDirectory()
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+        const code = (error as NodeJS.ErrnoException).code
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
       }
-      // Whatever was known at or under this path is re-learned from the disk.
-      dropUnder(next, rel)
-      if (isDir) {
-        if (this.rules.isIgnored(rel, true)) continue
-        this.watcher.unwatchUnder(rel)
+      // A folder that moved or vanished takes its watches along; a new one gets watched.
+      this.watcher.unwatchUnder(rel)
+      const now = new Map<string, FileStat>()
+      if (isDir && !this.rules.isIgnored(rel, true)) {
         const scan = await scanTree(this.root, this.rules, rel)
         this.watcher.watchDirs(scan.dirs)
-        for (const [path, stat] of scan.files) stats.set(path, stat)
-        continue
+        for (const [path, stat] of scan.files) now.set(path, stat)
+      } else if (!isDir && !this.rules.isIgnored(rel, false)) {
+        const stat = statFile(abs)
+        if (stat !== null) now.set(rel, stat)
       }
-      this.watcher.unwatchUnder(rel)
-      if (this.rules.isIgnored(rel, false)) continue
-      const stat = await statFile(abs)
-      if (stat !== null) stats.set(rel, stat)
+      changes.push(...(await this.update(manifest, manifest.under(rel), now)))
     }
-    const hashed = await this.hashChanged(old, stats)
-    for (const [path, entry] of hashed) next.set(path, entry)
-    return next
+    return changes
   }
 
-  /** Entries for `stats`: reused where the stat is unchanged, else hashed and backed up. */
-  private async hashChanged(
-    old: Map<string, Entry>,
-    stats: Map<string, FileStat>
-  ): Promise<Map<string, Entry>> {
-    const result = new Map<string, Entry>()
-    const toHash: [string, FileStat][] = []
-    for (const [path, stat] of stats) {
-      const known = old.get(path)
-      if (known !== undefined && sameStat(known.stat, stat)) result.set(path, known)
-      else toHash.push([path, stat])
+  /**
+   * Makes `manifest` agree with `now` over the paths of `known` ∪ `now`: unchanged stats are
+   * kept, the rest hashed and backed up. Returns the changes.
+   */
+  private async update(
+    manifest: Manifest,
+    known: Map<string, Entry>,
+    now: Map<string, FileStat>
+  ): Promise<DetectedChange[]> {
+    const changes: DetectedChange[] = []
+    for (const [path, before] of known) {
+      if (now.has(path)) continue
+      manifest.delete(path)
+      this.report(changes, path, before, undefined)
     }
-    for (let i = 0; i < toHash.length; i += PARALLEL_FILES) {
-      const batch = toHash.slice(i, i + PARALLEL_FILES)
-      const entries = await Promise.all(batch.map(([path, stat]) => this.backUp(path, stat)))
-      entries.forEach((entry, j) => {
-        const path = batch[j]?.[0]
-        if (entry !== null && path !== undefined) result.set(path, entry)
-      })
+    let hashed = 0
+    for (const [path, stat] of now) {
+      const before = known.get(path)
+      if (before !== undefined && sameStat(before.stat, stat)) continue
+      const after = this.backUp(path, stat)
+      if (after === null) manifest.delete(path)
+      else manifest.set(path, after)
+      this.report(changes, path, before, after ?? undefined)
+      if (++hashed % FILES_PER_BATCH === 0) await yieldToEventLoop()
     }
-    return result
+    return changes
   }
 
-  private async backUp(path: string, stat: FileStat): Promise<Entry | null> {
-    if (stat.size > this.sizeCapBytes) return { stat, hash: null }
-    let content: Buffer
-    try {
-      content = await fs.readFile(join(this.root, path))
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-      throw error
+  private report(
+    changes: DetectedChange[],
+    path: string,
+    before: Entry | undefined,
+    after: Entry | undefined
+  ): void {
+    if (before?.hash === null || after?.hash === null) {
+      const cap = Math.round(this.sizeCapBytes / 1_000_000)
+      changes.push({ kind: 'untracked', path, reason: `larger than the ${cap} MB backup cap` })
+      return
     }
-    // Bytes read may be newer than the stat: keep the stat of what we hashed.
-    const now = await statFile(join(this.root, path))
-    if (now === null) return null
-    if (content.length > this.sizeCapBytes) return { stat: now, hash: null }
-    return { stat: now, hash: await this.blobs.put(content) }
-  }
-}
-
-function dropUnder(manifest: Map<string, Entry>, rel: string): void {
-  manifest.delete(rel)
-  const prefix = `${rel}/`
-  for (const path of manifest.keys()) if (path.startsWith(prefix)) manifest.delete(path)
-}
-
-function diffManifests(
-  old: Map<string, Entry>,
-  next: Map<string, Entry>,
-  sizeCapBytes: number
-): DetectedChange[] {
-  const changes: DetectedChange[] = []
-  const overCap = `larger than the ${Math.round(sizeCapBytes / 1_000_000)} MB backup cap`
-  const report = (path: string, before: Entry | undefined, after: Entry | undefined) => {
-    const beforeHash = before === undefined ? null : before.hash
-    const afterHash = after === undefined ? null : after.hash
-    if (
-      (before !== undefined && before.hash === null) ||
-      (after !== undefined && after.hash === null)
-    ) {
-      changes.push({ kind: 'untracked', path, reason: overCap })
-    } else if (beforeHash !== afterHash) {
+    const beforeHash = before?.hash ?? null
+    const afterHash = after?.hash ?? null
+    if (beforeHash !== afterHash) {
       changes.push({ kind: 'tracked', path, before: beforeHash, after: afterHash })
     }
   }
-  for (const [path, entry] of next) {
-    const before = old.get(path)
-    if (before === entry) continue
-    report(path, before, entry)
+
+  private backUp(path: string, stat: FileStat): Entry | null {
+    if (stat.size > this.sizeCapBytes) return { stat, hash: null }
+    let content: Buffer
+    try {
+      content = readFileSync(join(this.root, path))
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null
+      throw error
+    }
+    // Bytes read may be newer than the stat: keep the stat of what we hashed.
+    const now = statFile(join(this.root, path))
+    if (now === null) return null
+    if (content.length > this.sizeCapBytes) return { stat: now, hash: null }
+    return { stat: now, hash: this.blobs.put(content) }
   }
-  for (const [path, entry] of old) if (!next.has(path)) report(path, entry, undefined)
-  return changes.sort((a, b) => a.path.localeCompare(b.path))
 }

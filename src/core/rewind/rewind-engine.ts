@@ -283,7 +283,7 @@ export class RewindEngine {
   private async backUp(files: { path: string; to: string | null }[]): Promise<RestoreOp[]> {
     const ops = await mapLimited(files, async ({ path, to }) => {
       const current = await readWorkspaceFile(this.space.root, path)
-      const from = current === null ? null : await this.space.blobs.put(current)
+      const from = current === null ? null : this.space.blobs.put(current)
       return { path, from, to }
     })
     return ops.filter((op) => op.from !== op.to)
