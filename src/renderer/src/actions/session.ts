@@ -108,12 +108,16 @@ export function moveSelection(direction: Direction): string | null {
 }
 
 export async function loadSession(): Promise<void> {
-  const info = await attempt('Opening the session', () => getBridge().request('app:info', {}))
+  // Info and graph together: the first frame waits for one round trip, not two.
+  const [info] = await Promise.all([
+    attempt('Opening the session', () => getBridge().request('app:info', {})),
+    refreshGraph()
+  ])
   if (info === null) return
   const app = useAppStore.getState()
   app.setInfo(info)
   for (const notice of info.notices) app.notify('warning', notice)
-  await refreshAll()
+  await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
 }
 
 async function switchSession(load: () => Promise<unknown>, what: string): Promise<void> {

@@ -11,7 +11,7 @@ import {
   type FitViewOptions,
   type NodeMouseHandler
 } from '@xyflow/react'
-import { useCallback, useEffect, useMemo, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react'
 import { moveSelection, openNode, selectNode } from '../actions/session'
 import {
   selectFlowEdges,
@@ -63,6 +63,8 @@ function useKeepSelectionInView(): void {
     const position = useGraphStore.getState().positions.get(selectedId)
     if (position === undefined) return
     const { transform, width, height, setCenter } = store.getState()
+    // Before the pane is measured the first view is fitView's to make, not ours.
+    if (width === 0 || height === 0) return
     const [tx, ty, zoom] = transform
     const left = position.x * zoom + tx
     const top = position.y * zoom + ty
@@ -80,10 +82,25 @@ function useKeepSelectionInView(): void {
   }, [selectedId, store])
 }
 
+/**
+ * True from the frame after the first paint. The minimap draws every node of the session (it
+ * cannot cull), so it comes one frame after the canvas rather than delaying the first picture.
+ */
+function useAfterFirstPaint(): boolean {
+  const [painted, setPainted] = useState(false)
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setTimeout(() => setPainted(true), 0))
+    return () => cancelAnimationFrame(frame)
+  }, [])
+  return painted
+}
+
 function Canvas() {
   const nodes = useGraphStore(selectFlowNodes)
   const edges = useGraphStore(selectFlowEdges)
+  const showMiniMap = useAfterFirstPaint()
   useKeepSelectionInView()
+  useEffect(() => {}, [])
 
   // Computed once per mounted canvas: the first view shows where the conversation stands.
   const fitViewOptions = useMemo<FitViewOptions>(() => {
@@ -128,7 +145,7 @@ function Canvas() {
         multiSelectionKeyCode={null}
         zoomOnDoubleClick={false}
         onlyRenderVisibleElements
-        minZoom={0.05}
+        minZoom={0.2}
         maxZoom={2}
         fitView
         fitViewOptions={fitViewOptions}
@@ -136,12 +153,15 @@ function Canvas() {
         aria-label="Branch graph"
       >
         <Background gap={24} size={1} />
-        <MiniMap<FlowNode>
-          pannable
-          zoomable
-          nodeClassName={miniMapNodeClass}
-          ariaLabel="Minimap of the branch graph"
-        />
+        {showMiniMap && (
+          <MiniMap<FlowNode>
+            position="top-right"
+            pannable
+            zoomable
+            nodeClassName={miniMapNodeClass}
+            ariaLabel="Minimap of the branch graph"
+          />
+        )}
         <Controls showInteractive={false} />
       </ReactFlow>
     </div>

@@ -2,7 +2,7 @@
 // hands back the previous object wherever nothing changed: React Flow and the memoized node
 // components compare by identity, so a graph event that only moves the active path re-renders the
 // nodes whose state changed, not all ten thousand.
-import type { Edge, Node } from '@xyflow/react'
+import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react'
 import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/views'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 
@@ -15,6 +15,18 @@ const KIND_NAMES: Record<GraphNodeKind, string> = {
   rewind_report: 'Rewind report',
   compaction: 'Compaction'
 }
+
+/**
+ * Where every node's handles sit, declared instead of measured. React Flow mounts each node whose
+ * handles it has not measured, visible or not: without this, a 5,000-turn session would mount
+ * 5,000 nodes once before onlyRenderVisibleElements could cull them.
+ */
+const HANDLES: NodeHandle[] = [
+  { type: 'target', position: Position.Top, x: NODE_WIDTH / 2, y: 0 },
+  { type: 'source', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT }
+]
+
+const MEASURED = { width: NODE_WIDTH, height: NODE_HEIGHT }
 
 /** The node's accessible name: what it is, its title, and where it stands. */
 export function nodeAccessibleName(node: GraphNode): string {
@@ -72,9 +84,12 @@ export function toFlowNodes(
       type: node.kind,
       position,
       data: { node },
-      // Known size up front: React Flow culls and fits before it has measured anything.
+      // Known size up front (the CSS fixes it): React Flow culls and fits view over nodes it has
+      // never mounted, which it only does for nodes whose size counts as measured.
       width: NODE_WIDTH,
       height: NODE_HEIGHT,
+      measured: MEASURED,
+      handles: HANDLES,
       ariaLabel: nodeAccessibleName(node),
       className: node.onActivePath
         ? 'flow-node flow-node--active'

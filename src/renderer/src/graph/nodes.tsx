@@ -1,16 +1,28 @@
 // The explorer's custom nodes. Each is memoized and reads only its own `selected` flag from the
 // store, so moving the selection re-renders two nodes and a streamed token re-renders none.
-import { Handle, Position, type NodeProps, type NodeTypes } from '@xyflow/react'
+import {
+  Handle,
+  Position,
+  useStore,
+  type NodeProps,
+  type NodeTypes,
+  type ReactFlowState
+} from '@xyflow/react'
 import { memo, useMemo, type ReactNode } from 'react'
 import { selectIsSelected, useGraphStore } from '../stores/graph-store'
 import type { FlowNode } from './flow-model'
 
+// One formatter for all nodes: toLocaleString with options builds a new one per call (slow).
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' })
+
 function shortTime(timestamp: string): string {
   const date = new Date(timestamp)
-  return Number.isNaN(date.getTime())
-    ? ''
-    : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })
+  return Number.isNaN(date.getTime()) ? '' : timeFormat.format(date)
 }
+
+/** Below this zoom a card's text is unreadable: nodes draw as plain blocks, which pan faster. */
+const DETAIL_ZOOM = 0.35
+const selectZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM
 
 function NodeCard({
   id,
@@ -24,9 +36,19 @@ function NodeCard({
   badge?: ReactNode
 }) {
   const isSelected = useGraphStore(useMemo(() => selectIsSelected(id), [id]))
+  const zoomedOut = useStore(selectZoomedOut)
   const { node } = data
+  const className = `node-card node-card--${node.kind}${isSelected ? ' node-card--selected' : ''}`
+  if (zoomedOut) {
+    return (
+      <div className={`${className} node-card--block`}>
+        <Handle type="target" position={Position.Top} isConnectable={false} />
+        <Handle type="source" position={Position.Bottom} isConnectable={false} />
+      </div>
+    )
+  }
   return (
-    <div className={`node-card node-card--${node.kind}${isSelected ? ' node-card--selected' : ''}`}>
+    <div className={className}>
       <Handle type="target" position={Position.Top} isConnectable={false} />
       <div className="node-card__meta">
         <span className="node-card__kind">{kindLabel}</span>
