@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/files/blob-store'
@@ -52,6 +52,22 @@ describe('rewind: refusals change nothing', () => {
     expect(s.read('config.py')).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
     expect(s.read('utils.py')).not.toBeNull()
     expect(s.store.leafUuid).toBe(leaf)
+  })
+
+  it('refuses an index path through a symlink that leads outside, changing nothing', async () => {
+    const { s, second } = await seed()
+    mkdirSync(join(s.base, 'elsewhere'))
+    symlinkSync(join(s.base, 'elsewhere'), join(s.cwd, 'link'))
+    s.store.appendFileChange({
+      checkpointUuid: second,
+      path: 'link/planted.txt',
+      before: sha256(Buffer.from('evil')),
+      after: null,
+      source: 'Bash'
+    })
+    await expect(s.engine.rewind(second, 'code')).rejects.toThrow(/"link\/planted.txt".*symlink/)
+    expect(existsSync(join(s.base, 'elsewhere', 'planted.txt'))).toBe(false)
+    expect(s.read('utils.py')).not.toBeNull()
   })
 
   it('has nothing to undo before any rewind', async () => {
