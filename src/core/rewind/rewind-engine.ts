@@ -400,6 +400,7 @@ export class RewindEngine {
     return new Set(
       paths.filter((p) => {
         const their = theirs.get(p)
+        // The same millisecond counts as later: when in doubt, leave the file alone.
         return their !== undefined && their >= (ours.get(p) ?? '')
       })
     )
