@@ -148,6 +148,20 @@ describe('FileHistory: Bash changes', () => {
     })
   })
 
+  it('takes the baseline ahead of time, and still sees hand edits made before the command', async () => {
+    const { history, cwd, sh, records } = await setup({ 'a.txt': '1' })
+    await Promise.all([history.prepareForCommands(), history.prepareForCommands()])
+    writeFileSync(join(cwd, 'a.txt'), 'hand edit')
+    expect(await sh('echo 2 > a.txt')).toEqual({
+      created: [],
+      modified: ['a.txt'],
+      deleted: [],
+      untracked: []
+    })
+    const before = records.at(-1)?.before ?? ''
+    expect((await history.blobs.get(before)).toString()).toBe('hand edit')
+  })
+
   it('sees a change inside a folder created by an earlier command', async () => {
     const { sh } = await setup()
     await sh('mkdir -p d1/d2 && echo 1 > d1/d2/x')

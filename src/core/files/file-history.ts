@@ -56,6 +56,7 @@ export class FileHistory implements WriteGuard {
   private readonly pending = new Map<string, string | null>()
   private readonly watcher: WorkspaceWatcher
   private readonly changes: WorkspaceChanges
+  private baseline: Promise<void> | null = null
 
   private constructor(
     /** The workspace root, resolved through symlinks. */
@@ -131,15 +132,36 @@ export class FileHistory implements WriteGuard {
   }
 
   /**
-   * Brings the manifest up to date (the first call takes the baseline: every tracked file is
-   * backed up once). Throws when that fails, which refuses the command.
+   * Takes the Bash baseline now (every tracked file backed up once) instead of on the first
+   * command: a host calls it when a session opens, so a big workspace's one-time cost is paid
+   * while the user types, not inside the first Bash call. Safe to call more than once.
+   */
+  prepareForCommands(): Promise<void> {
+    if (this.baseline === null) {
+      const baseline = (async () => {
+        await this.watcher.start()
+        await this.changes.refresh()
+      })()
+      // A failed baseline (disk full) is retried by the next call rather than remembered.
+      baseline.catch(() => {
+        if (this.baseline === baseline) this.baseline = null
+      })
+      this.baseline = baseline
+    }
+    return this.baseline
+  }
+
+  /**
+   * Brings the manifest up to date (taking the baseline first if prepareForCommands was never
+   * called). Throws when a backup fails, which refuses the command.
    */
   async beforeCommand(_tool: string): Promise<void> {
     this.requireCheckpoint()
-    if (!this.changes.hasBaseline) await this.watcher.start()
+    const fresh = this.baseline === null
+    await this.prepareForCommands()
     // What changed since the last command (hand edits, the agent's own writes) is the
     // starting point of this one, not a change it made.
-    await this.changes.refresh()
+    if (!fresh) await this.changes.refresh()
   }
 
   async afterCommand(tool: string): Promise<CommandChanges> {

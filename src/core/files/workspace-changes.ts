@@ -80,10 +80,6 @@ export class WorkspaceChanges {
     this.rules = new IgnoreRules(root)
   }
 
-  get hasBaseline(): boolean {
-    return this.manifest !== null
-  }
-
   /**
    * Brings the manifest up to date and returns what changed since the previous call (nothing on
    * the first call, which takes the baseline). Backup failures throw: the caller decides whether

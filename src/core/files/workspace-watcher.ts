@@ -29,6 +29,7 @@ export class WorkspaceWatcher {
   ) {}
 
   async start(): Promise<void> {
+    if (this.barrier !== null) return
     await fs.mkdir(this.barrierDir, { recursive: true })
     this.barrier = watch(this.barrierDir, { persistent: false }, (_event, name) => {
       if (name !== null) this.waiting.get(name)?.()
