@@ -5,7 +5,7 @@ import { sha256 } from '../../src/core/files/blob-store'
 import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/files/retention'
 import { encodeCwd } from '../../src/core/session/paths'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
-import { type WorkspaceSession, newSession } from './fixture'
+import { type WorkspaceSession, newSession, openSession } from './fixture'
 
 const open: WorkspaceSession[] = []
 afterEach(async () => {
@@ -71,6 +71,23 @@ describe('retention', () => {
     })
     expect(capped.deletedBlobs).toBe(2)
     expect(capped.overCapReason).toMatch(/needed by the latest 1 checkpoints/)
+  })
+
+  it('runs on its own when a session opens, at most once a day', async () => {
+    const { s } = await threeTurns(40)
+    const orphan = s.history.blobs.put(Buffer.from('named by no record'))
+    utimesSync(s.history.blobs.pathOf(orphan), new Date(0), new Date(0))
+    // The fixture's open already ran it (nothing was old then): make it due again.
+    const stamp = join(s.history.paths.root, 'last-gc')
+    utimesSync(stamp, new Date(0), new Date(0))
+    const next = await openSession({ base: s.base, cwd: s.cwd, home: s.home })
+    open.push(next)
+    expect(next.history.notices.join('\n')).toMatch(/Retention pruned 1 old backups/)
+    expect(await s.history.blobs.has(orphan)).toBe(false)
+    expect(await s.history.blobs.has(blobOf('v0'))).toBe(true)
+    const again = await openSession({ base: s.base, cwd: s.cwd, home: s.home })
+    open.push(again)
+    expect(again.history.notices.join('\n')).not.toMatch(/Retention/)
   })
 
   it('keeps what undoing the last rewind needs, and anything used within the grace period', async () => {

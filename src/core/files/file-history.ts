@@ -8,6 +8,8 @@ import { basename, dirname, join, relative, resolve } from 'node:path'
 import { BlobStore } from './blob-store'
 import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
 import { type HistoryPaths, historyPaths } from './history-paths'
+import { collectGarbageIfDue } from './retention'
+import { encodeCwd } from '../session/paths'
 import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
 import { WorkspaceWatcher } from './workspace-watcher'
@@ -92,6 +94,16 @@ export class FileHistory implements WriteGuard {
       )
     }
     await markActive(paths.active, options.sessionId)
+    try {
+      const pruned = await collectGarbageIfDue(options.home, encodeCwd(resolve(options.cwd)))
+      if (pruned !== null && pruned.deletedBlobs > 0) {
+        history.notices.push(
+          `Retention pruned ${pruned.deletedBlobs} old backups (${Math.round(pruned.freedBytes / 1e6)} MB); rewinds to the oldest checkpoints may no longer restore every file.`
+        )
+      }
+    } catch (error) {
+      history.notices.push(`Backup retention could not run: ${(error as Error).message}`)
+    }
     return history
   }
 

@@ -166,6 +166,31 @@ export async function collectGarbage(
   }
 }
 
+/** How often opening a session prunes its workspace on its own. */
+const AUTO_GC_INTERVAL_MS = 86_400_000
+
+/**
+ * Prunes the workspace if that was last done more than a day ago (a stamp file says when):
+ * retention applies without anyone running `gc`, at most once a day per workspace.
+ */
+export async function collectGarbageIfDue(
+  home: string,
+  workspace: string,
+  policy: RetentionPolicy = DEFAULT_RETENTION,
+  now = Date.now()
+): Promise<GcReport | null> {
+  const paths = historyPathsAt(join(home, 'file-history', workspace))
+  const stamp = join(paths.root, 'last-gc')
+  const last = await fs
+    .stat(stamp)
+    .then((s) => s.mtimeMs)
+    .catch(() => 0)
+  if (now - last < AUTO_GC_INTERVAL_MS) return null
+  await fs.mkdir(paths.root, { recursive: true })
+  await fs.writeFile(stamp, new Date(now).toISOString())
+  return collectGarbage(home, workspace, policy, { now })
+}
+
 /** Hashes the latest `keep` checkpoints of every session's active path need. */
 function neededBlobs(home: string, workspace: string, keep: number): Set<string> {
   const needed = new Set<string>()
