@@ -20,7 +20,11 @@ function flush(): void {
 
 export function receiveAgentEvent(event: AgentEvent): void {
   const app = useAppStore.getState()
-  if (event.type === 'notice') app.notify(event.level, event.message)
+  // Information (a completed agent rewind...) is the status line's; problems stay until dismissed.
+  if (event.type === 'notice') {
+    if (event.level === 'info') app.setStatus(event.message)
+    else app.notify(event.level, event.message)
+  }
   queued.push(event)
   if (event.type === 'status') {
     // The end of a run is applied at once, then everything is read back from the session.

@@ -33,6 +33,8 @@ const ARROWS: Record<string, Direction> = {
   ArrowRight: 'nextSibling'
 }
 
+const MINIMAP_SIZE = { width: 160, height: 110 }
+
 /** How many turns at the end of the active path the first view frames. */
 const FIRST_VIEW_TURNS = 6
 
@@ -156,6 +158,7 @@ function Canvas() {
         {showMiniMap && (
           <MiniMap<FlowNode>
             position="top-right"
+            style={MINIMAP_SIZE}
             pannable
             zoomable
             nodeClassName={miniMapNodeClass}

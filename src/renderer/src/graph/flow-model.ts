@@ -2,7 +2,7 @@
 // hands back the previous object wherever nothing changed: React Flow and the memoized node
 // components compare by identity, so a graph event that only moves the active path re-renders the
 // nodes whose state changed, not all ten thousand.
-import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react'
+import { Position, type BuiltInEdge, type Edge, type Node, type NodeHandle } from '@xyflow/react'
 import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/views'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 
@@ -17,13 +17,27 @@ const KIND_NAMES: Record<GraphNodeKind, string> = {
 }
 
 /**
+ * Checkpoint → report links leave and enter on the right: drawn from the bottom like tree edges,
+ * they would hide under the edges of the turns in between.
+ */
+export const REPORT_HANDLE = 'report'
+
+/**
  * Where every node's handles sit, declared instead of measured. React Flow mounts each node whose
  * handles it has not measured, visible or not: without this, a 5,000-turn session would mount
  * 5,000 nodes once before onlyRenderVisibleElements could cull them.
  */
 const HANDLES: NodeHandle[] = [
   { type: 'target', position: Position.Top, x: NODE_WIDTH / 2, y: 0 },
-  { type: 'source', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT }
+  { type: 'source', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT },
+  {
+    id: REPORT_HANDLE,
+    type: 'target',
+    position: Position.Right,
+    x: NODE_WIDTH,
+    y: NODE_HEIGHT / 2
+  },
+  { id: REPORT_HANDLE, type: 'source', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT / 2 }
 ]
 
 const MEASURED = { width: NODE_WIDTH, height: NODE_HEIGHT }
@@ -125,15 +139,21 @@ export function toFlowEdges(
   }
   for (const link of graph.checkpointLinks) {
     if (!byId.has(link.from) || !byId.has(link.to)) continue
-    keep({
+    const bracket: BuiltInEdge = {
       id: `checkpoint:${link.from}->${link.to}`,
       source: link.from,
       target: link.to,
+      sourceHandle: REPORT_HANDLE,
+      targetHandle: REPORT_HANDLE,
+      // A bracket out to the right and back: visible beside the tree edges it runs along.
+      type: 'smoothstep',
+      pathOptions: { offset: 28, borderRadius: 14 },
       className: 'flow-edge flow-edge--checkpoint',
       label: 'report',
       ariaLabel: 'Agent checkpoint to its report',
       focusable: false
-    })
+    }
+    keep(bracket)
   }
   return edges
 }

@@ -10,7 +10,7 @@ import {
 } from '@xyflow/react'
 import { memo, useMemo, type ReactNode } from 'react'
 import { selectIsSelected, useGraphStore } from '../stores/graph-store'
-import type { FlowNode } from './flow-model'
+import { REPORT_HANDLE, type FlowNode } from './flow-model'
 
 // One formatter for all nodes: toLocaleString with options builds a new one per call (slow).
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' })
@@ -23,6 +23,18 @@ function shortTime(timestamp: string): string {
 /** Below this zoom a card's text is unreadable: nodes draw as plain blocks, which pan faster. */
 const DETAIL_ZOOM = 0.35
 const selectZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM
+
+/** Tree edges use the first (unnamed) handles; checkpoint links the named ones on the right. */
+function Handles() {
+  return (
+    <>
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+      <Handle id={REPORT_HANDLE} type="target" position={Position.Right} isConnectable={false} />
+      <Handle id={REPORT_HANDLE} type="source" position={Position.Right} isConnectable={false} />
+    </>
+  )
+}
 
 function NodeCard({
   id,
@@ -42,14 +54,13 @@ function NodeCard({
   if (zoomedOut) {
     return (
       <div className={`${className} node-card--block`}>
-        <Handle type="target" position={Position.Top} isConnectable={false} />
-        <Handle type="source" position={Position.Bottom} isConnectable={false} />
+        <Handles />
       </div>
     )
   }
   return (
     <div className={className}>
-      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <Handles />
       <div className="node-card__meta">
         <span className="node-card__kind">{kindLabel}</span>
         {node.label !== null && <span className="node-card__label">{node.label}</span>}
@@ -57,7 +68,6 @@ function NodeCard({
       </div>
       <div className="node-card__title">{node.title || '(empty)'}</div>
       {badge}
-      <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   )
 }

@@ -30,7 +30,7 @@ export function Header() {
         </span>
       )}
       {/* The outcome of the last action (a rewind, a switch...), read out politely. */}
-      <span className="header__status" role="status" aria-live="polite">
+      <span className="header__status" role="status" aria-live="polite" title={status}>
         {status}
       </span>
       <button
