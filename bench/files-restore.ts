@@ -42,8 +42,12 @@ async function measure(mode: 'both' | 'code'): Promise<{ ours: number; cp: numbe
   for (let round = 0; round < rounds; round++) {
     const plan = await s.engine.planRewind(checkpointAt(s.store, 2), mode)
     if (plan.files.length !== FILES) throw new Error(`planned ${plan.files.length} files`)
+    // Both start with no dirty pages: replacing a file whose data is not yet written back
+    // makes ext4 flush it first (auto_da_alloc), which would charge one side for the other.
+    execFileSync('sync')
     ours.push(await time(() => s.engine.apply(plan)))
     await s.engine.undo()
+    execFileSync('sync')
     cp.push(await time(() => execFileSync('sh', ['-c', `cp ${originals}/* .`], { cwd: where.cwd })))
     execFileSync('sh', ['-c', `cp ${rewritten}/* .`], { cwd: where.cwd })
   }

@@ -4,18 +4,15 @@
 import { createHash } from 'node:crypto'
 import {
   existsSync,
-  promises as fs,
   mkdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   utimesSync,
   writeFileSync
 } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
-import { deflateSync, inflate } from 'node:zlib'
-
-const inflateAsync = promisify(inflate)
+import { deflateSync, inflateSync } from 'node:zlib'
 
 /** Level 1 keeps the first checkpoint's snapshot of a big workspace quick; git's loose objects use the same. */
 const COMPRESSION_LEVEL = 1
@@ -48,12 +45,7 @@ export class BlobStore {
   }
 
   async has(hash: string): Promise<boolean> {
-    try {
-      await fs.access(this.pathOf(hash))
-      return true
-    } catch {
-      return false
-    }
+    return existsSync(this.pathOf(hash))
   }
 
   /**
@@ -88,14 +80,19 @@ export class BlobStore {
 
   /** The content of `hash`; BlobMissingError when it is gone. */
   async get(hash: string): Promise<Buffer> {
+    return this.read(hash)
+  }
+
+  /** get(), synchronously (restores read blobs in batches; see put()). */
+  read(hash: string): Buffer {
     let packed: Buffer
     try {
-      packed = await fs.readFile(this.pathOf(hash))
+      packed = readFileSync(this.pathOf(hash))
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(hash)
       throw error
     }
-    return inflateAsync(packed)
+    return inflateSync(packed)
   }
 }
 

@@ -6,7 +6,6 @@
 //   2. write the journal (intent + backups), durably;
 //   3. write each file (temp + rename) or delete it;
 //   4. append the session record; a crash before it is completed or rolled back by recover().
-import { resolveInWorkspace } from '../files/workspace-paths'
 import type { SessionStore } from '../session/store'
 import { promptText } from '../session/tree'
 import type { RewindMode } from '../../shared/messages'
@@ -24,11 +23,13 @@ import {
 import { otherSessionsChanges, fileChangeRecords } from './other-sessions'
 import {
   type RestoreSpace,
-  deleteWorkspaceFile,
-  readWorkspaceFile,
-  writeWorkspaceFile
+  checkedPath,
+  deleteFileAt,
+  readFileAt,
+  writeFileAt
 } from './workspace-files'
-import { sha256 } from '../files/blob-store'
+import { BlobMissingError, sha256 } from '../files/blob-store'
+import { yieldToEventLoop } from '../files/workspace-scan'
 
 /** What the engine needs from the session store. */
 export type RewindLog = Pick<
@@ -89,7 +90,11 @@ export class RewindError extends Error {
   override name = 'RewindError'
 }
 
-const PARALLEL_FILES = 16
+/**
+ * Files restored between two yields to the event loop. The file I/O is synchronous (a round trip
+ * through libuv's pool per syscall cost more than the syscalls); a batch blocks for milliseconds.
+ */
+const FILES_PER_BATCH = 32
 
 export class RewindEngine {
   private readonly home: string
@@ -281,27 +286,31 @@ export class RewindEngine {
 
   /** Backs up each file's current content; drops files already at their target. */
   private async backUp(files: { path: string; to: string | null }[]): Promise<RestoreOp[]> {
-    const ops = await mapLimited(files, async ({ path, to }) => {
-      const current = await readWorkspaceFile(this.space.root, path)
+    const ops: RestoreOp[] = []
+    for (const [i, { path, to }] of files.entries()) {
+      const current = readFileAt(checkedPath(this.space.root, path))
       const from = current === null ? null : this.space.blobs.put(current)
-      return { path, from, to }
-    })
-    return ops.filter((op) => op.from !== op.to)
+      if (from !== to) ops.push({ path, from, to })
+      if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
+    }
+    return ops
   }
 
   /** Gives every file its `side` content; skips files already there (their times stay). */
   private async applyOps(ops: RestoreOp[], side: 'from' | 'to'): Promise<void> {
-    let done = 0
-    await mapLimited(ops, async (op) => {
+    const { root, blobs } = this.space
+    for (const [i, op] of ops.entries()) {
       const want = op[side]
-      const current = await readWorkspaceFile(this.space.root, op.path)
+      const abs = checkedPath(root, op.path)
+      const current = readFileAt(abs)
       const have = current === null ? null : sha256(current)
       if (have !== want) {
-        if (want === null) await deleteWorkspaceFile(this.space.root, op.path)
-        else await writeWorkspaceFile(this.space.root, op.path, await this.space.blobs.get(want))
+        if (want === null) deleteFileAt(abs)
+        else writeFileAt(abs, blobs.read(want))
       }
-      this.onProgress(++done, ops.length)
-    })
+      this.onProgress(i + 1, ops.length)
+      if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
+    }
   }
 
   private record(journal: RestoreJournal): void {
@@ -355,13 +364,13 @@ export class RewindEngine {
     const targets = from === to ? [] : fileTargets(this.store.tree(), from, to)
     // Every path is checked before anything is read or written: one bad index entry refuses
     // the whole rewind, naming the path, with nothing changed.
-    for (const t of targets) resolveInWorkspace(root, t.path)
+    const absOf = new Map(targets.map((t) => [t.path, checkedPath(root, t.path)]))
     const others = this.changedByOthers(targets.map((t) => t.path))
     const files: PlannedFile[] = []
     const conflicts: string[] = []
     const unrestorable: { path: string; reason: string }[] = []
     for (const t of targets) {
-      const current = await readWorkspaceFile(root, t.path)
+      const current = readFileAt(absOf.get(t.path) ?? checkedPath(root, t.path))
       const have = current === null ? null : sha256(current)
       if (have === t.target) continue
       if (others.has(t.path)) {
@@ -369,12 +378,12 @@ export class RewindEngine {
         if (options.overwriteConflicts !== true) continue
       }
       let content: Buffer | null = null
-      if (t.target !== null) {
-        content = await blobs.get(t.target).catch(() => null)
-        if (content === null) {
-          unrestorable.push({ path: t.path, reason: 'its backup was pruned by retention' })
-          continue
-        }
+      try {
+        content = t.target === null ? null : blobs.read(t.target)
+      } catch (error) {
+        if (!(error instanceof BlobMissingError)) throw error
+        unrestorable.push({ path: t.path, reason: 'its backup was pruned by retention' })
+        continue
       }
       files.push({
         path: t.path,
@@ -465,19 +474,6 @@ function hasRecord(records: readonly unknown[], journal: RestoreJournal): boolea
     const ref = restoreRef(record)
     return ref !== null && ref.restoreId === wanted && ref.undo === (journal.kind === 'undo')
   })
-}
-
-async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      results[i] = await fn(items[i] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_FILES, items.length) }, worker))
-  return results
 }
 
 /** A prompt's uuid by its 1-based index on the active path (the seed's `/rewind N`). */

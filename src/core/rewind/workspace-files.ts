@@ -2,10 +2,12 @@
 // (no escape, no symlink leading out, never .git) right before the write, and content lands
 // through a temp file in the same folder plus rename, so a crash leaves the old file or the new
 // one, never half of one.
-import { randomBytes } from 'node:crypto'
-import { promises as fs } from 'node:fs'
+//
+// Synchronous on purpose, like the blob store: a restore of a thousand small files spent most
+// of its time hopping through libuv's thread pool. The engine yields between small batches.
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { BlobStore, sha256 } from '../files/blob-store'
+import { BlobStore } from '../files/blob-store'
 import type { HistoryPaths } from '../files/history-paths'
 import { historyPathsAt } from '../files/history-paths'
 import { resolveInWorkspace } from '../files/workspace-paths'
@@ -23,10 +25,18 @@ export function restoreSpaceAt(root: string, historyRoot: string): RestoreSpace 
   return { root, paths, blobs: new BlobStore(paths.blobs) }
 }
 
-export async function readWorkspaceFile(root: string, rel: string): Promise<Buffer | null> {
-  const { abs } = resolveInWorkspace(root, rel)
+/**
+ * The absolute path a restore may touch for `rel`, or PathOutsideWorkspaceError naming it. Called
+ * once per file per phase, right before that phase touches it.
+ */
+export function checkedPath(root: string, rel: string): string {
+  return resolveInWorkspace(root, rel).abs
+}
+
+/** The file's content, or null when it does not exist. */
+export function readFileAt(abs: string): Buffer | null {
   try {
-    return await fs.readFile(abs)
+    return readFileSync(abs)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return null
@@ -34,34 +44,27 @@ export async function readWorkspaceFile(root: string, rel: string): Promise<Buff
   }
 }
 
-export async function hashWorkspaceFile(root: string, rel: string): Promise<string | null> {
-  const content = await readWorkspaceFile(root, rel)
-  return content === null ? null : sha256(content)
-}
+let tempCount = 0
 
-export async function writeWorkspaceFile(
-  root: string,
-  rel: string,
-  content: Buffer
-): Promise<void> {
-  const { abs } = resolveInWorkspace(root, rel)
-  await fs.mkdir(dirname(abs), { recursive: true })
-  // A name git and editors ignore would be nicer, but any name works: it lives for one rename.
-  const temp = join(dirname(abs), `.${basename(abs)}.${randomBytes(4).toString('hex')}.rs-tmp`)
-  const mode = await fs
-    .stat(abs)
-    .then((s) => s.mode & 0o7777)
-    .catch(() => null)
+/** Replaces (or creates) the file atomically, keeping its permission bits. */
+export function writeFileAt(abs: string, content: Buffer): void {
+  mkdirSync(dirname(abs), { recursive: true })
+  const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}-${++tempCount}.rs-tmp`)
+  let mode: number | undefined
   try {
-    await fs.writeFile(temp, content, mode === null ? {} : { mode })
-    await fs.rename(temp, abs)
+    mode = statSync(abs).mode & 0o7777
+  } catch {
+    mode = undefined
+  }
+  try {
+    writeFileSync(temp, content, mode === undefined ? {} : { mode })
+    renameSync(temp, abs)
   } catch (error) {
-    await fs.rm(temp, { force: true })
+    rmSync(temp, { force: true })
     throw error
   }
 }
 
-export async function deleteWorkspaceFile(root: string, rel: string): Promise<void> {
-  const { abs } = resolveInWorkspace(root, rel)
-  await fs.rm(abs, { force: true })
+export function deleteFileAt(abs: string): void {
+  rmSync(abs, { force: true })
 }
