@@ -162,6 +162,28 @@ describe('FileHistory: Bash changes', () => {
     expect((await history.blobs.get(before)).toString()).toBe('hand edit')
   })
 
+  it('sees a folder renamed, then removed, and keeps watching the new name', async () => {
+    const { sh } = await setup({ 'lib/a.ts': 'a', 'lib/deep/b.ts': 'b' })
+    expect(await sh('mv lib src')).toEqual({
+      created: ['src/a.ts', 'src/deep/b.ts'],
+      modified: [],
+      deleted: ['lib/a.ts', 'lib/deep/b.ts'],
+      untracked: []
+    })
+    expect((await sh('echo changed > src/deep/b.ts')).modified).toEqual(['src/deep/b.ts'])
+    expect((await sh('rm -rf src')).deleted).toEqual(['src/a.ts', 'src/deep/b.ts'])
+  })
+
+  it('re-reads .gitignore when a command changes it', async () => {
+    const { sh } = await setup({ '.gitignore': '', 'x.log': '1' })
+    expect(await sh("echo '*.log' >> .gitignore && echo 2 > x.log && echo 3 > y.log")).toEqual({
+      created: [],
+      modified: ['.gitignore'],
+      deleted: ['x.log'],
+      untracked: []
+    })
+  })
+
   it('sees a change inside a folder created by an earlier command', async () => {
     const { sh } = await setup()
     await sh('mkdir -p d1/d2 && echo 1 > d1/d2/x')
