@@ -1,0 +1,183 @@
+// The branch explorer in Chromium over the real web host (`rewind-studio serve`): time to the
+// first frame showing graph nodes, and frame times while panning, for a 5,000-turn session
+// (a rewind every 40 turns keeps ~125 abandoned branches) beside a 50-turn session measured the
+// same way in the same run (the baseline: page load, WebSocket and fixed costs). Targets: first
+// frame < 1.5 s, pan at 60 fps. Frame times are requestAnimationFrame intervals (Performance API
+// timebase) while the mouse drags the pane for 120 steps.
+// Run: npx tsx bench/ui-first-frame.ts   (CHROMIUM_PATH overrides /usr/bin/chromium)
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser } from 'playwright-core'
+import { sessionFileName, sessionsDir } from '../src/core/session/paths'
+import { writeSyntheticSession } from '../test/session/synthetic'
+
+const TURNS = 5_000
+const BASELINE_TURNS = 50
+const RUNS = 3
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run'
+]
+
+const SYNTHETIC_SESSION_ID = '01900000-0000-7000-8000-000000000000'
+
+// Page code is passed as text: this script is typed for Node, without the DOM's types.
+const MARK_FIRST_FRAME = `
+  const observer = new MutationObserver(() => {
+    if (document.querySelector('.react-flow__node .node-card') === null) return
+    observer.disconnect()
+    requestAnimationFrame(() => { document.documentElement.dataset.firstFrame = String(performance.now()) })
+  })
+  observer.observe(document, { childList: true, subtree: true })`
+const FIRST_FRAME = 'document.documentElement.dataset.firstFrame'
+const RECORD_FRAMES = `(() => {
+  const frames = []
+  let last = performance.now()
+  const tick = (now) => { frames.push(now - last); last = now; requestAnimationFrame(tick) }
+  requestAnimationFrame(tick)
+  window.benchFrames = frames
+})()`
+const RECORDED_FRAMES = 'window.benchFrames.slice(1)'
+
+const root = mkdtempSync(join(tmpdir(), 'rs-bench-ui-'))
+const home = join(root, 'home')
+
+function promptsIn(file: string): number {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"type":"user"') && line.includes('"content":"')).length
+}
+
+/** A workspace whose latest session has about `turns` prompts (the writer sizes by bytes). */
+function workspaceWith(turns: number): { cwd: string; turns: number } {
+  const cwd = join(root, `ws-${turns}`)
+  mkdirSync(cwd, { recursive: true })
+  writeFileSync(join(cwd, 'README.md'), 'bench workspace\n')
+  const dir = sessionsDir(home, cwd)
+  mkdirSync(dir, { recursive: true })
+  const pilot = join(root, 'pilot.jsonl')
+  writeSyntheticSession(pilot, 1024 * 1024)
+  const bytesPerTurn = (1024 * 1024) / promptsIn(pilot)
+  // The synthetic writer's own session id (a file name must hold a hex id to be listed).
+  const file = join(dir, sessionFileName('2026-01-01T00:00:00.000Z', SYNTHETIC_SESSION_ID))
+  writeSyntheticSession(file, Math.round(bytesPerTurn * turns))
+  // Its header names a fixed cwd; the studio opens the file history of the header's workspace.
+  const text = readFileSync(file, 'utf8')
+  writeFileSync(file, text.replace('"cwd":"/work/project"', `"cwd":${JSON.stringify(cwd)}`))
+  return { cwd, turns: promptsIn(file) }
+}
+
+function serve(cwd: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn('node', ['bin/rewind-studio.mjs', 'serve', '--cwd', cwd], {
+    env: { ...process.env, REWIND_STUDIO_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const url = /https?:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(output)?.[0]
+      if (url !== undefined) resolve({ url, child })
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.on('exit', (code) => reject(new Error(`serve exited (${code}): ${output}`)))
+  })
+}
+
+interface Figures {
+  firstFrameMs: number
+  medianFrameMs: number
+  p95FrameMs: number
+  fps: number
+}
+
+async function measure(browser: Browser, url: string): Promise<Figures> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.addInitScript(MARK_FIRST_FRAME)
+  await page.goto(url)
+  // Polled: waitForFunction would eval a string, which the page's CSP forbids.
+  let mark: string | undefined
+  for (let waited = 0; mark === undefined; waited += 50) {
+    if (waited > 60_000) throw new Error('no graph node appeared within 60 s')
+    await page.waitForTimeout(50)
+    mark = await page.evaluate<string | undefined>(FIRST_FRAME)
+  }
+  const firstFrameMs = Number(mark)
+  await page.waitForTimeout(1000)
+  await page.evaluate(RECORD_FRAMES)
+  const box = await page.locator('.react-flow__pane').boundingBox()
+  if (box === null) throw new Error('no React Flow pane on the page')
+  const x = box.x + box.width / 2
+  const y = box.y + box.height / 2
+  await page.mouse.move(x, y)
+  await page.mouse.down()
+  for (let i = 0; i < 120; i++) {
+    await page.mouse.move(x + Math.sin(i / 10) * 200, y + (i % 60) * 5 - 150)
+    await page.waitForTimeout(16)
+  }
+  await page.mouse.up()
+  const frames = await page.evaluate<number[]>(RECORDED_FRAMES)
+  await page.close()
+  frames.sort((a, b) => a - b)
+  const mean = frames.reduce((sum, f) => sum + f, 0) / frames.length
+  return {
+    firstFrameMs,
+    medianFrameMs: frames[Math.floor(frames.length / 2)] ?? NaN,
+    p95FrameMs: frames[Math.floor(frames.length * 0.95)] ?? NaN,
+    fps: 1000 / mean
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN
+}
+
+async function main(): Promise<void> {
+  const big = workspaceWith(TURNS)
+  const small = workspaceWith(BASELINE_TURNS)
+  const servers = [await serve(big.cwd), await serve(small.cwd)]
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS
+  })
+  try {
+    const results = { big: [] as Figures[], small: [] as Figures[] }
+    // Alternate, so neither size gets a quieter moment of this shared machine.
+    for (let i = 0; i < RUNS; i++) {
+      results.big.push(await measure(browser, servers[0]!.url))
+      results.small.push(await measure(browser, servers[1]!.url))
+    }
+    const summary = (figures: Figures[]) => ({
+      first: median(figures.map((f) => f.firstFrameMs)),
+      medianFrame: median(figures.map((f) => f.medianFrameMs)),
+      p95: median(figures.map((f) => f.p95FrameMs)),
+      fps: median(figures.map((f) => f.fps))
+    })
+    const b = summary(results.big)
+    const s = summary(results.small)
+    console.log(`branch explorer in Chromium, 1280x800, median of ${RUNS} runs`)
+    console.log(
+      `  ${big.turns} turns:  first frame ${b.first.toFixed(0)} ms (target < 1500); pan: frame ${b.medianFrame.toFixed(1)} ms median, ${b.p95.toFixed(1)} ms p95, ${b.fps.toFixed(1)} fps`
+    )
+    console.log(
+      `  ${small.turns} turns (baseline): first frame ${s.first.toFixed(0)} ms; pan: frame ${s.medianFrame.toFixed(1)} ms median, ${s.p95.toFixed(1)} ms p95, ${s.fps.toFixed(1)} fps`
+    )
+    console.log(
+      `  ratio: first frame ${(b.first / s.first).toFixed(2)}x, pan fps ${(b.fps / s.fps).toFixed(2)}x`
+    )
+  } finally {
+    await browser.close()
+    for (const server of servers) server.child.kill()
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+
+await main()
