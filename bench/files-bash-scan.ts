@@ -43,9 +43,9 @@ const store = SessionStore.create({ home, cwd })
 // Appending the records (one fdatasync each, the session store's durability) is timed apart.
 let appendMs = 0
 const log = {
-  appendFileChange: (change: Parameters<SessionStore['appendFileChange']>[0]) => {
+  appendFileChanges: (changes: Parameters<SessionStore['appendFileChanges']>[0]) => {
     const t = process.hrtime.bigint()
-    store.appendFileChange(change)
+    store.appendFileChanges(changes)
     appendMs += ms(t)
   }
 }

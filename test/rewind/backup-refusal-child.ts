@@ -11,7 +11,7 @@ const history = await FileHistory.open({
   home,
   cwd,
   sessionId: 'refusal',
-  log: { appendFileChange: (c) => records.push(c) }
+  log: { appendFileChanges: (c) => records.push(...c) }
 })
 history.beginCheckpoint('p1')
 let refused: string | null = null

@@ -25,7 +25,7 @@ async function setup(files: Record<string, string> = {}, sizeCapBytes?: number) 
     home,
     cwd,
     sessionId: 's1',
-    log: { appendFileChange: (c: FileChange) => records.push(c) },
+    log: { appendFileChanges: (c: readonly FileChange[]) => records.push(...c) },
     ...(sizeCapBytes === undefined ? {} : { sizeCapBytes })
   })
   open.push(history)
@@ -58,7 +58,7 @@ describe('FileHistory: Write/Edit hooks', () => {
       home,
       cwd,
       sessionId: 's2',
-      log: { appendFileChange: () => undefined }
+      log: { appendFileChanges: () => undefined }
     })
     open.push(history)
     await expect(history.beforeWrite(join(cwd, 'a'), 'Write', 'x')).rejects.toThrow(

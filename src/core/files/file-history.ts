@@ -13,25 +13,18 @@ import { encodeCwd } from '../session/paths'
 import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
 import { WorkspaceWatcher } from './workspace-watcher'
+import type { NewFileChange } from '../session/store'
 import type { CommandChanges, WriteGuard } from './write-guard'
 
 /** "10 MB": larger files are reported as not tracked. */
 export const DEFAULT_SIZE_CAP_BYTES = 10_000_000
 
-export interface FileChange {
-  checkpointUuid: string
-  /** Workspace-relative, forward slashes. */
-  path: string
-  /** sha256 of the content in the blob store; null = the file did not exist. */
-  before: string | null
-  after: string | null
-  /** The tool (Write, Edit, Bash) or the operation (rewind, undo) that changed it. */
-  source: string
-}
+/** One file's change under a checkpoint, as the session log records it. */
+export type FileChange = NewFileChange
 
 /** What file history needs from the session store: a place to append its records. */
 export interface FileChangeLog {
-  appendFileChange(change: FileChange): unknown
+  appendFileChanges(changes: readonly FileChange[]): unknown
 }
 
 export interface FileHistoryOptions {
@@ -140,7 +133,7 @@ export class FileHistory implements WriteGuard {
     const current = await readIfPresent(join(this.root, rel))
     const after = current === null ? null : this.blobs.put(current)
     if (before === after) return
-    await this.log.appendFileChange({ checkpointUuid, path: rel, before, after, source: tool })
+    await this.log.appendFileChanges([{ checkpointUuid, path: rel, before, after, source: tool }])
   }
 
   /**
@@ -179,17 +172,19 @@ export class FileHistory implements WriteGuard {
   async afterCommand(tool: string): Promise<CommandChanges> {
     const checkpointUuid = this.requireCheckpoint()
     const result: CommandChanges = { created: [], modified: [], deleted: [], untracked: [] }
+    const recorded: FileChange[] = []
     for (const change of await this.changes.refresh()) {
       if (change.kind === 'untracked') {
         result.untracked.push({ path: change.path, reason: change.reason })
         continue
       }
       const { path, before, after } = change
-      await this.log.appendFileChange({ checkpointUuid, path, before, after, source: tool })
+      recorded.push({ checkpointUuid, path, before, after, source: tool })
       if (before === null) result.created.push(path)
       else if (after === null) result.deleted.push(path)
       else result.modified.push(path)
     }
+    await this.log.appendFileChanges(recorded)
     return result
   }
 

@@ -41,7 +41,7 @@ export type RewindLog = Pick<
   | 'tree'
   | 'appendRewind'
   | 'appendNavigate'
-  | 'appendFileChange'
+  | 'appendFileChanges'
 >
 
 export interface RewindEngineOptions {
@@ -319,15 +319,15 @@ export class RewindEngine {
     if (codeOnly) {
       // A code-only restore leaves the leaf where it is, so its changes go into the log like
       // the agent's: the state the records describe stays the state on disk.
-      for (const op of journal.ops) {
-        store.appendFileChange({
+      store.appendFileChanges(
+        journal.ops.map((op) => ({
           checkpointUuid: journal.recordUnder ?? '',
           path: op.path,
           before: op.from,
           after: op.to,
           source: journal.kind === 'undo' ? 'undo' : 'rewind'
-        })
-      }
+        }))
+      )
     }
     switch (journal.kind) {
       case 'rewind':

@@ -66,6 +66,15 @@ export interface MessageExtra {
 }
 
 /** Raised for appends to a session this store may not write: read-only, closed, or changed. */
+/** A file change as its writer gives it; the store adds uuid, parent and time. */
+export interface NewFileChange {
+  checkpointUuid: string
+  path: string
+  before: string | null
+  after: string | null
+  source: string
+}
+
 export class SessionWriteError extends Error {
   override name = 'SessionWriteError'
 }
@@ -361,15 +370,19 @@ export class SessionStore {
   }
 
   /** One file's change during a checkpoint (blob hashes, null = absent). The leaf does not move. */
-  appendFileChange(r: {
-    checkpointUuid: string
-    path: string
-    before: string | null
-    after: string | null
-    source: string
-  }): FileChangeRecord {
-    this.requireEntry(r.checkpointUuid)
-    return this.write(FileChangeRecord.parse({ type: 'file_change', ...this.base(), ...r }))
+  appendFileChange(r: NewFileChange): FileChangeRecord {
+    return this.appendFileChanges([r])[0] as FileChangeRecord
+  }
+
+  /**
+   * Several file changes in one write and one fdatasync: a restore or a command that touched a
+   * thousand files pays for durability once, not a thousand times. All are appended, or none.
+   */
+  appendFileChanges(changes: readonly NewFileChange[]): FileChangeRecord[] {
+    for (const change of changes) this.requireEntry(change.checkpointUuid)
+    return this.writeAll(
+      changes.map((r) => FileChangeRecord.parse({ type: 'file_change', ...this.base(), ...r }))
+    )
   }
 
   /** Releases the writer lock. Later appends throw. */
@@ -394,6 +407,10 @@ export class SessionStore {
   }
 
   private write<T extends { uuid: string }>(record: T): T {
+    return this.writeAll([record])[0] as T
+  }
+
+  private writeAll<T extends { uuid: string }>(records: T[]): T[] {
     const writer = this.writer
     if (writer === null) {
       throw new SessionWriteError(
@@ -402,13 +419,15 @@ export class SessionStore {
           : `Session ${basename(this.file)} is read-only (${this.readOnlyReason ?? 'no writer lock'}): nothing was appended`
       )
     }
+    if (records.length === 0) return records
     const onDisk = fstatSync(writer.fd).size
     if (onDisk !== writer.size) {
       throw new SessionWriteError(
         `${this.file} changed on disk (${onDisk} bytes, expected ${writer.size}): another program wrote to it; nothing was appended`
       )
     }
-    const bytes = Buffer.from(`${writer.needsNewline ? '\n' : ''}${JSON.stringify(record)}\n`)
+    const lines = records.map((record) => `${JSON.stringify(record)}\n`).join('')
+    const bytes = Buffer.from(`${writer.needsNewline ? '\n' : ''}${lines}`)
     try {
       let done = 0
       while (done < bytes.length) done += writeSync(writer.fd, bytes, done, bytes.length - done)
@@ -422,8 +441,8 @@ export class SessionStore {
     }
     writer.size += bytes.length
     writer.needsNewline = false
-    this.treeModel.addRecord(record)
-    return record
+    for (const record of records) this.treeModel.addRecord(record)
+    return records
   }
 }
 
