@@ -113,14 +113,17 @@ export function Transcript() {
   const start = Math.max(0, end - WINDOW - extra.before)
   const shown = order.slice(start, Math.min(order.length, end + extra.after))
 
-  // A new selection brings its first message to the top of the panel.
+  // A new selection brings its first message to the top of the panel, once: when its branch's
+  // transcript arrives later, on arrival; streamed messages after that leave the scroll alone.
+  const scrolledFor = useRef<string | null>(null)
   useEffect(() => {
     const list = listRef.current
-    if (list === null || selectedId === null) return
-    list
-      .querySelector(`[data-node-id="${CSS.escape(selectedId)}"]`)
-      ?.scrollIntoView({ block: 'start' })
-  }, [selectedId])
+    if (list === null || selectedId === null || scrolledFor.current === selectedId) return
+    const row = list.querySelector(`[data-node-id="${CSS.escape(selectedId)}"]`)
+    if (row === null) return
+    row.scrollIntoView({ block: 'start' })
+    scrolledFor.current = selectedId
+  }, [selectedId, order])
 
   // Streaming: a reader at the bottom stays at the bottom; one who scrolled up is left alone.
   useEffect(() => {
