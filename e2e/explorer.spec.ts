@@ -1,0 +1,116 @@
+// The branch explorer as a person uses it: the seed walk-through with clicks and typing, then an
+// agent checkpoint whose report stays in the tree. Each step saves a screenshot in
+// e2e/screenshots/ (named in the README) to look at.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { repoRoot, screenshotDir, serve, type ServedApp } from './support/serve'
+
+const demoWorkspace = join(repoRoot, 'demo', 'workspace')
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`) })
+}
+
+/** Types a prompt, sends it, allows what the agent asks for, and waits for the turn to end. */
+async function send(page: Page, prompt: string) {
+  await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt)
+  await page.getByRole('button', { name: 'Send' }).click()
+  const stop = page.getByRole('button', { name: 'Stop' })
+  const allow = page.getByRole('button', { name: 'Allow' })
+  await expect(async () => {
+    if (await allow.isVisible()) await allow.click()
+    await expect(stop).toBeHidden({ timeout: 100 })
+    await expect(page.getByRole('textbox', { name: 'Prompt' })).toBeEnabled({ timeout: 100 })
+  }).toPass({ timeout: 20_000 })
+}
+
+const turn = (page: Page, title: string) =>
+  page.getByRole('group', { name: new RegExp(`^Turn: ${title}`) })
+
+test.describe('the seed walk-through, by clicks', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serve({ copyFrom: demoWorkspace })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('rewind to checkpoint 2, see two branches, undo, switch back', async ({ page }) => {
+    const config = () => readFileSync(join(app.workspace, 'config.py'), 'utf8')
+    await page.goto(app.url)
+
+    await send(page, 'add TIMEOUT = 30 to config.py')
+    await send(page, 'also remove DEBUG and create utils.py')
+    expect(config()).not.toContain('DEBUG')
+    expect(readdirSync(app.workspace)).toContain('utils.py')
+    await expect(turn(page, 'also remove DEBUG')).toBeVisible()
+    await shot(page, 'explorer-01-two-turns')
+
+    await turn(page, 'also remove DEBUG').click()
+    await page.getByRole('button', { name: 'Rewind here' }).click()
+    await page.getByRole('radio', { name: 'Code and conversation' }).check()
+    const dialog = page.getByRole('dialog')
+    await expect(dialog.getByText('config.py', { exact: true })).toBeVisible()
+    await expect(dialog.getByText('utils.py', { exact: true })).toBeVisible()
+    await shot(page, 'explorer-02-rewind-preview')
+    await dialog.getByRole('button', { name: 'Restore' }).click()
+
+    await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue(
+      'also remove DEBUG and create utils.py'
+    )
+    expect(config()).toContain('DEBUG = True')
+    expect(config()).toContain('TIMEOUT = 30')
+    expect(readdirSync(app.workspace)).not.toContain('utils.py')
+    await shot(page, 'explorer-03-rewound')
+
+    await send(page, 'only create utils.py and keep DEBUG')
+    await expect(turn(page, 'only create utils.py')).toBeVisible()
+    await expect(turn(page, 'also remove DEBUG')).toHaveAccessibleName(/abandoned branch/)
+    expect(config()).toContain('DEBUG = True')
+    expect(readdirSync(app.workspace)).toContain('utils.py')
+    await shot(page, 'explorer-04-two-branches')
+
+    // Undo the last rewind? The new prompt was sent after it, so undo is off; rewind again.
+    await turn(page, 'only create utils.py').click()
+    await page.getByRole('button', { name: 'Rewind here' }).click()
+    await page.getByRole('radio', { name: 'Code and conversation' }).check()
+    await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click()
+    expect(readdirSync(app.workspace)).not.toContain('utils.py')
+    await page.getByRole('button', { name: 'Undo rewind' }).click()
+    await expect(page.getByRole('button', { name: 'Undo rewind' })).toBeDisabled()
+    expect(readdirSync(app.workspace)).toContain('utils.py')
+    await shot(page, 'explorer-05-undone')
+
+    await turn(page, 'also remove DEBUG').click()
+    await page.getByRole('button', { name: 'Switch to this branch' }).click()
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /Switch/ })
+      .click()
+    await expect(turn(page, 'also remove DEBUG')).toHaveAccessibleName(/active path/)
+    expect(config()).not.toContain('DEBUG')
+    expect(config()).toContain('TIMEOUT = 30')
+    await shot(page, 'explorer-06-switched-back')
+  })
+})
+
+test.describe('an agent checkpoint', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serve({ copyFrom: demoWorkspace, args: ['--setting', 'checkpoint.enabled=true'] })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('leaves a report node whose full text the inspector shows', async ({ page }) => {
+    await page.goto(app.url)
+    await send(page, 'explore the project with a checkpoint')
+    const report = page.getByRole('group', { name: /^Rewind report: / })
+    await expect(report).toBeVisible()
+    await report.click()
+    await page.getByRole('tab', { name: 'Inspector' }).click()
+    await expect(page.getByRole('region', { name: 'Report' })).toContainText(
+      'All settings live in config.py'
+    )
+    await shot(page, 'explorer-07-agent-report')
+  })
+})
