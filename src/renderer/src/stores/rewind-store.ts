@@ -28,5 +28,4 @@ export const useRewindStore = create<RewindStore>()((set) => ({
 }))
 
 export const selectDialog = (s: RewindStore) => s.dialog
-export const selectDialogOpen = (s: RewindStore) => s.dialog.kind !== 'closed'
 export const selectCloseDialog = (s: RewindStore) => s.close

@@ -54,7 +54,7 @@ function inputText(input: unknown): string {
   return input === undefined ? '' : JSON.stringify(input, null, 2)
 }
 
-export function toBlockView(block: ContentBlock): BlockView {
+function toBlockView(block: ContentBlock): BlockView {
   switch (block.type) {
     case 'text':
       return { kind: 'text', text: typeof block.text === 'string' ? block.text : '' }
