@@ -25,6 +25,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves bundles unminified; the renderer is also served over HTTP, so minify it.
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } }
     }
   }

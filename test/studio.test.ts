@@ -29,7 +29,10 @@ afterEach(async () => {
   for (const studio of open.splice(0)) await studio.close()
 })
 
-async function harness(settingOverrides: string[] = []): Promise<Harness> {
+async function harness(
+  settingOverrides: string[] = [],
+  permissionMode: 'default' | 'acceptEdits' = 'acceptEdits'
+): Promise<Harness> {
   const { workspace, home } = seedWorkspace()
   const events: Harness['events'] = []
   const studio = await launchStudio({
@@ -38,7 +41,7 @@ async function harness(settingOverrides: string[] = []): Promise<Harness> {
     demo: false,
     port: undefined,
     model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-    permissionMode: 'acceptEdits',
+    permissionMode,
     settingOverrides,
     session: { kind: 'latest-or-new' },
     appRoot: repoRoot,
@@ -135,6 +138,29 @@ describe('studio', () => {
     await h.value('branch:preview', { leafUuid: old?.branchLeafUuid })
     await h.value('branch:switch', { leafUuid: old?.branchLeafUuid })
     expect(config(h.workspace)).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
+  })
+
+  it('tells a page that connects mid-run that the agent runs and what it is waiting for', async () => {
+    const h = await harness([], 'default')
+    await h.value('agent:send', { prompt: 'add TIMEOUT = 30 to config.py' })
+    await expect.poll(() => h.events.some((e) => e.event === 'agent:permission')).toBe(true)
+    const info = await h.value<{ running: boolean; pendingPermissions: { requestId: string }[] }>(
+      'app:info'
+    )
+    expect(info.running).toBe(true)
+    expect(info.pendingPermissions).toHaveLength(1)
+    expect(await h.call('agent:send', { prompt: 'again' })).toMatchObject({
+      ok: false,
+      error: { code: 'busy' }
+    })
+    await h.value('agent:answerPermission', {
+      requestId: info.pendingPermissions[0]?.requestId,
+      allow: true
+    })
+    await expect
+      .poll(async () => (await h.value<{ running: boolean }>('app:info')).running)
+      .toBe(false)
+    expect(config(h.workspace)).toContain('TIMEOUT = 30')
   })
 
   it('refuses what it cannot do with typed errors and changes nothing', async () => {

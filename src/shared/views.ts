@@ -3,6 +3,15 @@
 import { z } from 'zod'
 import { ContentBlock, MessageContent, PermissionMode, RewindMode } from './messages'
 
+export const PermissionRequest = z.object({
+  requestId: z.string(),
+  tool: z.string(),
+  /** One line saying what would happen: "Edit config.py", "Bash: npm test". */
+  summary: z.string(),
+  input: z.unknown()
+})
+export type PermissionRequest = z.infer<typeof PermissionRequest>
+
 export const AppInfo = z.object({
   version: z.string(),
   workspace: z.string(),
@@ -14,7 +23,11 @@ export const AppInfo = z.object({
   demo: z.boolean(),
   model: z.string(),
   /** Warnings to show once (another session in this workspace, a torn session line...). */
-  notices: z.array(z.string())
+  notices: z.array(z.string()),
+  /** The agent is running a turn: a page opened mid-run shows Stop, not Send. */
+  running: z.boolean(),
+  /** Questions the agent asked before this page connected, still waiting for an answer. */
+  pendingPermissions: z.array(PermissionRequest)
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
@@ -179,14 +192,5 @@ export const AgentEvent = z.discriminatedUnion('type', [
   })
 ])
 export type AgentEvent = z.infer<typeof AgentEvent>
-
-export const PermissionRequest = z.object({
-  requestId: z.string(),
-  tool: z.string(),
-  /** One line saying what would happen: "Edit config.py", "Bash: npm test". */
-  summary: z.string(),
-  input: z.unknown()
-})
-export type PermissionRequest = z.infer<typeof PermissionRequest>
 
 export { RewindMode }

@@ -12,7 +12,9 @@ export const fixedInfo: AppInfo = {
   readOnlyReason: null,
   demo: true,
   model: 'scripted:test',
-  notices: []
+  notices: [],
+  running: false,
+  pendingPermissions: []
 }
 
 export function recordingHandlers(): { handlers: Handlers; calls: [RequestChannel, unknown][] } {

@@ -38,7 +38,10 @@ export class Studio {
   private work!: WorkspaceSession
   private turnIndex: TurnIndex | null = null
   private graphCache: SessionGraph | null = null
-  private readonly pendingPermissions = new Map<string, (allow: boolean) => void>()
+  private readonly pendingPermissions = new Map<
+    string,
+    { request: PermissionRequest; resolve: (allow: boolean) => void }
+  >()
   private lastPlan: RewindPlan | null = null
 
   private constructor(private readonly options: StudioOptions) {}
@@ -76,7 +79,9 @@ export class Studio {
       readOnlyReason: this.store.readOnlyReason,
       demo: this.options.models.isScripted(),
       model: this.options.models.settings().model,
-      notices: [...this.options.models.notices(), ...this.work.notices]
+      notices: [...this.options.models.notices(), ...this.work.notices],
+      running: this.work.agent.running,
+      pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request)
     }
   }
 
@@ -206,26 +211,26 @@ export class Studio {
 
   stop(): void {
     this.work.agent.stop()
-    for (const [id, resolve] of this.pendingPermissions) {
+    for (const [id, pending] of this.pendingPermissions) {
       this.pendingPermissions.delete(id)
-      resolve(false)
+      pending.resolve(false)
     }
   }
 
   private askPermission(request: PermissionRequest): Promise<boolean> {
     return new Promise((resolve) => {
-      this.pendingPermissions.set(request.requestId, resolve)
+      this.pendingPermissions.set(request.requestId, { request, resolve })
       this.options.emit('agent:permission', request)
     })
   }
 
   answerPermission(requestId: string, allow: boolean): void {
-    const resolve = this.pendingPermissions.get(requestId)
-    if (resolve === undefined) {
+    const pending = this.pendingPermissions.get(requestId)
+    if (pending === undefined) {
       throw new StudioError('not_found', 'That permission request is no longer waiting.')
     }
     this.pendingPermissions.delete(requestId)
-    resolve(allow)
+    pending.resolve(allow)
   }
 
   private onAgentEvent(event: AgentEvent): void {

@@ -48,7 +48,9 @@ export const useAppStore = create<AppStore>()((set) => ({
   draft: '',
   panel: 'transcript',
   settingsOpen: false,
-  setInfo: (info) => set({ info }),
+  // A page opened or reloaded mid-run takes the run and its open questions from the main process.
+  setInfo: (info) =>
+    set({ info, running: info.running, permissions: [...info.pendingPermissions] }),
   setSessions: (sessions) => set({ sessions }),
   // A run that ends leaves no question open: the main process stops waiting for answers.
   setRunning: (running) => set(running ? { running } : { running, permissions: [] }),
