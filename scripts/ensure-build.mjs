@@ -28,10 +28,14 @@ export function buildIsFresh(root = projectRoot) {
 export function ensureBuild(root = projectRoot) {
   if (buildIsFresh(root)) return
   console.log('rewind-studio: building the app (electron-vite build)…')
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit']
-  })
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit']
+    }
+  )
   if (result.status !== 0) throw new Error('The build failed; run `npm run build` to see why.')
 }
 

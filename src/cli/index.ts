@@ -10,7 +10,8 @@ interface Command {
 const commands: Record<string, Command> = {
   inspect: {
     usage: 'inspect FILE [--json]',
-    summary: 'print a session file as a tree (ours, Claude Code or pi), its checkpoints and problems',
+    summary:
+      'print a session file as a tree (ours, Claude Code or pi), its checkpoints and problems',
     load: () => import('./commands/inspect')
   },
   chat: {
