@@ -28,6 +28,22 @@ test('the token URL shows the app on the workspace, driven by the demo model', a
   await page.screenshot({ path: join(screenshotDir, 'shell-01-opened.png') })
 })
 
+test('follows the OS dark theme and fits 1280x800 without horizontal scrolling', async ({
+  page
+}) => {
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.goto(app.url)
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number)
+  expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(3 * 100)
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth
+  )
+  expect(overflow).toBe(0)
+  await page.screenshot({ path: join(screenshotDir, 'shell-02-dark.png') })
+})
+
 test('a malformed payload over the WebSocket gets a typed error', async ({ page }) => {
   await page.goto(app.url)
   const token = new URL(app.url).searchParams.get('token')
