@@ -67,7 +67,10 @@ export async function launchStudio(options: LaunchStudioOptions): Promise<Studio
       secrets: options.secrets,
       model: options.model,
       permissionMode: options.permissionMode,
-      settingOverrides: options.settingOverrides
+      // The demo shows the agent's own checkpoints too (Settings can turn them off).
+      settingOverrides: options.demo
+        ? ['checkpoint.enabled=true', ...options.settingOverrides]
+        : options.settingOverrides
     }),
     openStore: () => openSessionStore(options.home, cwd, options.session)
   })

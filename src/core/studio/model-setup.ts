@@ -33,16 +33,18 @@ export function demoScript(appRoot: string): string {
 export class ModelSetup {
   private runModel: string | undefined
   private runPermissionMode: PermissionMode | undefined
+  private runOverrides: string[]
   private readonly env: NodeJS.ProcessEnv
 
   constructor(private readonly options: ModelSetupOptions) {
     this.runModel = options.model
     this.runPermissionMode = options.permissionMode
+    this.runOverrides = options.settingOverrides
     this.env = options.env ?? process.env
   }
 
   private file(): SettingsFile {
-    return applyOverrides(readSettings(this.options.home), this.options.settingOverrides)
+    return applyOverrides(readSettings(this.options.home), this.runOverrides)
   }
 
   private apiKey(): { key: string | null; source: Settings['apiKeySource'] } {
@@ -102,6 +104,7 @@ export class ModelSetup {
     }
     if (update.checkpointEnabled !== undefined) {
       saved.checkpoint = { enabled: update.checkpointEnabled }
+      this.runOverrides = this.runOverrides.filter((o) => !o.startsWith('checkpoint.enabled='))
     }
     if (Object.keys(saved).length > 0) writeSettings(this.options.home, saved)
   }

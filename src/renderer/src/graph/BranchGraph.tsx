@@ -21,6 +21,7 @@ import {
   selectSessionId,
   useGraphStore
 } from '../stores/graph-store'
+import { selectDemo, useAppStore } from '../stores/app-store'
 import type { FlowNode } from './flow-model'
 import { NODE_HEIGHT, NODE_WIDTH } from './layout'
 import { nodeTypes } from './nodes'
@@ -171,6 +172,36 @@ function Canvas() {
   )
 }
 
+/** The demo model's script: prompts a newcomer can click to try a rewind in the first minute. */
+const DEMO_PROMPTS = [
+  'add TIMEOUT = 30 to config.py',
+  'also remove DEBUG and create utils.py',
+  'explore the project with a checkpoint'
+]
+
+function EmptyGraph() {
+  const demo = useAppStore(selectDemo)
+  return (
+    <div className="graph__empty">
+      <p>No turns yet. Type a prompt below to start the conversation.</p>
+      {demo && (
+        <>
+          <p>The demo model knows these prompts; send two, then rewind the second turn:</p>
+          <ul className="graph__suggestions">
+            {DEMO_PROMPTS.map((prompt) => (
+              <li key={prompt}>
+                <button type="button" onClick={() => useAppStore.getState().setDraft(prompt)}>
+                  {prompt}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  )
+}
+
 export function BranchGraph() {
   const hasNodes = useGraphStore(selectHasNodes)
   const sessionId = useGraphStore(selectSessionId)
@@ -181,7 +212,7 @@ export function BranchGraph() {
           <Canvas />
         </ReactFlowProvider>
       ) : (
-        <p className="graph__empty">No turns yet. Type a prompt below to start the conversation.</p>
+        <EmptyGraph />
       )}
     </section>
   )

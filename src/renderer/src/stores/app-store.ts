@@ -69,6 +69,7 @@ export const useAppStore = create<AppStore>()((set) => ({
 type State = AppStore
 
 export const selectInfo = (s: State) => s.info
+export const selectDemo = (s: State) => s.info?.demo === true
 export const selectReadOnlyReason = (s: State) => s.info?.readOnlyReason ?? null
 export const selectSessions = (s: State) => s.sessions
 export const selectRunning = (s: State) => s.running
