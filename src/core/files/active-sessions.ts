@@ -3,6 +3,8 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { isProcessAlive } from '../os/process-alive'
+import { listDirIfPresent } from '../os/list-dir'
 
 const ActiveSession = z.object({
   sessionId: z.string(),
@@ -11,28 +13,12 @@ const ActiveSession = z.object({
 })
 export type ActiveSession = z.infer<typeof ActiveSession>
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** The live sessions other than `sessionId`; markers of dead processes are removed. */
 export async function otherActiveSessions(
   dir: string,
   sessionId: string
 ): Promise<ActiveSession[]> {
-  let names: string[]
-  try {
-    names = await fs.readdir(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
+  const names = await listDirIfPresent(dir)
   const others: ActiveSession[] = []
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const file = join(dir, name)
@@ -40,7 +26,7 @@ export async function otherActiveSessions(
       JSON.parse(await fs.readFile(file, 'utf8').catch(() => 'null'))
     )
     if (!parsed.success || parsed.data.sessionId === sessionId) continue
-    if (isAlive(parsed.data.pid)) others.push(parsed.data)
+    if (isProcessAlive(parsed.data.pid)) others.push(parsed.data)
     else await fs.rm(file, { force: true })
   }
   return others

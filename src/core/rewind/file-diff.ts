@@ -1,12 +1,9 @@
 // The unified diff a preview shows for one file: current content → the content a restore gives it.
 import { createTwoFilesPatch } from 'diff'
+import { looksBinary } from '../files/binary-content'
 
 /** Above this, a diff costs more than it tells: the preview lists the file without one. */
 const MAX_DIFF_BYTES = 1_000_000
-
-function looksBinary(content: Buffer): boolean {
-  return content.subarray(0, 8000).includes(0)
-}
 
 /** Empty when either side is binary, too big, or unknown (null content = absent file). */
 export function unifiedDiff(path: string, current: Buffer | null, target: Buffer | null): string {

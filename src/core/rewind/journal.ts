@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
 import { z } from 'zod'
 import { RewindMode } from '../../shared/messages'
+import { listDirIfPresent } from '../os/list-dir'
 
 export const RestoreOp = z.object({
   /** Workspace-relative, forward slashes. */
@@ -95,13 +96,7 @@ export async function loadJournal(dir: string, id: string): Promise<RestoreJourn
 
 /** Every readable journal in `dir`, oldest first (ids are uuidv7: time-ordered). */
 export async function listJournals(dir: string): Promise<RestoreJournal[]> {
-  let names: string[]
-  try {
-    names = await fs.readdir(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
+  const names = await listDirIfPresent(dir)
   const journals: RestoreJournal[] = []
   for (const name of names.sort()) {
     const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''

@@ -12,6 +12,7 @@ import {
   writeSync
 } from 'node:fs'
 import { v7 as uuidv7 } from 'uuid'
+import { isProcessAlive } from '../os/process-alive'
 
 export interface LockOwner {
   pid: number
@@ -33,7 +34,7 @@ export function acquireWriterLock(sessionFile: string): LockResult {
     if (tryCreate(path, me)) return { held: true, release: () => release(path, me.token) }
     const owner = readOwner(path)
     if (owner === 'gone') continue
-    if (owner !== null && isAlive(owner.pid)) {
+    if (owner !== null && isProcessAlive(owner.pid)) {
       const who = owner.pid === process.pid ? 'this process' : `process ${owner.pid}`
       return {
         held: false,
@@ -80,16 +81,6 @@ function readOwner(path: string): LockOwner | null | 'gone' {
       : null
   } catch {
     return null
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

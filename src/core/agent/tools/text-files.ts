@@ -1,15 +1,9 @@
 // Reading files as text the way the file tools need it: what exists, whether it is text, and
 // the `cat -n` numbering the model sees (and quotes back in Edit).
 import { readFile, stat } from 'node:fs/promises'
+import { looksBinary } from '../../files/binary-content'
 import { ToolError } from './tool'
 import type { ToolPath } from './paths'
-
-/** Bytes checked for a NUL when deciding whether a file is binary (as git and ripgrep do). */
-const BINARY_SNIFF_BYTES = 8000
-
-export function looksBinary(bytes: Buffer): boolean {
-  return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)
-}
 
 /**
  * The file's text, or null when nothing exists at the path. A directory or a binary file is

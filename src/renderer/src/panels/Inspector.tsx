@@ -3,7 +3,7 @@
 import type { NodeDetail } from '../../../shared/views'
 import { selectDetail, useInspectorStore } from '../stores/inspector-store'
 import { toBlockViews, type BlockView } from '../stores/transcript-model'
-import { DiffView } from './DiffView'
+import { FileDiffList } from './FileDiffList'
 
 function formatTime(timestamp: string | null): string {
   if (timestamp === null) return 'unknown'
@@ -86,21 +86,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
         <section aria-label="Files changed">
           <h3>Files changed ({detail.files.length})</h3>
           {detail.files.length === 0 && <p className="muted">This turn changed no files.</p>}
-          <ul className="file-list">
-            {detail.files.map((file) => (
-              <li key={file.path}>
-                <details>
-                  <summary>
-                    <code>{file.path}</code>
-                    {file.outsideChange && (
-                      <span className="warning-chip">changed outside the agent since</span>
-                    )}
-                  </summary>
-                  <DiffView diff={file.diff} />
-                </details>
-              </li>
-            ))}
-          </ul>
+          <FileDiffList files={detail.files} />
         </section>
       )}
     </div>

@@ -1,6 +1,6 @@
 // What a rewind or branch switch would do to the files, each with its diff, and the warnings.
 import type { FileDiff, RewindPreview } from '../../../shared/views'
-import { DiffView } from './DiffView'
+import { FileDiffList } from './FileDiffList'
 
 function FileGroup({ title, files }: { title: string; files: readonly FileDiff[] }) {
   if (files.length === 0) return null
@@ -9,21 +9,7 @@ function FileGroup({ title, files }: { title: string; files: readonly FileDiff[]
       <h3>
         {title} ({files.length})
       </h3>
-      <ul className="file-list">
-        {files.map((file) => (
-          <li key={file.path}>
-            <details>
-              <summary>
-                <code>{file.path}</code>
-                {file.outsideChange && (
-                  <span className="warning-chip">changed outside the agent since</span>
-                )}
-              </summary>
-              <DiffView diff={file.diff} />
-            </details>
-          </li>
-        ))}
-      </ul>
+      <FileDiffList files={files} />
     </section>
   )
 }
