@@ -3,7 +3,12 @@
 // re-renders one line. Long transcripts show a window of rows around the selected turn.
 import { memo, useEffect, useMemo, useRef, useState } from 'react'
 import { selectSelectedId, useGraphStore } from '../stores/graph-store'
-import { isToolResultCarrier, type BlockView, type EntryView } from '../stores/transcript-model'
+import {
+  isToolResultCarrier,
+  toolCallSubject,
+  type BlockView,
+  type EntryView
+} from '../stores/transcript-model'
 import {
   selectEntry,
   selectEntryNodeId,
@@ -25,6 +30,7 @@ const ToolCall = memo(function ToolCall({ block }: { block: BlockView & { kind: 
     <details className={`tool tool--${state}`}>
       <summary>
         <span className="tool__name">{block.name || 'tool'}</span>
+        <span className="tool__subject">{toolCallSubject(block.inputText)}</span>
         <span className="tool__state">
           {state === 'running' ? 'running…' : state === 'error' ? 'failed' : 'done'}
         </span>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent, TranscriptEntry } from '../../../shared/views'
 import {
+  toolCallSubject,
   applyAgentEvent,
   emptyTranscript,
   fromEntries,
@@ -117,5 +118,25 @@ describe('fromEntries', () => {
     expect(model.order).toEqual(['p1', 'r1'])
     expect(model.byId.p1!.blocks).toEqual([{ kind: 'text', text: 'prompt p1' }])
     expect(model.tools.t1).toEqual({ state: 'done', text: 'ok' })
+  })
+})
+
+describe('toolCallSubject', () => {
+  it('names the file, command or pattern a call is about', () => {
+    expect(toolCallSubject('{"file_path":"config.py","old_string":"a"}')).toBe('config.py')
+    expect(toolCallSubject('{"command":"npm test\\nnpm run lint"}')).toBe('npm test')
+    expect(toolCallSubject('{"pattern":"**/*.py"}')).toBe('**/*.py')
+  })
+
+  it('has nothing to say about input still streaming or without a known field', () => {
+    expect(toolCallSubject('{"file_path":"con')).toBe('')
+    expect(toolCallSubject('{"x":1}')).toBe('')
+    expect(toolCallSubject('[]')).toBe('')
+  })
+
+  it('shortens a long subject', () => {
+    const subject = toolCallSubject(JSON.stringify({ command: 'x'.repeat(200) }))
+    expect(subject).toHaveLength(80)
+    expect(subject.endsWith('…')).toBe(true)
   })
 })

@@ -233,3 +233,25 @@ export function applyAgentEvent(
       return model
   }
 }
+
+/** The input fields that say what a tool call is about, in the order they are looked for. */
+const SUBJECT_FIELDS = ['file_path', 'command', 'pattern', 'goal', 'report'] as const
+const SUBJECT_CHARS = 80
+
+/**
+ * What a tool call is about, for its one-line summary ("config.py", "npm test"): read from its
+ * JSON input, which may still be streaming (then there is no subject yet).
+ */
+export function toolCallSubject(inputText: string): string {
+  let input: unknown
+  try {
+    input = JSON.parse(inputText)
+  } catch {
+    return ''
+  }
+  if (typeof input !== 'object' || input === null) return ''
+  const record = input as Record<string, unknown>
+  const field = SUBJECT_FIELDS.find((key) => typeof record[key] === 'string')
+  const value = field === undefined ? '' : ((record[field] as string).split('\n', 1)[0] ?? '')
+  return value.length > SUBJECT_CHARS ? `${value.slice(0, SUBJECT_CHARS - 1)}…` : value
+}
