@@ -46,10 +46,27 @@ test.describe('the seed walk-through, by clicks', () => {
     await expect(turn(page, 'also remove DEBUG')).toBeVisible()
     await shot(page, 'explorer-01-two-turns')
 
+    // The keyboard reaches the same places: arrows move, Enter opens, Esc Esc opens the picker.
+    await turn(page, 'also remove DEBUG').click()
+    await page.keyboard.press('ArrowUp')
+    await expect(turn(page, 'add TIMEOUT')).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('tab', { name: 'Inspector' })).toHaveAttribute(
+      'aria-selected',
+      'true'
+    )
+    await expect(page.getByRole('region', { name: 'Prompt' })).toContainText('add TIMEOUT = 30')
+    await page.keyboard.press('ArrowDown')
+    await expect(turn(page, 'also remove DEBUG')).toBeFocused()
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Escape')
+    const dialog = page.getByRole('dialog', { name: 'Rewind' })
+    await expect(dialog).toBeVisible()
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+
     await turn(page, 'also remove DEBUG').click()
     await page.getByRole('button', { name: 'Rewind here' }).click()
     await page.getByRole('radio', { name: 'Code and conversation' }).check()
-    const dialog = page.getByRole('dialog')
     await expect(dialog.getByText('config.py', { exact: true })).toBeVisible()
     await expect(dialog.getByText('utils.py', { exact: true })).toBeVisible()
     await shot(page, 'explorer-02-rewind-preview')

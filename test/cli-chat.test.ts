@@ -97,6 +97,19 @@ describe('cli chat', () => {
     expect(run.stdout).toMatch(/✘ Nothing to undo/)
   })
 
+  it('resumes a session by its id (or a prefix of it), not just the latest', async () => {
+    const { chat } = setUp()
+    const first = await chat('给 config.py 加一个 TIMEOUT = 30\n/exit\n')
+    const id = /Session (\S+) in/.exec(first.stdout)?.[1] as string
+    await chat('/exit\n') // a newer, empty session is now the latest
+    const resumed = await chat('/rewind\n/exit\n', '--resume', id.slice(0, 13))
+    expect(resumed.stdout).toContain(`Session ${id} in`)
+    expect(resumed.stdout).toContain('1. 给 config.py 加一个 TIMEOUT = 30  (changed 1 file)')
+    const unknown = await chat('', '--resume', 'nope')
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('No session nope')
+  })
+
   it('refuses --continue where there is no session', async () => {
     const { chat } = setUp()
     const run = await chat('', '--continue')
