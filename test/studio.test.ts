@@ -1,6 +1,7 @@
 // The studio through its contract handlers, as both transports call them: the real session store,
 // file history, rewind engine and agent (scripted demo model) on a temp workspace.
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventChannel, Handlers, Reply } from '../src/shared/contract'
@@ -31,7 +32,8 @@ afterEach(async () => {
 
 async function harness(
   settingOverrides: string[] = [],
-  permissionMode: 'default' | 'acceptEdits' = 'acceptEdits'
+  permissionMode: 'default' | 'acceptEdits' = 'acceptEdits',
+  model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`
 ): Promise<Harness> {
   const { workspace, home } = seedWorkspace()
   const events: Harness['events'] = []
@@ -40,7 +42,7 @@ async function harness(
     cwd: workspace,
     demo: false,
     port: undefined,
-    model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
+    model,
     permissionMode,
     settingOverrides,
     session: { kind: 'latest-or-new' },
@@ -242,5 +244,146 @@ describe('studio', () => {
       error: { code: 'read_only' }
     })
     expect(SessionStore.list(h.home, h.workspace)).toHaveLength(1)
+  })
+})
+
+/** A scripted model file in a temp dir: `rules` as the scripted model reads them. */
+function scriptFile(rules: unknown[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'rs-script-')), 'script.json')
+  writeFileSync(file, JSON.stringify({ rules }))
+  return `scripted:${file}`
+}
+
+const agentEvents = (h: Harness): AgentEvent[] =>
+  h.events.flatMap((e) => (e.event === 'agent:event' ? [e.payload as AgentEvent] : []))
+
+describe('studio under concurrent requests', () => {
+  it('refuses a send, a second rewind, an undo, a new session and a settings change while a rewind is applied', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    const first = (await h.value<SessionGraph>('session:graph')).nodes[0]?.id as string
+    const rewinding = h.call('rewind:apply', { checkpointUuid: first, mode: 'both' })
+    const racing = await Promise.all([
+      h.call('agent:send', { prompt: 'add TIMEOUT = 30 to config.py' }),
+      h.call('rewind:apply', { checkpointUuid: first, mode: 'both' }),
+      h.call('rewind:undo'),
+      h.call('session:new'),
+      h.call('settings:set', { permissionMode: 'default' })
+    ])
+    for (const reply of racing) expect(reply).toMatchObject({ ok: false, error: { code: 'busy' } })
+    expect(await rewinding).toMatchObject({ ok: true })
+    expect(config(h.workspace)).toBe('DEBUG = True\nHOST = "localhost"\n')
+    expect(SessionStore.list(h.home, h.workspace)).toHaveLength(1)
+    expect(existsSync(join(h.home, 'settings.json'))).toBe(false)
+    const graph = await h.value<SessionGraph>('session:graph')
+    expect(graph.nodes.map((n) => n.onActivePath)).toEqual([false])
+  })
+
+  it('refuses rewinds, switches, sessions and settings while the agent runs', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    const first = (await h.value<SessionGraph>('session:graph')).nodes[0]?.id as string
+    const session = (await h.value<{ sessionId: string }>('app:info')).sessionId
+    await h.value('settings:set', { permissionMode: 'default' })
+    await h.value('agent:send', { prompt: 'also remove DEBUG and create utils.py' })
+    await expect.poll(() => h.events.some((e) => e.event === 'agent:permission')).toBe(true)
+    const replies = await Promise.all([
+      h.call('rewind:apply', { checkpointUuid: first, mode: 'both' }),
+      h.call('rewind:undo'),
+      h.call('branch:switch', { leafUuid: first }),
+      h.call('session:open', { sessionId: session }),
+      h.call('session:new'),
+      h.call('settings:set', { checkpointEnabled: true })
+    ])
+    for (const reply of replies) expect(reply).toMatchObject({ ok: false, error: { code: 'busy' } })
+    await h.value('agent:stop')
+  })
+
+  it('takes a new prompt right after a stop, even while a stopped command is still dying', async () => {
+    const model = scriptFile([
+      {
+        match: 'sleep',
+        responses: [[{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 30' } }]]
+      },
+      { match: '', responses: [[{ type: 'text', text: 'fine' }]] }
+    ])
+    const h = await harness([], 'acceptEdits', model)
+    await h.value('settings:set', { permissionMode: 'bypassPermissions' })
+    await h.value('agent:send', { prompt: 'sleep a while' })
+    await expect
+      .poll(() => agentEvents(h).some((e) => e.type === 'tool_start' && e.name === 'Bash'))
+      .toBe(true)
+    await h.value('agent:stop')
+    const seen = h.events.length
+    expect(await h.call('agent:send', { prompt: 'and now?' })).toMatchObject({ ok: true })
+    await expect
+      .poll(() =>
+        h.events
+          .slice(seen)
+          .some(
+            (e) => e.event === 'agent:event' && JSON.stringify(e.payload).includes('"text":"fine"')
+          )
+      )
+      .toBe(true)
+    // Every call is answered in the log: the stopped Bash call has its (interrupted) result.
+    const path = h.studio.info().sessionFile
+    const log = readFileSync(path, 'utf8')
+    expect(log).toContain('"tool_result"')
+  })
+
+  it('is harmless to stop when nothing runs', async () => {
+    const h = await harness()
+    expect(await h.call('agent:stop')).toMatchObject({ ok: true })
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    expect(config(h.workspace)).toContain('TIMEOUT = 30')
+  })
+
+  it('refuses a blank prompt with a typed error instead of a late notice', async () => {
+    const h = await harness()
+    expect(await h.call('agent:send', { prompt: '   ' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_payload' }
+    })
+    expect(agentEvents(h).filter((e) => e.type === 'notice')).toEqual([])
+  })
+
+  it('tells the user once, not twice, that a turn ended with its checkpoint open', async () => {
+    const model = scriptFile([
+      {
+        match: 'explore',
+        responses: [
+          [{ type: 'tool_use', name: 'checkpoint', input: { goal: 'look around' } }],
+          [{ type: 'text', text: 'done 1' }],
+          [{ type: 'text', text: 'done 2' }],
+          [{ type: 'text', text: 'done 3' }],
+          [{ type: 'text', text: 'done 4' }]
+        ]
+      }
+    ])
+    const h = await harness(['checkpoint.enabled=true'], 'acceptEdits', model)
+    await h.sendAndWait('explore please')
+    const warnings = agentEvents(h).filter((e) => e.type === 'notice' && e.level === 'warning')
+    expect(warnings).toHaveLength(1)
+  })
+
+  it('refuses a model it cannot load, keeping the settings and a working studio', async () => {
+    const h = await harness()
+    const reply = await h.call('settings:set', { model: 'scripted:/no/such/script.json' })
+    expect(reply).toMatchObject({ ok: false })
+    expect((reply as { error: { message: string } }).error.message).toContain(
+      '/no/such/script.json'
+    )
+    expect(existsSync(join(h.home, 'settings.json'))).toBe(false)
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    expect(config(h.workspace)).toContain('TIMEOUT = 30')
+  })
+
+  it('keeps the session writable when the page reopens the session it is on', async () => {
+    const h = await harness()
+    const { sessionId } = await h.value<{ sessionId: string }>('app:info')
+    const info = await h.value<{ readOnlyReason: string | null }>('session:open', { sessionId })
+    expect(info.readOnlyReason).toBeNull()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    expect(config(h.workspace)).toContain('TIMEOUT = 30')
   })
 })

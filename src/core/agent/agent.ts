@@ -81,6 +81,8 @@ export class Agent {
   private readonly definitions: ToolDefinition[]
   private readonly now: () => Date
   private abort: AbortController | null = null
+  /** The latest turn, so stop() can wait until it has wound down (settled once it has). */
+  private turn: Promise<TurnOutcome> | null = null
 
   constructor(options: AgentOptions) {
     this.options = options
@@ -126,9 +128,14 @@ export class Agent {
     })
   }
 
-  /** Cancels the running turn at whatever point it is; send() then resolves with 'stopped'. */
-  stop(): void {
+  /**
+   * Cancels the running turn at whatever point it is; send() then resolves with 'stopped'. Resolves
+   * once the turn has wound down (a killed command has exited, the interrupted results are
+   * appended), so the caller can send again or close the session right away. Harmless when idle.
+   */
+  async stop(): Promise<void> {
     this.abort?.abort()
+    await this.turn
   }
 
   /**
@@ -145,6 +152,12 @@ export class Agent {
     if (prompt.trim() === '') throw new Error('The prompt is empty')
     const abort = new AbortController()
     this.abort = abort
+    const turn = this.runTurn(prompt, abort)
+    this.turn = turn
+    return turn
+  }
+
+  private async runTurn(prompt: string, abort: AbortController): Promise<TurnOutcome> {
     this.emit({ type: 'status', running: true })
     try {
       const record = this.append({ role: 'user', content: prompt }, {})

@@ -15,7 +15,7 @@ export function createHandlers(studio: Studio): Handlers {
     'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
     'session:node': ({ nodeId }) => studio.node(nodeId),
     'agent:send': async ({ prompt }) => (studio.send(prompt), ok),
-    'agent:stop': async () => (studio.stop(), ok),
+    'agent:stop': async () => (await studio.stop(), ok),
     'agent:answerPermission': async ({ requestId, allow }) => (
       studio.answerPermission(requestId, allow),
       ok

@@ -13,6 +13,7 @@ import {
   type SettingsFile,
   writeSettings
 } from '../settings'
+import { StudioError } from './dispatch'
 import type { SecretStore } from './secret-store'
 
 export interface ModelSetupOptions {
@@ -90,8 +91,18 @@ export class ModelSetup {
     }
   }
 
-  /** Saves the settings the user changed; what they set wins over this run's flags. */
-  update(update: SettingsUpdate): void {
+  /**
+   * Saves the settings the user changed; what they set wins over this run's flags. A scripted
+   * model whose file does not load is refused before anything is saved.
+   */
+  async update(update: SettingsUpdate): Promise<void> {
+    if (update.model !== undefined && isScriptedSpec(update.model)) {
+      await createModelClient(update.model, { baseDir: this.options.appRoot }).catch(
+        (error: unknown) => {
+          throw new StudioError('invalid_payload', (error as Error).message)
+        }
+      )
+    }
     if (update.apiKey !== undefined) this.options.secrets.set(update.apiKey)
     const saved: SettingsFile = {}
     if (update.model !== undefined) {

@@ -43,6 +43,8 @@ export class Studio {
     { request: PermissionRequest; resolve: (allow: boolean) => void }
   >()
   private lastPlan: RewindPlan | null = null
+  /** The exclusive operation under way (see exclusive()), for the busy message. */
+  private operation: string | null = null
 
   private constructor(private readonly options: StudioOptions) {}
 
@@ -191,30 +193,45 @@ export class Studio {
     if (this.work.agent.running) {
       throw new StudioError('busy', 'The agent is working: stop it first.')
     }
+    if (this.operation !== null) {
+      throw new StudioError('busy', `Still busy with ${this.operation}: try again in a moment.`)
+    }
+  }
+
+  /**
+   * What changes the workspace, the leaf or the session (a rewind, an undo, a branch switch, a
+   * session or settings change) runs alone: a request arriving while one of them awaits its I/O
+   * is refused as busy instead of interleaving with it.
+   */
+  private async exclusive<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    this.requireIdle()
+    this.operation = operation
+    try {
+      return await run()
+    } finally {
+      this.operation = null
+    }
   }
 
   send(prompt: string): void {
     this.requireWritable()
     this.requireIdle()
-    const agent = this.work.agent
-    void agent
+    if (prompt.trim() === '') throw new StudioError('invalid_payload', 'The prompt is empty.')
+    // The agent reports its own failures (a notice per failure), so only the unexpected is added.
+    void this.work.agent
       .send(prompt)
-      .then((outcome) => {
-        if (outcome.status === 'failed') this.notice('error', outcome.message)
-        if (outcome.status === 'checkpoint_left_open') {
-          this.notice('warning', 'The agent ended its turn with its checkpoint still open.')
-        }
-      })
       .catch((error: unknown) => this.notice('error', (error as Error).message))
       .finally(() => this.shapeChanged())
   }
 
-  stop(): void {
-    this.work.agent.stop()
+  /** Stops the running turn and resolves once it has wound down, so a new prompt is taken. */
+  async stop(): Promise<void> {
+    const stopped = this.work.agent.stop()
     for (const [id, pending] of this.pendingPermissions) {
       this.pendingPermissions.delete(id)
       pending.resolve(false)
     }
+    await stopped
   }
 
   private askPermission(request: PermissionRequest): Promise<boolean> {
@@ -261,44 +278,47 @@ export class Studio {
    * Applies the plan the user previewed when it still fits (same target, leaf unchanged), so
    * "Restore" does exactly what the preview showed; plans afresh otherwise.
    */
-  async rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
+  rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
     this.requireWritable()
-    this.requireIdle()
-    const plan =
-      this.lastPlan?.kind === 'rewind' &&
-      this.lastPlan.checkpointUuid === checkpointUuid &&
-      this.lastPlan.mode === mode &&
-      this.lastPlan.leafBefore === this.store.leafUuid
-        ? this.lastPlan
-        : await this.work.planRewind(checkpointUuid, mode)
-    return this.applied(this.work.apply(plan))
+    return this.applied('a rewind', async () => {
+      const plan =
+        this.lastPlan?.kind === 'rewind' &&
+        this.lastPlan.checkpointUuid === checkpointUuid &&
+        this.lastPlan.mode === mode &&
+        this.lastPlan.leafBefore === this.store.leafUuid
+          ? this.lastPlan
+          : await this.work.planRewind(checkpointUuid, mode)
+      return this.work.apply(plan)
+    })
   }
 
-  async switchBranch(leafUuid: string): Promise<RewindResult> {
+  switchBranch(leafUuid: string): Promise<RewindResult> {
     this.requireWritable()
-    this.requireIdle()
-    const plan =
-      this.lastPlan?.kind === 'switch-branch' &&
-      this.lastPlan.leafAfter === leafUuid &&
-      this.lastPlan.leafBefore === this.store.leafUuid
-        ? this.lastPlan
-        : await this.work.planSwitch(leafUuid)
-    return this.applied(this.work.apply(plan))
+    return this.applied('a branch switch', async () => {
+      const plan =
+        this.lastPlan?.kind === 'switch-branch' &&
+        this.lastPlan.leafAfter === leafUuid &&
+        this.lastPlan.leafBefore === this.store.leafUuid
+          ? this.lastPlan
+          : await this.work.planSwitch(leafUuid)
+      return this.work.apply(plan)
+    })
   }
 
-  async undo(): Promise<RewindResult> {
+  undo(): Promise<RewindResult> {
     this.requireWritable()
-    this.requireIdle()
-    return this.applied(this.work.undo())
+    return this.applied('an undo', () => this.work.undo())
   }
 
-  private async applied(result: Promise<RewindResult>): Promise<RewindResult> {
-    try {
-      return await result
-    } finally {
-      this.lastPlan = null
-      this.shapeChanged()
-    }
+  private applied(operation: string, run: () => Promise<RewindResult>): Promise<RewindResult> {
+    return this.exclusive(operation, async () => {
+      try {
+        return await run()
+      } finally {
+        this.lastPlan = null
+        this.shapeChanged()
+      }
+    })
   }
 
   // ---- sessions and settings ------------------------------------------------------------------
@@ -318,44 +338,51 @@ export class Studio {
     })
   }
 
-  async openSession(sessionId: string): Promise<AppInfo> {
+  openSession(sessionId: string): Promise<AppInfo> {
     this.requireIdle()
     const file = SessionStore.find(this.options.home, this.options.cwd, sessionId)
     if (file === null)
       throw new StudioError('not_found', `No session ${sessionId} in this workspace.`)
+    // The one we are on: reopening it would find its lock held (by us) and open it read-only.
+    if (file === this.store.file) return Promise.resolve(this.info())
     return this.replaceSession(() => SessionStore.open(file))
   }
 
-  async newSession(): Promise<AppInfo> {
-    this.requireIdle()
+  newSession(): Promise<AppInfo> {
     return this.replaceSession(() =>
       SessionStore.create({ home: this.options.home, cwd: this.options.cwd })
     )
   }
 
-  private async replaceSession(open: () => SessionStore): Promise<AppInfo> {
-    await this.work.close()
-    this.lastPlan = null
-    await this.attach(open())
-    return this.info()
+  private replaceSession(open: () => SessionStore): Promise<AppInfo> {
+    return this.exclusive('a session change', async () => {
+      // Opened before the current one closes: a session that cannot open leaves us where we were.
+      const store = open()
+      await this.work.close()
+      this.lastPlan = null
+      await this.attach(store)
+      return this.info()
+    })
   }
 
   settings(): Settings {
     return this.options.models.settings()
   }
 
-  async updateSettings(update: SettingsUpdate): Promise<Settings> {
-    this.requireIdle()
-    this.options.models.update(update)
-    // A new model, mode or tool set takes effect on a fresh agent over the same session.
-    const store = this.store
-    await this.work.history.close()
-    await this.attach(store)
-    return this.settings()
+  updateSettings(update: SettingsUpdate): Promise<Settings> {
+    return this.exclusive('a settings change', async () => {
+      // Refused before anything is saved or closed: a model that cannot load changes nothing.
+      await this.options.models.update(update)
+      // A new model, mode or tool set takes effect on a fresh agent over the same session.
+      const store = this.store
+      await this.work.history.close()
+      await this.attach(store)
+      return this.settings()
+    })
   }
 
   async close(): Promise<void> {
-    this.stop()
+    await this.stop()
     await this.work.close()
   }
 }

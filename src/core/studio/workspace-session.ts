@@ -123,8 +123,9 @@ export class WorkspaceSession {
     this.agent.reloadFromSession()
   }
 
+  /** Stops a running turn and waits for it, so its last records reach the log before it closes. */
   async close(): Promise<void> {
-    this.agent.stop()
+    await this.agent.stop()
     await this.history.close()
     this.store.close()
   }
