@@ -30,7 +30,9 @@ function realpathOfExistingPrefix(p: string): string {
       const real = realpathSync(existing)
       return missing.length === 0 ? real : resolve(real, ...missing.reverse())
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      // ENOTDIR: a file stands where a folder of the path would be; the rest does not exist.
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
       const parent = dirname(existing)
       if (parent === existing) return p
       missing.push(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)))

@@ -16,7 +16,11 @@ export const RestoreOp = z.object({
   /** The content the file had before the restore (its backup); null = it did not exist. */
   from: z.string().nullable(),
   /** The content the restore gives it; null = the restore deletes it. */
-  to: z.string().nullable()
+  to: z.string().nullable(),
+  /** Permission bits the file had (with `from`): a rollback or an undo gives them back. */
+  fromMode: z.number().int().optional(),
+  /** Permission bits to give it with `to` (an undo's); absent = an existing file keeps its own. */
+  toMode: z.number().int().optional()
 })
 export type RestoreOp = z.infer<typeof RestoreOp>
 
@@ -88,7 +92,13 @@ export async function loadJournal(dir: string, id: string): Promise<RestoreJourn
     }
     throw error
   }
-  const parsed = RestoreJournal.safeParse(JSON.parse(text))
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new Error(`Restore journal ${file} is damaged: ${(error as Error).message}`)
+  }
+  const parsed = RestoreJournal.safeParse(json)
   if (!parsed.success)
     throw new Error(`Restore journal ${file} is damaged: ${parsed.error.message}`)
   return parsed.data

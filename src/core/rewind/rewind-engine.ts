@@ -29,6 +29,7 @@ import {
   writeFileAt
 } from './workspace-files'
 import { BlobMissingError, sha256 } from '../files/blob-store'
+import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { yieldToEventLoop } from '../files/workspace-scan'
 
 /** What the engine needs from the session store. */
@@ -218,7 +219,9 @@ export class RewindEngine {
         throw new RewindError(`The backup of ${op.path} is gone: the rewind cannot be undone`)
       }
     }
-    const ops = await this.backUp(undone.ops.map((op) => ({ path: op.path, to: op.from })))
+    const ops = await this.backUp(
+      undone.ops.map((op) => ({ path: op.path, to: op.from, toMode: op.fromMode }))
+    )
     const journal: RestoreJournal = {
       id: newJournalId(),
       sessionId: this.store.sessionId,
@@ -248,10 +251,10 @@ export class RewindEngine {
     for (const journal of await listJournals(this.space.paths.restores)) {
       if (journal.sessionId !== this.store.sessionId) continue
       if (journal.state === 'pending') {
-        await this.applyOps(journal.ops, 'from')
+        const leftAlone = await this.applyOps(journal.ops, 'from')
         await saveJournal(this.space.paths.restores, { ...journal, state: 'rolled-back' })
         notices.push(
-          `An interrupted ${journal.kind} (${journal.id}) was rolled back: ${journal.ops.length} file(s) are as they were before it.`
+          `An interrupted ${journal.kind} (${journal.id}) was rolled back: ${journal.ops.length - leftAlone.length} file(s) are as they were before it.${describeLeftAlone(leftAlone)}`
         )
       } else if (journal.state === 'applied') {
         if (!hasRecord(this.store.tree().records, journal)) this.record(journal)
@@ -275,42 +278,85 @@ export class RewindEngine {
     try {
       await this.applyOps(journal.ops, 'to')
     } catch (error) {
-      await this.applyOps(journal.ops, 'from')
+      const leftAlone = await this.applyOps(journal.ops, 'from')
       await saveJournal(dir, { ...journal, state: 'rolled-back' })
-      throw error
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new RewindError(
+        leftAlone.length === 0
+          ? `${reason}. Nothing was changed.`
+          : `${reason}. The restore was rolled back.${describeLeftAlone(leftAlone)}`
+      )
     }
     await saveJournal(dir, { ...journal, state: 'applied' })
     this.record(journal)
     await saveJournal(dir, { ...journal, state: 'recorded' })
   }
 
-  /** Backs up each file's current content; drops files already at their target. */
-  private async backUp(files: { path: string; to: string | null }[]): Promise<RestoreOp[]> {
+  /** Backs up each file's current content and mode; drops files already at their target. */
+  private async backUp(
+    files: { path: string; to: string | null; toMode?: number | undefined }[]
+  ): Promise<RestoreOp[]> {
     const ops: RestoreOp[] = []
-    for (const [i, { path, to }] of files.entries()) {
+    for (const [i, { path, to, toMode }] of files.entries()) {
       const current = readFileAt(checkedPath(this.space.root, path))
-      const from = current === null ? null : this.space.blobs.put(current)
-      if (from !== to) ops.push({ path, from, to })
+      const from = current === null ? null : this.space.blobs.put(current.content)
+      if (from !== to) {
+        ops.push({
+          path,
+          from,
+          to,
+          ...(current === null ? {} : { fromMode: current.mode }),
+          ...(to === null || toMode === undefined ? {} : { toMode })
+        })
+      }
       if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
     }
     return ops
   }
 
-  /** Gives every file its `side` content; skips files already there (their times stay). */
-  private async applyOps(ops: RestoreOp[], side: 'from' | 'to'): Promise<void> {
+  /**
+   * Gives every file its `side` content; skips files already there (their times stay).
+   * Deletions go first, deepest first, so a file and a folder can trade places.
+   *
+   * A file that holds neither side was changed by someone else since the backup. Applying
+   * ('to'), that stops the restore (its content was never backed up). Rolling back ('from'), it
+   * is left as it is and returned, like a path that cannot be reached safely any more: a
+   * rollback puts back what the restore wrote and clobbers nothing else.
+   */
+  private async applyOps(ops: RestoreOp[], side: 'from' | 'to'): Promise<string[]> {
     const { root, blobs } = this.space
-    for (const [i, op] of ops.entries()) {
+    const rollingBack = side === 'from'
+    const deletions = ops.filter((op) => op[side] === null).reverse()
+    const ordered = [...deletions, ...ops.filter((op) => op[side] !== null)]
+    const leftAlone: string[] = []
+    for (const [i, op] of ordered.entries()) {
       const want = op[side]
-      const abs = checkedPath(root, op.path)
-      const current = readFileAt(abs)
-      const have = current === null ? null : sha256(current)
-      if (have !== want) {
-        if (want === null) deleteFileAt(abs)
-        else writeFileAt(abs, blobs.read(want))
+      const other = rollingBack ? op.to : op.from
+      try {
+        const abs = checkedPath(root, op.path)
+        const current = readFileAt(abs)
+        const have = current === null ? null : sha256(current.content)
+        if (have !== want) {
+          if (have !== other) {
+            if (rollingBack) throw new RewindError('it was changed since the restore began')
+            throw new RewindError(`${op.path} was changed while the restore ran`)
+          }
+          if (want === null) deleteFileAt(abs)
+          else writeFileAt(abs, blobs.read(want), rollingBack ? op.fromMode : op.toMode)
+        }
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        if (!rollingBack) {
+          throw error instanceof RewindError || error instanceof PathOutsideWorkspaceError
+            ? error
+            : new RewindError(`Could not restore ${op.path}: ${reason}`)
+        }
+        leftAlone.push(`${op.path} (${reason})`)
       }
       this.onProgress(i + 1, ops.length)
       if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
     }
+    return leftAlone
   }
 
   private record(journal: RestoreJournal): void {
@@ -370,7 +416,7 @@ export class RewindEngine {
     const conflicts: string[] = []
     const unrestorable: { path: string; reason: string }[] = []
     for (const t of targets) {
-      const current = readFileAt(absOf.get(t.path) ?? checkedPath(root, t.path))
+      const current = readFileAt(absOf.get(t.path) ?? checkedPath(root, t.path))?.content ?? null
       const have = current === null ? null : sha256(current)
       if (have === t.target) continue
       if (others.has(t.path)) {
@@ -431,6 +477,10 @@ export class RewindEngine {
       }
     }
   }
+}
+
+function describeLeftAlone(leftAlone: string[]): string {
+  return leftAlone.length === 0 ? '' : ` Left as they are now: ${leftAlone.join('; ')}.`
 }
 
 function countMessages(path: readonly { type: string }[]): number {

@@ -1,0 +1,146 @@
+// Adversarial cases for restores: what stands on a recorded path by the time of the rewind may
+// not be what the session left there (a symlink, a folder), a crash may be recovered after the
+// user went on editing, and undo must give back permission bits as well as bytes.
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { sha256 } from '../../src/core/files/blob-store'
+import { listJournals, newJournalId, saveJournal } from '../../src/core/rewind/journal'
+import { checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { type WorkspaceSession, newSession } from './fixture'
+
+const sessions: WorkspaceSession[] = []
+async function session(files: Record<string, string> = {}) {
+  const s = await newSession(files)
+  sessions.push(s)
+  return s
+}
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close()
+})
+
+const modeOf = (s: WorkspaceSession, rel: string) => statSync(join(s.cwd, rel)).mode & 0o7777
+
+describe('a symlink put on a recorded path after the session changed it', () => {
+  it('is not followed into a file the session never touched (write or delete)', async () => {
+    const s = await session({ 'e/f.txt': 'the user’s own file\n' })
+    s.prompt('make d/f.txt')
+    await s.bash('mkdir d && echo one > d/f.txt')
+    const second = s.prompt('swap the folder d for a link to e')
+    await s.bash('rm -r d && ln -s e d')
+    const leaf = s.store.leafUuid
+    // Back to checkpoint 2 would write "one" into d/f.txt, i.e. through the link into e/f.txt;
+    // back to checkpoint 1 would delete d/f.txt, i.e. e/f.txt.
+    for (const checkpoint of [second, checkpointAt(s.store, 1)]) {
+      await expect(s.engine.rewind(checkpoint, 'code')).rejects.toThrow(/"d\/f.txt".*symlink/)
+      expect(readFileSync(join(s.cwd, 'e/f.txt'), 'utf8')).toBe('the user’s own file\n')
+      expect(s.store.leafUuid).toBe(leaf)
+    }
+  })
+})
+
+describe('a folder where a file was, and a file where a folder was', () => {
+  it('rewinds and undoes a file that a command replaced with a folder', async () => {
+    const s = await session({ 'a.txt': 'was a file\n' })
+    s.prompt('turn a.txt into a folder')
+    await s.bash('rm a.txt && mkdir a.txt && echo inside > a.txt/f')
+    await s.engine.rewind(checkpointAt(s.store, 1), 'both')
+    expect(s.read('a.txt')).toBe('was a file\n')
+    await s.engine.undo()
+    expect(s.read('a.txt/f')).toBe('inside\n')
+  })
+
+  it('rewinds and undoes a folder that a command replaced with a file', async () => {
+    const s = await session({ 'd/x.txt': 'in a folder\n' })
+    s.prompt('turn d into a file')
+    await s.bash('rm -r d && echo flat > d')
+    await s.engine.rewind(checkpointAt(s.store, 1), 'both')
+    expect(s.read('d/x.txt')).toBe('in a folder\n')
+    await s.engine.undo()
+    expect(s.read('d')).toBe('flat\n')
+  })
+
+  it('refuses, naming the path and changing nothing, when the folder holds a file of the user', async () => {
+    const s = await session({ 'a.txt': 'was a file\n' })
+    s.prompt('turn a.txt into a folder')
+    await s.bash('rm a.txt && mkdir a.txt && echo inside > a.txt/f')
+    s.hand('a.txt/mine', 'the user’s\n')
+    const leaf = s.store.leafUuid
+    await expect(s.engine.rewind(checkpointAt(s.store, 1), 'both')).rejects.toThrow(
+      /a\.txt.*folder/
+    )
+    expect([s.read('a.txt/f'), s.read('a.txt/mine')]).toEqual(['inside\n', 'the user’s\n'])
+    expect(s.store.leafUuid).toBe(leaf)
+  })
+})
+
+describe('recovery of a restore a crash interrupted', () => {
+  it('leaves alone a file the user edited after the crash, and says so', async () => {
+    const s = await session({ 'a.txt': 'original\n' })
+    s.prompt('edit a.txt')
+    await s.write('a.txt', 'agent\n')
+    // A rewind to checkpoint 1 was writing a.txt ("agent" -> "original") when the process died;
+    // before the next start the user edited a.txt by hand.
+    await saveJournal(s.history.paths.restores, {
+      id: newJournalId(),
+      sessionId: s.store.sessionId,
+      kind: 'rewind',
+      checkpointUuid: checkpointAt(s.store, 1),
+      mode: 'both',
+      leafBefore: s.store.leafUuid,
+      leafAfter: null,
+      recordUnder: null,
+      undoes: null,
+      ops: [
+        {
+          path: 'a.txt',
+          from: sha256(Buffer.from('agent\n')),
+          to: sha256(Buffer.from('original\n'))
+        }
+      ],
+      state: 'pending',
+      createdAt: new Date().toISOString()
+    })
+    s.hand('a.txt', 'typed by hand after the crash\n')
+    const notices = await s.engine.recover()
+    expect(s.read('a.txt')).toBe('typed by hand after the crash\n')
+    expect(notices.join('\n')).toMatch(/a\.txt/)
+    expect((await listJournals(s.history.paths.restores))[0]?.state).toBe('rolled-back')
+  })
+})
+
+describe('a damaged journal', () => {
+  it('is named in the error, not reported as a bare JSON syntax error', async () => {
+    const s = await session()
+    const id = newJournalId()
+    mkdirSync(s.history.paths.restores, { recursive: true })
+    writeFileSync(join(s.history.paths.restores, `${id}.json`), '{"id": "torn')
+    await expect(s.engine.recover()).rejects.toThrow(
+      `Restore journal ${join(s.history.paths.restores, `${id}.json`)} is damaged`
+    )
+  })
+})
+
+describe('permission bits', () => {
+  it('a restore keeps a file’s mode exactly, bits the umask would strip included', async () => {
+    const s = await session({ 'shared.txt': 'v0\n' })
+    chmodSync(join(s.cwd, 'shared.txt'), 0o666)
+    s.prompt('edit shared.txt')
+    await s.bash('echo v1 > shared.txt')
+    await s.engine.rewind(checkpointAt(s.store, 1), 'code')
+    expect(s.read('shared.txt')).toBe('v0\n')
+    expect(modeOf(s, 'shared.txt')).toBe(0o666)
+  })
+
+  it('undo recreates a deleted executable with its mode', async () => {
+    const s = await session()
+    s.prompt('make a script')
+    await s.bash("printf '#!/bin/sh\\necho hi\\n' > run.sh && chmod 755 run.sh")
+    s.prompt('more')
+    await s.engine.rewind(checkpointAt(s.store, 1), 'both')
+    expect(existsSync(join(s.cwd, 'run.sh'))).toBe(false)
+    await s.engine.undo()
+    expect(s.read('run.sh')).toBe('#!/bin/sh\necho hi\n')
+    expect(modeOf(s, 'run.sh')).toBe(0o755)
+  })
+})
