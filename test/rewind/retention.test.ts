@@ -1,4 +1,4 @@
-import { readdirSync, utimesSync } from 'node:fs'
+import { readdirSync, rmSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/files/blob-store'
@@ -94,6 +94,24 @@ describe('retention', () => {
     const { s, workspace } = await threeTurns(40)
     s.hand('a.txt', 'hand edit')
     await s.engine.rewind(checkpointAt(s.store, 1), 'both')
+    const hand = blobOf('hand edit')
+    utimesSync(s.history.blobs.pathOf(hand), new Date(0), new Date(0))
+    await collectGarbage(s.home, workspace, { ...DEFAULT_RETENTION, keepCheckpoints: 0 })
+    expect(await s.history.blobs.has(hand)).toBe(true)
+    await s.engine.undo()
+    expect(s.read('a.txt')).toBe('hand edit')
+  })
+
+  it('keeps what undoing the last rewind needs after a later rewind failed and was rolled back', async () => {
+    const { s, workspace } = await threeTurns(40)
+    s.hand('a.txt', 'hand edit')
+    await s.engine.rewind(checkpointAt(s.store, 3), 'both')
+    // A second rewind fails while writing (its backup vanished between preview and apply): its
+    // journal, rolled back, is now the session's newest, but the first rewind is still undoable.
+    const plan = await s.engine.planRewind(checkpointAt(s.store, 1), 'both')
+    rmSync(s.history.blobs.pathOf(blobOf('v0')))
+    await expect(s.engine.apply(plan)).rejects.toThrow(/not in the store/)
+    expect(await s.engine.undoable()).not.toBeNull()
     const hand = blobOf('hand edit')
     utimesSync(s.history.blobs.pathOf(hand), new Date(0), new Date(0))
     await collectGarbage(s.home, workspace, { ...DEFAULT_RETENTION, keepCheckpoints: 0 })

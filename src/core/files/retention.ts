@@ -212,12 +212,23 @@ function neededBlobs(home: string, workspace: string, keep: number): Set<string>
   return needed
 }
 
-/** The last journal of each session (what undo reads) and every unfinished one. */
+/**
+ * Each session's last journal, its last recorded one (what undo reads: a later restore that
+ * failed and was rolled back leaves the one before it undoable) and every unfinished one.
+ */
 function journalsToKeep(journals: RestoreJournal[]): RestoreJournal[] {
   const lastOf = new Map<string, RestoreJournal>()
-  for (const j of journals) lastOf.set(j.sessionId, j)
+  const lastRecordedOf = new Map<string, RestoreJournal>()
+  for (const j of journals) {
+    lastOf.set(j.sessionId, j)
+    if (j.state === 'recorded') lastRecordedOf.set(j.sessionId, j)
+  }
   return journals.filter(
-    (j) => lastOf.get(j.sessionId) === j || j.state === 'pending' || j.state === 'applied'
+    (j) =>
+      lastOf.get(j.sessionId) === j ||
+      lastRecordedOf.get(j.sessionId) === j ||
+      j.state === 'pending' ||
+      j.state === 'applied'
   )
 }
 
