@@ -15,7 +15,8 @@ const expectedErrors = new Set([
   'SettingsError',
   'StudioError',
   'PathOutsideWorkspaceError',
-  'SessionError'
+  'SessionError',
+  'ModelConfigError'
 ])
 
 export function failWith(error: unknown): number {

@@ -1,5 +1,5 @@
 // Runs the real rewind-studio command in a child process, as a user's shell would.
-import { spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -56,4 +56,53 @@ export function chatIn(
       ['chat', '--cwd', workspace, '--model', model, '--permission-mode', 'acceptEdits', ...extra],
       { input, env }
     )
+}
+
+export interface LiveCli {
+  child: ChildProcessWithoutNullStreams
+  /** Everything printed so far. */
+  stdout(): string
+  /** Resolves once stdout holds `text`. */
+  waitFor(text: string): Promise<void>
+  /** Resolves with the exit code (null when a signal ended it) and the signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** The command in a child process whose stdin stays open, for a test that types as it goes. */
+export function startCli(args: string[], env: Record<string, string>): LiveCli {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env }
+  delete childEnv.ANTHROPIC_API_KEY
+  Object.assign(childEnv, env)
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/rewind-studio.mjs'), ...args], {
+    cwd: repoRoot,
+    env: childEnv,
+    stdio: ['pipe', 'pipe', 'pipe']
+  })
+  let out = ''
+  const waiters: { text: string; resolve: () => void }[] = []
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+    for (const w of waiters.filter((w) => out.includes(w.text))) {
+      waiters.splice(waiters.indexOf(w), 1)
+      w.resolve()
+    }
+  })
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('close', (code, signal) => done({ code, signal }))
+  )
+  return {
+    child,
+    stdout: () => out,
+    waitFor: (text) =>
+      out.includes(text)
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            waiters.push({ text, resolve })
+            void exited.then(() =>
+              reject(new Error(`exited before printing "${text}"; it printed:\n${out}`))
+            )
+          }),
+    exited
+  }
 }

@@ -20,7 +20,10 @@ Reads prompts line by line from standard input. Commands:
   /rewind                 list the checkpoints of the current branch
   /rewind N [MODE]        go back to before checkpoint N; MODE: both (default), conversation, code
   /undo                   undo the last rewind (files and conversation)
-  /exit                   leave (the session is saved as you go; --continue resumes it)`
+  /exit                   leave (the session is saved as you go; --continue resumes it)
+  Ctrl-C                  stop the running turn; with no turn running, leave as /exit does
+--model M naming an Anthropic model needs ANTHROPIC_API_KEY; without --model and without a key,
+the built-in demo script answers.`
 
 /** Lines from stdin, one at a time, whether a person types them or a pipe delivers them. */
 class LineReader {
@@ -93,6 +96,18 @@ class TerminalChat {
       case 'block_delta':
         break
     }
+  }
+
+  /**
+   * Ctrl-C (SIGINT from a terminal or a signal to the process): stops the running turn, which
+   * leaves every tool call answered in the session, and goes back to the prompt; when no turn
+   * runs, leaves as /exit does, so the session is closed properly either way.
+   */
+  interrupt = (): void => {
+    if (this.work.agent.running) {
+      console.log('⏹ Interrupted: stopping the turn.')
+      void this.work.agent.stop()
+    } else this.input.rl.close()
   }
 
   askPermission = async (request: PermissionRequest): Promise<boolean> => {
@@ -190,25 +205,36 @@ export async function run(args: string[]): Promise<number> {
     return 0
   }
   let work: WorkspaceSession | null = null
+  let interrupt: (() => void) | null = null
   const rl = createInterface({ input: process.stdin, terminal: process.stdin.isTTY === true })
   try {
     const options = parseLaunchArgs(args, { kind: 'new' })
     if (options.port !== undefined) throw new UsageError('chat takes no --port')
     const cwd = options.demo ? demoWorkspace(options.home, appRoot) : (options.cwd as string)
-    const models = new ModelSetup({ ...options, appRoot, secrets: memorySecrets() })
+    const models = new ModelSetup({
+      ...options,
+      appRoot,
+      secrets: memorySecrets(),
+      demoFallback: options.model === undefined
+    })
     const settings = models.settings()
     const chat = new TerminalChat(new LineReader(rl))
+    // Before the session: a model that cannot be set up creates no empty session.
+    const model = await models.client()
     const store = openSessionStore(options.home, cwd, options.session)
     work = await WorkspaceSession.open({
       home: options.home,
       store,
-      model: await models.client(),
+      model,
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
       askPermission: chat.askPermission,
       onEvent: chat.onEvent
     })
     chat.work = work
+    interrupt = chat.interrupt
+    process.on('SIGINT', interrupt)
+    rl.on('SIGINT', interrupt)
     console.log(
       `Session ${store.sessionId} in ${cwd} (${settings.model}, ${settings.permissionMode})`
     )
@@ -218,6 +244,7 @@ export async function run(args: string[]): Promise<number> {
   } catch (error) {
     return failWith(error)
   } finally {
+    if (interrupt !== null) process.off('SIGINT', interrupt)
     rl.close()
     await work?.close()
   }

@@ -25,6 +25,12 @@ export interface ModelSetupOptions {
   permissionMode: PermissionMode | undefined
   settingOverrides: string[]
   env?: NodeJS.ProcessEnv
+  /**
+   * Without a key, the demo script answers instead of an API model (default). The terminal chat
+   * turns this off for a model named with --model: the user asked for that model, so creating
+   * its client fails with the line saying how to give it a key.
+   */
+  demoFallback?: boolean
 }
 
 export function demoScript(appRoot: string): string {
@@ -64,6 +70,7 @@ export class ModelSetup {
   private effectiveModel(): string {
     const requested = this.requestedModel()
     if (isScriptedSpec(requested) || this.apiKey().key !== null) return requested
+    if (this.options.demoFallback === false) return requested
     return `${SCRIPTED_PREFIX}${demoScript(this.options.appRoot)}`
   }
 

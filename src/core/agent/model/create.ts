@@ -17,6 +17,11 @@ export interface ModelClientOptions {
   maxRetries?: number
 }
 
+/** A model that cannot be set up as asked (no key, a script that does not load): one line. */
+export class ModelConfigError extends Error {
+  override name = 'ModelConfigError'
+}
+
 export function isScriptedSpec(spec: string): boolean {
   return spec.startsWith(SCRIPTED_PREFIX)
 }
@@ -27,13 +32,20 @@ export async function createModelClient(
 ): Promise<ModelClient> {
   if (isScriptedSpec(spec)) {
     const file = spec.slice(SCRIPTED_PREFIX.length)
-    if (file === '') throw new Error('The scripted model needs a file: --model scripted:FILE')
-    return ScriptedModel.load(resolve(options.baseDir ?? process.cwd(), file))
+    if (file === '')
+      throw new ModelConfigError('The scripted model needs a file: --model scripted:FILE')
+    return ScriptedModel.load(resolve(options.baseDir ?? process.cwd(), file)).catch(
+      (error: unknown) => {
+        throw new ModelConfigError((error as Error).message)
+      }
+    )
   }
   if (spec.trim() === '')
-    throw new Error('No model given: pass --model, set "model" in settings, or ANTHROPIC_MODEL.')
+    throw new ModelConfigError(
+      'No model given: pass --model, set "model" in settings, or ANTHROPIC_MODEL.'
+    )
   if (options.apiKey === undefined || options.apiKey === '') {
-    throw new Error(
+    throw new ModelConfigError(
       `Model ${spec} needs an API key: set ANTHROPIC_API_KEY (or use --model scripted:FILE to run offline).`
     )
   }
