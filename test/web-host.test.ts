@@ -1,8 +1,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
+import { validatingSink } from '../src/core/studio/events'
 import { startWebHost, type WebHost } from '../src/web/server'
 import { fixedInfo, recordingHandlers } from './support/recording-handlers'
 
@@ -124,5 +126,97 @@ describe('web host', () => {
       payload: { type: 'status', running: true }
     })
     socket.close()
+  })
+
+  it('refuses a page or socket asked for under another host name (DNS rebinding), token or not', async () => {
+    const { host } = await start()
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: `/?token=${host.token}`,
+          headers: { host: `evil.example:${host.port}` }
+        },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode)
+        }
+      )
+      req.once('error', reject)
+      req.end()
+    })
+    expect(status).toBe(403)
+    await expect(
+      new Promise((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, {
+          origin: `http://evil.example:${host.port}`,
+          headers: { host: `evil.example:${host.port}` }
+        })
+        socket.once('open', resolve)
+        socket.once('unexpected-response', (_req, res) =>
+          reject(new Error(`HTTP ${res.statusCode}`))
+        )
+        socket.once('error', reject)
+      })
+    ).rejects.toThrow(/403/)
+  })
+
+  it('turns a handler that throws into an internal error with its message and no stack', async () => {
+    const { host } = await start()
+    const socket = await connect(
+      `ws://127.0.0.1:${host.port}/ws?token=${host.token}`,
+      `http://127.0.0.1:${host.port}`
+    )
+    const reply = (await ask(socket, { id: 7, channel: 'settings:get', args: {} })) as {
+      id: number
+      reply: { ok: boolean; error: { code: string; message: string } }
+    }
+    expect(reply).toEqual({
+      id: 7,
+      reply: {
+        ok: false,
+        error: { code: 'internal', message: 'settings:get is not part of this test' }
+      }
+    })
+    socket.close()
+  })
+
+  it('rejects a prompt over its size limit and extra keys before any handler', async () => {
+    const { host, calls } = await start()
+    const socket = await connect(
+      `ws://127.0.0.1:${host.port}/ws?token=${host.token}`,
+      `http://127.0.0.1:${host.port}`
+    )
+    const huge = (await ask(socket, {
+      id: 1,
+      channel: 'agent:send',
+      args: { prompt: 'x'.repeat(1_000_001) }
+    })) as { reply: { error: { code: string } } }
+    expect(huge.reply.error.code).toBe('invalid_payload')
+    const extra = (await ask(socket, {
+      id: 2,
+      channel: 'agent:stop',
+      args: { now: true }
+    })) as { reply: { error: { code: string } } }
+    expect(extra.reply.error.code).toBe('invalid_payload')
+    expect(calls).toEqual([])
+    socket.close()
+  })
+})
+
+describe('events leaving the core', () => {
+  it('drops, with a log line, an event that does not fit the contract', () => {
+    const sent: unknown[] = []
+    const logged: string[] = []
+    const sink = validatingSink(
+      (event, payload) => sent.push([event, payload]),
+      (line) => logged.push(line)
+    )
+    sink('agent:event', { type: 'status', running: 'yes' } as never)
+    sink('agent:event', { type: 'status', running: false })
+    expect(sent).toEqual([['agent:event', { type: 'status', running: false }]])
+    expect(logged).toHaveLength(1)
+    expect(logged[0]).toMatch(/^Dropped a agent:event event outside the contract/)
   })
 })
