@@ -142,11 +142,11 @@ export const Settings = z.object({
 export type Settings = z.infer<typeof Settings>
 
 export const SettingsUpdate = z.object({
-  model: z.string().min(1).optional(),
+  model: z.string().min(1).max(500).optional(),
   permissionMode: PermissionMode.optional(),
   checkpointEnabled: z.boolean().optional(),
   /** A new key (empty string clears it). */
-  apiKey: z.string().optional()
+  apiKey: z.string().max(1000).optional()
 })
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>
 
