@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type WorkspaceSession, newSession } from './fixture'
@@ -89,6 +90,20 @@ describe('cli rewind', () => {
     expect(JSON.parse(u.out)).toMatchObject({ restore: ['config.py'], recreate: ['utils.py'] })
     expect(s.read('config.py')).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
     expect(cli(s.home, 'rewind', s.store.file, '--undo').code).toBe(1)
+  })
+
+  it('undoes a --cwd rewind only in that folder, never in the session’s workspace', async () => {
+    const s = await seedSession()
+    const copy = join(s.base, 'copy')
+    cpSync(s.cwd, copy, { recursive: true })
+    writeFileSync(join(copy, 'config.py'), 'EDITED IN THE COPY\n')
+    expect(cli(s.home, 'rewind', s.store.file, '--to', '2', '--cwd', copy).code).toBe(0)
+    const u = cli(s.home, 'rewind', s.store.file, '--undo')
+    expect(u.code).toBe(1)
+    expect(u.err).toContain(`--cwd ${copy}`)
+    expect(s.read('config.py')).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
+    expect(cli(s.home, 'rewind', s.store.file, '--undo', '--cwd', copy).code).toBe(0)
+    expect(readFileSync(join(copy, 'config.py'), 'utf8')).toBe('EDITED IN THE COPY\n')
   })
 
   it('du lists the session; gc --dry-run prunes nothing young', async () => {

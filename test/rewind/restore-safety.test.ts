@@ -109,6 +109,38 @@ describe('recovery of a restore a crash interrupted', () => {
   })
 })
 
+describe('a journal of a restore into another folder (cli rewind --cwd)', () => {
+  it('is not rolled back here', async () => {
+    const s = await session({ 'a.txt': 'original\n' })
+    s.prompt('edit a.txt')
+    await s.write('a.txt', 'agent\n')
+    s.hand('a.txt', 'original\n')
+    await saveJournal(s.history.paths.restores, {
+      id: newJournalId(),
+      sessionId: s.store.sessionId,
+      kind: 'rewind',
+      checkpointUuid: checkpointAt(s.store, 1),
+      mode: 'code',
+      leafBefore: s.store.leafUuid,
+      leafAfter: s.store.leafUuid,
+      recordUnder: checkpointAt(s.store, 1),
+      undoes: null,
+      root: join(s.base, 'copy'),
+      ops: [
+        {
+          path: 'a.txt',
+          from: sha256(Buffer.from('agent\n')),
+          to: sha256(Buffer.from('original\n'))
+        }
+      ],
+      state: 'pending',
+      createdAt: new Date().toISOString()
+    })
+    expect((await s.engine.recover()).join('\n')).toContain(`--cwd ${join(s.base, 'copy')}`)
+    expect(s.read('a.txt')).toBe('original\n')
+  })
+})
+
 describe('a damaged journal', () => {
   it('is named in the error, not reported as a bare JSON syntax error', async () => {
     const s = await session()

@@ -49,6 +49,12 @@ export const RestoreJournal = z.object({
   recordUnder: z.string().nullable(),
   /** For kind 'undo': the journal it reverses. */
   undoes: z.string().nullable(),
+  /**
+   * The folder the restore wrote in (resolved through symlinks): undo and recovery act only
+   * there, since a CLI rewind may restore into a copy of the workspace (--cwd). Absent in
+   * journals from before it was kept.
+   */
+  root: z.string().optional(),
   ops: z.array(RestoreOp),
   state: JournalState,
   createdAt: z.string()

@@ -185,6 +185,7 @@ export class RewindEngine {
       leafAfter: plan.leafAfter,
       recordUnder: plan.recordUnder,
       undoes: null,
+      root: this.space.root,
       ops,
       state: 'pending',
       createdAt: new Date().toISOString()
@@ -193,13 +194,26 @@ export class RewindEngine {
     return { ...resultOf(ops), prefill: plan.prefill }
   }
 
-  /** The restore undo() would reverse, or null (none, already undone, or the session moved on). */
+  /**
+   * The restore undo() would reverse, or null (none, already undone, the session moved on, or it
+   * restored files in another folder than this engine's).
+   */
   async undoable(): Promise<RestoreJournal | null> {
+    const journal = await this.lastUndoable()
+    return journal !== null && this.isHere(journal) ? journal : null
+  }
+
+  private async lastUndoable(): Promise<RestoreJournal | null> {
     const last = lastRestoreRecord(this.store.tree().records)
     if (last === null || last.undo) return null
     const journal = await loadJournal(this.space.paths.restores, last.restoreId).catch(() => null)
     if (journal === null || journal.state !== 'recorded') return null
     return this.store.leafUuid === journal.leafAfter ? journal : null
+  }
+
+  /** Whether `journal` wrote in this engine's folder (one from before roots were kept: assumed). */
+  private isHere(journal: RestoreJournal): boolean {
+    return journal.root === undefined || journal.root === this.space.root
   }
 
   /**
@@ -208,7 +222,12 @@ export class RewindEngine {
    */
   async undo(): Promise<RewindResult> {
     this.requireWritable()
-    const undone = await this.undoable()
+    const undone = await this.lastUndoable()
+    if (undone !== null && !this.isHere(undone)) {
+      throw new RewindError(
+        `The last rewind restored files in ${undone.root}, not in ${this.space.root}: undo it there (--cwd ${undone.root}). Nothing was changed.`
+      )
+    }
     if (undone === null) {
       throw new RewindError(
         'Nothing to undo: no rewind since the last prompt, or it was undone already'
@@ -232,6 +251,7 @@ export class RewindEngine {
       leafAfter: undone.leafBefore,
       recordUnder: undone.recordUnder,
       undoes: undone.id,
+      root: this.space.root,
       ops,
       state: 'pending',
       createdAt: new Date().toISOString()
@@ -250,6 +270,13 @@ export class RewindEngine {
     const notices: string[] = []
     for (const journal of await listJournals(this.space.paths.restores)) {
       if (journal.sessionId !== this.store.sessionId) continue
+      if (journal.state === 'pending' && !this.isHere(journal)) {
+        // Its files are in another folder (a CLI rewind with --cwd): rolled back by a start there.
+        notices.push(
+          `An interrupted ${journal.kind} (${journal.id}) was restoring files in ${journal.root}: it is rolled back by the next rewind there (--cwd ${journal.root}).`
+        )
+        continue
+      }
       if (journal.state === 'pending') {
         const leftAlone = await this.applyOps(journal.ops, 'from')
         await saveJournal(this.space.paths.restores, { ...journal, state: 'rolled-back' })
