@@ -92,6 +92,8 @@ test.describe('the seed walk-through, by clicks', () => {
     await page.getByRole('button', { name: 'Rewind here' }).click()
     await page.getByRole('radio', { name: 'Code and conversation' }).check()
     await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click()
+    // The dialog closes once the main process has answered: the files are back by then.
+    await expect(page.getByRole('dialog')).toBeHidden()
     expect(readdirSync(app.workspace)).not.toContain('utils.py')
     await page.getByRole('button', { name: 'Undo rewind' }).click()
     await expect(page.getByRole('button', { name: 'Undo rewind' })).toBeDisabled()

@@ -50,6 +50,7 @@ export async function sendPrompt(): Promise<void> {
     if (tip !== undefined) useGraphStore.getState().select(tip.id)
   }
   app.setDraft('')
+  app.dropStalePrefill()
   app.showPanel('transcript')
   try {
     await getBridge().request('agent:send', { prompt })

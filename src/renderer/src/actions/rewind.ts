@@ -96,16 +96,18 @@ export async function applyRewind(): Promise<void> {
   }
   useRewindStore.getState().close()
   const app = useAppStore.getState()
-  if (result.prefill !== null) app.setDraft(result.prefill)
+  // The rewound prompt comes back to edit, with the focus on it.
+  if (result.prefill !== null) app.prefillDraft(result.prefill)
   app.setStatus(describeResult('Rewound', result))
-  useGraphStore.getState().select(null)
-  await refreshAll()
+  await refreshAll(true)
 }
 
 export async function undoRewind(): Promise<void> {
   const result = await attempt('Undoing the rewind', () => getBridge().request('rewind:undo', {}))
   if (result === null) return
-  useAppStore.getState().setStatus(describeResult('Rewind undone', result))
+  const app = useAppStore.getState()
+  app.dropStalePrefill()
+  app.setStatus(describeResult('Rewind undone', result))
   await refreshAll()
 }
 
@@ -143,6 +145,8 @@ export async function applyBranchSwitch(): Promise<void> {
     return
   }
   useRewindStore.getState().close()
-  useAppStore.getState().setStatus(describeResult('Switched branch', result))
+  const app = useAppStore.getState()
+  app.dropStalePrefill()
+  app.setStatus(describeResult('Switched branch', result))
   await refreshAll()
 }

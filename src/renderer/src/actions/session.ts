@@ -14,9 +14,9 @@ function branchLeafOf(nodeId: string | null): string | null {
   return node === undefined || node.onActivePath ? null : node.branchLeafUuid
 }
 
-export async function refreshGraph(): Promise<void> {
+export async function refreshGraph(followTip = false): Promise<void> {
   const graph = await attempt('Loading the graph', () => getBridge().request('session:graph', {}))
-  if (graph !== null) useGraphStore.getState().receiveGraph(graph)
+  if (graph !== null) useGraphStore.getState().receiveGraph(graph, followTip)
 }
 
 export async function refreshTranscript(): Promise<void> {
@@ -57,8 +57,8 @@ export async function refreshSessions(): Promise<void> {
 }
 
 /** Graph, transcript and inspector again, after anything that moved the branch. */
-export async function refreshAll(): Promise<void> {
-  await refreshGraph()
+export async function refreshAll(followTip = false): Promise<void> {
+  await refreshGraph(followTip)
   await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
 }
 
@@ -116,7 +116,10 @@ export async function loadSession(): Promise<void> {
   if (info === null) return
   const app = useAppStore.getState()
   app.setInfo(info)
-  for (const notice of info.notices) app.notify('warning', notice)
+  // The read-only reason has its own banner; the same words as a notice would say it twice.
+  for (const notice of info.notices) {
+    if (notice !== info.readOnlyReason) app.notify('warning', notice)
+  }
   await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
 }
 
@@ -124,6 +127,7 @@ async function switchSession(load: () => Promise<unknown>, what: string): Promis
   const info = await attempt(what, load)
   if (info === null) return
   useGraphStore.getState().select(null)
+  useAppStore.getState().dropStalePrefill()
   await loadSession()
 }
 

@@ -11,7 +11,14 @@ import {
   type FitViewOptions,
   type NodeMouseHandler
 } from '@xyflow/react'
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent
+} from 'react'
 import { moveSelection, openNode, selectNode } from '../actions/session'
 import {
   selectFlowEdges,
@@ -35,6 +42,18 @@ const ARROWS: Record<string, Direction> = {
 }
 
 const MINIMAP_SIZE = { width: 160, height: 110 }
+
+/**
+ * Fitting the view keeps nodes out from under the minimap (top right) and the zoom controls
+ * (bottom left), each drawn 15 px from the canvas edge.
+ */
+const FIT_PADDING = {
+  top: `${MINIMAP_SIZE.height + 30}px`,
+  left: '56px',
+  right: '24px',
+  bottom: '24px'
+} as const
+const CONTROLS_FIT_VIEW: FitViewOptions = { padding: FIT_PADDING }
 
 /** How many turns at the end of the active path the first view frames. */
 const FIRST_VIEW_TURNS = 6
@@ -103,7 +122,6 @@ function Canvas() {
   const edges = useGraphStore(selectFlowEdges)
   const showMiniMap = useAfterFirstPaint()
   useKeepSelectionInView()
-  useEffect(() => {}, [])
 
   // Computed once per mounted canvas: the first view shows where the conversation stands.
   const fitViewOptions = useMemo<FitViewOptions>(() => {
@@ -111,8 +129,14 @@ function Canvas() {
     return {
       nodes: active.slice(-FIRST_VIEW_TURNS).map((node) => ({ id: node.id })),
       maxZoom: 1,
-      padding: 0.2
+      padding: FIT_PADDING
     }
+  }, [])
+
+  // Selection follows the focus: a node reached with Tab is the one the arrows move from.
+  const onFocus = useCallback((event: FocusEvent<HTMLDivElement>) => {
+    const id = event.target.closest<HTMLElement>('.react-flow__node')?.dataset.id
+    if (id !== undefined && id !== useGraphStore.getState().selectedId) selectNode(id)
   }, [])
 
   const onKeyDown = useCallback((event: KeyboardEvent<HTMLDivElement>) => {
@@ -133,7 +157,7 @@ function Canvas() {
   }, [])
 
   return (
-    <div className="graph-canvas" onKeyDown={onKeyDown}>
+    <div className="graph-canvas" onKeyDown={onKeyDown} onFocus={onFocus}>
       <ReactFlow<FlowNode>
         nodes={nodes}
         edges={edges}
@@ -166,7 +190,7 @@ function Canvas() {
             ariaLabel="Minimap of the branch graph"
           />
         )}
-        <Controls showInteractive={false} />
+        <Controls showInteractive={false} fitViewOptions={CONTROLS_FIT_VIEW} />
       </ReactFlow>
     </div>
   )

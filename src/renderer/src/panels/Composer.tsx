@@ -1,15 +1,36 @@
 // The next prompt. Enter sends, Shift+Enter starts a new line; after a conversation rewind the
-// rewound prompt is back here to edit. Stop interrupts a running agent.
+// rewound prompt is back here to edit, with the focus. While the agent runs, Stop interrupts it
+// and Send waits (disabled) beside it.
+import { useEffect, useRef, type RefObject } from 'react'
 import { sendPrompt, stopAgent } from '../actions/agent'
-import { selectDraft, selectReadOnlyReason, selectRunning, useAppStore } from '../stores/app-store'
+import {
+  selectComposerFocusRequest,
+  selectDraft,
+  selectReadOnlyReason,
+  selectRunning,
+  useAppStore
+} from '../stores/app-store'
 
 const selectSetDraft = (s: ReturnType<typeof useAppStore.getState>) => s.setDraft
+
+/** Takes the focus, caret at the end, each time the store asks for it. */
+function useFocusOnRequest(ref: RefObject<HTMLTextAreaElement | null>): void {
+  const request = useAppStore(selectComposerFocusRequest)
+  useEffect(() => {
+    const field = ref.current
+    if (request === 0 || field === null) return
+    field.focus()
+    field.setSelectionRange(field.value.length, field.value.length)
+  }, [request, ref])
+}
 
 export function Composer() {
   const draft = useAppStore(selectDraft)
   const setDraft = useAppStore(selectSetDraft)
   const running = useAppStore(selectRunning)
   const readOnlyReason = useAppStore(selectReadOnlyReason)
+  const field = useRef<HTMLTextAreaElement>(null)
+  useFocusOnRequest(field)
   const disabled = readOnlyReason !== null
   return (
     <form
@@ -20,9 +41,13 @@ export function Composer() {
       }}
     >
       <textarea
+        ref={field}
         aria-label="Prompt"
+        // The reason itself (long: it names the session file) is in the banner above.
         placeholder={
-          disabled ? readOnlyReason : 'Ask the agent… (Enter sends, Shift+Enter for a new line)'
+          disabled
+            ? 'Read-only session: prompts cannot be sent from this window.'
+            : 'Ask the agent… (Enter sends, Shift+Enter for a new line)'
         }
         value={draft}
         disabled={disabled}
@@ -36,15 +61,18 @@ export function Composer() {
         }}
       />
       <div className="composer__actions">
-        {running ? (
+        {running && (
           <button type="button" className="danger" onClick={() => void stopAgent()}>
             Stop
           </button>
-        ) : (
-          <button type="submit" className="primary" disabled={disabled || draft.trim() === ''}>
-            Send
-          </button>
         )}
+        <button
+          type="submit"
+          className="primary"
+          disabled={disabled || running || draft.trim() === ''}
+        >
+          Send
+        </button>
       </div>
     </form>
   )

@@ -1,5 +1,7 @@
 // A modal dialog on the native <dialog>: the browser traps focus, Esc cancels, and the title names
-// it for screen readers and tests (getByRole('dialog', { name })).
+// it for screen readers and tests (getByRole('dialog', { name })). Closing gives the focus back to
+// the control that opened it: the browser only does that for a dialog that closes while still in
+// the page, and React removes ours.
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 
 export function Modal({
@@ -17,8 +19,12 @@ export function Modal({
   const titleId = useId()
   useEffect(() => {
     const dialog = ref.current
+    const opener = document.activeElement
     if (dialog !== null && !dialog.open) dialog.showModal()
-    return () => dialog?.close()
+    return () => {
+      dialog?.close()
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus()
+    }
   }, [])
   return (
     <dialog

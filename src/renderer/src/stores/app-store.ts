@@ -21,6 +21,10 @@ interface AppStore {
   /** One line for the polite live region: what the last action did. */
   status: string
   draft: string
+  /** The prompt a conversation rewind put back into the composer, while it still applies. */
+  prefill: string | null
+  /** Bumped to ask the composer to take the focus (after a prefill). */
+  composerFocusRequest: number
   panel: SidePanel
   settingsOpen: boolean
   setInfo: (info: AppInfo) => void
@@ -32,6 +36,8 @@ interface AppStore {
   dismissNotice: (id: number) => void
   setStatus: (status: string) => void
   setDraft: (draft: string) => void
+  prefillDraft: (prompt: string) => void
+  dropStalePrefill: () => void
   showPanel: (panel: SidePanel) => void
   setSettingsOpen: (open: boolean) => void
 }
@@ -46,6 +52,8 @@ export const useAppStore = create<AppStore>()((set) => ({
   notices: [],
   status: '',
   draft: '',
+  prefill: null,
+  composerFocusRequest: 0,
   panel: 'transcript',
   settingsOpen: false,
   // A page opened or reloaded mid-run takes the run and its open questions from the main process.
@@ -62,6 +70,18 @@ export const useAppStore = create<AppStore>()((set) => ({
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   setStatus: (status) => set({ status }),
   setDraft: (draft) => set({ draft }),
+  prefillDraft: (prompt) =>
+    set((s) => ({
+      draft: prompt,
+      prefill: prompt,
+      composerFocusRequest: s.composerFocusRequest + 1
+    })),
+  // After an undo, a branch switch or another session, the rewound prompt no longer follows the
+  // conversation's end: drop it, unless the user has made it their own by editing it.
+  dropStalePrefill: () =>
+    set((s) =>
+      s.prefill === null ? {} : { prefill: null, draft: s.draft === s.prefill ? '' : s.draft }
+    ),
   showPanel: (panel) => set({ panel }),
   setSettingsOpen: (settingsOpen) => set({ settingsOpen })
 }))
@@ -77,5 +97,6 @@ export const selectFirstPermission = (s: State) => s.permissions[0] ?? null
 export const selectNotices = (s: State) => s.notices
 export const selectStatus = (s: State) => s.status
 export const selectDraft = (s: State) => s.draft
+export const selectComposerFocusRequest = (s: State) => s.composerFocusRequest
 export const selectPanel = (s: State) => s.panel
 export const selectSettingsOpen = (s: State) => s.settingsOpen

@@ -6,19 +6,21 @@ import { activeTip, emptyGraphView, nextGraphView, type GraphView } from '../gra
 
 interface GraphStore extends GraphView {
   selectedId: string | null
-  receiveGraph: (graph: SessionGraph) => void
+  /** `followTip`: select where the conversation now stands (after a rewind moved it). */
+  receiveGraph: (graph: SessionGraph, followTip?: boolean) => void
   select: (id: string | null) => void
 }
 
 export const useGraphStore = create<GraphStore>()((set) => ({
   ...emptyGraphView,
   selectedId: null,
-  receiveGraph: (graph) =>
+  receiveGraph: (graph, followTip = false) =>
     set((state) => {
       const view = nextGraphView(state, graph)
       // A reader at the tip follows the conversation as it grows; one reading elsewhere stays.
       const wasAtTip = state.selectedId !== null && state.selectedId === activeTip(state.nodes)
-      const keep = !wasAtTip && state.selectedId !== null && view.nodesById.has(state.selectedId)
+      const keep =
+        !followTip && !wasAtTip && state.selectedId !== null && view.nodesById.has(state.selectedId)
       return { ...view, selectedId: keep ? state.selectedId : activeTip(view.nodes) }
     }),
   select: (id) => set({ selectedId: id })

@@ -1,0 +1,211 @@
+// The explorer's states as a keyboard and screen-reader user meets them: the empty session, a
+// running agent with a permission question, the prompt a rewind puts back (and takes back on
+// undo), abandoned branches that stay readable, the minimap beside the tree, a read-only window.
+// Each step saves a screenshot in e2e/screenshots/ to look at.
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { repoRoot, screenshotDir, serve, type ServedApp } from './support/serve'
+
+const demoWorkspace = join(repoRoot, 'demo', 'workspace')
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(screenshotDir, `${name}.png`) })
+
+const prompt = (page: Page) => page.getByRole('textbox', { name: 'Prompt' })
+const turn = (page: Page, title: string) =>
+  page.getByRole('group', { name: new RegExp(`^Turn: ${title}`) })
+
+/** Answers every permission question with the keyboard (Tab to Allow, Enter) until the run ends. */
+async function sendAndAllowByKeyboard(page: Page, text: string) {
+  await prompt(page).fill(text)
+  await page.getByRole('button', { name: 'Send' }).click()
+  const question = page.getByRole('alertdialog', { name: 'Permission request' })
+  await expect(async () => {
+    if (await question.isVisible()) {
+      await expect(question.getByRole('button', { name: 'Deny' })).toBeFocused({ timeout: 100 })
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('Enter')
+    }
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 100 })
+  }).toPass({ timeout: 20_000 })
+}
+
+async function rewindConversation(page: Page, title: string) {
+  await turn(page, title).click()
+  await page.getByRole('button', { name: 'Rewind here' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Rewind' })
+  await dialog.getByRole('radio', { name: 'Conversation only' }).check()
+  await dialog.getByRole('button', { name: 'Restore' }).click()
+  await expect(dialog).toBeHidden()
+}
+
+/** WCAG contrast of each abandoned node's title and meta line against the card behind them. */
+function abandonedContrast(page: Page) {
+  return page.evaluate(() => {
+    const channels = (css: string) => (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number)
+    const luminance = (css: string) => {
+      const [r = 0, g = 0, b = 0] = channels(css).map((v) => {
+        const c = v / 255
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+      })
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    }
+    const ratio = (a: string, b: string) => {
+      const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x)
+      return (hi! + 0.05) / (lo! + 0.05)
+    }
+    return [...document.querySelectorAll('.react-flow__node.flow-node--abandoned')].map((node) => {
+      const card = node.querySelector('.node-card')!
+      const background = getComputedStyle(card).backgroundColor
+      return {
+        opacity: Number(getComputedStyle(node).opacity),
+        title: ratio(getComputedStyle(node.querySelector('.node-card__title')!).color, background),
+        meta: ratio(getComputedStyle(node.querySelector('.node-card__meta')!).color, background)
+      }
+    })
+  })
+}
+
+test.describe('a session from empty to branched', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serve({ copyFrom: demoWorkspace })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('empty session, a permission question by keyboard, a running agent', async ({ page }) => {
+    await page.goto(app.url)
+    await expect(page.getByText('No turns yet.')).toBeVisible()
+    await page.getByRole('button', { name: 'add TIMEOUT = 30 to config.py' }).click()
+    await expect(prompt(page)).toHaveValue('add TIMEOUT = 30 to config.py')
+    await shot(page, 'ui-01-empty')
+    await sendAndAllowByKeyboard(page, 'add TIMEOUT = 30 to config.py')
+
+    await prompt(page).fill('also remove DEBUG and create utils.py')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const question = page.getByRole('alertdialog', { name: 'Permission request' })
+    await expect(question).toBeVisible()
+    // The question has the focus, on its safe answer; the run shows as running meanwhile.
+    await expect(question.getByRole('button', { name: 'Deny' })).toBeFocused()
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled()
+    // The reply streamed so far is on screen before the run ends.
+    await expect(page.locator('.transcript')).toContainText('Removing DEBUG')
+    await shot(page, 'ui-02-permission')
+    await page.keyboard.press('Tab')
+    await expect(question.getByRole('button', { name: 'Allow' })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(async () => {
+      if (await question.isVisible()) {
+        await page.keyboard.press('Tab')
+        await page.keyboard.press('Enter')
+      }
+      await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 100 })
+    }).toPass({ timeout: 20_000 })
+    // Answered, the focus comes back to where the user types.
+    await expect(prompt(page)).toBeFocused()
+  })
+
+  test('a rewound prompt comes back with the focus; undo takes it back', async ({ page }) => {
+    await page.goto(app.url)
+    const undo = page.getByRole('button', { name: 'Undo rewind' })
+    await expect(undo).toBeDisabled()
+
+    // Esc closes the dialog and gives the focus back to the button that opened it.
+    await turn(page, 'also remove DEBUG').click()
+    await page.getByRole('button', { name: 'Rewind here' }).click()
+    await expect(page.getByRole('dialog', { name: 'Rewind' })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('dialog', { name: 'Rewind' })).toBeHidden()
+    await expect(page.getByRole('button', { name: 'Rewind here' })).toBeFocused()
+
+    await rewindConversation(page, 'also remove DEBUG')
+    await expect(prompt(page)).toHaveValue('also remove DEBUG and create utils.py')
+    await expect(prompt(page)).toBeFocused()
+    await expect(undo).toBeEnabled()
+    await expect(page.getByRole('status').filter({ hasText: 'Rewound.' })).toBeVisible()
+    await shot(page, 'ui-03-prefilled')
+
+    // Undone, the turn is back at the end of the conversation: its prompt no longer applies.
+    await undo.click()
+    await expect(undo).toBeDisabled()
+    await expect(prompt(page)).toHaveValue('')
+
+    // A prefill the user edited is theirs: undo leaves it.
+    await rewindConversation(page, 'also remove DEBUG')
+    await prompt(page).press('End')
+    await prompt(page).pressSequentially(' please')
+    await undo.click()
+    await expect(undo).toBeDisabled()
+    await expect(prompt(page)).toHaveValue('also remove DEBUG and create utils.py please')
+    await prompt(page).fill('')
+  })
+
+  test('abandoned branches stay readable; the minimap covers no node', async ({ page }) => {
+    await page.goto(app.url)
+    await rewindConversation(page, 'also remove DEBUG')
+    await sendAndAllowByKeyboard(page, 'only create utils.py and keep DEBUG')
+    await expect(turn(page, 'also remove DEBUG')).toHaveAccessibleName(/abandoned branch/)
+
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      const nodes = await abandonedContrast(page)
+      expect(nodes.length).toBeGreaterThan(0)
+      for (const node of nodes) {
+        expect(node.opacity).toBe(1)
+        expect(node.title).toBeGreaterThanOrEqual(4.5)
+        expect(node.meta).toBeGreaterThanOrEqual(4.5)
+      }
+      await shot(page, `ui-04-abandoned-${colorScheme}`)
+    }
+
+    await page.getByRole('button', { name: 'Fit View' }).click()
+    const minimap = page.locator('.react-flow__minimap')
+    await expect(minimap).toBeVisible()
+    await expect(async () => {
+      const map = (await minimap.boundingBox())!
+      for (const node of await page.locator('.react-flow__node').all()) {
+        const box = (await node.boundingBox())!
+        const apart =
+          box.x + box.width <= map.x ||
+          map.x + map.width <= box.x ||
+          box.y + box.height <= map.y ||
+          map.y + map.height <= box.y
+        expect(apart).toBe(true)
+      }
+    }).toPass({ timeout: 5_000 })
+  })
+})
+
+test.describe('a second window on the same session', () => {
+  let writer: ServedApp
+  let reader: ServedApp
+  test.beforeAll(async ({ browser }) => {
+    writer = await serve({ copyFrom: demoWorkspace })
+    const page = await browser.newPage()
+    await page.goto(writer.url)
+    await sendAndAllowByKeyboard(page, 'add TIMEOUT = 30 to config.py')
+    await page.close()
+    reader = await serve({
+      env: { REWIND_STUDIO_HOME: writer.home },
+      args: ['--cwd', writer.workspace]
+    })
+  })
+  test.afterAll(async () => {
+    await reader?.stop()
+    await writer?.stop()
+  })
+
+  test('is read-only: it says why once, and offers nothing that would write', async ({ page }) => {
+    await page.goto(reader.url)
+    const banner = page.getByRole('alert').filter({ hasText: /^Read-only:/ })
+    await expect(banner).toBeVisible()
+    await expect(page.getByRole('alert').filter({ hasText: 'opened read-only' })).toHaveCount(1)
+    await expect(prompt(page)).toBeDisabled()
+    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled()
+    await turn(page, 'add TIMEOUT').click()
+    await expect(page.getByRole('button', { name: 'Rewind here' })).toBeDisabled()
+    await expect(page.getByRole('button', { name: 'Undo rewind' })).toBeDisabled()
+    await shot(page, 'ui-05-read-only')
+  })
+})
