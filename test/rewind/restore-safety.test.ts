@@ -1,7 +1,17 @@
 // Adversarial cases for restores: what stands on a recorded path by the time of the rewind may
 // not be what the session left there (a symlink, a folder), a crash may be recovered after the
 // user went on editing, and undo must give back permission bits as well as bytes.
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/files/blob-store'
@@ -36,6 +46,22 @@ describe('a symlink put on a recorded path after the session changed it', () => 
       expect(readFileSync(join(s.cwd, 'e/f.txt'), 'utf8')).toBe('the user’s own file\n')
       expect(s.store.leafUuid).toBe(leaf)
     }
+  })
+})
+
+describe('a symlink swapped in between the preview and the apply', () => {
+  it('refuses the apply, naming the path, and writes nothing outside', async () => {
+    const s = await session({ 'd/f.txt': 'v0\n' })
+    s.prompt('edit d/f.txt')
+    await s.write('d/f.txt', 'v1\n')
+    const plan = await s.engine.planRewind(checkpointAt(s.store, 1), 'code')
+    expect(plan.preview.restore.map((f) => f.path)).toEqual(['d/f.txt'])
+    const outside = join(s.base, 'outside')
+    mkdirSync(outside)
+    renameSync(join(s.cwd, 'd'), join(s.base, 'moved-away'))
+    symlinkSync(outside, join(s.cwd, 'd'))
+    await expect(s.engine.apply(plan)).rejects.toThrow(/"d\/f.txt".*symlink/)
+    expect(readdirSync(outside)).toEqual([])
   })
 })
 
@@ -142,14 +168,19 @@ describe('a journal of a restore into another folder (cli rewind --cwd)', () => 
 })
 
 describe('a damaged journal', () => {
-  it('is named in the error, not reported as a bare JSON syntax error', async () => {
+  it('is named in a notice and does not stop the session from opening', async () => {
     const s = await session()
     const id = newJournalId()
     mkdirSync(s.history.paths.restores, { recursive: true })
     writeFileSync(join(s.history.paths.restores, `${id}.json`), '{"id": "torn')
-    await expect(s.engine.recover()).rejects.toThrow(
+    const notices = await s.engine.recover()
+    expect(notices.join('\n')).toContain(
       `Restore journal ${join(s.history.paths.restores, `${id}.json`)} is damaged`
     )
+    s.prompt('still works')
+    await s.write('a.txt', 'x')
+    await s.engine.rewind(checkpointAt(s.store, 1), 'code')
+    expect(s.read('a.txt')).toBeNull()
   })
 })
 

@@ -110,14 +110,23 @@ export async function loadJournal(dir: string, id: string): Promise<RestoreJourn
   return parsed.data
 }
 
-/** Every readable journal in `dir`, oldest first (ids are uuidv7: time-ordered). */
-export async function listJournals(dir: string): Promise<RestoreJournal[]> {
+/**
+ * Every readable journal in `dir`, oldest first (ids are uuidv7: time-ordered). A damaged one
+ * throws, unless `damaged` is given: then its message goes there and the rest are still read
+ * (one bad file must not keep every session of the workspace from opening).
+ */
+export async function listJournals(dir: string, damaged?: string[]): Promise<RestoreJournal[]> {
   const names = await listDirIfPresent(dir)
   const journals: RestoreJournal[] = []
   for (const name of names.sort()) {
     const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''
     if (!ID.test(id)) continue
-    journals.push(await loadJournal(dir, id))
+    try {
+      journals.push(await loadJournal(dir, id))
+    } catch (error) {
+      if (damaged === undefined) throw error
+      damaged.push((error as Error).message)
+    }
   }
   return journals
 }

@@ -267,8 +267,13 @@ export class RewindEngine {
    */
   async recover(): Promise<string[]> {
     if (this.store.readOnlyReason !== null) return []
-    const notices: string[] = []
-    for (const journal of await listJournals(this.space.paths.restores)) {
+    const damaged: string[] = []
+    const journals = await listJournals(this.space.paths.restores, damaged)
+    const notices = damaged.map(
+      (message) =>
+        `${message}. It was skipped: if a crash interrupted the restore it describes, that restore was not rolled back.`
+    )
+    for (const journal of journals) {
       if (journal.sessionId !== this.store.sessionId) continue
       if (journal.state === 'pending' && !this.isHere(journal)) {
         // Its files are in another folder (a CLI rewind with --cwd): rolled back by a start there.
