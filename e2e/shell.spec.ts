@@ -61,3 +61,20 @@ test('a malformed payload over the WebSocket gets a typed error', async ({ page 
   expect(reply.reply.error.code).toBe('invalid_payload')
   expect(reply.reply.error.message).toContain('checkpointUuid')
 })
+
+test('says so when the web host goes away, and does not hang on the next request', async ({
+  page
+}) => {
+  const own = await serve({ copyFrom: join(repoRoot, 'demo', 'workspace') })
+  await page.goto(own.url)
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+  await own.stop()
+  await expect(page.getByText('The connection to Rewind Studio closed')).toBeVisible()
+  await page.getByRole('textbox', { name: 'Prompt' }).fill('add TIMEOUT = 30 to config.py')
+  await page.getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByText('The connection to Rewind Studio closed').first()).toBeVisible()
+  await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue(
+    'add TIMEOUT = 30 to config.py'
+  )
+  await page.screenshot({ path: join(screenshotDir, 'shell-03-disconnected.png') })
+})

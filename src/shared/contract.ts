@@ -103,4 +103,6 @@ export type EventSink = <E extends EventChannel>(event: E, payload: EventPayload
 export interface Bridge {
   request<C extends RequestChannel>(channel: C, args: RequestArgs<C>): Promise<RequestResult<C>>
   on<E extends EventChannel>(event: E, listener: (payload: EventPayload<E>) => void): () => void
+  /** Called once if the transport goes away for good (the web host stopped); never in Electron. */
+  onDisconnect(listener: (message: string) => void): () => void
 }

@@ -12,6 +12,11 @@ export function connect(): () => void {
     bridge.on('session:graph', (graph) => useGraphStore.getState().receiveGraph(graph)),
     bridge.on('agent:event', receiveAgentEvent),
     bridge.on('agent:permission', (request) => useAppStore.getState().askPermission(request)),
+    bridge.onDisconnect((message) => {
+      const app = useAppStore.getState()
+      app.setRunning(false)
+      app.notify('error', message)
+    }),
     useGraphStore.subscribe((state, previous) => {
       if (state.selectedId !== previous.selectedId) onSelectionChanged()
     })

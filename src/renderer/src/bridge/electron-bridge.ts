@@ -33,5 +33,8 @@ export function electronBridge(api: WindowApi): Bridge {
     return subscribe(listener)
   }
 
-  return { request, on }
+  // The main process lives as long as the window: IPC never disconnects.
+  const onDisconnect = () => () => undefined
+
+  return { request, on, onDisconnect }
 }

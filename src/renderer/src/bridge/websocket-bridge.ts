@@ -22,6 +22,8 @@ export function webSocketBridge(location: Location): Bridge {
     `${scheme}//${location.host}${WEBSOCKET_PATH}?token=${encodeURIComponent(token)}`
   )
   const pending = new Map<number, Pending>()
+  const disconnectListeners = new Set<(message: string) => void>()
+  let closed = false
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const opened = new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve(), { once: true })
@@ -51,8 +53,11 @@ export function webSocketBridge(location: Location): Bridge {
     }
   })
   socket.addEventListener('close', () => {
-    for (const waiting of pending.values()) waiting.reject(closedError())
+    closed = true
+    const error = closedError()
+    for (const waiting of pending.values()) waiting.reject(error)
     pending.clear()
+    for (const listener of disconnectListeners) listener(error.message)
   })
 
   async function request<C extends RequestChannel>(
@@ -60,6 +65,8 @@ export function webSocketBridge(location: Location): Bridge {
     args: RequestArgs<C>
   ): Promise<RequestResult<C>> {
     await opened
+    // A request on a closed socket would never be answered: refuse it at once.
+    if (closed) throw closedError()
     const id = nextId++
     const frame: ClientFrame = { id, channel, args }
     return new Promise((resolve, reject) => {
@@ -78,5 +85,12 @@ export function webSocketBridge(location: Location): Bridge {
     }
   }
 
-  return { request, on }
+  function onDisconnect(listener: (message: string) => void) {
+    disconnectListeners.add(listener)
+    return () => {
+      disconnectListeners.delete(listener)
+    }
+  }
+
+  return { request, on, onDisconnect }
 }
