@@ -8,6 +8,7 @@ import {
   readFileSync,
   readdirSync,
   renameSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync
@@ -164,6 +165,24 @@ describe('a journal of a restore into another folder (cli rewind --cwd)', () => 
     })
     expect((await s.engine.recover()).join('\n')).toContain(`--cwd ${join(s.base, 'copy')}`)
     expect(s.read('a.txt')).toBe('original\n')
+  })
+})
+
+describe('a command whose changes cannot all be backed up afterwards (full disk)', () => {
+  it('still records every change, so a rewind puts the files back', async () => {
+    const s = await session({ 'a.txt': 'v0\n', 'b.txt': 'b0\n' })
+    s.prompt('change both')
+    await s.history.prepareForCommands()
+    // The store cannot take a.txt's new content: a file stands where its shard folder goes.
+    const shard = join(s.history.paths.blobs, sha256(Buffer.from('v1\n')).slice(0, 2))
+    expect(existsSync(shard)).toBe(false)
+    writeFileSync(shard, '')
+    await expect(s.bash('echo v1 > a.txt && echo b1 > b.txt')).rejects.toThrow(/a\.txt/)
+    rmSync(shard)
+    s.prompt('next')
+    await s.bash('true')
+    await s.engine.rewind(checkpointAt(s.store, 1), 'code')
+    expect([s.read('a.txt'), s.read('b.txt')]).toEqual(['v0\n', 'b0\n'])
   })
 })
 

@@ -173,7 +173,8 @@ export class FileHistory implements WriteGuard {
     const checkpointUuid = this.requireCheckpoint()
     const result: CommandChanges = { created: [], modified: [], deleted: [], untracked: [] }
     const recorded: FileChange[] = []
-    for (const change of await this.changes.refresh()) {
+    const unstored: string[] = []
+    for (const change of await this.changes.refresh(unstored)) {
       if (change.kind === 'untracked') {
         result.untracked.push({ path: change.path, reason: change.reason })
         continue
@@ -185,6 +186,11 @@ export class FileHistory implements WriteGuard {
       else result.modified.push(path)
     }
     await this.log.appendFileChanges(recorded)
+    if (unstored.length > 0) {
+      throw new Error(
+        `the command's changes are recorded, but the new content of ${unstored.join(', ')} could not be backed up: a rewind can undo them, returning to them later cannot restore those files`
+      )
+    }
     return result
   }
 

@@ -6,7 +6,7 @@
 // its cost follows the number of paths that moved, not the size of the workspace.
 import { lstatSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { BlobStore } from './blob-store'
+import { type BlobStore, sha256 } from './blob-store'
 import { IgnoreRules } from './ignore-rules'
 import { type FileStat, sameStat, scanTree, statFile, yieldToEventLoop } from './workspace-scan'
 import type { WorkspaceWatcher } from './workspace-watcher'
@@ -70,6 +70,8 @@ class Manifest {
 export class WorkspaceChanges {
   private manifest: Manifest | null = null
   private rules: IgnoreRules
+  /** Set during a refresh that must not stop at a failed backup (see refresh). */
+  private unstored: string[] | null = null
 
   constructor(
     private readonly root: string,
@@ -82,10 +84,22 @@ export class WorkspaceChanges {
 
   /**
    * Brings the manifest up to date and returns what changed since the previous call (nothing on
-   * the first call, which takes the baseline). Backup failures throw: the caller decides whether
-   * that refuses a command (before it) or is reported (after it).
+   * the first call, which takes the baseline). A backup failure throws, which refuses a command
+   * about to run. After a command (`unstored` given) there is nothing left to refuse: a change
+   * whose new content cannot be stored is still returned (its hash names no blob) and the path
+   * and reason go to `unstored`. Stopping there instead would leave the manifest half updated
+   * and the command's changes recorded nowhere, so no rewind could put those files back.
    */
-  async refresh(): Promise<DetectedChange[]> {
+  async refresh(unstored?: string[]): Promise<DetectedChange[]> {
+    this.unstored = unstored ?? null
+    try {
+      return await this.refreshManifest()
+    } finally {
+      this.unstored = null
+    }
+  }
+
+  private async refreshManifest(): Promise<DetectedChange[]> {
     if (this.manifest === null) {
       this.watcher.take()
       const manifest = new Manifest()
@@ -198,6 +212,12 @@ export class WorkspaceChanges {
     const now = statFile(join(this.root, path))
     if (now === null) return null
     if (content.length > this.sizeCapBytes) return { stat: now, hash: null }
-    return { stat: now, hash: this.blobs.put(content) }
+    try {
+      return { stat: now, hash: this.blobs.put(content) }
+    } catch (error) {
+      if (this.unstored === null) throw error
+      this.unstored.push(`${path} (${(error as Error).message})`)
+      return { stat: now, hash: sha256(content) }
+    }
   }
 }
