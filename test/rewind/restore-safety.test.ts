@@ -129,7 +129,10 @@ describe('recovery of a restore a crash interrupted', () => {
       createdAt: new Date().toISOString()
     })
     s.hand('a.txt', 'typed by hand after the crash\n')
+    // The crash came between writing the temp file and renaming it over a.txt.
+    s.hand('.a.txt.4242-7.rs-tmp', 'original\n')
     const notices = await s.engine.recover()
+    expect(readdirSync(s.cwd).sort()).toEqual(['a.txt'])
     expect(s.read('a.txt')).toBe('typed by hand after the crash\n')
     expect(notices.join('\n')).toMatch(/a\.txt/)
     expect((await listJournals(s.history.paths.restores))[0]?.state).toBe('rolled-back')

@@ -26,6 +26,7 @@ import {
   checkedPath,
   deleteFileAt,
   readFileAt,
+  removeLeftoverTemps,
   writeFileAt
 } from './workspace-files'
 import { BlobMissingError, sha256 } from '../files/blob-store'
@@ -283,6 +284,7 @@ export class RewindEngine {
         continue
       }
       if (journal.state === 'pending') {
+        this.removeLeftoverTemps(journal.ops)
         const leftAlone = await this.applyOps(journal.ops, 'from')
         await saveJournal(this.space.paths.restores, { ...journal, state: 'rolled-back' })
         notices.push(
@@ -295,6 +297,18 @@ export class RewindEngine {
       }
     }
     return notices
+  }
+
+  /** The temp files a crash mid-write left beside the journal's files (never through a link). */
+  private removeLeftoverTemps(ops: RestoreOp[]): void {
+    for (const op of ops) {
+      try {
+        removeLeftoverTemps(checkedPath(this.space.root, op.path))
+      } catch {
+        // Best effort: a path that cannot be checked any more is reported by the rollback that
+        // follows, and a temp file left behind is litter, not a loss.
+      }
+    }
   }
 
   private requireWritable(): void {

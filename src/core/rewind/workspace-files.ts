@@ -14,6 +14,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmdirSync,
@@ -104,6 +105,28 @@ export function readFileAt(abs: string): FileOnDisk | null {
 }
 
 let tempCount = 0
+const TEMP_SUFFIX = '.rs-tmp'
+
+/**
+ * Removes the temp files writeFileAt may have left beside `abs` when a crash came between
+ * writing one and renaming it (`.<name>.<pid>-<n>.rs-tmp`): they are no file of the user's.
+ */
+export function removeLeftoverTemps(abs: string): void {
+  const prefix = `.${basename(abs)}.`
+  let names: string[]
+  try {
+    names = readdirSync(dirname(abs))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return
+    throw error
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(TEMP_SUFFIX)) continue
+    if (!/^\d+-\d+$/.test(name.slice(prefix.length, -TEMP_SUFFIX.length))) continue
+    rmSync(join(dirname(abs), name), { force: true })
+  }
+}
 
 export class FolderInTheWayError extends Error {
   override name = 'FolderInTheWayError'
@@ -125,7 +148,7 @@ export function writeFileAt(abs: string, content: Buffer, mode?: number): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}-${++tempCount}.rs-tmp`)
+  const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}-${++tempCount}${TEMP_SUFFIX}`)
   try {
     writeFileSync(temp, content)
     const bits = mode ?? keep
