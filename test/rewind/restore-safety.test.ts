@@ -66,6 +66,26 @@ describe('a symlink swapped in between the preview and the apply', () => {
   })
 })
 
+describe('a file changed between the preview and the apply', () => {
+  it('is not overwritten unseen: the apply asks for a new preview and changes nothing', async () => {
+    const s = await session({ 'a.txt': 'v0\n', 'b.txt': 'b0\n' })
+    s.prompt('edit both')
+    await s.write('a.txt', 'v1\n')
+    await s.write('b.txt', 'b1\n')
+    const plan = await s.engine.planRewind(checkpointAt(s.store, 1), 'both')
+    expect(plan.preview.restore.map((f) => [f.path, f.outsideChange])).toEqual([
+      ['a.txt', false],
+      ['b.txt', false]
+    ])
+    // Typed by hand (or by another session) while the preview was on screen.
+    s.hand('b.txt', 'typed after the preview\n')
+    const leaf = s.store.leafUuid
+    await expect(s.engine.apply(plan)).rejects.toThrow(/b\.txt.*changed since the preview/)
+    expect([s.read('a.txt'), s.read('b.txt')]).toEqual(['v1\n', 'typed after the preview\n'])
+    expect(s.store.leafUuid).toBe(leaf)
+  })
+})
+
 describe('a folder where a file was, and a file where a folder was', () => {
   it('rewinds and undoes a file that a command replaced with a folder', async () => {
     const s = await session({ 'a.txt': 'was a file\n' })

@@ -61,6 +61,8 @@ export interface PlannedFile {
   action: FileAction
   /** The content the restore gives the file (blob hash); null = deleted. */
   to: string | null
+  /** What the preview saw on disk (hash; null = no file): apply refuses if it changed since. */
+  seen: string | null
   outsideChange: boolean
   diff: string
 }
@@ -175,7 +177,7 @@ export class RewindEngine {
     if (this.store.leafUuid !== plan.leafBefore) {
       throw new RewindError('The session moved on since this preview was made: preview again')
     }
-    const ops = await this.backUp(plan.files.map((f) => ({ path: f.path, to: f.to })))
+    const ops = await this.backUp(plan.files.map((f) => ({ path: f.path, to: f.to, seen: f.seen })))
     const journal: RestoreJournal = {
       id: newJournalId(),
       sessionId: this.store.sessionId,
@@ -340,11 +342,22 @@ export class RewindEngine {
 
   /** Backs up each file's current content and mode; drops files already at their target. */
   private async backUp(
-    files: { path: string; to: string | null; toMode?: number | undefined }[]
+    files: {
+      path: string
+      to: string | null
+      toMode?: number | undefined
+      /** What a preview showed: a file changed since would be overwritten unseen. */
+      seen?: string | null
+    }[]
   ): Promise<RestoreOp[]> {
     const ops: RestoreOp[] = []
-    for (const [i, { path, to, toMode }] of files.entries()) {
+    for (const [i, { path, to, toMode, seen }] of files.entries()) {
       const current = readFileAt(checkedPath(this.space.root, path))
+      if (seen !== undefined && (current === null ? null : sha256(current.content)) !== seen) {
+        throw new RewindError(
+          `${path} changed since the preview was made: preview the rewind again. Nothing was changed.`
+        )
+      }
       const from = current === null ? null : this.space.blobs.put(current.content)
       if (from !== to) {
         ops.push({
@@ -481,6 +494,7 @@ export class RewindEngine {
         path: t.path,
         action: t.target === null ? 'delete' : current === null ? 'recreate' : 'restore',
         to: t.target,
+        seen: have,
         outsideChange: have !== t.expected,
         diff: unifiedDiff(t.path, current, content)
       })
