@@ -1,14 +1,5 @@
 import { defineConfig } from '@playwright/test'
-
-// Debian's Chromium: Playwright's own browser download cannot run on machines without GitHub.
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run'
-]
+import { chromiumLaunchOptions } from './e2e/support/chromium'
 
 export default defineConfig({
   testDir: 'e2e',
@@ -18,9 +9,6 @@ export default defineConfig({
   use: {
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: chromiumArgs
-    }
+    launchOptions: chromiumLaunchOptions
   }
 })

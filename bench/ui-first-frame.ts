@@ -10,20 +10,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromiumLaunchOptions } from '../e2e/support/chromium'
 import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
 
 const TURNS = 5_000
 const BASELINE_TURNS = 50
 const RUNS = 3
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run'
-]
 
 const SYNTHETIC_SESSION_ID = '01900000-0000-7000-8000-000000000000'
 
@@ -160,10 +153,7 @@ async function main(): Promise<void> {
   const big = workspaceWith(TURNS)
   const small = workspaceWith(BASELINE_TURNS)
   const servers = [await serve(big.cwd), await serve(small.cwd)]
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS
-  })
+  const browser = await chromium.launch(chromiumLaunchOptions)
   try {
     const results = { big: [] as Figures[], small: [] as Figures[] }
     // Alternate, so neither size gets a quieter moment of this shared machine.

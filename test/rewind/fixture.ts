@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { afterEach } from 'vitest'
 import { FileHistory } from '../../src/core/files/file-history'
 import { RewindEngine } from '../../src/core/rewind/rewind-engine'
 import { SessionStore } from '../../src/core/session/store'
@@ -96,4 +97,20 @@ export async function openSession(
 
 export async function newSession(files: Files = {}): Promise<WorkspaceSession> {
   return openSession(makeWorkspace(files))
+}
+
+/** Sessions for one test file: each one it opens (or is given to track) is closed after its test. */
+export function sessionsClosedAfterEach(): {
+  session: (files?: Files) => Promise<WorkspaceSession>
+  track: (s: WorkspaceSession) => WorkspaceSession
+} {
+  const open: WorkspaceSession[] = []
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close()
+  })
+  const track = (s: WorkspaceSession) => {
+    open.push(s)
+    return s
+  }
+  return { session: async (files = {}) => track(await newSession(files)), track }
 }

@@ -14,21 +14,13 @@ import {
   writeFileSync
 } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/files/blob-store'
 import { listJournals, newJournalId, saveJournal } from '../../src/core/rewind/journal'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
-import { type WorkspaceSession, newSession } from './fixture'
+import { type WorkspaceSession, sessionsClosedAfterEach } from './fixture'
 
-const sessions: WorkspaceSession[] = []
-async function session(files: Record<string, string> = {}) {
-  const s = await newSession(files)
-  sessions.push(s)
-  return s
-}
-afterEach(async () => {
-  for (const s of sessions.splice(0)) await s.close()
-})
+const { session } = sessionsClosedAfterEach()
 
 const modeOf = (s: WorkspaceSession, rel: string) => statSync(join(s.cwd, rel)).mode & 0o7777
 

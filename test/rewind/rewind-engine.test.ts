@@ -1,19 +1,11 @@
 import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/files/blob-store'
 import { RewindError, checkpointAt } from '../../src/core/rewind/rewind-engine'
-import { type WorkspaceSession, newSession, openSession } from './fixture'
+import { openSession, sessionsClosedAfterEach } from './fixture'
 
-const sessions: WorkspaceSession[] = []
-async function session(files: Record<string, string> = {}) {
-  const s = await newSession(files)
-  sessions.push(s)
-  return s
-}
-afterEach(async () => {
-  for (const s of sessions.splice(0)) await s.close()
-})
+const { session, track } = sessionsClosedAfterEach()
 
 /** The seed walk-through: two turns, the second edits config.py and creates utils.py. */
 async function seed() {
@@ -234,7 +226,7 @@ describe('two sessions in one workspace', () => {
   it('warns the second and leaves alone a file the other changed since', async () => {
     const { s, second } = await seed()
     const other = await openSession({ base: s.base, cwd: s.cwd, home: s.home })
-    sessions.push(other)
+    track(other)
     expect(other.history.notices.join('\n')).toMatch(/Another session/)
     other.prompt('tweak utils')
     await other.write('utils.py', 'def helper():\n    return 2\n')
