@@ -48,7 +48,11 @@ describe('retention', () => {
     // Going back to checkpoint 1 now says what cannot be restored, and changes nothing else.
     const plan = await s.engine.planRewind(checkpointAt(s.store, 1), 'code')
     expect(plan.unrestorable).toEqual([
-      { path: 'a.txt', reason: 'its backup was pruned by retention' }
+      {
+        path: 'a.txt',
+        reason:
+          'its content at that point is not in the backup store (pruned by retention, or it could not be stored)'
+      }
     ])
     expect(plan.files).toEqual([])
     await s.engine.rewind(checkpointAt(s.store, 3), 'code')

@@ -487,7 +487,11 @@ export class RewindEngine {
         content = t.target === null ? null : blobs.read(t.target)
       } catch (error) {
         if (!(error instanceof BlobMissingError)) throw error
-        unrestorable.push({ path: t.path, reason: 'its backup was pruned by retention' })
+        unrestorable.push({
+          path: t.path,
+          reason:
+            'its content at that point is not in the backup store (pruned by retention, or it could not be stored)'
+        })
         continue
       }
       files.push({
