@@ -27,7 +27,7 @@ function realpathOfExistingPrefix(p: string): string {
   const missing: string[] = []
   for (;;) {
     try {
-      const real = realpathSync(existing)
+      const real = realpathSync.native(existing)
       return missing.length === 0 ? real : resolve(real, ...missing.reverse())
     } catch (error) {
       // ENOTDIR: a file stands where a folder of the path would be; the rest does not exist.
@@ -57,7 +57,7 @@ export function resolveInWorkspace(root: string, requested: string): WorkspacePa
   if (!isInside(root, abs)) {
     throw new PathOutsideWorkspaceError(requested, `it is outside the workspace ${root}`)
   }
-  const realRoot = realpathSync(root)
+  const realRoot = realpathSync.native(root)
   const real = realpathOfExistingPrefix(abs)
   if (!isInside(realRoot, real)) {
     throw new PathOutsideWorkspaceError(requested, 'a symlink on it leads outside the workspace')
