@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { writeSettings } from '../settings'
+import { demoScript, ModelSetup } from './model-setup'
+import { memorySecrets } from './secret-store'
+
+function setup(
+  overrides: Partial<ConstructorParameters<typeof ModelSetup>[0]> = {},
+  env: NodeJS.ProcessEnv = {}
+) {
+  const home = mkdtempSync(join(tmpdir(), 'rs-models-'))
+  const make = () =>
+    new ModelSetup({
+      home,
+      appRoot: '/app',
+      secrets: memorySecrets(),
+      model: undefined,
+      permissionMode: undefined,
+      settingOverrides: [],
+      env,
+      ...overrides
+    })
+  return { home, make }
+}
+
+describe('ModelSetup', () => {
+  it('takes the model from --model, then settings, then ANTHROPIC_MODEL', () => {
+    const key = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_MODEL: 'from-env' }
+    const { home, make } = setup({}, key)
+    expect(make().settings().model).toBe('from-env')
+    writeSettings(home, { model: 'from-settings' })
+    expect(make().settings().model).toBe('from-settings')
+    const flagged = setup({ model: 'from-flag' }, key)
+    writeSettings(flagged.home, { model: 'from-settings' })
+    expect(flagged.make().settings().model).toBe('from-flag')
+  })
+
+  it('answers with the demo script when an API model has no key, and says so', () => {
+    const { make } = setup({ model: 'claude-x' })
+    const models = make()
+    expect(models.settings().model).toBe(`scripted:${demoScript('/app')}`)
+    expect(models.isScripted()).toBe(true)
+    expect(models.notices().join()).toMatch(/No API key.*claude-x/)
+    expect(models.settings().apiKeySource).toBe('none')
+  })
+
+  it('uses a key typed into settings, and never shows it', async () => {
+    const { make } = setup({ model: 'claude-x' })
+    const models = make()
+    await models.update({ apiKey: 'sk-secret' })
+    expect(models.settings()).toMatchObject({ model: 'claude-x', apiKeySource: 'settings' })
+    expect(JSON.stringify(models.settings())).not.toContain('sk-secret')
+  })
+
+  it('lets a saved choice win over this run’s flags', async () => {
+    const { make } = setup({
+      permissionMode: 'bypassPermissions',
+      settingOverrides: ['checkpoint.enabled=true']
+    })
+    const models = make()
+    expect(models.settings()).toMatchObject({
+      permissionMode: 'bypassPermissions',
+      checkpointEnabled: true
+    })
+    await models.update({ permissionMode: 'default', checkpointEnabled: false })
+    expect(models.settings()).toMatchObject({ permissionMode: 'default', checkpointEnabled: false })
+  })
+})
