@@ -110,6 +110,15 @@ test.describe('the seed walk-through, by clicks', () => {
     expect(config()).not.toContain('DEBUG')
     expect(config()).toContain('TIMEOUT = 30')
     await shot(page, 'explorer-06-switched-back')
+
+    // A bookmark on the first turn, kept in the session and named in the graph.
+    await turn(page, 'add TIMEOUT').click()
+    await page.getByRole('button', { name: 'Label', exact: true }).click()
+    const labelDialog = page.getByRole('dialog', { name: 'Label' })
+    await labelDialog.getByRole('textbox').fill('timeout works')
+    await labelDialog.getByRole('button', { name: 'Save label' }).click()
+    await expect(turn(page, 'add TIMEOUT')).toHaveAccessibleName(/labelled timeout works/)
+    await shot(page, 'explorer-07-labelled')
   })
 })
 
@@ -130,6 +139,6 @@ test.describe('an agent checkpoint', () => {
     await expect(page.getByRole('region', { name: 'Report' })).toContainText(
       'All settings live in config.py'
     )
-    await shot(page, 'explorer-07-agent-report')
+    await shot(page, 'explorer-08-agent-report')
   })
 })

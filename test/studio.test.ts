@@ -165,6 +165,24 @@ describe('studio', () => {
     expect(config(h.workspace)).toContain('TIMEOUT = 30')
   })
 
+  it('labels a node, shows the label in the graph, and removes it', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    const turn = (await h.value<SessionGraph>('session:graph')).nodes[0]?.id as string
+    await h.value('session:label', { nodeId: turn, label: 'works' })
+    expect((await h.value<SessionGraph>('session:graph')).nodes[0]?.label).toBe('works')
+    await h.value('session:label', { nodeId: turn, label: null })
+    expect((await h.value<SessionGraph>('session:graph')).nodes[0]?.label).toBeNull()
+    expect(await h.call('session:label', { nodeId: 'nope', label: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' }
+    })
+    expect(await h.call('session:label', { nodeId: turn, label: '   ' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_payload' }
+    })
+  })
+
   it('refuses what it cannot do with typed errors and changes nothing', async () => {
     const h = await harness()
     await h.sendAndWait('add TIMEOUT = 30 to config.py')

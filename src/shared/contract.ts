@@ -36,6 +36,11 @@ export const requests = {
     z.array(TranscriptEntry)
   ),
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
+  /** A bookmark on a node (a null label removes it). */
+  'session:label': channel(
+    z.object({ nodeId: Uuid, label: z.string().trim().min(1).max(80).nullable() }).strict(),
+    Ok
+  ),
   'agent:send': channel(z.object({ prompt: z.string().min(1).max(1_000_000) }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
   'agent:answerPermission': channel(z.object({ requestId: Uuid, allow: z.boolean() }).strict(), Ok),

@@ -14,6 +14,7 @@ export function createHandlers(studio: Studio): Handlers {
     'session:graph': () => studio.graph(),
     'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
     'session:node': ({ nodeId }) => studio.node(nodeId),
+    'session:label': async ({ nodeId, label }) => (studio.label(nodeId, label), ok),
     'agent:send': async ({ prompt }) => (studio.send(prompt), ok),
     'agent:stop': async () => (await studio.stop(), ok),
     'agent:answerPermission': async ({ requestId, allow }) => (

@@ -115,6 +115,16 @@ export class Studio {
     void this.graph().then((graph) => this.options.emit('session:graph', graph))
   }
 
+  /** Bookmarks a node of the graph (null removes the bookmark); the graph shows it at once. */
+  label(nodeId: string, label: string | null): void {
+    this.requireWritable()
+    if (this.store.tree().get(nodeId) === undefined) {
+      throw new StudioError('not_found', `No node ${nodeId} in this session.`)
+    }
+    this.store.appendLabel({ targetUuid: nodeId, label })
+    this.shapeChanged()
+  }
+
   transcript(leafUuid: string | null): TranscriptEntry[] {
     const tree = this.store.tree()
     if (leafUuid !== null && tree.get(leafUuid) === undefined) {

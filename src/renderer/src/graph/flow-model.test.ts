@@ -81,4 +81,10 @@ describe('nodeAccessibleName', () => {
     expect(nodeAccessibleName(nodes[2]!)).toBe('Turn: prompt c, 2 files changed, abandoned branch')
     expect(nodeAccessibleName(nodes[3]!)).toBe('Rewind report: what was learned, active path')
   })
+
+  it('says the label a node carries', () => {
+    expect(nodeAccessibleName({ ...nodes[2]!, label: 'works' })).toBe(
+      'Turn: prompt c, labelled works, 2 files changed, abandoned branch'
+    )
+  })
 })

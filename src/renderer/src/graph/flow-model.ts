@@ -45,6 +45,7 @@ const MEASURED = { width: NODE_WIDTH, height: NODE_HEIGHT }
 /** The node's accessible name: what it is, its title, and where it stands. */
 export function nodeAccessibleName(node: GraphNode): string {
   const parts = [`${KIND_NAMES[node.kind]}: ${node.title || '(empty)'}`]
+  if (node.label !== null) parts.push(`labelled ${node.label}`)
   if (node.filesChanged > 0) {
     parts.push(`${node.filesChanged} file${node.filesChanged === 1 ? '' : 's'} changed`)
   }

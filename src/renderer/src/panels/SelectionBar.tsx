@@ -1,13 +1,16 @@
-// What can be done with the selected node: rewind to it, or switch to its branch when it is off
-// the active path. Read-only sessions (another process holds them) offer neither.
+// What can be done with the selected node: rewind to it, switch to its branch when it is off the
+// active path, or label it. Read-only sessions (another process holds them) offer none of these.
+import { useState } from 'react'
 import { openBranchSwitch, openRewindPicker } from '../actions/rewind'
 import { selectReadOnlyReason, selectRunning, useAppStore } from '../stores/app-store'
 import { selectSelectedNode, useGraphStore } from '../stores/graph-store'
+import { LabelDialog } from './LabelDialog'
 
 export function SelectionBar() {
   const node = useGraphStore(selectSelectedNode)
   const readOnly = useAppStore(selectReadOnlyReason) !== null
   const running = useAppStore(selectRunning)
+  const [labeling, setLabeling] = useState(false)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
   return (
@@ -26,7 +29,11 @@ export function SelectionBar() {
             Switch to this branch
           </button>
         )}
+        <button type="button" disabled={readOnly} onClick={() => setLabeling(true)}>
+          Label
+        </button>
       </div>
+      {labeling && <LabelDialog node={node} onClose={() => setLabeling(false)} />}
     </div>
   )
 }
