@@ -1,7 +1,7 @@
 import { readdirSync, rmSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sha256 } from '../../src/core/files/blob-store'
+import { BlobStore, sha256 } from '../../src/core/files/blob-store'
 import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/files/retention'
 import { encodeCwd } from '../../src/core/session/paths'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
@@ -122,5 +122,44 @@ describe('retention', () => {
     expect(await s.history.blobs.has(hand)).toBe(true)
     await s.engine.undo()
     expect(s.read('a.txt')).toBe('hand edit')
+  })
+
+  it('keeps the base a needed delta is made from, and lets it go with its last delta', async () => {
+    const long = (v: string) => `${'a line of a long file\n'.repeat(20)}version ${v}\n`
+    const s = await newSession({ 'a.txt': long('0') })
+    open.push(s)
+    for (const v of ['1', '2', '3']) {
+      s.prompt(`write ${v}`)
+      await s.write('a.txt', long(v))
+      s.reply('ok')
+    }
+    const blobs = s.history.blobs
+    const [v0, v1, v2, v3] = ['0', '1', '2', '3'].map((v) => blobOf(long(v)))
+    // v0 was kept whole; the later versions are deltas made from it.
+    expect(blobs.baseOf(v0 ?? '')).toBeNull()
+    for (const v of [v1, v2, v3]) expect(blobs.baseOf(v ?? '')).toBe(v0)
+    const old = new Date(Date.now() - 40 * DAY)
+    for (const shard of readdirSync(blobs.dir)) {
+      for (const blob of readdirSync(join(blobs.dir, shard))) {
+        utimesSync(join(blobs.dir, shard, blob), old, old)
+      }
+    }
+    const workspace = encodeCwd(s.cwd)
+    // Only checkpoint 3 must stay restorable: it needs v2 and v3, so their base v0 stays too.
+    const report = await collectGarbage(s.home, workspace, {
+      ...DEFAULT_RETENTION,
+      keepCheckpoints: 1
+    })
+    expect(report.deletedBlobs).toBe(1)
+    expect(await blobs.has(v1 ?? '')).toBe(false)
+    expect(new BlobStore(blobs.dir).read(v2 ?? '').toString()).toBe(long('2'))
+    // Nothing needed any more: the base goes with the deltas.
+    const all = await collectGarbage(s.home, workspace, {
+      ...DEFAULT_RETENTION,
+      keepCheckpoints: 0,
+      graceHours: -1
+    })
+    expect(await blobs.has(v0 ?? '')).toBe(false)
+    expect(all.remainingBytes).toBe(0)
   })
 })

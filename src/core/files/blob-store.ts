@@ -1,18 +1,29 @@
 // The workspace's content-addressed backup store: one immutable file per distinct content,
-// named by the sha256 of the raw bytes, zlib-compressed on disk. Shared by every session of the
-// workspace, so a file's content is stored once however many turns or sessions keep it.
+// named by the sha256 of the raw bytes. Shared by every session of the workspace, so a file's
+// content is stored once however many turns or sessions keep it.
+//
+// On disk a blob is either whole (a zlib stream) or a delta (DELTA_MAGIC, the 32-byte hash of a
+// whole blob it was made from, then the zlib-compressed copy/insert ops of delta.ts). A new
+// version of a file is stored as a delta from an earlier version; a new file as one from the
+// last whole blob with the same extension. A delta's base is always a whole blob, so reading
+// any blob costs at most two files (and the base is usually cached). Retention keeps a delta's
+// base as long as the delta (see retention.ts).
 import { createHash } from 'node:crypto'
 import {
+  closeSync,
   existsSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   utimesSync,
   writeFileSync
 } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
+import { applyDelta, DeltaIndex, encodeDelta } from './delta'
 
 /** Level 1 keeps the first checkpoint's snapshot of a big workspace quick; git's loose objects use the same. */
 const COMPRESSION_LEVEL = 1
@@ -22,6 +33,23 @@ export function sha256(content: Buffer): string {
 }
 
 const HASH = /^[0-9a-f]{64}$/
+/** "RSD1": no zlib stream starts with 0x52, so whole blobs (and older stores) read as before. */
+const DELTA_MAGIC = Buffer.from('RSD1', 'latin1')
+const DELTA_HEADER_BYTES = DELTA_MAGIC.length + 32
+/** Decoded bases kept in memory: a restore reads many deltas of one base. */
+const BASE_CACHE_BYTES = 32_000_000
+const RENEW_INTERVAL_MS = 3_600_000
+const MAX_RENEWALS_REMEMBERED = 200_000
+/** Larger contents are stored whole: building a delta index for them costs more than it saves. */
+const MAX_DELTA_BYTES = 16_000_000
+
+/** What the caller knows about content it stores, so it can be stored as a delta. */
+export interface StoreHint {
+  /** The hash of an earlier version of the same file. */
+  previous?: string | null | undefined
+  /** The file's workspace path: with no earlier version, a file of the same kind is tried. */
+  path?: string | undefined
+}
 
 let tempCount = 0
 
@@ -32,9 +60,30 @@ export class BlobMissingError extends Error {
   }
 }
 
+export class BlobDamagedError extends Error {
+  constructor(
+    readonly hash: string,
+    reason: string
+  ) {
+    super(`Backup ${hash.slice(0, 12)}… is damaged: ${reason}`)
+    this.name = 'BlobDamagedError'
+  }
+}
+
+interface CachedBase {
+  content: Buffer
+  index: DeltaIndex | null
+}
+
 export class BlobStore {
   /** Shard folders known to exist, so a put costs no mkdir. */
   private readonly shards = new Set<string>()
+  /** The last whole blob stored per file extension: the base tried for a new file. */
+  private readonly lastWholeByKind = new Map<string, string>()
+  /** Decoded whole blobs used as bases, least recently used first. */
+  private readonly bases = new Map<string, CachedBase>()
+  private cachedBytes = 0
+  private readonly renewedAt = new Map<string, number>()
 
   constructor(readonly dir: string) {}
 
@@ -57,25 +106,108 @@ export class BlobStore {
    * checkpoint of a big workspace backs up thousands of them, where a round trip through the
    * libuv thread pool per syscall made it four times slower. Callers yield between batches.
    */
-  put(content: Buffer): string {
+  put(content: Buffer, hint: StoreHint = {}): string {
     const hash = sha256(content)
     const target = this.pathOf(hash)
-    if (touchIfPresent(target)) return hash
+    if (this.holds(hash)) return hash
     const shard = dirname(target)
     if (!this.shards.has(shard)) {
       mkdirSync(shard, { recursive: true })
       this.shards.add(shard)
     }
+    const kind = hint.path === undefined ? null : extname(hint.path)
+    const delta = this.deltaFor(
+      content,
+      hint.previous ?? (kind === null ? undefined : this.lastWholeByKind.get(kind))
+    )
     // pid + counter: unique without asking the OS for random bytes per blob.
     const temp = `${target}.${process.pid}-${++tempCount}.tmp`
     try {
-      writeFileSync(temp, deflateSync(content, { level: COMPRESSION_LEVEL }))
+      writeFileSync(temp, delta ?? deflateSync(content, { level: COMPRESSION_LEVEL }))
       renameSync(temp, target)
     } catch (error) {
       rmSync(temp, { force: true })
       throw error
     }
+    if (delta === null && kind !== null) this.lastWholeByKind.set(kind, hash)
+    this.renewedAt.set(hash, Date.now())
     return hash
+  }
+
+  /**
+   * The blob file for `content` as a delta from `candidate` (or its base), or null to store it whole (no
+   * usable base, or too little in common). Using a base renews its mtime, so retention sees it
+   * in use from now on.
+   */
+  private deltaFor(content: Buffer, candidate: string | null | undefined): Buffer | null {
+    if (candidate === undefined || candidate === null || content.length > MAX_DELTA_BYTES) {
+      return null
+    }
+    let base: string
+    let cached: CachedBase
+    try {
+      // A delta is made from whole blobs only: from a delta's base when the hint is a delta.
+      base = this.bases.has(candidate) ? candidate : (this.baseOf(candidate) ?? candidate)
+      cached = this.wholeBase(base)
+      if (cached.content.length > MAX_DELTA_BYTES) return null
+      if (!this.renewed(base)) return null
+    } catch {
+      // A hint is only a hint: a base pruned or damaged meanwhile means storing whole.
+      return null
+    }
+    cached.index ??= new DeltaIndex(cached.content)
+    const ops = encodeDelta(cached.index, content)
+    if (ops === null) return null
+    return Buffer.concat([
+      DELTA_MAGIC,
+      Buffer.from(base, 'hex'),
+      deflateSync(ops, { level: COMPRESSION_LEVEL })
+    ])
+  }
+
+  /**
+   * Whether the blob is still there, giving it a fresh mtime: retention prunes by age, and an
+   * old blob that a live session just started relying on must count as young. At most once an hour per blob
+   * (the grace period is a day): a restore reuses a thousand blobs, the first snapshot of a big
+   * workspace makes thousands of deltas from a few bases.
+   */
+  private renewed(hash: string): boolean {
+    const now = Date.now()
+    if (now - (this.renewedAt.get(hash) ?? 0) < RENEW_INTERVAL_MS) return true
+    if (this.renewedAt.size >= MAX_RENEWALS_REMEMBERED) this.renewedAt.clear()
+    const time = new Date(now)
+    try {
+      utimesSync(this.pathOf(hash), time, time)
+    } catch (error) {
+      // Pruned a moment ago: the caller stores it again (or makes no delta of it).
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+      throw error
+    }
+    this.renewedAt.set(hash, now)
+    return true
+  }
+
+  /** The whole blob a delta blob was made from; null for a whole blob. Reads only the header. */
+  baseOf(hash: string): string | null {
+    const header = Buffer.alloc(DELTA_HEADER_BYTES)
+    let fd: number
+    try {
+      fd = openSync(this.pathOf(hash), 'r')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(hash)
+      throw error
+    }
+    try {
+      const n = readSync(fd, header, 0, header.length, 0)
+      return deltaBaseIn(header.subarray(0, n))
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  /** Whether the store has `hash`, which counts as using it again (see renewed). */
+  holds(hash: string): boolean {
+    return existsSync(this.pathOf(hash)) && this.renewed(hash)
   }
 
   /** The content of `hash`; BlobMissingError when it is gone. */
@@ -85,25 +217,64 @@ export class BlobStore {
 
   /** get(), synchronously (restores read blobs in batches; see put()). */
   read(hash: string): Buffer {
-    let packed: Buffer
+    const packed = this.readPacked(hash)
+    const base = deltaBaseIn(packed)
+    if (base === null) return inflate(hash, packed)
+    const { content } = this.wholeBase(base)
+    let rebuilt: Buffer
     try {
-      packed = readFileSync(this.pathOf(hash))
+      rebuilt = applyDelta(content, inflateSync(packed.subarray(DELTA_HEADER_BYTES)))
+    } catch (error) {
+      throw new BlobDamagedError(hash, (error as Error).message)
+    }
+    // A delta applied to the wrong bytes would still produce bytes: check they are the ones kept.
+    if (sha256(rebuilt) !== hash) throw new BlobDamagedError(hash, 'its delta does not rebuild it')
+    return rebuilt
+  }
+
+  private readPacked(hash: string): Buffer {
+    try {
+      return readFileSync(this.pathOf(hash))
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(hash)
       throw error
     }
-    return inflateSync(packed)
+  }
+
+  /** A whole blob's content, through the cache of bases. */
+  private wholeBase(hash: string): CachedBase {
+    const hit = this.bases.get(hash)
+    if (hit !== undefined) {
+      this.bases.delete(hash)
+      this.bases.set(hash, hit)
+      return hit
+    }
+    const packed = this.readPacked(hash)
+    if (deltaBaseIn(packed) !== null) {
+      throw new BlobDamagedError(hash, 'it is a delta, but a delta was made from it')
+    }
+    const entry: CachedBase = { content: inflate(hash, packed), index: null }
+    this.bases.set(hash, entry)
+    this.cachedBytes += entry.content.length
+    for (const [old, { content }] of this.bases) {
+      if (this.cachedBytes <= BASE_CACHE_BYTES || old === hash) break
+      this.bases.delete(old)
+      this.cachedBytes -= content.length
+    }
+    return entry
   }
 }
 
-/**
- * A blob that is used again gets a fresh mtime: retention prunes by age, and an old blob that a
- * live session just started relying on must count as young.
- */
-function touchIfPresent(path: string): boolean {
-  // existsSync first: a failed utimes throws, and an exception per new blob is measurable.
-  if (!existsSync(path)) return false
-  const now = new Date()
-  utimesSync(path, now, now)
-  return true
+function deltaBaseIn(packed: Buffer): string | null {
+  if (packed.length < DELTA_HEADER_BYTES) return null
+  if (!packed.subarray(0, DELTA_MAGIC.length).equals(DELTA_MAGIC)) return null
+  return packed.subarray(DELTA_MAGIC.length, DELTA_HEADER_BYTES).toString('hex')
+}
+
+function inflate(hash: string, packed: Buffer): Buffer {
+  try {
+    return inflateSync(packed)
+  } catch (error) {
+    throw new BlobDamagedError(hash, (error as Error).message)
+  }
 }

@@ -118,9 +118,9 @@ export class FileHistory implements WriteGuard {
         `${rel} is larger than the ${this.sizeCapMb()} MB backup cap, so this change could not be undone`
       )
     }
-    const before = current === null ? null : this.blobs.put(current)
+    const before = current === null ? null : this.blobs.put(current, { path: rel })
     // The new content is kept now too: if the disk fills up, the write is refused, not half-recorded.
-    this.blobs.put(Buffer.from(newContent, 'utf8'))
+    this.blobs.put(Buffer.from(newContent, 'utf8'), { previous: before, path: rel })
     this.pending.set(rel, before)
   }
 
@@ -131,7 +131,7 @@ export class FileHistory implements WriteGuard {
     const before = this.pending.get(rel) ?? null
     this.pending.delete(rel)
     const current = await readIfPresent(join(this.root, rel))
-    const after = current === null ? null : this.blobs.put(current)
+    const after = current === null ? null : this.blobs.put(current, { previous: before, path: rel })
     if (before === after) return
     await this.log.appendFileChanges([{ checkpointUuid, path: rel, before, after, source: tool }])
   }

@@ -1,7 +1,8 @@
 // Retention of a workspace's backups: a cap on size (default 2 GB) and on age (default 30 days),
 // pruning oldest first, never what the latest 100 checkpoints of each session's active path
 // need, nor what the last restore of each session needs for undo, nor anything touched in the
-// last day (a live session's baseline snapshot is referenced by no record yet).
+// last day (a live session's baseline snapshot is referenced by no record yet). A blob stored as
+// a delta keeps its base: the base goes only with the last delta made from it.
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { listJournals, type RestoreJournal } from '../rewind/journal'
@@ -9,6 +10,7 @@ import { fileChangeRecords } from '../rewind/other-sessions'
 import { SessionStore } from '../session/store'
 import { isPrompt } from '../session/tree'
 import { changesAlong } from '../rewind/file-targets'
+import { BlobStore } from './blob-store'
 import { type HistoryPaths, historyPathsAt } from './history-paths'
 
 export interface RetentionPolicy {
@@ -140,12 +142,14 @@ export async function collectGarbage(
     .filter((b) => !needed.has(b.hash) && b.mtimeMs < graceStart)
     .sort((a, b) => a.mtimeMs - b.mtimeMs)
   let remaining = sum(blobs.map((b) => b.bytes))
-  const doomed: BlobFile[] = []
+  const chosen: BlobFile[] = []
   for (const blob of candidates) {
     if (blob.mtimeMs >= ageLimit && remaining <= policy.maxBytes) break
-    doomed.push(blob)
+    chosen.push(blob)
     remaining -= blob.bytes
   }
+  const doomed = withoutBasesOfKept(paths, blobs, chosen)
+  remaining += sum(chosen.filter((b) => !doomed.includes(b)).map((b) => b.bytes))
   const oldJournals = journals.filter(
     (j) => !keptJournals.includes(j) && Date.parse(j.createdAt) < ageLimit
   )
@@ -210,6 +214,25 @@ function neededBlobs(home: string, workspace: string, keep: number): Set<string>
     }
   }
   return needed
+}
+
+/** `chosen` less every blob that a blob staying in the store is a delta of. */
+function withoutBasesOfKept(paths: HistoryPaths, all: BlobFile[], chosen: BlobFile[]): BlobFile[] {
+  if (chosen.length === 0) return chosen
+  const store = new BlobStore(paths.blobs)
+  const leaving = new Set(chosen.map((b) => b.hash))
+  const keptBases = new Set<string>()
+  for (const blob of all) {
+    if (leaving.has(blob.hash)) continue
+    let base: string | null
+    try {
+      base = store.baseOf(blob.hash)
+    } catch {
+      continue // gone meanwhile: nothing of it to keep readable
+    }
+    if (base !== null) keptBases.add(base)
+  }
+  return chosen.filter((b) => !keptBases.has(b.hash))
 }
 
 /**

@@ -171,7 +171,7 @@ export class WorkspaceChanges {
     for (const [path, stat] of now) {
       const before = known.get(path)
       if (before !== undefined && sameStat(before.stat, stat)) continue
-      const after = this.backUp(path, stat)
+      const after = this.backUp(path, stat, before?.hash)
       if (after === null) manifest.delete(path)
       else manifest.set(path, after)
       this.report(changes, path, before, after ?? undefined)
@@ -198,7 +198,8 @@ export class WorkspaceChanges {
     }
   }
 
-  private backUp(path: string, stat: FileStat): Entry | null {
+  /** `previous`: the hash the manifest had for the file, the base its new version is stored as a delta of. */
+  private backUp(path: string, stat: FileStat, previous: string | null | undefined): Entry | null {
     if (stat.size > this.sizeCapBytes) return { stat, hash: null }
     let content: Buffer
     try {
@@ -213,7 +214,7 @@ export class WorkspaceChanges {
     if (now === null) return null
     if (content.length > this.sizeCapBytes) return { stat: now, hash: null }
     try {
-      return { stat: now, hash: this.blobs.put(content) }
+      return { stat: now, hash: this.blobs.put(content, { previous, path }) }
     } catch (error) {
       if (this.unstored === null) throw error
       this.unstored.push(`${path} (${(error as Error).message})`)

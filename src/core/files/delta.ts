@@ -1,0 +1,316 @@
+// Copy/insert deltas: a file's content described as runs copied from a similar content (its
+// previous version, or a sibling file) plus the bytes that are new. The blob store deflates the
+// result, so the encoding is chosen to compress well: a copy's offset is written relative to
+// where the previous copy ended, and a file changed in many small places (a renamed identifier
+// on every line) repeats the same few op bytes over and over.
+//
+// Format (varints are LEB128, unsigned):
+//   varint baseLength, varint targetLength, then ops until the end:
+//   0x00 varint n, n bytes           insert
+//   0x01 varint zigzag(d), varint n  copy n bytes from base[cursor + d]; cursor = that + n
+
+/** The shortest run worth a copy op; also the width of the hashed windows. */
+const MIN_MATCH = 8
+/** Contents shorter than this are stored whole: a delta could save only a few bytes. */
+const MIN_DELTA_TARGET = 64
+/** At most this many base positions are indexed, so a 10 MB base costs 8 MB of index, not 64. */
+const MAX_INDEXED = 1 << 21
+/** A match at least this long is taken at once; a shorter one from the index is passed over. */
+const GOOD_MATCH = 24
+/** How far either side of where the base goes on a copy is looked for first. */
+const NEAR = 16
+/** Occurrences of one window compared before giving up on it. */
+const MAX_CANDIDATES = 16
+/** Byte comparisons per target byte before the delta is given up (a pathological repeat). */
+const MAX_WORK_PER_BYTE = 64
+/** Windows of a target looked up before a delta is tried (see worthTrying). */
+const PROBES = 32
+const OP_INSERT = 0
+const OP_COPY = 1
+/** 31^(MIN_MATCH-1) mod 2^32: what the byte leaving the rolling window weighed. */
+const LEAVING_WEIGHT = Array.from({ length: MIN_MATCH - 1 }).reduce<number>(
+  (p) => Math.imul(p, 31),
+  1
+)
+
+export class DeltaError extends Error {
+  override name = 'DeltaError'
+}
+
+function windowHash(bytes: Uint8Array, at: number): number {
+  let h = 0
+  for (let k = 0; k < MIN_MATCH; k++) h = (Math.imul(h, 31) + (bytes[at + k] ?? 0)) | 0
+  return h
+}
+
+/**
+ * Where each MIN_MATCH-byte window of a base occurs (the latest occurrences first). Built once
+ * per base and reused for every content compared with it (a workspace's first snapshot
+ * compares many files with one).
+ */
+export class DeltaIndex {
+  private readonly heads: Int32Array
+  /** For the window at position p: the previous position in the same slot (by p / step). */
+  private readonly previous: Int32Array
+  private readonly step: number
+  private readonly shift: number
+
+  constructor(readonly base: Uint8Array) {
+    this.step = Math.max(1, Math.ceil(base.length / MAX_INDEXED))
+    const windows = Math.max(1, Math.ceil(base.length / this.step))
+    let bits = 4
+    while (1 << bits < windows) bits++
+    this.heads = new Int32Array(1 << bits).fill(-1)
+    this.previous = new Int32Array(windows).fill(-1)
+    this.shift = 32 - bits
+    for (let at = 0; at + MIN_MATCH <= base.length; at += this.step) {
+      const slot = this.slotOf(windowHash(base, at))
+      this.previous[at / this.step] = this.heads[slot] ?? -1
+      this.heads[slot] = at
+    }
+  }
+
+  /** The first base position in the slot of `hash` (-1 for none); `next` walks the rest. */
+  first(hash: number): number {
+    return this.heads[this.slotOf(hash)] ?? -1
+  }
+
+  next(position: number): number {
+    return this.previous[position / this.step] ?? -1
+  }
+
+  private slotOf(hash: number): number {
+    return Math.imul(hash, 0x9e3779b1) >>> this.shift
+  }
+}
+
+class ByteWriter {
+  private bytes: Uint8Array
+  length = 0
+
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(Math.max(16, capacity))
+  }
+
+  private reserve(n: number): void {
+    if (this.length + n <= this.bytes.length) return
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n))
+    grown.set(this.bytes.subarray(0, this.length))
+    this.bytes = grown
+  }
+
+  byte(value: number): void {
+    this.reserve(1)
+    this.bytes[this.length++] = value
+  }
+
+  varint(value: number): void {
+    this.reserve(10)
+    let rest = value
+    while (rest >= 0x80) {
+      this.bytes[this.length++] = (rest % 0x80) | 0x80
+      rest = Math.floor(rest / 0x80)
+    }
+    this.bytes[this.length++] = rest
+  }
+
+  copyFrom(source: Uint8Array, start: number, end: number): void {
+    this.reserve(end - start)
+    this.bytes.set(source.subarray(start, end), this.length)
+    this.length += end - start
+  }
+
+  result(): Buffer {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.length)
+  }
+}
+
+const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1)
+const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2)
+
+/**
+ * The delta that rebuilds `target` from `index.base`, or null when it would not pay: the target
+ * is tiny, or less than half of it could be copied (then it is stored whole). Gives up as soon
+ * as that is certain, so an unrelated file costs little more than one pass over half of it.
+ */
+export function encodeDelta(index: DeltaIndex, target: Uint8Array): Buffer | null {
+  const base = index.base
+  const length = target.length
+  if (length < MIN_DELTA_TARGET || base.length < MIN_MATCH) return null
+  if (!worthTrying(index, target)) return null
+  const maxInserted = Math.floor(length / 2)
+  const out = new ByteWriter(length / 4)
+  out.varint(base.length)
+  out.varint(length)
+  let inserted = 0
+  let pending = 0 // start of the bytes not yet covered by an op
+  let cursor = 0 // where the last copy ended in the base
+  const insertUpTo = (end: number) => {
+    if (end <= pending) return
+    out.byte(OP_INSERT)
+    out.varint(end - pending)
+    out.copyFrom(target, pending, end)
+  }
+  const last = length - MIN_MATCH
+  const budget = { comparisons: length * MAX_WORK_PER_BYTE }
+  let at = 0
+  let hash = windowHash(target, 0)
+  while (at <= last) {
+    const match = bestMatch(index, hash, target, at, cursor, at - pending, budget)
+    if (match === null && budget.comparisons < 0) return null
+    if (match !== null) {
+      let back = 0
+      while (
+        at - back > pending &&
+        match.from - back > 0 &&
+        target[at - back - 1] === base[match.from - back - 1]
+      ) {
+        back++
+      }
+      inserted += at - back - pending
+      if (inserted > maxInserted) return null
+      insertUpTo(at - back)
+      out.byte(OP_COPY)
+      out.varint(zigzag(match.from - back - cursor))
+      out.varint(match.length + back)
+      cursor = match.from + match.length
+      at += match.length
+      pending = at
+      if (at <= last) hash = windowHash(target, at)
+      continue
+    }
+    if (inserted + (at - pending) > maxInserted) return null
+    if (at < last) {
+      hash =
+        (Math.imul(hash - Math.imul(target[at] ?? 0, LEAVING_WEIGHT), 31) +
+          (target[at + MIN_MATCH] ?? 0)) |
+        0
+    }
+    at++
+  }
+  inserted += length - pending
+  if (inserted > maxInserted) return null
+  insertUpTo(length)
+  return out.result()
+}
+
+interface Match {
+  from: number
+  length: number
+}
+
+/**
+ * A run of the base that the target at `at` starts with, if it is worth a copy; null to move on
+ * by one byte. Where the base goes on is tried first, nearest offsets first: after a changed
+ * run the base usually resumes a few bytes from where the last copy ended (a word replaced by
+ * a longer one, a number with more digits). Then the index, whose match must be long: in a file
+ * of similar lines a short one is usually the wrong line, and a few bytes on a longer one
+ * (extended back over those bytes) finds the right one.
+ */
+function bestMatch(
+  index: DeltaIndex,
+  hash: number,
+  target: Uint8Array,
+  at: number,
+  cursor: number,
+  changedRun: number,
+  budget: { comparisons: number }
+): Match | null {
+  const base = index.base
+  const expected = cursor + changedRun
+  const reach = changedRun === 0 ? 0 : NEAR
+  for (let k = 0; k <= 2 * reach + 1; k++) {
+    // k = 0, 1, 2, 3, … tries expected, expected - 1, expected + 1, expected - 2, …; last, the
+    // cursor itself (the changed run was an insert).
+    const from = k > 2 * reach ? cursor : expected + (k % 2 === 1 ? -(k + 1) / 2 : k / 2)
+    const length = commonLength(base, from, target, at)
+    budget.comparisons -= length + 1
+    if (length >= MIN_MATCH) return { from, length }
+  }
+  let best: Match = { from: -1, length: 0 }
+  let candidates = 0
+  for (let from = index.first(hash); from >= 0; from = index.next(from)) {
+    const length = commonLength(base, from, target, at)
+    budget.comparisons -= length + 1
+    if (length > best.length) best = { from, length }
+    if (best.length >= GOOD_MATCH || ++candidates >= MAX_CANDIDATES) break
+    if (budget.comparisons < 0) return null
+  }
+  return best.length >= GOOD_MATCH ||
+    (best.length >= MIN_MATCH && at + best.length === target.length)
+    ? best
+    : null
+}
+
+/**
+ * Whether enough of the target's windows occur in the base for a delta to be worth looking
+ * for: checks a sample, so a file unlike the base costs a few dozen lookups.
+ */
+function worthTrying(index: DeltaIndex, target: Uint8Array): boolean {
+  const last = target.length - MIN_MATCH
+  let found = 0
+  for (let k = 0; k < PROBES; k++) {
+    if (index.first(windowHash(target, Math.floor((k * last) / (PROBES - 1)))) >= 0) found++
+  }
+  return found >= PROBES / 4
+}
+
+/** How many bytes of the base from `from` equal the target's from `at`. */
+function commonLength(base: Uint8Array, from: number, target: Uint8Array, at: number): number {
+  if (from < 0) return 0
+  const end = Math.min(target.length - at, base.length - from)
+  let length = 0
+  while (length < end && target[at + length] === base[from + length]) length++
+  return length
+}
+
+/** Rebuilds the target. Throws DeltaError on a delta that does not fit this base. */
+export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
+  let at = 0
+  const varint = (): number => {
+    let value = 0
+    let scale = 1
+    for (;;) {
+      if (at >= delta.length) throw new DeltaError('the delta ends inside a number')
+      const byte = delta[at++] ?? 0
+      value += (byte & 0x7f) * scale
+      if (byte < 0x80) return value
+      scale *= 0x80
+      if (scale > 2 ** 49) throw new DeltaError('a number in the delta is too long')
+    }
+  }
+  const baseLength = varint()
+  if (baseLength !== base.length) {
+    throw new DeltaError(`the delta is for a ${baseLength}-byte base, not ${base.length} bytes`)
+  }
+  const length = varint()
+  if (length > 2 ** 31) throw new DeltaError(`the delta's length ${length} is not plausible`)
+  const out = Buffer.allocUnsafe(length)
+  let written = 0
+  let cursor = 0
+  while (at < delta.length) {
+    const op = delta[at++]
+    if (op === OP_INSERT) {
+      const n = varint()
+      if (at + n > delta.length || written + n > length) {
+        throw new DeltaError('an insert runs past the end')
+      }
+      out.set(delta.subarray(at, at + n), written)
+      at += n
+      written += n
+    } else if (op === OP_COPY) {
+      const from = cursor + unzigzag(varint())
+      const n = varint()
+      if (from < 0 || from + n > base.length || written + n > length) {
+        throw new DeltaError('a copy reaches outside the base or past the end')
+      }
+      out.set(base.subarray(from, from + n), written)
+      written += n
+      cursor = from + n
+    } else {
+      throw new DeltaError(`unknown delta op ${op}`)
+    }
+  }
+  if (written !== length) throw new DeltaError(`the delta rebuilt ${written} of ${length} bytes`)
+  return out
+}
