@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/files/blob-store'
 import { listJournals, newJournalId, saveJournal } from '../../src/core/rewind/journal'
-import { checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { RewindEngine, checkpointAt } from '../../src/core/rewind/rewind-engine'
 import { type WorkspaceSession, sessionsClosedAfterEach } from './fixture'
 
 const { session } = sessionsClosedAfterEach()
@@ -75,6 +75,57 @@ describe('a file changed between the preview and the apply', () => {
     await expect(s.engine.apply(plan)).rejects.toThrow(/b\.txt.*changed since the preview/)
     expect([s.read('a.txt'), s.read('b.txt')]).toEqual(['v1\n', 'typed after the preview\n'])
     expect(s.store.leafUuid).toBe(leaf)
+  })
+})
+
+describe('files last changed well before the preview (apply trusts their stamps)', () => {
+  // A file whose ctime is older than two seconds is not read again if its inode, size and
+  // times are as the preview found them: these cases need that to be so.
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 2100))
+
+  it('still sees a same-size hand edit made after the preview, and one made during the apply', async () => {
+    const s = await session({ 'a.txt': 'a0\n', 'b.txt': 'b0\n', 'run.sh': 'echo 0\n' })
+    chmodSync(join(s.cwd, 'run.sh'), 0o750)
+    s.prompt('edit all three')
+    await s.write('a.txt', 'a1\n')
+    await s.write('b.txt', 'b1\n')
+    await s.write('run.sh', 'echo 1\n')
+    await settle()
+    const leaf = s.store.leafUuid
+    const stale = await s.engine.planRewind(checkpointAt(s.store, 1), 'both')
+    s.hand('b.txt', 'bX\n') // same size: only the times tell
+    await expect(s.engine.apply(stale)).rejects.toThrow(/b\.txt.*changed since the preview/)
+    expect(s.read('b.txt')).toBe('bX\n')
+
+    s.hand('b.txt', 'b1\n')
+    await settle()
+    // The first file written by the apply is a.txt; right then the user saves b.txt.
+    let edited = false
+    const engine = new RewindEngine({
+      home: s.home,
+      store: s.store,
+      space: s.history,
+      onProgress: (done) => {
+        if (done !== 1 || edited) return
+        edited = true
+        s.hand('b.txt', 'bY\n')
+      }
+    })
+    await expect(
+      engine.apply(await engine.planRewind(checkpointAt(s.store, 1), 'both'))
+    ).rejects.toThrow(/b\.txt was changed while the restore ran/)
+    expect([s.read('a.txt'), s.read('b.txt')]).toEqual(['a1\n', 'bY\n'])
+    expect(s.store.leafUuid).toBe(leaf)
+
+    s.hand('b.txt', 'b1\n')
+    await settle()
+    await engine.apply(await engine.planRewind(checkpointAt(s.store, 1), 'both'))
+    expect([s.read('a.txt'), s.read('b.txt'), s.read('run.sh')]).toEqual([
+      'a0\n',
+      'b0\n',
+      'echo 0\n'
+    ])
+    expect(modeOf(s, 'run.sh')).toBe(0o750)
   })
 })
 

@@ -47,26 +47,40 @@ function isInside(root: string, target: string): boolean {
 }
 
 /**
- * Resolves `requested` (absolute, or relative to `root`) and refuses it when it, or what its
- * symlinks lead to, lies outside `root`, or when it is in the workspace's .git folder.
+ * `requested` (absolute, or relative to `root`) as a path inside `root`, judged as written: no
+ * NUL byte, no way out of `root`, not in its .git folder. Symlinks are not looked at; callers
+ * that allow none on the path (a restore) check each part with lstat instead.
  */
-export function resolveInWorkspace(root: string, requested: string): WorkspacePath {
+export function workspacePathAsWritten(root: string, requested: string): WorkspacePath {
   if (requested.includes('\0'))
     throw new PathOutsideWorkspaceError(requested, 'it contains a NUL byte')
   const abs = resolve(root, requested)
   if (!isInside(root, abs)) {
     throw new PathOutsideWorkspaceError(requested, `it is outside the workspace ${root}`)
   }
-  const realRoot = realpathSync.native(root)
-  const real = realpathOfExistingPrefix(abs)
-  if (!isInside(realRoot, real)) {
-    throw new PathOutsideWorkspaceError(requested, 'a symlink on it leads outside the workspace')
-  }
   const rel = relative(root, abs).split(sep).join('/')
-  // Checked both as written and where symlinks lead: a link `g -> .git` must not open a way in.
-  const realRel = relative(realRoot, real).split(sep).join('/')
-  if ([rel, realRel].some((p) => p === '.git' || p.startsWith('.git/'))) {
+  if (isInGitFolder(rel)) {
     throw new PathOutsideWorkspaceError(requested, "it is inside the workspace's .git folder")
   }
   return { abs, rel }
+}
+
+const isInGitFolder = (rel: string) => rel === '.git' || rel.startsWith('.git/')
+
+/**
+ * Resolves `requested` (absolute, or relative to `root`) and refuses it when it, or what its
+ * symlinks lead to, lies outside `root`, or when it is in the workspace's .git folder.
+ */
+export function resolveInWorkspace(root: string, requested: string): WorkspacePath {
+  const asWritten = workspacePathAsWritten(root, requested)
+  const realRoot = realpathSync.native(root)
+  const real = realpathOfExistingPrefix(asWritten.abs)
+  if (!isInside(realRoot, real)) {
+    throw new PathOutsideWorkspaceError(requested, 'a symlink on it leads outside the workspace')
+  }
+  // Checked where symlinks lead too: a link `g -> .git` must not open a way in.
+  if (isInGitFolder(relative(realRoot, real).split(sep).join('/'))) {
+    throw new PathOutsideWorkspaceError(requested, "it is inside the workspace's .git folder")
+  }
+  return asWritten
 }

@@ -22,11 +22,14 @@ import {
 } from './journal'
 import { otherSessionsChanges, fileChangeRecords } from './other-sessions'
 import {
+  type FileStamp,
   type RestoreSpace,
   checkedPath,
   deleteFileAt,
+  inspectPath,
   readFileAt,
   removeLeftoverTemps,
+  unchangedSince,
   writeFileAt
 } from './workspace-files'
 import { BlobMissingError, sha256 } from '../files/blob-store'
@@ -63,6 +66,8 @@ export interface PlannedFile {
   to: string | null
   /** What the preview saw on disk (hash; null = no file): apply refuses if it changed since. */
   seen: string | null
+  /** How the preview found the file, so apply can tell it is untouched without reading it. */
+  seenStamp: FileStamp | null
   outsideChange: boolean
   diff: string
 }
@@ -177,7 +182,7 @@ export class RewindEngine {
     if (this.store.leafUuid !== plan.leafBefore) {
       throw new RewindError('The session moved on since this preview was made: preview again')
     }
-    const ops = await this.backUp(plan.files.map((f) => ({ path: f.path, to: f.to, seen: f.seen })))
+    const { ops, read } = await this.backUp(plan.files)
     const journal: RestoreJournal = {
       id: newJournalId(),
       sessionId: this.store.sessionId,
@@ -193,7 +198,7 @@ export class RewindEngine {
       state: 'pending',
       createdAt: new Date().toISOString()
     }
-    await this.run(journal)
+    await this.run(journal, read)
     return { ...resultOf(ops), prefill: plan.prefill }
   }
 
@@ -241,7 +246,7 @@ export class RewindEngine {
         throw new RewindError(`The backup of ${op.path} is gone: the rewind cannot be undone`)
       }
     }
-    const ops = await this.backUp(
+    const { ops, read } = await this.backUp(
       undone.ops.map((op) => ({ path: op.path, to: op.from, toMode: op.fromMode }))
     )
     const journal: RestoreJournal = {
@@ -259,7 +264,7 @@ export class RewindEngine {
       state: 'pending',
       createdAt: new Date().toISOString()
     }
-    await this.run(journal)
+    await this.run(journal, read)
     return { ...resultOf(ops), prefill: null }
   }
 
@@ -320,11 +325,11 @@ export class RewindEngine {
   }
 
   /** Journal, files, record: see the module header. A failure while writing rolls back. */
-  private async run(journal: RestoreJournal): Promise<void> {
+  private async run(journal: RestoreJournal, read: Map<string, FileStamp>): Promise<void> {
     const dir = this.space.paths.restores
     await saveJournal(dir, journal)
     try {
-      await this.applyOps(journal.ops, 'to')
+      await this.applyOps(journal.ops, 'to', read)
     } catch (error) {
       const leftAlone = await this.applyOps(journal.ops, 'from')
       await saveJournal(dir, { ...journal, state: 'rolled-back' })
@@ -340,7 +345,11 @@ export class RewindEngine {
     await saveJournal(dir, { ...journal, state: 'recorded' })
   }
 
-  /** Backs up each file's current content and mode; drops files already at their target. */
+  /**
+   * Backs up each file's current content and mode; drops files already at their target. Also
+   * returns how each file looked when read, so applying can tell it is untouched without
+   * reading it again.
+   */
   private async backUp(
     files: {
       path: string
@@ -348,29 +357,49 @@ export class RewindEngine {
       toMode?: number | undefined
       /** What a preview showed: a file changed since would be overwritten unseen. */
       seen?: string | null
+      seenStamp?: FileStamp | null
     }[]
-  ): Promise<RestoreOp[]> {
+  ): Promise<{ ops: RestoreOp[]; read: Map<string, FileStamp> }> {
+    const { root, blobs } = this.space
     const ops: RestoreOp[] = []
-    for (const [i, { path, to, toMode, seen }] of files.entries()) {
-      const current = readFileAt(checkedPath(this.space.root, path))
-      if (seen !== undefined && (current === null ? null : sha256(current.content)) !== seen) {
-        throw new RewindError(
-          `${path} changed since the preview was made: preview the rewind again. Nothing was changed.`
-        )
+    const read = new Map<string, FileStamp>()
+    for (const [i, { path, to, toMode, seen, seenStamp }] of files.entries()) {
+      const { abs, stamp } = inspectPath(root, path)
+      let current: { hash: string; file: FileStamp } | null
+      if (
+        seen !== undefined &&
+        seen !== null &&
+        seenStamp !== undefined &&
+        seenStamp !== null &&
+        unchangedSince(seenStamp, stamp) &&
+        blobs.holds(seen)
+      ) {
+        // Untouched since the preview read it, and that content is kept already.
+        current = { hash: seen, file: seenStamp }
+      } else {
+        const file = readFileAt(abs)
+        if (seen !== undefined && (file === null ? null : sha256(file.content)) !== seen) {
+          throw new RewindError(
+            `${path} changed since the preview was made: preview the rewind again. Nothing was changed.`
+          )
+        }
+        current =
+          file === null ? null : { hash: blobs.put(file.content, { previous: to, path }), file }
       }
-      const from = current === null ? null : this.space.blobs.put(current.content)
+      const from = current?.hash ?? null
+      if (current !== null) read.set(path, current.file)
       if (from !== to) {
         ops.push({
           path,
           from,
           to,
-          ...(current === null ? {} : { fromMode: current.mode }),
+          ...(current === null ? {} : { fromMode: current.file.mode }),
           ...(to === null || toMode === undefined ? {} : { toMode })
         })
       }
       if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
     }
-    return ops
+    return { ops, read }
   }
 
   /**
@@ -382,7 +411,11 @@ export class RewindEngine {
    * is left as it is and returned, like a path that cannot be reached safely any more: a
    * rollback puts back what the restore wrote and clobbers nothing else.
    */
-  private async applyOps(ops: RestoreOp[], side: 'from' | 'to'): Promise<string[]> {
+  private async applyOps(
+    ops: RestoreOp[],
+    side: 'from' | 'to',
+    readForBackup = new Map<string, FileStamp>()
+  ): Promise<string[]> {
     const { root, blobs } = this.space
     const rollingBack = side === 'from'
     const deletions = ops.filter((op) => op[side] === null).reverse()
@@ -392,16 +425,24 @@ export class RewindEngine {
       const want = op[side]
       const other = rollingBack ? op.to : op.from
       try {
-        const abs = checkedPath(root, op.path)
-        const current = readFileAt(abs)
-        const have = current === null ? null : sha256(current.content)
+        const { abs, stamp } = inspectPath(root, op.path)
+        const backedUp = readForBackup.get(op.path)
+        // Untouched since the backup read it: it holds `from`, in the mode the backup saw.
+        const current =
+          backedUp !== undefined && unchangedSince(backedUp, stamp)
+            ? { hash: op.from, mode: backedUp.mode }
+            : hashOfFileAt(abs)
+        const have = current?.hash ?? null
         if (have !== want) {
           if (have !== other) {
             if (rollingBack) throw new RewindError('it was changed since the restore began')
             throw new RewindError(`${op.path} was changed while the restore ran`)
           }
           if (want === null) deleteFileAt(abs)
-          else writeFileAt(abs, blobs.read(want), rollingBack ? op.fromMode : op.toMode)
+          else {
+            const mode = rollingBack ? op.fromMode : op.toMode
+            writeFileAt(abs, blobs.read(want), mode, have === null ? undefined : current?.mode)
+          }
         }
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error)
@@ -475,7 +516,8 @@ export class RewindEngine {
     const conflicts: string[] = []
     const unrestorable: { path: string; reason: string }[] = []
     for (const t of targets) {
-      const current = readFileAt(absOf.get(t.path) ?? checkedPath(root, t.path))?.content ?? null
+      const file = readFileAt(absOf.get(t.path) ?? checkedPath(root, t.path))
+      const current = file?.content ?? null
       const have = current === null ? null : sha256(current)
       if (have === t.target) continue
       if (others.has(t.path)) {
@@ -499,6 +541,8 @@ export class RewindEngine {
         action: t.target === null ? 'delete' : current === null ? 'recreate' : 'restore',
         to: t.target,
         seen: have,
+        seenStamp:
+          file === null ? null : { stamp: file.stamp, settled: file.settled, mode: file.mode },
         outsideChange: have !== t.expected,
         diff: unifiedDiff(t.path, current, content)
       })
@@ -541,6 +585,12 @@ export class RewindEngine {
       }
     }
   }
+}
+
+/** The hash and mode of the regular file at `abs`, or null when there is none. */
+function hashOfFileAt(abs: string): { hash: string; mode: number } | null {
+  const file = readFileAt(abs)
+  return file === null ? null : { hash: sha256(file.content), mode: file.mode }
 }
 
 function describeLeftAlone(leftAlone: string[]): string {

@@ -6,10 +6,10 @@
 // Synchronous on purpose, like the blob store: a restore of a thousand small files spent most
 // of its time hopping through libuv's thread pool. The engine yields between small batches.
 import {
-  type Stats,
-  chmodSync,
+  type BigIntStats,
   closeSync,
   constants,
+  fchmodSync,
   fstatSync,
   lstatSync,
   mkdirSync,
@@ -19,13 +19,13 @@ import {
   renameSync,
   rmdirSync,
   rmSync,
-  writeFileSync
+  writeSync
 } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import { BlobStore } from '../files/blob-store'
 import type { HistoryPaths } from '../files/history-paths'
 import { historyPathsAt } from '../files/history-paths'
-import { PathOutsideWorkspaceError, resolveInWorkspace } from '../files/workspace-paths'
+import { PathOutsideWorkspaceError, workspacePathAsWritten } from '../files/workspace-paths'
 
 /** Where restores read backups from and write files to (a FileHistory is one). */
 export interface RestoreSpace {
@@ -44,23 +44,29 @@ export function restoreSpaceAt(root: string, historyRoot: string): RestoreSpace 
  * The absolute path a restore may touch for `rel`, or PathOutsideWorkspaceError naming it. Called
  * once per file per phase, right before that phase touches it.
  *
- * Besides resolveInWorkspace's rules, no part of the path may be a symlink, even one leading to
- * another place inside the workspace. Recorded paths never run through one (Write and Edit file a
- * change under the link's target, Bash detection does not follow links), so a link on the path
- * now was put there after the session changed the file, and following it would write or delete
- * a file the session never touched.
+ * Stricter than resolveInWorkspace: no part of the path may be a symlink, even one leading to
+ * another place inside the workspace, so the parts are checked with lstat and no realpath is
+ * needed (`root` is already resolved; see RestoreSpace). Recorded paths never run through one
+ * (Write and Edit file a change under the link's target, Bash detection does not follow links),
+ * so a link on the path now was put there after the session changed the file, and following it
+ * would write or delete a file the session never touched.
  */
 export function checkedPath(root: string, rel: string): string {
-  const checked = resolveInWorkspace(root, rel)
+  return inspectPath(root, rel).abs
+}
+
+/** checkedPath, plus the stamp of the regular file found there (null: none). */
+export function inspectPath(root: string, rel: string): { abs: string; stamp: string | null } {
+  const checked = workspacePathAsWritten(root, rel)
   let at = root
+  let stats: BigIntStats | null = null
   for (const part of checked.rel.split('/')) {
     at = join(at, part)
-    let stats: Stats
     try {
-      stats = lstatSync(at)
+      stats = lstatSync(at, { bigint: true })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' || code === 'ENOTDIR') break
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { abs: checked.abs, stamp: null }
       throw error
     }
     if (stats.isSymbolicLink()) {
@@ -71,13 +77,40 @@ export function checkedPath(root: string, rel: string): string {
     }
     if (!stats.isDirectory()) break
   }
-  return checked.abs
+  const isTheFile = at === checked.abs && stats?.isFile() === true
+  return { abs: checked.abs, stamp: isTheFile && stats !== null ? stampOf(stats) : null }
 }
 
 export interface FileOnDisk {
   content: Buffer
   /** Permission bits (mode & 0o7777). */
   mode: number
+  /** Device, inode, size, mtime and ctime in nanoseconds: any write or chmod changes one. */
+  stamp: string
+  /**
+   * Whether the file's ctime was well before this read. Only then does an equal stamp later
+   * prove nothing wrote meanwhile: a write in the same clock tick as the one before the read
+   * could leave every time as it was (git's "racily clean" files).
+   */
+  settled: boolean
+}
+
+/** What a restore remembers of a file it read (see unchangedSince). */
+export type FileStamp = Pick<FileOnDisk, 'stamp' | 'settled' | 'mode'>
+
+/** How long before a read a file must have last changed for its stamp to be trusted. */
+const SETTLE_MS = 2000n
+
+function stampOf(stats: BigIntStats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`
+}
+
+/**
+ * Whether the file at a path is, for certain, still the one `read` was: the stamp inspectPath
+ * found there is the same and the read was of a settled file. False means "read it again".
+ */
+export function unchangedSince(read: FileStamp, stampNow: string | null): boolean {
+  return read.settled && stampNow === read.stamp
 }
 
 /**
@@ -96,9 +129,15 @@ export function readFileAt(abs: string): FileOnDisk | null {
     throw error
   }
   try {
-    const stats = fstatSync(fd)
+    const readAt = BigInt(Date.now()) * 1_000_000n
+    const stats = fstatSync(fd, { bigint: true })
     if (!stats.isFile()) return null
-    return { content: readFileSync(fd), mode: stats.mode & 0o7777 }
+    return {
+      content: readFileSync(fd),
+      mode: Number(stats.mode & 0o7777n),
+      stamp: stampOf(stats),
+      settled: stats.ctimeNs < readAt - SETTLE_MS * 1_000_000n
+    }
   } finally {
     closeSync(fd)
   }
@@ -134,29 +173,53 @@ export class FolderInTheWayError extends Error {
 
 /**
  * Replaces (or creates) the file atomically. `mode` gives it those permission bits exactly (set
- * after writing, so the umask cannot strip any); without it an existing file keeps its own.
+ * with fchmod, so the umask cannot strip any); without it an existing file keeps its own.
  * An empty folder standing where the file goes is removed (a command turned the file into a
  * folder and the restore emptied it); one that still holds anything is left alone.
+ *
+ * `replacingMode`: the caller just found a regular file with these bits at `abs`, so its folder
+ * exists and nothing else needs looking at.
  */
-export function writeFileAt(abs: string, content: Buffer, mode?: number): void {
-  mkdirSync(dirname(abs), { recursive: true })
-  let keep: number | undefined
-  try {
-    const stats = lstatSync(abs)
-    if (stats.isDirectory()) removeEmptyFolder(abs)
-    else keep = stats.mode & 0o7777
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+export function writeFileAt(
+  abs: string,
+  content: Buffer,
+  mode?: number,
+  replacingMode?: number
+): void {
+  let keep = replacingMode
+  if (replacingMode === undefined) {
+    mkdirSync(dirname(abs), { recursive: true })
+    try {
+      const stats = lstatSync(abs)
+      if (stats.isDirectory()) removeEmptyFolder(abs)
+      else keep = stats.mode & 0o7777
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
   }
   const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}-${++tempCount}${TEMP_SUFFIX}`)
   try {
-    writeFileSync(temp, content)
+    // 'wx': a link or file planted at the temp name is never written through. The bits are
+    // set before the content goes in, so a private file is never readable by others meanwhile.
     const bits = mode ?? keep
-    if (bits !== undefined) chmodSync(temp, bits)
+    const fd = openSync(temp, 'wx', bits === undefined ? 0o666 : 0o600)
+    try {
+      if (bits !== undefined) fchmodSync(fd, bits)
+      writeFullySync(fd, content)
+    } finally {
+      closeSync(fd)
+    }
     renameSync(temp, abs)
   } catch (error) {
     rmSync(temp, { force: true })
     throw error
+  }
+}
+
+function writeFullySync(fd: number, content: Buffer): void {
+  let written = 0
+  while (written < content.length) {
+    written += writeSync(fd, content, written, content.length - written)
   }
 }
 
