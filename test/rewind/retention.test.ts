@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, utimesSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BlobStore, sha256 } from '../../src/core/files/blob-store'
@@ -161,5 +161,51 @@ describe('retention', () => {
     })
     expect(await blobs.has(v0 ?? '')).toBe(false)
     expect(all.remainingBytes).toBe(0)
+  })
+
+  it('packs idle blobs into one file that restores, reuse and later pruning all read', async () => {
+    const text = (i: number) => `file ${i}\n${'a line the files share\n'.repeat(10)}`
+    const changed = (i: number) => `${text(i)}changed\n`
+    const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}.txt`, text(i)]))
+    const s = await newSession(files)
+    open.push(s)
+    s.prompt('change the first ten')
+    await s.bash(`for i in 0 1 2 3 4 5 6 7 8 9; do echo changed >> f$i.txt; done`)
+    s.prompt('change the other ten')
+    await s.bash(`for i in 10 11 12 13 14 15 16 17 18 19; do echo changed >> f$i.txt; done`)
+    s.reply('ok')
+    const blobs = s.history.blobs
+    const shards = () => readdirSync(blobs.dir).filter((name) => name !== 'packs')
+    const looseCount = () => shards().flatMap((shard) => readdirSync(join(blobs.dir, shard))).length
+    const old = new Date(Date.now() - 2 * DAY)
+    for (const shard of shards()) {
+      for (const blob of readdirSync(join(blobs.dir, shard))) {
+        utimesSync(join(blobs.dir, shard, blob), old, old)
+      }
+    }
+    const workspace = encodeCwd(s.cwd)
+    const report = await collectGarbage(s.home, workspace)
+    expect([report.deletedBlobs, report.packedBlobs, looseCount()]).toEqual([0, 40, 0])
+    expect(new BlobStore(blobs.dir).read(blobOf(changed(3))).toString()).toBe(changed(3))
+
+    // Only the last checkpoint stays restorable: the pack is rewritten without the rest.
+    const pruned = await collectGarbage(s.home, workspace, {
+      ...DEFAULT_RETENTION,
+      keepCheckpoints: 1,
+      maxAgeDays: 1
+    })
+    // f0's first version stays: the kept versions of f10–f19 are deltas made from it.
+    expect(blobs.baseOf(blobOf(text(15)))).toBe(blobOf(text(0)))
+    expect(pruned.deletedBlobs).toBe(19)
+    expect(readdirSync(join(blobs.dir, 'packs'))).toHaveLength(1)
+    expect(await blobs.has(blobOf(changed(3)))).toBe(false)
+
+    await s.engine.rewind(checkpointAt(s.store, 2), 'code')
+    expect([s.read('f3.txt'), s.read('f15.txt')]).toEqual([changed(3), text(15)])
+    // The restore's backup used the changed versions of f10–f19 again: loose (young) once more.
+    expect(existsSync(blobs.pathOf(blobOf(changed(15))))).toBe(true)
+    expect(existsSync(blobs.pathOf(blobOf(text(15))))).toBe(false)
+    await s.engine.undo()
+    expect(s.read('f15.txt')).toBe(changed(15))
   })
 })

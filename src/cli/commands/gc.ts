@@ -74,6 +74,7 @@ export async function run(args: string[]): Promise<number> {
     console.log(
       `${r.workspace}: ${verb} ${r.deletedBlobs} blobs (${formatBytes(r.freedBytes)}) and ${r.deletedJournals} journals; ${formatBytes(r.remainingBytes)} left`
     )
+    if (r.packedBlobs > 0) console.log(`  packed ${r.packedBlobs} idle blobs into one file`)
     if (r.overCapReason !== null) console.log(`  over the cap: ${r.overCapReason}`)
   }
   if (reports.length === 0) console.log(`No file history under ${home}.`)

@@ -18,12 +18,21 @@ import {
   readSync,
   renameSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync
 } from 'node:fs'
 import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import { applyDelta, DeltaIndex, encodeDelta } from './delta'
+import {
+  type PackedBlob,
+  listPacks,
+  PackDamagedError,
+  packsDir,
+  readPackIndex,
+  readPacked
+} from './pack-file'
 
 /** Level 1 keeps the first checkpoint's snapshot of a big workspace quick; git's loose objects use the same. */
 const COMPRESSION_LEVEL = 1
@@ -84,6 +93,9 @@ export class BlobStore {
   private readonly bases = new Map<string, CachedBase>()
   private cachedBytes = 0
   private readonly renewedAt = new Map<string, number>()
+  /** Blobs in pack files (pack-file.ts) by hash; null until first needed. */
+  private packed: Map<string, PackedBlob> | null = null
+  private packsStamp = ''
 
   constructor(readonly dir: string) {}
 
@@ -94,7 +106,7 @@ export class BlobStore {
   }
 
   async has(hash: string): Promise<boolean> {
-    return existsSync(this.pathOf(hash))
+    return existsSync(this.pathOf(hash)) || this.findPacked(hash) !== undefined
   }
 
   /**
@@ -108,30 +120,42 @@ export class BlobStore {
    */
   put(content: Buffer, hint: StoreHint = {}): string {
     const hash = sha256(content)
-    const target = this.pathOf(hash)
     if (this.holds(hash)) return hash
-    const shard = dirname(target)
-    if (!this.shards.has(shard)) {
-      mkdirSync(shard, { recursive: true })
-      this.shards.add(shard)
-    }
     const kind = hint.path === undefined ? null : extname(hint.path)
     const delta = this.deltaFor(
       content,
       hint.previous ?? (kind === null ? undefined : this.lastWholeByKind.get(kind))
     )
+    this.writeLoose(hash, delta ?? deflateSync(content, { level: COMPRESSION_LEVEL }))
+    if (delta === null && kind !== null) this.lastWholeByKind.set(kind, hash)
+    return hash
+  }
+
+  /** Writes a blob file (temp + rename, so a crash leaves none or a whole one). */
+  private writeLoose(hash: string, stored: Buffer): void {
+    const target = this.pathOf(hash)
+    const shard = dirname(target)
+    if (!this.shards.has(shard)) {
+      mkdirSync(shard, { recursive: true })
+      this.shards.add(shard)
+    }
     // pid + counter: unique without asking the OS for random bytes per blob.
     const temp = `${target}.${process.pid}-${++tempCount}.tmp`
     try {
-      writeFileSync(temp, delta ?? deflateSync(content, { level: COMPRESSION_LEVEL }))
+      try {
+        writeFileSync(temp, stored)
+      } catch (error) {
+        // A gc removed the shard folder once packing emptied it: make it again.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+        mkdirSync(shard, { recursive: true })
+        writeFileSync(temp, stored)
+      }
       renameSync(temp, target)
     } catch (error) {
       rmSync(temp, { force: true })
       throw error
     }
-    if (delta === null && kind !== null) this.lastWholeByKind.set(kind, hash)
     this.renewedAt.set(hash, Date.now())
-    return hash
   }
 
   /**
@@ -150,7 +174,7 @@ export class BlobStore {
       base = this.bases.has(candidate) ? candidate : (this.baseOf(candidate) ?? candidate)
       cached = this.wholeBase(base)
       if (cached.content.length > MAX_DELTA_BYTES) return null
-      if (!this.renewed(base)) return null
+      if (!this.holds(base)) return null
     } catch {
       // A hint is only a hint: a base pruned or damaged meanwhile means storing whole.
       return null
@@ -194,8 +218,8 @@ export class BlobStore {
     try {
       fd = openSync(this.pathOf(hash), 'r')
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(hash)
-      throw error
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      return deltaBaseIn(this.storedBytes(hash))
     }
     try {
       const n = readSync(fd, header, 0, header.length, 0)
@@ -207,7 +231,50 @@ export class BlobStore {
 
   /** Whether the store has `hash`, which counts as using it again (see renewed). */
   holds(hash: string): boolean {
-    return existsSync(this.pathOf(hash)) && this.renewed(hash)
+    if (existsSync(this.pathOf(hash)) && this.renewed(hash)) return true
+    const packed = this.findPacked(hash)
+    if (packed === undefined) return false
+    // A packed blob cannot be given a fresh mtime: it is used again as a loose copy, which the
+    // next gc packs (and the older copy goes with its pack's next rewrite).
+    try {
+      this.writeLoose(hash, readPacked(packed))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.holdsAfterRepack(hash)
+      throw error
+    }
+    return true
+  }
+
+  /** holds(), once more after reloading the packs (a gc replaced the one we knew). */
+  private holdsAfterRepack(hash: string): boolean {
+    this.packed = null
+    const packed = this.findPacked(hash)
+    if (packed === undefined) return false
+    this.writeLoose(hash, readPacked(packed))
+    return true
+  }
+
+  /** A packed blob, reloading the pack list when the packs folder changed since last read. */
+  private findPacked(hash: string): PackedBlob | undefined {
+    const found = this.packed?.get(hash)
+    if (found !== undefined) return found
+    const stamp = folderStamp(packsDir(this.dir))
+    if (this.packed !== null && stamp === this.packsStamp) return undefined
+    this.packsStamp = stamp
+    this.packed = new Map()
+    for (const file of listPacks(packsDir(this.dir))) {
+      let blobs: PackedBlob[]
+      try {
+        blobs = readPackIndex(file)
+      } catch (error) {
+        // A damaged pack's blobs read as missing; it is kept for whoever can mend it.
+        if (error instanceof PackDamagedError || (error as NodeJS.ErrnoException).code === 'ENOENT')
+          continue
+        throw error
+      }
+      for (const blob of blobs) if (!this.packed.has(blob.hash)) this.packed.set(blob.hash, blob)
+    }
+    return this.packed.get(hash)
   }
 
   /** The content of `hash`; BlobMissingError when it is gone. */
@@ -217,7 +284,7 @@ export class BlobStore {
 
   /** get(), synchronously (restores read blobs in batches; see put()). */
   read(hash: string): Buffer {
-    const packed = this.readPacked(hash)
+    const packed = this.storedBytes(hash)
     const base = deltaBaseIn(packed)
     if (base === null) return inflate(hash, packed)
     const { content } = this.wholeBase(base)
@@ -232,13 +299,23 @@ export class BlobStore {
     return rebuilt
   }
 
-  private readPacked(hash: string): Buffer {
+  private storedBytes(hash: string): Buffer {
     try {
       return readFileSync(this.pathOf(hash))
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(hash)
-      throw error
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     }
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const packed = this.findPacked(hash)
+      if (packed === undefined) break
+      try {
+        return readPacked(packed)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+        this.packed = null // a gc rewrote that pack: look again
+      }
+    }
+    throw new BlobMissingError(hash)
   }
 
   /** A whole blob's content, through the cache of bases. */
@@ -249,7 +326,7 @@ export class BlobStore {
       this.bases.set(hash, hit)
       return hit
     }
-    const packed = this.readPacked(hash)
+    const packed = this.storedBytes(hash)
     if (deltaBaseIn(packed) !== null) {
       throw new BlobDamagedError(hash, 'it is a delta, but a delta was made from it')
     }
@@ -262,6 +339,17 @@ export class BlobStore {
       this.cachedBytes -= content.length
     }
     return entry
+  }
+}
+
+/** Changes whenever a pack is added to or removed from `dir`. */
+function folderStamp(dir: string): string {
+  try {
+    const stats = statSync(dir, { bigint: true })
+    return `${stats.ino}:${stats.mtimeNs}`
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none'
+    throw error
   }
 }
 

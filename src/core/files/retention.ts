@@ -3,8 +3,8 @@
 // need, nor what the last restore of each session needs for undo, nor anything touched in the
 // last day (a live session's baseline snapshot is referenced by no record yet). A blob stored as
 // a delta keeps its base: the base goes only with the last delta made from it.
-import { promises as fs } from 'node:fs'
-import { join } from 'node:path'
+import { promises as fs, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { listJournals, type RestoreJournal } from '../rewind/journal'
 import { fileChangeRecords } from '../rewind/other-sessions'
 import { SessionStore } from '../session/store'
@@ -12,6 +12,14 @@ import { isPrompt } from '../session/tree'
 import { changesAlong } from '../rewind/file-targets'
 import { BlobStore } from './blob-store'
 import { type HistoryPaths, historyPathsAt } from './history-paths'
+import {
+  type PackedBlob,
+  listPacks,
+  packsDir,
+  readPackIndex,
+  readPacked,
+  writePack
+} from './pack-file'
 
 export interface RetentionPolicy {
   maxBytes: number
@@ -31,8 +39,11 @@ export const DEFAULT_RETENTION: RetentionPolicy = {
 
 interface BlobFile {
   hash: string
-  file: string
+  /** The loose blob file, or null for a blob in a pack. */
+  file: string | null
+  pack: PackedBlob | null
   bytes: number
+  /** The loose file's mtime, or the last use a pack recorded. */
   mtimeMs: number
 }
 
@@ -61,6 +72,8 @@ export interface WorkspaceUsage {
 export interface GcReport {
   workspace: string
   deletedBlobs: number
+  /** Loose blobs moved into a new pack file (see pack-file.ts). */
+  packedBlobs: number
   freedBytes: number
   deletedJournals: number
   remainingBytes: number
@@ -153,13 +166,21 @@ export async function collectGarbage(
   const oldJournals = journals.filter(
     (j) => !keptJournals.includes(j) && Date.parse(j.createdAt) < ageLimit
   )
+  let packedBlobs = 0
   if (options.dryRun !== true) {
-    for (const blob of doomed) await fs.rm(blob.file, { force: true })
+    const doomedHashes = new Set(doomed.map((b) => b.hash))
+    rewritePacksWithout(paths, blobs, doomedHashes)
+    for (const blob of doomed) if (blob.file !== null) await fs.rm(blob.file, { force: true })
     for (const j of oldJournals) await fs.rm(join(paths.restores, `${j.id}.json`), { force: true })
+    packedBlobs = await packIdleBlobs(
+      paths,
+      blobs.filter((b) => b.file !== null && !doomedHashes.has(b.hash) && b.mtimeMs < graceStart)
+    )
   }
   return {
     workspace,
     deletedBlobs: doomed.length,
+    packedBlobs,
     freedBytes: sum(doomed.map((b) => b.bytes)),
     deletedJournals: oldJournals.length,
     remainingBytes: remaining,
@@ -263,6 +284,7 @@ function sessionsOf(home: string, workspace: string) {
   return SessionStore.list(home, workspace)
 }
 
+/** Every blob of the workspace: loose ones, then packed ones not also loose. */
 async function listBlobs(paths: HistoryPaths): Promise<BlobFile[]> {
   let shards: string[]
   try {
@@ -272,15 +294,86 @@ async function listBlobs(paths: HistoryPaths): Promise<BlobFile[]> {
     throw error
   }
   const blobs: BlobFile[] = []
-  for (const shard of shards) {
+  for (const shard of shards.filter((name) => /^[0-9a-f]{2}$/.test(name))) {
     for (const name of await fs.readdir(join(paths.blobs, shard))) {
       if (!/^[0-9a-f]{64}$/.test(name)) continue
       const file = join(paths.blobs, shard, name)
       const stats = await fs.stat(file)
-      blobs.push({ hash: name, file, bytes: stats.size, mtimeMs: stats.mtimeMs })
+      blobs.push({ hash: name, file, pack: null, bytes: stats.size, mtimeMs: stats.mtimeMs })
+    }
+  }
+  const listed = new Set(blobs.map((b) => b.hash))
+  for (const pack of listPacks(packsDir(paths.blobs))) {
+    for (const blob of readPackIndex(pack)) {
+      // A blob loose and packed (used again since it was packed) counts once, as loose.
+      if (listed.has(blob.hash)) continue
+      listed.add(blob.hash)
+      blobs.push({
+        hash: blob.hash,
+        file: null,
+        pack: blob,
+        bytes: blob.length,
+        mtimeMs: blob.usedMs
+      })
     }
   }
   return blobs
+}
+
+/** Loose blobs packed together at most once per gc, and only when there are enough to pay. */
+const MIN_BLOBS_TO_PACK = 16
+
+/**
+ * Moves loose blobs nobody used lately into one new pack file, then removes the loose files:
+ * thousands of small backups stop taking a disk block each. Returns how many were packed.
+ */
+async function packIdleBlobs(paths: HistoryPaths, idle: BlobFile[]): Promise<number> {
+  if (idle.length < MIN_BLOBS_TO_PACK) return 0
+  const entries: { hash: string; bytes: Buffer; usedMs: number; file: string }[] = []
+  for (const blob of idle) {
+    if (blob.file === null) continue
+    try {
+      entries.push({
+        hash: blob.hash,
+        bytes: await fs.readFile(blob.file),
+        usedMs: blob.mtimeMs,
+        file: blob.file
+      })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+  }
+  writePack(packsDir(paths.blobs), entries)
+  // Only once the pack is durable: a crash before this leaves each blob both loose and packed.
+  for (const entry of entries) await fs.rm(entry.file, { force: true })
+  // Emptied shard folders go too (a folder is a disk block); a store that writes there again
+  // makes its folder anew.
+  for (const shard of new Set(entries.map((e) => dirname(e.file)))) {
+    await fs.rmdir(shard).catch(() => undefined)
+  }
+  return entries.length
+}
+
+/**
+ * Rewrites each pack that holds a doomed blob without it (a pack never changes in place), and
+ * drops packs left empty. The new pack is durable before the old one goes.
+ */
+function rewritePacksWithout(paths: HistoryPaths, blobs: BlobFile[], doomed: Set<string>): void {
+  const byPack = new Map<string, PackedBlob[]>()
+  for (const pack of listPacks(packsDir(paths.blobs))) byPack.set(pack, readPackIndex(pack))
+  const loose = new Set(blobs.filter((b) => b.file !== null).map((b) => b.hash))
+  for (const [pack, entries] of byPack) {
+    // Packed copies of blobs that are also loose are dropped too: the loose copy is newer.
+    const keep = entries.filter((e) => !doomed.has(e.hash) && !loose.has(e.hash))
+    if (keep.length === entries.length) continue
+    if (keep.length > 0) {
+      writePack(
+        packsDir(paths.blobs),
+        keep.map((e) => ({ hash: e.hash, bytes: readPacked(e), usedMs: e.usedMs }))
+      )
+    }
+    rmSync(pack, { force: true })
+  }
 }
 
 function sum(xs: number[]): number {
