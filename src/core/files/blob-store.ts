@@ -7,7 +7,8 @@
 // version of a file is stored as a delta from an earlier version; a new file as one from the
 // last whole blob with the same extension. A delta's base is always a whole blob, so reading
 // any blob costs at most two files (and the base is usually cached). Retention keeps a delta's
-// base as long as the delta (see retention.ts).
+// base as long as the delta, and packs blobs nobody used for a day into pack files
+// (pack-file.ts), which this store reads when a blob is not loose.
 import { createHash } from 'node:crypto'
 import {
   closeSync,

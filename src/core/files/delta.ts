@@ -255,6 +255,15 @@ function worthTrying(index: DeltaIndex, target: Uint8Array): boolean {
   return found >= PROBES / 4
 }
 
+/** A short run is copied byte by byte: a subarray per op cost more than the copy. */
+function copyBytes(from: Uint8Array, start: number, to: Uint8Array, at: number, n: number): void {
+  if (n > 64) {
+    to.set(from.subarray(start, start + n), at)
+    return
+  }
+  for (let k = 0; k < n; k++) to[at + k] = from[start + k] ?? 0
+}
+
 /** How many bytes of the base from `from` equal the target's from `at`. */
 function commonLength(base: Uint8Array, from: number, target: Uint8Array, at: number): number {
   if (from < 0) return 0
@@ -295,7 +304,7 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
       if (at + n > delta.length || written + n > length) {
         throw new DeltaError('an insert runs past the end')
       }
-      out.set(delta.subarray(at, at + n), written)
+      copyBytes(delta, at, out, written, n)
       at += n
       written += n
     } else if (op === OP_COPY) {
@@ -304,7 +313,7 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
       if (from < 0 || from + n > base.length || written + n > length) {
         throw new DeltaError('a copy reaches outside the base or past the end')
       }
-      out.set(base.subarray(from, from + n), written)
+      copyBytes(base, from, out, written, n)
       written += n
       cursor = from + n
     } else {
