@@ -79,8 +79,8 @@ describe('a file changed between the preview and the apply', () => {
 })
 
 describe('files last changed well before the preview (apply trusts their stamps)', () => {
-  // A file whose ctime is older than two seconds is not read again if its inode, size and
-  // times are as the preview found them: these cases need that to be so.
+  // A file whose ctime is older than the settle margin (2 s at most) is not read again if its
+  // inode, size and times are as the preview found them: these cases need that to be so.
   const settle = () => new Promise((resolve) => setTimeout(resolve, 2100))
 
   it('still sees a same-size hand edit made after the preview, and one made during the apply', async () => {

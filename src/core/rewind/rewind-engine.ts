@@ -29,6 +29,7 @@ import {
   inspectPath,
   readFileAt,
   removeLeftoverTemps,
+  settleMarginMs,
   unchangedSince,
   writeFileAt
 } from './workspace-files'
@@ -110,12 +111,15 @@ export class RewindEngine {
   private readonly store: RewindLog
   private readonly space: RestoreSpace
   private readonly onProgress: (done: number, total: number) => void
+  /** How long ago a file must have changed for its stamp to be trusted (settleMarginMs). */
+  private readonly settleMs: number
 
   constructor(options: RewindEngineOptions) {
     this.home = options.home
     this.store = options.store
     this.space = options.space
     this.onProgress = options.onProgress ?? (() => undefined)
+    this.settleMs = settleMarginMs(options.space.root)
   }
 
   /** Rewind to the state just before checkpoint `checkpointUuid` (a prompt on the active path). */
@@ -377,7 +381,7 @@ export class RewindEngine {
         // Untouched since the preview read it, and that content is kept already.
         current = { hash: seen, file: seenStamp }
       } else {
-        const file = readFileAt(abs)
+        const file = readFileAt(abs, this.settleMs)
         if (seen !== undefined && (file === null ? null : sha256(file.content)) !== seen) {
           throw new RewindError(
             `${path} changed since the preview was made: preview the rewind again. Nothing was changed.`
@@ -516,7 +520,7 @@ export class RewindEngine {
     const conflicts: string[] = []
     const unrestorable: { path: string; reason: string }[] = []
     for (const t of targets) {
-      const file = readFileAt(absOf.get(t.path) ?? checkedPath(root, t.path))
+      const file = readFileAt(absOf.get(t.path) ?? checkedPath(root, t.path), this.settleMs)
       const current = file?.content ?? null
       const have = current === null ? null : sha256(current)
       if (have === t.target) continue

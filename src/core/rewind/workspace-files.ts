@@ -18,6 +18,7 @@ import {
   readFileSync,
   renameSync,
   rmdirSync,
+  statfsSync,
   rmSync,
   writeSync
 } from 'node:fs'
@@ -98,8 +99,31 @@ export interface FileOnDisk {
 /** What a restore remembers of a file it read (see unchangedSince). */
 export type FileStamp = Pick<FileOnDisk, 'stamp' | 'settled' | 'mode'>
 
-/** How long before a read a file must have last changed for its stamp to be trusted. */
-const SETTLE_MS = 2000n
+/**
+ * How long before a read a file must have last changed for its stamp to be trusted: longer
+ * than the file system's timestamp granularity. Linux's local file systems (ext2–4, XFS, Btrfs,
+ * tmpfs, F2FS, ZFS, overlayfs over them) stamp in nanoseconds from a clock that moves at least
+ * every jiffy (≤ 10 ms); 100 ms leaves a wide margin. Anything else (FAT's 2 s, a network file
+ * system's server clock, another OS) gets 2 s.
+ */
+export function settleMarginMs(dir: string): number {
+  if (process.platform !== 'linux') return 2000
+  try {
+    return FINE_TIMESTAMP_FILE_SYSTEMS.has(statfsSync(dir).type) ? 100 : 2000
+  } catch {
+    return 2000
+  }
+}
+
+const FINE_TIMESTAMP_FILE_SYSTEMS = new Set([
+  0xef53, // ext2, ext3, ext4
+  0x58465342, // XFS
+  0x9123683e, // Btrfs
+  0x01021994, // tmpfs
+  0xf2f52010, // F2FS
+  0x2fc12fc1, // ZFS
+  0x794c7630 // overlayfs
+])
 
 function stampOf(stats: BigIntStats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`
@@ -115,9 +139,10 @@ export function unchangedSince(read: FileStamp, stampNow: string | null): boolea
 
 /**
  * The file's content and mode, or null when no regular file is there (nothing, or a folder: a
- * restore never keeps or deletes a folder as if it were a file).
+ * restore never keeps or deletes a folder as if it were a file). `settleMs`: see
+ * settleMarginMs.
  */
-export function readFileAt(abs: string): FileOnDisk | null {
+export function readFileAt(abs: string, settleMs = 2000): FileOnDisk | null {
   let fd: number
   try {
     // O_NONBLOCK: a FIFO put on the path must not hang the restore (it is no file: null below).
@@ -136,7 +161,7 @@ export function readFileAt(abs: string): FileOnDisk | null {
       content: readFileSync(fd),
       mode: Number(stats.mode & 0o7777n),
       stamp: stampOf(stats),
-      settled: stats.ctimeNs < readAt - SETTLE_MS * 1_000_000n
+      settled: stats.ctimeNs < readAt - BigInt(settleMs) * 1_000_000n
     }
   } finally {
     closeSync(fd)
