@@ -184,8 +184,12 @@ describe('retention', () => {
       }
     }
     const workspace = encodeCwd(s.cwd)
+    // A bounded share per run (the daily run at a session's opening), then the rest.
+    const first = await collectGarbage(s.home, workspace, DEFAULT_RETENTION, { packLimit: 16 })
+    expect([first.deletedBlobs, first.packedBlobs, looseCount()]).toEqual([0, 16, 24])
     const report = await collectGarbage(s.home, workspace)
-    expect([report.deletedBlobs, report.packedBlobs, looseCount()]).toEqual([0, 40, 0])
+    expect([report.deletedBlobs, report.packedBlobs, looseCount()]).toEqual([0, 24, 0])
+    expect(readdirSync(join(blobs.dir, 'packs'))).toHaveLength(2)
     expect(new BlobStore(blobs.dir).read(blobOf(changed(3))).toString()).toBe(changed(3))
 
     // Only the last checkpoint stays restorable: the pack is rewritten without the rest.
@@ -197,7 +201,7 @@ describe('retention', () => {
     // f0's first version stays: the kept versions of f10–f19 are deltas made from it.
     expect(blobs.baseOf(blobOf(text(15)))).toBe(blobOf(text(0)))
     expect(pruned.deletedBlobs).toBe(19)
-    expect(readdirSync(join(blobs.dir, 'packs'))).toHaveLength(1)
+    expect((await workspaceUsage(s.home, workspace)).blobCount).toBe(21)
     expect(await blobs.has(blobOf(changed(3)))).toBe(false)
 
     await s.engine.rewind(checkpointAt(s.store, 2), 'code')

@@ -138,7 +138,12 @@ export async function collectGarbage(
   home: string,
   workspace: string,
   policy: RetentionPolicy = DEFAULT_RETENTION,
-  options: { dryRun?: boolean; now?: number } = {}
+  options: {
+    dryRun?: boolean
+    now?: number
+    /** Pack at most this many idle blobs in this run (default: all of them). */
+    packLimit?: number
+  } = {}
 ): Promise<GcReport> {
   const now = options.now ?? Date.now()
   const paths = historyPathsAt(join(home, 'file-history', workspace))
@@ -172,10 +177,10 @@ export async function collectGarbage(
     rewritePacksWithout(paths, blobs, doomedHashes)
     for (const blob of doomed) if (blob.file !== null) await fs.rm(blob.file, { force: true })
     for (const j of oldJournals) await fs.rm(join(paths.restores, `${j.id}.json`), { force: true })
-    packedBlobs = await packIdleBlobs(
-      paths,
-      blobs.filter((b) => b.file !== null && !doomedHashes.has(b.hash) && b.mtimeMs < graceStart)
+    const idle = blobs.filter(
+      (b) => b.file !== null && !doomedHashes.has(b.hash) && b.mtimeMs < graceStart
     )
+    packedBlobs = await packIdleBlobs(paths, idle.slice(0, options.packLimit ?? idle.length))
   }
   return {
     workspace,
@@ -213,8 +218,14 @@ export async function collectGarbageIfDue(
   if (now - last < AUTO_GC_INTERVAL_MS) return null
   await fs.mkdir(paths.root, { recursive: true })
   await fs.writeFile(stamp, new Date(now).toISOString())
-  return collectGarbage(home, workspace, policy, { now })
+  return collectGarbage(home, workspace, policy, { now, packLimit: PACK_LIMIT_WHEN_DUE })
 }
+
+/**
+ * The pruning a session's opening runs waits for it, so it packs a bounded share of a big
+ * workspace's idle blobs per day (a few hundred milliseconds) rather than all at once.
+ */
+const PACK_LIMIT_WHEN_DUE = 2000
 
 /** Hashes the latest `keep` checkpoints of every session's active path need. */
 function neededBlobs(home: string, workspace: string, keep: number): Set<string> {
