@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { deflateSync } from 'node:zlib'
@@ -81,5 +81,17 @@ describe('blob store', () => {
     writeFileSync(blobs.pathOf(v1), 'not zlib')
     expect(() => new BlobStore(blobs.dir).read(v1)).toThrow(BlobDamagedError)
     expect(() => blobs.read(sha256(Buffer.from('never stored')))).toThrow(BlobMissingError)
+  })
+
+  it('serves recent contents from memory only while the blob is still stored', () => {
+    const blobs = store()
+    const hash = blobs.put(source('f'))
+    expect(blobs.read(hash).equals(source('f'))).toBe(true)
+    // Damage on disk does not reach a content already known by its hash...
+    writeFileSync(blobs.pathOf(hash), 'not zlib')
+    expect(blobs.read(hash).equals(source('f'))).toBe(true)
+    // ...but a pruned blob is missing here as for every other reader.
+    rmSync(blobs.pathOf(hash))
+    expect(() => blobs.read(hash)).toThrow(BlobMissingError)
   })
 })

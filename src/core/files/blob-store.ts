@@ -48,6 +48,9 @@ const DELTA_MAGIC = Buffer.from('RSD1', 'latin1')
 const DELTA_HEADER_BYTES = DELTA_MAGIC.length + 32
 /** Decoded bases kept in memory: a restore reads many deltas of one base. */
 const BASE_CACHE_BYTES = 32_000_000
+/** Contents stored or read lately, kept in memory; larger ones are read from disk each time. */
+const RECENT_CACHE_BYTES = 16_000_000
+const MAX_RECENT_CONTENT_BYTES = 1_000_000
 const RENEW_INTERVAL_MS = 3_600_000
 const MAX_RENEWALS_REMEMBERED = 200_000
 /** Larger contents are stored whole: building a delta index for them costs more than it saves. */
@@ -93,6 +96,9 @@ export class BlobStore {
   /** Decoded whole blobs used as bases, least recently used first. */
   private readonly bases = new Map<string, CachedBase>()
   private cachedBytes = 0
+  /** Contents stored or read lately (see remember), least recently added first. */
+  private readonly recent = new Map<string, Buffer>()
+  private recentBytes = 0
   private readonly renewedAt = new Map<string, number>()
   /** Blobs in pack files (pack-file.ts) by hash; null until first needed. */
   private packed: Map<string, PackedBlob> | null = null
@@ -121,6 +127,7 @@ export class BlobStore {
    */
   put(content: Buffer, hint: StoreHint = {}): string {
     const hash = sha256(content)
+    this.remember(hash, content)
     if (this.holds(hash)) return hash
     const kind = hint.path === undefined ? null : extname(hint.path)
     const delta = this.deltaFor(
@@ -160,9 +167,9 @@ export class BlobStore {
   }
 
   /**
-   * The blob file for `content` as a delta from `candidate` (or its base), or null to store it whole (no
-   * usable base, or too little in common). Using a base renews its mtime, so retention sees it
-   * in use from now on.
+   * The blob file for `content` as a delta from `candidate` (or its base), or null to store it
+   * whole (no usable base, or too little in common). Using a base renews its mtime, so
+   * retention sees it in use from now on.
    */
   private deltaFor(content: Buffer, candidate: string | null | undefined): Buffer | null {
     if (candidate === undefined || candidate === null || content.length > MAX_DELTA_BYTES) {
@@ -192,9 +199,9 @@ export class BlobStore {
 
   /**
    * Whether the blob is still there, giving it a fresh mtime: retention prunes by age, and an
-   * old blob that a live session just started relying on must count as young. At most once an hour per blob
-   * (the grace period is a day): a restore reuses a thousand blobs, the first snapshot of a big
-   * workspace makes thousands of deltas from a few bases.
+   * old blob that a live session just started relying on must count as young. At most once an
+   * hour per blob (the grace period is a day): a restore reuses a thousand blobs, the first
+   * snapshot of a big workspace makes thousands of deltas from a few bases.
    */
   private renewed(hash: string): boolean {
     const now = Date.now()
@@ -278,13 +285,24 @@ export class BlobStore {
     return this.packed.get(hash)
   }
 
-  /** The content of `hash`; BlobMissingError when it is gone. */
+  /** The content of `hash` (shared: do not modify it); BlobMissingError when it is gone. */
   async get(hash: string): Promise<Buffer> {
     return this.read(hash)
   }
 
   /** get(), synchronously (restores read blobs in batches; see put()). */
   read(hash: string): Buffer {
+    const recent = this.recent.get(hash)
+    // Only while the store still has it: a pruned blob must read as missing here as elsewhere.
+    if (recent !== undefined && (existsSync(this.pathOf(hash)) || this.findPacked(hash))) {
+      return recent
+    }
+    const content = this.decode(hash)
+    this.remember(hash, content)
+    return content
+  }
+
+  private decode(hash: string): Buffer {
     const packed = this.storedBytes(hash)
     const base = deltaBaseIn(packed)
     if (base === null) return inflate(hash, packed)
@@ -298,6 +316,18 @@ export class BlobStore {
     // A delta applied to the wrong bytes would still produce bytes: check they are the ones kept.
     if (sha256(rebuilt) !== hash) throw new BlobDamagedError(hash, 'its delta does not rebuild it')
     return rebuilt
+  }
+
+  /** Keeps a content stored or read lately in memory: a rewind, or its undo, soon needs it. */
+  private remember(hash: string, content: Buffer): void {
+    if (content.length > MAX_RECENT_CONTENT_BYTES || this.recent.has(hash)) return
+    this.recent.set(hash, content)
+    this.recentBytes += content.length
+    for (const [old, { length }] of this.recent) {
+      if (this.recentBytes <= RECENT_CACHE_BYTES) break
+      this.recent.delete(old)
+      this.recentBytes -= length
+    }
   }
 
   private storedBytes(hash: string): Buffer {
