@@ -33,7 +33,10 @@ interface Model {
   lastRewind: { ws: Workspace; turns: Turn[] } | null
 }
 
-const content = fc.constantFrom('x', 'y', 'xy', 'zz')
+/** Versions of one long text differing in a line: stored as deltas of each other. */
+const long = (line: string) =>
+  `${'a line every version shares\n'.repeat(8)}${line}\n${'and more of them\n'.repeat(8)}`
+const content = fc.constantFrom('x', 'y', 'xy', 'zz', long('one'), long('two'), long('three'))
 const handEdit = (paths: readonly string[]) =>
   fc.record({ path: fc.constantFrom(...paths), text: fc.option(content, { nil: null }) })
 type Action =
