@@ -13,7 +13,7 @@
 const MIN_MATCH = 8
 /** Contents shorter than this are stored whole: a delta could save only a few bytes. */
 const MIN_DELTA_TARGET = 64
-/** At most this many base positions are indexed, so a 10 MB base costs 8 MB of index, not 64. */
+/** At most this many base positions are indexed: a 10 MB base costs 16 MB of index, not 80. */
 const MAX_INDEXED = 1 << 21
 /** A match at least this long is taken at once; a shorter one from the index is passed over. */
 const GOOD_MATCH = 24
