@@ -58,6 +58,8 @@ test.describe('the seed walk-through, by clicks', () => {
     await expect(page.getByRole('region', { name: 'Prompt' })).toContainText('add TIMEOUT = 30')
     await page.keyboard.press('ArrowDown')
     await expect(turn(page, 'also remove DEBUG')).toBeFocused()
+    // One tab stop in the graph (the selected node): Tab passes the graph in one step.
+    await expect(page.locator('.react-flow__node[tabindex="0"]')).toHaveCount(1)
     await page.keyboard.press('Escape')
     await page.keyboard.press('Escape')
     const dialog = page.getByRole('dialog', { name: 'Rewind' })

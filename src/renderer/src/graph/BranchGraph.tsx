@@ -58,7 +58,10 @@ const CONTROLS_FIT_VIEW: FitViewOptions = { padding: FIT_PADDING }
 /** How many turns at the end of the active path the first view frames. */
 const FIRST_VIEW_TURNS = 6
 
-const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => selectNode(node.id)
+const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
+  selectNode(node.id)
+  focusNodeElement(node.id)
+}
 const onNodeDoubleClick: NodeMouseHandler<FlowNode> = (_event, node) => openNode(node.id)
 const miniMapNodeClass = (node: FlowNode) =>
   node.data.node.onActivePath ? 'minimap-node minimap-node--active' : 'minimap-node'
@@ -118,8 +121,15 @@ function useAfterFirstPaint(): boolean {
 }
 
 function Canvas() {
-  const nodes = useGraphStore(selectFlowNodes)
+  const flowNodes = useGraphStore(selectFlowNodes)
+  const selectedId = useGraphStore(selectSelectedId)
   const edges = useGraphStore(selectFlowEdges)
+  // One tab stop in the graph, the selected node (a roving tabindex): Tab passes the graph in
+  // one step, the arrows move within it.
+  const nodes = useMemo(
+    () => flowNodes.map((node) => (node.id === selectedId ? { ...node, focusable: true } : node)),
+    [flowNodes, selectedId]
+  )
   const showMiniMap = useAfterFirstPaint()
   useKeepSelectionInView()
 
@@ -166,6 +176,7 @@ function Canvas() {
         onNodeDoubleClick={onNodeDoubleClick}
         nodesDraggable={false}
         nodesConnectable={false}
+        nodesFocusable={false}
         elementsSelectable={false}
         deleteKeyCode={null}
         selectionKeyCode={null}

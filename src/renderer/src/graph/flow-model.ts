@@ -106,6 +106,8 @@ export function toFlowNodes(
       measured: MEASURED,
       handles: HANDLES,
       ariaLabel: nodeAccessibleName(node),
+      // Named for assistive tech whether or not it is the graph's one tab stop (BranchGraph).
+      ariaRole: 'group',
       className: node.onActivePath
         ? 'flow-node flow-node--active'
         : 'flow-node flow-node--abandoned'
