@@ -44,6 +44,52 @@ test('follows the OS dark theme and fits 1280x800 without horizontal scrolling',
   await page.screenshot({ path: join(screenshotDir, 'shell-02-dark.png') })
 })
 
+test('the side panel is resized by dragging or by the keyboard, within bounds, and remembered', async ({
+  page
+}) => {
+  await page.goto(app.url)
+  const side = page.getByRole('region', { name: 'Selected branch' })
+  const handle = page.getByRole('separator', { name: 'Width of the side panel' })
+  await expect(handle).toHaveAttribute('aria-valuenow', '440')
+  const before = (await side.boundingBox())?.width ?? 0
+
+  // Dragging the handle 120 px to the left widens the column by as much.
+  const box = await handle.boundingBox()
+  const x = (box?.x ?? 0) + (box?.width ?? 0) / 2
+  const y = (box?.y ?? 0) + 200
+  await page.mouse.move(x, y)
+  await page.mouse.down()
+  await page.mouse.move(x - 60, y)
+  await page.mouse.move(x - 120, y)
+  await page.mouse.up()
+  await expect(handle).toHaveAttribute('aria-valuenow', '560')
+  expect(Math.round((await side.boundingBox())?.width ?? 0)).toBe(Math.round(before + 120))
+
+  // The keyboard: arrows by 16 px, Home to the narrowest; never past the bounds.
+  await handle.focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(handle).toHaveAttribute('aria-valuenow', '544')
+  await page.keyboard.press('Home')
+  await expect(handle).toHaveAttribute('aria-valuenow', '320')
+  await page.keyboard.press('ArrowRight')
+  await expect(handle).toHaveAttribute('aria-valuenow', '320')
+  await page.keyboard.press('End')
+  const widest = Number(await handle.getAttribute('aria-valuenow'))
+  expect(widest).toBe(1280 - 210 - 360)
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth
+  )
+  expect(overflow).toBe(0)
+
+  // A reload keeps the width.
+  await page.reload()
+  await expect(page.getByRole('separator', { name: 'Width of the side panel' })).toHaveAttribute(
+    'aria-valuenow',
+    String(widest)
+  )
+  await page.screenshot({ path: join(screenshotDir, 'shell-04-wide-side-panel.png') })
+})
+
 test('a malformed payload over the WebSocket gets a typed error', async ({ page }) => {
   await page.goto(app.url)
   const token = new URL(app.url).searchParams.get('token')

@@ -14,6 +14,7 @@ import { RewindDialogs } from './panels/RewindDialog'
 import { SessionList } from './panels/SessionList'
 import { SettingsDialog } from './panels/SettingsDialog'
 import { SidePanel } from './panels/SidePanel'
+import { layoutColumns, SideResizer, useSideWidth } from './panels/SideResizer'
 
 const DOUBLE_ESCAPE_MS = 600
 
@@ -54,14 +55,16 @@ function useEscapeTwiceOpensRewind(): void {
 export function App() {
   useEffect(() => connect(), [])
   useEscapeTwiceOpensRewind()
+  const [sideWidth, setSideWidth] = useSideWidth()
   return (
     <div className="app">
       <Header />
       <Notices />
-      <main className="layout">
+      <main className="layout" style={{ gridTemplateColumns: layoutColumns(sideWidth) }}>
         <SessionList />
         <BranchGraph />
         <div className="right">
+          <SideResizer width={sideWidth} onResize={setSideWidth} />
           <SidePanel />
           <PermissionPrompt />
           <Composer />
