@@ -60,6 +60,21 @@ test.describe('the seed walk-through, by clicks', () => {
     await expect(turn(page, 'also remove DEBUG')).toBeFocused()
     // One tab stop in the graph (the selected node): Tab passes the graph in one step.
     await expect(page.locator('.react-flow__node[tabindex="0"]')).toHaveCount(1)
+    // Panned out of view, the selected node is not rendered: the canvas is the tab stop then,
+    // and hands the focus on to the node, brought back into view.
+    const pane = await page.locator('.react-flow__pane').boundingBox()
+    const [px, py] = [(pane?.x ?? 0) + 40, (pane?.y ?? 0) + (pane?.height ?? 0) / 2]
+    for (let drag = 0; drag < 2; drag++) {
+      await page.mouse.move(px, py)
+      await page.mouse.down()
+      await page.mouse.move(px + 280, py, { steps: 4 })
+      await page.mouse.move(px + 560, py, { steps: 4 })
+      await page.mouse.up()
+    }
+    await expect(turn(page, 'also remove DEBUG')).toHaveCount(0)
+    await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button').last().focus()
+    await page.keyboard.press('Tab')
+    await expect(turn(page, 'also remove DEBUG')).toBeFocused()
     await page.keyboard.press('Escape')
     await page.keyboard.press('Escape')
     const dialog = page.getByRole('dialog', { name: 'Rewind' })

@@ -66,17 +66,41 @@ const onNodeDoubleClick: NodeMouseHandler<FlowNode> = (_event, node) => openNode
 const miniMapNodeClass = (node: FlowNode) =>
   node.data.node.onActivePath ? 'minimap-node minimap-node--active' : 'minimap-node'
 
+function nodeElement(id: string): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)
+}
+
 function focusNodeElement(id: string): void {
   // The node may only mount on the next frames (onlyRenderVisibleElements after a pan).
   let tries = 3
   const attemptFocus = () => {
-    const element = document.querySelector<HTMLElement>(
-      `.react-flow__node[data-id="${CSS.escape(id)}"]`
-    )
+    const element = nodeElement(id)
     if (element !== null) element.focus({ preventScroll: true })
     else if (--tries > 0) requestAnimationFrame(attemptFocus)
   }
   requestAnimationFrame(attemptFocus)
+}
+
+type FlowStore = ReturnType<typeof useStoreApi<FlowNode>>
+
+/** Pans to the node when it is outside the view; `duration` 0 jumps there at once. */
+function revealNode(store: FlowStore, id: string, duration = 200): void {
+  const position = useGraphStore.getState().positions.get(id)
+  if (position === undefined) return
+  const { transform, width, height, setCenter } = store.getState()
+  // Before the pane is measured the first view is fitView's to make, not ours.
+  if (width === 0 || height === 0) return
+  const [tx, ty, zoom] = transform
+  const left = position.x * zoom + tx
+  const top = position.y * zoom + ty
+  const inside =
+    left >= 0 && top >= 0 && left + NODE_WIDTH * zoom <= width && top + NODE_HEIGHT * zoom <= height
+  if (!inside) {
+    void setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
+      zoom: Math.max(zoom, 0.6),
+      duration
+    })
+  }
 }
 
 /** Pans to the selected node when it is outside the view (keyboard moves, a rewind). */
@@ -84,27 +108,24 @@ function useKeepSelectionInView(): void {
   const store = useStoreApi<FlowNode>()
   const selectedId = useGraphStore(selectSelectedId)
   useEffect(() => {
-    if (selectedId === null) return
-    const position = useGraphStore.getState().positions.get(selectedId)
-    if (position === undefined) return
-    const { transform, width, height, setCenter } = store.getState()
-    // Before the pane is measured the first view is fitView's to make, not ours.
-    if (width === 0 || height === 0) return
-    const [tx, ty, zoom] = transform
-    const left = position.x * zoom + tx
-    const top = position.y * zoom + ty
-    const inside =
-      left >= 0 &&
-      top >= 0 &&
-      left + NODE_WIDTH * zoom <= width &&
-      top + NODE_HEIGHT * zoom <= height
-    if (!inside) {
-      void setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
-        zoom: Math.max(zoom, 0.6),
-        duration: 200
-      })
-    }
+    if (selectedId !== null) revealNode(store, selectedId)
   }, [selectedId, store])
+}
+
+/**
+ * Whether the selected node (the graph's one tab stop) is rendered. It is not once panned out
+ * of view (culling): the canvas itself is then the tab stop, and focusing it brings the node
+ * back. Checked after each render and each pan or zoom.
+ */
+function useSelectionRendered(selectedId: string | null): [boolean, () => void] {
+  const [rendered, setRendered] = useState(true)
+  const check = useCallback(() => {
+    requestAnimationFrame(() => {
+      setRendered(selectedId === null || nodeElement(selectedId) !== null)
+    })
+  }, [selectedId])
+  useEffect(check)
+  return [rendered, check]
 }
 
 /**
@@ -132,6 +153,8 @@ function Canvas() {
   )
   const showMiniMap = useAfterFirstPaint()
   useKeepSelectionInView()
+  const store = useStoreApi<FlowNode>()
+  const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
 
   // Computed once per mounted canvas: the first view shows where the conversation stands.
   const fitViewOptions = useMemo<FitViewOptions>(() => {
@@ -143,11 +166,25 @@ function Canvas() {
     }
   }, [])
 
-  // Selection follows the focus: a node reached with Tab is the one the arrows move from.
-  const onFocus = useCallback((event: FocusEvent<HTMLDivElement>) => {
-    const id = event.target.closest<HTMLElement>('.react-flow__node')?.dataset.id
-    if (id !== undefined && id !== useGraphStore.getState().selectedId) selectNode(id)
-  }, [])
+  // Selection follows the focus: a node reached with Tab is the one the arrows move from. The
+  // canvas itself takes the focus only when the selected node is out of view: it passes it on.
+  const onFocus = useCallback(
+    (event: FocusEvent<HTMLDivElement>) => {
+      // Only a keyboard arrival is passed on: a click on the pane starts a pan where it is.
+      if (event.target.classList.contains('react-flow')) {
+        if (!event.target.matches(':focus-visible')) return
+        const selected = useGraphStore.getState().selectedId
+        if (selected !== null) {
+          revealNode(store, selected, 0)
+          focusNodeElement(selected)
+        }
+        return
+      }
+      const id = event.target.closest<HTMLElement>('.react-flow__node')?.dataset.id
+      if (id !== undefined && id !== useGraphStore.getState().selectedId) selectNode(id)
+    },
+    [store]
+  )
 
   const onKeyDown = useCallback((event: KeyboardEvent<HTMLDivElement>) => {
     const direction = ARROWS[event.key]
@@ -189,6 +226,8 @@ function Canvas() {
         fitViewOptions={fitViewOptions}
         colorMode="system"
         aria-label="Branch graph"
+        tabIndex={selectionRendered ? undefined : 0}
+        onMoveEnd={checkSelectionRendered}
       >
         <Background gap={24} size={1} />
         {showMiniMap && (
