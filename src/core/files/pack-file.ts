@@ -16,10 +16,10 @@ import {
   readdirSync,
   readSync,
   renameSync,
-  rmSync,
-  writeSync
+  rmSync
 } from 'node:fs'
 import { join } from 'node:path'
+import { writeAllSync } from '../os/write-all'
 
 const MAGIC = Buffer.from('RSPK', 'latin1')
 const HEADER = Buffer.concat([MAGIC, Buffer.from([1, 0, 0, 0])])
@@ -67,20 +67,23 @@ export function writePack(
   const index = Buffer.alloc(blobs.length * INDEX_ENTRY_BYTES)
   const fd = openSync(temp, 'wx')
   try {
-    let offset = writeAll(fd, HEADER, 0)
+    writeAllSync(fd, HEADER)
+    let offset = HEADER.length
     for (const [i, blob] of blobs.entries()) {
       const at = i * INDEX_ENTRY_BYTES
       Buffer.from(blob.hash, 'hex').copy(index, at)
       index.writeBigUInt64LE(BigInt(offset), at + 32)
       index.writeUInt32LE(blob.bytes.length, at + 40)
       index.writeDoubleLE(blob.usedMs, at + 44)
-      offset = writeAll(fd, blob.bytes, offset)
+      writeAllSync(fd, blob.bytes)
+      offset += blob.bytes.length
     }
     const trailer = Buffer.alloc(TRAILER_BYTES)
     trailer.writeBigUInt64LE(BigInt(offset), 0)
     trailer.writeUInt32LE(blobs.length, 8)
     MAGIC.copy(trailer, 12)
-    writeAll(fd, trailer, writeAll(fd, index, offset))
+    writeAllSync(fd, index)
+    writeAllSync(fd, trailer)
     fsyncSync(fd)
   } catch (error) {
     closeSync(fd)
@@ -90,13 +93,6 @@ export function writePack(
   closeSync(fd)
   renameSync(temp, file)
   return file
-}
-
-function writeAll(fd: number, bytes: Buffer, position: number): number {
-  let done = 0
-  while (done < bytes.length)
-    done += writeSync(fd, bytes, done, bytes.length - done, position + done)
-  return position + bytes.length
 }
 
 /** The blobs a pack holds. PackDamagedError when its index cannot be trusted. */

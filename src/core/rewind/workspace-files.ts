@@ -19,10 +19,10 @@ import {
   renameSync,
   rmdirSync,
   statfsSync,
-  rmSync,
-  writeSync
+  rmSync
 } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
+import { writeAllSync } from '../os/write-all'
 import { BlobStore } from '../files/blob-store'
 import type { HistoryPaths } from '../files/history-paths'
 import { historyPathsAt } from '../files/history-paths'
@@ -230,7 +230,7 @@ export function writeFileAt(
     const fd = openSync(temp, 'wx', bits === undefined ? 0o666 : 0o600)
     try {
       if (bits !== undefined) fchmodSync(fd, bits)
-      writeFullySync(fd, content)
+      writeAllSync(fd, content)
     } finally {
       closeSync(fd)
     }
@@ -238,13 +238,6 @@ export function writeFileAt(
   } catch (error) {
     rmSync(temp, { force: true })
     throw error
-  }
-}
-
-function writeFullySync(fd: number, content: Buffer): void {
-  let written = 0
-  while (written < content.length) {
-    written += writeSync(fd, content, written, content.length - written)
   }
 }
 

@@ -19,10 +19,10 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  statSync,
-  writeSync
+  statSync
 } from 'node:fs'
 import { basename, join } from 'node:path'
+import { writeAllSync } from '../os/write-all'
 import { v7 as uuidv7 } from 'uuid'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { loadSessionText } from './load'
@@ -429,8 +429,7 @@ export class SessionStore {
     const lines = records.map((record) => `${JSON.stringify(record)}\n`).join('')
     const bytes = Buffer.from(`${writer.needsNewline ? '\n' : ''}${lines}`)
     try {
-      let done = 0
-      while (done < bytes.length) done += writeSync(writer.fd, bytes, done, bytes.length - done)
+      writeAllSync(writer.fd, bytes)
       fdatasyncSync(writer.fd)
     } catch (error) {
       // A partial line may be on disk now (disk full): the next record must start a fresh line,
