@@ -113,6 +113,10 @@ export class BlobStore {
   }
 
   async has(hash: string): Promise<boolean> {
+    return this.isStored(hash)
+  }
+
+  private isStored(hash: string): boolean {
     return existsSync(this.pathOf(hash)) || this.findPacked(hash) !== undefined
   }
 
@@ -240,25 +244,11 @@ export class BlobStore {
   /** Whether the store has `hash`, which counts as using it again (see renewed). */
   holds(hash: string): boolean {
     if (existsSync(this.pathOf(hash)) && this.renewed(hash)) return true
-    const packed = this.findPacked(hash)
-    if (packed === undefined) return false
     // A packed blob cannot be given a fresh mtime: it is used again as a loose copy, which the
     // next gc packs (and the older copy goes with its pack's next rewrite).
-    try {
-      this.writeLoose(hash, readPacked(packed))
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.holdsAfterRepack(hash)
-      throw error
-    }
-    return true
-  }
-
-  /** holds(), once more after reloading the packs (a gc replaced the one we knew). */
-  private holdsAfterRepack(hash: string): boolean {
-    this.packed = null
-    const packed = this.findPacked(hash)
-    if (packed === undefined) return false
-    this.writeLoose(hash, readPacked(packed))
+    const packed = this.packedBytes(hash)
+    if (packed === null) return false
+    this.writeLoose(hash, packed)
     return true
   }
 
@@ -294,9 +284,7 @@ export class BlobStore {
   read(hash: string): Buffer {
     const recent = this.recent.get(hash)
     // Only while the store still has it: a pruned blob must read as missing here as elsewhere.
-    if (recent !== undefined && (existsSync(this.pathOf(hash)) || this.findPacked(hash))) {
-      return recent
-    }
+    if (recent !== undefined && this.isStored(hash)) return recent
     const content = this.decode(hash)
     this.remember(hash, content)
     return content
@@ -336,9 +324,16 @@ export class BlobStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     }
+    const packed = this.packedBytes(hash)
+    if (packed === null) throw new BlobMissingError(hash)
+    return packed
+  }
+
+  /** The stored bytes of a packed blob, or null when no pack has it. */
+  private packedBytes(hash: string): Buffer | null {
     for (let attempt = 0; attempt < 2; attempt++) {
       const packed = this.findPacked(hash)
-      if (packed === undefined) break
+      if (packed === undefined) return null
       try {
         return readPacked(packed)
       } catch (error) {
@@ -346,7 +341,7 @@ export class BlobStore {
         this.packed = null // a gc rewrote that pack: look again
       }
     }
-    throw new BlobMissingError(hash)
+    return null
   }
 
   /** A whole blob's content, through the cache of bases. */
