@@ -41,7 +41,6 @@ interface BlobFile {
   hash: string
   /** The loose blob file, or null for a blob in a pack. */
   file: string | null
-  pack: PackedBlob | null
   bytes: number
   /** The loose file's mtime, or the last use a pack recorded. */
   mtimeMs: number
@@ -93,7 +92,7 @@ export async function listHistoryWorkspaces(home: string): Promise<string[]> {
 
 export async function workspaceUsage(home: string, workspace: string): Promise<WorkspaceUsage> {
   const paths = historyPathsAt(join(home, 'file-history', workspace))
-  const blobs = await listBlobs(paths)
+  const { blobs } = await listBlobs(paths)
   const byHash = new Map(blobs.map((b) => [b.hash, b]))
   const referenced = new Set<string>()
   const sessions = sessionsOf(home, workspace).map((listing) => {
@@ -153,7 +152,7 @@ export async function collectGarbage(
   for (const journal of keptJournals) {
     for (const op of journal.ops) for (const h of [op.from, op.to]) if (h !== null) needed.add(h)
   }
-  const blobs = await listBlobs(paths)
+  const { blobs, packs } = await listBlobs(paths)
   const graceStart = now - policy.graceHours * 3_600_000
   const ageLimit = now - policy.maxAgeDays * 86_400_000
   const candidates = blobs
@@ -174,7 +173,7 @@ export async function collectGarbage(
   let packedBlobs = 0
   if (options.dryRun !== true) {
     const doomedHashes = new Set(doomed.map((b) => b.hash))
-    rewritePacksWithout(paths, blobs, doomedHashes)
+    rewritePacksWithout(paths, packs, blobs, doomedHashes)
     for (const blob of doomed) if (blob.file !== null) await fs.rm(blob.file, { force: true })
     for (const j of oldJournals) await fs.rm(join(paths.restores, `${j.id}.json`), { force: true })
     const idle = blobs.filter(
@@ -295,40 +294,43 @@ function sessionsOf(home: string, workspace: string) {
   return SessionStore.list(home, workspace)
 }
 
-/** Every blob of the workspace: loose ones, then packed ones not also loose. */
-async function listBlobs(paths: HistoryPaths): Promise<BlobFile[]> {
+interface StoredBlobs {
+  /** Every blob of the workspace: loose ones, then packed ones not also loose. */
+  blobs: BlobFile[]
+  /** What each pack file holds. */
+  packs: Map<string, PackedBlob[]>
+}
+
+async function listBlobs(paths: HistoryPaths): Promise<StoredBlobs> {
+  const blobs: BlobFile[] = []
+  const packs = new Map<string, PackedBlob[]>()
   let shards: string[]
   try {
     shards = await fs.readdir(paths.blobs)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { blobs, packs }
     throw error
   }
-  const blobs: BlobFile[] = []
   for (const shard of shards.filter((name) => /^[0-9a-f]{2}$/.test(name))) {
     for (const name of await fs.readdir(join(paths.blobs, shard))) {
       if (!/^[0-9a-f]{64}$/.test(name)) continue
       const file = join(paths.blobs, shard, name)
       const stats = await fs.stat(file)
-      blobs.push({ hash: name, file, pack: null, bytes: stats.size, mtimeMs: stats.mtimeMs })
+      blobs.push({ hash: name, file, bytes: stats.size, mtimeMs: stats.mtimeMs })
     }
   }
   const listed = new Set(blobs.map((b) => b.hash))
   for (const pack of listPacks(packsDir(paths.blobs))) {
-    for (const blob of readPackIndex(pack)) {
+    const entries = readPackIndex(pack)
+    packs.set(pack, entries)
+    for (const blob of entries) {
       // A blob loose and packed (used again since it was packed) counts once, as loose.
       if (listed.has(blob.hash)) continue
       listed.add(blob.hash)
-      blobs.push({
-        hash: blob.hash,
-        file: null,
-        pack: blob,
-        bytes: blob.length,
-        mtimeMs: blob.usedMs
-      })
+      blobs.push({ hash: blob.hash, file: null, bytes: blob.length, mtimeMs: blob.usedMs })
     }
   }
-  return blobs
+  return { blobs, packs }
 }
 
 /** Loose blobs packed together at most once per gc, and only when there are enough to pay. */
@@ -369,9 +371,12 @@ async function packIdleBlobs(paths: HistoryPaths, idle: BlobFile[]): Promise<num
  * Rewrites each pack that holds a doomed blob without it (a pack never changes in place), and
  * drops packs left empty. The new pack is durable before the old one goes.
  */
-function rewritePacksWithout(paths: HistoryPaths, blobs: BlobFile[], doomed: Set<string>): void {
-  const byPack = new Map<string, PackedBlob[]>()
-  for (const pack of listPacks(packsDir(paths.blobs))) byPack.set(pack, readPackIndex(pack))
+function rewritePacksWithout(
+  paths: HistoryPaths,
+  byPack: Map<string, PackedBlob[]>,
+  blobs: BlobFile[],
+  doomed: Set<string>
+): void {
   const loose = new Set(blobs.filter((b) => b.file !== null).map((b) => b.hash))
   for (const [pack, entries] of byPack) {
     // Packed copies of blobs that are also loose are dropped too: the loose copy is newer.
