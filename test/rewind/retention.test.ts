@@ -23,13 +23,20 @@ async function threeTurns(ageDays: number) {
     await s.write('a.txt', v)
     s.reply('ok')
   }
-  const old = new Date(Date.now() - ageDays * DAY)
-  for (const shard of readdirSync(s.history.paths.blobs)) {
-    for (const blob of readdirSync(join(s.history.paths.blobs, shard))) {
-      utimesSync(join(s.history.paths.blobs, shard, blob), old, old)
-    }
-  }
+  ageLooseBlobs(s.history.paths.blobs, ageDays)
   return { s, workspace: encodeCwd(s.cwd) }
+}
+
+/** The loose blob files of a store (not its packs). */
+const looseBlobs = (dir: string) =>
+  readdirSync(dir)
+    .filter((shard) => shard !== 'packs')
+    .flatMap((shard) => readdirSync(join(dir, shard)).map((blob) => join(dir, shard, blob)))
+
+/** Makes every loose blob `days` old, as if no session had used it since. */
+function ageLooseBlobs(dir: string, days: number): void {
+  const old = new Date(Date.now() - days * DAY)
+  for (const file of looseBlobs(dir)) utimesSync(file, old, old)
 }
 
 const blobOf = (text: string) => sha256(Buffer.from(text))
@@ -138,12 +145,7 @@ describe('retention', () => {
     // v0 was kept whole; the later versions are deltas made from it.
     expect(blobs.baseOf(v0 ?? '')).toBeNull()
     for (const v of [v1, v2, v3]) expect(blobs.baseOf(v ?? '')).toBe(v0)
-    const old = new Date(Date.now() - 40 * DAY)
-    for (const shard of readdirSync(blobs.dir)) {
-      for (const blob of readdirSync(join(blobs.dir, shard))) {
-        utimesSync(join(blobs.dir, shard, blob), old, old)
-      }
-    }
+    ageLooseBlobs(blobs.dir, 40)
     const workspace = encodeCwd(s.cwd)
     // Only checkpoint 3 must stay restorable: it needs v2 and v3, so their base v0 stays too.
     const report = await collectGarbage(s.home, workspace, {
@@ -175,14 +177,8 @@ describe('retention', () => {
     await s.bash(`for i in 10 11 12 13 14 15 16 17 18 19; do echo changed >> f$i.txt; done`)
     s.reply('ok')
     const blobs = s.history.blobs
-    const shards = () => readdirSync(blobs.dir).filter((name) => name !== 'packs')
-    const looseCount = () => shards().flatMap((shard) => readdirSync(join(blobs.dir, shard))).length
-    const old = new Date(Date.now() - 2 * DAY)
-    for (const shard of shards()) {
-      for (const blob of readdirSync(join(blobs.dir, shard))) {
-        utimesSync(join(blobs.dir, shard, blob), old, old)
-      }
-    }
+    const looseCount = () => looseBlobs(blobs.dir).length
+    ageLooseBlobs(blobs.dir, 2)
     const workspace = encodeCwd(s.cwd)
     // A bounded share per run (the daily run at a session's opening), then the rest.
     const first = await collectGarbage(s.home, workspace, DEFAULT_RETENTION, { packLimit: 16 })
