@@ -34,6 +34,22 @@ describe('a file_change record naming the workspace root', () => {
     }
   )
 
+  it('"/" and the workspace\'s own absolute path are refused too, naming the record', async () => {
+    for (const pathOf of [() => '/', (cwd: string) => cwd]) {
+      const s = await session()
+      const path = pathOf(s.cwd)
+      const content = s.history.blobs.put(Buffer.from('not a folder\n'), { path: 'x' })
+      const checkpoint = s.prompt('first')
+      const [record] = s.store.appendFileChanges([
+        { checkpointUuid: checkpoint, path, before: content, after: null, source: 'Bash' }
+      ])
+      await expect(s.engine.planRewind(checkpoint, 'both'), path).rejects.toThrow(
+        `record ${record?.uuid} names a path a restore may not touch`
+      )
+      expect(statSync(s.cwd).isDirectory()).toBe(true)
+    }
+  })
+
   it('rewind FILE refuses it too, and the empty workspace folder stays', async () => {
     const where = makeWorkspace()
     const { file, recordUuid } = handMadeSession(where.cwd, '', 'x')
