@@ -15,6 +15,7 @@ const expectedErrors = new Set([
   'SettingsError',
   'StudioError',
   'PathOutsideWorkspaceError',
+  'WorkspaceRefusedError',
   'SessionError',
   'ModelConfigError'
 ])

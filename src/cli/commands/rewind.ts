@@ -6,7 +6,8 @@ import { resolve } from 'node:path'
 import { historyPaths } from '../../core/files/history-paths'
 import { type RewindPlan, RewindEngine, checkpointAt } from '../../core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../../core/rewind/workspace-files'
-import { rewindStudioHome } from '../../core/session/paths'
+import { checkWorkspaceFolder } from '../../core/files/workspace-root'
+import { isSessionFileOf, rewindStudioHome, sessionsDir } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
 import { RewindMode } from '../../shared/messages'
 import type { RewindResult } from '../../shared/views'
@@ -21,8 +22,11 @@ Rewinds the session to just before its checkpoint N (the Nth prompt on the activ
   code          the files only
 Files the session changed since the checkpoint get their content back; files it created after
 it are deleted; nothing else is touched. --undo reverses the last rewind (hand edits included).
---cwd restores into DIR instead of the session's workspace. --dry-run prints what would change,
-with diffs, and changes nothing. --json prints {restore, delete, recreate, outsideChanges}.`
+--cwd restores into DIR instead of the session's workspace; it is required for a SESSION_FILE
+outside the sessions folder of the workspace its header names. --dry-run prints what would
+change, with diffs, and changes nothing. --json prints {restore, delete, recreate, outsideChanges}.
+Refused: /, the home folder, a relative or empty workspace, and records naming the workspace
+folder itself or a path in any .git folder.`
 
 class UsageError extends Error {}
 
@@ -67,8 +71,11 @@ function parse(args: string[]): Options {
       if (!mode.success)
         throw new UsageError(`--mode must be both, conversation or code, not "${raw}"`)
       options.mode = mode.data
-    } else if (arg === '--cwd') options.cwd = value()
-    else if (arg === '--undo') options.undo = true
+    } else if (arg === '--cwd') {
+      options.cwd = value()
+      // resolve('') is the current folder: an empty --cwd (an unset variable) must not mean "here".
+      if (options.cwd === '') throw new UsageError('--cwd needs a folder, not ""')
+    } else if (arg === '--undo') options.undo = true
     else if (arg === '--dry-run') options.dryRun = true
     else if (arg === '--json') options.json = true
     else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`)
@@ -106,13 +113,21 @@ export async function run(args: string[]): Promise<number> {
       )
     }
     const home = rewindStudioHome()
-    const root = options.cwd ?? store.cwd
+    if (options.cwd === null && !isSessionFileOf(home, options.file, store.cwd)) {
+      // A session file says itself where to write: trusted only where this app keeps the
+      // sessions of that workspace. Anywhere else, the user names the folder.
+      throw new Error(
+        `${options.file} is not in the sessions folder of the workspace its header names (${sessionsDir(home, store.cwd)}): give --cwd DIR to say which folder to restore. Nothing was changed.`
+      )
+    }
+    const root = options.cwd === null ? store.cwd : resolve(options.cwd)
+    checkWorkspaceFolder(root, home)
     if (!existsSync(root)) throw new Error(`the workspace ${root} does not exist`)
     const engine = new RewindEngine({
       home,
       store,
       // Backups live with the session's workspace; --cwd only says where to restore.
-      space: restoreSpaceAt(realpathSync(resolve(root)), historyPaths(home, store.cwd).root)
+      space: restoreSpaceAt(realpathSync(root), historyPaths(home, store.cwd).root)
     })
     for (const notice of await engine.recover()) console.error(`note: ${notice}`)
     if (options.undo) {

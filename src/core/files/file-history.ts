@@ -12,6 +12,7 @@ import { collectGarbageIfDue } from './retention'
 import { encodeCwd } from '../session/paths'
 import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
+import { checkWorkspaceFolder } from './workspace-root'
 import { WorkspaceWatcher } from './workspace-watcher'
 import type { NewFileChange } from '../session/store'
 import type { CommandChanges, WriteGuard } from './write-guard'
@@ -69,6 +70,7 @@ export class FileHistory implements WriteGuard {
   }
 
   static async open(options: FileHistoryOptions): Promise<FileHistory> {
+    checkWorkspaceFolder(options.cwd, options.home)
     const root = realpathSync(options.cwd)
     // Named after the workspace path as given, like its session folder (session/paths.ts).
     const paths = historyPaths(options.home, resolve(options.cwd))

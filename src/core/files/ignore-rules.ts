@@ -1,8 +1,10 @@
 // Which workspace paths file history tracks: everything git would (every .gitignore on the way
-// down applies, deeper ones override shallower ones), never .git itself.
+// down applies, deeper ones override shallower ones), never a .git folder: the workspace's or a
+// nested repository's, in any case (isGitFolderName). What is not tracked is never restored.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
+import { isGitFolderName } from './workspace-paths'
 
 export class IgnoreRules {
   /** .gitignore rules per directory ('' = root); null where the directory has none. */
@@ -13,7 +15,7 @@ export class IgnoreRules {
   /** `rel`: workspace-relative, forward slashes. */
   isIgnored(rel: string, isDir: boolean): boolean {
     const parts = rel.split('/')
-    if (parts.includes('.git')) return true
+    if (parts.some(isGitFolderName)) return true
     let ignored = false
     for (let depth = 0; depth < parts.length; depth++) {
       const base = parts.slice(0, depth).join('/')

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PathOutsideWorkspaceError, resolveInWorkspace } from './workspace-paths'
+import { PathOutsideWorkspaceError, isGitFolderName, resolveInWorkspace } from './workspace-paths'
 
 function workspace() {
   const base = mkdtempSync(join(tmpdir(), 'rs-paths-'))
@@ -54,5 +54,28 @@ describe('resolveInWorkspace', () => {
     })
     expect(resolveInWorkspace(root, join(root, 'src')).rel).toBe('src')
     expect(resolveInWorkspace(root, '.gitignore').rel).toBe('.gitignore')
+  })
+
+  it('refuses a nested .git at any depth, and a symlink leading into one', () => {
+    const { root } = workspace()
+    mkdirSync(join(root, 'vendor/lib/.git'), { recursive: true })
+    symlinkSync(join(root, 'vendor/lib/.git'), join(root, 'src/g'))
+    for (const p of ['vendor/lib/.git/config', 'vendor/lib/.git', 'src/g/hooks/pre-commit']) {
+      expect(() => resolveInWorkspace(root, p), p).toThrow(/inside a \.git folder/)
+    }
+  })
+})
+
+describe('isGitFolderName', () => {
+  it('knows the names that are .git on macOS, Windows or HFS+', () => {
+    const aliases = ['.git', '.GIT', '.Git', '.git.', '.git ', '.git. .', 'GIT~1', 'git~12']
+    const more = ['.git::$INDEX_ALLOCATION', '.g\u200cit', '\ufeff.git']
+    for (const name of [...aliases, ...more]) expect(isGitFolderName(name), name).toBe(true)
+  })
+
+  it('leaves other names alone', () => {
+    for (const name of ['.gitignore', '.github', 'git', '.gi', 'x.git', '.git2', 'GIT~']) {
+      expect(isGitFolderName(name), name).toBe(false)
+    }
   })
 })

@@ -1,6 +1,9 @@
 // Where the agent and a restore may touch the disk: inside the workspace root, never through a
-// symlink that leads out of it, never inside its .git. Every path from the model, a session log
-// or an index goes through resolveInWorkspace before any read or write.
+// symlink that leads out of it, never inside a .git folder at any depth (a nested repository's
+// `.git/config` can set `core.fsmonitor`, whose command the next `git status` there runs; its
+// `hooks/` run on commit). Every path from the model, a session log or an index goes through
+// resolveInWorkspace (or, for a restore, workspacePathAsWritten plus lstat) before any read or
+// write.
 import { realpathSync } from 'node:fs'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 
@@ -48,7 +51,7 @@ function isInside(root: string, target: string): boolean {
 
 /**
  * `requested` (absolute, or relative to `root`) as a path inside `root`, judged as written: no
- * NUL byte, no way out of `root`, not in its .git folder. Symlinks are not looked at; callers
+ * NUL byte, no way out of `root`, no part of it a .git folder (isGitFolderName). Symlinks are not looked at; callers
  * that allow none on the path (a restore) check each part with lstat instead.
  */
 export function workspacePathAsWritten(root: string, requested: string): WorkspacePath {
@@ -59,17 +62,37 @@ export function workspacePathAsWritten(root: string, requested: string): Workspa
     throw new PathOutsideWorkspaceError(requested, `it is outside the workspace ${root}`)
   }
   const rel = relative(root, abs).split(sep).join('/')
-  if (isInGitFolder(rel)) {
-    throw new PathOutsideWorkspaceError(requested, "it is inside the workspace's .git folder")
-  }
+  if (isInGitFolder(rel)) throw new PathOutsideWorkspaceError(requested, IN_GIT_FOLDER)
   return { abs, rel }
 }
 
-const isInGitFolder = (rel: string) => rel === '.git' || rel.startsWith('.git/')
+const IN_GIT_FOLDER = 'it is inside a .git folder (git runs commands its files name)'
+
+/** Characters HFS+ leaves out when it compares names, so `.g\u200cit` is `.git` there (git's is_hfs_dotgit). */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g
+
+/**
+ * Whether a file name is, on some file system git runs on, the name of a .git folder: `.git` in
+ * any case (macOS's and Windows' file systems ignore case), with the trailing dots and spaces
+ * Windows drops (`.git.`, `.git `), an NTFS stream suffix (`.git::$INDEX_ALLOCATION`), the
+ * characters HFS+ ignores, or as Windows' short name `GIT~1`. Refused on Linux too: such a name
+ * costs a Linux user nothing, and the workspace may be a share or a checkout a Mac also uses.
+ */
+export function isGitFolderName(name: string): boolean {
+  const folded = (name.replace(HFS_IGNORED, '').split(':')[0] ?? '')
+    .replace(/[. ]+$/, '')
+    .toLowerCase()
+  return folded === '.git' || /^git~\d+$/.test(folded)
+}
+
+/** Whether any component of `rel` (either slash) names a .git folder: the workspace's, or a nested repository's. */
+export function isInGitFolder(rel: string): boolean {
+  return rel.split(/[\\/]/).some(isGitFolderName)
+}
 
 /**
  * Resolves `requested` (absolute, or relative to `root`) and refuses it when it, or what its
- * symlinks lead to, lies outside `root`, or when it is in the workspace's .git folder.
+ * symlinks lead to, lies outside `root`, or when it is in a .git folder at any depth.
  */
 export function resolveInWorkspace(root: string, requested: string): WorkspacePath {
   const asWritten = workspacePathAsWritten(root, requested)
@@ -78,9 +101,11 @@ export function resolveInWorkspace(root: string, requested: string): WorkspacePa
   if (!isInside(realRoot, real)) {
     throw new PathOutsideWorkspaceError(requested, 'a symlink on it leads outside the workspace')
   }
-  // Checked where symlinks lead too: a link `g -> .git` must not open a way in.
+  // Checked where symlinks lead too, at any depth: a link `g -> vendor/lib/.git` must not open
+  // a way in. On macOS and Windows the real path also gives each existing part's name as it is
+  // on disk (its case, its long name), so an alias the name check above missed is caught here.
   if (isInGitFolder(relative(realRoot, real).split(sep).join('/'))) {
-    throw new PathOutsideWorkspaceError(requested, "it is inside the workspace's .git folder")
+    throw new PathOutsideWorkspaceError(requested, IN_GIT_FOLDER)
   }
   return asWritten
 }

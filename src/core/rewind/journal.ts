@@ -20,7 +20,14 @@ export const RestoreOp = z.object({
   /** Permission bits the file had (with `from`): a rollback or an undo gives them back. */
   fromMode: z.number().int().optional(),
   /** Permission bits to give it with `to` (an undo's); absent = an existing file keeps its own. */
-  toMode: z.number().int().optional()
+  toMode: z.number().int().optional(),
+  /**
+   * With `from` null: a folder stood at the path and the restore put the file in its place (it
+   * was empty, or emptied by the restore), so a rollback or an undo puts the folder back.
+   */
+  fromFolder: z.boolean().optional(),
+  /** With `to` null: the folder the undone restore replaced comes back (see fromFolder). */
+  toFolder: z.boolean().optional()
 })
 export type RestoreOp = z.infer<typeof RestoreOp>
 

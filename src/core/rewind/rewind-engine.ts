@@ -27,6 +27,7 @@ import {
   checkedPath,
   deleteFileAt,
   inspectPath,
+  isFolderAt,
   readFileAt,
   removeLeftoverTemps,
   settleMarginMs,
@@ -35,6 +36,7 @@ import {
 } from './workspace-files'
 import { BlobMissingError, sha256 } from '../files/blob-store'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
+import { checkWorkspaceFolder } from '../files/workspace-root'
 import { yieldToEventLoop } from '../files/workspace-scan'
 
 /** What the engine needs from the session store. */
@@ -115,6 +117,8 @@ export class RewindEngine {
   private readonly settleMs: number
 
   constructor(options: RewindEngineOptions) {
+    // A restore deletes files: never in /, the home folder, or any folder not fit to be a workspace.
+    checkWorkspaceFolder(options.space.root, options.home)
     this.home = options.home
     this.store = options.store
     this.space = options.space
@@ -251,7 +255,12 @@ export class RewindEngine {
       }
     }
     const { ops, read } = await this.backUp(
-      undone.ops.map((op) => ({ path: op.path, to: op.from, toMode: op.fromMode }))
+      undone.ops.map((op) => ({
+        path: op.path,
+        to: op.from,
+        toMode: op.fromMode,
+        toFolder: op.fromFolder
+      }))
     )
     const journal: RestoreJournal = {
       id: newJournalId(),
@@ -359,6 +368,8 @@ export class RewindEngine {
       path: string
       to: string | null
       toMode?: number | undefined
+      /** With `to` null: an empty folder takes the file's place (an undo's; see RestoreOp). */
+      toFolder?: boolean | undefined
       /** What a preview showed: a file changed since would be overwritten unseen. */
       seen?: string | null
       seenStamp?: FileStamp | null
@@ -367,7 +378,7 @@ export class RewindEngine {
     const { root, blobs } = this.space
     const ops: RestoreOp[] = []
     const read = new Map<string, FileStamp>()
-    for (const [i, { path, to, toMode, seen, seenStamp }] of files.entries()) {
+    for (const [i, { path, to, toMode, toFolder, seen, seenStamp }] of files.entries()) {
       const { abs, stamp } = inspectPath(root, path)
       let current: { hash: string; file: FileStamp } | null
       if (
@@ -398,7 +409,10 @@ export class RewindEngine {
           from,
           to,
           ...(current === null ? {} : { fromMode: current.file.mode }),
-          ...(to === null || toMode === undefined ? {} : { toMode })
+          // A folder the file will replace: a rollback or an undo brings it back.
+          ...(current === null && to !== null && isFolderAt(abs) ? { fromFolder: true } : {}),
+          ...(to === null || toMode === undefined ? {} : { toMode }),
+          ...(to === null && toFolder === true ? { toFolder: true } : {})
         })
       }
       if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
@@ -437,16 +451,20 @@ export class RewindEngine {
             ? { hash: op.from, mode: backedUp.mode }
             : hashOfFileAt(abs)
         const have = current?.hash ?? null
+        const folderAfter = want === null && (rollingBack ? op.fromFolder : op.toFolder) === true
         if (have !== want) {
           if (have !== other) {
             if (rollingBack) throw new RewindError('it was changed since the restore began')
             throw new RewindError(`${op.path} was changed while the restore ran`)
           }
-          if (want === null) deleteFileAt(abs)
+          if (want === null) deleteFileAt(abs, folderAfter)
           else {
             const mode = rollingBack ? op.fromMode : op.toMode
             writeFileAt(abs, blobs.read(want), mode, have === null ? undefined : current?.mode)
           }
+        } else if (folderAfter && !isFolderAt(abs)) {
+          // The write that was to replace the folder removed it and then failed: it comes back.
+          deleteFileAt(abs, true)
         }
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error)
@@ -510,17 +528,17 @@ export class RewindEngine {
     to: string | null,
     options: PlanOptions
   ): Promise<Pick<RewindPlan, 'files' | 'conflicts' | 'unrestorable'>> {
-    const { root, blobs } = this.space
+    const { blobs } = this.space
     const targets = from === to ? [] : fileTargets(this.store.tree(), from, to)
-    // Every path is checked before anything is read or written: one bad index entry refuses
-    // the whole rewind, naming the path, with nothing changed.
-    const absOf = new Map(targets.map((t) => [t.path, checkedPath(root, t.path)]))
+    // Every path is checked before anything is read or written: one bad record refuses the
+    // whole rewind, naming the record and its path, with nothing changed.
+    const absOf = new Map(targets.map((t) => [t.path, this.recordedPath(t.path)]))
     const others = this.changedByOthers(targets.map((t) => t.path))
     const files: PlannedFile[] = []
     const conflicts: string[] = []
     const unrestorable: { path: string; reason: string }[] = []
     for (const t of targets) {
-      const file = readFileAt(absOf.get(t.path) ?? checkedPath(root, t.path), this.settleMs)
+      const file = readFileAt(absOf.get(t.path) ?? this.recordedPath(t.path), this.settleMs)
       const current = file?.content ?? null
       const have = current === null ? null : sha256(current)
       if (have === t.target) continue
@@ -552,6 +570,23 @@ export class RewindEngine {
       })
     }
     return { files, conflicts, unrestorable }
+  }
+
+  /**
+   * checkedPath for a path the session's file_change records name. A refusal names the first
+   * record that holds the path: a session file is data anyone can write (a hand-made one, one
+   * from another machine), and the user must be able to find the line to look at.
+   */
+  private recordedPath(path: string): string {
+    try {
+      return checkedPath(this.space.root, path)
+    } catch (error) {
+      if (!(error instanceof PathOutsideWorkspaceError)) throw error
+      const record = fileChangeRecords(this.store.tree()).find((r) => r.path === path)
+      throw new RewindError(
+        `The session's file_change record ${record?.uuid ?? '(unknown)'} names a path a restore may not touch. ${error.message}. Nothing was changed.`
+      )
+    }
   }
 
   /** Paths another session of the workspace changed after this session last changed them. */

@@ -1,5 +1,5 @@
 // The only way a restore touches the workspace: every path is checked (no escape, no symlink on
-// it, never .git) right before the write, and content lands
+// it, never the root itself, never in any .git folder) right before the write, and content lands
 // through a temp file in the same folder plus rename, so a crash leaves the old file or the new
 // one, never half of one.
 //
@@ -59,6 +59,14 @@ export function checkedPath(root: string, rel: string): string {
 /** checkedPath, plus the stamp of the regular file found there (null: none). */
 export function inspectPath(root: string, rel: string): { abs: string; stamp: string | null } {
   const checked = workspacePathAsWritten(root, rel)
+  if (checked.rel === '') {
+    // A restore writes and deletes files: at the root itself it would replace the workspace
+    // folder with a file (its temp file landing outside, in the root's parent).
+    throw new PathOutsideWorkspaceError(
+      rel,
+      'it names the workspace folder itself, not a file in it'
+    )
+  }
   let at = root
   let stats: BigIntStats | null = null
   for (const part of checked.rel.split('/')) {
@@ -253,6 +261,22 @@ function removeEmptyFolder(abs: string): void {
   }
 }
 
-export function deleteFileAt(abs: string): void {
+/**
+ * Deletes the file. `folderAfter`: a folder stood at the path before a restore put the file in
+ * its place (writeFileAt removed it, empty), so an empty folder takes the file's place again.
+ */
+export function deleteFileAt(abs: string, folderAfter = false): void {
   rmSync(abs, { force: true })
+  if (folderAfter) mkdirSync(abs, { recursive: true })
+}
+
+/** Whether a folder (not a link to one) stands at `abs`. */
+export function isFolderAt(abs: string): boolean {
+  try {
+    return lstatSync(abs).isDirectory()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false
+    throw error
+  }
 }

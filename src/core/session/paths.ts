@@ -1,8 +1,9 @@
 // Where session logs live: $REWIND_STUDIO_HOME/sessions/<encoded cwd>/<ISO time>_<uuidv7>.jsonl.
 // The encoding is Claude Code's (every character other than [A-Za-z0-9] becomes '-'), so a
 // workspace's folder name is predictable from its path and safe on every file system.
+import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 export function rewindStudioHome(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.REWIND_STUDIO_HOME
@@ -15,6 +16,19 @@ export function encodeCwd(cwd: string): string {
 
 export function sessionsDir(home: string, cwd: string): string {
   return join(home, 'sessions', encodeCwd(cwd))
+}
+
+/**
+ * Whether `file` lies in the folder where sessions of workspace `cwd` are kept (sessionsDir),
+ * compared through realpath. Only there does a session file's header say where it ran: a file
+ * from anywhere else says whatever its author wrote, `"cwd": "/"` included.
+ */
+export function isSessionFileOf(home: string, file: string, cwd: string): boolean {
+  try {
+    return dirname(realpathSync.native(file)) === realpathSync.native(sessionsDir(home, cwd))
+  } catch {
+    return false
+  }
 }
 
 /** `2026-01-02T03:04:05.678Z` → `2026-01-02T03-04-05-678Z_<id>.jsonl` (no ':' for Windows). */

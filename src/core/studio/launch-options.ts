@@ -57,6 +57,8 @@ export function parseLaunchArgs(
     throw new UsageError((error as Error).message)
   }
   const { values } = parsed
+  // resolve('') is the current folder: an empty --cwd (an unset variable) must not mean "here".
+  if (values.cwd === '') throw new UsageError('--cwd needs a folder, got "".')
   const port = values.port === undefined ? undefined : Number(values.port)
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new UsageError(`--port expects a port number, got "${values.port}".`)

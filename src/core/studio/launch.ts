@@ -3,6 +3,7 @@
 import { cpSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EventSink } from '../../shared/contract'
+import { checkWorkspaceFolder } from '../files/workspace-root'
 import { SessionStore } from '../session/store'
 import { StudioError } from './dispatch'
 import type { LaunchOptions, SessionChoice } from './launch-options'
@@ -25,7 +26,10 @@ export function demoWorkspace(home: string, appRoot: string): string {
   return dir
 }
 
+/** The workspace's session `choice` names; refuses a folder unfit to be a workspace first. */
 export function openSessionStore(home: string, cwd: string, choice: SessionChoice): SessionStore {
+  // Before a session file is created: `/` or the home folder gets no session, not even an empty one.
+  checkWorkspaceFolder(cwd, home)
   switch (choice.kind) {
     case 'new':
       return SessionStore.create({ home, cwd })

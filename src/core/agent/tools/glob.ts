@@ -29,7 +29,7 @@ export const globTool: Tool<GlobInput> = {
   description: [
     'Finds files by glob pattern ("**/*.js", "src/**/*.ts", "*.md" for the top folder only).',
     `Returns matching paths, most recently modified first, at most ${MAX_GLOB_RESULTS}.`,
-    'Files ignored by .gitignore and the .git folder are left out; symlinks are not followed.'
+    'Files ignored by .gitignore and .git folders (nested ones too) are left out; symlinks are not followed.'
   ].join('\n'),
   inputSchema: GlobInput,
   permission: 'read',

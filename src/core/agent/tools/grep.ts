@@ -56,7 +56,7 @@ export const grepTool: Tool<GrepInput> = {
     'Returns matching lines as `path:line:text` (like `rg -n`), at most ' +
       `${MAX_GREP_LINES} lines; narrow with path or glob. Case-sensitive unless the pattern says otherwise ((?i) is not supported; use [Aa]).`,
     'A glob without "/" matches file names at any depth ("*.py"); with "/" it matches the path relative to path.',
-    'Files ignored by .gitignore, the .git folder, binary files and files over 10 MB are skipped.'
+    'Files ignored by .gitignore, .git folders (nested ones too), binary files and files over 10 MB are skipped.'
   ].join('\n'),
   inputSchema: GrepInput,
   permission: 'read',

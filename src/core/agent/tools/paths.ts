@@ -1,6 +1,6 @@
 // Where a path from the model may point: inside the workspace, or under a root the user
 // allowed. Relative paths are relative to the workspace. Refusals (escapes, symlinks leading
-// out, .git) come from resolveInWorkspace, applied to whichever root the path falls under.
+// out, any .git folder) come from resolveInWorkspace, applied to whichever root the path falls under.
 import { isAbsolute, relative, resolve } from 'node:path'
 import { PathOutsideWorkspaceError, resolveInWorkspace } from '../../files/workspace-paths'
 import type { ToolContext } from './tool'

@@ -1,10 +1,12 @@
 // The file walk behind Glob and Grep, like ripgrep's: .gitignore files are honoured at every
-// level (an ignored folder is never entered, so node_modules costs nothing), .git is skipped,
-// hidden files are included, symlinks are not followed (one could lead out of the workspace).
+// level (an ignored folder is never entered, so node_modules costs nothing), every .git folder
+// (nested ones too, in any case: isGitFolderName) is skipped as Read refuses it, hidden files
+// are included, symlinks are not followed (one could lead out of the workspace).
 import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import ignore from 'ignore'
 import type { Ignore } from 'ignore'
+import { isGitFolderName } from '../../files/workspace-paths'
 
 export interface WalkedFile {
   abs: string
@@ -79,7 +81,7 @@ export async function walkFiles(
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     const found = await Promise.all(
       entries.map(async (entry): Promise<WalkedFile[]> => {
-        if (entry.name === '.git') return []
+        if (isGitFolderName(entry.name)) return []
         const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`
         if (entry.isDirectory()) {
           return isIgnored(active, rel, true) ? [] : walkDir(rel, active)

@@ -1,0 +1,62 @@
+// Which folders may be a workspace. The agent writes anywhere inside one and a restore writes and
+// deletes files in it, so a folder that holds far more than a project is refused: the file
+// system root, the home folder, a folder holding Rewind Studio's own data (its session logs and
+// backups would become files the agent may rewrite), and a folder inside a .git (git's own
+// files). Every host checks its workspace here before a session is created or a file touched;
+// file history and the rewind engine check again, so no path into the core skips it.
+import { realpathSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { isAbsolute, parse, relative, resolve } from 'node:path'
+import { isInGitFolder } from './workspace-paths'
+
+export class WorkspaceRefusedError extends Error {
+  constructor(
+    readonly workspace: string,
+    reason: string
+  ) {
+    super(`Refused workspace ${JSON.stringify(workspace)}: ${reason}. Nothing was changed.`)
+    this.name = 'WorkspaceRefusedError'
+  }
+}
+
+/** The real path where `p` exists (links resolved), else `p` resolved as written. */
+function realOrResolved(p: string): string {
+  try {
+    return realpathSync.native(p)
+  } catch {
+    return resolve(p)
+  }
+}
+
+function holds(folder: string, target: string): boolean {
+  const rel = relative(folder, target)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/**
+ * Throws WorkspaceRefusedError unless `cwd` may be a workspace. `cwd` must be absolute: a
+ * relative one (`.`, or `""` from a session header or an empty --cwd) would mean wherever the
+ * process happens to run. `dataHome`: Rewind Studio's data folder ($REWIND_STUDIO_HOME).
+ */
+export function checkWorkspaceFolder(cwd: string, dataHome: string): void {
+  if (cwd === '') throw new WorkspaceRefusedError(cwd, 'no folder was named')
+  if (!isAbsolute(cwd)) {
+    throw new WorkspaceRefusedError(cwd, 'a workspace is named by its absolute path')
+  }
+  const real = realOrResolved(cwd)
+  if (parse(real).root === real) {
+    throw new WorkspaceRefusedError(cwd, 'it is the root of the file system: open a project folder')
+  }
+  if (real === realOrResolved(homedir())) {
+    throw new WorkspaceRefusedError(cwd, 'it is your home folder: open a project folder in it')
+  }
+  if (holds(real, realOrResolved(dataHome))) {
+    throw new WorkspaceRefusedError(
+      cwd,
+      `it holds Rewind Studio's data folder ${dataHome}, whose session logs and backups the agent must not change`
+    )
+  }
+  if (isInGitFolder(real)) {
+    throw new WorkspaceRefusedError(cwd, "it is inside a .git folder (git's own files)")
+  }
+}
