@@ -2,6 +2,7 @@
 // into one clear line and an exit code (no stack traces for expected failures).
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sayError } from './format'
 
 /** The project folder (package.json, demo/, out/). */
 export const appRoot = join(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -22,10 +23,10 @@ const expectedErrors = new Set([
 
 export function failWith(error: unknown): number {
   if (error instanceof Error && expectedErrors.has(error.name)) {
-    console.error(`rewind-studio: ${error.message}`)
+    sayError(`rewind-studio: ${error.message}`)
     return error.name === 'UsageError' ? 2 : 1
   }
-  console.error(
+  sayError(
     `rewind-studio: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
   )
   return 1

@@ -1,5 +1,33 @@
-// How the terminal shows a tool's result: a check or a cross, the tool, and the first lines.
-import type { AgentEvent } from '../shared/views'
+// How the terminal shows what the agent does: a tool's result (a check or a cross, the tool, the
+// first lines), a permission question, and any text from outside made safe to print.
+import { escapeControlChars } from '../shared/control-chars'
+import type { AgentEvent, PermissionRequest } from '../shared/views'
+
+/**
+ * Prints a line of text that may hold anything (a model's words, a file's content, a session
+ * log's prompt): control and bidi characters are escaped (shared/control-chars.ts), so an escape
+ * sequence in it cannot retitle the window, clear the screen, write the clipboard or rewrite an
+ * earlier line. Every line the CLI prints goes through here or escapes the same way.
+ */
+export function say(text: string): void {
+  console.log(escapeControlChars(text))
+}
+
+/** say, on standard error. */
+export function sayError(text: string): void {
+  console.error(escapeControlChars(text))
+}
+
+/**
+ * The body of a permission question, printed (through say) before "Allow …? [y/n]": the whole
+ * command or content with its line count, each line behind a bar so none can pass for the
+ * question itself.
+ */
+export function formatPermissionDetail(detail: NonNullable<PermissionRequest['detail']>): string {
+  const lines = detail.text.split('\n')
+  const count = `${lines.length} line${lines.length === 1 ? '' : 's'}`
+  return [`  ${detail.label} (${count}):`, ...lines.map((line) => `  │ ${line}`)].join('\n')
+}
 
 const SHOWN_LINES = 6
 /** A line longer than this (minified code, a long log line) is cut: the terminal wraps it. */

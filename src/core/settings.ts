@@ -1,10 +1,11 @@
 // User settings: $REWIND_STUDIO_HOME/settings.json, overridden for one run by
 // `--setting key=value` (a dotted key; the value is read as JSON when it parses, else as text).
 // Unknown keys are kept, so a newer version's settings survive an older one saving.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { PermissionMode } from '../shared/messages'
+import { ensurePrivateDir, writePrivateFileSync } from './os/private-files'
 
 export const SettingsFile = z.looseObject({
   model: z.string().min(1).optional(),
@@ -50,8 +51,8 @@ export function writeSettings(home: string, update: SettingsFile): SettingsFile 
     merged.checkpoint = { ...current.checkpoint, ...update.checkpoint }
   }
   const file = settingsPath(home)
-  mkdirSync(dirname(file), { recursive: true })
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(merged, null, 2)}\n`)
+  ensurePrivateDir(dirname(file))
+  writePrivateFileSync(`${file}.tmp`, `${JSON.stringify(merged, null, 2)}\n`)
   renameSync(`${file}.tmp`, file)
   return merged
 }

@@ -1,8 +1,9 @@
 // The API key, kept with Electron's safeStorage (OS keychain) in a file under the data folder.
 // It is read by the main process only and never sent to the renderer.
 import { safeStorage } from 'electron'
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { ensurePrivateDir, writePrivateFileSync } from '../core/os/private-files'
 import type { SecretStore } from '../core/studio/secret-store'
 
 export function safeStorageSecrets(home: string): SecretStore {
@@ -25,8 +26,8 @@ export function safeStorageSecrets(home: string): SecretStore {
         return
       }
       if (!safeStorage.isEncryptionAvailable()) throw new Error(warning ?? 'Key store unavailable')
-      mkdirSync(dirname(file), { recursive: true })
-      writeFileSync(`${file}.tmp`, safeStorage.encryptString(key), { mode: 0o600 })
+      ensurePrivateDir(dirname(file))
+      writePrivateFileSync(`${file}.tmp`, safeStorage.encryptString(key))
       renameSync(`${file}.tmp`, file)
     }
   }

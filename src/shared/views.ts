@@ -3,12 +3,22 @@
 import { z } from 'zod'
 import { ContentBlock, MessageContent, PermissionMode, RewindMode } from './messages'
 
+/** The longest text a permission prompt shows whole; the agent refuses a longer call unasked. */
+export const MAX_PERMISSION_DETAIL_CHARS = 1_000_000
+
 export const PermissionRequest = z.object({
   requestId: z.string(),
   tool: z.string(),
-  /** One line saying what would happen: "Edit config.py", "Bash: npm test". */
+  /** One line saying what would happen: "Edit(config.py)", "Bash(npm test … +2 lines)". */
   summary: z.string(),
-  input: z.unknown()
+  /**
+   * What the user approves, whole: every line of a Bash command, the content a Write puts in,
+   * an Edit's old and new text. Shown with control characters escaped and never masked, so
+   * what runs is what was read. Null when the summary says it all.
+   */
+  detail: z
+    .object({ label: z.string(), text: z.string().max(MAX_PERMISSION_DETAIL_CHARS) })
+    .nullable()
 })
 export type PermissionRequest = z.infer<typeof PermissionRequest>
 

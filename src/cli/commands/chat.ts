@@ -11,7 +11,9 @@ import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceSession } from '../../core/studio/workspace-session'
 import { appRoot, failWith, wantsHelp } from '../cli-support'
-import { formatToolResult } from '../format'
+import { escapeControlCharsOneLine } from '../../shared/control-chars'
+import { maskSecrets } from '../../shared/mask-secrets'
+import { formatPermissionDetail, formatToolResult, say } from '../format'
 
 const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-mode MODE]
                           [--continue | --resume ID] [--setting key=value ...]
@@ -76,20 +78,25 @@ class TerminalChat {
         if (event.role === 'assistant') {
           for (const block of event.content) {
             if (block.type === 'text' && typeof block.text === 'string' && block.text.trim()) {
-              console.log(`● ${block.text.trim()}`)
+              say(`● ${maskSecrets(block.text.trim())}`)
             }
           }
         }
         break
       case 'tool_start':
         this.toolNames.set(event.toolUseId, event.name)
-        console.log(`⏺ ${this.work.agent.describeToolCall(event.name, event.input)}`)
+        say(`⏺ ${maskSecrets(this.work.agent.describeToolCall(event.name, event.input))}`)
         break
       case 'tool_end':
-        console.log(formatToolResult(this.toolNames.get(event.toolUseId) ?? 'tool', event))
+        say(
+          formatToolResult(this.toolNames.get(event.toolUseId) ?? 'tool', {
+            ...event,
+            text: maskSecrets(event.text)
+          })
+        )
         break
       case 'notice':
-        console.log(`${event.level === 'error' ? '✘' : '!'} ${event.message}`)
+        say(`${event.level === 'error' ? '✘' : '!'} ${event.message}`)
         break
       case 'status':
       case 'message_start':
@@ -105,14 +112,20 @@ class TerminalChat {
    */
   interrupt = (): void => {
     if (this.work.agent.running) {
-      console.log('⏹ Interrupted: stopping the turn.')
+      say('⏹ Interrupted: stopping the turn.')
       void this.work.agent.stop()
     } else this.input.rl.close()
   }
 
+  /**
+   * Asks before a tool runs. The whole command (or content) is printed first, every line, never
+   * masked, with control characters escaped: what the user reads is exactly what would run.
+   */
   askPermission = async (request: PermissionRequest): Promise<boolean> => {
+    if (request.detail !== null) say(formatPermissionDetail(request.detail))
+    const question = `Allow ${escapeControlCharsOneLine(request.summary)}? [y/n] `
     for (;;) {
-      const answer = await this.input.next(`Allow ${request.summary}? [y/n] `)
+      const answer = await this.input.next(question)
       if (answer === null) return false
       if (/^y(es)?$/i.test(answer.trim())) return true
       if (/^no?$/i.test(answer.trim())) return false
@@ -122,22 +135,23 @@ class TerminalChat {
   listCheckpoints(): void {
     const checkpoints = this.work.store.tree().checkpoints()
     if (checkpoints.length === 0) {
-      console.log('No checkpoints yet: each prompt you send opens one.')
+      say('No checkpoints yet: each prompt you send opens one.')
       return
     }
     for (const c of checkpoints) {
       const files = `changed ${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'}`
-      console.log(`${c.index}. ${c.prompt}  (${files})`)
+      say(`${c.index}. ${c.prompt}  (${files})`)
     }
-    console.log(
+    say(
       'Type /rewind <N> [both|conversation|code] to go back to before that prompt (default: both)'
     )
   }
 
   printRestore(result: RewindResult): void {
-    for (const path of result.restored) console.log(`  ⎿ restored ${path}`)
-    for (const path of result.recreated) console.log(`  ⎿ recreated ${path}`)
-    for (const path of result.deleted) console.log(`  ⎿ deleted (created after it) ${path}`)
+    const shown = escapeControlCharsOneLine // a path is one line, whatever its name holds
+    for (const path of result.restored) say(`  ⎿ restored ${shown(path)}`)
+    for (const path of result.recreated) say(`  ⎿ recreated ${shown(path)}`)
+    for (const path of result.deleted) say(`  ⎿ deleted (created after it) ${shown(path)}`)
   }
 
   async rewind(args: string[]): Promise<string | null> {
@@ -146,27 +160,27 @@ class TerminalChat {
     const index = Number(indexText)
     const checkpoint = checkpoints[index - 1]
     if (!Number.isInteger(index) || checkpoint === undefined) {
-      console.log(`✘ No checkpoint ${indexText}: choose 1 to ${checkpoints.length} (see /rewind).`)
+      say(`✘ No checkpoint ${indexText}: choose 1 to ${checkpoints.length} (see /rewind).`)
       return null
     }
     const mode = RewindModeSchema.safeParse(modeText)
     if (!mode.success) {
-      console.log(`✘ Unknown mode "${modeText}": use both, conversation or code.`)
+      say(`✘ Unknown mode "${modeText}": use both, conversation or code.`)
       return null
     }
     const result = await this.work.rewind(checkpoint.uuid, mode.data as RewindMode)
     this.printRestore(result)
     if (mode.data === 'code') {
-      console.log(`Files are back as they were before checkpoint ${index}; the conversation stays.`)
+      say(`Files are back as they were before checkpoint ${index}; the conversation stays.`)
       return null
     }
     const kept = this.work.store
       .tree()
       .activePath()
       .filter((r) => r.type === 'user' || r.type === 'assistant').length
-    console.log(`Back to before checkpoint ${index}; ${kept} messages left on this branch.`)
+    say(`Back to before checkpoint ${index}; ${kept} messages left on this branch.`)
     if (result.prefill !== null) {
-      console.log(`Original prompt: ${result.prefill} (put back in the input: edit it and send)`)
+      say(`Original prompt: ${result.prefill} (put back in the input: edit it and send)`)
     }
     return result.prefill
   }
@@ -188,12 +202,11 @@ class TerminalChat {
         else if (text === '/undo') {
           const result = await this.work.undo()
           this.printRestore(result)
-          console.log('Undone: files and conversation are back as before the rewind.')
-        } else if (text.startsWith('/'))
-          console.log(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
+          say('Undone: files and conversation are back as before the rewind.')
+        } else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
         else await this.work.agent.send(text)
       } catch (error) {
-        console.log(`✘ ${error instanceof Error ? error.message : String(error)}`)
+        say(`✘ ${error instanceof Error ? error.message : String(error)}`)
       }
     }
   }
@@ -201,7 +214,7 @@ class TerminalChat {
 
 export async function run(args: string[]): Promise<number> {
   if (wantsHelp(args)) {
-    console.log(usage)
+    say(usage)
     return 0
   }
   let work: WorkspaceSession | null = null
@@ -235,10 +248,8 @@ export async function run(args: string[]): Promise<number> {
     interrupt = chat.interrupt
     process.on('SIGINT', interrupt)
     rl.on('SIGINT', interrupt)
-    console.log(
-      `Session ${store.sessionId} in ${cwd} (${settings.model}, ${settings.permissionMode})`
-    )
-    for (const notice of [...models.notices(), ...work.notices]) console.log(`! ${notice}`)
+    say(`Session ${store.sessionId} in ${cwd} (${settings.model}, ${settings.permissionMode})`)
+    for (const notice of [...models.notices(), ...work.notices]) say(`! ${notice}`)
     await chat.run()
     return 0
   } catch (error) {

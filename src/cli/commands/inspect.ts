@@ -3,6 +3,9 @@
 // problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
 import { contentText, isPrompt, promptText, type TreeRecord } from '../../core/session/tree'
+import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
+import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
+import { sayError } from '../format'
 
 const USAGE = 'Usage: rewind-studio inspect FILE [--json]'
 
@@ -24,14 +27,16 @@ export async function run(args: string[]): Promise<number> {
   try {
     loaded = readSessionFile(file)
   } catch (error) {
-    console.error(`inspect: cannot read ${file}: ${(error as Error).message}`)
+    sayError(`inspect: cannot read ${file}: ${(error as Error).message}`)
     return 1
   }
-  console.log(
-    args.includes('--json')
-      ? JSON.stringify(inspectJson(loaded), null, 2)
-      : inspectText(loaded).join('\n')
-  )
+  // What the log holds is shown with keys masked and control characters escaped: a prompt or a
+  // foreign file may carry an API key, or an escape sequence that would act on the terminal.
+  if (args.includes('--json')) {
+    console.log(
+      escapeControlCharsInJson(JSON.stringify(maskSecretsIn(inspectJson(loaded)), null, 2))
+    )
+  } else console.log(inspectText(loaded).join('\n'))
   return 0
 }
 
@@ -64,6 +69,7 @@ export function inspectJson(loaded: LoadedSession) {
  * The tree as text. A chain stays at one indentation and only a fork indents (a 1,000-message
  * conversation without branches is 1,000 lines, not a staircase): each child after the first
  * of a node opens a nested block. Iterative, so a 100k-deep chain cannot overflow the stack.
+ * Each line is safe to print (printableLine).
  */
 export function inspectText(loaded: LoadedSession): string[] {
   const { tree } = loaded
@@ -121,7 +127,15 @@ export function inspectText(loaded: LoadedSession): string[] {
   for (const p of loaded.problems) out.push(`  line ${p.line}: ${p.kind}: ${p.message}`)
   if (loaded.tornTail)
     out.push('The last line is torn (a write was cut off); every earlier record is intact.')
-  return out
+  return out.map(printableLine)
+}
+
+/**
+ * A line as it may be printed: keys masked, and every control or bidi character escaped,
+ * newlines too (ids, labels and paths from a foreign file can hold anything).
+ */
+function printableLine(line: string): string {
+  return escapeControlCharsOneLine(maskSecrets(line))
 }
 
 function describe(r: TreeRecord): string {
@@ -161,7 +175,8 @@ function shortId(id: string): string {
   return id.length <= 12 ? id : id.slice(-8)
 }
 
+/** Masked before it is cut, so a cut cannot leave part of a key too short to be recognised. */
 function oneLine(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  const flat = maskSecrets(text).replace(/\s+/g, ' ').trim()
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
 }

@@ -10,7 +10,10 @@ import { checkWorkspaceFolder } from '../../core/files/workspace-root'
 import { isSessionFileOf, rewindStudioHome, sessionsDir } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
 import { RewindMode } from '../../shared/messages'
+import { escapeControlCharsInJson } from '../../shared/control-chars'
+import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
+import { say, sayError } from '../format'
 
 const USAGE = `Usage: rewind-studio rewind SESSION_FILE --to N [--mode both|conversation|code] [--cwd DIR]
                             [--dry-run] [--json]
@@ -97,11 +100,11 @@ export async function run(args: string[]): Promise<number> {
   try {
     options = parse(args)
   } catch (error) {
-    console.error(`rewind: ${(error as Error).message}\n\n${USAGE}`)
+    sayError(`rewind: ${(error as Error).message}\n\n${USAGE}`)
     return 2
   }
   if (!existsSync(options.file)) {
-    console.error(`rewind: no session file ${options.file}`)
+    sayError(`rewind: no session file ${options.file}`)
     return 1
   }
   let store: SessionStore | null = null
@@ -129,7 +132,7 @@ export async function run(args: string[]): Promise<number> {
       // Backups live with the session's workspace; --cwd only says where to restore.
       space: restoreSpaceAt(realpathSync(root), historyPaths(home, store.cwd).root)
     })
-    for (const notice of await engine.recover()) console.error(`note: ${notice}`)
+    for (const notice of await engine.recover()) sayError(`note: ${notice}`)
     if (options.undo) {
       const result = await engine.undo()
       print(options, result, null)
@@ -138,16 +141,16 @@ export async function run(args: string[]): Promise<number> {
     const checkpoint = checkpointAt(store, options.to ?? 0)
     const plan = await engine.planRewind(checkpoint, options.mode)
     for (const path of plan.conflicts) {
-      console.error(`note: ${path} was changed since by another session: left alone`)
+      sayError(`note: ${path} was changed since by another session: left alone`)
     }
     for (const { path, reason } of plan.unrestorable) {
-      console.error(`note: ${path} cannot be restored: ${reason}`)
+      sayError(`note: ${path} cannot be restored: ${reason}`)
     }
     const result = options.dryRun ? null : await engine.apply(plan)
     print(options, result, plan)
     return 0
   } catch (error) {
-    console.error(`rewind: ${(error as Error).message}`)
+    sayError(`rewind: ${(error as Error).message}`)
     return 1
   } finally {
     store?.close()
@@ -167,29 +170,27 @@ function print(options: Options, result: RewindResult | null, plan: RewindPlan |
           recreate: result?.recreated ?? []
         }
   if (options.json) {
-    console.log(JSON.stringify({ ...lists, outsideChanges: outside }))
+    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges: outside })))
     return
   }
-  for (const path of lists.restore) console.log(`  ⎿ restore ${path}`)
-  for (const path of lists.delete) console.log(`  ⎿ delete (created after the checkpoint) ${path}`)
-  for (const path of lists.recreate) console.log(`  ⎿ recreate ${path}`)
+  for (const path of lists.restore) say(`  ⎿ restore ${path}`)
+  for (const path of lists.delete) say(`  ⎿ delete (created after the checkpoint) ${path}`)
+  for (const path of lists.recreate) say(`  ⎿ recreate ${path}`)
   for (const path of outside)
-    console.log(`  ! ${path} was changed outside the agent since it last wrote it`)
+    say(`  ! ${path} was changed outside the agent since it last wrote it`)
   if (plan === null) {
-    console.log(
-      'Undone: the files and the conversation are back where they were before the rewind.'
-    )
+    say('Undone: the files and the conversation are back where they were before the rewind.')
     return
   }
   if (options.dryRun) {
-    for (const file of plan.files) if (file.diff !== '') console.log(file.diff)
-    console.log('Dry run: nothing was changed.')
+    for (const file of plan.files) if (file.diff !== '') say(maskSecrets(file.diff))
+    say('Dry run: nothing was changed.')
     return
   }
   const kept =
     plan.messagesKept === null ? '' : `; the conversation keeps ${plan.messagesKept} messages`
-  console.log(`Rewound to before checkpoint ${options.to} (mode ${options.mode})${kept}.`)
+  say(`Rewound to before checkpoint ${options.to} (mode ${options.mode})${kept}.`)
   if (result?.prefill !== null && result?.prefill !== undefined) {
-    console.log(`Prompt to send again: ${result.prefill}`)
+    say(`Prompt to send again: ${result.prefill}`)
   }
 }

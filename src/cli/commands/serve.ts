@@ -9,6 +9,7 @@ import { memorySecrets } from '../../core/studio/secret-store'
 import type { EventChannel } from '../../shared/contract'
 import { startWebHost } from '../../web/server'
 import { appRoot, failWith, wantsHelp } from '../cli-support'
+import { say } from '../format'
 
 const usage = `Usage: rewind-studio serve [--cwd DIR] [--port N] [--model M] [--permission-mode MODE]
                            [--setting key=value ...] [--demo]
@@ -41,7 +42,7 @@ export async function run(args: string[]): Promise<number> {
     broadcast = host.broadcast
     const info = studio.info()
     console.log(`Rewind Studio: ${info.workspace} (${info.model})`)
-    for (const notice of info.notices) console.log(`  note: ${notice}`)
+    for (const notice of info.notices) say(`  note: ${notice}`)
     console.log(`Open ${host.url}`)
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)

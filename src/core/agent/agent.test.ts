@@ -5,6 +5,7 @@ import { startMessagesServer } from '../../../test/support/messages-server'
 import type { MessagesServer, ServerStep } from '../../../test/support/messages-server'
 import { apiModel, makeHarness, notices } from '../../../test/support/agent-harness'
 import type { HarnessOptions } from '../../../test/support/agent-harness'
+import { MAX_PERMISSION_DETAIL_CHARS } from '../../shared/views'
 import { SessionStore } from '../session/store'
 import { INTERRUPTED_RESULT } from './context'
 import { createModelClient } from './model/create'
@@ -259,6 +260,30 @@ describe('the loop', () => {
     expect(result).toContain('The user denied permission for Write(new.txt).')
     expect(result).toContain('"is_error":true')
     expect(() => h.ws.read('new.txt')).toThrow()
+  })
+
+  test('a permission request carries the whole command; one too long to show is refused unasked', async () => {
+    const long = `echo ${'x'.repeat(MAX_PERMISSION_DETAIL_CHARS)}`
+    const bash = (id: string, command: string): ServerStep => ({
+      kind: 'message',
+      content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }]
+    })
+    const { h, server } = await setup(
+      [bash('tu_a', 'ls\nrm -rf build'), bash('tu_b', long), text('ok')],
+      { permissionMode: 'default', allow: () => false }
+    )
+    await h.agent.send('go')
+    expect(h.permissionRequests).toEqual([
+      {
+        requestId: expect.any(String),
+        tool: 'Bash',
+        summary: 'Bash(ls … +1 line)',
+        detail: { label: 'Command', text: 'ls\nrm -rf build' }
+      }
+    ])
+    expect(JSON.stringify(server.requests[2]?.body.messages.at(-1))).toContain(
+      `was not run: its command is ${long.length} characters, more than the ${MAX_PERMISSION_DETAIL_CHARS} a permission prompt shows`
+    )
   })
 
   test('an unknown tool is a tool error, not a crash', async () => {

@@ -8,7 +8,11 @@
 // applied there (checkpoint/apply.ts), and a checkpoint's reminder is appended there.
 import { v7 as uuidv7 } from 'uuid'
 import type { ContentBlock, PermissionMode, ToolUseBlock } from '../../shared/messages'
-import type { AgentEvent, PermissionRequest } from '../../shared/views'
+import {
+  type AgentEvent,
+  MAX_PERMISSION_DETAIL_CHARS,
+  type PermissionRequest
+} from '../../shared/views'
 import type { WriteGuard } from '../files/write-guard'
 import type { AssistantRecord, UserRecord } from '../session/records'
 import type { SessionStore } from '../session/store'
@@ -377,17 +381,23 @@ export class Agent {
         isError: true
       }
     }
-    if (
-      needsPermission(this.options.permissionMode, tool.permission) &&
-      tool.inputSchema.safeParse(call.input).success
-    ) {
-      const summary = this.describeToolCall(call.name, call.input)
+    const parsed = tool.inputSchema.safeParse(call.input)
+    if (needsPermission(this.options.permissionMode, tool.permission) && parsed.success) {
+      const summary = tool.describeCall(parsed.data, this.options.cwd)
+      const detail = tool.approvalDetail?.(parsed.data) ?? null
+      // What cannot be shown whole cannot be approved: refused without asking.
+      if (detail !== null && detail.text.length > MAX_PERMISSION_DETAIL_CHARS) {
+        return {
+          content: `${summary} was not run: its ${detail.label.toLowerCase()} is ${detail.text.length} characters, more than the ${MAX_PERMISSION_DETAIL_CHARS} a permission prompt shows, so the user could not be asked.`,
+          isError: true
+        }
+      }
       const allowed = await untilAborted(
         this.options.askPermission({
           requestId: uuidv7(),
           tool: call.name,
           summary,
-          input: call.input
+          detail
         }),
         signal
       )

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { isProcessAlive } from '../os/process-alive'
 import { listDirIfPresent } from '../os/list-dir'
+import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 
 const ActiveSession = z.object({
   sessionId: z.string(),
@@ -36,9 +37,9 @@ export async function markActive(dir: string, sessionId: string): Promise<void> 
   // The id names a file: refuse anything that could climb out of `dir`.
   if (!/^[A-Za-z0-9-]+$/.test(sessionId))
     throw new Error(`Not a session id: ${JSON.stringify(sessionId)}`)
-  await fs.mkdir(dir, { recursive: true })
+  ensurePrivateDir(dir)
   const marker: ActiveSession = { sessionId, pid: process.pid, startedAt: new Date().toISOString() }
-  await fs.writeFile(join(dir, `${sessionId}.json`), JSON.stringify(marker))
+  writePrivateFileSync(join(dir, `${sessionId}.json`), JSON.stringify(marker))
 }
 
 export async function unmarkActive(dir: string, sessionId: string): Promise<void> {

@@ -13,18 +13,17 @@ import { createHash } from 'node:crypto'
 import {
   closeSync,
   existsSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
   renameSync,
   rmSync,
   statSync,
-  utimesSync,
-  writeFileSync
+  utimesSync
 } from 'node:fs'
 import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
+import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { applyDelta, DeltaIndex, encodeDelta } from './delta'
 import {
   type PackedBlob,
@@ -148,19 +147,20 @@ export class BlobStore {
     const target = this.pathOf(hash)
     const shard = dirname(target)
     if (!this.shards.has(shard)) {
-      mkdirSync(shard, { recursive: true })
+      ensurePrivateDir(shard)
       this.shards.add(shard)
     }
     // pid + counter: unique without asking the OS for random bytes per blob.
     const temp = `${target}.${process.pid}-${++tempCount}.tmp`
     try {
+      // 0600 whatever the backed-up file's mode was: that mode is kept in the restore journal.
       try {
-        writeFileSync(temp, stored)
+        writePrivateFileSync(temp, stored)
       } catch (error) {
         // A gc removed the shard folder once packing emptied it: make it again.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        mkdirSync(shard, { recursive: true })
-        writeFileSync(temp, stored)
+        ensurePrivateDir(shard)
+        writePrivateFileSync(temp, stored)
       }
       renameSync(temp, target)
     } catch (error) {

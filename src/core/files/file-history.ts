@@ -9,6 +9,7 @@ import { BlobStore } from './blob-store'
 import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
 import { type HistoryPaths, historyPaths } from './history-paths'
 import { collectGarbageIfDue } from './retention'
+import { ensurePrivateDir } from '../os/private-files'
 import { encodeCwd } from '../session/paths'
 import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
@@ -48,8 +49,8 @@ export class FileHistory implements WriteGuard {
   readonly notices: string[] = []
   readonly blobs: BlobStore
   private checkpointUuid: string | null = null
-  /** Hash each pending Write/Edit backed up, until afterWrite records the change. */
-  private readonly pending = new Map<string, string | null>()
+  /** Hash and mode each pending Write/Edit backed up, until afterWrite records the change. */
+  private readonly pending = new Map<string, { hash: string | null; mode: number | undefined }>()
   private readonly watcher: WorkspaceWatcher
   private readonly changes: WorkspaceChanges
   private baseline: Promise<void> | null = null
@@ -74,6 +75,9 @@ export class FileHistory implements WriteGuard {
     const root = realpathSync(options.cwd)
     // Named after the workspace path as given, like its session folder (session/paths.ts).
     const paths = historyPaths(options.home, resolve(options.cwd))
+    // The data home is private (os/private-files.ts); folders an older version left open are
+    // tightened.
+    for (const folder of [options.home, dirname(paths.root), paths.root]) ensurePrivateDir(folder)
     const history = new FileHistory(
       root,
       resolve(options.cwd),
@@ -114,7 +118,8 @@ export class FileHistory implements WriteGuard {
   async beforeWrite(absPath: string, _tool: string, newContent: string): Promise<void> {
     this.requireCheckpoint()
     const rel = await this.trackedPath(absPath)
-    const current = await readIfPresent(join(this.root, rel))
+    const file = await readWithMode(join(this.root, rel))
+    const current = file?.content ?? null
     if (current !== null && current.length > this.sizeCapBytes) {
       throw new Error(
         `${rel} is larger than the ${this.sizeCapMb()} MB backup cap, so this change could not be undone`
@@ -123,19 +128,22 @@ export class FileHistory implements WriteGuard {
     const before = current === null ? null : this.blobs.put(current, { path: rel })
     // The new content is kept now too: if the disk fills up, the write is refused, not half-recorded.
     this.blobs.put(Buffer.from(newContent, 'utf8'), { previous: before, path: rel })
-    this.pending.set(rel, before)
+    this.pending.set(rel, { hash: before, mode: file?.mode })
   }
 
   async afterWrite(absPath: string, tool: string): Promise<void> {
     const checkpointUuid = this.requireCheckpoint()
     const rel = await this.trackedPath(absPath)
     if (!this.pending.has(rel)) throw new Error(`${rel} was written without a backup (beforeWrite)`)
-    const before = this.pending.get(rel) ?? null
+    const { hash: before = null, mode: beforeMode } = this.pending.get(rel) ?? {}
     this.pending.delete(rel)
-    const current = await readIfPresent(join(this.root, rel))
-    const after = current === null ? null : this.blobs.put(current, { previous: before, path: rel })
+    const file = await readWithMode(join(this.root, rel))
+    const after =
+      file === null ? null : this.blobs.put(file.content, { previous: before, path: rel })
     if (before === after) return
-    await this.log.appendFileChanges([{ checkpointUuid, path: rel, before, after, source: tool }])
+    await this.log.appendFileChanges([
+      { checkpointUuid, path: rel, before, after, beforeMode, afterMode: file?.mode, source: tool }
+    ])
   }
 
   /**
@@ -181,8 +189,8 @@ export class FileHistory implements WriteGuard {
         result.untracked.push({ path: change.path, reason: change.reason })
         continue
       }
-      const { path, before, after } = change
-      recorded.push({ checkpointUuid, path, before, after, source: tool })
+      const { path, before, after, beforeMode, afterMode } = change
+      recorded.push({ checkpointUuid, path, before, after, beforeMode, afterMode, source: tool })
       if (before === null) result.created.push(path)
       else if (after === null) result.deleted.push(path)
       else result.modified.push(path)
@@ -226,11 +234,19 @@ export class FileHistory implements WriteGuard {
   }
 }
 
-export async function readIfPresent(abs: string): Promise<Buffer | null> {
+/** A file's content and permission bits, read through one handle; null when there is none. */
+async function readWithMode(abs: string): Promise<{ content: Buffer; mode: number } | null> {
+  let handle: fs.FileHandle
   try {
-    return await fs.readFile(abs)
+    handle = await fs.open(abs, 'r')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
+  }
+  try {
+    const [content, stats] = await Promise.all([handle.readFile(), handle.stat()])
+    return { content, mode: stats.mode & 0o7777 }
+  } finally {
+    await handle.close()
   }
 }

@@ -11,7 +11,6 @@ import {
   closeSync,
   fstatSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readSync,
@@ -19,6 +18,7 @@ import {
   rmSync
 } from 'node:fs'
 import { join } from 'node:path'
+import { ensurePrivateDir, openPrivateFileSync } from '../os/private-files'
 import { writeAllSync } from '../os/write-all'
 
 const MAGIC = Buffer.from('RSPK', 'latin1')
@@ -61,11 +61,11 @@ export function writePack(
   dir: string,
   blobs: readonly { hash: string; bytes: Buffer; usedMs: number }[]
 ): string {
-  mkdirSync(dir, { recursive: true })
+  ensurePrivateDir(dir)
   const file = join(dir, `${randomBytes(8).toString('hex')}.pack`)
   const temp = `${file}.tmp`
   const index = Buffer.alloc(blobs.length * INDEX_ENTRY_BYTES)
-  const fd = openSync(temp, 'wx')
+  const fd = openPrivateFileSync(temp, 'wx')
   try {
     writeAllSync(fd, HEADER)
     let offset = HEADER.length

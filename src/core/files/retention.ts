@@ -9,6 +9,7 @@ import { listJournals, type RestoreJournal } from '../rewind/journal'
 import { fileChangeRecords } from '../rewind/other-sessions'
 import { SessionStore } from '../session/store'
 import { isPrompt } from '../session/tree'
+import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { changesAlong } from '../rewind/file-targets'
 import { BlobStore } from './blob-store'
 import { type HistoryPaths, historyPathsAt } from './history-paths'
@@ -215,8 +216,8 @@ export async function collectGarbageIfDue(
     .then((s) => s.mtimeMs)
     .catch(() => 0)
   if (now - last < AUTO_GC_INTERVAL_MS) return null
-  await fs.mkdir(paths.root, { recursive: true })
-  await fs.writeFile(stamp, new Date(now).toISOString())
+  ensurePrivateDir(paths.root)
+  writePrivateFileSync(stamp, new Date(now).toISOString())
   return collectGarbage(home, workspace, policy, { now, packLimit: PACK_LIMIT_WHEN_DUE })
 }
 

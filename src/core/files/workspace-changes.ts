@@ -18,7 +18,15 @@ interface Entry {
 }
 
 export type DetectedChange =
-  | { kind: 'tracked'; path: string; before: string | null; after: string | null }
+  | {
+      kind: 'tracked'
+      path: string
+      before: string | null
+      after: string | null
+      /** Permission bits with `before` / `after` (absent where the file did not exist). */
+      beforeMode?: number | undefined
+      afterMode?: number | undefined
+    }
   | { kind: 'untracked'; path: string; reason: string }
 
 /** Files hashed and backed up between two yields to the event loop. */
@@ -194,7 +202,14 @@ export class WorkspaceChanges {
     const beforeHash = before?.hash ?? null
     const afterHash = after?.hash ?? null
     if (beforeHash !== afterHash) {
-      changes.push({ kind: 'tracked', path, before: beforeHash, after: afterHash })
+      changes.push({
+        kind: 'tracked',
+        path,
+        before: beforeHash,
+        after: afterHash,
+        beforeMode: before?.stat.mode,
+        afterMode: after?.stat.mode
+      })
     }
   }
 

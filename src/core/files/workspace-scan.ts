@@ -14,10 +14,18 @@ export interface FileStat {
   mtimeMs: number
   ctimeMs: number
   ino: number
+  /** Permission bits (mode & 0o7777): recorded with a change, not compared (a chmod moves ctime). */
+  mode: number
 }
 
 export function statOf(stats: Stats): FileStat {
-  return { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino }
+  return {
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    ino: stats.ino,
+    mode: stats.mode & 0o7777
+  }
 }
 
 /** Same size, times and inode: taken as unchanged (git's own index makes the same bet). */

@@ -4,6 +4,7 @@
 // too many events, no watch possible) sets `overflowed`, and the caller re-stats everything.
 import { type FSWatcher, promises as fs, watch } from 'node:fs'
 import { join } from 'node:path'
+import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 
 /** Past this many dirty paths a full re-stat is about as cheap, and memory stays bounded. */
 const MAX_DIRTY = 20_000
@@ -30,7 +31,7 @@ export class WorkspaceWatcher {
 
   async start(): Promise<void> {
     if (this.barrier !== null) return
-    await fs.mkdir(this.barrierDir, { recursive: true })
+    ensurePrivateDir(this.barrierDir)
     this.barrier = watch(this.barrierDir, { persistent: false }, (_event, name) => {
       if (name !== null) this.waiting.get(name)?.()
     })
@@ -80,7 +81,7 @@ export class WorkspaceWatcher {
         resolve(true)
       })
     })
-    await fs.writeFile(join(this.barrierDir, name), '')
+    await fs.writeFile(join(this.barrierDir, name), '', { mode: PRIVATE_FILE_MODE })
     if (!(await arrived)) this.overflowed = true
     this.waiting.delete(name)
     await fs.rm(join(this.barrierDir, name), { force: true })

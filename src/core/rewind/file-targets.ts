@@ -18,6 +18,8 @@ export interface FileTarget {
   path: string
   /** Hash of the content the file must have at `to`; null = it must not exist. */
   target: string | null
+  /** The permission bits it had with that content, where a record says (see FileChangeRecord). */
+  targetMode: number | undefined
   /**
    * Hash of what the session last left in the file on the way to `from` (null = absent): when
    * the disk holds anything else, someone changed the file outside the agent.
@@ -39,10 +41,14 @@ export function fileTargets(
   const fromSide = changesAlong(tree, fromPath.slice(common))
   const toSide = changesAlong(tree, toPath.slice(common))
 
-  const targets = new Map<string, string | null>()
-  for (const change of fromSide)
-    if (!targets.has(change.path)) targets.set(change.path, change.before)
-  for (const change of toSide) targets.set(change.path, change.after)
+  const targets = new Map<string, { hash: string | null; mode: number | undefined }>()
+  for (const change of fromSide) {
+    if (!targets.has(change.path))
+      targets.set(change.path, { hash: change.before, mode: change.beforeMode })
+  }
+  for (const change of toSide) {
+    targets.set(change.path, { hash: change.after, mode: change.afterMode })
+  }
 
   const expected = new Map<string, string | null>()
   for (const change of toSide)
@@ -50,7 +56,12 @@ export function fileTargets(
   for (const change of alongFrom) expected.set(change.path, change.after)
 
   return [...targets]
-    .map(([path, target]) => ({ path, target, expected: expected.get(path) ?? null }))
+    .map(([path, { hash, mode }]) => ({
+      path,
+      target: hash,
+      targetMode: mode,
+      expected: expected.get(path) ?? null
+    }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 

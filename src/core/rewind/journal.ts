@@ -9,6 +9,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { z } from 'zod'
 import { RewindMode } from '../../shared/messages'
 import { listDirIfPresent } from '../os/list-dir'
+import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 
 export const RestoreOp = z.object({
   /** Workspace-relative, forward slashes. */
@@ -81,11 +82,13 @@ function journalFile(dir: string, id: string): string {
 
 /** Writes the journal durably (temp file, fsync, rename): it is the crash-recovery record. */
 export async function saveJournal(dir: string, journal: RestoreJournal): Promise<void> {
-  await fs.mkdir(dir, { recursive: true })
+  ensurePrivateDir(dir)
   const target = journalFile(dir, journal.id)
   const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`
-  const handle = await fs.open(temp, 'w')
+  const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE)
   try {
+    // Its bits exactly, whatever the umask: the journal names every file the restore touched.
+    await handle.chmod(PRIVATE_FILE_MODE)
     await handle.writeFile(JSON.stringify(journal))
     await handle.sync()
   } finally {

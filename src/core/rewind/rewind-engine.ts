@@ -67,6 +67,11 @@ export interface PlannedFile {
   action: FileAction
   /** The content the restore gives the file (blob hash); null = deleted. */
   to: string | null
+  /**
+   * The bits a recreated file gets: those its records say it had with that content (a blob
+   * carries none). Absent for a file that exists (it keeps its own) or whose mode is unknown.
+   */
+  toMode?: number
   /** What the preview saw on disk (hash; null = no file): apply refuses if it changed since. */
   seen: string | null
   /** How the preview found the file, so apply can tell it is untouched without reading it. */
@@ -493,6 +498,9 @@ export class RewindEngine {
           path: op.path,
           before: op.from,
           after: op.to,
+          beforeMode: op.fromMode,
+          // Written with toMode, or an existing file that kept its own bits.
+          afterMode: op.to === null ? undefined : (op.toMode ?? op.fromMode),
           source: journal.kind === 'undo' ? 'undo' : 'rewind'
         }))
       )
@@ -558,10 +566,12 @@ export class RewindEngine {
         })
         continue
       }
+      const action = t.target === null ? 'delete' : current === null ? 'recreate' : 'restore'
       files.push({
         path: t.path,
-        action: t.target === null ? 'delete' : current === null ? 'recreate' : 'restore',
+        action,
         to: t.target,
+        ...(action === 'recreate' && t.targetMode !== undefined ? { toMode: t.targetMode } : {}),
         seen: have,
         seenStamp:
           file === null ? null : { stamp: file.stamp, settled: file.settled, mode: file.mode },

@@ -11,6 +11,7 @@ import {
   unlinkSync,
   writeSync
 } from 'node:fs'
+import { PRIVATE_FILE_MODE } from '../os/private-files'
 import { v7 as uuidv7 } from 'uuid'
 import { isProcessAlive } from '../os/process-alive'
 
@@ -52,7 +53,7 @@ export function acquireWriterLock(sessionFile: string): LockResult {
 function tryCreate(path: string, me: LockOwner): boolean {
   let fd: number
   try {
-    fd = openSync(path, 'wx')
+    fd = openSync(path, 'wx', PRIVATE_FILE_MODE)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
     throw error

@@ -107,6 +107,13 @@ export const FileChangeRecord = z.looseObject({
   path: z.string(),
   before: z.string().nullable(),
   after: z.string().nullable(),
+  /**
+   * The file's permission bits (mode & 0o7777) with `before` and with `after`, where it existed:
+   * a restore that recreates the file gives it these (a blob is 0600 whatever the file's mode).
+   * Absent in records from before they were kept.
+   */
+  beforeMode: z.number().int().optional(),
+  afterMode: z.number().int().optional(),
   /** What changed it: a tool name (Write, Edit, Bash...) */
   source: z.string()
 })

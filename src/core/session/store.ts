@@ -15,13 +15,13 @@ import {
   fdatasyncSync,
   fstatSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   statSync
 } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
+import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 import { writeAllSync } from '../os/write-all'
 import { v7 as uuidv7 } from 'uuid'
 import type { MessageContent, RewindMode } from '../../shared/messages'
@@ -72,6 +72,8 @@ export interface NewFileChange {
   path: string
   before: string | null
   after: string | null
+  beforeMode?: number | undefined
+  afterMode?: number | undefined
   source: string
 }
 
@@ -112,7 +114,9 @@ export class SessionStore {
     const sessionId = uuidv7()
     const createdAt = new Date().toISOString()
     const dir = sessionsDir(opts.home, opts.cwd)
-    mkdirSync(dir, { recursive: true })
+    // The data home is private (os/private-files.ts); folders an older version left open are
+    // tightened.
+    for (const folder of [opts.home, dirname(dir), dir]) ensurePrivateDir(folder)
     const file = join(dir, sessionFileName(createdAt, sessionId))
     const header = SessionHeader.parse({
       type: 'session',
@@ -129,7 +133,7 @@ export class SessionStore {
     const fd = openSync(
       file,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
-      0o600
+      PRIVATE_FILE_MODE
     )
     const writer: Writer = { fd, release: lock.release, size: 0, needsNewline: false }
     const store = new SessionStore(

@@ -2,6 +2,7 @@
 // assistant and tool messages after it), plus one per branch summary and rewind report. A turn's
 // id is its prompt record's uuid, so the graph, the CLI's checkpoints and rewinds name the same
 // thing. Pure: the studio recomputes it only when the tree's shape changes.
+import { maskSecrets } from '../../shared/mask-secrets'
 import type { GraphNode, GraphNodeKind, SessionGraph, TranscriptEntry } from '../../shared/views'
 import {
   REWIND_REPORT_TYPE,
@@ -23,8 +24,9 @@ function nodeKind(record: TreeRecord): GraphNodeKind | null {
   return null
 }
 
+/** Keys masked (shared/mask-secrets.ts) before the cut, so no piece of one is left unmasked. */
 function firstLine(text: string): string {
-  const line = text.trim().split('\n', 1)[0] ?? ''
+  const line = maskSecrets(text.trim()).split('\n', 1)[0] ?? ''
   return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line
 }
 
@@ -43,6 +45,10 @@ function nodeTitle(record: TreeRecord): string {
     case 'assistant':
       return firstLine(contentText(record.message.content))
   }
+}
+
+function maskOrNull(label: string | undefined): string | null {
+  return label === undefined ? null : maskSecrets(label)
 }
 
 /** Each conversation record mapped to the graph node it belongs to, in parents-first order. */
@@ -115,7 +121,7 @@ export function buildSessionGraph(
         kind === 'turn' ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size : 0,
       onActivePath: activeOwners.has(record.uuid),
       branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
-      label: labels.get(record.uuid) ?? null
+      label: maskOrNull(labels.get(record.uuid))
     }
   })
 

@@ -1,7 +1,12 @@
 // The studio: what the desktop window and the browser page drive. It keeps one workspace session
 // open, answers the contract's requests through handlers.ts, and pushes events: the graph when the
 // tree's shape changes, the agent's stream as it comes, permission requests.
+//
+// What it shows of the session (titles, transcripts, diffs, the agent's stream) has strings that
+// look like API keys masked (shared/mask-secrets.ts); the log keeps what was said. Permission
+// requests are the exception: the user approves exactly what would run.
 import type { EventSink } from '../../shared/contract'
+import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
 import type {
   AgentEvent,
@@ -130,7 +135,7 @@ export class Studio {
     if (leafUuid !== null && tree.get(leafUuid) === undefined) {
       throw new StudioError('not_found', `No message ${leafUuid} in this session.`)
     }
-    return buildTranscript(tree, leafUuid ?? tree.leafUuid, this.index())
+    return maskSecretsIn(buildTranscript(tree, leafUuid ?? tree.leafUuid, this.index()))
   }
 
   async node(nodeId: string): Promise<NodeDetail> {
@@ -141,7 +146,8 @@ export class Studio {
     const entries = buildTranscript(tree, node.branchLeafUuid, this.index()).filter(
       (entry) => entry.nodeId === nodeId
     )
-    return { node, entries, files: await this.turnDiffs(nodeId), summary: this.summaryOf(nodeId) }
+    const files = await this.turnDiffs(nodeId)
+    return maskSecretsIn({ node, entries, files, summary: this.summaryOf(nodeId) })
   }
 
   /** Each file a turn changed: its content before the turn → after it. */
@@ -261,7 +267,8 @@ export class Studio {
   }
 
   private onAgentEvent(event: AgentEvent): void {
-    this.options.emit('agent:event', event)
+    // A streamed piece is too short to hold a whole key: the renderer masks the text it builds.
+    this.options.emit('agent:event', event.type === 'block_delta' ? event : maskSecretsIn(event))
     if (event.type === 'message_end') this.shapeChanged()
   }
 
@@ -273,7 +280,7 @@ export class Studio {
 
   private async remember(plan: Promise<RewindPlan>): Promise<RewindPreview> {
     this.lastPlan = await plan
-    return this.lastPlan.preview
+    return maskSecretsIn(this.lastPlan.preview)
   }
 
   previewRewind(checkpointUuid: string, mode: RewindMode): Promise<RewindPreview> {
@@ -341,7 +348,7 @@ export class Studio {
         sessionId: listing.sessionId,
         file: listing.file,
         createdAt: listing.createdAt,
-        firstPrompt: checkpoints[0]?.prompt ?? null,
+        firstPrompt: checkpoints[0] === undefined ? null : maskSecrets(checkpoints[0].prompt),
         prompts: checkpoints.length,
         current
       }

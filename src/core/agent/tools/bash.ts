@@ -141,10 +141,16 @@ function describeChanges(changes: CommandChanges): string {
   return lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`
 }
 
+/**
+ * The command's first line for the one-line summary, cut at 100 characters, saying how many
+ * lines follow: the lines after the first are never out of sight unannounced. A permission
+ * prompt shows the whole command too (approvalDetail).
+ */
 function commandLine(command: string): string {
-  const first = command.split('\n')[0] ?? ''
-  const line = first.length > 100 ? `${first.slice(0, 100)}…` : first
-  return command.includes('\n') && first === line ? `${line} …` : line
+  const [first = '', ...rest] = command.split('\n')
+  const line =
+    first.length > 100 ? `${first.slice(0, 100)}…` : `${first}${rest.length > 0 ? ' …' : ''}`
+  return rest.length === 0 ? line : `${line} +${rest.length} line${rest.length === 1 ? '' : 's'}`
 }
 
 export const bashTool: Tool<BashInput> = {
@@ -158,6 +164,7 @@ export const bashTool: Tool<BashInput> = {
   inputSchema: BashInput,
   permission: 'execute',
   describeCall: (input) => `Bash(${commandLine(input.command)})`,
+  approvalDetail: (input) => ({ label: 'Command', text: input.command }),
   async execute(input, ctx) {
     try {
       await ctx.guard.beforeCommand('Bash')

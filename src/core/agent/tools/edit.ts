@@ -36,6 +36,14 @@ function countOccurrences(text: string, needle: string): number {
   return count
 }
 
+/** `text`'s lines behind `mark`, split on \n only so a stray \r stays in sight (escaped). */
+function markedLines(mark: string, text: string): string[] {
+  if (text === '') return []
+  const lines = text.split('\n')
+  if (lines.length > 1 && lines.at(-1) === '') lines.pop()
+  return lines.map((line) => `${mark}${line}`)
+}
+
 /** Numbered lines around the first replacement, as they are after the edit. */
 function snippetAround(newText: string, changeStart: number, newString: string): string {
   const lines = splitLines(newText)
@@ -75,6 +83,12 @@ export const editTool: Tool<EditInput> = {
   inputSchema: EditInput,
   permission: 'edit',
   describeCall: (input, cwd) => `Edit(${describePath(input.file_path, cwd)})`,
+  approvalDetail: (input) => ({
+    label: input.replace_all === true ? 'Change (every occurrence)' : 'Change',
+    text: [...markedLines('- ', input.old_string), ...markedLines('+ ', input.new_string)].join(
+      '\n'
+    )
+  }),
   async execute(input, ctx) {
     const target = resolveToolPath(ctx, input.file_path)
     if (input.old_string === input.new_string) {

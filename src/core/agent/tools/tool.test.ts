@@ -157,8 +157,26 @@ describe('builtinTools and toolDefinition', () => {
       'Edit(config.py)'
     )
     expect(bash?.describeCall({ command: 'npm test' })).toBe('Bash(npm test)')
-    expect(bash?.describeCall({ command: 'cd x\nmake' })).toBe('Bash(cd x …)')
+    expect(bash?.describeCall({ command: 'cd x\nmake' })).toBe('Bash(cd x … +1 line)')
+    expect(bash?.describeCall({ command: `${'a'.repeat(120)}\nb\nc` })).toBe(
+      `Bash(${'a'.repeat(100)}… +2 lines)`
+    )
     expect(glob?.describeCall({ pattern: '**/*.ts', path: 'src' })).toBe('Glob(**/*.ts in src)')
     expect(grep?.describeCall({ pattern: 'TODO' })).toBe('Grep(TODO)')
+  })
+
+  it('gives a permission prompt the whole of what it approves', () => {
+    const [, write, edit, bash] = builtinTools()
+    expect(bash?.approvalDetail?.({ command: 'cd x\nmake' })).toEqual({
+      label: 'Command',
+      text: 'cd x\nmake'
+    })
+    expect(write?.approvalDetail?.({ file_path: 'a.py', content: 'x = 1\n' })).toEqual({
+      label: 'Content',
+      text: 'x = 1\n'
+    })
+    expect(
+      edit?.approvalDetail?.({ file_path: 'a.py', old_string: 'x = 1\r\n', new_string: 'x = 2' })
+    ).toEqual({ label: 'Change', text: '- x = 1\r\n+ x = 2' })
   })
 })

@@ -38,7 +38,18 @@ export interface Tool<I = unknown> {
    * workspace are shown relative to it, as the model may send absolute paths.
    */
   describeCall(input: I, cwd?: string): string
+  /**
+   * What a permission prompt must show whole besides that line, when the line cannot hold it:
+   * Bash's command (every line), the content Write puts in, Edit's old and new text.
+   */
+  approvalDetail?(input: I): ApprovalDetail
   execute(input: I, ctx: ToolContext): Promise<ToolOutput>
+}
+
+/** A label for people ("Command", "Content") and the text itself, unabridged. */
+export interface ApprovalDetail {
+  label: string
+  text: string
 }
 
 /**

@@ -25,6 +25,7 @@ export const writeTool: Tool<WriteInput> = {
   inputSchema: WriteInput,
   permission: 'edit',
   describeCall: (input, cwd) => `Write(${describePath(input.file_path, cwd)})`,
+  approvalDetail: (input) => ({ label: 'Content', text: input.content }),
   async execute(input, ctx) {
     const target = resolveToolPath(ctx, input.file_path)
     const previous = await readExistingText(target)

@@ -1,7 +1,14 @@
 // The agent asks before a tool call the permission mode does not allow on its own. The question
 // takes the focus (on Deny: a stray Enter typed for the composer must not allow a write), and
 // gives it back once answered, to where it was or else the composer.
+//
+// What is approved is shown whole and open, never folded away: every line of the command (or the
+// content a Write puts in), in a box that scrolls when it is long, with its line count, and
+// control and bidi characters written out (`\x1b`, `\r`, `\u202e`): a `\r` or a bidi override
+// cannot make one line look like another. Never masked: the user reads exactly what runs.
 import { useEffect, useRef } from 'react'
+import { escapeControlChars, escapeControlCharsOneLine } from '../../../shared/control-chars'
+import type { PermissionRequest } from '../../../shared/views'
 import { answerPermission } from '../actions/agent'
 import { selectFirstPermission, useAppStore } from '../stores/app-store'
 
@@ -11,6 +18,20 @@ function focusBack(element: HTMLElement | null): void {
       ? element
       : document.querySelector<HTMLElement>('textarea[aria-label="Prompt"]')
   target?.focus()
+}
+
+function WholeText({ detail }: { detail: NonNullable<PermissionRequest['detail']> }) {
+  const lines = detail.text.split('\n').length
+  const caption = `${detail.label}, ${lines} line${lines === 1 ? '' : 's'}`
+  return (
+    <figure className="permission__detail">
+      <figcaption>{caption}</figcaption>
+      {/* Focusable, so the keyboard can scroll it; named by its caption. */}
+      <pre tabIndex={0} aria-label={caption}>
+        {escapeControlChars(detail.text)}
+      </pre>
+    </figure>
+  )
 }
 
 export function PermissionPrompt() {
@@ -39,12 +60,9 @@ export function PermissionPrompt() {
       aria-describedby="permission-question"
     >
       <p id="permission-question">
-        The agent asks to run: <strong>{request.summary}</strong>
+        The agent asks to run: <strong>{escapeControlCharsOneLine(request.summary)}</strong>
       </p>
-      <details>
-        <summary>Input</summary>
-        <pre>{JSON.stringify(request.input, null, 2)}</pre>
-      </details>
+      {request.detail !== null && <WholeText detail={request.detail} />}
       <div className="permission__actions">
         <button
           ref={deny}

@@ -1,7 +1,10 @@
 // The transcript of the selected branch. The list subscribes to the order of message ids; each row
 // subscribes to its own message, and each tool call to its own outcome, so a streamed token
 // re-renders one line. Long transcripts show a window of rows around the selected turn.
+// The studio masks API keys in what it sends; text still streaming arrives in pieces too small
+// to recognise a key in, so it is masked here, whole, as it is drawn.
 import { memo, useEffect, useMemo, useRef, useState } from 'react'
+import { maskSecrets } from '../../../shared/mask-secrets'
 import { selectSelectedId, useGraphStore } from '../stores/graph-store'
 import {
   isToolResultCarrier,
@@ -37,7 +40,7 @@ const ToolCall = memo(function ToolCall({ block }: { block: BlockView & { kind: 
       </summary>
       <div className="tool__body">
         <h4>Input</h4>
-        <pre>{block.inputText}</pre>
+        <pre>{maskSecrets(block.inputText)}</pre>
         {outcome !== undefined && outcome.state !== 'running' && (
           <>
             <h4>Result</h4>
@@ -52,12 +55,12 @@ const ToolCall = memo(function ToolCall({ block }: { block: BlockView & { kind: 
 function Block({ block }: { block: BlockView }) {
   switch (block.kind) {
     case 'text':
-      return <div className="message__text">{block.text}</div>
+      return <div className="message__text">{maskSecrets(block.text)}</div>
     case 'thinking':
       return (
         <details className="thinking">
           <summary>Thinking</summary>
-          <div className="message__text">{block.text}</div>
+          <div className="message__text">{maskSecrets(block.text)}</div>
         </details>
       )
     case 'tool':

@@ -124,7 +124,8 @@ describe('fromEntries', () => {
 describe('toolCallSubject', () => {
   it('names the file, command or pattern a call is about', () => {
     expect(toolCallSubject('{"file_path":"config.py","old_string":"a"}')).toBe('config.py')
-    expect(toolCallSubject('{"command":"npm test\\nnpm run lint"}')).toBe('npm test')
+    expect(toolCallSubject('{"command":"npm test\\nnpm run lint"}')).toBe('npm test … +1 line')
+    expect(toolCallSubject('{"command":"\\u001b[2K\\rls"}')).toBe('\\x1b[2K\\rls')
     expect(toolCallSubject('{"pattern":"**/*.py"}')).toBe('**/*.py')
   })
 

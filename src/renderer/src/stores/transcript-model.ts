@@ -1,6 +1,8 @@
 // The transcript as the renderer shows it, and how the agent's stream changes it. Messages are kept
 // by id with their order apart, so a streamed token replaces one entry object: the row showing
 // that message re-renders, the other rows and the list do not.
+import { escapeControlCharsOneLine } from '../../../shared/control-chars'
+import { maskSecrets } from '../../../shared/mask-secrets'
 import type { ContentBlock, MessageContent } from '../../../shared/messages'
 import type { AgentEvent, TranscriptEntry } from '../../../shared/views'
 
@@ -252,6 +254,11 @@ export function toolCallSubject(inputText: string): string {
   if (typeof input !== 'object' || input === null) return ''
   const record = input as Record<string, unknown>
   const field = SUBJECT_FIELDS.find((key) => typeof record[key] === 'string')
-  const value = field === undefined ? '' : ((record[field] as string).split('\n', 1)[0] ?? '')
-  return value.length > SUBJECT_CHARS ? `${value.slice(0, SUBJECT_CHARS - 1)}…` : value
+  if (field === undefined) return ''
+  // The first line, saying how many follow: a command's later lines are never out of sight
+  // unannounced. Keys masked, control characters escaped.
+  const [first = '', ...rest] = maskSecrets(record[field] as string).split('\n')
+  const line = escapeControlCharsOneLine(first)
+  const cut = line.length > SUBJECT_CHARS ? `${line.slice(0, SUBJECT_CHARS - 1)}…` : line
+  return rest.length === 0 ? cut : `${cut} … +${rest.length} line${rest.length === 1 ? '' : 's'}`
 }

@@ -1,0 +1,52 @@
+// Text from outside (a model's command, a file's content, a session log) shown to people, in the
+// terminal or on the page, with every character that could hide, rewrite or reorder what is shown
+// written out as an escape instead. On a terminal: ESC and CSI (U+009B) start sequences that set
+// the window title, clear the screen, move the cursor over earlier text or write the clipboard
+// (OSC 52); `\r` and backspace overwrite a line. On a page and a terminal alike, the bidi
+// overrides and isolates (U+202A–202E, U+2066–2069) reorder the text after them, so `rm -rf ~`
+// could read as something else.
+//
+// Newlines and tabs are kept by escapeControlChars (a command's lines show as lines; where it
+// matters, the caller states the line count) and escaped by escapeControlCharsOneLine. A
+// backslash is left as it is: `\x1b` in the text and an escaped ESC look the same, which hides
+// nothing.
+
+/**
+ * C0 controls but \t and \n, DEL, C1 controls (U+0080–U+009F, CSI among them), the Arabic letter
+ * mark, LRM/RLM, the line and paragraph separators, the bidi embeddings/overrides and isolates.
+ */
+/* eslint-disable no-control-regex -- finding control characters is this module's job */
+const UNSAFE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g
+const UNSAFE_OR_LINE_BREAK =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g
+/* eslint-enable no-control-regex */
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+function escaped(char: string): string {
+  const named = NAMED[char]
+  if (named !== undefined) return named
+  const code = char.charCodeAt(0)
+  return code < 0x100
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`
+}
+
+/** `text` with control and bidi characters escaped (`\x1b`, `\r`, `\u202e`); lines and tabs kept. */
+export function escapeControlChars(text: string): string {
+  return text.replace(UNSAFE, escaped)
+}
+
+/** As escapeControlChars, with newlines and tabs escaped too: for what must stay on one line. */
+export function escapeControlCharsOneLine(text: string): string {
+  return text.replace(UNSAFE_OR_LINE_BREAK, escaped)
+}
+
+/**
+ * JSON text safe to print: JSON.stringify escapes C0 controls already, but writes DEL, C1 and the
+ * bidi characters raw. They can only stand inside strings, where `\uXXXX` means the same.
+ */
+export function escapeControlCharsInJson(json: string): string {
+  return json.replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}

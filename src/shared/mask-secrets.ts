@@ -1,0 +1,94 @@
+// Strings that look like API keys and private keys, masked in what the app shows (the studio's
+// views, the terminal chat, `inspect`): a key the agent read from `.env` or the user pasted must
+// not sit on the screen for a screen share, a screenshot or a shoulder to catch. The session log
+// keeps what was said, so the model's context is unchanged; only the display is masked.
+//
+// A masked key keeps the prefix that names its kind and says how long it was:
+// `sk-ant-…(108 chars, masked)`. The masked form matches no pattern again, so masking twice
+// changes nothing. A permission prompt is never masked: the user approves exactly what runs.
+
+interface SecretPattern {
+  /** Matches the secret (a Bearer token without its word, which a lookbehind requires). */
+  pattern: RegExp
+  /** The start of the match kept in front of the mask (the key's kind); null: not a secret. */
+  keep(match: string, groups: (string | undefined)[]): string | null
+}
+
+/**
+ * A token that looks random: a digit, or both cases. Keeps words that merely share a prefix
+ * (`sk-learn-compatible-estimator`, `Bearer authentication_header_value`) readable.
+ */
+function looksRandom(token: string): boolean {
+  return /\d/.test(token) || (/[a-z]/.test(token) && /[A-Z]/.test(token))
+}
+
+const PATTERNS: SecretPattern[] = [
+  {
+    // A PEM private key, to its END line; cut off before it (a clipped tool output), as far as
+    // the base64 body goes.
+    pattern:
+      /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----(?:[\s\S]*?-----END \1PRIVATE KEY-----|[A-Za-z0-9+/=\s:,-]*)/g,
+    keep: (_match, [kind]) => `-----BEGIN ${kind ?? ''}PRIVATE KEY-----`
+  },
+  {
+    // Anthropic (sk-ant-api03-…), OpenAI (sk-…, sk-proj-…, sk-svcacct-…, sk-admin-…).
+    pattern: /\bsk-(ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
+    keep: (match, [kind]) => (looksRandom(match.slice(3)) ? `sk-${kind ?? ''}` : null)
+  },
+  {
+    // AWS access key ids.
+    pattern: /\b(AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+    keep: (_match, [kind]) => kind ?? ''
+  },
+  {
+    // GitHub tokens: personal (ghp_), OAuth (gho_), user/server (ghu_, ghs_), refresh (ghr_).
+    pattern: /\b(gh[pousr]_)[A-Za-z0-9]{30,}/g,
+    keep: (_match, [kind]) => kind ?? ''
+  },
+  {
+    pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}/g,
+    keep: () => 'github_pat_'
+  },
+  {
+    // Slack bot, user, app and refresh tokens.
+    pattern: /\b(xox[abposr]-)[A-Za-z0-9-]{10,}/g,
+    keep: (_match, [kind]) => kind ?? ''
+  },
+  {
+    // Google API keys.
+    pattern: /\bAIza[0-9A-Za-z_-]{35}/g,
+    keep: () => 'AIza'
+  },
+  {
+    // An HTTP bearer token (a JWT, an opaque token).
+    pattern: /(?<=\bBearer\s+)[A-Za-z0-9_.~+/-]{20,}=*/gi,
+    keep: (match) => (looksRandom(match) ? '' : null)
+  }
+]
+
+/** `text` with every string that looks like a key replaced by its kind, its length and a mask. */
+export function maskSecrets(text: string): string {
+  let out = text
+  for (const { pattern, keep } of PATTERNS) {
+    out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
+      // replace() passes the groups, then the offset (a number): only the groups are wanted.
+      const end = rest.findIndex((r) => typeof r === 'number')
+      const groups = rest.slice(0, end) as (string | undefined)[]
+      const kept = keep(match, groups)
+      return kept === null ? match : `${kept}…(${match.length} chars, masked)`
+    })
+  }
+  return out
+}
+
+/** `value` (JSON-like: strings, arrays, plain objects) with maskSecrets applied to every string. */
+export function maskSecretsIn<T>(value: T): T {
+  if (typeof value === 'string') return maskSecrets(value) as T
+  if (Array.isArray(value)) return value.map((item: unknown) => maskSecretsIn(item)) as T
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, maskSecretsIn(item)])
+    ) as T
+  }
+  return value
+}
