@@ -3,16 +3,20 @@
 // plays in src/main/ipc.ts: a request without it is refused before anything else runs.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { EventChannel, Handlers } from '../shared/contract'
-import { ClientFrame, type ServerFrame, WEBSOCKET_PATH } from '../shared/wire'
+import {
+  ClientFrame,
+  MAX_CLIENT_FRAME_BYTES,
+  type ServerFrame,
+  WEBSOCKET_PATH
+} from '../shared/wire'
 import { dispatch } from '../core/studio/dispatch'
-import { readStaticFile } from './static-files'
+import { decodeUrlPath, readStaticFile } from './static-files'
 import { newToken, tokenMatches } from './token'
 
 const TOKEN_COOKIE = 'rewind_studio_token'
-/** Largest frame a client may send: a prompt of 1 MB plus envelope. */
-const MAX_FRAME_BYTES = 2 * 1024 * 1024
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -53,6 +57,15 @@ function cookieToken(request: IncomingMessage): string | null {
   return null
 }
 
+function badRequest(response: ServerResponse, why: string): void {
+  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+  response.end(`Bad request: ${why}.\n`)
+}
+
+function refuseUpgrade(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
+}
+
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newToken()
   const log = options.log ?? ((message: string) => console.error(message))
@@ -68,8 +81,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     )
   }
 
+  /** The request's target, or null when it is no URL at all (`GET http://[`). */
+  function targetOf(request: IncomingMessage): URL | null {
+    return URL.canParse(request.url ?? '/', origin) ? new URL(request.url ?? '/', origin) : null
+  }
+
   async function serveHttp(request: IncomingMessage, response: ServerResponse) {
-    const url = new URL(request.url ?? '/', origin)
+    const url = targetOf(request)
+    if (url === null) {
+      badRequest(response, 'the request target is not a URL')
+      return
+    }
     if (!authorised(request, url)) {
       response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
       response.end(
@@ -81,7 +103,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.writeHead(405).end()
       return
     }
-    const file = await readStaticFile(options.staticDir, url.pathname)
+    const path = decodeUrlPath(url.pathname)
+    if (path === null) {
+      badRequest(response, 'the path has a malformed % escape')
+      return
+    }
+    const file = await readStaticFile(options.staticDir, path)
     if (file === null) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n')
       return
@@ -105,22 +132,32 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.end()
     })
   })
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES })
 
   server.on('upgrade', (request, socket, head) => {
-    const url = new URL(request.url ?? '/', origin)
+    // Node hands the socket over without its error listener: a reset before ws owns it would be
+    // an unhandled 'error' event, which ends the process.
+    socket.on('error', () => socket.destroy())
+    const url = targetOf(request)
+    if (url === null) {
+      refuseUpgrade(socket, '400 Bad Request')
+      return
+    }
     // A page on another site could open this socket; only our own origin with the token may.
     const sameOrigin =
       request.headers.origin === origin ||
       request.headers.origin === `http://localhost:${new URL(origin).port}`
     if (url.pathname !== WEBSOCKET_PATH || !authorised(request, url) || !sameOrigin) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+      refuseUpgrade(socket, '403 Forbidden')
       return
     }
     sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client))
   })
 
   sockets.on('connection', (client: WebSocket) => {
+    // A frame ws refuses (too big, not UTF-8, RSV bits, unmasked) closes this connection and
+    // arrives here; unheard, the 'error' event would end the process and every page with it.
+    client.on('error', (error) => log(`web host: closed a connection: ${error.message}`))
     client.on('message', (data) => {
       void answer(client, data.toString())
     })

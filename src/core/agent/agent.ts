@@ -9,6 +9,7 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { ContentBlock, PermissionMode, ToolUseBlock } from '../../shared/messages'
 import type { AgentEvent, PermissionRequest } from '../../shared/views'
+import { promptSizeProblem } from '../../shared/prompt-limit'
 import type { WriteGuard } from '../files/write-guard'
 import type { AssistantRecord, UserRecord } from '../session/records'
 import type { SessionStore } from '../session/store'
@@ -150,6 +151,9 @@ export class Agent {
   async send(prompt: string): Promise<TurnOutcome> {
     if (this.running) throw new Error('The agent is already running a turn')
     if (prompt.trim() === '') throw new Error('The prompt is empty')
+    // The contract checks this for the windows; the terminal chat reaches the agent directly.
+    const tooLong = promptSizeProblem(prompt)
+    if (tooLong !== null) throw new Error(tooLong)
     const abort = new AbortController()
     this.abort = abort
     const turn = this.runTurn(prompt, abort)
