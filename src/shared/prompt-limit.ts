@@ -28,14 +28,6 @@ function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff
 }
 
-/**
- * Whether `text` may be near the limit, decided from its length alone: a UTF-16 unit is at most
- * 3 bytes of UTF-8, so a short text needs no counting on each keystroke.
- */
-export function mayNearPromptLimit(text: string, share = 0.9): boolean {
-  return text.length * 3 >= MAX_PROMPT_BYTES * share
-}
-
 export function formatBytes(bytes: number): string {
   return `${bytes.toLocaleString('en-US')} bytes`
 }
