@@ -1,6 +1,10 @@
 // The web host: the built renderer over HTTP and the IPC contract over a WebSocket, both on
 // 127.0.0.1 only, both behind a per-run token. The token plays the part Electron's sender check
 // plays in src/main/ipc.ts: a request without it is refused before anything else runs.
+//
+// The token travels in URLs only (the page's, the socket's), never in a cookie: cookies ignore
+// the port, so every service on 127.0.0.1 would receive it. The page's own asset requests carry
+// no query string; a cookie with a key of its own lets them through, and opens nothing else.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
@@ -15,8 +19,6 @@ import {
 import { dispatch } from '../core/studio/dispatch'
 import { decodeUrlPath, readStaticFile } from './static-files'
 import { newToken, tokenMatches } from './token'
-
-const TOKEN_COOKIE = 'rewind_studio_token'
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -48,11 +50,11 @@ export interface WebHost {
   close(): Promise<void>
 }
 
-function cookieToken(request: IncomingMessage): string | null {
+function cookieValue(request: IncomingMessage, cookie: string): string | null {
   const header = request.headers.cookie ?? ''
   for (const part of header.split(';')) {
     const [name, ...value] = part.trim().split('=')
-    if (name === TOKEN_COOKIE) return value.join('=')
+    if (name === cookie) return value.join('=')
   }
   return null
 }
@@ -68,17 +70,25 @@ function refuseUpgrade(socket: Duplex, status: string): void {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newToken()
+  /** Opens the static files only (see the header): what the cookie carries instead of the token. */
+  const assetKey = newToken()
   const log = options.log ?? ((message: string) => console.error(message))
   let origin = ''
+  /** Named after the port, so the cookie of a host on another port does not overwrite it. */
+  let assetCookie = ''
 
-  /** Refuses other hosts' names (DNS rebinding) and requests that lack the token. */
-  function authorised(request: IncomingMessage, url: URL): boolean {
+  /** Refuses other hosts' names (DNS rebinding). */
+  function fromOurHost(request: IncomingMessage): boolean {
     const host = request.headers.host ?? ''
-    if (host !== new URL(origin).host && host !== `localhost:${new URL(origin).port}`) return false
-    return (
-      tokenMatches(token, url.searchParams.get('token')) ||
-      tokenMatches(token, cookieToken(request))
-    )
+    return host === new URL(origin).host || host === `localhost:${new URL(origin).port}`
+  }
+
+  function hasToken(url: URL): boolean {
+    return tokenMatches(token, url.searchParams.get('token'))
+  }
+
+  function hasAssetKey(request: IncomingMessage): boolean {
+    return tokenMatches(assetKey, cookieValue(request, assetCookie))
   }
 
   /** The request's target, or null when it is no URL at all (`GET http://[`). */
@@ -92,7 +102,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       badRequest(response, 'the request target is not a URL')
       return
     }
-    if (!authorised(request, url)) {
+    if (!fromOurHost(request) || !(hasToken(url) || hasAssetKey(request))) {
       response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
       response.end(
         'Forbidden: this Rewind Studio server needs the token printed when it started.\n'
@@ -120,7 +130,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
       // The page's own asset requests carry no query string: the cookie lets them through.
-      'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`
+      'set-cookie': `${assetCookie}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`
     })
     response.end(request.method === 'HEAD' ? undefined : file.body)
   }
@@ -147,7 +157,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const sameOrigin =
       request.headers.origin === origin ||
       request.headers.origin === `http://localhost:${new URL(origin).port}`
-    if (url.pathname !== WEBSOCKET_PATH || !authorised(request, url) || !sameOrigin) {
+    if (url.pathname !== WEBSOCKET_PATH || !fromOurHost(request) || !hasToken(url) || !sameOrigin) {
       refuseUpgrade(socket, '403 Forbidden')
       return
     }
@@ -197,6 +207,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   })
   const port = (server.address() as AddressInfo).port
   origin = `http://127.0.0.1:${port}`
+  assetCookie = `rewind_studio_assets_${port}`
 
   return {
     url: `${origin}/?token=${token}`,
