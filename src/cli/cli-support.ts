@@ -2,6 +2,7 @@
 // into one clear line and an exit code (no stack traces for expected failures).
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { CodedError } from '../shared/coded-error'
 
 /** The project folder (package.json, demo/, out/). */
 export const appRoot = join(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -13,14 +14,13 @@ export function wantsHelp(args: string[]): boolean {
 const expectedErrors = new Set([
   'UsageError',
   'SettingsError',
-  'StudioError',
   'PathOutsideWorkspaceError',
   'SessionError',
   'ModelConfigError'
 ])
 
 export function failWith(error: unknown): number {
-  if (error instanceof Error && expectedErrors.has(error.name)) {
+  if (error instanceof CodedError || (error instanceof Error && expectedErrors.has(error.name))) {
     console.error(`rewind-studio: ${error.message}`)
     return error.name === 'UsageError' ? 2 : 1
   }

@@ -6,6 +6,8 @@
 //   2. write the journal (intent + backups), durably;
 //   3. write each file (temp + rename) or delete it;
 //   4. append the session record; a crash before it is completed or rolled back by recover().
+import { CodedError } from '../../shared/coded-error'
+import type { ErrorCode } from '../../shared/contract'
 import type { SessionStore } from '../session/store'
 import { promptText } from '../session/tree'
 import type { RewindMode } from '../../shared/messages'
@@ -96,8 +98,15 @@ export interface PlanOptions {
   overwriteConflicts?: boolean
 }
 
-export class RewindError extends Error {
-  override name = 'RewindError'
+/**
+ * A rewind, switch or undo refused or rolled back, nothing lost. The code says which kind for
+ * the contract: by default the workspace or session is not in a state it can go through.
+ */
+export class RewindError extends CodedError {
+  constructor(message: string, code: ErrorCode = 'conflict') {
+    super(code, message)
+    this.name = 'RewindError'
+  }
 }
 
 /**
@@ -133,7 +142,7 @@ export class RewindEngine {
     const checkpoint = checkpoints.find((c) => c.uuid === checkpointUuid)
     const prompt = tree.get(checkpointUuid)
     if (checkpoint === undefined || prompt === undefined || prompt.type !== 'user') {
-      throw new RewindError(`${checkpointUuid} is not a checkpoint on the active path`)
+      throw new RewindError(`${checkpointUuid} is not a checkpoint on the active path`, 'not_found')
     }
     const leafBefore = this.store.leafUuid
     const beforePrompt = prompt.parentUuid
@@ -158,7 +167,9 @@ export class RewindEngine {
   /** Move the leaf to another branch's `leafUuid`, bringing that branch's files back. */
   async planSwitch(leafUuid: string, options: PlanOptions = {}): Promise<RewindPlan> {
     const tree = this.store.tree()
-    if (tree.get(leafUuid) === undefined) throw new RewindError(`Entry ${leafUuid} not found`)
+    if (tree.get(leafUuid) === undefined) {
+      throw new RewindError(`Entry ${leafUuid} not found`, 'not_found')
+    }
     const leafBefore = this.store.leafUuid
     return this.finishPlan({
       kind: 'switch-branch',
@@ -242,12 +253,16 @@ export class RewindEngine {
     }
     if (undone === null) {
       throw new RewindError(
-        'Nothing to undo: no rewind since the last prompt, or it was undone already'
+        'Nothing to undo: no rewind since the last prompt, or it was undone already',
+        'not_found'
       )
     }
     for (const op of undone.ops) {
       if (op.from !== null && !(await this.space.blobs.has(op.from))) {
-        throw new RewindError(`The backup of ${op.path} is gone: the rewind cannot be undone`)
+        throw new RewindError(
+          `The backup of ${op.path} is gone: the rewind cannot be undone`,
+          'not_found'
+        )
       }
     }
     const { ops, read } = await this.backUp(
@@ -324,7 +339,7 @@ export class RewindEngine {
 
   private requireWritable(): void {
     if (this.store.readOnlyReason !== null) {
-      throw new RewindError(`The session is read-only (${this.store.readOnlyReason})`)
+      throw new RewindError(`The session is read-only (${this.store.readOnlyReason})`, 'read_only')
     }
   }
 
@@ -652,7 +667,8 @@ export function checkpointAt(store: Pick<SessionStore, 'tree'>, index: number): 
     throw new RewindError(
       checkpoints.length === 0
         ? 'This session has no checkpoints (no prompt was sent yet)'
-        : `No checkpoint ${index}: the active path has checkpoints 1 to ${checkpoints.length}`
+        : `No checkpoint ${index}: the active path has checkpoints 1 to ${checkpoints.length}`,
+      'not_found'
     )
   }
   return checkpoint.uuid

@@ -24,6 +24,7 @@ import {
 import { basename, join } from 'node:path'
 import { writeAllSync } from '../os/write-all'
 import { v7 as uuidv7 } from 'uuid'
+import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { loadSessionText } from './load'
 import { acquireWriterLock } from './lock'
@@ -402,7 +403,7 @@ export class SessionStore {
 
   private requireEntry(uuid: string | null): void {
     if (uuid !== null && this.treeModel.get(uuid) === undefined) {
-      throw new Error(`Entry ${uuid} not found`)
+      throw new NotFoundError(`Entry ${uuid} not found`)
     }
   }
 
