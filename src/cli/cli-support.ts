@@ -2,6 +2,7 @@
 // into one clear line and an exit code (no stack traces for expected failures).
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { osErrorLine } from '../core/os/write-failure'
 import { CodedError } from '../shared/coded-error'
 
 /** The project folder (package.json, demo/, out/). */
@@ -16,13 +17,20 @@ const expectedErrors = new Set([
   'SettingsError',
   'PathOutsideWorkspaceError',
   'SessionError',
-  'ModelConfigError'
+  'ModelConfigError',
+  'WriteFailedError'
 ])
 
 export function failWith(error: unknown): number {
   if (error instanceof CodedError || (error instanceof Error && expectedErrors.has(error.name))) {
     console.error(`rewind-studio: ${error.message}`)
     return error.name === 'UsageError' ? 2 : 1
+  }
+  // A full disk, a read-only folder…: the user's to fix, said in words, not as a stack trace.
+  const osLine = osErrorLine(error)
+  if (osLine !== null) {
+    console.error(`rewind-studio: ${osLine}`)
+    return 1
   }
   console.error(
     `rewind-studio: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`

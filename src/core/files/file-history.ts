@@ -228,7 +228,9 @@ export async function readIfPresent(abs: string): Promise<Buffer | null> {
   try {
     return await fs.readFile(abs)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    const code = (error as NodeJS.ErrnoException).code
+    // A path through a file (ENOTDIR) holds no file either.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null
     throw error
   }
 }

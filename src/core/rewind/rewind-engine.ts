@@ -36,6 +36,7 @@ import {
   writeFileAt
 } from './workspace-files'
 import { BlobMissingError, sha256 } from '../files/blob-store'
+import { failureReason } from '../os/write-failure'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { yieldToEventLoop } from '../files/workspace-scan'
 
@@ -346,7 +347,13 @@ export class RewindEngine {
   /** Journal, files, record: see the module header. A failure while writing rolls back. */
   private async run(journal: RestoreJournal, read: Map<string, FileStamp>): Promise<void> {
     const dir = this.space.paths.restores
-    await saveJournal(dir, journal)
+    try {
+      await saveJournal(dir, journal)
+    } catch (error) {
+      throw new RewindError(
+        `Could not write the restore journal in ${dir}: ${failureReason(error)}. Nothing was changed.`
+      )
+    }
     try {
       await this.applyOps(journal.ops, 'to', read)
     } catch (error) {
@@ -402,8 +409,7 @@ export class RewindEngine {
             `${path} changed since the preview was made: preview the rewind again. Nothing was changed.`
           )
         }
-        current =
-          file === null ? null : { hash: blobs.put(file.content, { previous: to, path }), file }
+        current = file === null ? null : { hash: this.backUpContent(path, file, to), file }
       }
       const from = current?.hash ?? null
       if (current !== null) read.set(path, current.file)
@@ -419,6 +425,16 @@ export class RewindEngine {
       if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
     }
     return { ops, read }
+  }
+
+  private backUpContent(path: string, file: { content: Buffer }, to: string | null): string {
+    try {
+      return this.space.blobs.put(file.content, { previous: to, path })
+    } catch (error) {
+      throw new RewindError(
+        `Could not back up ${path}: ${failureReason(error)}. Nothing was changed.`
+      )
+    }
   }
 
   /**
@@ -464,7 +480,7 @@ export class RewindEngine {
           }
         }
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error)
+        const reason = failureReason(error)
         if (!rollingBack) {
           throw error instanceof RewindError || error instanceof PathOutsideWorkspaceError
             ? error

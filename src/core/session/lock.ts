@@ -8,11 +8,13 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   unlinkSync,
   writeSync
 } from 'node:fs'
 import { v7 as uuidv7 } from 'uuid'
 import { isProcessAlive } from '../os/process-alive'
+import { WriteFailedError } from '../os/write-failure'
 
 export interface LockOwner {
   pid: number
@@ -55,13 +57,17 @@ function tryCreate(path: string, me: LockOwner): boolean {
     fd = openSync(path, 'wx')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
-    throw error
+    throw new WriteFailedError(path, error, 'nothing was changed')
   }
   try {
     writeSync(fd, JSON.stringify(me))
-  } finally {
+  } catch (error) {
+    // A full disk: the empty lock would say nothing of its owner; it goes, and so do we.
     closeSync(fd)
+    rmSync(path, { force: true })
+    throw new WriteFailedError(path, error, 'nothing was changed')
   }
+  closeSync(fd)
   return true
 }
 

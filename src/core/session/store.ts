@@ -23,6 +23,7 @@ import {
 } from 'node:fs'
 import { basename, join } from 'node:path'
 import { writeAllSync } from '../os/write-all'
+import { WriteFailedError } from '../os/write-failure'
 import { v7 as uuidv7 } from 'uuid'
 import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
@@ -113,7 +114,11 @@ export class SessionStore {
     const sessionId = uuidv7()
     const createdAt = new Date().toISOString()
     const dir = sessionsDir(opts.home, opts.cwd)
-    mkdirSync(dir, { recursive: true })
+    try {
+      mkdirSync(dir, { recursive: true })
+    } catch (error) {
+      throw new WriteFailedError(dir, error, 'no session was created')
+    }
     const file = join(dir, sessionFileName(createdAt, sessionId))
     const header = SessionHeader.parse({
       type: 'session',
@@ -437,7 +442,7 @@ export class SessionStore {
       // and the tree must not show a record that may not be there.
       writer.size = fstatSync(writer.fd).size
       writer.needsNewline = true
-      throw error
+      throw new WriteFailedError(this.file, error, 'nothing was appended')
     }
     writer.size += bytes.length
     writer.needsNewline = false
