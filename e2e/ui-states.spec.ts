@@ -257,3 +257,33 @@ test.describe('a permission question for a command that hides a line', () => {
     await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden()
   })
 })
+
+test.describe('a prompt over the size limit', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serve({ copyFrom: demoWorkspace })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('shows its size near the limit and is refused before sending, the draft kept', async ({
+    page
+  }) => {
+    await page.goto(app.url)
+    await expect(page.getByText('No turns yet.')).toBeVisible()
+    // 160,000 CJK characters: 480,000 bytes of UTF-8, near the 500,000-byte limit.
+    await prompt(page).fill('漢'.repeat(160_000))
+    await expect(page.getByText('480,000 / 500,000 bytes', { exact: true })).toBeVisible()
+    // 200,000 of them: 600,000 bytes, over it though far under 500,000 characters.
+    await prompt(page).fill('漢'.repeat(200_000))
+    await expect(page.getByText('600,000 / 500,000 bytes: too long to send')).toBeVisible()
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect(
+      page.getByRole('alert').filter({
+        hasText: 'Not sent: The prompt is 600,000 bytes of UTF-8; the limit is 500,000 bytes.'
+      })
+    ).toBeVisible()
+    await expect(prompt(page)).toHaveValue('漢'.repeat(200_000))
+    await expect(page.getByText('No turns yet.')).toBeVisible()
+    await shot(page, 'ui-06-prompt-too-long')
+  })
+})

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { validatingSink } from '../src/core/studio/events'
+import { MAX_PROMPT_BYTES } from '../src/shared/prompt-limit'
 import { startWebHost, type WebHost } from '../src/web/server'
 import { fixedInfo, recordingHandlers } from './support/recording-handlers'
 
@@ -191,7 +192,7 @@ describe('web host', () => {
     const huge = (await ask(socket, {
       id: 1,
       channel: 'agent:send',
-      args: { prompt: 'x'.repeat(1_000_001) }
+      args: { prompt: 'x'.repeat(MAX_PROMPT_BYTES + 1) }
     })) as { reply: { error: { code: string } } }
     expect(huge.reply.error.code).toBe('invalid_payload')
     const extra = (await ask(socket, {

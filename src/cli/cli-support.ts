@@ -2,6 +2,8 @@
 // into one clear line and an exit code (no stack traces for expected failures).
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { osErrorLine } from '../core/os/write-failure'
+import { CodedError } from '../shared/coded-error'
 import { sayError } from './format'
 
 /** The project folder (package.json, demo/, out/). */
@@ -14,17 +16,23 @@ export function wantsHelp(args: string[]): boolean {
 const expectedErrors = new Set([
   'UsageError',
   'SettingsError',
-  'StudioError',
   'PathOutsideWorkspaceError',
   'WorkspaceRefusedError',
   'SessionError',
-  'ModelConfigError'
+  'ModelConfigError',
+  'WriteFailedError'
 ])
 
 export function failWith(error: unknown): number {
-  if (error instanceof Error && expectedErrors.has(error.name)) {
+  if (error instanceof CodedError || (error instanceof Error && expectedErrors.has(error.name))) {
     sayError(`rewind-studio: ${error.message}`)
     return error.name === 'UsageError' ? 2 : 1
+  }
+  // A full disk, a read-only folder…: the user's to fix, said in words, not as a stack trace.
+  const osLine = osErrorLine(error)
+  if (osLine !== null) {
+    sayError(`rewind-studio: ${osLine}`)
+    return 1
   }
   sayError(
     `rewind-studio: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`

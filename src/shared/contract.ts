@@ -3,6 +3,7 @@
 // sides (handlers in src/core/studio, the renderer's bridge) take their types from here.
 import { z } from 'zod'
 import { RewindMode } from './messages'
+import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
@@ -20,6 +21,14 @@ import {
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
 const Uuid = z.string().min(1).max(200)
+/** A prompt: its limit is in bytes of UTF-8, not characters (prompt-limit.ts). */
+const Prompt = z
+  .string()
+  .min(1)
+  .check((ctx) => {
+    const problem = promptSizeProblem(ctx.value)
+    if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value })
+  })
 
 function channel<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
   return { args, result }
@@ -41,7 +50,7 @@ export const requests = {
     z.object({ nodeId: Uuid, label: z.string().trim().min(1).max(80).nullable() }).strict(),
     Ok
   ),
-  'agent:send': channel(z.object({ prompt: z.string().min(1).max(1_000_000) }).strict(), Ok),
+  'agent:send': channel(z.object({ prompt: Prompt }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
   'agent:answerPermission': channel(z.object({ requestId: Uuid, allow: z.boolean() }).strict(), Ok),
   'rewind:preview': channel(

@@ -1,18 +1,24 @@
 // The web host: the built renderer over HTTP and the IPC contract over a WebSocket, both on
 // 127.0.0.1 only, both behind a per-run token. The token plays the part Electron's sender check
 // plays in src/main/ipc.ts: a request without it is refused before anything else runs.
+//
+// The token travels in URLs only (the page's, the socket's), never in a cookie: cookies ignore
+// the port, so every service on 127.0.0.1 would receive it. The page's own asset requests carry
+// no query string; a cookie with a key of its own lets them through, and opens nothing else.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { EventChannel, Handlers } from '../shared/contract'
-import { ClientFrame, type ServerFrame, WEBSOCKET_PATH } from '../shared/wire'
+import {
+  ClientFrame,
+  MAX_CLIENT_FRAME_BYTES,
+  type ServerFrame,
+  WEBSOCKET_PATH
+} from '../shared/wire'
 import { dispatch } from '../core/studio/dispatch'
-import { readStaticFile } from './static-files'
+import { decodeUrlPath, readStaticFile } from './static-files'
 import { newToken, tokenMatches } from './token'
-
-const TOKEN_COOKIE = 'rewind_studio_token'
-/** Largest frame a client may send: a prompt of 1 MB plus envelope. */
-const MAX_FRAME_BYTES = 2 * 1024 * 1024
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -44,33 +50,59 @@ export interface WebHost {
   close(): Promise<void>
 }
 
-function cookieToken(request: IncomingMessage): string | null {
+function cookieValue(request: IncomingMessage, cookie: string): string | null {
   const header = request.headers.cookie ?? ''
   for (const part of header.split(';')) {
     const [name, ...value] = part.trim().split('=')
-    if (name === TOKEN_COOKIE) return value.join('=')
+    if (name === cookie) return value.join('=')
   }
   return null
 }
 
+function badRequest(response: ServerResponse, why: string): void {
+  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+  response.end(`Bad request: ${why}.\n`)
+}
+
+function refuseUpgrade(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
+}
+
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newToken()
+  /** Opens the static files only (see the header): what the cookie carries instead of the token. */
+  const assetKey = newToken()
   const log = options.log ?? ((message: string) => console.error(message))
   let origin = ''
+  /** Named after the port, so the cookie of a host on another port does not overwrite it. */
+  let assetCookie = ''
 
-  /** Refuses other hosts' names (DNS rebinding) and requests that lack the token. */
-  function authorised(request: IncomingMessage, url: URL): boolean {
+  /** Refuses other hosts' names (DNS rebinding). */
+  function fromOurHost(request: IncomingMessage): boolean {
     const host = request.headers.host ?? ''
-    if (host !== new URL(origin).host && host !== `localhost:${new URL(origin).port}`) return false
-    return (
-      tokenMatches(token, url.searchParams.get('token')) ||
-      tokenMatches(token, cookieToken(request))
-    )
+    return host === new URL(origin).host || host === `localhost:${new URL(origin).port}`
+  }
+
+  function hasToken(url: URL): boolean {
+    return tokenMatches(token, url.searchParams.get('token'))
+  }
+
+  function hasAssetKey(request: IncomingMessage): boolean {
+    return tokenMatches(assetKey, cookieValue(request, assetCookie))
+  }
+
+  /** The request's target, or null when it is no URL at all (`GET http://[`). */
+  function targetOf(request: IncomingMessage): URL | null {
+    return URL.canParse(request.url ?? '/', origin) ? new URL(request.url ?? '/', origin) : null
   }
 
   async function serveHttp(request: IncomingMessage, response: ServerResponse) {
-    const url = new URL(request.url ?? '/', origin)
-    if (!authorised(request, url)) {
+    const url = targetOf(request)
+    if (url === null) {
+      badRequest(response, 'the request target is not a URL')
+      return
+    }
+    if (!fromOurHost(request) || !(hasToken(url) || hasAssetKey(request))) {
       response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
       response.end(
         'Forbidden: this Rewind Studio server needs the token printed when it started.\n'
@@ -81,7 +113,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.writeHead(405).end()
       return
     }
-    const file = await readStaticFile(options.staticDir, url.pathname)
+    const path = decodeUrlPath(url.pathname)
+    if (path === null) {
+      badRequest(response, 'the path has a malformed % escape')
+      return
+    }
+    const file = await readStaticFile(options.staticDir, path)
     if (file === null) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n')
       return
@@ -93,7 +130,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
       // The page's own asset requests carry no query string: the cookie lets them through.
-      'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`
+      'set-cookie': `${assetCookie}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`
     })
     response.end(request.method === 'HEAD' ? undefined : file.body)
   }
@@ -105,22 +142,32 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.end()
     })
   })
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES })
 
   server.on('upgrade', (request, socket, head) => {
-    const url = new URL(request.url ?? '/', origin)
+    // Node hands the socket over without its error listener: a reset before ws owns it would be
+    // an unhandled 'error' event, which ends the process.
+    socket.on('error', () => socket.destroy())
+    const url = targetOf(request)
+    if (url === null) {
+      refuseUpgrade(socket, '400 Bad Request')
+      return
+    }
     // A page on another site could open this socket; only our own origin with the token may.
     const sameOrigin =
       request.headers.origin === origin ||
       request.headers.origin === `http://localhost:${new URL(origin).port}`
-    if (url.pathname !== WEBSOCKET_PATH || !authorised(request, url) || !sameOrigin) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+    if (url.pathname !== WEBSOCKET_PATH || !fromOurHost(request) || !hasToken(url) || !sameOrigin) {
+      refuseUpgrade(socket, '403 Forbidden')
       return
     }
     sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client))
   })
 
   sockets.on('connection', (client: WebSocket) => {
+    // A frame ws refuses (too big, not UTF-8, RSV bits, unmasked) closes this connection and
+    // arrives here; unheard, the 'error' event would end the process and every page with it.
+    client.on('error', (error) => log(`web host: closed a connection: ${error.message}`))
     client.on('message', (data) => {
       void answer(client, data.toString())
     })
@@ -160,6 +207,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   })
   const port = (server.address() as AddressInfo).port
   origin = `http://127.0.0.1:${port}`
+  assetCookie = `rewind_studio_assets_${port}`
 
   return {
     url: `${origin}/?token=${token}`,

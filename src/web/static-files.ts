@@ -18,8 +18,17 @@ export interface StaticFile {
   contentType: string
 }
 
-export async function readStaticFile(root: string, urlPath: string): Promise<StaticFile | null> {
-  const decoded = decodeURIComponent(urlPath)
+/** A URL's path with its % escapes decoded, or null when one is malformed (`/%zz`). */
+export function decodeUrlPath(urlPath: string): string | null {
+  try {
+    return decodeURIComponent(urlPath)
+  } catch {
+    return null
+  }
+}
+
+/** The file at `decoded` (a URL path, % escapes decoded) inside `root`, or null. */
+export async function readStaticFile(root: string, decoded: string): Promise<StaticFile | null> {
   const relative = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '')
   const full = normalize(join(root, relative))
   if (full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep)) return null

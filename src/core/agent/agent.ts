@@ -13,6 +13,7 @@ import {
   MAX_PERMISSION_DETAIL_CHARS,
   type PermissionRequest
 } from '../../shared/views'
+import { promptSizeProblem } from '../../shared/prompt-limit'
 import type { WriteGuard } from '../files/write-guard'
 import type { AssistantRecord, UserRecord } from '../session/records'
 import type { SessionStore } from '../session/store'
@@ -154,6 +155,9 @@ export class Agent {
   async send(prompt: string): Promise<TurnOutcome> {
     if (this.running) throw new Error('The agent is already running a turn')
     if (prompt.trim() === '') throw new Error('The prompt is empty')
+    // The contract checks this for the windows; the terminal chat reaches the agent directly.
+    const tooLong = promptSizeProblem(prompt)
+    if (tooLong !== null) throw new Error(tooLong)
     const abort = new AbortController()
     this.abort = abort
     const turn = this.runTurn(prompt, abort)

@@ -24,6 +24,7 @@ import {
 import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
+import { WriteFailedError } from '../os/write-failure'
 import { applyDelta, DeltaIndex, encodeDelta } from './delta'
 import {
   type PackedBlob,
@@ -142,18 +143,22 @@ export class BlobStore {
     return hash
   }
 
-  /** Writes a blob file (temp + rename, so a crash leaves none or a whole one). */
+  /**
+   * Writes a blob file (temp + rename, so a crash leaves none or a whole one). A failure names
+   * the backup folder (it may be on another disk than the workspace): the caller says what it
+   * refused because of it.
+   */
   private writeLoose(hash: string, stored: Buffer): void {
     const target = this.pathOf(hash)
     const shard = dirname(target)
-    if (!this.shards.has(shard)) {
-      ensurePrivateDir(shard)
-      this.shards.add(shard)
-    }
     // pid + counter: unique without asking the OS for random bytes per blob.
     const temp = `${target}.${process.pid}-${++tempCount}.tmp`
     try {
-      // 0600 whatever the backed-up file's mode was: that mode is kept in the restore journal.
+      if (!this.shards.has(shard)) {
+        ensurePrivateDir(shard)
+        this.shards.add(shard)
+      }
+      // 0600 whatever the backed-up file's mode was: that mode is kept in the records.
       try {
         writePrivateFileSync(temp, stored)
       } catch (error) {
@@ -165,7 +170,7 @@ export class BlobStore {
       renameSync(temp, target)
     } catch (error) {
       rmSync(temp, { force: true })
-      throw error
+      throw new WriteFailedError(`a backup in ${this.dir}`, error)
     }
     this.renewedAt.set(hash, Date.now())
   }

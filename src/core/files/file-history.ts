@@ -240,7 +240,9 @@ async function readWithMode(abs: string): Promise<{ content: Buffer; mode: numbe
   try {
     handle = await fs.open(abs, 'r')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    const code = (error as NodeJS.ErrnoException).code
+    // A path through a file (ENOTDIR) holds no file either.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null
     throw error
   }
   try {

@@ -6,6 +6,8 @@
 //   2. write the journal (intent + backups), durably;
 //   3. write each file (temp + rename) or delete it;
 //   4. append the session record; a crash before it is completed or rolled back by recover().
+import { CodedError } from '../../shared/coded-error'
+import type { ErrorCode } from '../../shared/contract'
 import type { SessionStore } from '../session/store'
 import { promptText } from '../session/tree'
 import type { RewindMode } from '../../shared/messages'
@@ -35,6 +37,7 @@ import {
   writeFileAt
 } from './workspace-files'
 import { BlobMissingError, sha256 } from '../files/blob-store'
+import { failureReason } from '../os/write-failure'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { checkWorkspaceFolder } from '../files/workspace-root'
 import { yieldToEventLoop } from '../files/workspace-scan'
@@ -103,8 +106,15 @@ export interface PlanOptions {
   overwriteConflicts?: boolean
 }
 
-export class RewindError extends Error {
-  override name = 'RewindError'
+/**
+ * A rewind, switch or undo refused or rolled back, nothing lost. The code says which kind for
+ * the contract: by default the workspace or session is not in a state it can go through.
+ */
+export class RewindError extends CodedError {
+  constructor(message: string, code: ErrorCode = 'conflict') {
+    super(code, message)
+    this.name = 'RewindError'
+  }
 }
 
 /**
@@ -142,7 +152,7 @@ export class RewindEngine {
     const checkpoint = checkpoints.find((c) => c.uuid === checkpointUuid)
     const prompt = tree.get(checkpointUuid)
     if (checkpoint === undefined || prompt === undefined || prompt.type !== 'user') {
-      throw new RewindError(`${checkpointUuid} is not a checkpoint on the active path`)
+      throw new RewindError(`${checkpointUuid} is not a checkpoint on the active path`, 'not_found')
     }
     const leafBefore = this.store.leafUuid
     const beforePrompt = prompt.parentUuid
@@ -167,7 +177,9 @@ export class RewindEngine {
   /** Move the leaf to another branch's `leafUuid`, bringing that branch's files back. */
   async planSwitch(leafUuid: string, options: PlanOptions = {}): Promise<RewindPlan> {
     const tree = this.store.tree()
-    if (tree.get(leafUuid) === undefined) throw new RewindError(`Entry ${leafUuid} not found`)
+    if (tree.get(leafUuid) === undefined) {
+      throw new RewindError(`Entry ${leafUuid} not found`, 'not_found')
+    }
     const leafBefore = this.store.leafUuid
     return this.finishPlan({
       kind: 'switch-branch',
@@ -251,12 +263,16 @@ export class RewindEngine {
     }
     if (undone === null) {
       throw new RewindError(
-        'Nothing to undo: no rewind since the last prompt, or it was undone already'
+        'Nothing to undo: no rewind since the last prompt, or it was undone already',
+        'not_found'
       )
     }
     for (const op of undone.ops) {
       if (op.from !== null && !(await this.space.blobs.has(op.from))) {
-        throw new RewindError(`The backup of ${op.path} is gone: the rewind cannot be undone`)
+        throw new RewindError(
+          `The backup of ${op.path} is gone: the rewind cannot be undone`,
+          'not_found'
+        )
       }
     }
     const { ops, read } = await this.backUp(
@@ -338,14 +354,20 @@ export class RewindEngine {
 
   private requireWritable(): void {
     if (this.store.readOnlyReason !== null) {
-      throw new RewindError(`The session is read-only (${this.store.readOnlyReason})`)
+      throw new RewindError(`The session is read-only (${this.store.readOnlyReason})`, 'read_only')
     }
   }
 
   /** Journal, files, record: see the module header. A failure while writing rolls back. */
   private async run(journal: RestoreJournal, read: Map<string, FileStamp>): Promise<void> {
     const dir = this.space.paths.restores
-    await saveJournal(dir, journal)
+    try {
+      await saveJournal(dir, journal)
+    } catch (error) {
+      throw new RewindError(
+        `Could not write the restore journal in ${dir}: ${failureReason(error)}. Nothing was changed.`
+      )
+    }
     try {
       await this.applyOps(journal.ops, 'to', read)
     } catch (error) {
@@ -403,8 +425,7 @@ export class RewindEngine {
             `${path} changed since the preview was made: preview the rewind again. Nothing was changed.`
           )
         }
-        current =
-          file === null ? null : { hash: blobs.put(file.content, { previous: to, path }), file }
+        current = file === null ? null : { hash: this.backUpContent(path, file, to), file }
       }
       const from = current?.hash ?? null
       if (current !== null) read.set(path, current.file)
@@ -423,6 +444,16 @@ export class RewindEngine {
       if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
     }
     return { ops, read }
+  }
+
+  private backUpContent(path: string, file: { content: Buffer }, to: string | null): string {
+    try {
+      return this.space.blobs.put(file.content, { previous: to, path })
+    } catch (error) {
+      throw new RewindError(
+        `Could not back up ${path}: ${failureReason(error)}. Nothing was changed.`
+      )
+    }
   }
 
   /**
@@ -472,7 +503,7 @@ export class RewindEngine {
           deleteFileAt(abs, true)
         }
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error)
+        const reason = failureReason(error)
         if (!rollingBack) {
           throw error instanceof RewindError || error instanceof PathOutsideWorkspaceError
             ? error
@@ -697,7 +728,8 @@ export function checkpointAt(store: Pick<SessionStore, 'tree'>, index: number): 
     throw new RewindError(
       checkpoints.length === 0
         ? 'This session has no checkpoints (no prompt was sent yet)'
-        : `No checkpoint ${index}: the active path has checkpoints 1 to ${checkpoints.length}`
+        : `No checkpoint ${index}: the active path has checkpoints 1 to ${checkpoints.length}`,
+      'not_found'
     )
   }
   return checkpoint.uuid

@@ -8,12 +8,14 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   unlinkSync,
   writeSync
 } from 'node:fs'
 import { PRIVATE_FILE_MODE } from '../os/private-files'
 import { v7 as uuidv7 } from 'uuid'
 import { isProcessAlive } from '../os/process-alive'
+import { WriteFailedError } from '../os/write-failure'
 
 export interface LockOwner {
   pid: number
@@ -56,13 +58,17 @@ function tryCreate(path: string, me: LockOwner): boolean {
     fd = openSync(path, 'wx', PRIVATE_FILE_MODE)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
-    throw error
+    throw new WriteFailedError(path, error, 'nothing was changed')
   }
   try {
     writeSync(fd, JSON.stringify(me))
-  } finally {
+  } catch (error) {
+    // A full disk: the empty lock would say nothing of its owner; it goes, and so do we.
     closeSync(fd)
+    rmSync(path, { force: true })
+    throw new WriteFailedError(path, error, 'nothing was changed')
   }
+  closeSync(fd)
   return true
 }
 

@@ -2,10 +2,14 @@
 // this module is the single source of their shapes: zod schemas, and types inferred from them.
 import { z } from 'zod'
 import { MessageContent, RewindMode } from '../../shared/messages'
+import { MAX_PROMPT_BYTES } from '../../shared/prompt-limit'
 
 export const SESSION_FORMAT_VERSION = 1
-/** Longest text kept in one record; longer content is cut with a visible notice. */
-export const MAX_PERSIST_CHARS = 500_000
+/**
+ * Longest text kept in one record; longer content is cut with a visible notice. A prompt the
+ * contract accepts is stored whole: MAX_PROMPT_BYTES of UTF-8 are at most as many characters.
+ */
+export const MAX_PERSIST_CHARS = MAX_PROMPT_BYTES
 
 const Base = {
   uuid: z.string().min(1),

@@ -23,7 +23,9 @@ import {
 import { basename, dirname, join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 import { writeAllSync } from '../os/write-all'
+import { WriteFailedError } from '../os/write-failure'
 import { v7 as uuidv7 } from 'uuid'
+import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { loadSessionText } from './load'
 import { acquireWriterLock } from './lock'
@@ -114,9 +116,13 @@ export class SessionStore {
     const sessionId = uuidv7()
     const createdAt = new Date().toISOString()
     const dir = sessionsDir(opts.home, opts.cwd)
-    // The data home is private (os/private-files.ts); folders an older version left open are
-    // tightened.
-    for (const folder of [opts.home, dirname(dir), dir]) ensurePrivateDir(folder)
+    try {
+      // The data home is private (os/private-files.ts); folders an older version left open are
+      // tightened.
+      for (const folder of [opts.home, dirname(dir), dir]) ensurePrivateDir(folder)
+    } catch (error) {
+      throw new WriteFailedError(dir, error, 'no session was created')
+    }
     const file = join(dir, sessionFileName(createdAt, sessionId))
     const header = SessionHeader.parse({
       type: 'session',
@@ -406,7 +412,7 @@ export class SessionStore {
 
   private requireEntry(uuid: string | null): void {
     if (uuid !== null && this.treeModel.get(uuid) === undefined) {
-      throw new Error(`Entry ${uuid} not found`)
+      throw new NotFoundError(`Entry ${uuid} not found`)
     }
   }
 
@@ -440,7 +446,7 @@ export class SessionStore {
       // and the tree must not show a record that may not be there.
       writer.size = fstatSync(writer.fd).size
       writer.needsNewline = true
-      throw error
+      throw new WriteFailedError(this.file, error, 'nothing was appended')
     }
     writer.size += bytes.length
     writer.needsNewline = false

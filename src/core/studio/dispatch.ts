@@ -8,14 +8,12 @@ import {
   type RequestChannel,
   requests
 } from '../../shared/contract'
+import { CodedError } from '../../shared/coded-error'
 
-/** An expected failure with a stable code (a busy agent, a read-only session...). */
-export class StudioError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string
-  ) {
-    super(message)
+/** An expected failure the studio itself finds (a busy agent, a read-only session...). */
+export class StudioError extends CodedError {
+  constructor(code: ErrorCode, message: string) {
+    super(code, message)
     this.name = 'StudioError'
   }
 }
@@ -53,7 +51,8 @@ export async function dispatch(
     }
     return { ok: true, value: checked.data }
   } catch (error) {
-    if (error instanceof StudioError) return failure(error.code, error.message)
+    // Expected (a busy agent, an unknown checkpoint...): the code and message, no stack logged.
+    if (error instanceof CodedError) return failure(error.code, error.message)
     log(
       `${channel} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
     )

@@ -20,7 +20,9 @@ describe('loading', () => {
     await expect(loadScriptFile('/nonexistent/script.json')).rejects.toThrow(
       'Scripted model file /nonexistent/script.json cannot be read: ENOENT'
     )
-    await expect(loadScriptFile(scriptFile('{"rules": ['))).rejects.toThrow(/is not JSON/)
+    await expect(loadScriptFile(scriptFile('{"rules": [\n  {"match": x}'))).rejects.toThrow(
+      /^Not a scripted model file: .*script\.json \(line 2 is not valid JSON\)$/
+    )
     const wrong = scriptFile(
       JSON.stringify({ rules: [{ match: 'x', responses: [[{ type: 'tool_use', input: {} }]] }] })
     )

@@ -8,8 +8,10 @@
 // after that prompt (see ScriptPosition). A tool_use block without an id gets a fresh one;
 // stop_reason is tool_use when the answer holds a tool_use block, else end_turn.
 import { randomUUID } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { type FileHandle, open } from 'node:fs/promises'
 import { z } from 'zod'
+import { isObject } from '../../session/json'
 import { ModelCallError } from './model-client'
 import type {
   ModelCallOptions,
@@ -38,32 +40,103 @@ export const ScriptFile = z.strictObject({
 })
 export type ScriptFile = z.infer<typeof ScriptFile>
 
-/** Reads and checks a script file; a bad file is an Error naming the file and the first problem. */
+/** Far larger than any script; a larger file is refused unread. */
+const MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+
+/**
+ * Reads and checks a script file; a bad file is an Error naming the file and the first problem.
+ * It quotes nothing from the file: the path may name any readable file (`scripted:/etc/shadow`
+ * sent to settings:set), and the message goes back to whoever asked.
+ */
 export async function loadScriptFile(file: string): Promise<ScriptFile> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    throw new Error(
-      `Scripted model file ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`
-    )
-  }
+  const notAScript = (why: string) => new Error(`Not a scripted model file: ${file} (${why})`)
+  const text = await readScriptText(file, notAScript)
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new Error(`Scripted model file ${file} is not JSON: ${(error as Error).message}`)
+    // Not its message: it quotes the text around the error.
+    throw notAScript(`line ${lineOfJsonError(text, error)} is not valid JSON`)
+  }
+  if (!isObject(json) || !Array.isArray(json.rules)) {
+    throw notAScript('no "rules" list at the top level')
   }
   const parsed = ScriptFile.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const where =
       issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? ''
+    // zod names an unknown key in its message: the key is the file's text, not the schema's.
+    const problem =
+      issue?.code === 'unrecognized_keys'
+        ? `${issue.keys.length} unknown key${issue.keys.length === 1 ? '' : 's'}`
+        : (issue?.message ?? 'unknown')
     throw new Error(
-      `Scripted model file ${file} is invalid at ${where.replace(/^\./, '') || '(root)'}: ${issue?.message ?? 'unknown'}`
+      `Scripted model file ${file} is invalid at ${where.replace(/^\./, '') || '(root)'}: ${problem}`
     )
   }
   return parsed.data
+}
+
+async function readScriptText(file: string, notAScript: (why: string) => Error): Promise<string> {
+  let handle: FileHandle
+  try {
+    // Non-blocking: opening a named pipe must not wait for a writer.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch (error) {
+    throw new Error(
+      `Scripted model file ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`
+    )
+  }
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) throw notAScript('not a regular file')
+    if (info.size > MAX_SCRIPT_BYTES) throw notAScript(`over ${MAX_SCRIPT_BYTES} bytes`)
+    return await handle.readFile('utf8')
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * The line (1-based) where `text` stops being JSON, found without quoting it: from the parser's
+ * position when it gives one; else (an unexpected token) by a binary search over line ends for
+ * the first prefix that is not "JSON so far": once a prefix fails before its end, every longer
+ * one does.
+ */
+function lineOfJsonError(text: string, error: unknown): number {
+  const lineAt = (position: number) => text.slice(0, position).split('\n').length
+  const position = errorPosition(error)
+  if (position !== null) return lineAt(position)
+  const ends: number[] = []
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) ends.push(i)
+  ends.push(text.length)
+  let low = 0
+  let high = ends.length - 1
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (isJsonSoFar(text.slice(0, ends[middle]))) low = middle + 1
+    else high = middle
+  }
+  return low + 1
+}
+
+/** Where JSON.parse stopped, when its message says (`… in JSON at position 16`). */
+function errorPosition(error: unknown): number | null {
+  const message = (error as Error).message
+  if (message === 'Unexpected end of JSON input') return Number.MAX_SAFE_INTEGER
+  const match = /at position (\d+)/.exec(message)
+  return match ? Number(match[1]) : null
+}
+
+/** Parses, or fails only where it ran out of text. */
+function isJsonSoFar(prefix: string): boolean {
+  try {
+    JSON.parse(prefix)
+    return true
+  } catch (error) {
+    return (errorPosition(error) ?? -1) >= prefix.length
+  }
 }
 
 type AnswerBlock =

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { chmod, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { failureReason, WriteFailedError } from '../../os/write-failure'
 import { ToolError } from './tool'
 import type { ToolContext } from './tool'
 import type { ToolPath } from './paths'
@@ -23,10 +24,6 @@ export function assertSeenAsIs(ctx: ToolContext, target: ToolPath, current: stri
   if (!ctx.fileState.isUnchanged(target.abs, current)) {
     throw new ToolError(`${MODIFIED_SINCE_READ_MESSAGE} (${target.display})`)
   }
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 async function writeFileAtomic(abs: string, content: string): Promise<void> {
@@ -63,16 +60,20 @@ export async function guardedWrite(
     await ctx.guard.beforeWrite(target.abs, tool, content)
   } catch (error) {
     throw new ToolError(
-      `could not back up ${target.display}: ${reasonOf(error)}; nothing was written`
+      `could not back up ${target.display}: ${failureReason(error)}; nothing was written`
     )
   }
-  await mkdir(dirname(target.abs), { recursive: true })
-  await writeFileAtomic(target.abs, content)
+  try {
+    await mkdir(dirname(target.abs), { recursive: true })
+    await writeFileAtomic(target.abs, content)
+  } catch (error) {
+    throw new WriteFailedError(target.display, error, 'the file was left as it was')
+  }
   ctx.fileState.markWritten(target.abs, content)
   try {
     await ctx.guard.afterWrite(target.abs, tool)
     return null
   } catch (error) {
-    return `Warning: file history could not record this change (${reasonOf(error)}); rewinding it may not restore it.`
+    return `Warning: file history could not record this change (${failureReason(error)}); rewinding it may not restore it.`
   }
 }

@@ -6,12 +6,13 @@ import { ToolError } from './tool'
 import type { ToolPath } from './paths'
 
 /**
- * The file's text, or null when nothing exists at the path. A directory or a binary file is
+ * The file's text, or null when nothing exists at the path (a path through a file, ENOTDIR,
+ * holds nothing either: writing there fails with its reason). A directory or a binary file is
  * an error naming the path.
  */
 export async function readExistingText(target: ToolPath): Promise<string | null> {
   const info = await stat(target.abs).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
     throw error
   })
   if (info === null) return null

@@ -89,8 +89,9 @@ export function toolDefinition(tool: Tool): ToolDefinition {
 function failureText(tool: Tool, error: unknown): string {
   if (error instanceof ToolError) return error.message
   if (error instanceof Error) {
-    // Errors that are about the input (refused paths) name themselves; others get the tool's name.
-    return error.name === 'PathOutsideWorkspaceError'
+    // Errors that name their file (a refused path, a write the disk refused) stand as they are;
+    // others get the tool's name.
+    return error.name === 'PathOutsideWorkspaceError' || error.name === 'WriteFailedError'
       ? error.message
       : `${tool.name} failed: ${error.message}`
   }

@@ -1,6 +1,7 @@
 // The agent: prompts out, its stream in. Stream events are applied once per animation frame, so a
 // burst of tokens costs one store update and one render of the line they belong to.
 import { getBridge } from '../bridge'
+import { promptSizeProblem } from '../../../shared/prompt-limit'
 import type { AgentEvent } from '../../../shared/views'
 import { useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
@@ -44,6 +45,12 @@ export async function sendPrompt(): Promise<void> {
   const app = useAppStore.getState()
   const prompt = app.draft.trim()
   if (prompt === '' || app.running) return
+  // Refused here, with both sizes, rather than by the contract after a long upload.
+  const tooLong = promptSizeProblem(prompt)
+  if (tooLong !== null) {
+    app.notify('error', `Not sent: ${tooLong}`)
+    return
+  }
   // The transcript must show the active branch to stream into it.
   if (useTranscriptStore.getState().branchLeaf !== null) {
     const tip = useGraphStore.getState().nodes.findLast((node) => node.onActivePath)

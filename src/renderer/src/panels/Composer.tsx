@@ -1,7 +1,8 @@
 // The next prompt. Enter sends, Shift+Enter starts a new line; after a conversation rewind the
 // rewound prompt is back here to edit, with the focus. While the agent runs, Stop interrupts it
-// and Send waits (disabled) beside it.
-import { useEffect, useRef, type RefObject } from 'react'
+// and Send waits (disabled) beside it. Near the size limit the draft's size shows beside Send.
+import { useEffect, useMemo, useRef, type RefObject } from 'react'
+import { formatBytes, MAX_PROMPT_BYTES, utf8Length } from '../../../shared/prompt-limit'
 import { sendPrompt, stopAgent } from '../actions/agent'
 import {
   selectComposerFocusRequest,
@@ -24,6 +25,29 @@ function useFocusOnRequest(ref: RefObject<HTMLTextAreaElement | null>): void {
   }, [request, ref])
 }
 
+/** From this size on, the draft shows its size against the limit. */
+const SHOW_SIZE_FROM = MAX_PROMPT_BYTES * 0.9
+
+/**
+ * The draft's size in bytes of UTF-8 once it nears the limit, else null. A UTF-16 unit is at
+ * most 3 bytes, so a draft too short to get there is not counted on each keystroke.
+ */
+function sizeNearLimit(draft: string): number | null {
+  if (draft.length * 3 < SHOW_SIZE_FROM) return null
+  const bytes = utf8Length(draft.trim())
+  return bytes >= SHOW_SIZE_FROM ? bytes : null
+}
+
+function DraftSize({ bytes }: { bytes: number }) {
+  const over = bytes > MAX_PROMPT_BYTES
+  return (
+    <span id="prompt-size" className={`composer__size${over ? ' composer__size--over' : ''}`}>
+      {bytes.toLocaleString('en-US')} / {formatBytes(MAX_PROMPT_BYTES)}
+      {over ? ': too long to send' : ''}
+    </span>
+  )
+}
+
 export function Composer() {
   const draft = useAppStore(selectDraft)
   const setDraft = useAppStore(selectSetDraft)
@@ -32,6 +56,7 @@ export function Composer() {
   const field = useRef<HTMLTextAreaElement>(null)
   useFocusOnRequest(field)
   const disabled = readOnlyReason !== null
+  const size = useMemo(() => sizeNearLimit(draft), [draft])
   return (
     <form
       className="composer"
@@ -52,6 +77,7 @@ export function Composer() {
         value={draft}
         disabled={disabled}
         rows={3}
+        aria-describedby={size === null ? undefined : 'prompt-size'}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -61,6 +87,7 @@ export function Composer() {
         }}
       />
       <div className="composer__actions">
+        {size !== null && <DraftSize bytes={size} />}
         {running && (
           <button type="button" className="danger" onClick={() => void stopAgent()}>
             Stop

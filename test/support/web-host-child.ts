@@ -1,0 +1,17 @@
+// The web host alone in a child process, over the transport tests' recording handlers and a tiny
+// static folder, so a test can see whether something sent to it kills the process. Prints
+// "READY <port> <token>" once it listens; stops on SIGTERM.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startWebHost } from '../../src/web/server'
+import { recordingHandlers } from './recording-handlers'
+
+const staticDir = mkdtempSync(join(tmpdir(), 'rs-static-'))
+writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Rewind Studio</title>')
+mkdirSync(join(staticDir, 'assets'))
+writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)')
+
+const host = await startWebHost({ handlers: recordingHandlers().handlers, staticDir })
+process.stdout.write(`READY ${host.port} ${host.token}\n`)
+process.once('SIGTERM', () => void host.close().then(() => process.exit(0)))
