@@ -512,6 +512,11 @@ function messageFault(r: Json, role: 'user' | 'assistant'): string | null {
   return isContent(m.content) ? null : 'message.content is not text or a list of blocks'
 }
 
+/** The value as a session header, checked as loading checks line 1; null when it is none. */
+export function sessionHeaderOf(value: unknown): SessionHeader | null {
+  return classify(value, 0) === 'header' ? (value as SessionHeader) : null
+}
+
 function classify(value: unknown, index: number): Role | { invalid: string } {
   if (!isObject(value)) return { invalid: 'not a JSON object' }
   const type = value.type
