@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadSessionText } from '../../src/core/session/load'
+import { buildSessionGraph } from '../../src/core/studio/graph-view'
 import { runCli } from '../support/cli'
 import { assistant, header, jsonl, user } from '../session/builders'
 
@@ -44,6 +45,14 @@ describe('a record that is its own parent', () => {
     expect(uuids(loaded.tree.children(null))).toEqual(['u1', 'loop'])
     expect(uuids(loaded.tree.activePath())).toEqual(['loop', 'a2'])
     expect(uuids(loaded.tree.pathTo('loop'))).toEqual(['loop'])
+  })
+
+  it('the graph the app and `serve` draw holds it as a root', () => {
+    const { tree } = loadSessionText(
+      jsonl([header(), user('u1', null), user('loop', 'loop'), assistant('a2', 'loop')])
+    )
+    const graph = buildSessionGraph(tree, 's1', undefined, false)
+    expect(graph.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['u1', 'loop']))
   })
 
   it('a longer cycle written before its members is broken once, at the record closing it', () => {
