@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEFAULT_RETENTION, collectGarbage } from '../src/core/files/retention'
-import { encodeCwd } from '../src/core/session/paths'
+import { workspaceFolder } from '../src/core/session/paths'
 import { makeWorkspace, openSession } from '../test/rewind/fixture'
 
 const FILES = 2000
@@ -90,7 +90,7 @@ git('git gc -q --aggressive --prune=now')
 const packed = sizeOf(join(where.base, 'shadow.git', 'objects'))
 await s.close()
 // Our gc, with no grace period as git's --prune=now: it packs every idle blob into one file.
-const report = await collectGarbage(where.home, encodeCwd(where.cwd), {
+const report = await collectGarbage(where.home, workspaceFolder(where.cwd), {
   ...DEFAULT_RETENTION,
   graceHours: 0
 })

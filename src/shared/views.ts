@@ -136,7 +136,9 @@ export const SessionSummary = z.object({
   createdAt: z.string(),
   firstPrompt: z.string().nullable(),
   prompts: z.number().int(),
-  current: z.boolean()
+  current: z.boolean(),
+  /** Why the file cannot be opened as a session (empty, no header); null for a session. */
+  problem: z.string().nullable()
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
 

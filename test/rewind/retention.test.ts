@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BlobStore, sha256 } from '../../src/core/files/blob-store'
 import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/files/retention'
-import { encodeCwd } from '../../src/core/session/paths'
+import { workspaceFolder } from '../../src/core/session/paths'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
 import { type WorkspaceSession, newSession, openSession } from './fixture'
 
@@ -24,7 +24,7 @@ async function threeTurns(ageDays: number) {
     s.reply('ok')
   }
   ageLooseBlobs(s.history.paths.blobs, ageDays)
-  return { s, workspace: encodeCwd(s.cwd) }
+  return { s, workspace: workspaceFolder(s.cwd) }
 }
 
 /** The loose blob files of a store (not its packs). */
@@ -146,7 +146,7 @@ describe('retention', () => {
     expect(blobs.baseOf(v0 ?? '')).toBeNull()
     for (const v of [v1, v2, v3]) expect(blobs.baseOf(v ?? '')).toBe(v0)
     ageLooseBlobs(blobs.dir, 40)
-    const workspace = encodeCwd(s.cwd)
+    const workspace = workspaceFolder(s.cwd)
     // Only checkpoint 3 must stay restorable: it needs v2 and v3, so their base v0 stays too.
     const report = await collectGarbage(s.home, workspace, {
       ...DEFAULT_RETENTION,
@@ -179,7 +179,7 @@ describe('retention', () => {
     const blobs = s.history.blobs
     const looseCount = () => looseBlobs(blobs.dir).length
     ageLooseBlobs(blobs.dir, 2)
-    const workspace = encodeCwd(s.cwd)
+    const workspace = workspaceFolder(s.cwd)
     // A bounded share per run (the daily run at a session's opening), then the rest.
     const first = await collectGarbage(s.home, workspace, DEFAULT_RETENTION, { packLimit: 16 })
     expect([first.deletedBlobs, first.packedBlobs, looseCount()]).toEqual([0, 16, 24])

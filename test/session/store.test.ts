@@ -57,7 +57,10 @@ describe('paths', () => {
     expect(encodeCwd('/Users/me/my_app.v2')).toBe('-Users-me-my-app-v2')
     expect(rewindStudioHome({ REWIND_STUDIO_HOME: '/tmp/rs' })).toBe('/tmp/rs')
     expect(rewindStudioHome({})).toMatch(/\.rewind-studio$/)
-    expect(sessionsDir('/h', '/a/b')).toBe('/h/sessions/-a-b')
+    // The encoded path, then 8 hex digits of sha256('/a/b'): /a-b encodes the same, not hashes.
+    expect(sessionsDir('/h', '/a/b')).toBe('/h/sessions/-a-b-662b7b62')
+    expect(sessionsDir('/h', '/a-b')).toMatch(/^\/h\/sessions\/-a-b-[0-9a-f]{8}$/)
+    expect(sessionsDir('/h', '/a-b')).not.toBe(sessionsDir('/h', '/a/b'))
   })
 
   it('names the file <ISO time with : and . as ->_<uuidv7>.jsonl under the encoded cwd', () => {

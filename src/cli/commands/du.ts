@@ -1,12 +1,12 @@
 // `rewind-studio du [--cwd DIR] [--json]`: how much backup storage file history uses, per
 // workspace and per session. Read-only.
-import { resolve } from 'node:path'
+import { historyFoldersOf } from '../../core/files/history-paths'
 import {
   type WorkspaceUsage,
   listHistoryWorkspaces,
   workspaceUsage
 } from '../../core/files/retention'
-import { encodeCwd, rewindStudioHome } from '../../core/session/paths'
+import { rewindStudioHome } from '../../core/session/paths'
 
 const USAGE = `Usage: rewind-studio du [--cwd DIR] [--json]
 
@@ -25,13 +25,16 @@ export function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
 }
 
-/** The --cwd value, the one other option both du and gc take. */
-export function workspaceArg(args: string[], command: string): string | null {
+/**
+ * The file-history folders of the --cwd workspace (its own and, from before, the one named by
+ * its encoded path alone), or null without --cwd: the one other option both du and gc take.
+ */
+export function workspaceArg(args: string[], command: string, home: string): string[] | null {
   const at = args.indexOf('--cwd')
   if (at === -1) return null
   const dir = args[at + 1]
   if (dir === undefined) throw new Error(`${command}: --cwd needs a folder`)
-  return encodeCwd(resolve(dir))
+  return historyFoldersOf(home, dir)
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -47,15 +50,15 @@ export async function run(args: string[]): Promise<number> {
     console.error(`du: unknown option ${unknown[0]}\n\n${USAGE}`)
     return 2
   }
-  let workspace: string | null
+  const home = rewindStudioHome()
+  let chosen: string[] | null
   try {
-    workspace = workspaceArg(args, 'du')
+    chosen = workspaceArg(args, 'du', home)
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`)
     return 2
   }
-  const home = rewindStudioHome()
-  const workspaces = workspace === null ? await listHistoryWorkspaces(home) : [workspace]
+  const workspaces = chosen ?? (await listHistoryWorkspaces(home))
   const usages: WorkspaceUsage[] = []
   try {
     for (const ws of workspaces) usages.push(await workspaceUsage(home, ws))

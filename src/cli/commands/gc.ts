@@ -39,8 +39,9 @@ export async function run(args: string[]): Promise<number> {
     (a, i) =>
       a.startsWith('-') && !withValue.has(a) && !flags.has(a) && !withValue.has(args[i - 1] ?? '')
   )
+  const home = rewindStudioHome()
   let policy: RetentionPolicy
-  let workspace: string | null
+  let chosen: string[] | null
   try {
     if (unknown.length > 0) throw new Error(`gc: unknown option ${unknown[0]}`)
     const maxGb = numberAfter(args, '--max-gb')
@@ -50,16 +51,15 @@ export async function run(args: string[]): Promise<number> {
       ...(maxGb === null ? {} : { maxBytes: maxGb * 1e9 }),
       ...(maxAgeDays === null ? {} : { maxAgeDays })
     }
-    workspace = workspaceArg(args, 'gc')
+    chosen = workspaceArg(args, 'gc', home)
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`)
     return 2
   }
-  const home = rewindStudioHome()
   const dryRun = args.includes('--dry-run')
   const reports: GcReport[] = []
   try {
-    const workspaces = workspace === null ? await listHistoryWorkspaces(home) : [workspace]
+    const workspaces = chosen ?? (await listHistoryWorkspaces(home))
     for (const ws of workspaces) reports.push(await collectGarbage(home, ws, policy, { dryRun }))
   } catch (error) {
     console.error(`gc: ${(error as Error).message}`)

@@ -3,7 +3,7 @@
 // on the active path, as `/rewind` lists them. --dry-run prints the preview and changes nothing.
 import { existsSync, realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { historyPaths } from '../../core/files/history-paths'
+import { sessionHistoryPaths } from '../../core/files/history-paths'
 import { type RewindPlan, RewindEngine, checkpointAt } from '../../core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../../core/rewind/workspace-files'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
@@ -130,7 +130,10 @@ export async function run(args: string[]): Promise<number> {
       home,
       store,
       // Backups live with the session's workspace; --cwd only says where to restore.
-      space: restoreSpaceAt(realpathSync(root), historyPaths(home, store.cwd).root)
+      space: restoreSpaceAt(
+        realpathSync(resolve(root)),
+        sessionHistoryPaths(home, options.file, store.cwd).root
+      )
     })
     for (const notice of await engine.recover()) sayError(`note: ${notice}`)
     if (options.undo) {

@@ -7,10 +7,9 @@ import { promises as fs, realpathSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { BlobStore } from './blob-store'
 import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
-import { type HistoryPaths, historyPaths } from './history-paths'
+import { type HistoryPaths, historyPaths, sessionHistoryPaths } from './history-paths'
 import { collectGarbageIfDue } from './retention'
 import { ensurePrivateDir } from '../os/private-files'
-import { encodeCwd } from '../session/paths'
 import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
 import { checkWorkspaceFolder } from './workspace-root'
@@ -33,6 +32,11 @@ export interface FileHistoryOptions {
   home: string
   cwd: string
   sessionId: string
+  /**
+   * The session's log file: its backups are in the folder beside it (history-paths.ts), where
+   * an older session's are too. Without it: the workspace's folder, where new sessions' are.
+   */
+  sessionFile?: string
   log: FileChangeLog
   sizeCapBytes?: number
 }
@@ -73,8 +77,10 @@ export class FileHistory implements WriteGuard {
   static async open(options: FileHistoryOptions): Promise<FileHistory> {
     checkWorkspaceFolder(options.cwd, options.home)
     const root = realpathSync(options.cwd)
-    // Named after the workspace path as given, like its session folder (session/paths.ts).
-    const paths = historyPaths(options.home, resolve(options.cwd))
+    const paths =
+      options.sessionFile === undefined
+        ? historyPaths(options.home, options.cwd)
+        : sessionHistoryPaths(options.home, options.sessionFile, options.cwd)
     // The data home is private (os/private-files.ts); folders an older version left open are
     // tightened.
     for (const folder of [options.home, dirname(paths.root), paths.root]) ensurePrivateDir(folder)
@@ -94,7 +100,7 @@ export class FileHistory implements WriteGuard {
     }
     await markActive(paths.active, options.sessionId)
     try {
-      const pruned = await collectGarbageIfDue(options.home, encodeCwd(resolve(options.cwd)))
+      const pruned = await collectGarbageIfDue(options.home, basename(paths.root))
       if (pruned !== null && pruned.deletedBlobs > 0) {
         history.notices.push(
           `Retention pruned ${pruned.deletedBlobs} old backups (${Math.round(pruned.freedBytes / 1e6)} MB); rewinds to the oldest checkpoints may no longer restore every file.`

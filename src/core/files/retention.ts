@@ -7,6 +7,7 @@ import { promises as fs, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { listJournals, type RestoreJournal } from '../rewind/journal'
 import { fileChangeRecords } from '../rewind/other-sessions'
+import { listSessionFolder } from '../session/listing'
 import { SessionStore } from '../session/store'
 import { isPrompt } from '../session/tree'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
@@ -59,7 +60,7 @@ export interface SessionUsage {
 }
 
 export interface WorkspaceUsage {
-  /** The workspace's folder name under file-history (its encoded path). */
+  /** The workspace's folder name under file-history (history-paths.ts). */
   workspace: string
   blobBytes: number
   blobCount: number
@@ -81,7 +82,7 @@ export interface GcReport {
   overCapReason: string | null
 }
 
-/** The workspaces that have file history, by folder name (encoded cwd). */
+/** The workspaces that have file history, by folder name (history-paths.ts). */
 export async function listHistoryWorkspaces(home: string): Promise<string[]> {
   try {
     return (await fs.readdir(join(home, 'file-history'))).sort()
@@ -288,11 +289,12 @@ function journalsToKeep(journals: RestoreJournal[]): RestoreJournal[] {
 }
 
 /**
- * The workspace's sessions. SessionStore.list encodes the cwd it is given; the folder name is
- * already encoded, and encoding is idempotent ([A-Za-z0-9-] stays as it is).
+ * The sessions whose backups are in file-history/<workspace>: those in sessions/<workspace>,
+ * whatever workspace their header names (an older folder is shared by every workspace whose
+ * path encodes the same, and by their backups). A file with no header (empty) names no blob.
  */
 function sessionsOf(home: string, workspace: string) {
-  return SessionStore.list(home, workspace)
+  return listSessionFolder(join(home, 'sessions', workspace)).filter((s) => s.problem === null)
 }
 
 interface StoredBlobs {

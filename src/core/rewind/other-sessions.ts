@@ -16,7 +16,8 @@ export function otherSessionsChanges(
 ): Map<string, string> {
   const latest = new Map<string, string>()
   for (const listing of SessionStore.list(home, cwd)) {
-    if (listing.sessionId === ownSessionId) continue
+    // A file with no header (empty) holds no change; the listing says why it is none.
+    if (listing.sessionId === ownSessionId || listing.problem !== null) continue
     if (statSync(listing.file).mtimeMs < sinceMs) continue
     const store = SessionStore.open(listing.file, { readOnly: true })
     try {

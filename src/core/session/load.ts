@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { fromClaudeCode, looksLikeClaudeCode } from './foreign/claude-code'
 import { fromPi, looksLikePi } from './foreign/pi'
 import { parseJsonl } from './jsonl'
-import type { LoadProblem } from './problems'
+import { emptyFileMessage, type LoadProblem } from './problems'
 import { SessionTree } from './tree'
 
 export type SessionFormat = 'rewind-studio' | 'claude-code' | 'pi'
@@ -47,10 +47,14 @@ export function loadSessionText(text: string): LoadedSession {
     kind: p.kind,
     message: p.message
   }))
+  const empty: LoadProblem[] =
+    parsed.values.length === 0 && parsed.problems.length === 0
+      ? [{ line: 1, kind: 'empty', message: emptyFileMessage(Buffer.byteLength(text)) }]
+      : []
   return {
     format,
     tree,
-    problems: [...parsed.problems, ...mapped.problems, ...treeProblems].sort(
+    problems: [...empty, ...parsed.problems, ...mapped.problems, ...treeProblems].sort(
       (a, b) => a.line - b.line
     ),
     tornTail: parsed.tornTail,

@@ -1,34 +1,84 @@
-// Where session logs live: $REWIND_STUDIO_HOME/sessions/<encoded cwd>/<ISO time>_<uuidv7>.jsonl.
-// The encoding is Claude Code's (every character other than [A-Za-z0-9] becomes '-'), so a
-// workspace's folder name is predictable from its path and safe on every file system.
+// Where session logs live: $REWIND_STUDIO_HOME/sessions/<workspace folder>/<ISO time>_<uuidv7>.jsonl,
+// the workspace folder being workspaceFolder(cwd). Sessions written before it are in
+// sessions/<encoded cwd>/ (legacyWorkspaceFolders), which is still read.
+import { createHash } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 
 export function rewindStudioHome(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.REWIND_STUDIO_HOME
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(homedir(), '.rewind-studio')
 }
 
+/** Claude Code's folder name for a path: every character other than [A-Za-z0-9] becomes '-'. */
 export function encodeCwd(cwd: string): string {
   return cwd.replace(/[^A-Za-z0-9]/g, '-')
 }
 
-export function sessionsDir(home: string, cwd: string): string {
-  return join(home, 'sessions', encodeCwd(cwd))
+/** The absolute path through symlinks; as given (made absolute) when it does not exist. */
+export function realPathOf(path: string): string {
+  const abs = resolve(path)
+  try {
+    return realpathSync(abs)
+  } catch {
+    return abs
+  }
+}
+
+/** Longest encoded path kept in a folder name: with the hash it stays under 255 characters. */
+const MAX_ENCODED_CHARS = 200
+
+/**
+ * The folder (under sessions/ and under file-history/) of a workspace: its encoded real path,
+ * '-', and 8 hex digits of the real path's sha256. The encoding alone loses characters ('-',
+ * '_', '.', ' ' and '/' all become '-'), so /x/a-b and /x/a/b once shared one folder and a
+ * session of one was opened for the other; the hash tells them apart, the encoded part keeps
+ * the folder recognisable (and is cut where a long path would pass the file name limit: the
+ * hash still tells those apart). Of the real path, so a workspace reached through a symlink has
+ * one folder. 32 bits: two workspaces would need to clash on the encoding and the hash, and
+ * even then listing checks each session header's cwd.
+ */
+export function workspaceFolder(cwd: string): string {
+  const real = realPathOf(cwd)
+  const hash = createHash('sha256').update(real).digest('hex').slice(0, 8)
+  return `${encodeCwd(real).slice(0, MAX_ENCODED_CHARS)}-${hash}`
 }
 
 /**
- * Whether `file` lies in the folder where sessions of workspace `cwd` are kept (sessionsDir),
+ * The folders earlier versions used for this workspace (its encoded path alone, as given and
+ * through symlinks), shared by every workspace whose path encodes the same: still read.
+ */
+export function legacyWorkspaceFolders(cwd: string): string[] {
+  return [...new Set([encodeCwd(resolve(cwd)), encodeCwd(realPathOf(cwd))])]
+}
+
+/** Where new sessions of the workspace go. */
+export function sessionsDir(home: string, cwd: string): string {
+  return join(home, 'sessions', workspaceFolder(cwd))
+}
+
+/**
+ * Whether `file` lies in a folder where sessions of workspace `cwd` are kept (sessionsDir, or a
+ * folder of the old layout, still read),
  * compared through realpath. Only there does a session file's header say where it ran: a file
  * from anywhere else says whatever its author wrote, `"cwd": "/"` included.
  */
 export function isSessionFileOf(home: string, file: string, cwd: string): boolean {
+  let folder: string
   try {
-    return dirname(realpathSync.native(file)) === realpathSync.native(sessionsDir(home, cwd))
+    folder = dirname(realpathSync.native(file))
   } catch {
     return false
   }
+  const sessions = join(home, 'sessions')
+  return [workspaceFolder(cwd), ...legacyWorkspaceFolders(cwd)].some((name) => {
+    try {
+      return folder === realpathSync.native(join(sessions, name))
+    } catch {
+      return false
+    }
+  })
 }
 
 /** `2026-01-02T03:04:05.678Z` → `2026-01-02T03-04-05-678Z_<id>.jsonl` (no ':' for Windows). */

@@ -3,6 +3,8 @@
 import { z } from 'zod'
 
 export const LoadProblemKind = z.enum([
+  /** No record at all, not even the header: what a crash between creating and writing leaves. */
+  'empty',
   /** A line that is not JSON (a complete line, so not a crash mid-write). */
   'malformed',
   /** The last line is incomplete: the writer died (or the disk filled) mid-write. */
@@ -25,3 +27,8 @@ export const LoadProblem = z.object({
   message: z.string()
 })
 export type LoadProblem = z.infer<typeof LoadProblem>
+
+/** Why a file holding no record is no session (loading and listing both say it). */
+export function emptyFileMessage(bytes: number): string {
+  return `${bytes === 0 ? 'the file is empty (0 bytes)' : 'the file holds only blank lines'}: no session header, no records (a crash between creating a session and writing its header leaves this)`
+}

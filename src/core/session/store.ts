@@ -16,7 +16,6 @@ import {
   fstatSync,
   fsyncSync,
   openSync,
-  readdirSync,
   readFileSync,
   statSync
 } from 'node:fs'
@@ -28,8 +27,9 @@ import { v7 as uuidv7 } from 'uuid'
 import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { loadSessionText } from './load'
+import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
-import { parseSessionFileName, sessionFileName, sessionsDir } from './paths'
+import { sessionFileName, sessionsDir } from './paths'
 import type { LoadProblem } from './problems'
 import {
   AssistantRecord,
@@ -45,12 +45,6 @@ import {
 } from './records'
 import { SessionTree } from './tree'
 import { limitPersistedText } from './truncate'
-
-export interface SessionListing {
-  file: string
-  sessionId: string
-  createdAt: string
-}
 
 export interface NewMessage {
   role: 'user' | 'assistant'
@@ -210,14 +204,18 @@ export class SessionStore {
   /** The most recently written session of a workspace (for --continue), or null. */
   static latest(home: string, cwd: string): string | null {
     let best: { file: string; mtime: number } | null = null
-    for (const { file } of SessionStore.list(home, cwd)) {
+    for (const { file, problem } of SessionStore.list(home, cwd)) {
+      if (problem !== null) continue
       const mtime = statSync(file).mtimeMs
       if (best === null || mtime >= best.mtime) best = { file, mtime }
     }
     return best?.file ?? null
   }
 
-  /** A session of the workspace by id or unique id prefix (for --resume), or null. */
+  /**
+   * A session of the workspace by id or unique id prefix (for --resume), or null. A file that
+   * is no session is found too, so opening it says why it cannot be opened.
+   */
   static find(home: string, cwd: string, id: string): string | null {
     if (id === '') throw new Error('A session id is needed')
     const sessions = SessionStore.list(home, cwd)
@@ -232,22 +230,12 @@ export class SessionStore {
     return matches[0]?.file ?? null
   }
 
-  /** The workspace's sessions, oldest first. */
+  /**
+   * The workspace's sessions, oldest first: those whose header names this workspace, and files
+   * with no usable header (their `problem` says why). See listing.ts.
+   */
   static list(home: string, cwd: string): SessionListing[] {
-    const dir = sessionsDir(home, cwd)
-    let names: string[]
-    try {
-      names = readdirSync(dir)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-      throw error
-    }
-    return names
-      .flatMap((name) => {
-        const parsed = parseSessionFileName(name)
-        return parsed === null ? [] : [{ file: join(dir, name), ...parsed }]
-      })
-      .sort((a, b) => (a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? -1 : 1))
+    return listWorkspaceSessions(home, cwd)
   }
 
   get sessionId(): string {

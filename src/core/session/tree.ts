@@ -76,7 +76,21 @@ export class SessionTree {
   private readonly firstChild: number[] = []
   private readonly lastChild: number[] = []
   private readonly nextSibling: number[] = []
-  private readonly roots: number[] = []
+  /**
+   * The roots in file order, and nodes adopted since they were added (a child that came before
+   * its parent): those are dropped in one pass when the roots are next asked for, not one
+   * splice per adoption (quadratic for a file of many children waiting for one parent).
+   */
+  private roots: number[] = []
+  private rootsHoldAdopted = false
+  /**
+   * Union-find over nodes, one set per drawn tree: adopting a waiting child would close a cycle
+   * exactly when the child (always a root) and its new parent are already in one tree. A walk up
+   * the parent's path per adoption instead costs the path's length each time: quadratic for a
+   * crafted file of a long chain whose every node adopts a child written before it.
+   */
+  private readonly treeLink: number[] = []
+  private readonly treeSize: number[] = []
   /** Nodes whose parent has not appeared (yet): uuid of the parent → waiting children. */
   private readonly waiting = new Map<string, number[]>()
   private readonly fixedProblems: TreeProblem[] = []
@@ -195,7 +209,7 @@ export class SessionTree {
 
   /** Children in file order; null gives the roots. */
   children(uuid: string | null): TreeRecord[] {
-    if (uuid === null) return this.roots.map((n) => this.recordOf(n))
+    if (uuid === null) return this.rootNodes().map((n) => this.recordOf(n))
     const out: TreeRecord[] = []
     for (
       let c = this.firstChild[this.ordinal(uuid)] ?? NONE;
@@ -291,10 +305,16 @@ export class SessionTree {
     this.firstChild.push(NONE)
     this.lastChild.push(NONE)
     this.nextSibling.push(NONE)
+    this.treeLink.push(n)
+    this.treeSize.push(1)
     const parent = record.parentUuid
     const p = parent === null ? NONE : this.ordinal(parent)
-    if (p >= 0) {
-      this.appendChild(p, n)
+    if (p === n) {
+      // Linked, it would be its own ancestor: every walk up from it would never end.
+      this.roots.push(n)
+      this.problem(index, 'cycle', `${record.uuid} names itself as its parent: shown as a root`)
+    } else if (p >= 0) {
+      this.link(p, n)
     } else {
       this.roots.push(n)
       if (parent !== null) {
@@ -309,21 +329,28 @@ export class SessionTree {
       this.recordSummary(record)
   }
 
-  private appendChild(p: number, n: number): void {
+  /** Makes `n` the last child of `p`, in one tree with it. */
+  private link(p: number, n: number): void {
     this.nodeParent[n] = p
     const last = this.lastChild[p] ?? NONE
     if (last === NONE) this.firstChild[p] = n
     else this.nextSibling[last] = n
     this.lastChild[p] = n
+    this.joinTrees(p, n)
   }
 
+  /**
+   * Links the nodes that named `p` as parent before it appeared. `p` was added just now, so it
+   * has no children yet and its waiting children (listed in file order) are appended in order:
+   * no walk to find each one's place among its siblings.
+   */
   private adoptWaitingChildren(p: number): void {
     const parentUuid = this.uuidOf(p)
     const children = this.waiting.get(parentUuid)
     if (children === undefined) return
     this.waiting.delete(parentUuid)
     for (const child of children) {
-      if (this.pathTo(parentUuid).includes(this.recordOf(child))) {
+      if (this.treeOf(child) === this.treeOf(p)) {
         this.problem(
           this.nodeIndex[child] ?? -1,
           'cycle',
@@ -331,24 +358,44 @@ export class SessionTree {
         )
         continue
       }
-      this.roots.splice(this.roots.indexOf(child), 1)
-      this.insertChild(p, child)
+      this.link(p, child)
+      this.rootsHoldAdopted = true
     }
   }
 
-  /** Links a node that appeared before its parent, among the parent's children in file order. */
-  private insertChild(p: number, n: number): void {
-    this.nodeParent[n] = p
-    let before = NONE
-    let at = this.firstChild[p] ?? NONE
-    while (at !== NONE && at < n) {
-      before = at
-      at = this.nextSibling[at] ?? NONE
+  private rootNodes(): number[] {
+    if (this.rootsHoldAdopted) {
+      this.roots = this.roots.filter((n) => this.nodeParent[n] === NONE)
+      this.rootsHoldAdopted = false
     }
-    this.nextSibling[n] = at
-    if (before === NONE) this.firstChild[p] = n
-    else this.nextSibling[before] = n
-    if (at === NONE) this.lastChild[p] = n
+    return this.roots
+  }
+
+  /** The representative of the tree holding `n` (union-find with path halving). */
+  private treeOf(n: number): number {
+    let at = n
+    for (let up = this.treeLink[at] ?? at; up !== at; up = this.treeLink[at] ?? at) {
+      const skip = this.treeLink[up] ?? up
+      this.treeLink[at] = skip
+      at = skip
+    }
+    return at
+  }
+
+  private joinTrees(a: number, b: number): void {
+    const ra = this.treeOf(a)
+    const rb = this.treeOf(b)
+    if (ra === rb) return
+    // The smaller tree joins the larger, so no representative sits deep (union by size).
+    const sa = this.treeSize[ra] ?? 1
+    const sb = this.treeSize[rb] ?? 1
+    if (sa >= sb) {
+      this.treeLink[rb] = ra
+      this.treeSize[ra] = sa + sb
+    } else {
+      this.treeLink[ra] = rb
+      this.treeSize[rb] = sa + sb
+    }
   }
 
   private recordSummary(node: TreeRecord): void {
@@ -463,6 +510,11 @@ function messageFault(r: Json, role: 'user' | 'assistant'): string | null {
   const m = r.message
   if (!isObject(m) || m.role !== role) return `a ${role} record needs message.role "${role}"`
   return isContent(m.content) ? null : 'message.content is not text or a list of blocks'
+}
+
+/** The value as a session header, checked as loading checks line 1; null when it is none. */
+export function sessionHeaderOf(value: unknown): SessionHeader | null {
+  return classify(value, 0) === 'header' ? (value as SessionHeader) : null
 }
 
 function classify(value: unknown, index: number): Role | { invalid: string } {

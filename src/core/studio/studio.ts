@@ -343,14 +343,19 @@ export class Studio {
   listSessions(): SessionSummary[] {
     return SessionStore.list(this.options.home, this.options.cwd).map((listing) => {
       const current = listing.file === this.store.file
-      const checkpoints = current ? this.store.tree().checkpoints() : promptsOf(listing.file)
+      const checkpoints = current
+        ? this.store.tree().checkpoints()
+        : listing.problem === null
+          ? promptsOf(listing.file)
+          : []
       return {
         sessionId: listing.sessionId,
         file: listing.file,
         createdAt: listing.createdAt,
         firstPrompt: checkpoints[0] === undefined ? null : maskSecrets(checkpoints[0].prompt),
         prompts: checkpoints.length,
-        current
+        current,
+        problem: listing.problem
       }
     })
   }

@@ -41,6 +41,7 @@ export class WorkspaceSession {
       home: options.home,
       cwd: store.cwd,
       sessionId: store.sessionId,
+      sessionFile: store.file,
       log: store
     })
     const engine = new RewindEngine({

@@ -27,12 +27,16 @@ export function SessionList() {
               type="button"
               className={session.current ? 'session session--current' : 'session'}
               aria-current={session.current ? 'true' : undefined}
-              disabled={running && !session.current}
+              disabled={(running && !session.current) || session.problem !== null}
               onClick={() => {
                 if (!session.current) void openSession(session.sessionId)
               }}
             >
-              <span className="session__title">{session.firstPrompt ?? '(no prompt yet)'}</span>
+              <span className="session__title">
+                {session.problem !== null
+                  ? `Cannot open: ${session.problem}`
+                  : (session.firstPrompt ?? '(no prompt yet)')}
+              </span>
               <span className="session__meta">
                 {when(session.createdAt)} · {session.prompts} prompt
                 {session.prompts === 1 ? '' : 's'}
