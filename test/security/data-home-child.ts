@@ -5,7 +5,7 @@
 // loose).
 // Usage: data-home-child.ts HOME WORKSPACE SCRIPT
 import { collectGarbage, DEFAULT_RETENTION } from '../../src/core/files/retention'
-import { encodeCwd } from '../../src/core/session/paths'
+import { workspaceFolder } from '../../src/core/session/paths'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
 import { launchStudio } from '../../src/core/studio/launch'
@@ -49,7 +49,7 @@ const graph = await call<SessionGraph>('session:graph')
 await call('rewind:apply', { checkpointUuid: graph.nodes[0]?.id, mode: 'both' })
 await call('settings:set', { permissionMode: 'acceptEdits' })
 await studio.close()
-const report = await collectGarbage(home, encodeCwd(cwd), DEFAULT_RETENTION, {
+const report = await collectGarbage(home, workspaceFolder(cwd), DEFAULT_RETENTION, {
   now: Date.now() + 2 * 86_400_000,
   packLimit: 16
 })

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { FileStateTable } from '../../src/core/agent/file-state'
 import { runTool } from '../../src/core/agent/tools/tool'
 import { writeTool } from '../../src/core/agent/tools/write'
-import { encodeCwd } from '../../src/core/session/paths'
+import { sessionsDir } from '../../src/core/session/paths'
 import { makeWorkspace, openSession, sessionsClosedAfterEach } from '../rewind/fixture'
 import { repoRoot, runCli } from '../support/cli'
 
@@ -155,7 +155,7 @@ describe('a path through a file (ENOTDIR)', () => {
     )
     expect(run.code).toBe(1)
     expect(run.stderr).toBe(
-      `rewind-studio: Could not write ${home}/sessions/${encodeCwd(where.cwd)}: ${ENOTDIR}; no session was created\n`
+      `rewind-studio: Could not write ${sessionsDir(home, where.cwd)}: ${ENOTDIR}; no session was created\n`
     )
   })
 
@@ -177,7 +177,7 @@ describe('a path through a file (ENOTDIR)', () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(
       new RegExp(
-        `^rewind-studio: ${where.home}/file-history\\S*: a part of its path is a file, not a folder \\(ENOTDIR\\)\\n$`
+        `^rewind-studio: ${where.home}/file-history\\S*: (a part of its path is a file, not a folder \\(ENOTDIR\\)|a file is in the way \\(EEXIST\\))\\n$`
       )
     )
   })

@@ -116,6 +116,9 @@ export async function run(args: string[]): Promise<number> {
       )
     }
     const home = rewindStudioHome()
+    // An unfit workspace in the header ("", ".", "/", the home folder) is refused as such, before
+    // its sessions folder is worked out relative to wherever the command runs.
+    if (options.cwd === null) checkWorkspaceFolder(store.cwd, home)
     if (options.cwd === null && !isSessionFileOf(home, options.file, store.cwd)) {
       // A session file says itself where to write: trusted only where this app keeps the
       // sessions of that workspace. Anywhere else, the user names the folder.
