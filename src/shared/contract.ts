@@ -7,6 +7,7 @@ import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
+  MAX_LABEL_CHARS,
   NodeDetail,
   PermissionRequest,
   RewindPreview,
@@ -47,7 +48,9 @@ export const requests = {
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
   /** A bookmark on a node (a null label removes it). */
   'session:label': channel(
-    z.object({ nodeId: Uuid, label: z.string().trim().min(1).max(80).nullable() }).strict(),
+    z
+      .object({ nodeId: Uuid, label: z.string().trim().min(1).max(MAX_LABEL_CHARS).nullable() })
+      .strict(),
     Ok
   ),
   'agent:send': channel(z.object({ prompt: Prompt }).strict(), Ok),
@@ -71,7 +74,10 @@ export const requests = {
 export const events = {
   'session:graph': SessionGraph,
   'agent:event': AgentEvent,
-  'agent:permission': PermissionRequest
+  'agent:permission': PermissionRequest,
+  /** A permission question is no longer waiting (answered in some window, or the run stopped):
+   * every other window takes it down. */
+  'agent:permissionResolved': z.object({ requestId: z.string() })
 } as const
 
 export type RequestChannel = keyof typeof requests

@@ -41,8 +41,30 @@ export const AppInfo = z.object({
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
-export const GraphNodeKind = z.enum(['turn', 'branch_summary', 'rewind_report', 'compaction'])
+/** The longest label (bookmark) a node takes, in characters; the label dialog counts to it. */
+export const MAX_LABEL_CHARS = 80
+
+/**
+ * `exploration`: what an agent explored between its checkpoint and its rewind, drawn under the
+ * rewind report it produced (the report is the one node for the rewind).
+ */
+export const GraphNodeKind = z.enum([
+  'turn',
+  'branch_summary',
+  'rewind_report',
+  'compaction',
+  'exploration'
+])
 export type GraphNodeKind = z.infer<typeof GraphNodeKind>
+
+/**
+ * How a node's turn ended, read from the records: `done` (the model ended its turn), `stopped`
+ * (interrupted: cut-off text, or tool calls answered "Interrupted"), `failed` (no answer after
+ * the prompt or the tool results: the model call failed, or a stop came before it said anything),
+ * `running` (the agent is in it now).
+ */
+export const TurnOutcome = z.enum(['done', 'stopped', 'failed', 'running'])
+export type TurnOutcome = z.infer<typeof TurnOutcome>
 
 /** One node of the branch explorer: a turn (its id is its prompt record's uuid) or a summary. */
 export const GraphNode = z.object({
@@ -57,7 +79,8 @@ export const GraphNode = z.object({
   onActivePath: z.boolean(),
   /** The last record of the deepest branch through this node: where "Switch to this branch" goes. */
   branchLeafUuid: z.string(),
-  label: z.string().nullable()
+  label: z.string().nullable(),
+  outcome: TurnOutcome
 })
 export type GraphNode = z.infer<typeof GraphNode>
 

@@ -104,7 +104,13 @@ export class Studio {
     if (this.graphCache !== null) return this.graphCache
     const generation = this.generation
     const canUndo = (await this.work.engine.undoable()) !== null
-    const graph = buildSessionGraph(this.store.tree(), this.store.sessionId, this.index(), canUndo)
+    const graph = buildSessionGraph(
+      this.store.tree(),
+      this.store.sessionId,
+      this.index(),
+      canUndo,
+      this.work.agent.running
+    )
     // Another change may have landed while undoable() read its journal: keep only a fresh graph.
     if (generation === this.generation) this.graphCache = graph
     return graph
@@ -246,6 +252,7 @@ export class Studio {
     for (const [id, pending] of this.pendingPermissions) {
       this.pendingPermissions.delete(id)
       pending.resolve(false)
+      this.options.emit('agent:permissionResolved', { requestId: id })
     }
     await stopped
   }
@@ -264,6 +271,8 @@ export class Studio {
     }
     this.pendingPermissions.delete(requestId)
     pending.resolve(allow)
+    // Every window showed the question: the others take it down now.
+    this.options.emit('agent:permissionResolved', { requestId })
   }
 
   private onAgentEvent(event: AgentEvent): void {

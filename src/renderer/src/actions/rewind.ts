@@ -4,12 +4,18 @@
 import { getBridge } from '../bridge'
 import type { RewindMode } from '../../../shared/messages'
 import type { RewindPreview, RewindResult } from '../../../shared/views'
+import { keepFocus } from '../focus'
 import { activeTip } from '../graph/graph-view'
 import { useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import { useRewindStore, type PreviewState } from '../stores/rewind-store'
 import { attempt } from './report'
 import { refreshAll } from './session'
+
+/** After the page redraws, the focus stays usable: see focus.ts. */
+function refocusFrom(from: Element | null): void {
+  keepFocus(from, () => useGraphStore.getState().selectedId)
+}
 
 function describeResult(verb: string, result: RewindResult): string {
   const files = [
@@ -103,12 +109,14 @@ export async function applyRewind(): Promise<void> {
 }
 
 export async function undoRewind(): Promise<void> {
+  const from = document.activeElement
   const result = await attempt('Undoing the rewind', () => getBridge().request('rewind:undo', {}))
   if (result === null) return
   const app = useAppStore.getState()
   app.dropStalePrefill()
   app.setStatus(describeResult('Rewind undone', result))
   await refreshAll()
+  refocusFrom(from)
 }
 
 export function openBranchSwitch(nodeId: string): void {
@@ -136,6 +144,7 @@ export function openBranchSwitch(nodeId: string): void {
 export async function applyBranchSwitch(): Promise<void> {
   const dialog = useRewindStore.getState().dialog
   if (dialog.kind !== 'switch' || dialog.applying) return
+  const from = document.activeElement
   setApplying(true)
   const result = await attempt('Switching branch', () =>
     getBridge().request('branch:switch', { leafUuid: dialog.leafUuid })
@@ -149,4 +158,5 @@ export async function applyBranchSwitch(): Promise<void> {
   app.dropStalePrefill()
   app.setStatus(describeResult('Switched branch', result))
   await refreshAll()
+  refocusFrom(from)
 }

@@ -62,7 +62,7 @@ export async function refreshAll(followTip = false): Promise<void> {
   await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
 }
 
-async function refreshDetailIfShown(): Promise<void> {
+export async function refreshDetailIfShown(): Promise<void> {
   if (useAppStore.getState().panel === 'inspector') await refreshDetail()
 }
 
@@ -93,6 +93,14 @@ export function showPanel(panel: 'transcript' | 'inspector'): void {
   if (panel === 'inspector') void refreshDetail()
 }
 
+/** Folds the node's branch away (or shows it again); the selection stays on the node. */
+export function setCollapsed(id: string, collapsed: boolean): void {
+  const graph = useGraphStore.getState()
+  const facts = graph.facts.get(id)
+  if (facts === undefined || !facts.canCollapse) return
+  if (facts.hiddenBelow > 0 !== collapsed) graph.toggleCollapsed(id)
+}
+
 /** Arrow keys: the selection moves one step through the tree; returns the node it moved to. */
 export function moveSelection(direction: Direction): string | null {
   const graph = useGraphStore.getState()
@@ -117,8 +125,9 @@ export async function loadSession(): Promise<void> {
   const app = useAppStore.getState()
   app.setInfo(info)
   // The read-only reason has its own banner; the same words as a notice would say it twice.
+  // Opening another session answers with the same warnings (no API key...): each shows once.
   for (const notice of info.notices) {
-    if (notice !== info.readOnlyReason) app.notify('warning', notice)
+    if (notice !== info.readOnlyReason) app.announce('warning', notice)
   }
   await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
 }

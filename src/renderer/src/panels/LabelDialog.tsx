@@ -1,13 +1,14 @@
-// Names a node ("works", "before the refactor") so it is easy to find and come back to.
+// Names a node ("works", "before the refactor") so it is easy to find and come back to. The field
+// counts towards the limit and says when a label is over it, instead of cutting it silently.
 import { useState } from 'react'
-import type { GraphNode } from '../../../shared/views'
+import { MAX_LABEL_CHARS, type GraphNode } from '../../../shared/views'
 import { labelNode } from '../actions/label'
 import { Modal } from './Modal'
 
-const MAX_LABEL_CHARS = 80
-
 export function LabelDialog({ node, onClose }: { node: GraphNode; onClose: () => void }) {
   const [label, setLabel] = useState(node.label ?? '')
+  const length = label.trim().length
+  const tooLong = length > MAX_LABEL_CHARS
   const save = async (value: string | null) => {
     if (await labelNode(node.id, value)) onClose()
   }
@@ -16,18 +17,24 @@ export function LabelDialog({ node, onClose }: { node: GraphNode; onClose: () =>
       <form
         onSubmit={(event) => {
           event.preventDefault()
-          if (label.trim() !== '') void save(label.trim())
+          if (length > 0 && !tooLong) void save(label.trim())
         }}
       >
         <label className="field">
           <span>Label for “{node.title || '(empty)'}”</span>
           <input
             value={label}
-            maxLength={MAX_LABEL_CHARS}
             autoFocus
+            aria-invalid={tooLong}
+            aria-describedby="label-length"
             onChange={(event) => setLabel(event.target.value)}
           />
         </label>
+        <p id="label-length" className={tooLong ? 'field__error' : 'field__hint'}>
+          {tooLong
+            ? `${length} characters: a label holds at most ${MAX_LABEL_CHARS}. Shorten it to save.`
+            : `${length} / ${MAX_LABEL_CHARS} characters`}
+        </p>
         <div className="modal__actions">
           {node.label !== null && (
             <button type="button" onClick={() => void save(null)}>
@@ -37,7 +44,7 @@ export function LabelDialog({ node, onClose }: { node: GraphNode; onClose: () =>
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={label.trim() === ''}>
+          <button type="submit" className="primary" disabled={length === 0 || tooLong}>
             Save label
           </button>
         </div>

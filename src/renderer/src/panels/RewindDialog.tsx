@@ -4,6 +4,7 @@ import { useShallow } from 'zustand/react/shallow'
 import type { RewindMode } from '../../../shared/messages'
 import type { GraphNode } from '../../../shared/views'
 import { applyBranchSwitch, applyRewind, chooseRewind } from '../actions/rewind'
+import { selectRunning, useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import {
   selectCloseDialog,
@@ -66,6 +67,8 @@ function RewindForm({
 }) {
   const turns = useGraphStore(useShallow(selectTurnChoices(targetId)))
   const close = useRewindStore(selectCloseDialog)
+  // A run started in another window: the main process would refuse, so Restore waits.
+  const running = useAppStore(selectRunning)
   return (
     <form
       className="rewind-form"
@@ -112,7 +115,11 @@ function RewindForm({
         <button type="button" onClick={close}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={applying || preview.state !== 'ready'}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={applying || running || preview.state !== 'ready'}
+        >
           Restore
         </button>
       </div>

@@ -18,6 +18,8 @@ interface AppStore {
   running: boolean
   permissions: readonly PermissionRequest[]
   notices: readonly Notice[]
+  /** Warnings the main process gives with every app:info (no API key...): shown once a page. */
+  announced: ReadonlySet<string>
   /** One line for the polite live region: what the last action did. */
   status: string
   draft: string
@@ -33,6 +35,8 @@ interface AppStore {
   askPermission: (request: PermissionRequest) => void
   settlePermission: (requestId: string) => void
   notify: (level: Notice['level'], message: string) => void
+  /** Like notify, unless the same message was announced before on this page. */
+  announce: (level: Notice['level'], message: string) => void
   dismissNotice: (id: number) => void
   setStatus: (status: string) => void
   setDraft: (draft: string) => void
@@ -50,6 +54,7 @@ export const useAppStore = create<AppStore>()((set) => ({
   running: false,
   permissions: [],
   notices: [],
+  announced: new Set(),
   status: '',
   draft: '',
   prefill: null,
@@ -67,6 +72,15 @@ export const useAppStore = create<AppStore>()((set) => ({
     set((s) => ({ permissions: s.permissions.filter((p) => p.requestId !== requestId) })),
   notify: (level, message) =>
     set((s) => ({ notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5) })),
+  announce: (level, message) =>
+    set((s) =>
+      s.announced.has(message)
+        ? {}
+        : {
+            announced: new Set([...s.announced, message]),
+            notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5)
+          }
+    ),
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   setStatus: (status) => set({ status }),
   setDraft: (draft) => set({ draft }),
