@@ -2,9 +2,9 @@
 // so a timeout or a cancel ends everything it started; whatever it leaves running when bash
 // exits is ended too (there is no background shell, and file history must see every change
 // before it reports). File history snapshots around it and says what the command changed.
-import { spawn } from 'node:child_process'
 import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
+import { spawnChild } from '../../os/child-env'
 import type { CommandChanges } from '../../files/write-guard'
 import { ToolError } from './tool'
 import type { Tool } from './tool'
@@ -81,11 +81,7 @@ function runCommand(
   // Cancelled while file history was snapshotting: the command never starts.
   if (signal.aborted) return Promise.resolve({ output: '', exitCode: null, ended: 'cancelled' })
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('bash', ['-c', command], {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
+    const child = spawnChild('bash', ['-c', command], { cwd, detached: true })
     const output = new CappedOutput(MAX_OUTPUT_CHARS)
     let ended: CommandResult['ended'] = null
     let exitCode: number | null = null
