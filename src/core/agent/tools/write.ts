@@ -27,7 +27,7 @@ export const writeTool: Tool<WriteInput> = {
   describeCall: (input, cwd) => `Write(${describePath(input.file_path, cwd)})`,
   async execute(input, ctx) {
     const target = resolveToolPath(ctx, input.file_path)
-    const previous = await readExistingText(target)
+    const previous = readExistingText(target)
     assertSeenAsIs(ctx, target, previous)
     const warning = await guardedWrite(ctx, target, 'Write', input.content)
     const lineCount = splitLines(input.content).length
