@@ -228,6 +228,7 @@ export async function run(args: string[]): Promise<number> {
       model,
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
+      bashSandbox: settings.bashSandbox,
       askPermission: chat.askPermission,
       onEvent: chat.onEvent
     })

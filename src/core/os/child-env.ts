@@ -2,7 +2,7 @@
 // child prints can end up in the session log, which is kept for good: one `env` run through Bash
 // would otherwise write the API key there. Children are started through spawnChild only (lint
 // forbids importing node:child_process anywhere else in src), and Workers get childEnv() too.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcessByStdio } from 'node:child_process'
 import type { Readable } from 'node:stream'
 
@@ -39,4 +39,20 @@ export function spawnChild(
     stdio: ['ignore', 'pipe', 'pipe'],
     env: childEnv()
   })
+}
+
+/** Runs `command` to its end (stdin empty, scrubbed environment): for quick probes only. */
+export function runChildSync(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; timeoutMs: number }
+): { status: number | null; stderr: string; error: Error | undefined } {
+  const result = spawnSync(command, args, {
+    cwd: options.cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: childEnv(),
+    timeout: options.timeoutMs,
+    encoding: 'utf8'
+  })
+  return { status: result.status, stderr: result.stderr ?? '', error: result.error }
 }
