@@ -1,8 +1,8 @@
 // Bash: runs a command with `bash -c` in the workspace: with the user's rights, or confined to
 // the workspace when the setting bash.sandbox is on (core/os/bash-sandbox.ts). The command gets
 // its own process group so a timeout or a cancel ends everything it started; whatever it leaves
-// running when bash exits is ended too (there is no background shell, and file history must see every change
-// before it reports). File history snapshots around it and says what the command changed.
+// running when bash exits is ended too (there is no background shell, and file history must see
+// every change before it reports). File history snapshots around it and says what it changed.
 import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
 import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'

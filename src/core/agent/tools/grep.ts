@@ -55,7 +55,8 @@ interface SearchOutcome {
  * Runs `job` in a worker and collects what it posts. Resolves when the search is done or its
  * time is up (counted from the moment the worker starts searching: loading it is not the
  * search's fault), with what was found so far; rejects with "cancelled" when `signal` fires.
- * The worker is terminated in every case, which stops even a regex stuck on one line.
+ * A worker that finished goes back to the pool; one stopped early is terminated, which ends
+ * even a regex stuck on one line.
  */
 function runSearch(
   pool: WorkerPool,
