@@ -19,15 +19,16 @@ const BWRAP = 'bwrap'
 const SYSTEM_MOUNTS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp']
 const NAMESPACES = ['--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session']
 
-let probed: string | null | undefined
+/** The probe's answer once it ran (null: the sandbox works). */
+let probed: { unavailable: string | null } | undefined
 
 /**
  * Why Bash cannot run sandboxed on this machine, or null when it can. Probed once per process by
  * running `true` in the same sandbox every command gets.
  */
 export function bashSandboxUnavailable(): string | null {
-  probed ??= probe()
-  return probed
+  probed ??= { unavailable: probe() }
+  return probed.unavailable
 }
 
 function probe(): string | null {
