@@ -10,7 +10,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           // Worker threads: each is started from `<name>.js` beside index.js (core/os/module-worker.ts).
-          'grep-worker': resolve('src/core/agent/tools/grep-worker.ts')
+          'search-worker': resolve('src/core/agent/tools/search-worker.ts')
         }
       }
     }

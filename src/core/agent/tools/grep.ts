@@ -1,19 +1,16 @@
 // Grep: lines matching a regular expression, in ripgrep's `path:line:text` form (content mode,
 // so one call answers where and what). Pure JavaScript (no ripgrep binary here): JavaScript
 // regex syntax, one line at a time; .gitignore honoured, .git, binary and huge files skipped.
-// The search runs in a worker thread (grep-worker.ts), so a pattern that backtracks for ever
+// The search runs in a worker thread (search-run.ts), so a pattern that backtracks for ever
 // freezes nothing: the call is ended by Stop at once, and by its time limit otherwise, answering
 // with what was found until then.
 import { z } from 'zod'
-import { WorkerPool } from '../../os/module-worker'
-import type { GrepJob, GrepWorkerMessage } from './grep-worker'
+import { runSearch, SEARCH_TIME_LIMIT_MS, stoppedNote } from './search-run'
 import { resolveSearchBase } from './search-base'
 import { ToolError } from './tool'
 import type { Tool } from './tool'
 
 export const MAX_GREP_LINES = 250
-/** How long one search may run before it is stopped and answers with what it found. */
-export const GREP_TIME_LIMIT_MS = 10_000
 
 const GrepInput = z.strictObject({
   pattern: z
@@ -42,81 +39,7 @@ function checkPattern(pattern: string): void {
   }
 }
 
-interface SearchOutcome {
-  lines: string[]
-  matches: number
-  files: Set<string>
-  skippedLarge: number
-  /** The search hit its time limit: the rest was not searched. */
-  timedOut: boolean
-}
-
-/**
- * Runs `job` in a worker and collects what it posts. Resolves when the search is done or its
- * time is up (counted from the moment the worker starts searching: loading it is not the
- * search's fault), with what was found so far; rejects with "cancelled" when `signal` fires.
- * A worker that finished goes back to the pool; one stopped early is terminated, which ends
- * even a regex stuck on one line.
- */
-function runSearch(
-  pool: WorkerPool,
-  job: GrepJob,
-  signal: AbortSignal,
-  timeLimitMs: number
-): Promise<SearchOutcome> {
-  const outcome: SearchOutcome = {
-    lines: [],
-    matches: 0,
-    files: new Set(),
-    skippedLarge: 0,
-    timedOut: false
-  }
-  return new Promise((resolve, reject) => {
-    const worker = pool.acquire()
-    let settled = false
-    let timer: NodeJS.Timeout | undefined
-    /** `reuse`: the worker finished its job and may take the next one; otherwise it is ended. */
-    const finish = (reuse: boolean, settle: () => void) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      signal.removeEventListener('abort', onAbort)
-      if (reuse) pool.release(worker)
-      else void worker.terminate()
-      settle()
-    }
-    const onAbort = () => finish(false, () => reject(new ToolError('Grep was cancelled.')))
-    signal.addEventListener('abort', onAbort, { once: true })
-    worker.on('message', (message: GrepWorkerMessage) => {
-      if (settled) return
-      switch (message.type) {
-        case 'started':
-          timer = setTimeout(() => {
-            outcome.timedOut = true
-            finish(false, () => resolve(outcome))
-          }, timeLimitMs)
-          return
-        case 'file':
-          outcome.matches += message.matches
-          outcome.files.add(message.path)
-          outcome.lines.push(...message.lines)
-          return
-        case 'done':
-          outcome.skippedLarge = message.skippedLarge
-          finish(true, () => resolve(outcome))
-          return
-      }
-    })
-    worker.on('error', (error) => finish(false, () => reject(error)))
-    worker.on('exit', (code) =>
-      finish(false, () => reject(new Error(`the search worker exited early (code ${code})`)))
-    )
-    worker.postMessage(job)
-  })
-}
-
-export function createGrepTool(timeLimitMs = GREP_TIME_LIMIT_MS): Tool<GrepInput> {
-  const pool = new WorkerPool(import.meta.url, 'grep-worker')
+export function createGrepTool(timeLimitMs = SEARCH_TIME_LIMIT_MS): Tool<GrepInput> {
   return {
     name: 'Grep',
     description: [
@@ -136,10 +59,14 @@ export function createGrepTool(timeLimitMs = GREP_TIME_LIMIT_MS): Tool<GrepInput
     async execute(input, ctx) {
       checkPattern(input.pattern)
       const base = await resolveSearchBase(ctx, input.path)
-      if (ctx.signal.aborted) throw new ToolError('Grep was cancelled.')
-      const found = await runSearch(
-        pool,
+      const lines: string[] = []
+      const files = new Set<string>()
+      let matches = 0
+      let skippedLarge = 0
+      const { timedOut } = await runSearch(
+        'Grep',
         {
+          kind: 'grep',
           pattern: input.pattern,
           root: base.path.root,
           base: base.path.abs,
@@ -149,32 +76,28 @@ export function createGrepTool(timeLimitMs = GREP_TIME_LIMIT_MS): Tool<GrepInput
           maxLines: MAX_GREP_LINES
         },
         ctx.signal,
-        timeLimitMs
+        timeLimitMs,
+        (result) => {
+          if (result.type === 'skipped-large') skippedLarge += 1
+          if (result.type !== 'lines') return
+          matches += result.matches
+          files.add(result.path)
+          lines.push(...result.lines)
+        }
       )
       const notes: string[] = []
-      if (found.matches > found.lines.length) {
+      if (matches > lines.length) {
         notes.push(
-          `(${found.matches - found.lines.length} more matching lines not shown: narrow the pattern, path or glob.)`
+          `(${matches - lines.length} more matching lines not shown: narrow the pattern, path or glob.)`
         )
       }
-      if (found.skippedLarge > 0) {
-        notes.push(`(${found.skippedLarge} files over 10 MB were not searched.)`)
-      }
-      if (found.timedOut) {
-        notes.push(
-          `(Search stopped after ${timeLimitMs / 1000} s: files after these were not searched. ` +
-            'Narrow the path or glob, or simplify the pattern: nested repetition such as (a+)+ can take for ever.)'
-        )
-      }
-      const body = found.matches === 0 ? 'No matches found' : found.lines.join('\n')
+      if (skippedLarge > 0) notes.push(`(${skippedLarge} files over 10 MB were not searched.)`)
+      if (timedOut) notes.push(stoppedNote(timeLimitMs))
+      const body = matches === 0 ? 'No matches found' : lines.join('\n')
       return {
         isError: false,
         content: [body, ...notes].join('\n'),
-        details: {
-          matches: found.matches,
-          files: found.files.size,
-          ...(found.timedOut ? { timedOut: true } : {})
-        }
+        details: { matches, files: files.size, ...(timedOut ? { timedOut: true } : {}) }
       }
     }
   }
