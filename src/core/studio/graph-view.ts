@@ -136,7 +136,17 @@ export function buildSessionGraph(
     if (from) checkpointLinks.push({ from, to: summary.uuid })
   }
 
-  return { sessionId, nodes, leafUuid: tree.leafUuid, checkpointLinks, canUndo }
+  const leafOwner = tree.leafUuid === null ? null : (owner.get(tree.leafUuid) ?? null)
+  return {
+    sessionId,
+    nodes,
+    leafUuid: tree.leafUuid,
+    checkpointLinks,
+    canUndo,
+    filesAt: { nodeId: leafOwner, changedSince: false },
+    undo: null,
+    redo: null
+  }
 }
 
 /** The messages from the root to `leafUuid`, as the transcript panel shows them. */
