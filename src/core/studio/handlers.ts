@@ -1,14 +1,9 @@
 // The contract's request handlers over a studio: one line each. Both hosts serve these same
 // handlers; dispatch() has validated every argument before a handler runs.
 import type { Handlers } from '../../shared/contract'
-import { StudioError } from './dispatch'
 import type { Studio } from './studio'
 
 const ok = { ok: true as const }
-
-/** A channel whose handler is not written yet. */
-const unavailable = (): Promise<never> =>
-  Promise.reject(new StudioError('unavailable', 'Not available yet in this version.'))
 
 export function createHandlers(studio: Studio): Handlers {
   return {
@@ -31,14 +26,14 @@ export function createHandlers(studio: Studio): Handlers {
     'rewind:undo': () => studio.undo(),
     'branch:preview': ({ leafUuid }) => studio.previewSwitch(leafUuid),
     'branch:switch': ({ leafUuid }) => studio.switchBranch(leafUuid),
-    'session:checkpoints': unavailable,
-    'continue:preview': unavailable,
-    'continue:apply': unavailable,
-    'timeline:list': unavailable,
-    'timeline:undo': unavailable,
-    'timeline:redo': unavailable,
-    compare: unavailable,
-    'compare:file': unavailable,
+    'session:checkpoints': async ({ leafUuid }) => studio.checkpoints(leafUuid),
+    'continue:preview': ({ nodeId }) => studio.previewContinue(nodeId),
+    'continue:apply': ({ nodeId }) => studio.continueFrom(nodeId),
+    'timeline:list': () => studio.timeline(),
+    'timeline:undo': () => studio.undo(),
+    'timeline:redo': () => studio.redo(),
+    compare: ({ a, b }) => studio.compare(a, b),
+    'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)
   }
