@@ -23,10 +23,13 @@ import type {
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { unifiedDiff } from '../rewind/file-diff'
+import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { StudioError } from './dispatch'
 import { buildSessionGraph, buildTranscript, indexTurns, type TurnIndex } from './graph-view'
+import { restoreInFork } from './fork'
 import type { ModelSetup } from './model-setup'
+import { nodeEnd } from './node-refs'
 import { WorkspaceSession } from './workspace-session'
 
 export interface StudioOptions {
@@ -368,6 +371,53 @@ export class Studio {
     // The one we are on: reopening it would find its lock held (by us) and open it read-only.
     if (file === this.store.file) return Promise.resolve(this.info())
     return this.replaceSession(() => SessionStore.open(file))
+  }
+
+  /**
+   * A new session holding the path to `nodeId` (session/fork.ts), opened at once. With
+   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork.ts),
+   * applying what previewFork showed when it still fits. The fork stands whatever the restore
+   * does: a refused restore is a notice, with the files as they were.
+   */
+  fork(nodeId: string, restoreFiles: boolean): Promise<AppInfo> {
+    return this.exclusive('a fork', async () => {
+      const end = await this.forkEndOf(nodeId)
+      const plan = restoreFiles
+        ? this.lastPlan?.kind === 'switch-branch' &&
+          this.lastPlan.leafAfter === end &&
+          this.lastPlan.leafBefore === this.store.leafUuid
+          ? this.lastPlan
+          : await this.work.planSwitch(end)
+        : null
+      const fork = forkSession(this.options.home, this.store, end)
+      await this.work.close()
+      this.lastPlan = null
+      await this.attach(fork)
+      if (plan !== null) {
+        try {
+          await this.work.apply(restoreInFork(plan, fork))
+        } catch (error) {
+          this.notice(
+            'error',
+            `The fork was made; its files were not restored: ${(error as Error).message}`
+          )
+        } finally {
+          this.shapeChanged()
+        }
+      }
+      return this.info()
+    })
+  }
+
+  /** What restoring the files to `nodeId`'s state would change, before a fork. */
+  async previewFork(nodeId: string): Promise<RewindPreview> {
+    return this.remember(this.work.planSwitch(await this.forkEndOf(nodeId)))
+  }
+
+  private async forkEndOf(nodeId: string): Promise<string> {
+    const node = (await this.graph()).nodes.find((n) => n.id === nodeId)
+    if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
+    return nodeEnd(this.store.tree(), this.index(), node)
   }
 
   newSession(): Promise<AppInfo> {
