@@ -2,6 +2,7 @@
 // main → renderer with its payload schema. Both transports (Electron IPC, WebSocket) and both
 // sides (handlers in src/core/studio, the renderer's bridge) take their types from here.
 import { z } from 'zod'
+import { LabelText } from './label-limit'
 import { RewindMode } from './messages'
 import { promptSizeProblem } from './prompt-limit'
 import {
@@ -52,10 +53,17 @@ export const requests = {
   ),
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
   /** A bookmark on a node (a null label removes it). */
-  'session:label': channel(
-    z.object({ nodeId: Uuid, label: z.string().trim().min(1).max(80).nullable() }).strict(),
-    Ok
+  'session:label': channel(z.object({ nodeId: Uuid, label: LabelText.nullable() }).strict(), Ok),
+  /**
+   * A new session holding the path to a node, opened at once (the studio switches to it). The
+   * files are left as they are unless `restoreFiles`: then they are brought to that node's state
+   * in the fork, as session:forkPreview showed.
+   */
+  'session:fork': channel(
+    z.object({ nodeId: Uuid, restoreFiles: z.boolean().optional() }).strict(),
+    AppInfo
   ),
+  'session:forkPreview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
   'agent:send': channel(z.object({ prompt: Prompt }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
   'agent:answerPermission': channel(z.object({ requestId: Uuid, allow: z.boolean() }).strict(), Ok),

@@ -24,7 +24,13 @@ export const SessionHeader = z.looseObject({
   version: z.number().int(),
   sessionId: z.string(),
   cwd: z.string(),
-  forkedFrom: z.object({ sessionId: z.string(), leafUuid: z.string().nullable() }).optional()
+  /**
+   * The session and node this one was forked from (fork.ts): its records up to `leafUuid` were
+   * copied here under the same uuids. `file`: the origin's session file, where it was then.
+   */
+  forkedFrom: z
+    .object({ sessionId: z.string(), leafUuid: z.string().nullable(), file: z.string().optional() })
+    .optional()
 })
 
 export const UserRecord = z.looseObject({

@@ -15,7 +15,8 @@ import { unifiedDiff } from '../rewind/file-diff'
 import { filesAsNodeLeftThem } from '../rewind/node-files'
 import type { SessionTree } from '../session/tree'
 import { StudioError } from './dispatch'
-import { type TurnIndex, buildTranscript, nodeEnd, ownerNode } from './graph-view'
+import { type TurnIndex, buildTranscript, ownerNode } from './graph-view'
+import { nodeEnd } from './node-refs'
 
 /** What compare reads: the tree and its graph, the backups, and the disk for 'current'. */
 export interface CompareSources {

@@ -172,24 +172,6 @@ export function ownerTitle(tree: SessionTree, index: TurnIndex, uuid: string | n
   return record === undefined ? '' : nodeTitle(record)
 }
 
-/**
- * Where the conversation stands at a node: a turn's last record on its branch (the one through
- * `branchLeafUuid`, the graph node's), a summary or report node itself. "Continue from here"
- * moves the leaf there, so the next prompt is the node's child.
- */
-export function nodeEnd(
-  tree: SessionTree,
-  index: TurnIndex,
-  node: Pick<GraphNode, 'id' | 'kind' | 'branchLeafUuid'>
-): string {
-  if (node.kind !== 'turn') return node.id
-  let end = node.id
-  for (const record of tree.pathTo(node.branchLeafUuid)) {
-    if (index.owner.get(record.uuid) === node.id) end = record.uuid
-  }
-  return end
-}
-
 /** The messages from the root to `leafUuid`, as the transcript panel shows them. */
 export function buildTranscript(
   tree: SessionTree,

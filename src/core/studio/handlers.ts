@@ -15,6 +15,8 @@ export function createHandlers(studio: Studio): Handlers {
     'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
     'session:node': ({ nodeId }) => studio.node(nodeId),
     'session:label': async ({ nodeId, label }) => (studio.label(nodeId, label), ok),
+    'session:fork': ({ nodeId, restoreFiles }) => studio.fork(nodeId, restoreFiles === true),
+    'session:forkPreview': ({ nodeId }) => studio.previewFork(nodeId),
     'agent:send': async ({ prompt }) => (studio.send(prompt), ok),
     'agent:stop': async () => (await studio.stop(), ok),
     'agent:answerPermission': async ({ requestId, allow }) => (

@@ -27,6 +27,7 @@ import type {
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { unifiedDiff } from '../rewind/file-diff'
+import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
 import { StudioError } from './dispatch'
@@ -34,12 +35,13 @@ import {
   buildSessionGraph,
   buildTranscript,
   indexTurns,
-  nodeEnd,
   ownerNode,
   type TurnIndex
 } from './graph-view'
+import { restoreInFork } from './fork'
 import { timelineEntries, timelineStep } from './timeline-view'
 import type { ModelSetup } from './model-setup'
+import { nodeEnd } from './node-refs'
 import { WorkspaceSession } from './workspace-session'
 
 export interface StudioOptions {
@@ -361,14 +363,7 @@ export class Studio {
   }
 
   async previewContinue(nodeId: string): Promise<RewindPreview> {
-    return this.remember(this.work.planContinue(await this.continueTarget(nodeId)))
-  }
-
-  /** Where "Continue from here" on a graph node moves the leaf (graph-view.ts nodeEnd). */
-  private async continueTarget(nodeId: string): Promise<string> {
-    const node = (await this.graph()).nodes.find((n) => n.id === nodeId)
-    if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
-    return nodeEnd(this.store.tree(), this.index(), node)
+    return this.remember(this.work.planContinue(await this.endOfNode(nodeId)))
   }
 
   /**
@@ -406,7 +401,7 @@ export class Studio {
   continueFrom(nodeId: string): Promise<RewindResult> {
     this.requireWritable()
     return this.applied('a continue', async () => {
-      const target = await this.continueTarget(nodeId)
+      const target = await this.endOfNode(nodeId)
       const plan =
         this.lastPlan?.kind === 'continue' &&
         this.lastPlan.leafAfter === target &&
@@ -468,6 +463,54 @@ export class Studio {
     // The one we are on: reopening it would find its lock held (by us) and open it read-only.
     if (file === this.store.file) return Promise.resolve(this.info())
     return this.replaceSession(() => SessionStore.open(file))
+  }
+
+  /**
+   * A new session holding the path to `nodeId` (session/fork.ts), opened at once. With
+   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork.ts),
+   * applying what previewFork showed when it still fits. The fork stands whatever the restore
+   * does: a refused restore is a notice, with the files as they were.
+   */
+  fork(nodeId: string, restoreFiles: boolean): Promise<AppInfo> {
+    return this.exclusive('a fork', async () => {
+      const end = await this.endOfNode(nodeId)
+      const plan = restoreFiles
+        ? this.lastPlan?.kind === 'switch-branch' &&
+          this.lastPlan.leafAfter === end &&
+          this.lastPlan.leafBefore === this.store.leafUuid
+          ? this.lastPlan
+          : await this.work.planSwitch(end)
+        : null
+      const fork = forkSession(this.options.home, this.store, end)
+      await this.work.close()
+      this.lastPlan = null
+      await this.attach(fork)
+      if (plan !== null) {
+        try {
+          await this.work.apply(restoreInFork(plan, fork))
+        } catch (error) {
+          this.notice(
+            'error',
+            `The fork was made; its files were not restored: ${(error as Error).message}`
+          )
+        } finally {
+          this.shapeChanged()
+        }
+      }
+      return this.info()
+    })
+  }
+
+  /** What restoring the files to `nodeId`'s state would change, before a fork. */
+  async previewFork(nodeId: string): Promise<RewindPreview> {
+    return this.remember(this.work.planSwitch(await this.endOfNode(nodeId)))
+  }
+
+  /** Where a node ends on its branch (node-refs.ts): a fork's end, where "Continue" goes. */
+  private async endOfNode(nodeId: string): Promise<string> {
+    const node = (await this.graph()).nodes.find((n) => n.id === nodeId)
+    if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
+    return nodeEnd(this.store.tree(), this.index(), node)
   }
 
   newSession(): Promise<AppInfo> {
