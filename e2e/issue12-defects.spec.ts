@@ -114,7 +114,9 @@ test.describe('the explorer after two turns', () => {
     const dialog = page.getByRole('dialog', { name: 'Label' })
     const field = dialog.getByRole('textbox')
     await field.fill('x'.repeat(81))
-    await expect(dialog.getByText('81 characters: a label holds at most 80.')).toBeVisible()
+    await expect(
+      dialog.getByText('A label is at most 80 characters; this one has 81.')
+    ).toBeVisible()
     await expect(dialog.getByRole('button', { name: 'Save label' })).toBeDisabled()
     await expectAccessible(page, 'the label dialog, over the limit')
     const long = 'timeout-works-with-every-setting-we-tried-in-the-staging-config-and-local'

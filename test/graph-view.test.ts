@@ -28,7 +28,12 @@ const stamped = <T extends object>(record: T, second: number) => ({
 
 function graphOf(records: unknown[], running = false) {
   const tree = loadSessionText(jsonl([header(), ...records])).tree
-  return buildSessionGraph(tree, 's1', undefined, false, running)
+  return buildSessionGraph(tree, 's1', undefined, {
+    filesAt: { nodeId: null, changedSince: false },
+    undo: null,
+    redo: null,
+    running
+  })
 }
 
 //   p1 ── a1 (calls checkpoint) ── r1 (its result)

@@ -9,9 +9,11 @@
 // `exploration` node, so the explored steps hang off the report that replaced them.
 import { maskSecrets } from '../../shared/mask-secrets'
 import type {
+  FilesAt,
   GraphNode,
   GraphNodeKind,
   SessionGraph,
+  TimelineStep,
   TranscriptEntry,
   TurnOutcome
 } from '../../shared/views'
@@ -251,13 +253,20 @@ function explorationTitles(tree: SessionTree, index: TurnIndex): Map<string, str
   return titles
 }
 
+/** What the graph shows beside the tree: the files' marker and the timeline's next steps. */
+export interface GraphMarks {
+  filesAt: FilesAt
+  undo: TimelineStep | null
+  redo: TimelineStep | null
+  /** The agent is running a turn: the node holding the leaf is `running`. */
+  running?: boolean
+}
+
 export function buildSessionGraph(
   tree: SessionTree,
   sessionId: string,
   index: TurnIndex = indexTurns(tree),
-  canUndo = false,
-  /** The agent is running a turn: the node holding the leaf is `running`. */
-  running = false
+  marks: GraphMarks = { filesAt: { nodeId: null, changedSince: false }, undo: null, redo: null }
 ): SessionGraph {
   const { owner, heads } = index
   const activeOwners = new Set<string>()
@@ -265,7 +274,9 @@ export function buildSessionGraph(
     const own = owner.get(record.uuid)
     if (own !== null && own !== undefined) activeOwners.add(own)
   }
-  const runningNode = running && tree.leafUuid !== null ? owner.get(tree.leafUuid) : undefined
+  const { running, ...shown } = marks
+  const runningNode =
+    running === true && tree.leafUuid !== null ? owner.get(tree.leafUuid) : undefined
 
   // The newest leaf below each node: walk up from each leaf, newest first, stopping at nodes a
   // newer leaf already claimed, so every record is visited once.
@@ -320,7 +331,26 @@ export function buildSessionGraph(
     if (from) checkpointLinks.push({ from, to: summary.uuid })
   }
 
-  return { sessionId, nodes, leafUuid: tree.leafUuid, checkpointLinks, canUndo }
+  return {
+    sessionId,
+    nodes,
+    leafUuid: tree.leafUuid,
+    checkpointLinks,
+    canUndo: marks.undo !== null,
+    ...shown
+  }
+}
+
+/** The graph node a record belongs to (null: a record before the first prompt, or unknown). */
+export function ownerNode(index: TurnIndex, uuid: string | null): string | null {
+  return uuid === null ? null : (index.owner.get(uuid) ?? null)
+}
+
+/** The title of the node a record belongs to ("" for none). */
+export function ownerTitle(tree: SessionTree, index: TurnIndex, uuid: string | null): string {
+  const node = ownerNode(index, uuid)
+  const record = node === null ? undefined : tree.get(node)
+  return record === undefined ? '' : nodeTitle(record)
 }
 
 /** The messages from the root to `leafUuid`, as the transcript panel shows them. */

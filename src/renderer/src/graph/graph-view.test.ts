@@ -27,7 +27,10 @@ const graphOf = (nodes: GraphNode[]): SessionGraph => ({
   nodes,
   leafUuid: null,
   checkpointLinks: [],
-  canUndo: false
+  canUndo: false,
+  filesAt: { nodeId: null, changedSince: false },
+  undo: null,
+  redo: null
 })
 
 describe('nextGraphView', () => {

@@ -1,14 +1,16 @@
 // Names a node ("works", "before the refactor") so it is easy to find and come back to. The field
 // counts towards the limit and says when a label is over it, instead of cutting it silently.
 import { useState } from 'react'
-import { MAX_LABEL_CHARS, type GraphNode } from '../../../shared/views'
+import { labelProblem, MAX_LABEL_CHARS } from '../../../shared/label-limit'
+import type { GraphNode } from '../../../shared/views'
 import { labelNode } from '../actions/label'
 import { Modal } from './Modal'
 
 export function LabelDialog({ node, onClose }: { node: GraphNode; onClose: () => void }) {
   const [label, setLabel] = useState(node.label ?? '')
   const length = label.trim().length
-  const tooLong = length > MAX_LABEL_CHARS
+  // The same words the contract, the CLI and the chat use for a label over the limit.
+  const tooLong = length > MAX_LABEL_CHARS ? labelProblem(label) : null
   const save = async (value: string | null) => {
     if (await labelNode(node.id, value)) onClose()
   }
@@ -17,7 +19,7 @@ export function LabelDialog({ node, onClose }: { node: GraphNode; onClose: () =>
       <form
         onSubmit={(event) => {
           event.preventDefault()
-          if (length > 0 && !tooLong) void save(label.trim())
+          if (length > 0 && tooLong === null) void save(label.trim())
         }}
       >
         <label className="field">
@@ -25,15 +27,13 @@ export function LabelDialog({ node, onClose }: { node: GraphNode; onClose: () =>
           <input
             value={label}
             autoFocus
-            aria-invalid={tooLong}
+            aria-invalid={tooLong !== null}
             aria-describedby="label-length"
             onChange={(event) => setLabel(event.target.value)}
           />
         </label>
-        <p id="label-length" className={tooLong ? 'field__error' : 'field__hint'}>
-          {tooLong
-            ? `${length} characters: a label holds at most ${MAX_LABEL_CHARS}. Shorten it to save.`
-            : `${length} / ${MAX_LABEL_CHARS} characters`}
+        <p id="label-length" className={tooLong !== null ? 'field__error' : 'field__hint'}>
+          {tooLong ?? `${length} / ${MAX_LABEL_CHARS} characters`}
         </p>
         <div className="modal__actions">
           {node.label !== null && (
@@ -44,7 +44,7 @@ export function LabelDialog({ node, onClose }: { node: GraphNode; onClose: () =>
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={length === 0 || tooLong}>
+          <button type="submit" className="primary" disabled={length === 0 || tooLong !== null}>
             Save label
           </button>
         </div>
