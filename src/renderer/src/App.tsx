@@ -6,6 +6,7 @@ import { openRewindPicker } from './actions/rewind'
 import { BranchGraph } from './graph/BranchGraph'
 import { useAppStore } from './stores/app-store'
 import { useRewindStore } from './stores/rewind-store'
+import { CompareDialog } from './panels/CompareDialog'
 import { Composer } from './panels/Composer'
 import { Header } from './panels/Header'
 import { Notices } from './panels/Notices'
@@ -73,6 +74,7 @@ export function App() {
         </div>
       </main>
       <RewindDialogs />
+      <CompareDialog />
       <SettingsDialog />
     </div>
   )

@@ -2,9 +2,10 @@
 import { getBridge } from '../bridge'
 import type { Direction } from '../graph/tree-index'
 import { neighbor } from '../graph/tree-index'
-import { useAppStore } from '../stores/app-store'
+import { useAppStore, type SidePanel } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import { useInspectorStore } from '../stores/inspector-store'
+import { useTimelineStore } from '../stores/timeline-store'
 import { useTranscriptStore } from '../stores/transcript-store'
 import { attempt } from './report'
 
@@ -56,10 +57,26 @@ export async function refreshSessions(): Promise<void> {
   if (sessions !== null) useAppStore.getState().setSessions(sessions)
 }
 
-/** Graph, transcript and inspector again, after anything that moved the branch. */
+/** Graph, transcript, inspector and timeline again, after anything that moved the branch. */
 export async function refreshAll(followTip = false): Promise<void> {
   await refreshGraph(followTip)
-  await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
+  await Promise.all([
+    refreshTranscript(),
+    refreshDetailIfShown(),
+    refreshTimelineIfShown(),
+    refreshSessions()
+  ])
+}
+
+export async function refreshTimeline(): Promise<void> {
+  const entries = await attempt('Loading the timeline', () =>
+    getBridge().request('timeline:list', {})
+  )
+  if (entries !== null) useTimelineStore.getState().setEntries(entries)
+}
+
+async function refreshTimelineIfShown(): Promise<void> {
+  if (useAppStore.getState().panel === 'timeline') await refreshTimeline()
 }
 
 export async function refreshDetailIfShown(): Promise<void> {
@@ -88,9 +105,10 @@ export function openNode(id: string): void {
   }
 }
 
-export function showPanel(panel: 'transcript' | 'inspector'): void {
+export function showPanel(panel: SidePanel): void {
   useAppStore.getState().showPanel(panel)
   if (panel === 'inspector') void refreshDetail()
+  if (panel === 'timeline') void refreshTimeline()
 }
 
 /** Folds the node's branch away (or shows it again); the selection stays on the node. */

@@ -94,10 +94,11 @@ describe('nodeAccessibleName', () => {
       promptNumber: 3,
       hiddenBelow: 4,
       canCollapse: true,
-      conversationHere: true
+      conversationHere: true,
+      files: 'changed' as const
     }
     expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'stopped' }, facts)).toBe(
-      'Turn 3: prompt b, stopped, 4 hidden below, conversation here, active path'
+      'Turn 3: prompt b, stopped, 4 hidden below, conversation here, files changed since, active path'
     )
     expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'failed' })).toContain(', failed,')
     expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'done' })).not.toMatch(/done|failed/)

@@ -16,6 +16,11 @@ export interface NodeFacts {
   canCollapse: boolean
   /** The conversation stands here: the leaf's node, or the shown node folding it away. */
   conversationHere: boolean
+  /**
+   * The workspace's files hold this node's state (`here`), or did until something else changed
+   * a file the session touched (`changed`); null elsewhere.
+   */
+  files: 'here' | 'changed' | null
 }
 
 export type FlowNodeData = { node: GraphNode; facts: NodeFacts }
@@ -25,7 +30,8 @@ const NO_FACTS: NodeFacts = {
   promptNumber: null,
   hiddenBelow: 0,
   canCollapse: false,
-  conversationHere: false
+  conversationHere: false,
+  files: null
 }
 
 function sameFacts(a: NodeFacts, b: NodeFacts): boolean {
@@ -33,7 +39,8 @@ function sameFacts(a: NodeFacts, b: NodeFacts): boolean {
     a.promptNumber === b.promptNumber &&
     a.hiddenBelow === b.hiddenBelow &&
     a.canCollapse === b.canCollapse &&
-    a.conversationHere === b.conversationHere
+    a.conversationHere === b.conversationHere &&
+    a.files === b.files
   )
 }
 
@@ -75,6 +82,12 @@ export function kindName(node: GraphNode): string {
   return KIND_NAMES[node.kind]
 }
 
+/** The files marker's words, on the node and in its name. */
+export const FILES_MARKERS: Record<NonNullable<NodeFacts['files']>, string> = {
+  here: 'files here',
+  changed: 'files changed since'
+}
+
 /** What a turn's outcome badge says; null for a finished turn (no badge). */
 export const OUTCOME_BADGES: Record<GraphNode['outcome'], string | null> = {
   done: null,
@@ -98,6 +111,7 @@ export function nodeAccessibleName(node: GraphNode, facts: NodeFacts = NO_FACTS)
   if (outcome !== null) parts.push(outcome)
   if (facts.hiddenBelow > 0) parts.push(`${facts.hiddenBelow} hidden below`)
   if (facts.conversationHere) parts.push('conversation here')
+  if (facts.files !== null) parts.push(FILES_MARKERS[facts.files])
   parts.push(node.onActivePath ? 'active path' : 'abandoned branch')
   return parts.join(', ')
 }

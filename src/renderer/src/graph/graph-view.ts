@@ -137,13 +137,16 @@ export function nextGraphView(
   const positions = sameVisible ? previous.positions : layoutTree(visible)
   const index = sameVisible ? previous.index : indexTree(visible)
   const conversationAt = shownAncestor(fullIndex, positions, activeTip(nodes))
+  const filesAt = shownAncestor(fullIndex, positions, graph.filesAt.nodeId)
+  const filesMarker = graph.filesAt.changedSince ? 'changed' : 'here'
   const facts = new Map<string, NodeFacts>()
   for (const node of visible) {
     facts.set(node.id, {
       promptNumber: node.kind === 'turn' ? (numbers.get(node.id) ?? null) : null,
       hiddenBelow: hiddenBelow.get(node.id) ?? 0,
       canCollapse: (fullIndex.childrenOf.get(node.id)?.length ?? 0) > 0,
-      conversationHere: node.id === conversationAt
+      conversationHere: node.id === conversationAt,
+      files: node.id === filesAt ? filesMarker : null
     })
   }
   return {

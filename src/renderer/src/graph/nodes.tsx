@@ -15,6 +15,7 @@ import {
 import { memo, useMemo } from 'react'
 import { selectIsPeeked, selectIsSelected, useGraphStore } from '../stores/graph-store'
 import {
+  FILES_MARKERS,
   kindName,
   OUTCOME_BADGES,
   REPORT_HANDLE,
@@ -51,12 +52,22 @@ function Handles() {
   )
 }
 
-/** Where the conversation stands: a tab above the card, seen at a glance at any zoom. */
+/**
+ * Where the conversation stands and where the files are: tabs above the card, seen at a glance at
+ * any zoom. After a conversation-only or code-only rewind they sit on different nodes.
+ */
 function Markers({ facts, compact }: { facts: NodeFacts; compact: boolean }) {
-  if (!facts.conversationHere) return null
+  if (!facts.conversationHere && facts.files === null) return null
   return (
     <div className={`node-markers${compact ? ' node-markers--compact' : ''}`} aria-hidden="true">
-      <span className="node-marker node-marker--conversation">◆ conversation</span>
+      {facts.conversationHere && (
+        <span className="node-marker node-marker--conversation">◆ conversation</span>
+      )}
+      {facts.files !== null && (
+        <span className={`node-marker node-marker--files-${facts.files}`}>
+          ▣ {FILES_MARKERS[facts.files]}
+        </span>
+      )}
     </div>
   )
 }

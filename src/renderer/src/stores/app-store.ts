@@ -10,7 +10,7 @@ export interface Notice {
   message: string
 }
 
-export type SidePanel = 'transcript' | 'inspector'
+export type SidePanel = 'transcript' | 'inspector' | 'timeline'
 
 interface AppStore {
   info: AppInfo | null
@@ -29,6 +29,8 @@ interface AppStore {
   composerFocusRequest: number
   panel: SidePanel
   settingsOpen: boolean
+  /** The first node of a compare being set up (the selection bar asks for the second). */
+  compareFrom: string | null
   setInfo: (info: AppInfo) => void
   setSessions: (sessions: readonly SessionSummary[]) => void
   setRunning: (running: boolean) => void
@@ -44,6 +46,7 @@ interface AppStore {
   dropStalePrefill: () => void
   showPanel: (panel: SidePanel) => void
   setSettingsOpen: (open: boolean) => void
+  setCompareFrom: (nodeId: string | null) => void
 }
 
 let nextNoticeId = 1
@@ -61,6 +64,7 @@ export const useAppStore = create<AppStore>()((set) => ({
   composerFocusRequest: 0,
   panel: 'transcript',
   settingsOpen: false,
+  compareFrom: null,
   // A page opened or reloaded mid-run takes the run and its open questions from the main process.
   setInfo: (info) =>
     set({ info, running: info.running, permissions: [...info.pendingPermissions] }),
@@ -97,7 +101,8 @@ export const useAppStore = create<AppStore>()((set) => ({
       s.prefill === null ? {} : { prefill: null, draft: s.draft === s.prefill ? '' : s.draft }
     ),
   showPanel: (panel) => set({ panel }),
-  setSettingsOpen: (settingsOpen) => set({ settingsOpen })
+  setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
+  setCompareFrom: (compareFrom) => set({ compareFrom })
 }))
 
 type State = AppStore
@@ -114,3 +119,4 @@ export const selectDraft = (s: State) => s.draft
 export const selectComposerFocusRequest = (s: State) => s.composerFocusRequest
 export const selectPanel = (s: State) => s.panel
 export const selectSettingsOpen = (s: State) => s.settingsOpen
+export const selectCompareFrom = (s: State) => s.compareFrom

@@ -84,7 +84,11 @@ export const selectFlowNodes = (s: State) => s.flowNodes
 export const selectFlowEdges = (s: State) => s.flowEdges
 export const selectHasNodes = (s: State) => s.nodes.length > 0
 export const selectSessionId = (s: State) => s.graph?.sessionId ?? ''
-export const selectCanUndo = (s: State) => s.graph?.canUndo ?? false
+export const selectTimelineSteps = (s: State) => ({
+  undo: s.graph?.undo ?? null,
+  redo: s.graph?.redo ?? null
+})
+export const selectFilesAt = (s: State) => s.graph?.filesAt ?? null
 export const selectSelectedId = (s: State) => s.selectedId
 export const selectSelectedNode = (s: State): GraphNode | null =>
   s.selectedId === null ? null : (s.nodesById.get(s.selectedId) ?? null)
