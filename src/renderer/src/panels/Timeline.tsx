@@ -18,7 +18,9 @@ function formatTime(timestamp: string): string {
 export function Timeline() {
   const entries = useTimelineStore(selectTimelineEntries)
   const { undo, redo } = useGraphStore(useShallow(selectTimelineSteps))
-  const locked = useAppStore(selectRunning) || useAppStore(selectReadOnlyReason) !== null
+  const running = useAppStore(selectRunning)
+  const readOnly = useAppStore(selectReadOnlyReason) !== null
+  const locked = running || readOnly
   if (entries === null) return <p className="muted panel-pad">Loading…</p>
   return (
     <div className="timeline" tabIndex={0} role="region" aria-label="Timeline of actions">
