@@ -123,6 +123,16 @@ export const SessionGraph = z.object({
 })
 export type SessionGraph = z.infer<typeof SessionGraph>
 
+/** What "Search the session" looks through for one graph node (session:searchIndex). */
+export const SearchEntry = z.object({
+  nodeId: z.string(),
+  /** The prompt's text (empty for a node that is no turn). */
+  prompt: z.string(),
+  /** Answers, tool names, paths and summaries, one per line. */
+  text: z.string()
+})
+export type SearchEntry = z.infer<typeof SearchEntry>
+
 /** One rewind, branch switch or continue of the session, oldest first (timeline:list). */
 export const TimelineEntry = z.object({
   id: z.string(),

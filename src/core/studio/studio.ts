@@ -18,6 +18,7 @@ import type {
   PermissionRequest,
   RewindPreview,
   RewindResult,
+  SearchEntry,
   SessionGraph,
   SessionSummary,
   Settings,
@@ -42,6 +43,7 @@ import { restoreInFork } from './fork'
 import { timelineEntries, timelineStep } from './timeline-view'
 import type { ModelSetup } from './model-setup'
 import { nodeEnd } from './node-refs'
+import { buildSearchIndex } from './search-view'
 import { WorkspaceSession } from './workspace-session'
 
 export interface StudioOptions {
@@ -59,6 +61,7 @@ export class Studio {
   private turnIndex: TurnIndex | null = null
   /** The graph of the tree's current shape, and the record its files are at. */
   private graphCache: { graph: SessionGraph; filesAt: string | null } | null = null
+  private searchCache: SearchEntry[] | null = null
   private readonly pendingPermissions = new Map<
     string,
     { request: PermissionRequest; resolve: (allow: boolean) => void }
@@ -144,6 +147,12 @@ export class Studio {
     return built
   }
 
+  /** What "Search the session" looks through, per node: built once per shape, masked. */
+  searchIndex(): SearchEntry[] {
+    this.searchCache ??= maskSecretsIn(buildSearchIndex(this.store.tree(), this.index()))
+    return this.searchCache
+  }
+
   /** Every rewind, switch and continue, oldest first, named for people. */
   async timeline(): Promise<TimelineEntry[]> {
     const timeline = await this.work.engine.timeline()
@@ -189,6 +198,7 @@ export class Studio {
     this.generation++
     this.turnIndex = null
     this.graphCache = null
+    this.searchCache = null
     void this.graph().then((graph) => this.options.emit('session:graph', graph))
   }
 

@@ -24,6 +24,7 @@ import {
 import { moveSelection, openNode, selectNode, setCollapsed } from '../actions/session'
 import {
   conversationTip,
+  selectCentreRequest,
   selectFlowEdges,
   selectFlowNodes,
   selectHasNodes,
@@ -33,9 +34,10 @@ import {
 } from '../stores/graph-store'
 import { selectDemo, selectRunning, useAppStore } from '../stores/app-store'
 import { focusNodeElement, nodeElement } from '../focus'
+import { SearchBar } from '../panels/SearchBar'
 import type { FlowNode } from './flow-model'
 import { NODE_HEIGHT, NODE_WIDTH } from './layout'
-import { nodeTypes } from './nodes'
+import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
 
 const ARROWS: Record<string, Direction> = {
@@ -135,6 +137,18 @@ function useKeepSelectionInView(): { onMoveStart: OnMoveStart } {
     },
     [running]
   )
+  // A search result chosen: centre it at a zoom where its full card shows.
+  const centre = useGraphStore(selectCentreRequest)
+  useEffect(() => {
+    if (centre === null) return
+    const position = useGraphStore.getState().positions.get(centre.id)
+    if (position === undefined) return
+    const zoom = Math.max(store.getState().transform[2], COMPACT_BELOW_ZOOM)
+    void store
+      .getState()
+      .setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom, duration: 200 })
+    focusNodeElement(centre.id)
+  }, [centre, store])
   return { onMoveStart }
 }
 
@@ -326,9 +340,14 @@ export function BranchGraph() {
   return (
     <section className="graph" aria-label="Branch explorer">
       {hasNodes ? (
-        <ReactFlowProvider key={sessionId}>
-          <Canvas />
-        </ReactFlowProvider>
+        <>
+          <SearchBar />
+          <div className="graph__canvas-box">
+            <ReactFlowProvider key={sessionId}>
+              <Canvas />
+            </ReactFlowProvider>
+          </div>
+        </>
       ) : (
         <EmptyGraph />
       )}

@@ -26,6 +26,9 @@ interface GraphStore extends GraphView {
   /** Opens every collapsed node above `id`, so it is shown. */
   reveal: (id: string) => void
   setPeek: (id: string | null) => void
+  /** Asks the canvas to centre a node (a search result chosen); `n` makes each ask new. */
+  centreRequest: { id: string; n: number } | null
+  requestCentre: (id: string) => void
 }
 
 /** The view again with new collapse choices; a selection folded away moves to what folds it. */
@@ -75,7 +78,10 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       }
       return refold(state, choices)
     }),
-  setPeek: (peekId) => set({ peekId })
+  setPeek: (peekId) => set({ peekId }),
+  centreRequest: null,
+  requestCentre: (id) =>
+    set((state) => ({ centreRequest: { id, n: (state.centreRequest?.n ?? 0) + 1 } }))
 }))
 
 type State = GraphStore
@@ -96,6 +102,7 @@ export const selectIsSelected = (id: string) => (s: State) => s.selectedId === i
 /** The shown node where the conversation stands (the node folding it away when hidden). */
 export const conversationTip = (s: GraphView): string | null =>
   shownAncestor(s.fullIndex, s.positions, activeTip(s.nodes))
+export const selectCentreRequest = (s: State) => s.centreRequest
 export const selectIsPeeked = (id: string) => (s: State) => s.peekId === id
 /** Collapse state of the selected node: null when it has nothing under it. */
 export const selectSelectedFold = (s: State): { collapsed: boolean; hidden: number } | null => {
