@@ -22,6 +22,7 @@ export async function ensureSearchIndex(): Promise<void> {
 }
 
 export function jumpToNode(id: string): void {
+  useSearchStore.getState().setOpen(false)
   const graph = useGraphStore.getState()
   graph.reveal(id)
   graph.select(id)

@@ -8,6 +8,7 @@ import { useGraphStore } from '../stores/graph-store'
 import {
   selectFilter,
   selectQuery,
+  selectResultsOpen,
   selectSearchIndex,
   useSearchStore
 } from '../stores/search-store'
@@ -25,6 +26,7 @@ function Results() {
   const query = useDeferredValue(useSearchStore(selectQuery))
   const filter = useSearchStore(selectFilter)
   const index = useSearchStore(selectSearchIndex)
+  const open = useSearchStore(selectResultsOpen)
   const nodesById = useGraphStore((s) => s.nodesById)
   const facts = useGraphStore((s) => s.facts)
   const labels = useMemo(() => {
@@ -36,7 +38,7 @@ function Results() {
     () => (index === null ? null : searchSession(index, labels, query, filter, SHOWN_RESULTS)),
     [index, labels, query, filter]
   )
-  if (query.trim() === '' && filter !== 'labelled') return null
+  if (!open || (query.trim() === '' && filter !== 'labelled')) return null
   if (results === null) return <p className="search__count">Loading the session’s text…</p>
   return (
     <div className="search__results">
@@ -79,15 +81,22 @@ export function SearchBar() {
           aria-label="Search the session"
           placeholder="Search the session"
           value={query}
-          onFocus={() => void ensureSearchIndex()}
+          onFocus={() => {
+            useSearchStore.getState().setOpen(true)
+            void ensureSearchIndex()
+          }}
           onChange={(event) => {
             useSearchStore.getState().setQuery(event.target.value)
             void ensureSearchIndex()
           }}
           onKeyDown={(event) => {
+            // Esc closes the list first, then clears the query (and never opens the rewind
+            // picker while the field holds text).
             if (event.key === 'Escape' && query !== '') {
               event.preventDefault()
-              useSearchStore.getState().setQuery('')
+              const search = useSearchStore.getState()
+              if (search.open) search.setOpen(false)
+              else search.setQuery('')
             }
           }}
         />
@@ -96,6 +105,7 @@ export function SearchBar() {
           value={filter}
           onChange={(event) => {
             useSearchStore.getState().setFilter(event.target.value as SearchFilter)
+            useSearchStore.getState().setOpen(true)
             void ensureSearchIndex()
           }}
         >

@@ -9,6 +9,9 @@ interface SearchStore {
   filter: SearchFilter
   index: SearchIndex | null
   forShape: TreeIndex | null
+  /** The results list shows: from typing or focusing the field until a result is chosen. */
+  open: boolean
+  setOpen: (open: boolean) => void
   setQuery: (query: string) => void
   setFilter: (filter: SearchFilter) => void
   setIndex: (index: SearchIndex, forShape: TreeIndex) => void
@@ -19,11 +22,14 @@ export const useSearchStore = create<SearchStore>()((set) => ({
   filter: 'all',
   index: null,
   forShape: null,
-  setQuery: (query) => set({ query }),
+  open: false,
+  setOpen: (open) => set({ open }),
+  setQuery: (query) => set({ query, open: true }),
   setFilter: (filter) => set({ filter }),
   setIndex: (index, forShape) => set({ index, forShape })
 }))
 
 export const selectQuery = (s: SearchStore) => s.query
 export const selectFilter = (s: SearchStore) => s.filter
+export const selectResultsOpen = (s: SearchStore) => s.open
 export const selectSearchIndex = (s: SearchStore) => s.index
