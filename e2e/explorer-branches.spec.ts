@@ -62,6 +62,8 @@ test.describe('a three-branch session', () => {
   test.afterAll(async () => app?.stop())
 
   test('continue, rewind elsewhere, undo twice, redo, compare, search', async ({ page }) => {
+    // A long walk (about 50 s alone): room for a loaded machine.
+    test.slow()
     await page.goto(app.url)
     await expect(turn(page, 'explore the project')).toHaveAccessibleName(/active path/)
     await expect(page.getByRole('group', { name: /^Rewind report: / })).toBeVisible()

@@ -98,8 +98,8 @@ test.describe('the seed walk-through, by clicks', () => {
     // The dialog closes once the main process has answered: the files are back by then.
     await expect(page.getByRole('dialog')).toBeHidden()
     expect(readdirSync(app.workspace)).not.toContain('utils.py')
-    await page.getByRole('button', { name: 'Undo rewind' }).click()
-    await expect(page.getByRole('button', { name: 'Undo rewind' })).toBeDisabled()
+    await page.getByRole('banner').getByRole('button', { name: /^Undo/ }).click()
+    await expect(page.getByRole('banner').getByRole('button', { name: /^Undo/ })).toBeDisabled()
     expect(readdirSync(app.workspace)).toContain('utils.py')
     await shot(page, 'explorer-05-undone')
     await expectAccessible(page, 'explorer-05-undone')
