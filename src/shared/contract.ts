@@ -8,6 +8,8 @@ import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
+  ExportFormat,
+  ExportedFile,
   NodeDetail,
   PermissionRequest,
   RewindPreview,
@@ -47,10 +49,7 @@ export const requests = {
   ),
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
   /** A bookmark on a node (a null label removes it). */
-  'session:label': channel(
-    z.object({ nodeId: Uuid, label: LabelText.nullable() }).strict(),
-    Ok
-  ),
+  'session:label': channel(z.object({ nodeId: Uuid, label: LabelText.nullable() }).strict(), Ok),
   /**
    * A new session holding the path to a node, opened at once (the studio switches to it). The
    * files are left as they are unless `restoreFiles`: then they are brought to that node's state
@@ -61,6 +60,17 @@ export const requests = {
     AppInfo
   ),
   'session:forkPreview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
+  /**
+   * The session as Markdown, one HTML page or JSON (core/export), for the page to save: the
+   * whole tree, or the branch through `nodeId` (the active branch without it). At most
+   * MAX_EXPORT_BYTES; a bigger one is refused as unavailable (the CLI writes any size).
+   */
+  'session:export': channel(
+    z
+      .object({ format: ExportFormat, scope: z.enum(['all', 'branch']), nodeId: Uuid.optional() })
+      .strict(),
+    ExportedFile
+  ),
   'agent:send': channel(z.object({ prompt: Prompt }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
   'agent:answerPermission': channel(z.object({ requestId: Uuid, allow: z.boolean() }).strict(), Ok),

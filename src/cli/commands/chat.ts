@@ -13,7 +13,7 @@ import { WorkspaceSession } from '../../core/studio/workspace-session'
 import { appRoot, failWith, wantsHelp } from '../cli-support'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
-import { formatPermissionDetail, formatToolResult, say } from '../format'
+import { formatPermissionDetail, formatToolResult, restoreLines, say } from '../format'
 
 const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-mode MODE]
                           [--continue | --resume ID] [--setting key=value ...]
@@ -148,10 +148,7 @@ class TerminalChat {
   }
 
   printRestore(result: RewindResult): void {
-    const shown = escapeControlCharsOneLine // a path is one line, whatever its name holds
-    for (const path of result.restored) say(`  ⎿ restored ${shown(path)}`)
-    for (const path of result.recreated) say(`  ⎿ recreated ${shown(path)}`)
-    for (const path of result.deleted) say(`  ⎿ deleted (created after it) ${shown(path)}`)
+    for (const line of restoreLines(result)) say(line)
   }
 
   async rewind(args: string[]): Promise<string | null> {

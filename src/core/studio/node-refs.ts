@@ -129,3 +129,8 @@ export function nodeEnd(tree: SessionTree, index: TurnIndex, node: GraphNode): s
   while (at + 1 < path.length && index.owner.get(path[at + 1]?.uuid ?? '') === node.id) at++
   return path[at]?.uuid ?? node.id
 }
+
+/** The last record of the branch through `node`: the active leaf on the active path. */
+export function branchLeafOf(tree: SessionTree, node: GraphNode): string | null {
+  return node.onActivePath ? tree.leafUuid : node.branchLeafUuid
+}
