@@ -10,9 +10,11 @@ import { parseLaunchArgs, UsageError } from '../../core/studio/launch-options'
 import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceSession } from '../../core/studio/workspace-session'
+import type { SessionStore } from '../../core/session/store'
 import { appRoot, failWith, wantsHelp } from '../cli-support'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
+import { type ChatSession, forkCommand, labelCommand, treeCommand } from '../chat-nodes'
 import { formatPermissionDetail, formatToolResult, restoreLines, say } from '../format'
 
 const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-mode MODE]
@@ -22,6 +24,11 @@ Reads prompts line by line from standard input. Commands:
   /rewind                 list the checkpoints of the current branch
   /rewind N [MODE]        go back to before checkpoint N; MODE: both (default), conversation, code
   /undo                   undo the last rewind (files and conversation)
+  /tree [all]             the tree of turns with their numbers and labels; then pick one to
+                          continue from (its files come back too; Enter stays)
+  /fork [N|ID] [--restore] go on in a new session holding the path to turn N (default: here);
+                          --restore brings that turn's files back too
+  /label [N|ID] TEXT      label turn N (default: the current one); /label [N|ID] --clear
   /exit                   leave (the session is saved as you go; --continue resumes it)
   Ctrl-C                  stop the running turn; with no turn running, leave as /exit does
 --model M naming an Anthropic model needs ANTHROPIC_API_KEY; without --model and without a key,
@@ -66,11 +73,39 @@ class LineReader {
   }
 }
 
-class TerminalChat {
+class TerminalChat implements ChatSession {
   private readonly toolNames = new Map<string, string>()
-  work!: WorkspaceSession
+  private current: WorkspaceSession | null = null
 
-  constructor(private readonly input: LineReader) {}
+  constructor(
+    private readonly input: LineReader,
+    readonly home: string,
+    private readonly open: (store: SessionStore) => Promise<WorkspaceSession>
+  ) {}
+
+  get work(): WorkspaceSession {
+    if (this.current === null) throw new Error('The chat has no session open')
+    return this.current
+  }
+
+  async start(store: SessionStore): Promise<void> {
+    this.current = await this.open(store)
+  }
+
+  async switchTo(store: SessionStore): Promise<void> {
+    await this.current?.close()
+    this.current = null
+    await this.start(store)
+  }
+
+  async close(): Promise<void> {
+    await this.current?.close()
+    this.current = null
+  }
+
+  ask(question: string): Promise<string | null> {
+    return this.input.next(question)
+  }
 
   onEvent = (event: AgentEvent): void => {
     switch (event.type) {
@@ -192,6 +227,7 @@ class TerminalChat {
       const text = line.trim()
       if (text === '') continue
       if (text === '/exit' || text === '/quit') return
+      const [command, ...words] = text.split(/\s+/)
       try {
         if (text === '/rewind') this.listCheckpoints()
         else if (text.startsWith('/rewind '))
@@ -200,7 +236,10 @@ class TerminalChat {
           const result = await this.work.undo()
           this.printRestore(result)
           say('Undone: files and conversation are back as before the rewind.')
-        } else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
+        } else if (command === '/tree') await treeCommand(this, words)
+        else if (command === '/fork') await forkCommand(this, words)
+        else if (command === '/label') labelCommand(this, words)
+        else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
         else await this.work.agent.send(text)
       } catch (error) {
         say(`✘ ${error instanceof Error ? error.message : String(error)}`)
@@ -214,9 +253,11 @@ export async function run(args: string[]): Promise<number> {
     say(usage)
     return 0
   }
-  let work: WorkspaceSession | null = null
+  let chat: TerminalChat | null = null
   let interrupt: (() => void) | null = null
   const rl = createInterface({ input: process.stdin, terminal: process.stdin.isTTY === true })
+  // Listening from the start: lines a pipe delivers while the session opens are kept.
+  const input = new LineReader(rl)
   try {
     const options = parseLaunchArgs(args, { kind: 'new' })
     if (options.port !== undefined) throw new UsageError('chat takes no --port')
@@ -228,25 +269,27 @@ export async function run(args: string[]): Promise<number> {
       demoFallback: options.model === undefined
     })
     const settings = models.settings()
-    const chat = new TerminalChat(new LineReader(rl))
     // Before the session: a model that cannot be set up creates no empty session.
     const model = await models.client()
+    const terminal: TerminalChat = new TerminalChat(input, options.home, (store) =>
+      WorkspaceSession.open({
+        home: options.home,
+        store,
+        model,
+        permissionMode: settings.permissionMode,
+        checkpointTools: settings.checkpointEnabled,
+        askPermission: terminal.askPermission,
+        onEvent: terminal.onEvent
+      })
+    )
+    chat = terminal
     const store = openSessionStore(options.home, cwd, options.session)
-    work = await WorkspaceSession.open({
-      home: options.home,
-      store,
-      model,
-      permissionMode: settings.permissionMode,
-      checkpointTools: settings.checkpointEnabled,
-      askPermission: chat.askPermission,
-      onEvent: chat.onEvent
-    })
-    chat.work = work
+    await chat.start(store)
     interrupt = chat.interrupt
     process.on('SIGINT', interrupt)
     rl.on('SIGINT', interrupt)
     say(`Session ${store.sessionId} in ${cwd} (${settings.model}, ${settings.permissionMode})`)
-    for (const notice of [...models.notices(), ...work.notices]) say(`! ${notice}`)
+    for (const notice of [...models.notices(), ...chat.work.notices]) say(`! ${notice}`)
     await chat.run()
     return 0
   } catch (error) {
@@ -254,6 +297,6 @@ export async function run(args: string[]): Promise<number> {
   } finally {
     if (interrupt !== null) process.off('SIGINT', interrupt)
     rl.close()
-    await work?.close()
+    await chat?.close()
   }
 }

@@ -634,12 +634,19 @@ export class RewindEngine {
   private changedByOthers(paths: string[]): Set<string> {
     if (paths.length === 0) return new Set()
     const ours = new Map<string, string>()
-    for (const r of fileChangeRecords(this.store.tree())) {
+    const ourRecords = fileChangeRecords(this.store.tree())
+    for (const r of ourRecords) {
       const known = ours.get(r.path)
       if (known === undefined || r.timestamp > known) ours.set(r.path, r.timestamp)
     }
     const earliest = Math.min(...paths.map((p) => Date.parse(ours.get(p) ?? '') || 0))
-    const theirs = otherSessionsChanges(this.home, this.store.cwd, this.store.sessionId, earliest)
+    const theirs = otherSessionsChanges(
+      this.home,
+      this.store.cwd,
+      this.store.sessionId,
+      earliest,
+      new Set(ourRecords.map((r) => r.uuid))
+    )
     return new Set(
       paths.filter((p) => {
         const their = theirs.get(p)
