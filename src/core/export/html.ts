@@ -237,6 +237,6 @@ function select(id){items.forEach(function(li,key){li.classList.toggle('selected
 document.querySelectorAll('[hidden]').forEach(function(el){if(el.matches('.views,button[data-branch]'))el.hidden=false});
 document.addEventListener('click',function(e){var t=e.target;if(!(t instanceof Element))return;
 if(t.closest('#show-all')){show(null,'Showing the whole tree');return}
-var b=t.closest('[data-branch]');if(b){var ids=branch(b.getAttribute('data-branch'));show(ids,'Showing one branch ('+ids.size+' nodes)');var from=b.closest('section.node');if(from){select(from.getAttribute('data-id'));from.scrollIntoView()}return}
+var b=t.closest('[data-branch]');if(b){var ids=branch(b.getAttribute('data-branch'));show(ids,'Showing one branch ('+ids.size+(ids.size===1?' node)':' nodes)'));var from=b.closest('section.node');if(from){select(from.getAttribute('data-id'));from.scrollIntoView()}return}
 var a=t.closest('a[data-node]');if(a){var id=a.getAttribute('data-node'),s=sections.get(id);select(id);if(s&&s.hidden)show(branch(s.getAttribute('data-end')),'Showing one branch')}});
 })();`
