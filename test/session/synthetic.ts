@@ -28,8 +28,16 @@ function id(n: number): string {
   return `01900000-0000-7000-8000-${hex}`
 }
 
-/** Writes a session of about `targetBytes` to `file`; returns its record count. */
-export function writeSyntheticSession(file: string, targetBytes: number, seed = 1): number {
+/**
+ * Writes a session of about `targetBytes` to `file`, or of `maxTurns` turns if that comes first;
+ * returns its record count.
+ */
+export function writeSyntheticSession(
+  file: string,
+  targetBytes: number,
+  seed = 1,
+  maxTurns = Infinity
+): number {
   const random = seeded(seed)
   const fd = openSync(file, 'w')
   let bytes = 0
@@ -61,7 +69,7 @@ export function writeSyntheticSession(file: string, targetBytes: number, seed = 
     cwd: '/work/project'
   })
   try {
-    for (let turn = 1; bytes < targetBytes; turn++) {
+    for (let turn = 1; bytes < targetBytes && turn <= maxTurns; turn++) {
       turnStarts.push(leaf)
       const prompt = node('user', {
         message: { role: 'user', content: text(random, 80 + random() * 300) }

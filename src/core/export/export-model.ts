@@ -7,8 +7,14 @@ import { z } from 'zod'
 import { maskSecretsIn } from '../../shared/mask-secrets'
 import { GraphNode, TranscriptEntry } from '../../shared/views'
 import type { SessionHeader } from '../session/records'
-import type { SessionTree } from '../session/tree'
-import { buildSessionGraph, indexTurns, nodeSummary, transcriptEntry } from '../studio/graph-view'
+import type { SessionTree, TreeRecord } from '../session/tree'
+import {
+  type TurnIndex,
+  buildSessionGraph,
+  indexTurns,
+  nodeSummary,
+  transcriptEntry
+} from '../studio/graph-view'
 import { listNodes } from '../studio/node-refs'
 
 export const EXPORT_FORMAT_VERSION = 1
@@ -75,10 +81,7 @@ export function buildExportModel(
   const graph = buildSessionGraph(tree, header.sessionId, index)
   const listed = listNodes(graph)
   // The records each node shows: every record it owns, or only those on the branch.
-  const records =
-    scope.kind === 'all'
-      ? [...index.owner.keys()].flatMap((uuid) => tree.get(uuid) ?? [])
-      : tree.pathTo(scope.leafUuid)
+  const records = scope.kind === 'branch' ? tree.pathTo(scope.leafUuid) : everyRecord(tree, index)
   const entries = new Map<string | null, z.infer<typeof TranscriptEntry>[]>()
   for (const record of records) {
     const owner = index.owner.get(record.uuid) ?? null
@@ -124,4 +127,14 @@ export function buildExportModel(
     nodes,
     preamble: entries.get(null) ?? []
   })
+}
+
+/** Every conversation record, in the order indexTurns walked them (depth first, parents first). */
+function everyRecord(tree: SessionTree, index: TurnIndex): TreeRecord[] {
+  const records: TreeRecord[] = []
+  for (const uuid of index.owner.keys()) {
+    const record = tree.get(uuid)
+    if (record !== undefined) records.push(record)
+  }
+  return records
 }

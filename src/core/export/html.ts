@@ -158,14 +158,18 @@ function anchor(id: string): string {
   return `n-${id}`
 }
 
-/** Session text as HTML text: control and bidi characters escaped, then the HTML specials. */
+/**
+ * Session text as HTML text: control and bidi characters escaped, then & < > as entities (a
+ * quote ends nothing in a text node). Most strings hold none: they are returned as they are.
+ */
 export function text(value: string): string {
-  return escapeControlChars(value).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c)
+  const safe = escapeControlChars(value)
+  return /[&<>]/.test(safe) ? safe.replace(/[&<>]/g, (c) => ENTITIES[c] ?? c) : safe
 }
 
-/** An attribute value (always double-quoted): as text(), newlines and tabs escaped too. */
+/** An attribute value (always double-quoted): quotes, newlines and tabs as entities too. */
 function attr(value: string): string {
-  return text(value).replace(/\n/g, '&#10;').replace(/\t/g, '&#9;')
+  return escapeControlChars(value).replace(/[&<>"'\n\t]/g, (c) => ENTITIES[c] ?? c)
 }
 
 const ENTITIES: Record<string, string> = {
@@ -173,7 +177,9 @@ const ENTITIES: Record<string, string> = {
   '<': '&lt;',
   '>': '&gt;',
   '"': '&quot;',
-  "'": '&#39;'
+  "'": '&#39;',
+  '\n': '&#10;',
+  '\t': '&#9;'
 }
 
 function sha256(source: string): string {

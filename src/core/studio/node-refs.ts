@@ -33,10 +33,11 @@ export function listNodes(graph: SessionGraph): ListedNode[] {
     if (siblings === undefined) children.set(node.parentId, [node])
     else siblings.push(node)
   }
-  const activeFirst = (nodes: GraphNode[]) => [
-    ...nodes.filter((n) => n.onActivePath),
-    ...nodes.filter((n) => !n.onActivePath)
-  ]
+  // Most nodes have one child: only a fork needs its children reordered.
+  const activeFirst = (nodes: GraphNode[]) =>
+    nodes.length < 2
+      ? nodes
+      : [...nodes.filter((n) => n.onActivePath), ...nodes.filter((n) => !n.onActivePath)]
   const out: ListedNode[] = []
   const stack: { node: GraphNode; depth: number; fork: boolean }[] = activeFirst(
     children.get(null) ?? []
