@@ -278,6 +278,7 @@ export async function run(args: string[]): Promise<number> {
         model,
         permissionMode: settings.permissionMode,
         checkpointTools: settings.checkpointEnabled,
+        bashSandbox: settings.bashSandbox,
         askPermission: terminal.askPermission,
         onEvent: terminal.onEvent
       })
