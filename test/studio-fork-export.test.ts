@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { ExportModel } from '../src/core/export/export-model'
 import { SessionStore } from '../src/core/session/store'
 import type { AppInfo, ExportedFile, RewindPreview, SessionGraph } from '../src/shared/views'
-import { studiosClosedAfterEach } from './support/studio-harness'
+import { studioHarnesses } from './support/studio-harness'
 
-const { harness } = studiosClosedAfterEach()
+const { harness } = studioHarnesses()
 const config = (workspace: string) => readFileSync(join(workspace, 'config.py'), 'utf8')
 
 async function twoTurns() {

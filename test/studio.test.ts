@@ -11,9 +11,9 @@ import { launchStudio } from '../src/core/studio/launch'
 import { memorySecrets } from '../src/core/studio/secret-store'
 import { SessionStore } from '../src/core/session/store'
 import { repoRoot } from './support/cli'
-import { type Harness, studiosClosedAfterEach } from './support/studio-harness'
+import { type Harness, studioHarnesses } from './support/studio-harness'
 
-const { harness, track } = studiosClosedAfterEach()
+const { harness, open } = studioHarnesses()
 
 const config = (workspace: string) => readFileSync(join(workspace, 'config.py'), 'utf8')
 
@@ -190,7 +190,7 @@ describe('studio', () => {
       secrets: memorySecrets(),
       emit: () => {}
     })
-    track(other)
+    open.push(other)
     const handlers = createHandlers(other)
     const info = await dispatch(handlers, 'app:info', {})
     expect(info).toMatchObject({ ok: true, value: { sessionFile: file } })

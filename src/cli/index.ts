@@ -16,12 +16,13 @@ const commands: Record<string, Command> = {
   },
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
-    summary: 'talk to the agent in the terminal; /rewind, /undo, /tree, /fork, /label, /exit',
+    summary:
+      'talk to the agent in the terminal; /rewind, /undo, /redo, /tree, /fork, /label, /exit',
     load: () => import('./commands/chat')
   },
   rewind: {
-    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo',
-    summary: 'rewind a session to before its Nth prompt (files and/or conversation), or undo',
+    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo | --redo',
+    summary: 'rewind a session to before its Nth prompt (files and/or conversation); undo, redo',
     load: () => import('./commands/rewind')
   },
   fork: {
@@ -38,6 +39,11 @@ const commands: Record<string, Command> = {
     usage: 'label FILE N|ID TEXT | --clear',
     summary: 'label a node of a session (or remove its label)',
     load: () => import('./commands/label')
+  },
+  diff: {
+    usage: 'diff FILE --from A --to B|current [--cwd DIR] [--json]',
+    summary: 'compare two nodes of a session (or one and the current files): files, conversations',
+    load: () => import('./commands/diff')
   },
   du: {
     usage: 'du [--cwd DIR] [--json]',

@@ -1,6 +1,6 @@
-// The studio through its contract handlers, as both transports call them, for tests: the real
-// session store, file history, rewind engine and agent (scripted demo model by default) on a
-// temp workspace. Each studio a test opens is closed after it.
+// The studio through its contract handlers, as both transports call them: the real session store,
+// file history, rewind engine and agent (scripted demo model) on a temp workspace.
+import { join } from 'node:path'
 import { afterEach, expect } from 'vitest'
 import type { EventChannel, Handlers, Reply } from '../../src/shared/contract'
 import type { AgentEvent } from '../../src/shared/views'
@@ -9,7 +9,6 @@ import { createHandlers } from '../../src/core/studio/handlers'
 import { launchStudio } from '../../src/core/studio/launch'
 import { memorySecrets } from '../../src/core/studio/secret-store'
 import type { Studio } from '../../src/core/studio/studio'
-import { join } from 'node:path'
 import { repoRoot, seedWorkspace } from './cli'
 
 export interface Harness {
@@ -24,28 +23,30 @@ export interface Harness {
 }
 
 /**
- * Registers the closing of every studio opened in a test after it; returns the function that
- * opens one, and `track` for a studio the test opened itself.
+ * For one test file: `harness()` opens a studio on a fresh seed workspace (each closed after its
+ * test); `open` holds the studios to close, so a test can add one it launched itself.
  */
-export function studiosClosedAfterEach(): {
-  harness: typeof harness
-  track: (studio: Studio) => Studio
+export function studioHarnesses(): {
+  harness: (
+    settingOverrides?: string[],
+    permissionMode?: 'default' | 'acceptEdits',
+    model?: string
+  ) => Promise<Harness>
+  open: Studio[]
 } {
+  const open: Studio[] = []
   afterEach(async () => {
     for (const studio of open.splice(0)) await studio.close()
   })
   return {
-    harness,
-    track: (studio) => {
-      open.push(studio)
-      return studio
-    }
+    harness: (settingOverrides, permissionMode, model) =>
+      harness(open, settingOverrides, permissionMode, model),
+    open
   }
 }
 
-const open: Studio[] = []
-
 async function harness(
+  open: Studio[],
   settingOverrides: string[] = [],
   permissionMode: 'default' | 'acceptEdits' = 'acceptEdits',
   model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`

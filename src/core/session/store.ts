@@ -316,11 +316,12 @@ export class SessionStore {
     return this.write(RewindRecord.parse({ type: 'rewind', ...this.base(), ...r }))
   }
 
-  /** Moves the leaf without a rewind: another branch, or back where a rewind came from. */
+  /** Moves the leaf without a rewind: another branch or node, an undo or a redo. */
   appendNavigate(r: {
     leafUuid: string | null
-    reason: 'switch-branch' | 'undo-rewind'
+    reason: NavigateRecord['reason']
     restoreId?: string
+    redoes?: string
   }): NavigateRecord {
     this.requireEntry(r.leafUuid)
     return this.write(NavigateRecord.parse({ type: 'navigate', ...this.base(), ...r }))

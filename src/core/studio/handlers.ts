@@ -29,6 +29,14 @@ export function createHandlers(studio: Studio): Handlers {
     'rewind:undo': () => studio.undo(),
     'branch:preview': ({ leafUuid }) => studio.previewSwitch(leafUuid),
     'branch:switch': ({ leafUuid }) => studio.switchBranch(leafUuid),
+    'session:checkpoints': async ({ leafUuid }) => studio.checkpoints(leafUuid),
+    'continue:preview': ({ nodeId }) => studio.previewContinue(nodeId),
+    'continue:apply': ({ nodeId }) => studio.continueFrom(nodeId),
+    'timeline:list': () => studio.timeline(),
+    'timeline:undo': () => studio.undo(),
+    'timeline:redo': () => studio.redo(),
+    compare: ({ a, b }) => studio.compare(a, b),
+    'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)
   }
