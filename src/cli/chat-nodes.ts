@@ -103,8 +103,8 @@ export async function treeCommand(chat: ChatSession, args: string[]): Promise<vo
     say('The conversation is there already.')
     return
   }
-  // The move "continue from here" makes: the conversation and the files to the node's end.
-  const plan = await chat.work.planSwitch(end)
+  // The app's "Continue from here": the conversation and the files to the node's end.
+  const plan = await chat.work.planContinue(end)
   for (const path of plan.conflicts)
     say(`! ${path} was changed since by another session: left alone`)
   for (const line of restoreLines(await chat.work.apply(plan))) say(line)
