@@ -7,17 +7,15 @@ import { SessionStore } from '../session/store'
 import type { SessionTree } from '../session/tree'
 
 /**
- * For each path: the latest time (ISO) another session of the workspace changed it. A record
- * whose uuid is in `ownRecords` is one of ours that a fork copied (session/fork.ts keeps the
- * uuids): the fork did not change the file, so it does not count.
+ * For each path: the latest time (ISO) another session of the workspace changed it. A fork's
+ * copy of a change (`copyOf`, session/fork.ts) is no change the fork made: it does not count.
  */
 export function otherSessionsChanges(
   home: string,
   cwd: string,
   ownSessionId: string,
   /** Sessions whose file was last written before this (ms) cannot hold a later change. */
-  sinceMs: number,
-  ownRecords: ReadonlySet<string> = new Set()
+  sinceMs: number
 ): Map<string, string> {
   const latest = new Map<string, string>()
   for (const listing of SessionStore.list(home, cwd)) {
@@ -27,7 +25,7 @@ export function otherSessionsChanges(
     const store = SessionStore.open(listing.file, { readOnly: true })
     try {
       for (const record of fileChangeRecords(store.tree())) {
-        if (ownRecords.has(record.uuid)) continue
+        if (record.copyOf !== undefined) continue
         const known = latest.get(record.path)
         if (known === undefined || record.timestamp > known)
           latest.set(record.path, record.timestamp)

@@ -760,19 +760,12 @@ export class RewindEngine {
   private changedByOthers(paths: string[]): Set<string> {
     if (paths.length === 0) return new Set()
     const ours = new Map<string, string>()
-    const ourRecords = fileChangeRecords(this.store.tree())
-    for (const r of ourRecords) {
+    for (const r of fileChangeRecords(this.store.tree())) {
       const known = ours.get(r.path)
       if (known === undefined || r.timestamp > known) ours.set(r.path, r.timestamp)
     }
     const earliest = Math.min(...paths.map((p) => Date.parse(ours.get(p) ?? '') || 0))
-    const theirs = otherSessionsChanges(
-      this.home,
-      this.store.cwd,
-      this.store.sessionId,
-      earliest,
-      new Set(ourRecords.map((r) => r.uuid))
-    )
+    const theirs = otherSessionsChanges(this.home, this.store.cwd, this.store.sessionId, earliest)
     return new Set(
       paths.filter((p) => {
         const their = theirs.get(p)

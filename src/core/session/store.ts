@@ -392,12 +392,12 @@ export class SessionStore {
   }
 
   /**
-   * Records of another session of this workspace, as a fork copies them (fork.ts), under their
-   * own uuids: each conversation node keeps its type, content and time and becomes the child of
-   * the node before it (the first, a root), so the copy is one chain whose last node is the
-   * leaf; the file changes of its turns follow, times kept (a copy of a change is no new change:
-   * rewind/other-sessions.ts tells it by its uuid); then its labels, as new label records. One
-   * write and one fdatasync: all are appended, or none.
+   * Records of another session of this workspace, as a fork copies them (fork.ts): each
+   * conversation node keeps its uuid, type, content and time and becomes the child of the node
+   * before it (the first, a root), so the copy is one chain whose last node is the leaf; the
+   * file changes of its turns follow as records of this session (its uuid, this time) naming the
+   * record they copy (`copyOf`); then its labels, as new label records. One write and one
+   * fdatasync: all are appended, or none.
    */
   appendCopied(copy: {
     nodes: readonly TreeRecord[]
@@ -430,21 +430,14 @@ export class SessionStore {
         throw new NotFoundError(`Entry ${uuid} not found`)
       }
     }
+    const meta = () => ({ uuid: uuidv7(), parentUuid, timestamp: now() })
     const fileChanges = copy.fileChanges.map((change) => {
       requireNode(change.checkpointUuid)
-      fresh(change.uuid)
-      return FileChangeRecord.parse({ ...change, parentUuid })
+      return FileChangeRecord.parse({ ...change, ...meta(), copyOf: change.copyOf ?? change.uuid })
     })
     const labels = copy.labels.map(({ targetUuid, label }) => {
       requireNode(targetUuid)
-      return LabelRecord.parse({
-        type: 'label',
-        uuid: uuidv7(),
-        parentUuid,
-        timestamp: now(),
-        targetUuid,
-        label
-      })
+      return LabelRecord.parse({ type: 'label', ...meta(), targetUuid, label })
     })
     this.writeAll<{ uuid: string }>([...nodes, ...fileChanges, ...labels])
   }
