@@ -17,7 +17,7 @@ import { writeSyntheticSession } from '../test/session/synthetic'
 const turns = Number(process.argv[2] ?? 5000)
 const dir = mkdtempSync(join(tmpdir(), 'rs-bench-export-'))
 const file = join(dir, 'session.jsonl')
-const records = writeSyntheticSession(file, Infinity, 1, turns)
+const records = writeSyntheticSession(file, Infinity, 1, { turns })
 const size = statSync(file).size
 
 function baseline(): number {
