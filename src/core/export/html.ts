@@ -187,7 +187,7 @@ function sha256(source: string): string {
 }
 
 const STYLE = `
-:root{color-scheme:light dark;--fg:#1d2330;--muted:#667085;--line:#d0d5dd;--bg:#fff;--panel:#f5f7fa;--accent:#3b5bdb;--warn:#b42318}
+:root{color-scheme:light dark;--fg:#1d2330;--muted:#535b6a;--line:#d0d5dd;--bg:#fff;--panel:#f5f7fa;--accent:#3b5bdb;--warn:#b42318}
 @media (prefers-color-scheme:dark){:root{--fg:#e6e8ec;--muted:#98a2b3;--line:#344054;--bg:#101418;--panel:#1a1f26;--accent:#8da2fb;--warn:#f97066}}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}

@@ -33,7 +33,10 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
       return `Rewind to before prompt ${number} ${quoted(promptText(prompt))} (${mode})`
     }
     case 'switch-branch':
-      return `Switch to branch ${quoted(ownerTitle(tree, index, action.leafAfter))}`
+      // A switch that leaves the leaf where it is: a fork bringing its node's files back.
+      return action.leafBefore === action.leafAfter
+        ? `Restore the files of ${quoted(ownerTitle(tree, index, action.leafAfter))}`
+        : `Switch to branch ${quoted(ownerTitle(tree, index, action.leafAfter))}`
     case 'continue':
       return `Continue from ${quoted(ownerTitle(tree, index, action.leafAfter))}`
   }
