@@ -35,11 +35,17 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
     case 'switch-branch':
       // A switch that leaves the leaf where it is: a fork bringing its node's files back.
       return action.leafBefore === action.leafAfter
-        ? `Restore the files of ${quoted(ownerTitle(tree, index, action.leafAfter))}`
-        : `Switch to branch ${quoted(ownerTitle(tree, index, action.leafAfter))}`
+        ? `Restore the files of ${target(tree, index, action)}`
+        : `Switch to branch ${target(tree, index, action)}`
     case 'continue':
-      return `Continue from ${quoted(ownerTitle(tree, index, action.leafAfter))}`
+      return `Continue from ${target(tree, index, action)}`
   }
+}
+
+/** The node a move went to, quoted; "the start" for a record before the first prompt. */
+function target(tree: SessionTree, index: TurnIndex, action: TimelineAction): string {
+  const title = ownerTitle(tree, index, action.leafAfter)
+  return title === '' ? 'the start' : quoted(title)
 }
 
 export function timelineEntries(
