@@ -27,7 +27,8 @@ function describeResult(verb: string, result: RewindResult): string {
   return `${verb}. Files: ${files.length > 0 ? files.join(', ') : 'none changed'}.`
 }
 
-async function previewOf(load: () => Promise<RewindPreview>): Promise<PreviewState> {
+/** A preview request as the dialogs show it: loaded, or why there is none. */
+export async function previewOf(load: () => Promise<RewindPreview>): Promise<PreviewState> {
   try {
     return { state: 'ready', preview: await load() }
   } catch (error) {

@@ -1,10 +1,12 @@
 // The top bar: which workspace and model, the demo and read-only states, Undo and Redo (each
-// named after the action it would reverse or apply again), Settings.
+// named after the action it would reverse or apply again), Export…, Settings.
 import type { TimelineStep } from '../../../shared/views'
 import { walkTimeline } from '../actions/rewind'
 import { selectInfo, selectRunning, selectStatus, useAppStore } from '../stores/app-store'
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { useShallow } from 'zustand/react/shallow'
+import { useState } from 'react'
+import { ExportDialog } from './ExportDialog'
 
 /** "Undo switch to branch "…"": the verb, then the action's own name, lower-cased first. */
 export function timelineButtonName(verb: 'Undo' | 'Redo', step: TimelineStep | null): string {
@@ -44,6 +46,7 @@ export function Header() {
   const { undo, redo } = useGraphStore(useShallow(selectTimelineSteps))
   const setSettingsOpen = useAppStore(selectSetSettingsOpen)
   const readOnly = info?.readOnlyReason != null
+  const [exporting, setExporting] = useState(false)
   return (
     <header className="header">
       <h1 className="header__name">Rewind Studio</h1>
@@ -71,9 +74,13 @@ export function Header() {
       </span>
       <TimelineButton verb="Undo" step={undo} locked={running || readOnly} />
       <TimelineButton verb="Redo" step={redo} locked={running || readOnly} />
+      <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
+        Export…
+      </button>
       <button type="button" onClick={() => setSettingsOpen(true)}>
         Settings
       </button>
+      {exporting && <ExportDialog onClose={() => setExporting(false)} />}
       {readOnly && (
         <p className="header__banner" role="alert">
           Read-only: {info?.readOnlyReason}

@@ -1,7 +1,8 @@
 // What can be done with the selected node, on any branch: rewind to before its prompt, continue
 // the conversation from it, switch to its branch's end, compare it with another node or the
-// current files, label it, fold what is under it. Read-only sessions (another process holds
-// them) and a running agent offer none of the moves.
+// current files, fork a new session from it, label it, fold what is under it. Read-only sessions
+// (another process holds them) and a running agent offer none of the moves; a read-only session
+// can still be forked (the fork is a session of this app's own).
 import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { cancelCompare, openCompare, startCompare } from '../actions/compare'
@@ -19,6 +20,7 @@ import {
   selectSelectedNode,
   useGraphStore
 } from '../stores/graph-store'
+import { ForkDialog } from './ForkDialog'
 import { LabelDialog } from './LabelDialog'
 
 /** While a compare is being set up: its first node, and the two ways to pick the second. */
@@ -52,6 +54,7 @@ export function SelectionBar() {
   const running = useAppStore(selectRunning)
   const compareFrom = useAppStore(selectCompareFrom)
   const [labeling, setLabeling] = useState(false)
+  const [forking, setForking] = useState(false)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
   return (
@@ -80,6 +83,9 @@ export function SelectionBar() {
             Compare…
           </button>
         )}
+        <button type="button" disabled={running} onClick={() => setForking(true)}>
+          Fork to new session
+        </button>
         <button type="button" disabled={readOnly} onClick={() => setLabeling(true)}>
           Label
         </button>
@@ -95,6 +101,7 @@ export function SelectionBar() {
       </div>
       {compareFrom !== null && <CompareChoice fromId={compareFrom} selectedId={node.id} />}
       {labeling && <LabelDialog node={node} onClose={() => setLabeling(false)} />}
+      {forking && <ForkDialog node={node} onClose={() => setForking(false)} />}
     </div>
   )
 }
