@@ -130,6 +130,28 @@ export const RewindResult = z.object({
 })
 export type RewindResult = z.infer<typeof RewindResult>
 
+/** A file a rescue restore leaves as it is, and why (its backup is missing). */
+export const SkippedFile = z.object({ path: z.string(), reason: z.string() })
+export type SkippedFile = z.infer<typeof SkippedFile>
+
+/**
+ * A rescue restore of a foreign session's files from its tool's own backups (Claude Code's
+ * file-history), previewed: as a rewind's preview, plus the files that cannot be restored.
+ */
+export const RescuePreview = RewindPreview.extend({
+  /** The prompt the files go back to before, and its number on its branch. */
+  promptUuid: z.string(),
+  promptIndex: z.number().int(),
+  skipped: z.array(SkippedFile)
+})
+export type RescuePreview = z.infer<typeof RescuePreview>
+
+export const RescueResult = RewindResult.extend({
+  /** Files left as they are (their backup is missing): the restore is partial when any is. */
+  skipped: z.array(SkippedFile)
+})
+export type RescueResult = z.infer<typeof RescueResult>
+
 export const SessionSummary = z.object({
   sessionId: z.string(),
   file: z.string(),

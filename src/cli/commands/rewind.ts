@@ -7,6 +7,7 @@ import { sessionHistoryPaths } from '../../core/files/history-paths'
 import { type RewindPlan, RewindEngine, checkpointAt } from '../../core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../../core/rewind/workspace-files'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
+import { detectFileFormat } from '../../core/session/load'
 import { isSessionFileOf, rewindStudioHome, sessionsDir } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
 import { RewindMode } from '../../shared/messages'
@@ -14,10 +15,12 @@ import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
 import { say, sayError } from '../format'
+import { rewindForeign } from './rewind-foreign'
 
 const USAGE = `Usage: rewind-studio rewind SESSION_FILE --to N [--mode both|conversation|code] [--cwd DIR]
                             [--dry-run] [--json]
        rewind-studio rewind SESSION_FILE --undo [--cwd DIR] [--json]
+       rewind-studio rewind CLAUDE_SESSION.jsonl --to N [--mode code] [--cwd DIR] [--dry-run] [--json]
 
 Rewinds the session to just before its checkpoint N (the Nth prompt on the active path):
   both          the conversation and the files (default)
@@ -29,7 +32,16 @@ it are deleted; nothing else is touched. --undo reverses the last rewind (hand e
 outside the sessions folder of the workspace its header names. --dry-run prints what would
 change, with diffs, and changes nothing. --json prints {restore, delete, recreate, outsideChanges}.
 Refused: /, the home folder, a relative or empty workspace, and records naming the workspace
-folder itself or a path in any .git folder.`
+folder itself or a path in any .git folder.
+
+A Claude Code session file (rescue restore): puts every file the session tracked back as Claude
+Code's own backups (<claude home>/file-history/<session>/, claude home = $CLAUDE_CONFIG_DIR or
+~/.claude) say it was before prompt N; a file that did not exist then is deleted; files the
+session never touched are left alone. The session file and Claude Code's folder are never
+written; --undo reverses the last rescue restore. A file whose backup is missing is skipped and
+named (exit code 1: the restore is partial); a snapshot path outside the workspace refuses the
+restore before anything changes. Claude Code keeps only the content before each change: the
+files after the last prompt's turn cannot be rebuilt.`
 
 class UsageError extends Error {}
 
@@ -37,7 +49,8 @@ interface Options {
   file: string
   to: number | null
   undo: boolean
-  mode: RewindMode
+  /** Null when not given: both for our sessions, code for a foreign one. */
+  mode: RewindMode | null
   cwd: string | null
   dryRun: boolean
   json: boolean
@@ -48,7 +61,7 @@ function parse(args: string[]): Options {
     file: '',
     to: null,
     undo: false,
-    mode: 'both',
+    mode: null,
     cwd: null,
     dryRun: false,
     json: false
@@ -107,6 +120,7 @@ export async function run(args: string[]): Promise<number> {
     sayError(`rewind: no session file ${options.file}`)
     return 1
   }
+  if (detectFileFormat(options.file) !== 'rewind-studio') return rewindForeign(options)
   let store: SessionStore | null = null
   try {
     store = SessionStore.open(options.file, { readOnly: options.dryRun })
@@ -145,7 +159,7 @@ export async function run(args: string[]): Promise<number> {
       return 0
     }
     const checkpoint = checkpointAt(store, options.to ?? 0)
-    const plan = await engine.planRewind(checkpoint, options.mode)
+    const plan = await engine.planRewind(checkpoint, options.mode ?? 'both')
     for (const path of plan.conflicts) {
       sayError(`note: ${path} was changed since by another session: left alone`)
     }
@@ -195,7 +209,7 @@ function print(options: Options, result: RewindResult | null, plan: RewindPlan |
   }
   const kept =
     plan.messagesKept === null ? '' : `; the conversation keeps ${plan.messagesKept} messages`
-  say(`Rewound to before checkpoint ${options.to} (mode ${options.mode})${kept}.`)
+  say(`Rewound to before checkpoint ${options.to} (mode ${options.mode ?? 'both'})${kept}.`)
   if (result?.prefill !== null && result?.prefill !== undefined) {
     say(`Prompt to send again: ${result.prefill}`)
   }

@@ -118,6 +118,12 @@ export const FileChangeRecord = z.looseObject({
    */
   beforeMode: z.number().int().optional(),
   afterMode: z.number().int().optional(),
+  /**
+   * The content after the change is unknown (`after` is null then, and means nothing): read from
+   * another tool's log that keeps only the content before each change (Claude Code, after a
+   * branch's last turn). Never written by Rewind Studio.
+   */
+  afterUnknown: z.literal(true).optional(),
   /** What changed it: a tool name (Write, Edit, Bash...) */
   source: z.string()
 })
