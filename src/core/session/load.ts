@@ -1,9 +1,8 @@
 // Reading a session file of any format we know into the one tree model: ours, and read-only
 // views of Claude Code transcripts and pi sessions (their records mapped onto ours).
-import { readFileSync } from 'node:fs'
 import { fromClaudeCode, looksLikeClaudeCode } from './foreign/claude-code'
 import { fromPi, looksLikePi } from './foreign/pi'
-import { parseJsonl } from './jsonl'
+import { type ParsedJsonl, parseJsonl, readJsonlFile } from './jsonl'
 import { emptyFileMessage, type LoadProblem } from './problems'
 import { SessionTree } from './tree'
 
@@ -28,12 +27,18 @@ export interface MappedRecords {
   problems: LoadProblem[]
 }
 
+/** A session file of any size: read in chunks (jsonl.ts), never as one string. */
 export function readSessionFile(file: string): LoadedSession {
-  return loadSessionText(readFileSync(file, 'utf8'))
+  const parsed = readJsonlFile(file)
+  return loadParsed(parsed, parsed.bytes)
 }
 
 export function loadSessionText(text: string): LoadedSession {
-  const parsed = parseJsonl(text)
+  return loadParsed(parseJsonl(text), Buffer.byteLength(text))
+}
+
+/** The tree of a file's parsed lines; `bytes` is the file's size (for the empty-file problem). */
+export function loadParsed(parsed: ParsedJsonl, bytes: number): LoadedSession {
   const format = detectFormat(parsed.values)
   const mapped: MappedRecords =
     format === 'claude-code'
@@ -49,7 +54,7 @@ export function loadSessionText(text: string): LoadedSession {
   }))
   const empty: LoadProblem[] =
     parsed.values.length === 0 && parsed.problems.length === 0
-      ? [{ line: 1, kind: 'empty', message: emptyFileMessage(Buffer.byteLength(text)) }]
+      ? [{ line: 1, kind: 'empty', message: emptyFileMessage(bytes) }]
       : []
   return {
     format,
