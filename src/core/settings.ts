@@ -10,7 +10,15 @@ import { ensurePrivateDir, writePrivateFileSync } from './os/private-files'
 export const SettingsFile = z.looseObject({
   model: z.string().min(1).optional(),
   permissionMode: PermissionMode.optional(),
-  checkpoint: z.looseObject({ enabled: z.boolean().optional() }).optional()
+  checkpoint: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  /** Where other tools keep their sessions (sources/homes.ts); environment variables win. */
+  sources: z
+    .looseObject({
+      claudeCodeHome: z.string().min(1).optional(),
+      piHome: z.string().min(1).optional(),
+      ohMyPiHome: z.string().min(1).optional()
+    })
+    .optional()
 })
 export type SettingsFile = z.infer<typeof SettingsFile>
 
