@@ -9,6 +9,7 @@ import {
   AppInfo,
   NodeDetail,
   PermissionRequest,
+  ProjectSummary,
   RewindPreview,
   RewindResult,
   SessionGraph,
@@ -36,7 +37,10 @@ function channel<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
 
 export const requests = {
   'app:info': channel(Empty, AppInfo),
+  /** The workspace's sessions from every source (ours, Claude Code, pi, oh-my-pi), newest first. */
   'session:list': channel(Empty, z.array(SessionSummary)),
+  /** Every project found in the homes of the tools (All projects), newest first. */
+  'projects:list': channel(Empty, z.array(ProjectSummary)),
   'session:open': channel(z.object({ sessionId: Uuid }).strict(), AppInfo),
   'session:new': channel(Empty, AppInfo),
   'session:graph': channel(Empty, SessionGraph),

@@ -152,17 +152,39 @@ export const RescueResult = RewindResult.extend({
 })
 export type RescueResult = z.infer<typeof RescueResult>
 
+/** The tool that wrote a session (core/sources/homes.ts says where each keeps them). */
+export const SessionSource = z.enum(['rewind-studio', 'claude-code', 'pi', 'oh-my-pi'])
+export type SessionSource = z.infer<typeof SessionSource>
+
 export const SessionSummary = z.object({
   sessionId: z.string(),
   file: z.string(),
+  source: SessionSource,
   createdAt: z.string(),
+  /** The latest record's time (the file's mtime when no record has one). */
+  lastActivity: z.string(),
+  /** The session's title record (Claude Code's, pi's, oh-my-pi's), else its first prompt. */
+  title: z.string().nullable(),
   firstPrompt: z.string().nullable(),
+  /** Prompts a person typed, on every branch. */
   prompts: z.number().int(),
   current: z.boolean(),
   /** Why the file cannot be opened as a session (empty, no header); null for a session. */
   problem: z.string().nullable()
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
+
+/** A project found in the homes of the tools (All projects). */
+export const ProjectSummary = z.object({
+  cwd: z.string(),
+  sessions: z.number().int(),
+  lastActivity: z.string(),
+  /** Each tool's folder of the project's sessions. */
+  folders: z.array(
+    z.object({ source: SessionSource, folder: z.string(), sessions: z.number().int() })
+  )
+})
+export type ProjectSummary = z.infer<typeof ProjectSummary>
 
 export const Settings = z.object({
   model: z.string(),

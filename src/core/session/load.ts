@@ -1,7 +1,8 @@
 // Reading a session file of any format we know into the one tree model: ours, and read-only
 // views of Claude Code, pi and oh-my-pi sessions (their records mapped onto ours by the readers in
-// foreign/, one module per format). A foreign session is built by a SessionBuilder, which can be
-// fed more lines later: that is how a file another program is still writing is followed (tail.ts).
+// foreign/, one module per format). Files are read in chunks (jsonl.ts), never as one string. A
+// foreign session is built by a SessionBuilder, which can be fed more lines later: that is how a
+// file another program is still writing is followed (tail.ts).
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeCode } from './foreign/claude-code'
@@ -15,7 +16,7 @@ import type {
   SidecarFile,
   SubagentRun
 } from './foreign/types'
-import { parseJsonl } from './jsonl'
+import { type ParsedJsonl, parseJsonl, readJsonlFile } from './jsonl'
 import { emptyFileMessage, type LoadProblem } from './problems'
 import { SessionTree } from './tree'
 
@@ -42,20 +43,29 @@ export interface LoadedSession {
   backups: ForeignBackups | null
 }
 
-/** A session file with, for a foreign format, the sub-agent transcripts kept beside it. */
+/** A session file (of any size) with, for a foreign format, the sub-agent transcripts beside it. */
 export function readSessionFile(file: string): LoadedSession {
-  return loadSessionText(readFileSync(file, 'utf8'), (reader) => readSidecars(reader, file))
+  const parsed = readJsonlFile(file)
+  return loadParsed(parsed, parsed.bytes, (reader) => readSidecars(reader, file))
 }
 
 export function loadSessionText(
   text: string,
   sidecarsOf: (reader: ForeignReader) => SidecarFile[] = () => []
 ): LoadedSession {
-  const parsed = parseJsonl(text)
+  return loadParsed(parseJsonl(text), Buffer.byteLength(text), sidecarsOf)
+}
+
+/** The tree of a file's parsed lines; `bytes` is the file's size (for the empty-file problem). */
+export function loadParsed(
+  parsed: ParsedJsonl,
+  bytes: number,
+  sidecarsOf: (reader: ForeignReader) => SidecarFile[] = () => []
+): LoadedSession {
   const format = detectFormat(parsed.values)
   const empty: LoadProblem[] =
     parsed.values.length === 0 && parsed.problems.length === 0
-      ? [{ line: 1, kind: 'empty', message: emptyFileMessage(Buffer.byteLength(text)) }]
+      ? [{ line: 1, kind: 'empty', message: emptyFileMessage(bytes) }]
       : []
   const base = {
     format,
@@ -170,7 +180,7 @@ export function readSidecars(reader: ForeignReader, file: string): SidecarFile[]
         return [
           {
             name,
-            parsed: parseJsonl(readFileSync(join(dir, name), 'utf8')),
+            parsed: readJsonlFile(join(dir, name)),
             meta: readMeta(join(dir, `${name.slice(0, -'.jsonl'.length)}.meta.json`))
           }
         ]

@@ -16,7 +16,6 @@ import {
   fstatSync,
   fsyncSync,
   openSync,
-  readFileSync,
   statSync
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -26,7 +25,8 @@ import { WriteFailedError } from '../os/write-failure'
 import { v7 as uuidv7 } from 'uuid'
 import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
-import { loadSessionText } from './load'
+import { readJsonlFile } from './jsonl'
+import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
@@ -157,14 +157,15 @@ export class SessionStore {
     const release = () => {
       if (lock?.held === true) lock.release()
     }
-    let bytes: Buffer
+    // Read in chunks (jsonl.ts): a log of any size opens, none is held as one string.
+    let parsed: ReturnType<typeof readJsonlFile>
     try {
-      bytes = readFileSync(file)
+      parsed = readJsonlFile(file)
     } catch (error) {
       release()
       throw error
     }
-    const loaded = loadSessionText(bytes.toString('utf8'))
+    const loaded = loadParsed(parsed, parsed.bytes)
     const header = loaded.tree.header
     if (loaded.format !== 'rewind-studio' || header === null) {
       release()
@@ -187,7 +188,7 @@ export class SessionStore {
     const writer: Writer = {
       fd: openSync(file, constants.O_WRONLY | constants.O_APPEND),
       release: lock.release,
-      size: bytes.length,
+      size: parsed.bytes,
       needsNewline: !loaded.endsWithNewline
     }
     return new SessionStore(

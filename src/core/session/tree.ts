@@ -517,6 +517,16 @@ export function sessionHeaderOf(value: unknown): SessionHeader | null {
   return classify(value, 0) === 'header' ? (value as SessionHeader) : null
 }
 
+/** The value as a conversation node (after line 1), checked as loading checks it; else null. */
+export function conversationNodeOf(value: unknown): TreeRecord | null {
+  return classify(value, 1) === 'node' ? (value as TreeRecord) : null
+}
+
+/** The value as a file_change record, checked as loading checks it; else null. */
+export function fileChangeOf(value: unknown): FileChangeRecord | null {
+  return classify(value, 1) === 'file-change' ? (value as FileChangeRecord) : null
+}
+
 function classify(value: unknown, index: number): Role | { invalid: string } {
   if (!isObject(value)) return { invalid: 'not a JSON object' }
   const type = value.type

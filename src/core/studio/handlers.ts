@@ -9,6 +9,7 @@ export function createHandlers(studio: Studio): Handlers {
   return {
     'app:info': async () => studio.info(),
     'session:list': async () => studio.listSessions(),
+    'projects:list': async () => studio.listProjects(),
     'session:open': ({ sessionId }) => studio.openSession(sessionId),
     'session:new': () => studio.newSession(),
     'session:graph': () => studio.graph(),

@@ -13,6 +13,7 @@ import type {
   AppInfo,
   NodeDetail,
   PermissionRequest,
+  ProjectSummary,
   RewindPreview,
   RewindResult,
   SessionGraph,
@@ -24,6 +25,7 @@ import type {
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { unifiedDiff } from '../rewind/file-diff'
 import { SessionStore } from '../session/store'
+import { Sources } from '../sources/discovery'
 import { StudioError } from './dispatch'
 import { buildSessionGraph, buildTranscript, indexTurns, type TurnIndex } from './graph-view'
 import type { ModelSetup } from './model-setup'
@@ -50,8 +52,12 @@ export class Studio {
   private lastPlan: RewindPlan | null = null
   /** The exclusive operation under way (see exclusive()), for the busy message. */
   private operation: string | null = null
+  /** Every session on disk, summarized once and kept in the session index (core/sources). */
+  private readonly sources: Sources
 
-  private constructor(private readonly options: StudioOptions) {}
+  private constructor(private readonly options: StudioOptions) {
+    this.sources = new Sources({ home: options.home })
+  }
 
   static async open(options: StudioOptions): Promise<Studio> {
     const studio = new Studio(options)
@@ -341,24 +347,34 @@ export class Studio {
 
   // ---- sessions and settings ------------------------------------------------------------------
 
+  /**
+   * The workspace's sessions from every source, newest first, then the files that are none. From
+   * the session index: only a log whose size or mtime changed is read (ours after a turn: only its
+   * new lines), so no turn waits on other sessions' logs.
+   */
   listSessions(): SessionSummary[] {
-    return SessionStore.list(this.options.home, this.options.cwd).map((listing) => {
-      const current = listing.file === this.store.file
-      const checkpoints = current
-        ? this.store.tree().checkpoints()
-        : listing.problem === null
-          ? promptsOf(listing.file)
-          : []
-      return {
-        sessionId: listing.sessionId,
-        file: listing.file,
-        createdAt: listing.createdAt,
-        firstPrompt: checkpoints[0] === undefined ? null : maskSecrets(checkpoints[0].prompt),
-        prompts: checkpoints.length,
-        current,
-        problem: listing.problem
-      }
-    })
+    const listed = this.sources.workspaceSessions(this.options.cwd)
+    const sessions = listed.filter((s) => s.problem === null)
+    const broken = listed
+      .filter((s) => s.problem !== null)
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+    return [...sessions, ...broken].map((s) => ({
+      sessionId: s.sessionId,
+      file: s.file,
+      source: s.source,
+      createdAt: s.createdAt,
+      lastActivity: s.lastActivity,
+      title: s.title === null ? null : maskSecrets(s.title),
+      firstPrompt: s.summary.firstPrompt === null ? null : maskSecrets(s.summary.firstPrompt),
+      prompts: s.summary.prompts,
+      current: s.file === this.store.file,
+      problem: s.problem
+    }))
+  }
+
+  /** Every project found in the homes of the tools, with its session counts (All projects). */
+  listProjects(): ProjectSummary[] {
+    return this.sources.projects()
   }
 
   openSession(sessionId: string): Promise<AppInfo> {
@@ -407,15 +423,5 @@ export class Studio {
   async close(): Promise<void> {
     await this.stop()
     await this.work.close()
-  }
-}
-
-/** The checkpoints on another session's active path, read without taking its lock. */
-function promptsOf(file: string) {
-  const other = SessionStore.open(file, { readOnly: true })
-  try {
-    return other.tree().checkpoints()
-  } finally {
-    other.close()
   }
 }
