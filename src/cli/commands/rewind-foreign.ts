@@ -7,7 +7,6 @@ import { resolve } from 'node:path'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
 import type { RewindPlan } from '../../core/rewind/rewind-engine'
 import {
-  claudeHome,
   isClaudeSessionFileOf,
   openRescue,
   planRescue,
@@ -15,6 +14,7 @@ import {
 } from '../../core/rewind/rescue'
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
 import { rewindStudioHome } from '../../core/session/paths'
+import { sourceHomes } from '../../core/sources/homes'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
@@ -42,7 +42,8 @@ export async function rewindForeign(options: ForeignRewindOptions): Promise<numb
       )
     }
     const home = rewindStudioHome()
-    const claude = claudeHome()
+    // Claude Code's folder: where discovery looks for it ($CLAUDE_CONFIG_DIR, ~/.claude...).
+    const claude = sourceHomes(home)['claude-code']
     const cwd = loaded.tree.header?.cwd ?? ''
     if (options.cwd === null) {
       checkWorkspaceFolder(cwd, home)

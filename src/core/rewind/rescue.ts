@@ -18,7 +18,6 @@
 // - Claude Code keeps only the content before each change, so a restore goes to a point before
 //   a prompt; the files after the last prompt's turn were never saved and cannot be rebuilt.
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { sha256 } from '../files/blob-store'
 import { BlobStore } from '../files/blob-store'
@@ -31,12 +30,6 @@ import { CompanionLog } from './companion-log'
 import { type ContentSource, ContentMissingError } from './content-source'
 import { type ExternalTarget, type RewindPlan, RewindEngine, RewindError } from './rewind-engine'
 import { checkedPath } from './workspace-files'
-
-/** Claude Code's folder: $CLAUDE_CONFIG_DIR, else ~/.claude. */
-export function claudeHome(env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.CLAUDE_CONFIG_DIR
-  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(homedir(), '.claude')
-}
 
 /**
  * Whether `file` lies in the folder where Claude Code keeps the sessions of `cwd`

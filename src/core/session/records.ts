@@ -24,7 +24,19 @@ export const SessionHeader = z.looseObject({
   version: z.number().int(),
   sessionId: z.string(),
   cwd: z.string(),
-  forkedFrom: z.object({ sessionId: z.string(), leafUuid: z.string().nullable() }).optional()
+  forkedFrom: z.object({ sessionId: z.string(), leafUuid: z.string().nullable() }).optional(),
+  /**
+   * Another tool's session this one continues (continue-foreign.ts): its file, format and id, and
+   * the record continued after (null: its leaf then).
+   */
+  continuedFrom: z
+    .object({
+      file: z.string(),
+      format: z.string(),
+      sessionId: z.string(),
+      nodeUuid: z.string().nullable()
+    })
+    .optional()
 })
 
 export const UserRecord = z.looseObject({

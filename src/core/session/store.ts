@@ -106,6 +106,7 @@ export class SessionStore {
     home: string
     cwd: string
     forkedFrom?: { sessionId: string; leafUuid: string | null }
+    continuedFrom?: SessionHeader['continuedFrom']
   }): SessionStore {
     const sessionId = uuidv7()
     const createdAt = new Date().toISOString()
@@ -126,7 +127,8 @@ export class SessionStore {
       version: SESSION_FORMAT_VERSION,
       sessionId,
       cwd: opts.cwd,
-      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {})
+      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {}),
+      ...(opts.continuedFrom !== undefined ? { continuedFrom: opts.continuedFrom } : {})
     })
     const lock = acquireWriterLock(file)
     if (!lock.held) throw new SessionWriteError(lock.reason)

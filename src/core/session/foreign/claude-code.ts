@@ -10,7 +10,8 @@
 //   before it) hangs from its logical parent, so the conversation before it stays reachable. A
 //   logical parent missing from the file (a second /compact can orphan it) attaches it to the
 //   record before it in file order, and is listed as a problem. The summary after it (a user
-//   record, isCompactSummary) is drawn as the compaction node.
+//   record, isCompactSummary) is drawn as the compaction node; it is given `keptMessages`
+//   {from, to}, the drawn records the compaction kept verbatim (its preservedSegment).
 // - Sub-agents: records with isSidechain true are sub-agent transcripts. Written inline (older
 //   versions) they are grouped into runs (by agentId, else by their root); kept in
 //   `<session>/subagents/agent-<id>.jsonl` (newer) they come in as sidecar files. Each run is its
@@ -93,6 +94,8 @@ class ClaudeCodeMapper implements ForeignMapper {
   /** Drawn records that are prompts (a slash command stops being one when it ran locally). */
   private readonly prompts = new Set<string>()
   private readonly commands = new Map<string, Json>()
+  /** Compact boundaries by uuid: the summary under each takes what it kept (noteCompaction). */
+  private readonly boundaries = new Map<string, Json>()
   /** Messages whose record and snapshot are both read, and those whose turn's changes went out. */
   private readonly snapshotted = new Set<string>()
   private readonly continued = new Set<string>()
@@ -137,6 +140,7 @@ class ClaudeCodeMapper implements ForeignMapper {
     const declared = this.parentOf(v, line)
     if (!message || !isObject(v.message)) {
       this.parents.skip(uuid, declared)
+      if (v.subtype === 'compact_boundary') this.boundaries.set(uuid, v)
       return emit(foreignRecord(declared, v), line)
     }
 
@@ -156,6 +160,7 @@ class ClaudeCodeMapper implements ForeignMapper {
       timestamp: stringOrNull(v.timestamp) ?? '',
       ...(v.type === 'user' && notTyped ? { isMeta: true } : {})
     }
+    if (v.isCompactSummary === true) this.noteCompaction(record, v)
     if (v.type === 'assistant') this.noteToolCalls(record, uuid)
     else this.noteUserRecord(record, uuid, parentUuid)
     emit(record, line)
@@ -239,6 +244,23 @@ class ClaudeCodeMapper implements ForeignMapper {
       message: `the logical parent ${logical} of compaction ${String(v.uuid)} is not in the file: ${this.lastDrawn === null ? 'shown as a root' : `attached after ${this.lastDrawn}, the record before it in the file`}`
     })
     return this.lastDrawn
+  }
+
+  /**
+   * A compaction's summary gets the messages the compaction kept verbatim after it (its
+   * boundary's preservedSegment) as drawn records: `keptMessages` {from, to}, for continuing the
+   * conversation as Claude Code would have sent it (continue-foreign.ts).
+   */
+  private noteCompaction(record: Json, v: Json): void {
+    const boundary = this.boundaries.get(stringOrNull(v.parentUuid) ?? '')
+    const meta =
+      boundary !== undefined && isObject(boundary.compactMetadata) ? boundary.compactMetadata : {}
+    const segment = isObject(meta.preservedSegment) ? meta.preservedSegment : null
+    if (segment === null) return
+    record.keptMessages = {
+      from: this.parents.resolve(stringOrNull(segment.headUuid)),
+      to: this.parents.resolve(stringOrNull(segment.tailUuid))
+    }
   }
 
   private noteToolCalls(record: Json, uuid: string): void {
