@@ -11,8 +11,14 @@ const commands: Record<string, Command> = {
   inspect: {
     usage: 'inspect FILE [--json]',
     summary:
-      'print a session file as a tree (ours, Claude Code or pi), its checkpoints and problems',
+      'print a session file as a tree (ours, Claude Code, pi or oh-my-pi), its checkpoints and problems',
     load: () => import('./commands/inspect')
+  },
+  continue: {
+    usage: 'continue FILE [--at N|ID] [--cwd DIR] [--json]',
+    summary:
+      'continue a Claude Code, pi or oh-my-pi session in Rewind Studio: a new session up to a node',
+    load: () => import('./commands/continue')
   },
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
@@ -21,7 +27,8 @@ const commands: Record<string, Command> = {
   },
   rewind: {
     usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo',
-    summary: 'rewind a session to before its Nth prompt (files and/or conversation), or undo',
+    summary:
+      "rewind a session to before its Nth prompt (files and/or conversation), or undo; a Claude Code session's files from its backups",
     load: () => import('./commands/rewind')
   },
   du: {

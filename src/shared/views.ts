@@ -37,11 +37,33 @@ export const AppInfo = z.object({
   /** The agent is running a turn: a page opened mid-run shows Stop, not Send. */
   running: z.boolean(),
   /** Questions the agent asked before this page connected, still waiting for an answer. */
-  pendingPermissions: z.array(PermissionRequest)
+  pendingPermissions: z.array(PermissionRequest),
+  /**
+   * Set when the session shown is another tool's (Claude Code, pi, oh-my-pi), read-only: the
+   * renderer offers "Continue in Rewind Studio" instead of the composer.
+   */
+  foreign: z
+    .object({
+      format: z.enum(['claude-code', 'pi', 'oh-my-pi']),
+      /** The session file, which Rewind Studio never writes. */
+      file: z.string(),
+      /** The folder the session recorded as its workspace. */
+      cwd: z.string(),
+      /** Whether the tool keeps backups of its files ("Restore files here" can work). */
+      backups: z.boolean()
+    })
+    .nullable()
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
-export const GraphNodeKind = z.enum(['turn', 'branch_summary', 'rewind_report', 'compaction'])
+/** `subagent`: a sub-agent's transcript, a collapsible branch of the tool call that ran it. */
+export const GraphNodeKind = z.enum([
+  'turn',
+  'branch_summary',
+  'rewind_report',
+  'compaction',
+  'subagent'
+])
 export type GraphNodeKind = z.infer<typeof GraphNodeKind>
 
 /** One node of the branch explorer: a turn (its id is its prompt record's uuid) or a summary. */
@@ -142,7 +164,9 @@ export const FileDiff = z.object({
   /** Unified diff, current → target (empty when the content is unknown or binary). */
   diff: z.string(),
   /** The file changed outside the agent since the agent last wrote it. */
-  outsideChange: z.boolean()
+  outsideChange: z.boolean(),
+  /** Why there is no diff to show, when there is a reason to give (another tool kept no after-state). */
+  note: z.string().optional()
 })
 export type FileDiff = z.infer<typeof FileDiff>
 
@@ -158,7 +182,13 @@ export const NodeDetail = z.object({
       startedAt: z.string().nullable(),
       rewoundAt: z.string().nullable()
     })
-    .nullable()
+    .nullable(),
+  /**
+   * The node's records as the log holds them, for a raw JSON view: its messages with every field
+   * (foreign fields too) and the records of its turn that are not drawn (another tool's progress,
+   * system and unknown records). `line`: the line of the file (null when not known).
+   */
+  raw: z.array(z.object({ line: z.number().int().nullable(), record: z.unknown() }))
 })
 export type NodeDetail = z.infer<typeof NodeDetail>
 

@@ -75,9 +75,20 @@ export class CompanionLog implements RewindLog {
    * Opens (creating it the first time) the companion log of a foreign session, holding its
    * writer lock; another process holding it leaves this one read-only.
    */
-  static open(home: string, origin: ForeignOrigin): CompanionLog {
+  static open(
+    home: string,
+    origin: ForeignOrigin,
+    options: { readOnly?: boolean } = {}
+  ): CompanionLog {
     const dir = companionDir(home, origin)
     const file = join(dir, 'companion.jsonl')
+    if (options.readOnly === true) {
+      // To read the timeline only: nothing is created, no lock is taken.
+      const { records } = readRecords(file)
+      return new CompanionLog(origin, dir, SessionTree.fromRecords(records), false, {
+        reason: 'opened read-only'
+      })
+    }
     try {
       for (const folder of [home, join(home, 'foreign'), dir]) ensurePrivateDir(folder)
     } catch (error) {
@@ -143,8 +154,9 @@ export class CompanionLog implements RewindLog {
 
   appendNavigate(r: {
     leafUuid: string | null
-    reason: 'switch-branch' | 'undo-rewind'
+    reason: NavigateRecord['reason']
     restoreId?: string
+    redoes?: string
   }): NavigateRecord {
     return this.append(NavigateRecord.parse({ type: 'navigate', ...this.base(), ...r }))
   }

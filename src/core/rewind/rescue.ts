@@ -25,6 +25,9 @@ import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { isBackupName } from '../session/foreign/claude-code-history'
 import type { ForeignBackups } from '../session/foreign/types'
 import type { LoadedSession } from '../session/load'
+
+/** What a rescue restore reads of a foreign session: its tree (header, prompts) and backups. */
+export type RescuedSession = Pick<LoadedSession, 'format' | 'tree' | 'backups'>
 import { encodeCwd } from '../session/paths'
 import { CompanionLog } from './companion-log'
 import { type ContentSource, ContentMissingError } from './content-source'
@@ -110,20 +113,26 @@ export function openRescue(options: {
   /** Our data home. */
   home: string
   file: string
-  loaded: LoadedSession
+  loaded: RescuedSession
   /** The folder to restore into (resolved through symlinks). */
   root: string
   claudeHome: string
+  /** Only to read the timeline of rescue restores: no lock taken, nothing created. */
+  readOnly?: boolean
 }): RescueSpace {
   const { loaded } = options
   const backups = requireBackups(loaded)
   const header = loaded.tree.header
-  const log = CompanionLog.open(options.home, {
-    file: options.file,
-    format: loaded.format,
-    sessionId: backups.sessionId,
-    cwd: header?.cwd ?? ''
-  })
+  const log = CompanionLog.open(
+    options.home,
+    {
+      file: options.file,
+      format: loaded.format,
+      sessionId: backups.sessionId,
+      cwd: header?.cwd ?? ''
+    },
+    { readOnly: options.readOnly === true }
+  )
   try {
     const engine = new RewindEngine({
       home: options.home,
@@ -147,7 +156,7 @@ export function openRescue(options: {
  */
 export async function planRescue(
   space: RescueSpace,
-  loaded: LoadedSession,
+  loaded: RescuedSession,
   promptUuid: string
 ): Promise<RewindPlan> {
   const backups = requireBackups(loaded)
@@ -169,7 +178,7 @@ export async function planRescue(
   return space.engine.planExternalRestore(promptUuid, targets, space.source)
 }
 
-function requireBackups(loaded: LoadedSession): ForeignBackups {
+function requireBackups(loaded: RescuedSession): ForeignBackups {
   const backups = loaded.backups
   if (backups === null) {
     throw new RewindError(

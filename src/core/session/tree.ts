@@ -517,6 +517,11 @@ export function isConversationNode(value: unknown): value is TreeRecord {
   return classify(value, 1) === 'node'
 }
 
+/** Whether this version knows the record type (the others are kept and otherwise ignored). */
+export function isKnownRecordType(type: unknown): boolean {
+  return typeof type === 'string' && Object.hasOwn(FAULTS, type)
+}
+
 /** The value as a session header, checked as loading checks line 1; null when it is none. */
 export function sessionHeaderOf(value: unknown): SessionHeader | null {
   return classify(value, 0) === 'header' ? (value as SessionHeader) : null

@@ -13,7 +13,8 @@ const KIND_NAMES: Record<GraphNodeKind, string> = {
   turn: 'Turn',
   branch_summary: 'Branch summary',
   rewind_report: 'Rewind report',
-  compaction: 'Compaction'
+  compaction: 'Compaction',
+  subagent: 'Sub-agent'
 }
 
 /**

@@ -95,10 +95,15 @@ const CompactionNode = memo(function CompactionNode({ id, data }: NodeProps<Flow
   return <NodeCard id={id} data={data} kindLabel="Compaction" />
 })
 
+const SubagentNode = memo(function SubagentNode({ id, data }: NodeProps<FlowNode>) {
+  return <NodeCard id={id} data={data} kindLabel="Sub-agent" />
+})
+
 /** Module scope: a new object per render would make React Flow remount every node. */
 export const nodeTypes = {
   turn: TurnNode,
   branch_summary: BranchSummaryNode,
   rewind_report: RewindReportNode,
-  compaction: CompactionNode
+  compaction: CompactionNode,
+  subagent: SubagentNode
 } satisfies NodeTypes
