@@ -2,9 +2,22 @@
 // into temp folders as a Claude home, a workspace and a data home, and the variants the real CLI
 // cannot make, synthesized from them: a compaction whose logical parent is missing, a snapshot
 // naming a path outside the workspace.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
+import { encodeCwd } from '../../src/core/session/paths'
 
 export const FIXTURES = resolve(import.meta.dirname, '../fixtures/claude-code')
 
@@ -41,6 +54,50 @@ export function copyFixture(name: FixtureName): FixtureCopy {
     home,
     env: { CLAUDE_CONFIG_DIR: claudeHome, REWIND_STUDIO_HOME: home }
   }
+}
+
+/**
+ * The session as if it had run in the copy of its workspace: every record's cwd says so, and the
+ * transcript (with its sub-agent folder) is where Claude Code keeps the sessions of that folder.
+ */
+export function relocateToWorkspace(cc: FixtureCopy): FixtureCopy {
+  const workspace = realpathSync(cc.workspace)
+  const folder = join(cc.claudeHome, 'projects', encodeCwd(workspace))
+  mkdirSync(folder, { recursive: true })
+  const moved = join(folder, basename(cc.file))
+  const rewrite = (from: string, to: string) => {
+    writeLines(
+      to,
+      readLines(from).map((r) => (typeof r.cwd === 'string' ? { ...r, cwd: workspace } : r))
+    )
+    if (from !== to) rmSync(from)
+  }
+  rewrite(cc.file, moved)
+  const sidecars = cc.file.replace(/\.jsonl$/, '')
+  try {
+    renameSync(sidecars, moved.replace(/\.jsonl$/, ''))
+    const dir = join(moved.replace(/\.jsonl$/, ''), 'subagents')
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')))
+      rewrite(join(dir, name), join(dir, name))
+  } catch {
+    // No sub-agent folder in this session.
+  }
+  rmSync(dirname(cc.file), { recursive: true, force: true })
+  return { ...cc, file: moved, workspace }
+}
+
+/** Every file under `dir` with its sha256: to show a folder was only read. */
+export function fingerprint(dir: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else out[relative(dir, path)] = createHash('sha256').update(readFileSync(path)).digest('hex')
+    }
+  }
+  walk(dir)
+  return out
 }
 
 /** The transcript's lines as JSON objects. */
