@@ -1,7 +1,8 @@
 // A read-only view of a Claude Code transcript (<claude home>/projects/<cwd>/<sessionId>.jsonl) in
 // our tree model. Every version we have evidence of (1.0.108 to 2.1.197, and the 2.1.220
 // file-history-delta lines) is read; what is mapped, and why:
-// - user / assistant records become ours, every field kept. Progress, system, attachment and
+// - user / assistant records become ours, every field kept (the parent the file named, when the
+//   drawn one differs, as `loggedParentUuid`). Progress, system, attachment and
 //   other records are not drawn but stay links of the chain (ParentResolver); they, the records
 //   without a uuid (mode, last-prompt, summary, ai-title, ...) and any record type we do not know
 //   are kept as FOREIGN_RECORD wrappers anchored to the drawn record they follow, so the
@@ -154,13 +155,16 @@ class ClaudeCodeMapper implements ForeignMapper {
     this.lastDrawn = uuid
     const notTyped =
       v.isMeta === true || v.isCompactSummary === true || v.isVisibleInTranscriptOnly === true
-    const record: Json = {
-      ...v,
-      parentUuid,
-      timestamp: stringOrNull(v.timestamp) ?? '',
-      ...(v.type === 'user' && notTyped ? { isMeta: true } : {})
+    // Mapped in place (the parsed line is ours, and a copy per message was most of the cost of
+    // opening a long transcript); the parent the file named is kept beside the one drawn.
+    const record = v
+    if (v.parentUuid !== parentUuid) {
+      record.loggedParentUuid = v.parentUuid
+      record.parentUuid = parentUuid
     }
-    if (v.isCompactSummary === true) this.noteCompaction(record, v)
+    if (typeof v.timestamp !== 'string') record.timestamp = ''
+    if (v.type === 'user' && notTyped) record.isMeta = true
+    if (v.isCompactSummary === true) this.noteCompaction(record)
     if (v.type === 'assistant') this.noteToolCalls(record, uuid)
     else this.noteUserRecord(record, uuid, parentUuid)
     emit(record, line)
@@ -251,8 +255,9 @@ class ClaudeCodeMapper implements ForeignMapper {
    * boundary's preservedSegment) as drawn records: `keptMessages` {from, to}, for continuing the
    * conversation as Claude Code would have sent it (continue-foreign.ts).
    */
-  private noteCompaction(record: Json, v: Json): void {
-    const boundary = this.boundaries.get(stringOrNull(v.parentUuid) ?? '')
+  private noteCompaction(record: Json): void {
+    const logged = 'loggedParentUuid' in record ? record.loggedParentUuid : record.parentUuid
+    const boundary = this.boundaries.get(stringOrNull(logged) ?? '')
     const meta =
       boundary !== undefined && isObject(boundary.compactMetadata) ? boundary.compactMetadata : {}
     const segment = isObject(meta.preservedSegment) ? meta.preservedSegment : null
@@ -358,11 +363,8 @@ class ClaudeCodeMapper implements ForeignMapper {
     // The first snapshot after a turn on its branch says how the turn left the files it tracks.
     this.continued.add(earlier)
     const turn = this.turnOf(earlier)
-    const before = this.backups.before(earlier) ?? new Map<string, string | null>()
-    const after = this.backups.before(uuid) ?? new Map<string, string | null>()
-    for (const [path, ref] of after) {
-      const was = before.has(path) ? before.get(path) : this.backups.firstBackup(path)
-      if (was === undefined || was === ref || turn === null) continue
+    if (turn === null) return
+    for (const [path, was, ref] of this.backups.changedBetween(earlier, uuid)) {
       emit(this.fileChange(turn, path, was, ref, false, {}), line)
     }
   }
