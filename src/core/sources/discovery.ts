@@ -22,7 +22,13 @@ import {
   workspaceFolder
 } from '../session/paths'
 import { type FileStamp, KeyedFileCache, sameStamp, stampOf } from './file-cache'
-import { type SessionSource, type SourceHomes, sessionsRoot, sourceHomes } from './homes'
+import {
+  SESSIONS_FOLDER,
+  type SessionSource,
+  type SourceHomes,
+  sessionsRoot,
+  sourceHomes
+} from './homes'
 import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
 
 export interface DiscoveredSession extends IndexedFile {
@@ -51,26 +57,36 @@ type Probe = z.infer<typeof Probe>
 
 export class Sources {
   readonly index: SessionIndex
-  readonly homes: SourceHomes
-  /** Each project folder's cwd, keyed by the folder, stamped with the file it was read from. */
-  private readonly probes: KeyedFileCache<Probe>
+  private knownHomes: SourceHomes | null
+  private probeCache: KeyedFileCache<Probe> | null = null
 
-  constructor(options: { home: string; homes?: SourceHomes }) {
-    this.homes = options.homes ?? sourceHomes(options.home)
+  constructor(private readonly options: { home: string; homes?: SourceHomes }) {
+    this.knownHomes = options.homes ?? null
     this.index = new SessionIndex(options.home)
-    this.probes = new KeyedFileCache(
-      options.home,
+  }
+
+  /** Read when first needed (settings.json), so our own sessions are listed without it. */
+  get homes(): SourceHomes {
+    this.knownHomes ??= sourceHomes(this.options.home)
+    return this.knownHomes
+  }
+
+  /** Each project folder's cwd, keyed by the folder, stamped with the file it was read from. */
+  private get probes(): KeyedFileCache<Probe> {
+    this.probeCache ??= new KeyedFileCache(
+      this.options.home,
       'projects',
       JSON.stringify(ALL.map((s) => sessionsRoot(this.homes, s))),
       Probe
     )
+    return this.probeCache
   }
 
   /** Our sessions of the workspace (both folder layouts) and files there that are none. */
   ourSessions(cwd: string): DiscoveredSession[] {
     const real = realPathOf(cwd)
     const realOf = memoRealPath()
-    const root = sessionsRoot(this.homes, 'rewind-studio')
+    const root = join(this.options.home, SESSIONS_FOLDER['rewind-studio'])
     const folders = [...new Set([workspaceFolder(cwd), ...legacyWorkspaceFolders(cwd)])]
     return folders.flatMap((folder) =>
       this.index.folder(join(root, folder), 'rewind-studio').flatMap((indexed) => {
