@@ -282,7 +282,12 @@ type SessionBlobs = z.infer<typeof SessionBlobs>
  */
 function sessionsOf(home: string, workspace: string, keep: number) {
   const folder = join(home, 'sessions', workspace)
-  const cache = new KeyedFileCache(home, 'blobs', folder, SessionBlobs)
+  const cache = new KeyedFileCache(
+    home,
+    'blobs',
+    folder,
+    (v): v is SessionBlobs => SessionBlobs.safeParse(v).success
+  )
   cache.refresh()
   const listed = new SessionIndex(home).folder(folder, 'rewind-studio').flatMap((s) => {
     const named = parseSessionFileName(s.name)

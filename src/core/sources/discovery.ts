@@ -13,7 +13,6 @@
 //   file for the counts and the last activity (bench/projects-list.ts).
 import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { z } from 'zod'
 import {
   encodeCwd,
   legacyWorkspaceFolders,
@@ -52,8 +51,17 @@ export interface ProjectSummary {
 const FOREIGN: SessionSource[] = ['claude-code', 'pi', 'oh-my-pi']
 const ALL: SessionSource[] = ['rewind-studio', ...FOREIGN]
 
-const Probe = z.object({ file: z.string(), cwd: z.string().nullable() })
-type Probe = z.infer<typeof Probe>
+/** Which file of a project folder its cwd was read from, and the cwd (null: none found). */
+interface Probe {
+  file: string
+  cwd: string | null
+}
+
+function isProbe(v: unknown): v is Probe {
+  if (typeof v !== 'object' || v === null) return false
+  const p = v as Record<string, unknown>
+  return typeof p.file === 'string' && (p.cwd === null || typeof p.cwd === 'string')
+}
 
 export class Sources {
   readonly index: SessionIndex
@@ -77,7 +85,7 @@ export class Sources {
       this.options.home,
       'projects',
       JSON.stringify(ALL.map((s) => sessionsRoot(this.homes, s))),
-      Probe
+      isProbe
     )
     return this.probeCache
   }
