@@ -11,6 +11,8 @@ export const SettingsFile = z.looseObject({
   model: z.string().min(1).optional(),
   permissionMode: PermissionMode.optional(),
   checkpoint: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  /** sandbox: run Bash confined to the workspace (core/os/bash-sandbox.ts). */
+  bash: z.looseObject({ sandbox: z.boolean().optional() }).optional(),
   /** Where other tools keep their sessions (sources/homes.ts); environment variables win. */
   sources: z
     .looseObject({
@@ -58,6 +60,9 @@ export function writeSettings(home: string, update: SettingsFile): SettingsFile 
   if (current.checkpoint !== undefined || update.checkpoint !== undefined) {
     merged.checkpoint = { ...current.checkpoint, ...update.checkpoint }
   }
+  if (current.bash !== undefined || update.bash !== undefined) {
+    merged.bash = { ...current.bash, ...update.bash }
+  }
   const file = settingsPath(home)
   ensurePrivateDir(dirname(file))
   writePrivateFileSync(`${file}.tmp`, `${JSON.stringify(merged, null, 2)}\n`)
@@ -65,7 +70,7 @@ export function writeSettings(home: string, update: SettingsFile): SettingsFile 
   return merged
 }
 
-/** Applies `key=value` overrides (`checkpoint.enabled=true`) to a settings object. */
+/** Applies `key=value` overrides (`checkpoint.enabled=true`, `bash.sandbox=true`) to a settings object. */
 export function applyOverrides(settings: SettingsFile, overrides: string[]): SettingsFile {
   const result: Record<string, unknown> = structuredClone(settings)
   for (const override of overrides) {

@@ -241,6 +241,7 @@ export async function run(args: string[]): Promise<number> {
       model,
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
+      bashSandbox: settings.bashSandbox,
       askPermission: chat.askPermission,
       onEvent: chat.onEvent
     })

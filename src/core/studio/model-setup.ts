@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { PermissionMode } from '../../shared/messages'
 import type { Settings, SettingsUpdate } from '../../shared/views'
 import { createModelClient, isScriptedSpec, SCRIPTED_PREFIX } from '../agent/model/create'
+import { bashSandboxUnavailable } from '../os/bash-sandbox'
 import type { ModelClient } from '../agent/model/model-client'
 import {
   applyOverrides,
@@ -80,11 +81,19 @@ export class ModelSetup {
 
   notices(): string[] {
     const requested = this.requestedModel()
-    return this.effectiveModel() === requested
-      ? []
-      : [
-          `No API key: the built-in scripted demo model answers instead of ${requested}. Add a key in Settings or set ANTHROPIC_API_KEY.`
-        ]
+    const settings = this.settings()
+    return [
+      ...(this.effectiveModel() === requested
+        ? []
+        : [
+            `No API key: the built-in scripted demo model answers instead of ${requested}. Add a key in Settings or set ANTHROPIC_API_KEY.`
+          ]),
+      ...(settings.bashSandbox && settings.bashSandboxUnavailable !== null
+        ? [
+            `The Bash sandbox (setting bash.sandbox) cannot run here: ${settings.bashSandboxUnavailable}. Bash will refuse to run commands.`
+          ]
+        : [])
+    ]
   }
 
   settings(): Settings {
@@ -93,6 +102,8 @@ export class ModelSetup {
       model: this.effectiveModel(),
       permissionMode: this.runPermissionMode ?? file.permissionMode ?? 'default',
       checkpointEnabled: file.checkpoint?.enabled ?? false,
+      bashSandbox: file.bash?.sandbox ?? false,
+      bashSandboxUnavailable: bashSandboxUnavailable(),
       apiKeySource: this.apiKey().source,
       apiKeyWarning: this.options.secrets.warning
     }
@@ -123,6 +134,10 @@ export class ModelSetup {
     if (update.checkpointEnabled !== undefined) {
       saved.checkpoint = { enabled: update.checkpointEnabled }
       this.runOverrides = this.runOverrides.filter((o) => !o.startsWith('checkpoint.enabled='))
+    }
+    if (update.bashSandbox !== undefined) {
+      saved.bash = { sandbox: update.bashSandbox }
+      this.runOverrides = this.runOverrides.filter((o) => !o.startsWith('bash.sandbox='))
     }
     if (Object.keys(saved).length > 0) writeSettings(this.options.home, saved)
   }

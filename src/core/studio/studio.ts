@@ -73,6 +73,7 @@ export class Studio {
       model: await this.options.models.client(),
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
+      bashSandbox: settings.bashSandbox,
       askPermission: (request) => this.askPermission(request),
       onEvent: (event) => this.onAgentEvent(event)
     })
