@@ -53,9 +53,13 @@ describe('streaming a session file', () => {
           const file = join(dir, 'prop.jsonl')
           writeFileSync(file, text)
           const whole = parseJsonl(text)
-          const { bytes, ...streamed } = readJsonlFile(file, { chunkBytes })
+          const { bytes, complete, nextLine, ...streamed } = readJsonlFile(file, { chunkBytes })
           expect(streamed).toEqual(whole)
           expect(bytes).toBe(Buffer.byteLength(text))
+          // Complete lines end at the last '\n'; a last line without one lies after.
+          const lastNewline = text.lastIndexOf('\n')
+          expect(complete).toBe(Buffer.byteLength(text.slice(0, lastNewline + 1)))
+          expect(nextLine).toBe(text.slice(0, lastNewline + 1).split('\n').length)
         }
       ),
       { numRuns: 300 }
