@@ -1,7 +1,7 @@
 // Reading a session file in chunks gives exactly what parsing its whole text gives: values, line
 // numbers, problems, torn tail, whatever the chunk size and wherever a chunk boundary falls (inside
 // a line, inside a multi-byte character). A file that grows is read on from where reading stopped.
-import { appendFileSync, closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs'
+import { appendFileSync, closeSync, mkdtempSync, openSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
@@ -53,9 +53,16 @@ describe('streaming a session file', () => {
           const file = join(dir, 'prop.jsonl')
           writeFileSync(file, text)
           const whole = parseJsonl(text)
-          const { bytes, ...streamed } = readJsonlFile(file, { chunkBytes })
+          const { bytes, complete, nextLine, ino, ...streamed } = readJsonlFile(file, {
+            chunkBytes
+          })
           expect(streamed).toEqual(whole)
           expect(bytes).toBe(Buffer.byteLength(text))
+          expect(ino).toBe(statSync(file).ino)
+          // Complete lines end at the last '\n'; a last line without one lies after.
+          const lastNewline = text.lastIndexOf('\n')
+          expect(complete).toBe(Buffer.byteLength(text.slice(0, lastNewline + 1)))
+          expect(nextLine).toBe(text.slice(0, lastNewline + 1).split('\n').length)
         }
       ),
       { numRuns: 300 }

@@ -27,6 +27,7 @@ import {
   newJournalId,
   saveJournal
 } from './journal'
+import { Sources } from '../sources/discovery'
 import { otherSessionsChanges, fileChangeRecords } from './other-sessions'
 import { DiskHashes } from './disk-hashes'
 import { filesAsNodeLeftThem } from './node-files'
@@ -142,7 +143,8 @@ export class RewindError extends CodedError {
 const FILES_PER_BATCH = 32
 
 export class RewindEngine {
-  private readonly home: string
+  /** The workspace's other sessions, summarized in the session index (their changed paths). */
+  private readonly sources: Sources
   private readonly store: RewindLog
   private readonly space: RestoreSpace
   private readonly onProgress: (done: number, total: number) => void
@@ -154,7 +156,7 @@ export class RewindEngine {
   constructor(options: RewindEngineOptions) {
     // A restore deletes files: never in /, the home folder, or any folder not fit to be a workspace.
     checkWorkspaceFolder(options.space.root, options.home)
-    this.home = options.home
+    this.sources = new Sources({ home: options.home })
     this.store = options.store
     this.space = options.space
     this.onProgress = options.onProgress ?? (() => undefined)
@@ -853,7 +855,12 @@ export class RewindEngine {
       if (known === undefined || r.timestamp > known) ours.set(r.path, r.timestamp)
     }
     const earliest = Math.min(...paths.map((p) => Date.parse(ours.get(p) ?? '') || 0))
-    const theirs = otherSessionsChanges(this.home, this.store.cwd, this.store.sessionId, earliest)
+    const theirs = otherSessionsChanges(
+      this.sources,
+      this.store.cwd,
+      this.store.sessionId,
+      earliest
+    )
     return new Set(
       paths.filter((p) => {
         const their = theirs.get(p)

@@ -7,7 +7,7 @@
 // bytes after the chunk's last '\n' wait for the next chunk. The same reader continues from an
 // offset for a file that grew (the session index, the live tail): a last line without its '\n'
 // is incomplete until the writer finishes it.
-import { closeSync, constants as fsConstants, openSync, readSync } from 'node:fs'
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs'
 import type { LoadProblem } from './problems'
 
 export interface ParsedJsonl {
@@ -99,9 +99,12 @@ function collector() {
 export interface ReadLinesResult {
   /** Bytes read from `from` to the end of the file as it was read. */
   bytesRead: number
-  /** Offset just past the last '\n' read: where reading resumes once the file grows. */
+  /**
+   * Offset just past the last '\n' read: where reading resumes once the file grows. A last line
+   * without its '\n' (read as the final line, or waiting for it) lies after it.
+   */
   complete: number
-  /** The line number the next line after `complete` gets. */
+  /** The number of the line at `complete`. */
   nextLine: number
   /** Whether the last byte read is '\n'; null when nothing was read. */
   endsWithNewline: boolean | null
@@ -193,12 +196,8 @@ export function readLines(
   const final = options.finalLine !== false
   if (skipping !== null && final) {
     skip({ line: skipping.line, bytes: skipping.bytes + held })
-    complete = position
-    lineNo++
   } else if (held > 0 && final) {
     parseLines(buffer.toString('utf8', 0, held), lineNo, true, sink)
-    complete = position
-    lineNo++
   }
   return {
     bytesRead,
@@ -208,11 +207,29 @@ export function readLines(
   }
 }
 
+/** Where reading a file stopped: what a reader that follows it goes on from. */
+export interface ReadPosition {
+  /** Offset just past the last complete line read. */
+  offset: number
+  /** The number of the line at `offset`. */
+  nextLine: number
+  /** The file's inode when read: another one means the file was replaced. */
+  ino: number
+}
+
+/** A whole file's lines, and where its complete lines end (readLines' `complete`, `nextLine`). */
+export type FileJsonl = ParsedJsonl & {
+  bytes: number
+  complete: number
+  nextLine: number
+  ino: number
+}
+
 /** A whole session file, read in chunks (see the top of this module). */
 export function readJsonlFile(
   file: string,
   options: Omit<ReadLinesOptions, 'from'> = {}
-): ParsedJsonl & { bytes: number } {
+): FileJsonl {
   const fd = openSync(file, fsConstants.O_RDONLY)
   try {
     return readJsonlFd(fd, options)
@@ -222,11 +239,14 @@ export function readJsonlFile(
 }
 
 /** readJsonlFile on an open descriptor (the store reads through the one it locked for). */
-export function readJsonlFd(
-  fd: number,
-  options: Omit<ReadLinesOptions, 'from'> = {}
-): ParsedJsonl & { bytes: number } {
+export function readJsonlFd(fd: number, options: Omit<ReadLinesOptions, 'from'> = {}): FileJsonl {
   const collected = collector()
   const read = readLines(fd, collected.sink, { ...options, from: 0, finalLine: true })
-  return { ...collected.result(read.endsWithNewline !== false), bytes: read.bytesRead }
+  return {
+    ...collected.result(read.endsWithNewline !== false),
+    bytes: read.bytesRead,
+    complete: read.complete,
+    nextLine: read.nextLine,
+    ino: fstatSync(fd).ino
+  }
 }

@@ -25,7 +25,7 @@ import { WriteFailedError } from '../os/write-failure'
 import { v7 as uuidv7 } from 'uuid'
 import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
-import { readJsonlFile } from './jsonl'
+import { type ReadPosition, readJsonlFile } from './jsonl'
 import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
@@ -90,6 +90,8 @@ interface Writer {
 export class SessionStore {
   private writer: Writer | null
   private closed = false
+  /** A read-only view: where its reading stopped (what follow() goes on from). */
+  private readTo: ReadPosition | null = null
 
   private constructor(
     readonly file: string,
@@ -184,8 +186,27 @@ export class SessionStore {
           : `line 1 is no session header: ${loaded.problems.find((p) => p.line === 1)?.message ?? 'the file is empty'}`
       throw new Error(`Cannot open ${file}: ${why}. Nothing was changed.`)
     }
-    const readOnly = (reason: string) =>
-      new SessionStore(file, header, loaded.tree, loaded.problems, loaded.tornTail, null, reason)
+    const readOnly = (reason: string) => {
+      const view = new SessionStore(
+        file,
+        header,
+        loaded.tree,
+        loaded.problems,
+        loaded.tornTail,
+        null,
+        reason
+      )
+      // A last line without its '\n' that did not parse is being written (or was cut off): a
+      // follower reads it once complete. One that parsed is in the tree already: the follower
+      // goes on after it (its '\n', when it comes, ends that same line).
+      const pending = !loaded.endsWithNewline && loaded.tornTail
+      view.readTo = {
+        offset: pending ? parsed.complete : parsed.bytes,
+        nextLine: parsed.nextLine,
+        ino: parsed.ino
+      }
+      return view
+    }
     if (lock === null) return readOnly('opened read-only')
     if (!lock.held) return readOnly(lock.reason)
     if (header.version > SESSION_FORMAT_VERSION) {
@@ -258,6 +279,21 @@ export class SessionStore {
 
   get leafUuid(): string | null {
     return this.treeModel.leafUuid
+  }
+
+  /**
+   * A read-only view's position in its file: another process (the writer) may go on appending,
+   * and a FileTail (sources/live-tail.ts) reads on from here. Null for the writer.
+   */
+  get followFrom(): ReadPosition | null {
+    return this.readTo === null ? null : { ...this.readTo }
+  }
+
+  /** Records another process appended to a read-only view's file, in file order: into the tree. */
+  follow(records: readonly unknown[], to: ReadPosition): void {
+    if (this.readTo === null) throw new SessionWriteError('Only a read-only view follows its file')
+    for (const record of records) this.treeModel.addRecord(record)
+    this.readTo = { ...to }
   }
 
   /** The tree, kept current as records are appended (the same object every call). */

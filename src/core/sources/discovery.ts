@@ -13,7 +13,6 @@
 //   file for the counts and the last activity (bench/projects-list.ts).
 import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { z } from 'zod'
 import {
   encodeCwd,
   legacyWorkspaceFolders,
@@ -22,7 +21,13 @@ import {
   workspaceFolder
 } from '../session/paths'
 import { type FileStamp, KeyedFileCache, sameStamp, stampOf } from './file-cache'
-import { type SessionSource, type SourceHomes, sessionsRoot, sourceHomes } from './homes'
+import {
+  SESSIONS_FOLDER,
+  type SessionSource,
+  type SourceHomes,
+  sessionsRoot,
+  sourceHomes
+} from './homes'
 import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
 
 export interface DiscoveredSession extends IndexedFile {
@@ -46,31 +51,50 @@ export interface ProjectSummary {
 const FOREIGN: SessionSource[] = ['claude-code', 'pi', 'oh-my-pi']
 const ALL: SessionSource[] = ['rewind-studio', ...FOREIGN]
 
-const Probe = z.object({ file: z.string(), cwd: z.string().nullable() })
-type Probe = z.infer<typeof Probe>
+/** Which file of a project folder its cwd was read from, and the cwd (null: none found). */
+interface Probe {
+  file: string
+  cwd: string | null
+}
+
+function isProbe(v: unknown): v is Probe {
+  if (typeof v !== 'object' || v === null) return false
+  const p = v as Record<string, unknown>
+  return typeof p.file === 'string' && (p.cwd === null || typeof p.cwd === 'string')
+}
 
 export class Sources {
   readonly index: SessionIndex
-  readonly homes: SourceHomes
-  /** Each project folder's cwd, keyed by the folder, stamped with the file it was read from. */
-  private readonly probes: KeyedFileCache<Probe>
+  private knownHomes: SourceHomes | null
+  private probeCache: KeyedFileCache<Probe> | null = null
 
-  constructor(options: { home: string; homes?: SourceHomes }) {
-    this.homes = options.homes ?? sourceHomes(options.home)
+  constructor(private readonly options: { home: string; homes?: SourceHomes }) {
+    this.knownHomes = options.homes ?? null
     this.index = new SessionIndex(options.home)
-    this.probes = new KeyedFileCache(
-      options.home,
+  }
+
+  /** Read when first needed (settings.json), so our own sessions are listed without it. */
+  get homes(): SourceHomes {
+    this.knownHomes ??= sourceHomes(this.options.home)
+    return this.knownHomes
+  }
+
+  /** Each project folder's cwd, keyed by the folder, stamped with the file it was read from. */
+  private get probes(): KeyedFileCache<Probe> {
+    this.probeCache ??= new KeyedFileCache(
+      this.options.home,
       'projects',
       JSON.stringify(ALL.map((s) => sessionsRoot(this.homes, s))),
-      Probe
+      isProbe
     )
+    return this.probeCache
   }
 
   /** Our sessions of the workspace (both folder layouts) and files there that are none. */
   ourSessions(cwd: string): DiscoveredSession[] {
     const real = realPathOf(cwd)
     const realOf = memoRealPath()
-    const root = sessionsRoot(this.homes, 'rewind-studio')
+    const root = join(this.options.home, SESSIONS_FOLDER['rewind-studio'])
     const folders = [...new Set([workspaceFolder(cwd), ...legacyWorkspaceFolders(cwd)])]
     return folders.flatMap((folder) =>
       this.index.folder(join(root, folder), 'rewind-studio').flatMap((indexed) => {

@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto'
 import { type Stats, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 
 export interface FileStamp {
@@ -19,7 +18,11 @@ export interface FileStamp {
   ino: number
 }
 
-export const FileStamp = z.object({ size: z.number(), mtimeMs: z.number(), ino: z.number() })
+function isStamp(v: unknown): v is FileStamp {
+  if (typeof v !== 'object' || v === null) return false
+  const s = v as Record<string, unknown>
+  return typeof s.size === 'number' && typeof s.mtimeMs === 'number' && typeof s.ino === 'number'
+}
 
 export function stampOf(stats: Stats): FileStamp {
   return { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino }
@@ -44,30 +47,22 @@ export class KeyedFileCache<T> {
   private loadedStamp: FileStamp | null = null
   private readonly dir: string
   private readonly file: string
-  private readonly schema: z.ZodType<{
-    version: number
-    scope: string
-    entries: Record<string, { stamp: FileStamp; value: T }>
-  }>
 
   /**
    * `kind` names what is cached (a file name prefix); `scope` what it is cached for (a folder):
    * the cache file is named after both and holds the scope, so one never serves another.
+   * `isValue` checks each cached value as it is read: a check by hand, since a cache of a
+   * thousand sessions is read on every start and a zod parse of it costs more than the listing.
    */
   constructor(
     home: string,
     kind: string,
     private readonly scope: string,
-    value: z.ZodType<T>
+    private readonly isValue: (value: unknown) => value is T
   ) {
     const hash = createHash('sha256').update(scope).digest('hex').slice(0, 20)
     this.dir = cacheDir(home)
     this.file = join(this.dir, `${kind}-${hash}.json`)
-    this.schema = z.object({
-      version: z.literal(CACHE_VERSION),
-      scope: z.string(),
-      entries: z.record(z.string(), z.object({ stamp: FileStamp, value }))
-    }) as typeof this.schema
   }
 
   /** Reads the cache file again if another process (or nobody yet) wrote it since. */
@@ -91,12 +86,28 @@ export class KeyedFileCache<T> {
       this.dirty = true // damaged: rebuilt from the files, written anew
       return
     }
-    const parsed = this.schema.safeParse(raw)
-    if (!parsed.success || parsed.data.scope !== this.scope) {
+    const entries = this.entriesOf(raw)
+    if (entries === null) {
       this.dirty = true
       return
     }
-    this.entries = new Map(Object.entries(parsed.data.entries))
+    this.entries = entries
+  }
+
+  /** The entries of a cache file's content, or null when any part of it is not as written. */
+  private entriesOf(raw: unknown): Map<string, { stamp: FileStamp; value: T }> | null {
+    if (typeof raw !== 'object' || raw === null) return null
+    const { version, scope, entries } = raw as Record<string, unknown>
+    if (version !== CACHE_VERSION || scope !== this.scope) return null
+    if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) return null
+    const map = new Map<string, { stamp: FileStamp; value: T }>()
+    for (const [name, entry] of Object.entries(entries)) {
+      if (typeof entry !== 'object' || entry === null) return null
+      const { stamp, value } = entry as Record<string, unknown>
+      if (!isStamp(stamp) || !this.isValue(value)) return null
+      map.set(name, { stamp, value })
+    }
+    return map
   }
 
   get(name: string): { stamp: FileStamp; value: T } | undefined {

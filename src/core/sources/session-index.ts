@@ -12,25 +12,43 @@
 import { createHash } from 'node:crypto'
 import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
 import { type LineSink, parseJsonl, readLines } from '../session/jsonl'
 import { type FileStamp, KeyedFileCache, sameStamp, stampOf } from './file-cache'
 import type { SessionSource } from './homes'
-import { FileSummary, addProblem, addRecord, emptySummary, ourSessionProblem } from './summary'
+import {
+  type FileSummary,
+  addProblem,
+  addRecord,
+  emptySummary,
+  isFileSummary,
+  ourSessionProblem
+} from './summary'
 
-const Entry = z.object({
+interface Entry {
   /** Offset just past the last complete line read. */
-  scanned: z.number().int(),
+  scanned: number
   /** The number of the line at `scanned`. */
-  nextLine: z.number().int(),
+  nextLine: number
   /** Fingerprints of the first bytes read and of the bytes just before `scanned`. */
-  head: z.string(),
-  tail: z.string(),
-  summary: FileSummary,
+  head: string
+  tail: string
+  summary: FileSummary
   /** Why the file could not be read (permissions…); null when it was. */
-  unreadable: z.string().nullable()
-})
-type Entry = z.infer<typeof Entry>
+  unreadable: string | null
+}
+
+function isEntry(v: unknown): v is Entry {
+  if (typeof v !== 'object' || v === null) return false
+  const e = v as Record<string, unknown>
+  return (
+    Number.isInteger(e.scanned) &&
+    Number.isInteger(e.nextLine) &&
+    typeof e.head === 'string' &&
+    typeof e.tail === 'string' &&
+    (e.unreadable === null || typeof e.unreadable === 'string') &&
+    isFileSummary(e.summary)
+  )
+}
 
 /** Bytes fingerprinted at the start (oh-my-pi rewrites its 256-byte title line in place)… */
 const HEAD_BYTES = 256
@@ -131,7 +149,7 @@ export class SessionIndex {
   private cacheFor(folder: string): KeyedFileCache<Entry> {
     let cache = this.caches.get(folder)
     if (cache === undefined) {
-      cache = new KeyedFileCache(this.home, 'sessions', folder, Entry)
+      cache = new KeyedFileCache(this.home, 'sessions', folder, isEntry)
       this.caches.set(folder, cache)
     }
     return cache

@@ -12,7 +12,6 @@
 // - lastActivity: the latest record timestamp.
 // - changed (our sessions): each path the file_change records name, with its latest change time,
 //   for the rewind's check of what other sessions changed (rewind/other-sessions.ts).
-import { z } from 'zod'
 import { maskSecrets } from '../../shared/mask-secrets'
 import { isObject, stringOrNull, type Json } from '../session/json'
 import { emptyFileMessage } from '../session/problems'
@@ -25,25 +24,52 @@ import {
 } from '../session/tree'
 import type { SessionSource } from './homes'
 
-export const FileSummary = z.object({
-  sessionId: z.string().nullable(),
-  cwd: z.string().nullable(),
-  createdAt: z.string().nullable(),
-  lastActivity: z.string().nullable(),
-  title: z.string().nullable(),
+export interface FileSummary {
+  sessionId: string | null
+  cwd: string | null
+  createdAt: string | null
+  lastActivity: string | null
+  title: string | null
   /** Rank of the record `title` came from (higher wins; the latest of a rank wins). */
-  titleRank: z.number().int(),
-  firstPrompt: z.string().nullable(),
-  prompts: z.number().int(),
+  titleRank: number
+  firstPrompt: string | null
+  prompts: number
   /** Complete lines that are not JSON. */
-  problems: z.number().int(),
+  problems: number
   /** JSON values seen (the first decides the header). */
-  records: z.number().int(),
+  records: number
   /** Our sessions: line 1 is our header ('ok'), something else ('bad'), or not JSON. */
-  firstLine: z.enum(['ok', 'bad', 'malformed']).nullable(),
-  changed: z.record(z.string(), z.string())
-})
-export type FileSummary = z.infer<typeof FileSummary>
+  firstLine: 'ok' | 'bad' | 'malformed' | null
+  /** Our sessions: each path its file_change records name, with its latest change time. */
+  changed: Record<string, string>
+}
+
+/**
+ * Whether a cached value is a summary (file-cache.ts reads a thousand of them on every start:
+ * checked by hand, as loading checks records, rather than by a zod parse costing more than that).
+ */
+export function isFileSummary(v: unknown): v is FileSummary {
+  if (typeof v !== 'object' || v === null) return false
+  const s = v as Record<string, unknown>
+  const text = (x: unknown) => x === null || typeof x === 'string'
+  const int = (x: unknown) => Number.isInteger(x)
+  if (![s.sessionId, s.cwd, s.createdAt, s.lastActivity, s.title, s.firstPrompt].every(text)) {
+    return false
+  }
+  if (![s.titleRank, s.prompts, s.problems, s.records].every(int)) return false
+  if (!(
+    s.firstLine === null ||
+    s.firstLine === 'ok' ||
+    s.firstLine === 'bad' ||
+    s.firstLine === 'malformed'
+  )) {
+    return false
+  }
+  const changed = s.changed
+  if (typeof changed !== 'object' || changed === null || Array.isArray(changed)) return false
+  for (const at of Object.values(changed)) if (typeof at !== 'string') return false
+  return true
+}
 
 /** Longest title or prompt kept: the list shows one line. */
 const MAX_TEXT = 300

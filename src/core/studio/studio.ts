@@ -44,6 +44,7 @@ import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { Sources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
+import { FileTail } from '../sources/live-tail'
 import { StudioError } from './dispatch'
 import {
   buildSessionGraph,
@@ -90,6 +91,8 @@ export class Studio {
   private viewed: ViewedSession | null = null
   /** The rescue restore last previewed, applied as shown when it still fits. */
   private lastRescue: { nodeId: string; plan: RewindPlan } | null = null
+  /** Following the session's file while another program writes it (read-only views). */
+  private tail: FileTail | null = null
 
   private constructor(private readonly options: StudioOptions) {
     this.sources = new Sources({ home: options.home })
@@ -113,7 +116,34 @@ export class Studio {
       askPermission: (request) => this.askPermission(request),
       onEvent: (event) => this.onAgentEvent(event)
     })
+    this.followAppends(store)
     this.shapeChanged()
+  }
+
+  /**
+   * A session open read-only because another program writes it (our CLI chat holding its lock)
+   * is followed: what that program appends is read as it lands (sources/live-tail.ts) and the
+   * graph pushed again, within a second of each line. A file replaced or truncated is opened
+   * again from the start. Never written: a read-only view has no writer.
+   */
+  private followAppends(store: SessionStore): void {
+    this.tail?.close()
+    this.tail = null
+    const from = store.followFrom
+    if (from === null) return
+    const tail: FileTail = new FileTail(store.file, from, {
+      appended: (records) => {
+        store.follow(records, tail.at)
+        this.shapeChanged()
+      },
+      reset: () => {
+        tail.close()
+        void this.replaceSession(() => SessionStore.open(store.file, { readOnly: true })).catch(
+          (error: unknown) => this.notice('error', (error as Error).message)
+        )
+      }
+    })
+    this.tail = tail
   }
 
   private get store(): SessionStore {
@@ -628,6 +658,7 @@ export class Studio {
       // Opened before the current one closes: a session that cannot open leaves us where we were.
       const store = open()
       this.stopViewing()
+      this.tail?.close()
       await this.work.close()
       this.lastPlan = null
       await this.attach(store)
@@ -812,6 +843,7 @@ export class Studio {
 
   async close(): Promise<void> {
     this.viewed?.close()
+    this.tail?.close()
     await this.stop()
     await this.work.close()
   }
