@@ -2,7 +2,8 @@
 // views of Claude Code, pi and oh-my-pi sessions (their records mapped onto ours by the readers in
 // foreign/, one module per format). Files are read in chunks (jsonl.ts), never as one string. A
 // foreign session is built by a SessionBuilder, which can be fed more lines later: that is how a
-// file another program is still writing is followed (tail.ts).
+// file another program is still writing is followed (sources/live-tail.ts reads what it appends;
+// studio/viewed-session.ts feeds it here).
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeCode } from './foreign/claude-code'
@@ -86,8 +87,7 @@ export function loadParsed(
       backups: null
     }
   }
-  const builder = new SessionBuilder(reader, sidecarsOf(reader))
-  for (let i = 0; i < parsed.values.length; i++) builder.add(parsed.values[i], parsed.lines[i] ?? 0)
+  const builder = SessionBuilder.of(reader, parsed, sidecarsOf(reader))
   return {
     ...base,
     tree: builder.tree,
@@ -109,6 +109,18 @@ export class SessionBuilder {
     sidecars: readonly SidecarFile[] = []
   ) {
     this.mapper = reader.mapper(sidecars)
+  }
+
+  /** A builder fed every line parsed so far (more can follow: tail the file with FileTail). */
+  static of(
+    reader: ForeignReader,
+    parsed: Pick<ParsedJsonl, 'values' | 'lines'>,
+    sidecars: readonly SidecarFile[] = []
+  ): SessionBuilder {
+    const builder = new SessionBuilder(reader, sidecars)
+    for (let i = 0; i < parsed.values.length; i++)
+      builder.add(parsed.values[i], parsed.lines[i] ?? 0)
+    return builder
   }
 
   /** Maps one parsed line; its records join the tree at once. */

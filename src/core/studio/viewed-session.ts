@@ -1,12 +1,14 @@
 // A foreign session (Claude Code, pi, oh-my-pi) shown in the explorer, read-only: the studio
 // serves the same graph, transcript, inspector and compare views from its tree as from one of
-// ours, with no agent and no writer. The file is followed while the other program writes it
-// (session/tail.ts): a poll of its size and time, a refresh reading only the appended lines.
+// ours, with no agent and no writer. While the other program writes the file, what it appends is
+// read as it lands (sources/live-tail.ts) and fed through the format's mapper into the same tree
+// (session/load.ts SessionBuilder): a half-written last line waits for its newline; a file
+// replaced or truncated is read again from the start. Sub-agent transcripts are read with the
+// session (a run that grows later shows when the session is opened again).
 //
 // What it adds over our sessions: sub-agent runs (drawn as collapsible nodes), the lines of the
 // file (the inspector's raw view), the tool's own backups (turn diffs, rescue restores), and the
 // timeline of rescue restores kept in the companion log (companion-log.ts).
-import { type Stats, unwatchFile, watchFile } from 'node:fs'
 import { join } from 'node:path'
 import type { AppInfo } from '../../shared/views'
 import type { RewindEngine } from '../rewind/rewind-engine'
@@ -17,16 +19,15 @@ import {
   type RescuedSession
 } from '../rewind/rescue'
 import type { ForeignFormatName, ForeignReader, SubagentRun } from '../session/foreign/types'
-import type { SessionBuilder } from '../session/load'
-import { SessionTail } from '../session/tail'
+import { type ReadPosition, readJsonlFile } from '../session/jsonl'
+import { SessionBuilder, readSidecars } from '../session/load'
 import type { SessionTree } from '../session/tree'
-
-/** How often the file's size and time are looked at: an appended line shows within a second. */
-const POLL_MS = 250
+import { FileTail } from '../sources/live-tail'
 
 export class ViewedSession {
-  private readonly tail: SessionTail
-  private listener: ((now: Stats, before: Stats) => void) | null = null
+  private built: SessionBuilder
+  private readTo: ReadPosition
+  private tail: FileTail | null = null
   private backupFolder: ClaudeCodeBackups | null = null
 
   constructor(
@@ -34,33 +35,58 @@ export class ViewedSession {
     readonly reader: ForeignReader,
     private readonly dirs: { home: string; claudeHome: string }
   ) {
-    this.tail = new SessionTail(file, reader)
+    const { built, readTo } = this.read()
+    this.built = built
+    this.readTo = readTo
   }
 
-  /** Calls `onChange` whenever appended (or rewritten) lines changed the tree. */
-  follow(onChange: () => void): void {
-    this.listener = (now, before) => {
-      if (now.mtimeMs === before.mtimeMs && now.size === before.size && now.ino === before.ino)
-        return
-      try {
-        const { linesRead, reread } = this.tail.refresh()
-        if (linesRead > 0 || reread) onChange()
-      } catch {
-        // The file went away or cannot be read for a moment: the last tree stays shown.
+  /** The whole file, and where a follower goes on from. */
+  private read(): { built: SessionBuilder; readTo: ReadPosition } {
+    const parsed = readJsonlFile(this.file)
+    // A last line without its '\n' that did not parse is being written: it is read once complete.
+    const pending = !parsed.endsWithNewline && parsed.tornTail
+    return {
+      built: SessionBuilder.of(this.reader, parsed, readSidecars(this.reader, this.file)),
+      readTo: {
+        offset: pending ? parsed.complete : parsed.bytes,
+        nextLine: parsed.nextLine,
+        ino: parsed.ino
       }
     }
-    watchFile(this.file, { interval: POLL_MS }, this.listener).unref()
+  }
+
+  /** Calls `onChange` whenever appended lines (or a fresh read) changed the tree. */
+  follow(onChange: () => void): void {
+    this.tail?.close()
+    this.tail = new FileTail(this.file, this.readTo, {
+      appended: (values, lines) => {
+        values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
+        if (this.tail !== null) this.readTo = this.tail.at
+        onChange()
+      },
+      reset: () => {
+        // Replaced or truncated: read again from the start (FileTail goes on from there too).
+        try {
+          this.built = SessionBuilder.of(
+            this.reader,
+            { values: [], lines: [] },
+            readSidecars(this.reader, this.file)
+          )
+          onChange()
+        } catch {
+          // Gone for a moment: the next look finds it again.
+        }
+      }
+    })
   }
 
   close(): void {
-    if (this.listener !== null) unwatchFile(this.file, this.listener)
-    this.listener = null
+    this.tail?.close()
+    this.tail = null
   }
 
   private get builder(): SessionBuilder {
-    const builder = this.tail.session
-    if (builder === null) throw new Error(`${this.file} holds no records yet`)
-    return builder
+    return this.built
   }
 
   get format(): ForeignFormatName {

@@ -1,6 +1,6 @@
 // What every foreign-format reader gives the loader (load.ts), so the loader can read a file of
 // any format the same way, and read it incrementally while another program appends to it
-// (tail.ts). A reader is one module per format in this folder; it imports nothing from the
+// (SessionBuilder). A reader is one module per format in this folder; it imports nothing from the
 // loader, so adding a format is one file here and one line in load.ts's list.
 import type { LoadProblem } from '../problems'
 import type { SessionTree } from '../tree'
