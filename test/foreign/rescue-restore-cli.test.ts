@@ -27,6 +27,8 @@ describe('rescue restore from the command line', () => {
     expect(dry.stdout).toContain('delete (did not exist then) README.md')
     expect(dry.stdout).toContain('-mode=c')
     expect(fingerprint(cc.workspace)).toEqual(workspaceBefore)
+    // Nothing written anywhere, our data home included.
+    expect(existsSync(join(cc.home, 'foreign'))).toBe(false)
 
     const applied = await runCli(['rewind', cc.file, '--to', '2', '--json'], { env: cc.env })
     expect(applied.code).toBe(0)

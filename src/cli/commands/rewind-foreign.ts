@@ -63,7 +63,9 @@ export async function rewindForeign(options: ForeignRewindOptions): Promise<numb
       file: options.file,
       loaded,
       root: realpathSync(root),
-      claudeHome: claude
+      claudeHome: claude,
+      // A dry run writes nothing, not even the companion log's first line.
+      readOnly: options.dryRun
     })
     for (const notice of await space.engine.recover()) sayError(`note: ${notice}`)
     if (options.undo) {
