@@ -22,14 +22,19 @@ const commands: Record<string, Command> = {
   },
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
-    summary: 'talk to the agent in the terminal; /rewind, /undo, /exit',
+    summary: 'talk to the agent in the terminal; /rewind, /undo, /redo, /exit',
     load: () => import('./commands/chat')
   },
   rewind: {
-    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo',
+    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo | --redo',
     summary:
-      "rewind a session to before its Nth prompt (files and/or conversation), or undo; a Claude Code session's files from its backups",
+      "rewind a session to before its Nth prompt (files and/or conversation); undo, redo; a Claude Code session's files from its backups",
     load: () => import('./commands/rewind')
+  },
+  diff: {
+    usage: 'diff FILE --from A --to B|current [--cwd DIR] [--json]',
+    summary: 'compare two nodes of a session (or one and the current files): files, conversations',
+    load: () => import('./commands/diff')
   },
   du: {
     usage: 'du [--cwd DIR] [--json]',

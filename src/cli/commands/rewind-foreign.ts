@@ -24,7 +24,7 @@ import { say, sayError } from '../format'
 export interface ForeignRewindOptions {
   file: string
   to: number | null
-  undo: boolean
+  step: 'undo' | 'redo' | null
   mode: RewindMode | null
   cwd: string | null
   dryRun: boolean
@@ -68,9 +68,9 @@ export async function rewindForeign(options: ForeignRewindOptions): Promise<numb
       readOnly: options.dryRun
     })
     for (const notice of await space.engine.recover()) sayError(`note: ${notice}`)
-    if (options.undo) {
-      const result = await space.engine.undo()
-      printResult(options, result, [], null)
+    if (options.step !== null) {
+      const result = options.step === 'undo' ? await space.engine.undo() : await space.engine.redo()
+      printResult(options, result, [], options.step)
       return 0
     }
     const { plan, index } = await planToPrompt(space, loaded, options.to ?? 0)
@@ -133,7 +133,7 @@ function printResult(
   options: ForeignRewindOptions,
   result: RewindResult,
   skipped: SkippedFile[],
-  index: number | null
+  index: number | 'undo' | 'redo'
 ): void {
   const lists = { restore: result.restored, delete: result.deleted, recreate: result.recreated }
   if (options.json) {
@@ -141,8 +141,12 @@ function printResult(
     return
   }
   printLists(lists)
-  if (index === null) {
-    say('Undone: the files are back as they were before the rescue restore.')
+  if (index === 'undo' || index === 'redo') {
+    say(
+      index === 'undo'
+        ? 'Undone: the files are back as they were before the rescue restore.'
+        : 'Redone: the files are restored again as the undone rescue restore left them.'
+    )
     return
   }
   if (skipped.length > 0) {
