@@ -1,7 +1,7 @@
 // `rewind-studio rewind CLAUDE_SESSION.jsonl --to N --mode code`, the real command in a child
 // process on a real Claude Code session: the files put back as Claude Code's backups say they
 // were before prompt N, into the session's recorded workspace; --dry-run changes nothing; --undo
-// reverses it; a missing backup is named and its file skipped (the restore says it is partial);
+// and --redo walk its timeline; a missing backup is named and its file skipped (the restore says it is partial);
 // Claude Code's files are only read.
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -51,6 +51,11 @@ describe('rescue restore from the command line', () => {
       expect(undone.stdout).toContain('Undone')
     }
     expect(fingerprint(cc.workspace)).toEqual(workspaceBefore)
+    // Redo brings back the first restore undone: the files before prompt 2.
+    const redone = await runCli(['rewind', cc.file, '--redo'], { env: cc.env })
+    expect(redone.stdout).toContain('Redone')
+    expect(read(cc.workspace, 'config.txt')).toBe('mode=a\n')
+    expect(existsSync(join(cc.workspace, 'README.md'))).toBe(false)
     expect(fingerprint(cc.claudeHome)).toEqual(claudeBefore)
   })
 
