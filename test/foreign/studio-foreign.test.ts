@@ -222,5 +222,8 @@ describe('a Claude Code session in the explorer', () => {
     expect(detail.entries.filter((e) => e.isPrompt).map((e) => e.content)).toEqual([
       'SUBTASK-A: write survey-a.txt'
     ])
+    // A sub-agent's transcript is not the conversation: it is not continued from.
+    const refused = await s.call('session:continueForeign', { nodeId: runs[1]?.id })
+    expect(refused).toMatchObject({ ok: false, error: { code: 'not_found' } })
   })
 })

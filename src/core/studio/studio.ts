@@ -251,10 +251,7 @@ export class Studio {
       index: this.index(),
       nodes: (await this.graph()).nodes,
       // A foreign session's file_change records name its tool's backups.
-      blobs:
-        viewed === null
-          ? this.work.history.blobs
-          : { read: (ref) => viewed.content(ref) ?? Buffer.alloc(0) },
+      blobs: viewed === null ? this.work.history.blobs : { read: (ref) => viewed.readBackup(ref) },
       disk: this.work.engine.disk
     }
   }
@@ -716,7 +713,8 @@ export class Studio {
    */
   async previewRescue(nodeId: string): Promise<RescuePreview> {
     const { viewed, root } = this.rescueTarget()
-    const space = viewed.rescue(root)
+    // A preview writes nothing, not even the companion log's first line.
+    const space = viewed.rescue(root, true)
     try {
       const plan = await planRescue(space, viewed.rescued(), this.promptOf(nodeId))
       this.lastRescue = { nodeId, plan }
@@ -812,8 +810,14 @@ export class Studio {
         new StudioError('not_found', "No other tool's session is shown: nothing to continue.")
       )
     }
-    return this.endOfNode(nodeId).then((at) =>
-      this.replaceSession(() =>
+    return this.endOfNode(nodeId).then((at) => {
+      if (viewed.tree.get(at) === undefined) {
+        throw new StudioError(
+          'not_found',
+          `${nodeId} is no point of the conversation (a sub-agent's transcript is not): continue from a turn. Nothing was written.`
+        )
+      }
+      return this.replaceSession(() =>
         continueForeign({
           home: this.options.home,
           cwd: this.options.cwd,
@@ -822,7 +826,7 @@ export class Studio {
           at
         })
       )
-    )
+    })
   }
 
   settings(): Settings {

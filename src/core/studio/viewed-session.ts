@@ -123,16 +123,22 @@ export class ViewedSession {
 
   /** The content a file_change record of this session names (a backup of the tool's), or null. */
   content(ref: string | null): Buffer | null {
-    const backups = this.builder.backups
-    if (ref === null || backups === null) return null
-    this.backupFolder ??= new ClaudeCodeBackups(
-      join(this.dirs.claudeHome, 'file-history', backups.sessionId)
-    )
+    if (ref === null) return null
     try {
-      return this.backupFolder.read(ref)
+      return this.readBackup(ref)
     } catch {
       return null
     }
+  }
+
+  /** A backup of the tool's by the name its records give; throws saying why it cannot be read. */
+  readBackup(ref: string): Buffer {
+    const backups = this.builder.backups
+    if (backups === null) throw new Error(`${this.format} keeps no backups of the files it changes`)
+    this.backupFolder ??= new ClaudeCodeBackups(
+      join(this.dirs.claudeHome, 'file-history', backups.sessionId)
+    )
+    return this.backupFolder.read(ref)
   }
 
   /** What a rescue restore reads of the session. */
