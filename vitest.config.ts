@@ -6,9 +6,8 @@ useRunTempRoot()
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
-    globalSetup: ['test/support/build-cli.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    globalSetup: ['test/support/temp-root-teardown.ts']
+    globalSetup: ['test/support/build-cli.ts', 'test/support/temp-root-teardown.ts']
   }
 })
