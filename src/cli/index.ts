@@ -46,6 +46,12 @@ const commands: Record<string, Command> = {
     summary: 'prune file-history backups now (size cap, age; never what recent checkpoints need)',
     load: () => import('./commands/gc')
   },
+  sessions: {
+    usage: 'sessions [--cwd DIR] [--all] [--json]',
+    summary:
+      "list a workspace's sessions from every tool (ours, Claude Code, pi, oh-my-pi), or every project",
+    load: () => import('./commands/sessions')
+  },
   serve: {
     usage: 'serve [--cwd DIR] [--port N]',
     summary: 'serve the app in your browser (no Electron) for workspace DIR, on its latest session',

@@ -10,6 +10,11 @@
 interface SecretPattern {
   /** Matches the secret (a Bearer token without its word, which a lookbehind requires). */
   pattern: RegExp
+  /**
+   * A word the text must hold for `pattern` to be tried: a lookbehind is tried at every position
+   * of the text, which costs more than masking everything else (inspect of a 100 MB log).
+   */
+  hint?: RegExp
   /** The start of the match kept in front of the mask (the key's kind); null: not a secret. */
   keep(match: string, groups: (string | undefined)[]): string | null
 }
@@ -21,6 +26,15 @@ interface SecretPattern {
 function looksRandom(token: string): boolean {
   return /\d/.test(token) || (/[a-z]/.test(token) && /[A-Z]/.test(token))
 }
+
+/**
+ * What every pattern below needs somewhere in the text, in one pass over it (Bearer in any case):
+ * most text holds none of these, and is then returned as it is without trying each pattern over
+ * it (inspect of a 100 MB log masks 120,000 lines).
+ */
+const ANY_SECRET =
+  /sk-|AKIA|ASIA|ABIA|ACCA|gh[pousr]_|github_pat_|xox[abposr]-|AIza|PRIVATE KEY|[Bb][Ee][Aa][Rr][Ee][Rr]/
+const BEARER = /bearer/i
 
 const PATTERNS: SecretPattern[] = [
   {
@@ -62,14 +76,17 @@ const PATTERNS: SecretPattern[] = [
   {
     // An HTTP bearer token (a JWT, an opaque token).
     pattern: /(?<=\bBearer\s+)[A-Za-z0-9_.~+/-]{20,}=*/gi,
+    hint: BEARER,
     keep: (match) => (looksRandom(match) ? '' : null)
   }
 ]
 
 /** `text` with every string that looks like a key replaced by its kind, its length and a mask. */
 export function maskSecrets(text: string): string {
+  if (!ANY_SECRET.test(text)) return text
   let out = text
-  for (const { pattern, keep } of PATTERNS) {
+  for (const { pattern, hint, keep } of PATTERNS) {
+    if (hint !== undefined && !hint.test(out)) continue
     out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
       // replace() passes the groups, then the offset (a number): only the groups are wanted.
       const end = rest.findIndex((r) => typeof r === 'number')
