@@ -67,7 +67,8 @@ export type ExportScope = { kind: 'all' } | { kind: 'branch'; leafUuid: string |
 
 export interface ExportSource {
   tree: SessionTree
-  header: SessionHeader
+  /** What the page names: our header, or what another tool's session says of itself. */
+  header: Pick<SessionHeader, 'sessionId' | 'cwd' | 'forkedFrom'>
   file: string
 }
 
