@@ -12,8 +12,9 @@ import { join, resolve } from 'node:path'
 import { SessionStore } from '../src/core/session/store'
 import { launchStudio } from '../src/core/studio/launch'
 import { memorySecrets } from '../src/core/studio/secret-store'
-import type { SessionGraph } from '../src/shared/views'
+import type { GraphUpdate } from '../src/shared/graph-encoding'
 import { makeWorkspace } from '../test/rewind/fixture'
+import { graphFollower } from '../test/support/graph-updates'
 import { startSessionWriter } from '../test/support/session-writer'
 
 const appends = Number(process.argv[2] ?? 30)
@@ -27,6 +28,7 @@ created.close()
 const writer = await startSessionWriter(created.file)
 
 const shown = new Map<string, number>()
+const follow = graphFollower()
 const studio = await launchStudio({
   home: where.home,
   cwd: where.cwd,
@@ -39,9 +41,9 @@ const studio = await launchStudio({
   appRoot: repoRoot,
   secrets: memorySecrets(),
   emit: (event, payload) => {
-    if (event !== 'session:graph') return
+    if (event !== 'session:graphUpdate') return
     const at = now()
-    for (const node of (payload as SessionGraph).nodes)
+    for (const node of follow(payload as GraphUpdate).nodes)
       if (!shown.has(node.id)) shown.set(node.id, at)
   }
 })

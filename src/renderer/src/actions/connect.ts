@@ -4,12 +4,12 @@ import { getBridge } from '../bridge'
 import { useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import { receiveAgentEvent } from './agent'
-import { loadSession, onSelectionChanged } from './session'
+import { loadSession, onSelectionChanged, receiveGraphUpdate } from './session'
 
 export function connect(): () => void {
   const bridge = getBridge()
   const stops = [
-    bridge.on('session:graph', (graph) => useGraphStore.getState().receiveGraph(graph)),
+    bridge.on('session:graphUpdate', (update) => void receiveGraphUpdate(update)),
     bridge.on('agent:event', receiveAgentEvent),
     bridge.on('agent:permission', (request) => useAppStore.getState().askPermission(request)),
     bridge.on('agent:permissionResolved', ({ requestId }) =>

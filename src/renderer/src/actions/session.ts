@@ -1,5 +1,6 @@
 // Loading the open session into the stores, following the selection, and switching sessions.
 import { getBridge } from '../bridge'
+import { applyGraphUpdate, type GraphUpdate } from '../../../shared/graph-encoding'
 import type { Direction } from '../graph/tree-index'
 import { neighbor } from '../graph/tree-index'
 import { useAppStore, type SidePanel } from '../stores/app-store'
@@ -15,9 +16,22 @@ function branchLeafOf(nodeId: string | null): string | null {
   return node === undefined || node.onActivePath ? null : node.branchLeafUuid
 }
 
+/** The graph again: a delta from the version held (the whole graph the first time). */
 export async function refreshGraph(followTip = false): Promise<void> {
-  const graph = await attempt('Loading the graph', () => getBridge().request('session:graph', {}))
-  if (graph !== null) useGraphStore.getState().receiveGraph(graph, followTip)
+  const { graph, version } = useGraphStore.getState()
+  const update = await attempt('Loading the graph', () =>
+    getBridge().request('session:graphUpdate', graph === null ? {} : { since: version })
+  )
+  if (update !== null) await receiveGraphUpdate(update, followTip)
+}
+
+/** A graph update pushed or fetched; a delta from a version not held asks for one that fits. */
+export async function receiveGraphUpdate(update: GraphUpdate, followTip = false): Promise<void> {
+  const store = useGraphStore.getState()
+  const held = store.graph === null ? null : { graph: store.graph, version: store.version }
+  const next = applyGraphUpdate(held, update)
+  if (next === null) await refreshGraph(followTip)
+  else store.receiveGraph(next.graph, next.version, followTip)
 }
 
 export async function refreshTranscript(): Promise<void> {
