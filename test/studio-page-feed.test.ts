@@ -99,13 +99,13 @@ describe('the transcript by windows', () => {
     expect(around.start).toBe(second - 1)
     expect(around.entries[1]).toEqual(whole[second])
 
-    const missing = await h.call('session:transcriptRange', {
-      leafUuid: null,
-      anchor: { nodeId: 'no-such-node' },
-      before: 0,
-      after: 5
+    // A node with no message on the branch: the window at its end.
+    const missing = await range({ nodeId: 'no-such-node' }, 1, 5)
+    expect(missing).toEqual({
+      total: whole.length,
+      start: whole.length - 1,
+      entries: whole.slice(-1)
     })
-    expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } })
     const tooMany = await h.call('session:transcriptRange', {
       leafUuid: null,
       anchor: 'end',

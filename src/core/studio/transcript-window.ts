@@ -1,7 +1,6 @@
 // A window of a branch's transcript (session:transcriptRange): the entries around an anchor, so
 // the page fetches what it shows and more as the reader scrolls, never a 5,000-turn branch at once.
 import type { TranscriptEntry, TranscriptWindow } from '../../shared/views'
-import { StudioError } from './dispatch'
 
 export type TranscriptAnchor = number | 'end' | { nodeId: string }
 
@@ -20,10 +19,9 @@ export function transcriptWindow(
   if (anchor === 'end') at = entries.length
   else if (typeof anchor === 'number') at = Math.min(anchor, entries.length)
   else {
+    // A node with no message of its own on the branch (a sub-agent's): the branch's end.
     at = entries.findIndex((entry) => entry.nodeId === anchor.nodeId)
-    if (at < 0) {
-      throw new StudioError('not_found', `No message of node ${anchor.nodeId} on this branch.`)
-    }
+    if (at < 0) at = entries.length
   }
   const start = Math.max(0, at - before)
   let end = Math.min(entries.length, at + after)
