@@ -24,6 +24,8 @@ export interface ServeOptions {
   copyFrom?: string
   args?: string[]
   env?: Record<string, string>
+  /** Runs before the app starts (a session written under the data home, say). */
+  before?: (where: { workspace: string; home: string }) => void
 }
 
 export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
@@ -37,6 +39,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
     mkdirSync(join(workspace, path, '..'), { recursive: true })
     writeFileSync(join(workspace, path), content)
   }
+  options.before?.({ workspace, home })
   const env: NodeJS.ProcessEnv = { ...process.env, REWIND_STUDIO_HOME: home, ...options.env }
   delete env.ANTHROPIC_API_KEY
   const child: ChildProcess = spawn(

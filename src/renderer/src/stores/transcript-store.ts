@@ -59,15 +59,15 @@ export const useTranscriptStore = create<TranscriptStore>()((set) => ({
     ),
   receiveEarlier: (branchLeaf, window) =>
     set((state) => {
-      if (state.branchLeaf !== branchLeaf || window.start + window.entries.length !== state.start) {
-        return {}
-      }
-      const joined = joinModels(fromEntries(window.entries), state)
+      // The window may run on into the held ones (it never ends before a tool's results).
+      const before = window.entries.slice(0, state.start - window.start)
+      if (state.branchLeaf !== branchLeaf || window.start + before.length !== state.start) return {}
+      const joined = joinModels(fromEntries(before), state)
       const held = Math.min(joined.order.length, MAX_HELD)
       return {
         ...sliceModel(joined, 0, held),
         start: window.start,
-        loaded: Math.min(held, window.entries.length + state.loaded),
+        loaded: Math.min(held, before.length + state.loaded),
         total: window.total
       }
     }),
