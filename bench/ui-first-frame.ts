@@ -1,6 +1,7 @@
 // The branch explorer in Chromium over the real web host (`rewind-studio serve`): time to the
-// first frame showing graph nodes, and frame times while panning, for a 5,000-turn session
-// (a rewind every 40 turns keeps ~125 abandoned branches) beside a 50-turn session measured the
+// first frame showing graph nodes, and frame times while panning, for two 5,000-turn sessions
+// (a rewind every 40 turns keeps ~125 abandoned branches, every 10 turns ~500) beside a 50-turn
+// session measured the
 // same way in the same run (the baseline: page load, WebSocket and fixed costs). Targets: first
 // frame < 1 s, at most 2 MB received before it, pan ≥ 55 fps. Frame times are requestAnimationFrame
 // intervals (Performance API timebase) while the mouse drags the pane for 120 steps. Bytes are the
@@ -148,36 +149,41 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const big = workspaceWith(root, home, TURNS)
-  const small = workspaceWith(root, home, BASELINE_TURNS)
-  const servers = [await serve(home, big.cwd), await serve(home, small.cwd)]
+  const sessions = [
+    { label: 'a rewind every 40 turns', every: 40, ...workspaceWith(root, home, TURNS) },
+    { label: 'a rewind every 10 turns', every: 10, ...workspaceWith(root, home, TURNS, 10) },
+    { label: 'baseline', every: 40, ...workspaceWith(root, home, BASELINE_TURNS) }
+  ]
+  const servers = await Promise.all(sessions.map((session) => serve(home, session.cwd)))
   const browser = await chromium.launch(chromiumLaunchOptions)
   try {
-    const results = { big: [] as Figures[], small: [] as Figures[] }
-    // Alternate, so neither size gets a quieter moment of this shared machine.
+    const results: Figures[][] = sessions.map(() => [])
+    // Alternate, so no session gets a quieter moment of this shared machine.
     for (let i = 0; i < RUNS; i++) {
-      results.big.push(await measure(browser, servers[0]!.url))
-      results.small.push(await measure(browser, servers[1]!.url))
+      for (const [at, server] of servers.entries()) {
+        results[at]!.push(await measure(browser, server.url))
+      }
     }
-    const pan = (figures: PanFigures[]) =>
-      `frame ${median(figures.map((f) => f.medianFrameMs)).toFixed(1)} ms median, ` +
-      `${median(figures.map((f) => f.p95FrameMs)).toFixed(1)} ms p95, ` +
-      `${median(figures.map((f) => f.fps)).toFixed(1)} fps`
-    const first = (figures: Figures[]) => median(figures.map((f) => f.firstFrameMs))
-    const fps = (figures: PanFigures[]) => median(figures.map((f) => f.fps))
     const range = (values: number[], unit: (v: number) => string) => {
       const sorted = [...values].sort((a, b) => a - b)
       return `${unit(sorted[0] ?? NaN)} / ${unit(median(values))} / ${unit(sorted.at(-1) ?? NaN)}`
     }
     const ms = (v: number) => `${v.toFixed(0)} ms`
     const kb = (v: number) => `${(v / 1024).toFixed(1)} KB`
+    const fps = (v: number) => `${v.toFixed(1)} fps`
+    const pan = (figures: PanFigures[]) =>
+      `${range(
+        figures.map((f) => f.fps),
+        fps
+      )} (frame ${median(figures.map((f) => f.medianFrameMs)).toFixed(1)} ms median, ` +
+      `${median(figures.map((f) => f.p95FrameMs)).toFixed(1)} ms p95)`
     console.log(`branch explorer in Chromium, 1280x800, ${RUNS} runs (min / median / max)`)
-    for (const [label, figures] of [
-      [`${big.turns} turns`, results.big],
-      [`${small.turns} turns (baseline)`, results.small]
-    ] as const) {
+    for (const [at, session] of sessions.entries()) {
+      const figures = results[at]!
+      const branches = Math.floor(session.turns / session.every)
+      console.log(`  ${session.turns} turns, ${session.label} (~${branches} branches):`)
       console.log(
-        `  ${label}: first frame ${range(
+        `    first frame ${range(
           figures.map((f) => f.firstFrameMs),
           ms
         )}`
@@ -201,11 +207,17 @@ async function main(): Promise<void> {
       console.log(`    pan at the start: ${pan(figures.map((f) => f.atStart))}`)
       console.log(`    pan after Fit View: ${pan(figures.map((f) => f.fitted))}`)
     }
-    console.log(
-      `  ratio ${big.turns}/${small.turns}: first frame ${(first(results.big) / first(results.small)).toFixed(2)}x (target < 1000 ms, ≤ 2 MB before it), ` +
-        `pan fps ${(fps(results.big.map((f) => f.atStart)) / fps(results.small.map((f) => f.atStart))).toFixed(2)}x ` +
-        `at the start, ${(fps(results.big.map((f) => f.fitted)) / fps(results.small.map((f) => f.fitted))).toFixed(2)}x fitted`
-    )
+    const baseline = results.at(-1)!
+    const ratio = (figures: Figures[], of: (f: Figures) => number) =>
+      (median(figures.map(of)) / median(baseline.map(of))).toFixed(2)
+    for (const [at, session] of sessions.slice(0, -1).entries()) {
+      console.log(
+        `  ratio ${session.turns} turns (${session.label}) / baseline: ` +
+          `first frame ${ratio(results[at]!, (f) => f.firstFrameMs)}x (target < 1000 ms, ≤ 2 MB before it), ` +
+          `pan fps ${ratio(results[at]!, (f) => f.atStart.fps)}x at the start, ` +
+          `${ratio(results[at]!, (f) => f.fitted.fps)}x fitted (target ≥ 55 fps)`
+      )
+    }
   } finally {
     await browser.close()
     for (const server of servers) server.child.kill()
