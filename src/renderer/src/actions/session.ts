@@ -8,7 +8,7 @@ import { useAppStore, type SidePanel } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import { useInspectorStore } from '../stores/inspector-store'
 import { useTimelineStore } from '../stores/timeline-store'
-import { holdsNode, useTranscriptStore } from '../stores/transcript-store'
+import { holdsNode, selectLaterCount, useTranscriptStore } from '../stores/transcript-store'
 import { attempt } from './report'
 
 /** The branch whose transcript shows a node: the active one (null) or the node's deepest leaf. */
@@ -169,9 +169,12 @@ export function onSelectionChanged(): void {
   const branchLeaf = branchLeafOf(useGraphStore.getState().selectedId)
   const transcript = useTranscriptStore.getState()
   const selectedId = useGraphStore.getState().selectedId
+  // While the agent runs, the selection follows a turn whose messages are still streaming in.
+  const streamedHere =
+    useAppStore.getState().running && branchLeaf === null && selectLaterCount(transcript) === 0
   if (
     transcript.branchLeaf !== branchLeaf ||
-    (selectedId !== null && !holdsNode(transcript, selectedId))
+    (selectedId !== null && !streamedHere && !holdsNode(transcript, selectedId))
   ) {
     void loadTranscriptAround(branchLeaf)
   }
