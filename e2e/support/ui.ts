@@ -15,8 +15,15 @@ export const turn = (page: Page, title: string) =>
 
 /** Types a prompt, sends it, allows what the agent asks for, and waits for the turn to end. */
 export async function send(page: Page, prompt: string): Promise<void> {
+  // Until the run's first event lands, the page looks idle (no Stop, the field enabled): wait
+  // for the prompt in the transcript first, so a loaded machine cannot end the wait too early.
+  const sent = page
+    .getByRole('region', { name: 'Messages' })
+    .locator('article.message--user', { hasText: prompt })
+  const before = await sent.count()
   await promptField(page).fill(prompt)
   await page.getByRole('button', { name: 'Send' }).click()
+  await expect.poll(() => sent.count(), { timeout: 20_000 }).toBeGreaterThan(before)
   const stop = page.getByRole('button', { name: 'Stop' })
   const allow = page.getByRole('button', { name: 'Allow' })
   await expect(async () => {

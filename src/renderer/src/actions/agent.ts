@@ -56,7 +56,8 @@ export async function sendPrompt(): Promise<void> {
     const tip = conversationTip(useGraphStore.getState())
     if (tip !== null) useGraphStore.getState().select(tip)
   }
-  if (selectLaterCount(useTranscriptStore.getState()) > 0) await loadTranscriptEnd()
+  // Not waited for: the prompt goes at once (the window, when it lands, holds what was sent).
+  if (selectLaterCount(useTranscriptStore.getState()) > 0) void loadTranscriptEnd()
   app.setDraft('')
   app.dropStalePrefill()
   app.showPanel('transcript')
