@@ -16,13 +16,19 @@ const commands: Record<string, Command> = {
   },
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
-    summary: 'talk to the agent in the terminal; /rewind, /undo, /exit',
+    summary: 'talk to the agent in the terminal; /rewind, /undo, /summarize-from, /compact, /exit',
     load: () => import('./commands/chat')
   },
   rewind: {
     usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo',
     summary: 'rewind a session to before its Nth prompt (files and/or conversation), or undo',
     load: () => import('./commands/rewind')
+  },
+  summarize: {
+    usage: 'summarize FILE --from N | --up-to N [--instructions TEXT] [--model M]',
+    summary:
+      'summarize from a prompt on, or everything before it, with the model (records appended)',
+    load: () => import('./commands/summarize')
   },
   du: {
     usage: 'du [--cwd DIR] [--json]',

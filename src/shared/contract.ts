@@ -7,6 +7,7 @@ import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
+  LeaveChoice,
   NodeDetail,
   PermissionRequest,
   RewindPreview,
@@ -15,6 +16,7 @@ import {
   SessionSummary,
   Settings,
   SettingsUpdate,
+  SummaryInstructions,
   TranscriptEntry
 } from './views'
 
@@ -57,13 +59,32 @@ export const requests = {
     z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
     RewindPreview
   ),
+  /** `summary`: what to do with the branch a conversation rewind leaves (default: the setting). */
   'rewind:apply': channel(
-    z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
+    z.object({ checkpointUuid: Uuid, mode: RewindMode, summary: LeaveChoice.optional() }).strict(),
     RewindResult
   ),
   'rewind:undo': channel(Empty, RewindResult),
   'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
-  'branch:switch': channel(z.object({ leafUuid: Uuid }).strict(), RewindResult),
+  'branch:switch': channel(
+    z.object({ leafUuid: Uuid, summary: LeaveChoice.optional() }).strict(),
+    RewindResult
+  ),
+  /** The prompt and what follows it become one summary; the prompt comes back as `prefill`. */
+  'summary:fromHere': channel(
+    z.object({ nodeId: Uuid, instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string(), prefill: z.string() })
+  ),
+  /** What comes before the prompt becomes one summary (a compaction); later turns stay. */
+  'summary:upToHere': channel(
+    z.object({ nodeId: Uuid, instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string() })
+  ),
+  /** Compacts the branch now: its older part becomes one summary, its recent turns stay. */
+  'summary:compact': channel(
+    z.object({ instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string() })
+  ),
   'settings:get': channel(Empty, Settings),
   'settings:set': channel(SettingsUpdate.strict(), Settings)
 } as const
@@ -93,6 +114,8 @@ export const ErrorCode = z.enum([
   'read_only',
   'conflict',
   'unavailable',
+  /** The user stopped it (a summary): nothing was changed. */
+  'stopped',
   'internal'
 ])
 export type ErrorCode = z.infer<typeof ErrorCode>

@@ -14,7 +14,8 @@ export const fixedInfo: AppInfo = {
   model: 'scripted:test',
   notices: [],
   running: false,
-  pendingPermissions: []
+  pendingPermissions: [],
+  contextUsage: { tokens: 0, window: 200_000, estimated: true }
 }
 
 export function recordingHandlers(): { handlers: Handlers; calls: [RequestChannel, unknown][] } {

@@ -9,7 +9,7 @@
 import { CodedError } from '../../shared/coded-error'
 import type { ErrorCode } from '../../shared/contract'
 import type { SessionStore } from '../session/store'
-import { promptText } from '../session/tree'
+import { promptText, summarizedLeafOf } from '../session/tree'
 import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
@@ -241,7 +241,22 @@ export class RewindEngine {
     if (last === null || last.undo) return null
     const journal = await loadJournal(this.space.paths.restores, last.restoreId).catch(() => null)
     if (journal === null || journal.state !== 'recorded') return null
-    return this.store.leafUuid === journal.leafAfter ? journal : null
+    return this.isWhereMoveLeft(journal) ? journal : null
+  }
+
+  /**
+   * The leaf is where the restore put it, or on the summary of the branch it left, appended right
+   * after it (undoing then leaves that summary in the log, off the branch it goes back to).
+   */
+  private isWhereMoveLeft(journal: RestoreJournal): boolean {
+    const leaf = this.store.leafUuid
+    if (leaf === journal.leafAfter) return true
+    const record = leaf === null ? undefined : this.store.tree().get(leaf)
+    return (
+      record?.type === 'branch_summary' &&
+      record.parentUuid === journal.leafAfter &&
+      summarizedLeafOf(record) === journal.leafBefore
+    )
   }
 
   /** Whether `journal` wrote in this engine's folder (one from before roots were kept: assumed). */

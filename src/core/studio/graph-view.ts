@@ -10,7 +10,8 @@ import {
   type TreeRecord,
   contentText,
   isPrompt,
-  promptText
+  promptText,
+  summarizedLeafOf
 } from '../session/tree'
 
 const TITLE_CHARS = 120
@@ -18,6 +19,7 @@ const TITLE_CHARS = 120
 function nodeKind(record: TreeRecord): GraphNodeKind | null {
   if (record.type === 'user' && isPrompt(record)) return 'turn'
   if (record.type === 'branch_summary') return 'branch_summary'
+  if (record.type === 'compaction') return 'compaction'
   if (record.type === 'custom_message' && record.customType === REWIND_REPORT_TYPE) {
     return 'rewind_report'
   }
@@ -35,6 +37,7 @@ function nodeTitle(record: TreeRecord): string {
     case 'user':
       return firstLine(promptText(record))
     case 'branch_summary':
+    case 'compaction':
       return firstLine(record.summary)
     case 'custom_message': {
       const details = record.details as { report?: unknown } | undefined
@@ -136,7 +139,16 @@ export function buildSessionGraph(
     if (from) checkpointLinks.push({ from, to: summary.uuid })
   }
 
-  return { sessionId, nodes, leafUuid: tree.leafUuid, checkpointLinks, canUndo }
+  // A summary of a branch left is drawn from where that branch ended.
+  const summaryLinks: SessionGraph['summaryLinks'] = []
+  for (const summary of tree.summaries()) {
+    const record = summary.kind === 'branch_summary' ? tree.get(summary.uuid) : undefined
+    const fromLeaf = record?.type === 'branch_summary' ? summarizedLeafOf(record) : null
+    const from = fromLeaf === null ? undefined : owner.get(fromLeaf)
+    if (from) summaryLinks.push({ from, to: summary.uuid })
+  }
+
+  return { sessionId, nodes, leafUuid: tree.leafUuid, checkpointLinks, summaryLinks, canUndo }
 }
 
 /** The messages from the root to `leafUuid`, as the transcript panel shows them. */
@@ -166,6 +178,7 @@ export function buildTranscript(
           content: record.message.content
         }
       case 'branch_summary':
+      case 'compaction':
         return { ...base, role: 'summary', isPrompt: false, hidden: false, content: record.summary }
       case 'custom_message':
         return {

@@ -11,6 +11,7 @@ import type { RewindMode } from '../../shared/messages'
 import type {
   AgentEvent,
   AppInfo,
+  LeaveChoice,
   NodeDetail,
   PermissionRequest,
   RewindPreview,
@@ -23,7 +24,10 @@ import type {
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { unifiedDiff } from '../rewind/file-diff'
+import { listsOf } from '../agent/summary/files-touched'
+import { usageTokens } from '../agent/summary/tokens'
 import { SessionStore } from '../session/store'
+import type { TreeRecord } from '../session/tree'
 import { StudioError } from './dispatch'
 import { buildSessionGraph, buildTranscript, indexTurns, type TurnIndex } from './graph-view'
 import type { ModelSetup } from './model-setup'
@@ -67,6 +71,7 @@ export class Studio {
       model: await this.options.models.client(),
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
+      compaction: this.options.models.compaction(),
       askPermission: (request) => this.askPermission(request),
       onEvent: (event) => this.onAgentEvent(event)
     })
@@ -88,7 +93,8 @@ export class Studio {
       model: this.options.models.settings().model,
       notices: [...this.options.models.notices(), ...this.work.notices],
       running: this.work.agent.running,
-      pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request)
+      pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request),
+      contextUsage: this.work.agent.contextUsage()
     }
   }
 
@@ -147,7 +153,13 @@ export class Studio {
       (entry) => entry.nodeId === nodeId
     )
     const files = await this.turnDiffs(nodeId)
-    return maskSecretsIn({ node, entries, files, summary: this.summaryOf(nodeId) })
+    return maskSecretsIn({
+      node,
+      entries,
+      files,
+      summary: this.summaryOf(nodeId),
+      usage: turnUsage(entries.map((entry) => tree.get(entry.uuid)))
+    })
   }
 
   /** Each file a turn changed: its content before the turn → after it. */
@@ -171,12 +183,15 @@ export class Studio {
 
   private summaryOf(nodeId: string): NodeDetail['summary'] {
     const record = this.store.tree().get(nodeId)
-    if (record?.type === 'branch_summary') {
+    if (record?.type === 'branch_summary' || record?.type === 'compaction') {
       const details = record.details as { startedAt?: unknown } | undefined
+      const files = listsOf(record.details)
       return {
         text: record.summary,
         startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
-        rewoundAt: record.timestamp
+        rewoundAt: record.timestamp,
+        readFiles: files.read,
+        modifiedFiles: files.modified
       }
     }
     if (record?.type === 'custom_message') {
@@ -295,7 +310,7 @@ export class Studio {
    * Applies the plan the user previewed when it still fits (same target, leaf unchanged), so
    * "Restore" does exactly what the preview showed; plans afresh otherwise.
    */
-  rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
+  rewind(checkpointUuid: string, mode: RewindMode, summary?: LeaveChoice): Promise<RewindResult> {
     this.requireWritable()
     return this.applied('a rewind', async () => {
       const plan =
@@ -305,11 +320,11 @@ export class Studio {
         this.lastPlan.leafBefore === this.store.leafUuid
           ? this.lastPlan
           : await this.work.planRewind(checkpointUuid, mode)
-      return this.work.apply(plan)
+      return this.work.apply(plan, this.leaveChoice(summary))
     })
   }
 
-  switchBranch(leafUuid: string): Promise<RewindResult> {
+  switchBranch(leafUuid: string, summary?: LeaveChoice): Promise<RewindResult> {
     this.requireWritable()
     return this.applied('a branch switch', async () => {
       const plan =
@@ -318,7 +333,50 @@ export class Studio {
         this.lastPlan.leafBefore === this.store.leafUuid
           ? this.lastPlan
           : await this.work.planSwitch(leafUuid)
-      return this.work.apply(plan)
+      return this.work.apply(plan, this.leaveChoice(summary))
+    })
+  }
+
+  /** The choice a move request made for the branch it leaves, else the remembered one. */
+  private leaveChoice(asked: LeaveChoice | undefined): LeaveChoice {
+    if (asked !== undefined) return asked
+    return { mode: this.settings().summaryOnLeave === 'summarize' ? 'summarize' : 'none' }
+  }
+
+  // ---- summaries ------------------------------------------------------------------------------
+
+  /** The prompt and what follows it become one summary; no file changes. */
+  summarizeFromHere(
+    nodeId: string,
+    instructions?: string
+  ): Promise<{ summaryUuid: string; prefill: string }> {
+    this.requireWritable()
+    return this.summarized(() => this.work.summarizeFromHere(nodeId, instructions))
+  }
+
+  /** What comes before the prompt becomes one summary; the later turns stay verbatim. */
+  summarizeUpToHere(nodeId: string, instructions?: string): Promise<{ summaryUuid: string }> {
+    this.requireWritable()
+    return this.summarized(() => this.work.summarizeUpToHere(nodeId, instructions))
+  }
+
+  compact(instructions?: string): Promise<{ summaryUuid: string }> {
+    this.requireWritable()
+    return this.summarized(() => this.work.compact(instructions))
+  }
+
+  /**
+   * A summary runs alone like a rewind (refused as busy while the agent works); the agent shows
+   * it as running, so Stop (agent:stop) cancels it.
+   */
+  private summarized<T>(run: () => Promise<T>): Promise<T> {
+    return this.exclusive('a summary', async () => {
+      try {
+        return await run()
+      } finally {
+        this.lastPlan = null
+        this.shapeChanged()
+      }
     })
   }
 
@@ -407,6 +465,32 @@ export class Studio {
     await this.stop()
     await this.work.close()
   }
+}
+
+/** What the API reported for a turn's answers (usage on each assistant record); null: nothing. */
+function turnUsage(records: readonly (TreeRecord | undefined)[]): NodeDetail['usage'] {
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0)
+  const usage: NonNullable<NodeDetail['usage']> = {
+    requests: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheCreationTokens: 0,
+    contextTokens: 0
+  }
+  for (const record of records) {
+    if (record?.type !== 'assistant') continue
+    const counted = usageTokens(record.message.usage)
+    if (counted === null) continue
+    const u = record.message.usage as Record<string, unknown>
+    usage.requests += 1
+    usage.inputTokens += n(u.input_tokens)
+    usage.outputTokens += n(u.output_tokens)
+    usage.cacheReadTokens += n(u.cache_read_input_tokens)
+    usage.cacheCreationTokens += n(u.cache_creation_input_tokens)
+    usage.contextTokens = n(counted)
+  }
+  return usage.requests === 0 ? null : usage
 }
 
 /** The checkpoints on another session's active path, read without taking its lock. */

@@ -21,6 +21,7 @@ const graphOf = (nodes: GraphNode[]): SessionGraph => ({
   nodes,
   leafUuid: null,
   checkpointLinks: [],
+  summaryLinks: [],
   canUndo: false
 })
 
