@@ -183,7 +183,11 @@ export class Agent {
         this.emit({ type: 'status', running: false })
       }
     })()
-    this.turn = run
+    // stop() waits for the job to wind down, not for its result: its failure is the caller's.
+    this.turn = run.then(
+      () => undefined,
+      () => undefined
+    )
     return run
   }
 
@@ -391,8 +395,8 @@ export class Agent {
         })
         return 'nothing'
       }
-      // What was read before the cut left the model's view: read before edit again.
-      this.fileState.clear()
+      // The read-before-edit table stays: the branch is the same, and a file changed since it was
+      // read is refused anyway.
       const usage = this.contextUsage()
       this.emit({
         type: 'notice',

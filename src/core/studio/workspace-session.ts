@@ -161,7 +161,6 @@ export class WorkspaceSession {
         'What comes before that prompt is already a single summary. Nothing was changed.'
       )
     }
-    this.agent.fileState.clear()
     return { summaryUuid: record.uuid }
   }
 
@@ -174,7 +173,6 @@ export class WorkspaceSession {
         'There is nothing older to compact: the branch is only its latest turn. Nothing was changed.'
       )
     }
-    this.agent.fileState.clear()
     return { summaryUuid: record.uuid }
   }
 
