@@ -6,7 +6,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } }
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          // Worker threads: each is started from `<name>.js` beside index.js (core/os/module-worker.ts).
+          'search-worker': resolve('src/core/agent/tools/search-worker.ts')
+        }
+      }
     }
   },
   preload: {

@@ -2,6 +2,24 @@ import js from '@eslint/js'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 
+const corePatterns = [
+  {
+    group: ['electron', 'electron/*'],
+    message: 'The core and the contract import nothing from electron.'
+  },
+  {
+    group: ['**/main/**', '**/web/**', '**/cli/**', '**/renderer/**'],
+    message: 'The core does not depend on its hosts.'
+  }
+]
+
+// A child must never inherit the API key: children are started by src/core/os/child-env.ts only.
+const childProcessBan = ['node:child_process', 'child_process'].map((name) => ({
+  name,
+  message:
+    'Start children with spawnChild (src/core/os/child-env.ts): it scrubs secrets from their environment.'
+}))
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'demo/**'] },
   js.configs.recommended,
@@ -69,21 +87,17 @@ export default tseslint.config(
     // The core runs in the CLI, the web host and Electron alike.
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['electron', 'electron/*'],
-              message: 'The core and the contract import nothing from electron.'
-            },
-            {
-              group: ['**/main/**', '**/web/**', '**/cli/**', '**/renderer/**'],
-              message: 'The core does not depend on its hosts.'
-            }
-          ]
-        }
-      ]
+      'no-restricted-imports': ['error', { patterns: corePatterns, paths: childProcessBan }]
     }
+  },
+  {
+    // Tests start children of their own (a crashing writer, git) with the environment they choose.
+    files: ['src/core/os/child-env.ts', 'src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: corePatterns }] }
+  },
+  {
+    files: ['src/main/**/*.ts', 'src/web/**/*.ts', 'src/cli/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: childProcessBan }] }
   }
 )

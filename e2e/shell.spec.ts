@@ -1,6 +1,6 @@
 // The desktop shell's promises over the browser transport: the token guards everything, the page
 // shows the app, and a malformed payload is refused with a typed error.
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { repoRoot, type ServedApp, screenshotDir, serve } from './support/serve'
@@ -123,4 +123,24 @@ test('says so when the web host goes away, and does not hang on the next request
     'add TIMEOUT = 30 to config.py'
   )
   await page.screenshot({ path: join(screenshotDir, 'shell-03-disconnected.png') })
+})
+
+test('Settings says what Bash can do and saves the Bash sandbox', async ({ page }) => {
+  const own = await serve({ copyFrom: join(repoRoot, 'demo', 'workspace') })
+  try {
+    await page.goto(own.url)
+    await page.getByRole('button', { name: 'Settings' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Settings' })
+    const sandbox = dialog.getByRole('checkbox', { name: 'Run Bash in a sandbox' })
+    await expect(sandbox).not.toBeChecked()
+    await expect(dialog.getByText(/Off, Bash runs with your rights/)).toBeVisible()
+    await sandbox.check()
+    await page.screenshot({ path: join(screenshotDir, 'shell-04-bash-sandbox.png') })
+    await dialog.getByRole('button', { name: 'Save settings' }).click()
+    await expect(page.getByText('Settings saved')).toBeVisible()
+    const saved = JSON.parse(readFileSync(join(own.home, 'settings.json'), 'utf8')) as unknown
+    expect(saved).toMatchObject({ bash: { sandbox: true } })
+  } finally {
+    await own.stop()
+  }
 })

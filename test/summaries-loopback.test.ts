@@ -53,6 +53,7 @@ async function open(steps: ServerStep[]) {
     model: apiModel(server.url, 0),
     permissionMode: 'bypassPermissions',
     checkpointTools: false,
+    bashSandbox: false,
     askPermission: async () => true,
     onEvent: () => undefined
   })

@@ -18,7 +18,9 @@ export const SettingsFile = z.looseObject({
       contextWindow: ContextWindow.optional()
     })
     .optional(),
-  summary: z.looseObject({ onLeave: SummaryOnLeave.optional() }).optional()
+  summary: z.looseObject({ onLeave: SummaryOnLeave.optional() }).optional(),
+  /** sandbox: run Bash confined to the workspace (core/os/bash-sandbox.ts). */
+  bash: z.looseObject({ sandbox: z.boolean().optional() }).optional()
 })
 export type SettingsFile = z.infer<typeof SettingsFile>
 
@@ -71,7 +73,7 @@ function isGroup(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** Applies `key=value` overrides (`checkpoint.enabled=true`) to a settings object. */
+/** Applies `key=value` overrides (`checkpoint.enabled=true`, `bash.sandbox=true`) to a settings object. */
 export function applyOverrides(settings: SettingsFile, overrides: string[]): SettingsFile {
   const result: Record<string, unknown> = structuredClone(settings)
   for (const override of overrides) {

@@ -202,6 +202,10 @@ export const Settings = z.object({
   compactionThreshold: CompactionThreshold,
   contextWindow: ContextWindow,
   summaryOnLeave: SummaryOnLeave,
+  /** Bash confined to the workspace: writes only inside it, no network (setting bash.sandbox). */
+  bashSandbox: z.boolean(),
+  /** Why Bash cannot run sandboxed on this machine; null where it can. */
+  bashSandboxUnavailable: z.string().nullable(),
   /** Where the API key comes from; the key itself never reaches the renderer. */
   apiKeySource: z.enum(['env', 'settings', 'none']),
   /** Set where the key store is weak (Linux basic_text backend) or unavailable. */
@@ -216,6 +220,7 @@ export const SettingsUpdate = z.object({
   compactionThreshold: CompactionThreshold.optional(),
   contextWindow: ContextWindow.optional(),
   summaryOnLeave: SummaryOnLeave.optional(),
+  bashSandbox: z.boolean().optional(),
   /** A new key (empty string clears it). */
   apiKey: z.string().max(1000).optional()
 })

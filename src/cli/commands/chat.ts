@@ -361,6 +361,7 @@ export async function run(args: string[]): Promise<number> {
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
       compaction: models.compaction(),
+      bashSandbox: settings.bashSandbox,
       askPermission: chat.askPermission,
       onEvent: chat.onEvent
     })

@@ -18,6 +18,21 @@ Serves Rewind Studio at http://127.0.0.1:PORT/?token=… for workspace DIR (defa
 directory), on its latest session. Without an API key the built-in scripted model answers;
 --demo opens the demo workspace instead of DIR.`
 
+/** How long a stop signal waits for the running turn to wind down before leaving anyway. */
+const SHUTDOWN_GRACE_MS = 5_000
+
+/** Whether `promise` settles (either way) within `ms`. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms)
+    const settled = () => {
+      clearTimeout(timer)
+      resolve(true)
+    }
+    promise.then(settled, settled)
+  })
+}
+
 export async function run(args: string[]): Promise<number> {
   if (wantsHelp(args)) {
     console.log(usage)
@@ -48,8 +63,19 @@ export async function run(args: string[]): Promise<number> {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)
     })
-    await host.close()
-    await studio.close()
+    const closed = (async () => {
+      await host.close()
+      await studio.close()
+    })()
+    if (!(await settlesWithin(closed, SHUTDOWN_GRACE_MS))) {
+      // The session log holds every record written so far; the writer lock goes with the
+      // process (session/lock.ts releases it on exit).
+      console.error(
+        `rewind-studio: the running turn did not stop within ${SHUTDOWN_GRACE_MS / 1000} s; leaving without it.`
+      )
+      process.exit(1)
+    }
+    await closed
     return 0
   } catch (error) {
     return failWith(error)

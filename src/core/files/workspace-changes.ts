@@ -8,7 +8,15 @@ import { lstatSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type BlobStore, sha256 } from './blob-store'
 import { IgnoreRules } from './ignore-rules'
-import { type FileStat, sameStat, scanTree, statFile, yieldToEventLoop } from './workspace-scan'
+import {
+  type FileStat,
+  sameStat,
+  scanTree,
+  scanUnnamed,
+  statFile,
+  type UnnamedFiles,
+  yieldToEventLoop
+} from './workspace-scan'
 import type { WorkspaceWatcher } from './workspace-watcher'
 
 interface Entry {
@@ -28,6 +36,8 @@ export type DetectedChange =
       afterMode?: number | undefined
     }
   | { kind: 'untracked'; path: string; reason: string }
+
+const UNNAMED_REASON = 'its name is not valid UTF-8, and file history records UTF-8 names only'
 
 /** Files hashed and backed up between two yields to the event loop. */
 const FILES_PER_BATCH = 64
@@ -77,6 +87,12 @@ class Manifest {
 
 export class WorkspaceChanges {
   private manifest: Manifest | null = null
+  /**
+   * Files under names that are not UTF-8, per tracked folder holding such names (see
+   * workspace-scan.ts): compared by stat only, their changes reported as not tracked. No watch
+   * reaches inside such a folder, so every refresh re-reads these folders (there are few).
+   */
+  private unnamed = new Map<string, UnnamedFiles>()
   private rules: IgnoreRules
   /** Set during a refresh that must not stop at a failed backup (see refresh). */
   private unstored: string[] | null = null
@@ -130,12 +146,19 @@ export class WorkspaceChanges {
     this.watcher.unwatchUnder('')
     const scan = await scanTree(this.root, this.rules)
     this.watcher.watchDirs(scan.dirs)
-    return this.update(manifest, new Map(manifest.files), scan.files)
+    const changes = await this.update(manifest, new Map(manifest.files), scan.files)
+    const holders = new Set([...this.unnamed.keys(), ...scan.unnamed.keys()])
+    return [...changes, ...this.updateUnnamed(holders, scan.unnamed)]
   }
 
   private async partialScan(manifest: Manifest, dirty: Set<string>): Promise<DetectedChange[]> {
     const changes: DetectedChange[] = []
+    // Folders to look at for names that are not UTF-8: those that held some, and those where
+    // the watcher saw a name it could only give as U+FFFD.
+    const holders = new Set(this.unnamed.keys())
+    const fresh = new Map<string, UnnamedFiles>()
     for (const rel of dirty) {
+      if (rel.includes('\uFFFD')) holders.add(parentOf(rel))
       const abs = join(this.root, rel)
       let isDir = false
       try {
@@ -151,11 +174,39 @@ export class WorkspaceChanges {
         const scan = await scanTree(this.root, this.rules, rel)
         this.watcher.watchDirs(scan.dirs)
         for (const [path, stat] of scan.files) now.set(path, stat)
+        for (const [holder, files] of scan.unnamed) {
+          holders.add(holder)
+          fresh.set(holder, files)
+        }
       } else if (!isDir && !this.rules.isIgnored(rel, false)) {
         const stat = statFile(abs)
         if (stat !== null) now.set(rel, stat)
       }
       changes.push(...(await this.update(manifest, manifest.under(rel), now)))
+    }
+    return [...changes, ...this.updateUnnamed(holders, fresh)]
+  }
+
+  /**
+   * Brings the unnamed files of `holders` up to date (from `fresh` where a scan just read them,
+   * read afresh otherwise) and reports each one created, changed or gone as not tracked.
+   */
+  private updateUnnamed(
+    holders: Iterable<string>,
+    fresh: Map<string, UnnamedFiles>
+  ): DetectedChange[] {
+    const changes: DetectedChange[] = []
+    for (const holder of holders) {
+      const before = this.unnamed.get(holder) ?? new Map<string, FileStat>()
+      const now = fresh.get(holder) ?? scanUnnamed(this.root, this.rules, holder)
+      for (const path of new Set([...before.keys(), ...now.keys()])) {
+        const was = before.get(path)
+        const is = now.get(path)
+        if (was !== undefined && is !== undefined && sameStat(was, is)) continue
+        changes.push({ kind: 'untracked', path, reason: UNNAMED_REASON })
+      }
+      if (now.size === 0) this.unnamed.delete(holder)
+      else this.unnamed.set(holder, now)
     }
     return changes
   }

@@ -2,11 +2,18 @@
 // cheap "did anything change?" index that Bash change detection compares against. Stats only;
 // hashing and backing up content is the caller's business.
 //
+// Names are read as bytes. A name that is not valid UTF-8 cannot be recorded (session records
+// hold UTF-8 paths) nor reopened from the string Node would make of it, so the files at or under
+// such names are gathered apart ("unnamed"), by their path shown with the bad bytes as \xHH,
+// for the caller to report as not tracked: never skipped silently.
+//
 // The walk uses synchronous syscalls in small batches, yielding to the event loop between them:
 // on 20,000 files that is three to four times faster than one promise per syscall (each one a
 // trip through libuv's four-thread pool), and no batch blocks for more than a few milliseconds.
+import { isUtf8 } from 'node:buffer'
 import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
+import { showBytes } from './file-names'
 import type { IgnoreRules } from './ignore-rules'
 
 export interface FileStat {
@@ -33,10 +40,15 @@ export function sameStat(a: FileStat, b: FileStat): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
 }
 
+/** Files whose path is not valid UTF-8, by that path shown with its bad bytes as \xHH. */
+export type UnnamedFiles = Map<string, FileStat>
+
 export interface ScanResult {
   files: Map<string, FileStat>
   /** Every tracked directory walked, '' for the root itself when it was the start. */
   dirs: string[]
+  /** Per tracked directory holding names that are not UTF-8: the files at or under them. */
+  unnamed: Map<string, UnnamedFiles>
 }
 
 /** Directories walked between two yields to the event loop. */
@@ -61,37 +73,50 @@ export async function scanTree(
 ): Promise<ScanResult> {
   const files = new Map<string, FileStat>()
   const dirs: string[] = []
+  const unnamed = new Map<string, UnnamedFiles>()
   const queue = [startRel]
   for (let next = 0; next < queue.length; next++) {
     const dir = queue[next] ?? ''
-    const subdirs = scanDir(root, rules, dir, files)
+    const subdirs = scanDir(root, rules, dir, files, unnamed)
     if (subdirs !== null) {
       dirs.push(dir)
       queue.push(...subdirs)
     }
     if (next % DIRS_PER_BATCH === DIRS_PER_BATCH - 1) await yieldToEventLoop()
   }
-  return { files, dirs }
+  return { files, dirs, unnamed }
 }
 
-/** Stats the tracked files of one directory into `files`; returns its tracked subdirectories. */
-function scanDir(
-  root: string,
-  rules: IgnoreRules,
-  dir: string,
-  files: Map<string, FileStat>
-): string[] | null {
-  let entries: Dirent[]
+/** The entries of a directory, names as bytes; null when it is gone or no directory. */
+function readEntries(abs: string | Buffer): Dirent<Buffer>[] | null {
   try {
-    entries = readdirSync(join(root, dir), { withFileTypes: true })
+    return readdirSync(abs, { withFileTypes: true, encoding: 'buffer' })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return null
     throw error
   }
+}
+
+/**
+ * Stats the tracked files of one directory into `files` (and those under names that are not
+ * UTF-8 into `unnamed`); returns its tracked subdirectories.
+ */
+function scanDir(
+  root: string,
+  rules: IgnoreRules,
+  dir: string,
+  files: Map<string, FileStat>,
+  unnamed: Map<string, UnnamedFiles>
+): string[] | null {
+  const entries = readEntries(join(root, dir))
+  if (entries === null) return null
+  const found = unnamedFiles(root, rules, dir, entries)
+  if (found.size > 0) unnamed.set(dir, found)
   const subdirs: string[] = []
   for (const entry of entries) {
-    const rel = joinRel(dir, entry.name)
+    if (!isUtf8(entry.name)) continue
+    const rel = joinRel(dir, entry.name.toString('utf8'))
     if (entry.isDirectory()) {
       if (!rules.isIgnored(rel, true)) subdirs.push(rel)
       continue
@@ -112,5 +137,53 @@ export function statFile(abs: string): FileStat | null {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return null
     throw error
+  }
+}
+
+/**
+ * The files at or under the names in tracked directory `dir` that are not UTF-8 (read afresh:
+ * a caller re-checks a directory that held some, since no watch reaches inside them).
+ */
+export function scanUnnamed(root: string, rules: IgnoreRules, dir: string): UnnamedFiles {
+  return unnamedFiles(root, rules, dir, readEntries(join(root, dir)) ?? [])
+}
+
+function unnamedFiles(
+  root: string,
+  rules: IgnoreRules,
+  dir: string,
+  entries: Dirent<Buffer>[]
+): UnnamedFiles {
+  const found: UnnamedFiles = new Map()
+  const dirBytes = Buffer.from(join(root, dir, '/'))
+  for (const entry of entries) {
+    if (!isUtf8(entry.name)) collectUnder(rules, dirBytes, dir, entry, found)
+  }
+  return found
+}
+
+/** Adds the file `entry` is, or every tracked file under the folder it is, to `found`. */
+function collectUnder(
+  rules: IgnoreRules,
+  dirBytes: Buffer,
+  shownDir: string,
+  entry: Dirent<Buffer>,
+  found: UnnamedFiles
+): void {
+  const abs = Buffer.concat([dirBytes, entry.name])
+  const shown = joinRel(shownDir, showBytes(entry.name))
+  if (entry.isDirectory()) {
+    if (rules.isIgnored(shown, true)) return
+    const inner = Buffer.concat([abs, Buffer.from('/')])
+    for (const child of readEntries(abs) ?? []) collectUnder(rules, inner, shown, child, found)
+    return
+  }
+  if (!entry.isFile() || rules.isIgnored(shown, false)) return
+  try {
+    const stats = lstatSync(abs)
+    if (stats.isFile()) found.set(shown, statOf(stats))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
   }
 }

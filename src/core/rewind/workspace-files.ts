@@ -8,20 +8,18 @@
 import {
   type BigIntStats,
   closeSync,
-  constants,
   fchmodSync,
-  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmdirSync,
   statfsSync,
   rmSync
 } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
+import { readRegularFile } from '../os/read-regular-file'
 import { writeAllSync } from '../os/write-all'
 import { BlobStore } from '../files/blob-store'
 import type { HistoryPaths } from '../files/history-paths'
@@ -151,28 +149,18 @@ export function unchangedSince(read: FileStamp, stampNow: string | null): boolea
  * settleMarginMs.
  */
 export function readFileAt(abs: string, settleMs = 2000): FileOnDisk | null {
-  let fd: number
-  try {
-    // O_NONBLOCK: a FIFO put on the path must not hang the restore (it is no file: null below).
-    // O_NOFOLLOW: checkedPath refused a link here; one swapped in since is not read through.
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null
-    throw error
-  }
-  try {
-    const readAt = BigInt(Date.now()) * 1_000_000n
-    const stats = fstatSync(fd, { bigint: true })
-    if (!stats.isFile()) return null
-    return {
-      content: readFileSync(fd),
-      mode: Number(stats.mode & 0o7777n),
-      stamp: stampOf(stats),
-      settled: stats.ctimeNs < readAt - BigInt(settleMs) * 1_000_000n
-    }
-  } finally {
-    closeSync(fd)
+  // Taken before the read: the earlier it is, the stricter "settled" is.
+  const readAt = BigInt(Date.now()) * 1_000_000n
+  // A FIFO or a folder put on the path is no file. No following: checkedPath refused a link
+  // here, and one swapped in since is not read through.
+  const found = readRegularFile(abs, { followSymlinks: false })
+  if (found.kind !== 'file') return null
+  const { content, stats } = found
+  return {
+    content,
+    mode: Number(stats.mode & 0o7777n),
+    stamp: stampOf(stats),
+    settled: stats.ctimeNs < readAt - BigInt(settleMs) * 1_000_000n
   }
 }
 

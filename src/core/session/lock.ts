@@ -2,6 +2,11 @@
 // fork the tree under each other (oh-my-pi #12242, gemini-cli #20855). The writer holds
 // `<session>.lock`, created with O_EXCL and holding its pid; a lock whose pid is dead is stale
 // and taken over. Everyone else opens the session read-only.
+//
+// A lock is released when its session closes, and in any case when the process exits: a host
+// that gives up waiting for a stuck turn calls process.exit, and that process may then linger
+// (Node waits for a libuv thread blocked in a read) with its pid alive, so its lock would
+// never look stale. The 'exit' listener removes it before that wait.
 import {
   closeSync,
   linkSync,
@@ -34,7 +39,10 @@ export function acquireWriterLock(sessionFile: string): LockResult {
   const me: LockOwner = { pid: process.pid, token: uuidv7(), since: new Date().toISOString() }
   // Two rounds: the second runs after a stale lock was moved aside.
   for (let round = 0; round < 2; round++) {
-    if (tryCreate(path, me)) return { held: true, release: () => release(path, me.token) }
+    if (tryCreate(path, me)) {
+      heldByThisProcess(path, me.token)
+      return { held: true, release: () => release(path, me.token) }
+    }
     const owner = readOwner(path)
     if (owner === 'gone') continue
     if (owner !== null && isProcessAlive(owner.pid)) {
@@ -119,7 +127,27 @@ function removeStale(path: string, seen: LockOwner | null): boolean {
   return sameLock
 }
 
+/** Lock path → token, for every lock this process holds. */
+const held = new Map<string, string>()
+
+function heldByThisProcess(path: string, token: string): void {
+  if (held.size === 0) process.on('exit', releaseAllHeld)
+  held.set(path, token)
+}
+
+function releaseAllHeld(): void {
+  for (const [path, token] of held) {
+    try {
+      release(path, token)
+    } catch {
+      // Exiting: a lock that cannot be removed stays, and is stale once this pid is gone.
+    }
+  }
+}
+
 function release(path: string, token: string): void {
+  if (held.get(path) === token) held.delete(path)
+  if (held.size === 0) process.off('exit', releaseAllHeld)
   const owner = readOwner(path)
   if (owner !== null && owner !== 'gone' && owner.token === token) unlinkSync(path)
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { PermissionMode } from '../../shared/messages'
 import type { Settings, SettingsUpdate } from '../../shared/views'
 import { createModelClient, isScriptedSpec, SCRIPTED_PREFIX } from '../agent/model/create'
+import { bashSandboxUnavailable } from '../os/bash-sandbox'
 import type { ModelClient } from '../agent/model/model-client'
 import { type CompactionSettings, DEFAULT_COMPACTION_THRESHOLD } from '../agent/summary/compaction'
 import { DEFAULT_CONTEXT_WINDOW } from '../agent/summary/tokens'
@@ -82,11 +83,19 @@ export class ModelSetup {
 
   notices(): string[] {
     const requested = this.requestedModel()
-    return this.effectiveModel() === requested
-      ? []
-      : [
-          `No API key: the built-in scripted demo model answers instead of ${requested}. Add a key in Settings or set ANTHROPIC_API_KEY.`
-        ]
+    const settings = this.settings()
+    return [
+      ...(this.effectiveModel() === requested
+        ? []
+        : [
+            `No API key: the built-in scripted demo model answers instead of ${requested}. Add a key in Settings or set ANTHROPIC_API_KEY.`
+          ]),
+      ...(settings.bashSandbox && settings.bashSandboxUnavailable !== null
+        ? [
+            `The Bash sandbox (setting bash.sandbox) cannot run here: ${settings.bashSandboxUnavailable}. Bash will refuse to run commands.`
+          ]
+        : [])
+    ]
   }
 
   settings(): Settings {
@@ -99,6 +108,8 @@ export class ModelSetup {
       // Every Claude model takes 200,000 tokens; the scripted model is given the same unless set.
       contextWindow: file.compaction?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
       summaryOnLeave: file.summary?.onLeave ?? 'ask',
+      bashSandbox: file.bash?.sandbox ?? false,
+      bashSandboxUnavailable: bashSandboxUnavailable(),
       apiKeySource: this.apiKey().source,
       apiKeyWarning: this.options.secrets.warning
     }
@@ -143,6 +154,10 @@ export class ModelSetup {
     if (update.summaryOnLeave !== undefined) {
       saved.summary = { onLeave: update.summaryOnLeave }
       this.dropOverride('summary.onLeave')
+    }
+    if (update.bashSandbox !== undefined) {
+      saved.bash = { sandbox: update.bashSandbox }
+      this.dropOverride('bash.sandbox')
     }
     if (Object.keys(saved).length > 0) writeSettings(this.options.home, saved)
   }

@@ -72,6 +72,7 @@ export class Studio {
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
       compaction: this.options.models.compaction(),
+      bashSandbox: settings.bashSandbox,
       askPermission: (request) => this.askPermission(request),
       onEvent: (event) => this.onAgentEvent(event)
     })

@@ -24,6 +24,8 @@ export interface WorkspaceSessionOptions {
   model: ModelClient
   permissionMode: PermissionMode
   checkpointTools: boolean
+  /** The setting bash.sandbox. */
+  bashSandbox: boolean
   askPermission(request: PermissionRequest): Promise<boolean>
   onEvent(event: AgentEvent): void
   /** Settings compaction.threshold and compaction.contextWindow. */
@@ -72,7 +74,7 @@ export class WorkspaceSession {
       session: store,
       cwd: store.cwd,
       model: options.model,
-      tools: builtinTools(),
+      tools: builtinTools({ bashSandbox: options.bashSandbox }),
       permissionMode: options.permissionMode,
       askPermission: options.askPermission,
       guard: history,

@@ -2,13 +2,13 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { bashTool } from './bash'
+import { createBashTool } from './bash'
 import { makeWorkspace } from './test-support'
 import type { TestWorkspace } from './test-support'
 import { runTool } from './tool'
 import type { Tool } from './tool'
 
-const bash = bashTool as Tool
+const bash = createBashTool({ sandbox: false }) as Tool
 
 /** A process that ended is gone or a zombie nobody reaped yet (PID 1 in a container may not). */
 function isGone(pid: number): boolean {

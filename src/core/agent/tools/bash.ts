@@ -1,10 +1,12 @@
-// Bash: runs a command with `bash -c` in the workspace. The command gets its own process group
-// so a timeout or a cancel ends everything it started; whatever it leaves running when bash
-// exits is ended too (there is no background shell, and file history must see every change
-// before it reports). File history snapshots around it and says what the command changed.
-import { spawn } from 'node:child_process'
+// Bash: runs a command with `bash -c` in the workspace: with the user's rights, or confined to
+// the workspace when the setting bash.sandbox is on (core/os/bash-sandbox.ts). The command gets
+// its own process group so a timeout or a cancel ends everything it started; whatever it leaves
+// running when bash exits is ended too (there is no background shell, and file history must see
+// every change before it reports). File history snapshots around it and says what it changed.
 import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
+import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'
+import { spawnChild } from '../../os/child-env'
 import type { CommandChanges } from '../../files/write-guard'
 import { ToolError } from './tool'
 import type { Tool } from './tool'
@@ -72,8 +74,14 @@ interface CommandResult {
   ended: 'timeout' | 'cancelled' | null
 }
 
+/** What runs: `bash -c command`, or that inside the sandbox. */
+interface CommandLine {
+  file: string
+  args: string[]
+}
+
 function runCommand(
-  command: string,
+  line: CommandLine,
   cwd: string,
   timeoutMs: number,
   signal: AbortSignal
@@ -81,11 +89,8 @@ function runCommand(
   // Cancelled while file history was snapshotting: the command never starts.
   if (signal.aborted) return Promise.resolve({ output: '', exitCode: null, ended: 'cancelled' })
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('bash', ['-c', command], {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
+    // In the sandbox the group is bwrap's: ending bwrap ends everything inside (--die-with-parent).
+    const child = spawnChild(line.file, line.args, { cwd, detached: true })
     const output = new CappedOutput(MAX_OUTPUT_CHARS)
     let ended: CommandResult['ended'] = null
     let exitCode: number | null = null
@@ -153,59 +158,90 @@ function commandLine(command: string): string {
   return rest.length === 0 ? line : `${line} +${rest.length} line${rest.length === 1 ? '' : 's'}`
 }
 
-export const bashTool: Tool<BashInput> = {
-  name: 'Bash',
-  description: [
-    'Runs a command with bash in the workspace root and returns its output (stdout and stderr as they came) and exit code.',
-    `The command ends after its timeout (default ${DEFAULT_TIMEOUT_MS / 1000} s); processes it starts in the background are ended when it exits.`,
-    `Output beyond ${MAX_OUTPUT_CHARS} characters is cut in the middle. stdin is empty.`,
-    'Files the command creates, changes or deletes are reported. Prefer Read, Edit, Write, Glob and Grep for files.'
-  ].join('\n'),
-  inputSchema: BashInput,
-  permission: 'execute',
-  describeCall: (input) => `Bash(${commandLine(input.command)})`,
-  approvalDetail: (input) => ({ label: 'Command', text: input.command }),
-  async execute(input, ctx) {
-    try {
-      await ctx.guard.beforeCommand('Bash')
-    } catch (error) {
-      throw new ToolError(
-        `could not snapshot the workspace before the command: ${error instanceof Error ? error.message : String(error)}; the command was not run`
-      )
-    }
-    const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS
-    // afterCommand runs even when the command could not start: beforeCommand expects its pair.
-    const result = await runCommand(input.command, ctx.cwd, timeoutMs, ctx.signal).catch(
-      (error: Error) => error
-    )
-    const changes = await ctx.guard
-      .afterCommand('Bash')
-      .catch((error: unknown) => new Error(error instanceof Error ? error.message : String(error)))
-    if (result instanceof Error) throw new ToolError(`Bash could not start: ${result.message}`)
+export interface BashOptions {
+  /** The setting bash.sandbox: confine commands to the workspace (core/os/bash-sandbox.ts). */
+  sandbox: boolean
+}
 
-    const status =
-      result.ended === 'timeout'
-        ? `Command timed out after ${timeoutMs} ms and was killed.`
-        : result.ended === 'cancelled'
-          ? 'Command was cancelled and killed.'
-          : result.exitCode !== 0
-            ? `Exit code ${result.exitCode ?? 'unknown (killed by a signal)'}`
-            : ''
-    const changeText =
-      changes instanceof Error
-        ? `\n\nWarning: file history could not check what the command changed (${changes.message}).`
-        : describeChanges(changes)
-    // Trailing newlines carry nothing for the model and would pile up before the notes.
-    const output = result.output.replace(/\n+$/, '')
-    const body = output === '' ? '(no output)' : output
-    return {
-      isError: status !== '',
-      content: (status === '' ? body : `${status}\n${body}`) + changeText,
-      details: {
-        exitCode: result.exitCode,
-        ended: result.ended,
-        changes: changes instanceof Error ? null : changes
+export function createBashTool(options: BashOptions): Tool<BashInput> {
+  return {
+    name: 'Bash',
+    description: [
+      'Runs a command with bash in the workspace root and returns its output (stdout and stderr as they came) and exit code.',
+      `The command ends after its timeout (default ${DEFAULT_TIMEOUT_MS / 1000} s); processes it starts in the background are ended when it exits.`,
+      `Output beyond ${MAX_OUTPUT_CHARS} characters is cut in the middle. stdin is empty.`,
+      ...(options.sandbox
+        ? [
+            'It runs in a sandbox: it may write only inside the workspace (not its .git) and /tmp (emptied after each command), and has no network.'
+          ]
+        : []),
+      'Files the command creates, changes or deletes are reported. Prefer Read, Edit, Write, Glob and Grep for files.'
+    ].join('\n'),
+    inputSchema: BashInput,
+    permission: 'execute',
+    describeCall: (input) => `Bash(${commandLine(input.command)})`,
+    approvalDetail: (input) => ({ label: 'Command', text: input.command }),
+    async execute(input, ctx) {
+      const line = options.sandbox ? sandboxed(ctx.cwd, input.command) : plain(input.command)
+      try {
+        await ctx.guard.beforeCommand('Bash')
+      } catch (error) {
+        throw new ToolError(
+          `could not snapshot the workspace before the command: ${error instanceof Error ? error.message : String(error)}; the command was not run`
+        )
+      }
+      const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS
+      // afterCommand runs even when the command could not start: beforeCommand expects its pair.
+      const result = await runCommand(line, ctx.cwd, timeoutMs, ctx.signal).catch(
+        (error: Error) => error
+      )
+      const changes = await ctx.guard
+        .afterCommand('Bash')
+        .catch(
+          (error: unknown) => new Error(error instanceof Error ? error.message : String(error))
+        )
+      if (result instanceof Error) throw new ToolError(`Bash could not start: ${result.message}`)
+
+      const status =
+        result.ended === 'timeout'
+          ? `Command timed out after ${timeoutMs} ms and was killed.`
+          : result.ended === 'cancelled'
+            ? 'Command was cancelled and killed.'
+            : result.exitCode !== 0
+              ? `Exit code ${result.exitCode ?? 'unknown (killed by a signal)'}`
+              : ''
+      const changeText =
+        changes instanceof Error
+          ? `\n\nWarning: file history could not check what the command changed (${changes.message}).`
+          : describeChanges(changes)
+      // Trailing newlines carry nothing for the model and would pile up before the notes.
+      const output = result.output.replace(/\n+$/, '')
+      const body = output === '' ? '(no output)' : output
+      return {
+        isError: status !== '',
+        content: (status === '' ? body : `${status}\n${body}`) + changeText,
+        details: {
+          exitCode: result.exitCode,
+          ended: result.ended,
+          changes: changes instanceof Error ? null : changes
+        }
       }
     }
   }
+}
+
+function plain(command: string): CommandLine {
+  return { file: 'bash', args: ['-c', command] }
+}
+
+/** The sandboxed command line; refuses (nothing runs) where the sandbox cannot run. */
+function sandboxed(workspace: string, command: string): CommandLine {
+  const unavailable = bashSandboxUnavailable()
+  if (unavailable !== null) {
+    throw new ToolError(
+      `The Bash sandbox (setting bash.sandbox) cannot run here: ${unavailable}. The command was not run.\n` +
+        "The user can install bubblewrap, or turn bash.sandbox off to run commands with the user's own rights."
+    )
+  }
+  return sandboxedBash(workspace, command)
 }

@@ -94,7 +94,7 @@ export const editTool: Tool<EditInput> = {
     if (input.old_string === input.new_string) {
       throw new ToolError('No changes to make: old_string and new_string are exactly the same.')
     }
-    const raw = await readExistingText(target)
+    const raw = readExistingText(target)
     if (raw === null) {
       if (input.old_string !== '') throw new ToolError(`File does not exist: ${target.display}`)
       return writeEdited(ctx, target, '', input.new_string, `Created ${target.display}`)

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MAX_GLOB_RESULTS, globTool } from './glob'
+import { MAX_GLOB_RESULTS, createGlobTool, globTool } from './glob'
 import { makeWorkspace } from './test-support'
 import type { TestWorkspace } from './test-support'
 import { runTool } from './tool'
@@ -121,5 +121,32 @@ describe('Glob', () => {
     expect((await runTool(glob, { pattern: '*.md', path: shared }, ws.ctx)).content).toBe(
       join(shared, 'n.md')
     )
+  })
+})
+
+describe('Glob on a pattern that takes for ever on a long name', () => {
+  // Ten stars: the matcher tries every way to place ten "a" in a name of sixty.
+  const manyStars = '*a*a*a*a*a*a*a*a*a*a*b'
+
+  it('answers at its time limit with the files found before it', async () => {
+    const ws = makeWorkspace()
+    ws.put('aaaaaaaaaab', '')
+    ws.put(`c${'a'.repeat(60)}`, '')
+    const out = await runTool(createGlobTool(1000) as Tool, { pattern: manyStars }, ws.ctx)
+    expect(out).toEqual({
+      isError: false,
+      content:
+        'aaaaaaaaaab\n(Search stopped after 1 s: files after these were not searched. ' +
+        'Narrow the path, or simplify the pattern: nested repetition such as (a+)+ or many stars in one name can take for ever.)',
+      details: { count: 1, timedOut: true }
+    })
+  })
+
+  it('ends when the call is cancelled while it matches', async () => {
+    const ws = makeWorkspace()
+    ws.put(`c${'a'.repeat(60)}`, '')
+    const running = runTool(glob, { pattern: manyStars }, ws.ctx)
+    setTimeout(() => ws.abort.abort(), 300)
+    expect(await running).toEqual({ isError: true, content: 'Glob was cancelled.' })
   })
 })

@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MAX_GREP_LINES, grepTool } from './grep'
+import { MAX_GREP_LINES, createGrepTool, grepTool } from './grep'
 import { makeWorkspace } from './test-support'
 import type { TestWorkspace } from './test-support'
 import { runTool } from './tool'
@@ -90,6 +91,43 @@ describe('Grep', () => {
     expect(lines[0]).toBe('many.txt:1:hit')
     expect(lines.at(-1)).toBe(
       '(7 more matching lines not shown: narrow the pattern, path or glob.)'
+    )
+  })
+})
+
+describe('Grep on a pattern that backtracks for ever', () => {
+  // (a+)+$ against a long run of "a" with a "b" at its end tries every way to split the run.
+  const catastrophic = '(a+)+$'
+  const slowLine = `${'a'.repeat(40)}b`
+
+  it('answers at its time limit with the matches found before it', async () => {
+    const ws = makeWorkspace()
+    ws.put('a-first.txt', 'aaa\n')
+    ws.put('b-slow.txt', `${slowLine}\n`)
+    ws.put('c-never.txt', 'aaaa\n')
+    const out = await runTool(createGrepTool(1000) as Tool, { pattern: catastrophic }, ws.ctx)
+    expect(out.isError).toBe(false)
+    expect(out.content).toBe(
+      'a-first.txt:1:aaa\n(Search stopped after 1 s: files after these were not searched. ' +
+        'Narrow the path, or simplify the pattern: nested repetition such as (a+)+ or many stars in one name can take for ever.)'
+    )
+    expect(out.details).toEqual({ matches: 1, files: 1, timedOut: true })
+  })
+
+  it('ends when the call is cancelled while it searches', async () => {
+    const ws = makeWorkspace()
+    ws.put('slow.txt', `${slowLine}\n`)
+    const running = runTool(grep, { pattern: catastrophic }, ws.ctx)
+    // The worker is stuck on the line: only terminating it can end the call.
+    setTimeout(() => ws.abort.abort(), 300)
+    expect(await running).toEqual({ isError: true, content: 'Grep was cancelled.' })
+  })
+
+  it('skips a FIFO named as the path instead of waiting for a writer', async () => {
+    const ws = makeWorkspace()
+    execFileSync('mkfifo', [join(ws.root, 'pipe')])
+    expect((await runTool(grep, { pattern: 'x', path: 'pipe' }, ws.ctx)).content).toBe(
+      'No matches found'
     )
   })
 })

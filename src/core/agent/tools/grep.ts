@@ -1,23 +1,16 @@
 // Grep: lines matching a regular expression, in ripgrep's `path:line:text` form (content mode,
 // so one call answers where and what). Pure JavaScript (no ripgrep binary here): JavaScript
 // regex syntax, one line at a time; .gitignore honoured, .git, binary and huge files skipped.
-import { readFile, stat } from 'node:fs/promises'
-import { basename } from 'node:path'
-import picomatch from 'picomatch'
+// The search runs in a worker thread (search-run.ts), so a pattern that backtracks for ever
+// freezes nothing: the call is ended by Stop at once, and by its time limit otherwise, answering
+// with what was found until then.
 import { z } from 'zod'
-import { describePath } from './paths'
+import { runSearch, SEARCH_TIME_LIMIT_MS, stoppedNote } from './search-run'
 import { resolveSearchBase } from './search-base'
-import { looksBinary } from '../../files/binary-content'
-import { splitLines } from './text-files'
 import { ToolError } from './tool'
 import type { Tool } from './tool'
-import { walkFiles } from './walk'
-import type { WalkedFile } from './walk'
 
 export const MAX_GREP_LINES = 250
-const MAX_LINE_CHARS = 500
-/** Larger files are skipped (and counted in the answer): likely generated or data. */
-const MAX_FILE_BYTES = 10 * 1024 * 1024
 
 const GrepInput = z.strictObject({
   pattern: z
@@ -37,84 +30,77 @@ const GrepInput = z.strictObject({
 })
 type GrepInput = z.infer<typeof GrepInput>
 
-function compile(pattern: string): RegExp {
+/** Refuses a pattern that does not compile, before any worker starts. */
+function checkPattern(pattern: string): void {
   try {
-    return new RegExp(pattern)
+    new RegExp(pattern)
   } catch (error) {
     throw new ToolError(`Invalid regular expression: ${(error as Error).message}`)
   }
 }
 
-function clip(line: string): string {
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line
-}
-
-export const grepTool: Tool<GrepInput> = {
-  name: 'Grep',
-  description: [
-    'Searches file contents with a JavaScript regular expression, line by line.',
-    'Returns matching lines as `path:line:text` (like `rg -n`), at most ' +
-      `${MAX_GREP_LINES} lines; narrow with path or glob. Case-sensitive unless the pattern says otherwise ((?i) is not supported; use [Aa]).`,
-    'A glob without "/" matches file names at any depth ("*.py"); with "/" it matches the path relative to path.',
-    'Files ignored by .gitignore, .git folders (nested ones too), binary files and files over 10 MB are skipped.'
-  ].join('\n'),
-  inputSchema: GrepInput,
-  permission: 'read',
-  describeCall: (input) =>
-    input.path === undefined ? `Grep(${input.pattern})` : `Grep(${input.pattern} in ${input.path})`,
-  async execute(input, ctx) {
-    const regex = compile(input.pattern)
-    const base = await resolveSearchBase(ctx, input.path)
-    // ripgrep's --glob: a pattern without a slash matches the file name at any depth.
-    // (picomatch's own `basename` option also breaks patterns that have a slash.)
-    const inGlob =
-      input.glob === undefined
-        ? () => true
-        : picomatch(input.glob, { dot: true, basename: !input.glob.includes('/') })
-
-    const candidates: WalkedFile[] = base.isDirectory
-      ? await walkFiles(base.path.root, base.path.abs, ctx.signal)
-      : [{ abs: base.path.abs, rel: basename(base.path.abs) }]
-
-    const out: string[] = []
-    let matchCount = 0
-    const files = new Set<string>()
-    let skippedLarge = 0
-    const cancelled = () => {
-      if (ctx.signal.aborted) throw new ToolError('Grep was cancelled.')
-    }
-    cancelled()
-    for (const file of candidates) {
-      cancelled()
-      if (!inGlob(file.rel)) continue
-      const info = await stat(file.abs).catch(() => null)
-      if (info === null) continue
-      if (info.size > MAX_FILE_BYTES) {
-        skippedLarge += 1
-        continue
-      }
-      const bytes = await readFile(file.abs).catch(() => null)
-      if (bytes === null || looksBinary(bytes)) continue
-      const shown = describePath(file.abs, ctx.cwd)
-      splitLines(bytes.toString('utf8')).forEach((line, i) => {
-        if (!regex.test(line)) return
-        matchCount += 1
-        files.add(shown)
-        if (out.length < MAX_GREP_LINES) out.push(`${shown}:${i + 1}:${clip(line)}`)
-      })
-    }
-    const notes: string[] = []
-    if (matchCount > out.length) {
-      notes.push(
-        `(${matchCount - out.length} more matching lines not shown: narrow the pattern, path or glob.)`
+export function createGrepTool(timeLimitMs = SEARCH_TIME_LIMIT_MS): Tool<GrepInput> {
+  return {
+    name: 'Grep',
+    description: [
+      'Searches file contents with a JavaScript regular expression, line by line.',
+      'Returns matching lines as `path:line:text` (like `rg -n`), at most ' +
+        `${MAX_GREP_LINES} lines; narrow with path or glob. Case-sensitive unless the pattern says otherwise ((?i) is not supported; use [Aa]).`,
+      'A glob without "/" matches file names at any depth ("*.py"); with "/" it matches the path relative to path.',
+      'Files ignored by .gitignore, .git folders (nested ones too), binary files and files over 10 MB are skipped.',
+      `A search stops after ${timeLimitMs / 1000} s and answers with what it found by then.`
+    ].join('\n'),
+    inputSchema: GrepInput,
+    permission: 'read',
+    describeCall: (input) =>
+      input.path === undefined
+        ? `Grep(${input.pattern})`
+        : `Grep(${input.pattern} in ${input.path})`,
+    async execute(input, ctx) {
+      checkPattern(input.pattern)
+      const base = await resolveSearchBase(ctx, input.path)
+      const lines: string[] = []
+      const files = new Set<string>()
+      let matches = 0
+      let skippedLarge = 0
+      const { timedOut } = await runSearch(
+        'Grep',
+        {
+          kind: 'grep',
+          pattern: input.pattern,
+          root: base.path.root,
+          base: base.path.abs,
+          baseIsDirectory: base.isDirectory,
+          glob: input.glob,
+          cwd: ctx.cwd,
+          maxLines: MAX_GREP_LINES
+        },
+        ctx.signal,
+        timeLimitMs,
+        (result) => {
+          if (result.type === 'skipped-large') skippedLarge += 1
+          if (result.type !== 'lines') return
+          matches += result.matches
+          files.add(result.path)
+          lines.push(...result.lines)
+        }
       )
-    }
-    if (skippedLarge > 0) notes.push(`(${skippedLarge} files over 10 MB were not searched.)`)
-    const body = matchCount === 0 ? 'No matches found' : out.join('\n')
-    return {
-      isError: false,
-      content: [body, ...notes].join('\n'),
-      details: { matches: matchCount, files: files.size }
+      const notes: string[] = []
+      if (matches > lines.length) {
+        notes.push(
+          `(${matches - lines.length} more matching lines not shown: narrow the pattern, path or glob.)`
+        )
+      }
+      if (skippedLarge > 0) notes.push(`(${skippedLarge} files over 10 MB were not searched.)`)
+      if (timedOut) notes.push(stoppedNote(timeLimitMs))
+      const body = matches === 0 ? 'No matches found' : lines.join('\n')
+      return {
+        isError: false,
+        content: [body, ...notes].join('\n'),
+        details: { matches, files: files.size, ...(timedOut ? { timedOut: true } : {}) }
+      }
     }
   }
 }
+
+export const grepTool = createGrepTool()

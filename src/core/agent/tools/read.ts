@@ -50,7 +50,7 @@ export const readTool: Tool<ReadInput> = {
   describeCall: (input, cwd) => `Read(${describePath(input.file_path, cwd)})`,
   async execute(input, ctx) {
     const target = resolveToolPath(ctx, input.file_path)
-    const text = await readExistingText(target)
+    const text = readExistingText(target)
     if (text === null) throw new ToolError(`File does not exist: ${target.display}`)
     const windowed = input.offset !== undefined || input.limit !== undefined
     const bytes = Buffer.byteLength(text, 'utf8')

@@ -1,29 +1,28 @@
 // Reading files as text the way the file tools need it: what exists, whether it is text, and
 // the `cat -n` numbering the model sees (and quotes back in Edit).
-import { readFile, stat } from 'node:fs/promises'
+import { readRegularFile } from '../../os/read-regular-file'
 import { looksBinary } from '../../files/binary-content'
 import { ToolError } from './tool'
 import type { ToolPath } from './paths'
 
 /**
- * The file's text, or null when nothing exists at the path (a path through a file, ENOTDIR,
- * holds nothing either: writing there fails with its reason). A directory or a binary file is
- * an error naming the path.
+ * The file's text, or null when nothing exists at the path. A folder, a FIFO, a device or a
+ * binary file is an error naming the path (a FIFO is never waited on: see readRegularFile).
  */
-export async function readExistingText(target: ToolPath): Promise<string | null> {
-  const info = await stat(target.abs).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
-    throw error
-  })
-  if (info === null) return null
-  if (info.isDirectory()) {
-    throw new ToolError(`${target.display} is a directory, not a file. Use Glob to list it.`)
+export function readExistingText(target: ToolPath): string | null {
+  const found = readRegularFile(target.abs)
+  if (found.kind === 'missing') return null
+  if (found.kind === 'other') {
+    throw new ToolError(
+      found.what === 'folder'
+        ? `${target.display} is a directory, not a file. Use Glob to list it.`
+        : `${target.display} is a ${found.what}, not a regular file; the file tools read regular files only.`
+    )
   }
-  const bytes = await readFile(target.abs)
-  if (looksBinary(bytes)) {
+  if (looksBinary(found.content)) {
     throw new ToolError(`${target.display} is a binary file; the file tools handle text only.`)
   }
-  return bytes.toString('utf8')
+  return found.content.toString('utf8')
 }
 
 /** Lines as the model sees them: no line-ending characters, a trailing newline ends a line. */

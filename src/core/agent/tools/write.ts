@@ -28,7 +28,7 @@ export const writeTool: Tool<WriteInput> = {
   approvalDetail: (input) => ({ label: 'Content', text: input.content }),
   async execute(input, ctx) {
     const target = resolveToolPath(ctx, input.file_path)
-    const previous = await readExistingText(target)
+    const previous = readExistingText(target)
     assertSeenAsIs(ctx, target, previous)
     const warning = await guardedWrite(ctx, target, 'Write', input.content)
     const lineCount = splitLines(input.content).length

@@ -32,6 +32,7 @@ function SettingsForm({
   const [model, setModel] = useState(settings.model)
   const [permissionMode, setPermissionMode] = useState(settings.permissionMode)
   const [checkpointEnabled, setCheckpointEnabled] = useState(settings.checkpointEnabled)
+  const [bashSandbox, setBashSandbox] = useState(settings.bashSandbox)
   const setOpen = useAppStore(selectSetOpen)
 
   const save = async (update: SettingsUpdate) => {
@@ -51,6 +52,7 @@ function SettingsForm({
           model: model.trim() === '' ? undefined : model.trim(),
           permissionMode,
           checkpointEnabled,
+          bashSandbox,
           ...(apiKey === '' ? {} : { apiKey })
         })
       }}
@@ -105,6 +107,25 @@ function SettingsForm({
       <p className="muted">
         Lets the agent call checkpoint before exploring and rewind after, keeping only its report.
       </p>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={bashSandbox}
+          onChange={(event) => setBashSandbox(event.target.checked)}
+        />
+        <span>Run Bash in a sandbox</span>
+      </label>
+      <p className="muted">
+        Off, Bash runs with your rights: it can change any file you can, outside the workspace too,
+        and use the network; only the permission mode stands in its way. On, a command may write
+        only inside the workspace (not its .git) and has no network.
+      </p>
+      {settings.bashSandboxUnavailable !== null && (
+        <p role="alert" className="callout callout--warning">
+          The sandbox is not available here: {settings.bashSandboxUnavailable}.
+          {bashSandbox ? ' With it on, Bash refuses to run commands.' : ''}
+        </p>
+      )}
       <div className="modal__actions">
         <button type="button" onClick={() => setOpen(false)}>
           Close

@@ -1,0 +1,51 @@
+// Reading a path that should hold a regular file but may hold something else. A FIFO put where a
+// file was expected would hang a plain readFile for good (open blocks until a writer comes, and
+// the blocked libuv thread then keeps the process from exiting); a device could stream forever.
+// So the path is opened with O_NONBLOCK (opening a FIFO returns at once, and for a regular file
+// the flag changes nothing), and only what fstat on that descriptor calls a regular file is read.
+import { type BigIntStats, closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs'
+
+export type PathContent =
+  | { kind: 'file'; content: Buffer; stats: BigIntStats }
+  | { kind: 'missing' }
+  /** Something that is no regular file, named for a message ("… is a FIFO"). */
+  | { kind: 'other'; what: NotAFile }
+
+export type NotAFile = 'folder' | 'FIFO (named pipe)' | 'socket' | 'device'
+
+function kindOf(stats: BigIntStats): NotAFile {
+  if (stats.isDirectory()) return 'folder'
+  if (stats.isFIFO()) return 'FIFO (named pipe)'
+  if (stats.isSocket()) return 'socket'
+  return 'device'
+}
+
+/**
+ * What is at `abs`, read only when it is a regular file. `followSymlinks: false` (O_NOFOLLOW):
+ * a symlink at the last part of the path is refused with ELOOP instead of read through. Errors
+ * other than "nothing there" (ENOENT, ENOTDIR) are thrown.
+ */
+export function readRegularFile(
+  abs: string,
+  options: { followSymlinks: boolean } = { followSymlinks: true }
+): PathContent {
+  const flags =
+    constants.O_RDONLY | constants.O_NONBLOCK | (options.followSymlinks ? 0 : constants.O_NOFOLLOW)
+  let fd: number
+  try {
+    fd = openSync(abs, flags)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' }
+    // open(2) on a Unix socket fails with ENXIO.
+    if (code === 'ENXIO') return { kind: 'other', what: 'socket' }
+    throw error
+  }
+  try {
+    const stats = fstatSync(fd, { bigint: true })
+    if (!stats.isFile()) return { kind: 'other', what: kindOf(stats) }
+    return { kind: 'file', content: readFileSync(fd), stats }
+  } finally {
+    closeSync(fd)
+  }
+}
