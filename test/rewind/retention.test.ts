@@ -122,7 +122,7 @@ describe('retention', () => {
     const plan = await s.engine.planRewind(checkpointAt(s.store, 1), 'both')
     rmSync(s.history.blobs.pathOf(blobOf('v0')))
     await expect(s.engine.apply(plan)).rejects.toThrow(/not in the store/)
-    expect(await s.engine.undoable()).not.toBeNull()
+    expect((await s.engine.timeline()).undoable).not.toBeNull()
     const hand = blobOf('hand edit')
     utimesSync(s.history.blobs.pathOf(hand), new Date(0), new Date(0))
     await collectGarbage(s.home, workspace, { ...DEFAULT_RETENTION, keepCheckpoints: 0 })

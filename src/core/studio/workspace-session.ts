@@ -104,6 +104,10 @@ export class WorkspaceSession {
     return this.engine.planSwitch(leafUuid, options)
   }
 
+  planContinue(targetUuid: string, options?: PlanOptions): Promise<RewindPlan> {
+    return this.engine.planContinue(targetUuid, options)
+  }
+
   /**
    * Applies a previewed plan, then brings the agent to the new branch. With a summary asked for,
    * the branch the move leaves is summarized first (a stop or a failure there changes nothing),
@@ -187,8 +191,16 @@ export class WorkspaceSession {
     }
   }
 
+  /** Undoes the timeline's last action; repeated, it walks the timeline back. */
   async undo(): Promise<RewindResult> {
     const result = await this.engine.undo()
+    this.afterLeafOrFilesMoved('conversation', result)
+    return result
+  }
+
+  /** Does again the first action undone, while nothing was done since. */
+  async redo(): Promise<RewindResult> {
+    const result = await this.engine.redo()
     this.afterLeafOrFilesMoved('conversation', result)
     return result
   }

@@ -22,7 +22,10 @@ const graphOf = (nodes: GraphNode[]): SessionGraph => ({
   leafUuid: null,
   checkpointLinks: [],
   summaryLinks: [],
-  canUndo: false
+  canUndo: false,
+  filesAt: { nodeId: null, changedSince: false },
+  undo: null,
+  redo: null
 })
 
 describe('nextGraphView', () => {
