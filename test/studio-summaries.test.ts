@@ -159,3 +159,35 @@ describe('studio summaries and compaction', () => {
     expect(config(h.workspace)).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
   })
 })
+
+describe('continue from here with a summary', () => {
+  it('summarizes the branch continue leaves; timeline undo and redo walk around the summary', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    await h.sendAndWait('also remove DEBUG and create utils.py')
+    const [first, second] = (await h.value<SessionGraph>('session:graph')).nodes
+    const result = await h.value<{ summaryUuid: string }>('continue:apply', {
+      nodeId: first?.id,
+      summary: { mode: 'summarize' }
+    })
+    const graph = await h.value<SessionGraph>('session:graph')
+    expect(graph.nodes.find((n) => n.id === result.summaryUuid)).toMatchObject({
+      kind: 'branch_summary',
+      parentId: first?.id,
+      onActivePath: true
+    })
+    expect(graph.summaryLinks).toEqual([{ from: second?.id, to: result.summaryUuid }])
+    expect(config(h.workspace)).toBe('DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
+    expect(graph.undo).not.toBeNull()
+    await h.value('timeline:undo')
+    expect(config(h.workspace)).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
+    const undone = await h.value<SessionGraph>('session:graph')
+    expect(undone.nodes.find((n) => n.id === second?.id)?.onActivePath).toBe(true)
+    expect(undone.nodes.find((n) => n.id === result.summaryUuid)?.onActivePath).toBe(false)
+    // Redo makes the move again; the summary is not made twice.
+    await h.value('timeline:redo')
+    expect(config(h.workspace)).toBe('DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
+    const redone = await h.value<SessionGraph>('session:graph')
+    expect(redone.nodes.filter((n) => n.kind === 'branch_summary')).toHaveLength(1)
+  })
+})
