@@ -11,10 +11,10 @@
 import type { CompactionRecord } from '../../session/records'
 import { isPrompt, type TreeRecord } from '../../session/tree'
 import { NotFoundError } from '../../../shared/coded-error'
-import { messageOf, modelView } from '../context'
+import { modelView } from '../context'
 import { filesTouched } from './files-touched'
 import { summarize, summaryDetails, type SummaryContext } from './summarize'
-import { contextUsage, estimateJsonTokens } from './tokens'
+import { contextUsage, estimateRecordTokens } from './tokens'
 
 export const DEFAULT_COMPACTION_THRESHOLD = 0.8
 
@@ -52,8 +52,7 @@ export function planCompaction(
   // Tokens from each record to the end, for every cut at once.
   const suffix = new Array<number>(view.length + 1).fill(0)
   for (let i = view.length - 1; i >= 0; i--) {
-    const message = messageOf(view[i] as TreeRecord)
-    suffix[i] = (suffix[i + 1] ?? 0) + (message === null ? 0 : estimateJsonTokens(message))
+    suffix[i] = (suffix[i + 1] ?? 0) + estimateRecordTokens(view[i] as TreeRecord)
   }
   const firstNew = view[0]?.type === 'compaction' ? 1 : 0
   let turnCut = -1

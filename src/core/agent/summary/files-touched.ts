@@ -1,9 +1,8 @@
 // The files a stretch of conversation read and modified, for a summary's lists. Computed from the
-// records, never asked of the model: the file tools' calls (Read; Write, Edit), the file_change
+// records, never asked of the model: the file tools' calls (Read; Write and Edit), the file_change
 // records of each prompt's checkpoint (which also catch what Bash changed), and the lists of the
 // summaries among the records (a second compaction keeps the first one's files).
 import type { SessionTree, TreeRecord } from '../../session/tree'
-import { isPrompt } from '../../session/tree'
 import { describePath } from '../tools/paths'
 
 export interface FilesTouched {
@@ -12,9 +11,6 @@ export interface FilesTouched {
   modified: string[]
 }
 
-const READS = new Set(['Read'])
-const WRITES = new Set(['Write', 'Edit'])
-
 export function filesTouched(
   records: readonly TreeRecord[],
   tree: Pick<SessionTree, 'fileChanges'>,
@@ -22,16 +18,30 @@ export function filesTouched(
 ): FilesTouched {
   const read = new Set<string>()
   const modified = new Set<string>()
+  // A long branch names the same few files thousands of times: each is made relative once.
+  const shown = new Map<string, string>()
+  const relative = (path: string) => {
+    let rel = shown.get(path)
+    if (rel === undefined) {
+      rel = describePath(path, cwd)
+      shown.set(path, rel)
+    }
+    return rel
+  }
   for (const record of records) {
-    if (record.type === 'assistant' && typeof record.message.content !== 'string') {
-      for (const block of record.message.content) {
-        if (block.type !== 'tool_use' || !('name' in block) || !('input' in block)) continue
-        const path = filePathOf(block.input)
+    if (record.type === 'assistant') {
+      const content = record.message.content
+      if (typeof content === 'string') continue
+      for (const block of content) {
+        if (block.type !== 'tool_use') continue
+        const { name, input } = block as { name?: unknown; input?: unknown }
+        const path = filePathOf(input)
         if (path === null) continue
-        if (READS.has(String(block.name))) read.add(describePath(path, cwd))
-        if (WRITES.has(String(block.name))) modified.add(describePath(path, cwd))
+        if (name === 'Read') read.add(relative(path))
+        else if (name === 'Write' || name === 'Edit') modified.add(relative(path))
       }
-    } else if (record.type === 'user' && isPrompt(record)) {
+    } else if (record.type === 'user') {
+      // Changes are filed under the prompt that opened the turn; other records have none.
       for (const change of tree.fileChanges(record.uuid)) modified.add(change.path)
     } else if (record.type === 'branch_summary' || record.type === 'compaction') {
       const listed = listsOf(record.details)

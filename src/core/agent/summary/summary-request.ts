@@ -47,27 +47,39 @@ Write only the summary, no preamble.`
 /** A tool result or tool input longer than this is cut in the summary's input. */
 const TOOL_TEXT_CHARS = 2_000
 
-/** The part to summarize as text, newest entries first into `budgetTokens`, in reading order. */
+/**
+ * The part to summarize as text, newest entries first into `budgetTokens`, in reading order. Only
+ * what fits is turned into text: the walk stops where the budget does, so a long branch costs
+ * what its newest part costs.
+ */
 export function conversationText(records: readonly TreeRecord[], budgetTokens: number): string {
   let room = Math.max(0, budgetTokens) * CHARS_PER_TOKEN
   const kept: string[] = []
-  const entries = records.flatMap(entriesOf)
-  let next = entries.length - 1
-  for (; next >= 0; next--) {
-    const entry = entries[next] as string
-    if (entry.length + 2 > room) break
-    kept.push(entry)
-    room -= entry.length + 2
+  // The records before this one are left out; it was partly taken when `partly`.
+  let next = records.length - 1
+  let partly = false
+  walk: for (; next >= 0; next--) {
+    const entries = entriesOf(records[next] as TreeRecord)
+    for (let e = entries.length - 1; e >= 0; e--) {
+      const entry = entries[e] as string
+      if (entry.length + 2 <= room) {
+        kept.push(entry)
+        room -= entry.length + 2
+        partly = true
+        continue
+      }
+      // The newest entry that does not fit whole keeps its end (its latest words).
+      if (room >= MIN_CUT_CHARS) {
+        kept.push(`[…cut] ${entry.slice(entry.length - room + 10)}`)
+        partly = true
+      }
+      break walk
+    }
+    partly = false
   }
-  if (next >= 0 && room >= MIN_CUT_CHARS) {
-    // The newest entry that does not fit whole keeps its end (its latest words).
-    const entry = entries[next] as string
-    kept.push(`[…cut] ${entry.slice(entry.length - room + 10)}`)
-    next--
-  }
-  const dropped = next + 1
+  const dropped = partly ? next : next + 1
   if (dropped > 0) {
-    kept.push(`[${dropped} earlier entr${dropped === 1 ? 'y' : 'ies'} left out: over the budget]`)
+    kept.push(`[${dropped} earlier record${dropped === 1 ? '' : 's'} left out: over the budget]`)
   }
   return kept.reverse().join('\n\n')
 }

@@ -55,17 +55,18 @@ describe('the summary request', () => {
     const text = conversationText(records, 250)
     expect(text).not.toContain('first')
     expect(text).not.toContain('second')
-    expect(text).toMatch(/^\[2 earlier entries left out: over the budget\]/)
+    expect(text).toMatch(/^\[2 earlier records left out: over the budget\]/)
     expect(text.indexOf('third')).toBeLessThan(text.indexOf('fourth'))
     expect(text.length).toBeLessThanOrEqual(1_000 + 60)
     expect(conversationText(records, 10_000)).not.toContain('left out')
   })
 
   test('the newest entry alone over the budget keeps its end', () => {
-    const records = chain(prompt(`start ${'x'.repeat(5_000)} the end`))
+    const records = chain(prompt('older'), prompt(`start ${'x'.repeat(5_000)} the end`))
     const text = conversationText(records, 200)
     expect(text).toContain('the end')
     expect(text).toContain('[…cut]')
+    expect(text).toMatch(/^\[1 earlier record left out: over the budget\]/)
     expect(text.length).toBeLessThanOrEqual(800 + 60)
   })
 

@@ -6,7 +6,7 @@
 // usage, that count is used instead (contextUsage).
 import type { ContextUsage } from '../../../shared/views'
 import type { TreeRecord } from '../../session/tree'
-import { messageOf, messagesOf, modelView } from '../context'
+import { messageOf, modelView } from '../context'
 import type { ToolDefinition } from '../tools/tool'
 
 export const CHARS_PER_TOKEN = 4
@@ -71,21 +71,35 @@ export function contextUsage(
   return { tokens: estimateRequestTokens(path, frame), window, estimated: true }
 }
 
-/** Records as the messages they become, estimated one by one (no pairing: a result counts). */
-export function estimateRecordsTokens(records: readonly TreeRecord[]): number {
-  let tokens = 0
-  for (const record of records) {
+/**
+ * A record's estimate, kept per record: records never change once in the tree, and the loop asks
+ * for the context's size before every request (a long branch would be serialized again each time).
+ */
+const estimates = new WeakMap<TreeRecord, number>()
+
+/** A record as the message it becomes, estimated (0 for one the model never sees). */
+export function estimateRecordTokens(record: TreeRecord): number {
+  let tokens = estimates.get(record)
+  if (tokens === undefined) {
     const message = messageOf(record)
-    if (message !== null) tokens += estimateJsonTokens(message)
+    tokens = message === null ? 0 : estimateJsonTokens(message)
+    estimates.set(record, tokens)
   }
   return tokens
 }
 
-/** The whole request on `path`, estimated: system prompt, tools and messages. */
+/** Records as the messages they become, estimated one by one (no pairing: a result counts). */
+export function estimateRecordsTokens(records: readonly TreeRecord[]): number {
+  let tokens = 0
+  for (const record of records) tokens += estimateRecordTokens(record)
+  return tokens
+}
+
+/** The whole request on `path`, estimated: system prompt, tools and what the model sees. */
 export function estimateRequestTokens(path: readonly TreeRecord[], frame: RequestFrame): number {
   return (
     estimateTokens(frame.system) +
     estimateJsonTokens(frame.tools) +
-    estimateJsonTokens(messagesOf(modelView(path)))
+    estimateRecordsTokens(modelView(path))
   )
 }
