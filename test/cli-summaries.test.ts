@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { SessionStore } from '../src/core/session/store'
 import type { TreeRecord } from '../src/core/session/tree'
 import { SUMMARY_SYSTEM } from '../src/core/agent/summary/summary-request'
-import { chatIn, repoRoot, runCli, seedWorkspace } from './support/cli'
+import { chatIn, repoRoot, runCli, seedWorkspace, startCli } from './support/cli'
 import {
   type MessagesServer,
   type ServerStep,
@@ -215,6 +215,33 @@ describe('summaries through the real SDK', () => {
     expect(readFileSync(join(workspace, 'config.py'), 'utf8')).toBe(
       'DEBUG = True\nHOST = "localhost"\n'
     )
+  }, 60_000)
+
+  it('Ctrl-C stops a summary: nothing changes, and the chat reads on', async () => {
+    server = await startMessagesServer([
+      { kind: 'message', content: [{ type: 'text', text: 'Answer one.' }] },
+      { kind: 'message', content: [{ type: 'text', text: 'Answer two.' }] },
+      { kind: 'stall', content: [{ type: 'text', text: 'A summary that never ends' }] },
+      { kind: 'message', content: [{ type: 'text', text: 'Answer three.' }] }
+    ])
+    const { workspace, home } = seedWorkspace()
+    const chat = startCli(['chat', '--cwd', workspace, '--model', 'claude-test'], {
+      REWIND_STUDIO_HOME: home,
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: server.url
+    })
+    chat.child.stdin.write('hello\nsecond\n/summarize-up-to 2\n')
+    await chat.waitFor('Summarizing… (Ctrl-C stops)')
+    await expect.poll(() => server?.requests.length).toBe(3)
+    chat.child.kill('SIGINT')
+    await chat.waitFor('✘ Stopped: no summary was made and nothing was changed.')
+    chat.child.stdin.write('third\n')
+    await chat.waitFor('● Answer three.')
+    chat.child.stdin.end()
+    expect(await chat.exited).toEqual({ code: 0, signal: null })
+    expect(
+      allRecords(home, workspace).some((r) => (r as { type: string }).type === 'compaction')
+    ).toBe(false)
   }, 60_000)
 
   it('cli summarize --up-to asks the real model through the SDK', async () => {

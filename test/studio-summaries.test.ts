@@ -13,6 +13,7 @@ import type {
   Settings,
   TranscriptEntry
 } from '../src/shared/views'
+import { startMessagesServer } from './support/messages-server'
 import { type Harness, studioHarnesses } from './support/studio-harness'
 
 const { harness } = studioHarnesses()
@@ -189,5 +190,54 @@ describe('continue from here with a summary', () => {
     expect(config(h.workspace)).toBe('DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
     const redone = await h.value<SessionGraph>('session:graph')
     expect(redone.nodes.filter((n) => n.kind === 'branch_summary')).toHaveLength(1)
+  })
+})
+
+describe('tokens in the inspector and the header, through the real SDK', () => {
+  it('gives each turn the usage its answers carry, and the context from the last one', async () => {
+    const server = await startMessagesServer(
+      [
+        {
+          kind: 'message',
+          content: [
+            { type: 'tool_use', id: 'tu_1', name: 'Read', input: { file_path: 'config.py' } }
+          ]
+        },
+        { kind: 'message', content: [{ type: 'text', text: 'It has DEBUG and HOST.' }] }
+      ],
+      { usage: 'body-size' }
+    )
+    const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL }
+    process.env.ANTHROPIC_API_KEY = 'test-key'
+    process.env.ANTHROPIC_BASE_URL = server.url
+    try {
+      const h = await harness([], 'acceptEdits', 'claude-test')
+      await h.sendAndWait('what is in config.py?')
+      const [turn] = (await h.value<SessionGraph>('session:graph')).nodes
+      const detail = await h.value<NodeDetail>('session:node', { nodeId: turn?.id })
+      const sizes = server.requests.map((r) => Math.ceil(r.raw.length / 4))
+      expect(detail.usage).toEqual({
+        requests: 2,
+        inputTokens: (sizes[0] ?? 0) + (sizes[1] ?? 0),
+        outputTokens: 10,
+        cacheReadTokens: 0,
+        cacheCreationTokens: 0,
+        contextTokens: (sizes[1] ?? 0) + 5
+      })
+      const info = await h.value<AppInfo>('app:info')
+      expect(info.contextUsage).toEqual({
+        tokens: (sizes[1] ?? 0) + 5,
+        window: 200_000,
+        estimated: false
+      })
+      const pushed = agentEvents(h).filter((e) => e.type === 'context_usage')
+      expect(pushed.at(-1)).toEqual({ type: 'context_usage', usage: info.contextUsage })
+    } finally {
+      process.env.ANTHROPIC_API_KEY = saved.key
+      process.env.ANTHROPIC_BASE_URL = saved.url
+      if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY
+      if (saved.url === undefined) delete process.env.ANTHROPIC_BASE_URL
+      await server.close()
+    }
   })
 })
