@@ -16,12 +16,13 @@ const commands: Record<string, Command> = {
   },
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
-    summary: 'talk to the agent in the terminal; /rewind, /undo, /summarize-from, /compact, /exit',
+    summary:
+      'talk to the agent in the terminal; /rewind, /undo, /redo, /summarize-from, /compact, /exit',
     load: () => import('./commands/chat')
   },
   rewind: {
-    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo',
-    summary: 'rewind a session to before its Nth prompt (files and/or conversation), or undo',
+    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo | --redo',
+    summary: 'rewind a session to before its Nth prompt (files and/or conversation); undo, redo',
     load: () => import('./commands/rewind')
   },
   summarize: {
@@ -29,6 +30,11 @@ const commands: Record<string, Command> = {
     summary:
       'summarize from a prompt on, or everything before it, with the model (records appended)',
     load: () => import('./commands/summarize')
+  },
+  diff: {
+    usage: 'diff FILE --from A --to B|current [--cwd DIR] [--json]',
+    summary: 'compare two nodes of a session (or one and the current files): files, conversations',
+    load: () => import('./commands/diff')
   },
   du: {
     usage: 'du [--cwd DIR] [--json]',

@@ -140,6 +140,26 @@ describe('timeline: undo and redo', () => {
   })
 })
 
+describe('timeline: code-only steps keep the records true to the disk', () => {
+  it('a redone code-only rewind files its changes: going away and back finds the redone files', async () => {
+    const s = await session()
+    s.prompt('one')
+    await s.write('a.txt', '1')
+    const end1 = s.reply('one done')
+    const prompt2 = s.prompt('two')
+    await s.write('a.txt', '2')
+    const end2 = s.reply('two done')
+    await s.engine.rewind(prompt2, 'code')
+    await s.engine.undo()
+    await s.engine.redo()
+    expect(s.read('a.txt')).toBe('1')
+    await s.engine.apply(await s.engine.planContinue(end1))
+    await s.engine.apply(await s.engine.planContinue(end2))
+    // The state at end2 is what the session last left there: the redone rewind's content.
+    expect(s.read('a.txt')).toBe('1')
+  })
+})
+
 describe('files at: where the files stand', () => {
   it('follows turns, rewinds of each mode, switches, continues, undos and redos', async () => {
     const { s, end1, prompt2, endA, prompt3, endB } = await twoBranches()

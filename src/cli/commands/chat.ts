@@ -1,6 +1,7 @@
 // `rewind-studio chat`: the agent in the terminal. Prompts are read line by line from stdin (a
-// TTY or a pipe); /rewind, /undo, the summaries (/summarize-from, /summarize-up-to, /compact) and
-// /exit steer the session the way the desktop app does, over the same WorkspaceSession.
+// TTY or a pipe); /rewind, /undo, /redo, the summaries (/summarize-from, /summarize-up-to,
+// /compact) and /exit steer the session the way the desktop app does, over the same
+// WorkspaceSession.
 import { createInterface, type Interface } from 'node:readline'
 import type { RewindMode } from '../../shared/messages'
 import { RewindMode as RewindModeSchema } from '../../shared/messages'
@@ -16,6 +17,8 @@ import { parseLaunchArgs, UsageError } from '../../core/studio/launch-options'
 import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceSession } from '../../core/studio/workspace-session'
+import { indexTurns } from '../../core/studio/graph-view'
+import { actionLabel } from '../../core/studio/timeline-view'
 import { appRoot, failWith, wantsHelp } from '../cli-support'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
@@ -29,7 +32,8 @@ Reads prompts line by line from standard input. Commands:
   /rewind N [MODE] [--summary [TEXT] | --no-summary]
                           go back to before checkpoint N; MODE: both (default), conversation, code;
                           --summary: summarize the branch left (TEXT: your instructions for it)
-  /undo                   undo the last rewind (files and conversation)
+  /undo                   undo the last rewind, branch switch or continue; again to go back further
+  /redo                   do again what /undo undid
   /summarize-from N [TEXT]   checkpoint N and what follows become one summary; its prompt comes back
   /summarize-up-to N [TEXT]  what comes before checkpoint N becomes one summary; the rest stays
   /compact [TEXT]         summarize the older part of the conversation now, keep the recent turns
@@ -300,6 +304,21 @@ class TerminalChat {
     for (const line of maskSecrets(text).split('\n')) say(`  │ ${line}`)
   }
 
+  /** /undo or /redo: one step along the timeline, named as the timeline names the action. */
+  async step(undo: boolean): Promise<void> {
+    const timeline = await this.work.engine.timeline()
+    const action = undo ? timeline.undoable : timeline.redoable
+    const result = undo ? await this.work.undo() : await this.work.redo()
+    this.printRestore(result)
+    const tree = this.work.store.tree()
+    const label = action === null ? 'the action' : actionLabel(tree, indexTurns(tree), action)
+    say(
+      undo
+        ? `Undone: ${label}. Files and conversation are back as they were before it.`
+        : `Redone: ${label}.`
+    )
+  }
+
   async run(): Promise<void> {
     let prefill: string | null = null
     for (;;) {
@@ -318,11 +337,8 @@ class TerminalChat {
         else if (command === '/summarize-up-to') await this.summarizeUpTo(args)
         else if (command === '/compact') await this.compact(args)
         else if (text === '/context') this.printContext()
-        else if (text === '/undo') {
-          const result = await this.work.undo()
-          this.printRestore(result)
-          say('Undone: files and conversation are back as before the rewind.')
-        } else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
+        else if (text === '/undo' || text === '/redo') await this.step(text === '/undo')
+        else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
         else await this.work.agent.send(text)
       } catch (error) {
         say(`✘ ${error instanceof Error ? error.message : String(error)}`)
