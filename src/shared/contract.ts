@@ -16,6 +16,7 @@ import {
   PermissionRequest,
   RewindPreview,
   RewindResult,
+  SearchEntry,
   SessionGraph,
   SessionSummary,
   Settings,
@@ -54,6 +55,8 @@ export const requests = {
     z.array(TranscriptEntry)
   ),
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
+  /** What "Search the session" searches, per graph node (built once per shape of the tree). */
+  'session:searchIndex': channel(Empty, z.array(SearchEntry)),
   /** A bookmark on a node (a null label removes it). */
   'session:label': channel(z.object({ nodeId: Uuid, label: LabelText.nullable() }).strict(), Ok),
   /**
@@ -129,7 +132,10 @@ export const requests = {
 export const events = {
   'session:graph': SessionGraph,
   'agent:event': AgentEvent,
-  'agent:permission': PermissionRequest
+  'agent:permission': PermissionRequest,
+  /** A permission question is no longer waiting (answered in some window, or the run stopped):
+   * every other window takes it down. */
+  'agent:permissionResolved': z.object({ requestId: z.string() })
 } as const
 
 export type RequestChannel = keyof typeof requests

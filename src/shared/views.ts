@@ -52,8 +52,27 @@ export const AppInfo = z.object({
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
-export const GraphNodeKind = z.enum(['turn', 'branch_summary', 'rewind_report', 'compaction'])
+/**
+ * `exploration`: what an agent explored between its checkpoint and its rewind, drawn under the
+ * rewind report it produced (the report is the one node for the rewind).
+ */
+export const GraphNodeKind = z.enum([
+  'turn',
+  'branch_summary',
+  'rewind_report',
+  'compaction',
+  'exploration'
+])
 export type GraphNodeKind = z.infer<typeof GraphNodeKind>
+
+/**
+ * How a node's turn ended, read from the records: `done` (the model ended its turn), `stopped`
+ * (interrupted: cut-off text, or tool calls answered "Interrupted"), `failed` (no answer after
+ * the prompt or the tool results: the model call failed, or a stop came before it said anything),
+ * `running` (the agent is in it now).
+ */
+export const TurnOutcome = z.enum(['done', 'stopped', 'failed', 'running'])
+export type TurnOutcome = z.infer<typeof TurnOutcome>
 
 /** One node of the branch explorer: a turn (its id is its prompt record's uuid) or a summary. */
 export const GraphNode = z.object({
@@ -68,7 +87,8 @@ export const GraphNode = z.object({
   onActivePath: z.boolean(),
   /** The last record of the deepest branch through this node: where "Switch to this branch" goes. */
   branchLeafUuid: z.string(),
-  label: z.string().nullable()
+  label: z.string().nullable(),
+  outcome: TurnOutcome
 })
 export type GraphNode = z.infer<typeof GraphNode>
 
@@ -115,6 +135,16 @@ export const SessionGraph = z.object({
   redo: TimelineStep.nullable()
 })
 export type SessionGraph = z.infer<typeof SessionGraph>
+
+/** What "Search the session" looks through for one graph node (session:searchIndex). */
+export const SearchEntry = z.object({
+  nodeId: z.string(),
+  /** The prompt's text (empty for a node that is no turn). */
+  prompt: z.string(),
+  /** Answers, tool names, paths and summaries, one per line. */
+  text: z.string()
+})
+export type SearchEntry = z.infer<typeof SearchEntry>
 
 /** One rewind, branch switch or continue of the session, oldest first (timeline:list). */
 export const TimelineEntry = z.object({

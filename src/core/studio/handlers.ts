@@ -14,6 +14,7 @@ export function createHandlers(studio: Studio): Handlers {
     'session:graph': () => studio.graph(),
     'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
     'session:node': ({ nodeId }) => studio.node(nodeId),
+    'session:searchIndex': async () => studio.searchIndex(),
     'session:label': async ({ nodeId, label }) => (studio.label(nodeId, label), ok),
     'session:fork': ({ nodeId, restoreFiles }) => studio.fork(nodeId, restoreFiles === true),
     'session:forkPreview': ({ nodeId }) => studio.previewFork(nodeId),

@@ -19,6 +19,7 @@ import type {
   PermissionRequest,
   RewindPreview,
   RewindResult,
+  SearchEntry,
   SessionGraph,
   SessionSummary,
   Settings,
@@ -46,6 +47,7 @@ import { restoreInFork } from './fork'
 import { timelineEntries, timelineStep } from './timeline-view'
 import type { ModelSetup } from './model-setup'
 import { nodeEnd } from './node-refs'
+import { buildSearchIndex } from './search-view'
 import { WorkspaceSession } from './workspace-session'
 
 export interface StudioOptions {
@@ -63,6 +65,7 @@ export class Studio {
   private turnIndex: TurnIndex | null = null
   /** The graph of the tree's current shape, and the record its files are at. */
   private graphCache: { graph: SessionGraph; filesAt: string | null } | null = null
+  private searchCache: SearchEntry[] | null = null
   private readonly pendingPermissions = new Map<
     string,
     { request: PermissionRequest; resolve: (allow: boolean) => void }
@@ -141,12 +144,19 @@ export class Studio {
     const graph = buildSessionGraph(tree, this.store.sessionId, index, {
       filesAt: { nodeId: ownerNode(index, timeline.filesAt), changedSince: false },
       undo: timelineStep(tree, index, timeline.undoable),
-      redo: timelineStep(tree, index, timeline.redoable)
+      redo: timelineStep(tree, index, timeline.redoable),
+      running: this.work.agent.running
     })
     const built = { graph, filesAt: timeline.filesAt }
     // Another change may have landed while timeline() read its journals: keep only a fresh graph.
     if (generation === this.generation) this.graphCache = built
     return built
+  }
+
+  /** What "Search the session" looks through, per node: built once per shape, masked. */
+  searchIndex(): SearchEntry[] {
+    this.searchCache ??= maskSecretsIn(buildSearchIndex(this.store.tree(), this.index()))
+    return this.searchCache
   }
 
   /** Every rewind, switch and continue, oldest first, named for people. */
@@ -194,6 +204,7 @@ export class Studio {
     this.generation++
     this.turnIndex = null
     this.graphCache = null
+    this.searchCache = null
     void this.graph().then((graph) => this.options.emit('session:graph', graph))
   }
 
@@ -332,6 +343,7 @@ export class Studio {
     for (const [id, pending] of this.pendingPermissions) {
       this.pendingPermissions.delete(id)
       pending.resolve(false)
+      this.options.emit('agent:permissionResolved', { requestId: id })
     }
     await stopped
   }
@@ -350,6 +362,8 @@ export class Studio {
     }
     this.pendingPermissions.delete(requestId)
     pending.resolve(allow)
+    // Every window showed the question: the others take it down now.
+    this.options.emit('agent:permissionResolved', { requestId })
   }
 
   private onAgentEvent(event: AgentEvent): void {

@@ -31,7 +31,8 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
   )
   const { node } = detail
   return (
-    <div className="inspector__body">
+    // Focusable, so the keyboard scrolls it.
+    <div className="inspector__body" tabIndex={0} role="region" aria-label="Node details">
       <p className="muted">
         {formatTime(node.timestamp)} ·{' '}
         {node.onActivePath ? 'on the active path' : 'abandoned branch'}
