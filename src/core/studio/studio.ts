@@ -206,6 +206,11 @@ export class Studio {
     this.graphCache = null
     this.searchCache = null
     void this.graph().then((graph) => this.options.emit('session:graph', graph))
+    // A move, a summary or a new message changes what the next request holds: the header's meter.
+    this.options.emit('agent:event', {
+      type: 'context_usage',
+      usage: this.work.agent.contextUsage()
+    })
   }
 
   /** Bookmarks a node of the graph (null removes the bookmark); the graph shows it at once. */

@@ -182,9 +182,12 @@ export function toFlowNodes(
   })
 }
 
-/** Parent → child edges (highlighted along the active path) and checkpoint → report links. */
+/**
+ * Parent → child edges (highlighted along the active path), checkpoint → report links, and links
+ * from the end of a branch left to the summary of it.
+ */
 export function toFlowEdges(
-  graph: Pick<SessionGraph, 'checkpointLinks'> & { nodes: readonly GraphNode[] },
+  graph: Pick<SessionGraph, 'checkpointLinks' | 'summaryLinks'> & { nodes: readonly GraphNode[] },
   previous: ReadonlyMap<string, Edge>
 ): Edge[] {
   const byId = new Map(graph.nodes.map((node) => [node.id, node]))
@@ -224,6 +227,23 @@ export function toFlowEdges(
       focusable: false
     }
     keep(bracket)
+  }
+  for (const link of graph.summaryLinks) {
+    if (!byId.has(link.from) || !byId.has(link.to)) continue
+    const summarized: BuiltInEdge = {
+      id: `summary:${link.from}->${link.to}`,
+      source: link.from,
+      target: link.to,
+      sourceHandle: REPORT_HANDLE,
+      targetHandle: REPORT_HANDLE,
+      type: 'smoothstep',
+      pathOptions: { offset: 20, borderRadius: 12 },
+      className: 'flow-edge flow-edge--summary',
+      label: 'summarized',
+      ariaLabel: 'Branch left to its summary',
+      focusable: false
+    }
+    keep(summarized)
   }
   return edges
 }

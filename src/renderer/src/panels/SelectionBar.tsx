@@ -1,6 +1,7 @@
 // What can be done with the selected node, on any branch: rewind to before its prompt, continue
-// the conversation from it, switch to its branch's end, compare it with another node or the
-// current files, label it, fold what is under it. Read-only sessions (another process holds
+// the conversation from it, switch to its branch's end, summarize from or up to its prompt (on
+// the active branch), compare it with another node or the current files, label it, fold what is
+// under it. Read-only sessions (another process holds
 // them) and a running agent offer none of the moves.
 import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
@@ -19,7 +20,9 @@ import {
   selectSelectedNode,
   useGraphStore
 } from '../stores/graph-store'
+import type { SummaryDirection } from '../actions/summary'
 import { LabelDialog } from './LabelDialog'
+import { SummarizeDialog } from './SummarizeDialog'
 
 /** While a compare is being set up: its first node, and the two ways to pick the second. */
 function CompareChoice({ fromId, selectedId }: { fromId: string; selectedId: string }) {
@@ -52,6 +55,7 @@ export function SelectionBar() {
   const running = useAppStore(selectRunning)
   const compareFrom = useAppStore(selectCompareFrom)
   const [labeling, setLabeling] = useState(false)
+  const [summarizing, setSummarizing] = useState<SummaryDirection | null>(null)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
   return (
@@ -75,6 +79,16 @@ export function SelectionBar() {
             Switch to this branch
           </button>
         )}
+        {node.kind === 'turn' && node.onActivePath && (
+          <button type="button" disabled={locked} onClick={() => setSummarizing('from')}>
+            Summarize from here
+          </button>
+        )}
+        {node.kind === 'turn' && node.onActivePath && node.parentId !== null && (
+          <button type="button" disabled={locked} onClick={() => setSummarizing('upTo')}>
+            Summarize up to here
+          </button>
+        )}
         {compareFrom === null && (
           <button type="button" onClick={() => startCompare(node.id)}>
             Compare…
@@ -95,6 +109,9 @@ export function SelectionBar() {
       </div>
       {compareFrom !== null && <CompareChoice fromId={compareFrom} selectedId={node.id} />}
       {labeling && <LabelDialog node={node} onClose={() => setLabeling(false)} />}
+      {summarizing !== null && (
+        <SummarizeDialog direction={summarizing} node={node} onClose={() => setSummarizing(null)} />
+      )}
     </div>
   )
 }
