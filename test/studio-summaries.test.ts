@@ -38,7 +38,7 @@ describe('studio summaries and compaction', () => {
     const graph = await h.value<SessionGraph>('session:graph')
     const summary = graph.nodes.find((n) => n.id === result.summaryUuid)
     expect(summary).toMatchObject({ kind: 'branch_summary', onActivePath: true })
-    expect(summary?.title).toContain('## Goal')
+    expect(summary?.title).toBe('Change config.py as the user asked.')
     expect(graph.summaryLinks).toEqual([{ from: second?.id, to: result.summaryUuid }])
     expect(graph.leafUuid).toBe(result.summaryUuid)
     const detail = await h.value<NodeDetail>('session:node', { nodeId: result.summaryUuid })

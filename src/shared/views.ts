@@ -215,7 +215,9 @@ export const NodeDetail = z.object({
       rewoundAt: z.string().nullable(),
       /** Files read (and not modified) and modified in the part summarized. */
       readFiles: z.array(z.string()).optional(),
-      modifiedFiles: z.array(z.string()).optional()
+      modifiedFiles: z.array(z.string()).optional(),
+      /** A compaction: the node from which the model sees the turns word for word again. */
+      keptFrom: z.object({ nodeId: z.string(), title: z.string() }).nullable().optional()
     })
     .nullable(),
   /** Tokens of the turn's requests, from the API's usage (null: none reported, e.g. scripted). */

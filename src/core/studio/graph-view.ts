@@ -62,7 +62,7 @@ function nodeTitle(record: TreeRecord): string {
       return firstLine(promptText(record))
     case 'branch_summary':
     case 'compaction':
-      return firstLine(record.summary)
+      return firstLine(summaryHeadline(record.summary))
     case 'custom_message': {
       const details = record.details as { report?: unknown } | undefined
       return firstLine(
@@ -72,6 +72,15 @@ function nodeTitle(record: TreeRecord): string {
     case 'assistant':
       return firstLine(contentText(record.message.content))
   }
+}
+
+/**
+ * A structured summary opens with headings ("## Goal"): its title is the first line under one,
+ * what the goal is. A summary without headings (an agent's report) is its own first line.
+ */
+function summaryHeadline(summary: string): string {
+  const lines = summary.split('\n').map((line) => line.trim())
+  return lines.find((line) => line !== '' && !line.startsWith('#')) ?? summary
 }
 
 function maskOrNull(label: string | undefined): string | null {

@@ -41,6 +41,7 @@ import {
   buildTranscript,
   indexTurns,
   ownerNode,
+  ownerTitle,
   type TurnIndex
 } from './graph-view'
 import { restoreInFork } from './fork'
@@ -273,12 +274,22 @@ export class Studio {
     if (record?.type === 'branch_summary' || record?.type === 'compaction') {
       const details = record.details as { startedAt?: unknown } | undefined
       const files = listsOf(record.details)
+      const kept =
+        record.type === 'compaction' ? ownerNode(this.index(), record.firstKeptUuid) : null
       return {
         text: record.summary,
         startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
         rewoundAt: record.timestamp,
         readFiles: files.read,
-        modifiedFiles: files.modified
+        modifiedFiles: files.modified,
+        ...(record.type === 'compaction'
+          ? {
+              keptFrom:
+                kept === null
+                  ? null
+                  : { nodeId: kept, title: ownerTitle(this.store.tree(), this.index(), kept) }
+            }
+          : {})
       }
     }
     if (record?.type === 'custom_message') {

@@ -58,6 +58,9 @@ const KIND_NAMES: Record<GraphNodeKind, string> = {
  */
 export const REPORT_HANDLE = 'report'
 
+/** A summary of a branch left takes its link on the left, beside the branch it summarizes. */
+export const SUMMARY_HANDLE = 'summarized'
+
 /**
  * Where every node's handles sit, declared instead of measured. React Flow mounts each node whose
  * handles it has not measured, visible or not: without this, a 5,000-turn session would mount
@@ -73,7 +76,14 @@ const HANDLES: NodeHandle[] = [
     x: NODE_WIDTH,
     y: NODE_HEIGHT / 2
   },
-  { id: REPORT_HANDLE, type: 'source', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT / 2 }
+  {
+    id: REPORT_HANDLE,
+    type: 'source',
+    position: Position.Right,
+    x: NODE_WIDTH,
+    y: NODE_HEIGHT / 2
+  },
+  { id: SUMMARY_HANDLE, type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 }
 ]
 
 const MEASURED = { width: NODE_WIDTH, height: NODE_HEIGHT }
@@ -235,11 +245,11 @@ export function toFlowEdges(
       source: link.from,
       target: link.to,
       sourceHandle: REPORT_HANDLE,
-      targetHandle: REPORT_HANDLE,
+      targetHandle: SUMMARY_HANDLE,
       type: 'smoothstep',
       pathOptions: { offset: 20, borderRadius: 12 },
+      // No label: siblings sit close, and the dotted summary colour says it.
       className: 'flow-edge flow-edge--summary',
-      label: 'summarized',
       ariaLabel: 'Branch left to its summary',
       focusable: false
     }

@@ -87,6 +87,13 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
               : `Started ${formatTime(detail.summary.startedAt)} · rewound ${formatTime(detail.summary.rewoundAt)}`}
           </p>
           <SummaryFiles summary={detail.summary} />
+          {detail.summary.keptFrom != null && (
+            <p className="muted">
+              The model sees this summary in place of everything before “
+              {detail.summary.keptFrom.title || '(empty)'}”; from there on, the turns are sent word
+              for word.
+            </p>
+          )}
           <div className="prose">{detail.summary.text}</div>
         </section>
       )}
