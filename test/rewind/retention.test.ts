@@ -131,6 +131,26 @@ describe('retention', () => {
     expect(s.read('a.txt')).toBe('hand edit')
   })
 
+  it('keeps what undo can reach many steps back: older journals and the hand edits they saved', async () => {
+    const { s, workspace } = await threeTurns(40)
+    s.hand('a.txt', 'first hand edit')
+    await s.engine.rewind(checkpointAt(s.store, 3), 'code')
+    s.hand('a.txt', 'second hand edit')
+    await s.engine.rewind(checkpointAt(s.store, 2), 'code')
+    // Forty days on, nothing used since: only what undo can still reach must stay.
+    const report = await collectGarbage(
+      s.home,
+      workspace,
+      { ...DEFAULT_RETENTION, keepCheckpoints: 0 },
+      { now: Date.now() + 40 * DAY }
+    )
+    expect(report.deletedBlobs).toBeGreaterThan(0)
+    await s.engine.undo()
+    expect(s.read('a.txt')).toBe('second hand edit')
+    await s.engine.undo()
+    expect(s.read('a.txt')).toBe('first hand edit')
+  })
+
   it('keeps the base a needed delta is made from, and lets it go with its last delta', async () => {
     const long = (v: string) => `${'a line of a long file\n'.repeat(20)}version ${v}\n`
     const s = await newSession({ 'a.txt': long('0') })

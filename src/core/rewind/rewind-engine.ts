@@ -136,6 +136,12 @@ export class RewindEngine {
   private readonly settleMs: number
   /** The disk's content of the files the session touched, read again only when changed. */
   readonly disk: DiskHashes
+  /** The last state filesChangedSince compared the disk with. */
+  private nodeState: {
+    node: string | null
+    records: number
+    state: ReturnType<typeof filesAsNodeLeftThem>
+  } | null = null
 
   constructor(options: RewindEngineOptions) {
     // A restore deletes files: never in /, the home folder, or any folder not fit to be a workspace.
@@ -291,7 +297,15 @@ export class RewindEngine {
    * file is read again only when its stamp changed since the last call.
    */
   filesChangedSince(node: string | null): boolean {
-    for (const [path, { hash }] of filesAsNodeLeftThem(this.store.tree(), node)) {
+    const tree = this.store.tree()
+    // The state is rebuilt only when the log grew or the node changed: asked per graph request.
+    const known = this.nodeState
+    const state =
+      known !== null && known.node === node && known.records === tree.records.length
+        ? known.state
+        : filesAsNodeLeftThem(tree, node)
+    this.nodeState = { node, records: tree.records.length, state }
+    for (const [path, { hash }] of state) {
       const onDisk = this.disk.hashOf(path)
       if (onDisk !== undefined && onDisk !== hash) return true
     }

@@ -180,6 +180,32 @@ function isWhereItLeft(tree: SessionTree, action: TimelineAction, leaf: string |
   )
 }
 
+/**
+ * The restore journals undo and redo can still reach from the leaf, however many steps: what
+ * retention keeps (an action's first journal, which a redo re-applies, and its latest, which an
+ * undo reverses). Past a step whose leaf does not match, nothing is within reach.
+ */
+export function journalsWithinReach(tree: SessionTree): Set<string> {
+  const { actions } = replayTimeline(tree)
+  const ids = new Set<string>()
+  let leaf = tree.leafUuid
+  const done = actions.filter((a) => a.state === 'done')
+  for (let i = done.length - 1; i >= 0; i--) {
+    const action = done[i] as TimelineAction
+    if (!isWhereItLeft(tree, action, leaf)) break
+    ids.add(action.id).add(action.journalId)
+    leaf = action.leafBefore
+  }
+  leaf = tree.leafUuid
+  for (const action of actions) {
+    if (action.state !== 'undone') continue
+    if (action.leafBefore !== leaf) break
+    ids.add(action.id)
+    leaf = action.leafAfter
+  }
+  return ids
+}
+
 /** The record's uuid when the tree took it as a node (not a duplicate), else null. */
 function acceptedNode(tree: SessionTree, record: unknown): string | null {
   const uuid = (record as { uuid?: unknown }).uuid

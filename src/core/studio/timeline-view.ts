@@ -33,10 +33,16 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
       return `Rewind to before prompt ${number} ${quoted(promptText(prompt))} (${mode})`
     }
     case 'switch-branch':
-      return `Switch to branch ${quoted(ownerTitle(tree, index, action.leafAfter))}`
+      return `Switch to branch ${target(tree, index, action)}`
     case 'continue':
-      return `Continue from ${quoted(ownerTitle(tree, index, action.leafAfter))}`
+      return `Continue from ${target(tree, index, action)}`
   }
+}
+
+/** The node a move went to, quoted; "the start" for a record before the first prompt. */
+function target(tree: SessionTree, index: TurnIndex, action: TimelineAction): string {
+  const title = ownerTitle(tree, index, action.leafAfter)
+  return title === '' ? 'the start' : quoted(title)
 }
 
 export function timelineEntries(
