@@ -170,15 +170,15 @@ export function indexTurns(tree: SessionTree): TurnIndex {
     const childOwner = report !== undefined ? parentOwner : own
     const children = tree.children(record.uuid)
     const explorations = explorationsOff(tree, record, children)
-    const goesOn = children.some((c) => nodeKind(c) === null && !explorations.has(c.uuid))
-    // No record of this node goes on from here: one of its ends (the last one visited counts).
-    if (own !== null && !goesOn) ends.set(own, record)
     // The rewind's summary and report are visited before the explorations drawn under them, so
     // parents still come first; an exploration is the report's last child, drawn to its right.
-    const ordered = [
-      ...children.filter((child) => !explorations.has(child.uuid)),
-      ...children.filter((child) => explorations.has(child.uuid))
-    ]
+    const ordered =
+      explorations.size === 0
+        ? children
+        : [
+            ...children.filter((child) => !explorations.has(child.uuid)),
+            ...children.filter((child) => explorations.has(child.uuid))
+          ]
     for (let i = ordered.length - 1; i >= 0; i--) {
       const child = ordered[i] as TreeRecord
       const under = explorations.get(child.uuid)
@@ -189,6 +189,17 @@ export function indexTurns(tree: SessionTree): TurnIndex {
         exploration: under !== undefined
       })
     }
+  }
+  // A node's ends: its records no record of the same node goes on from (the last one visited
+  // counts). Read from the owners, so no record's kind is worked out twice.
+  const goesOn = new Set<string>()
+  for (const [uuid, own] of owner) {
+    const parent = tree.get(uuid)?.parentUuid ?? null
+    if (parent !== null && own !== null && owner.get(parent) === own) goesOn.add(parent)
+  }
+  for (const [uuid, own] of owner) {
+    const record = own === null || goesOn.has(uuid) ? undefined : tree.get(uuid)
+    if (record !== undefined) ends.set(own as string, record)
   }
   return { owner, heads, nodes, ends }
 }
@@ -216,9 +227,12 @@ function isInterrupted(record: TreeRecord): boolean {
  * How a node's turn ended, from its last record: see TurnOutcome (shared/views.ts). A last
  * record with a report, summary or exploration under it went on in that node: not an end.
  */
-function outcomeOf(tree: SessionTree, end: TreeRecord | undefined): TurnOutcome {
+function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefined): TurnOutcome {
   if (end === undefined) return 'done'
-  const continued = tree.children(end.uuid).some((child) => nodeKind(child) !== 'turn')
+  const continued = tree.children(end.uuid).some((child) => {
+    const own = index.owner.get(child.uuid)
+    return own !== null && own !== undefined && index.nodes.get(own)?.kind !== 'turn'
+  })
   if (continued) return 'done'
   switch (end.type) {
     case 'assistant': {
@@ -329,7 +343,7 @@ export function buildSessionGraph(
           ? 'running'
           : kind === 'exploration'
             ? 'done'
-            : outcomeOf(tree, index.ends.get(record.uuid))
+            : outcomeOf(tree, index, index.ends.get(record.uuid))
     }
   })
 

@@ -1,7 +1,7 @@
 // Search: the index is asked for when the search is used and the tree's shape has changed since
 // it was fetched; choosing a result selects its node, unfolds what hides it and centres it.
 import { getBridge } from '../bridge'
-import { indexForSearch } from '../graph/search'
+import { indexForSearch, type SearchFilter } from '../graph/search'
 import { useGraphStore } from '../stores/graph-store'
 import { useSearchStore } from '../stores/search-store'
 import type { TreeIndex } from '../graph/tree-index'
@@ -18,10 +18,24 @@ export async function ensureSearchIndex(): Promise<void> {
     getBridge().request('session:searchIndex', {})
   )
   if (fetching === shape) fetching = null
-  if (entries !== null) useSearchStore.getState().setIndex(indexForSearch(entries), shape)
+  if (entries !== null) {
+    const nodes = useGraphStore.getState().nodesById
+    useSearchStore.getState().setIndex(indexForSearch(entries), shape, nodes)
+  }
+}
+
+export function searchFor(query: string): void {
+  useSearchStore.getState().setQuery(query, useGraphStore.getState().nodesById)
+  void ensureSearchIndex()
+}
+
+export function searchIn(filter: SearchFilter): void {
+  useSearchStore.getState().setFilter(filter, useGraphStore.getState().nodesById)
+  void ensureSearchIndex()
 }
 
 export function jumpToNode(id: string): void {
+  useSearchStore.getState().setOpen(false)
   const graph = useGraphStore.getState()
   graph.reveal(id)
   graph.select(id)

@@ -203,6 +203,8 @@ function Canvas() {
     return {
       nodes: active.slice(-FIRST_VIEW_TURNS).map((node) => ({ id: node.id })),
       maxZoom: 1,
+      // Full cards at first, even if fewer of the last turns fit.
+      minZoom: COMPACT_BELOW_ZOOM,
       padding: FIT_PADDING
     }
   }, [])

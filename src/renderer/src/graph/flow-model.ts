@@ -232,7 +232,6 @@ export function toFlowEdges(
       type: 'smoothstep',
       pathOptions: { offset: 28, borderRadius: 14 },
       className: 'flow-edge flow-edge--checkpoint',
-      label: 'report',
       ariaLabel: 'Agent checkpoint to its report',
       focusable: false
     }

@@ -161,7 +161,19 @@ function FullCard({
   )
 }
 
-/** The compact form: the prompt's number (or the kind), the label and the badges, in large type. */
+/** The compact form's kind words: short enough to stay whole in large type. */
+const COMPACT_KINDS: Record<FlowNode['data']['node']['kind'], string> = {
+  turn: 'Turn',
+  branch_summary: 'Summary',
+  rewind_report: 'Report',
+  compaction: 'Compact',
+  exploration: 'Explored'
+}
+
+/**
+ * The compact form: the prompt's number (or a short kind) and the badges, then the label, or the
+ * title when there is none, all in large type.
+ */
 function CompactCard({
   id,
   data,
@@ -176,11 +188,15 @@ function CompactCard({
     <div className={cardClass(data, selected, 'compact')}>
       <div className="node-card__headline">
         <span className="node-card__number">
-          {facts.promptNumber !== null ? `#${facts.promptNumber}` : kindName(node)}
+          {facts.promptNumber !== null ? `#${facts.promptNumber}` : COMPACT_KINDS[node.kind]}
         </span>
         <Badges id={id} data={data} short />
       </div>
-      {node.label !== null && <div className="node-card__label">{node.label}</div>}
+      {node.label !== null ? (
+        <div className="node-card__label">{node.label}</div>
+      ) : (
+        <div className="node-card__line">{node.title || '(empty)'}</div>
+      )}
     </div>
   )
 }

@@ -27,7 +27,21 @@ describe('searchSession', () => {
   })
 
   it('lists at most `limit` results but counts them all; an empty query finds nothing', () => {
-    expect(searchSession(index, labels, 'e', 'all', 2)).toEqual({ ids: ['p1', 'p2'], total: 3 })
-    expect(searchSession(index, labels, '  ', 'all', 10)).toEqual({ ids: [], total: 0 })
+    expect(searchSession(index, labels, 'e', 'all', 2)).toMatchObject({
+      ids: ['p1', 'p2'],
+      total: 3
+    })
+    expect(searchSession(index, labels, '  ', 'all', 10)).toMatchObject({ ids: [], total: 0 })
+  })
+
+  it('narrows the previous results when the query grows, and starts over when it does not', () => {
+    const first = searchSession(index, labels, 'con', 'all', 10)
+    expect(first.ids).toEqual(['p1', 'r1'])
+    const narrowed = searchSession(index, labels, 'config', 'all', 10, first)
+    expect(narrowed.ids).toEqual(['p1', 'r1'])
+    // "utils" does not extend "con": the whole index again.
+    expect(searchSession(index, labels, 'utils', 'all', 10, narrowed).ids).toEqual(['p2'])
+    // Another filter: the whole index again.
+    expect(searchSession(index, labels, 'config.py', 'prompts', 10, first).ids).toEqual(['p1'])
   })
 })

@@ -27,6 +27,11 @@ export interface SearchResults {
   ids: string[]
   /** How many nodes match in all. */
   total: number
+  /** Every match's position in the index: a longer query typed next looks only at these. */
+  positions: number[]
+  /** What these results answer, to tell whether the next query narrows them. */
+  query: string
+  filter: SearchFilter
 }
 
 /**
@@ -39,14 +44,27 @@ export function searchSession(
   labels: ReadonlyMap<string, string>,
   query: string,
   filter: SearchFilter,
-  limit: number
+  limit: number,
+  /** The results of the query typed before, on the same index and labels: when this query
+   * extends it, only its matches can match, so only they are looked at. */
+  previous: SearchResults | null = null
 ): SearchResults {
   const needle = query.trim().toLowerCase()
-  if (needle === '' && filter !== 'labelled') return { ids: [], total: 0 }
+  if (needle === '' && filter !== 'labelled') {
+    return { ids: [], total: 0, positions: [], query: needle, filter }
+  }
   const haystacks = filter === 'prompts' ? index.prompts : index.texts
+  const narrows =
+    previous !== null &&
+    previous.filter === filter &&
+    previous.query !== '' &&
+    needle.startsWith(previous.query)
+  const candidates = narrows ? previous.positions : null
+  const count = candidates === null ? index.ids.length : candidates.length
   const ids: string[] = []
-  let total = 0
-  for (let i = 0; i < index.ids.length; i++) {
+  const positions: number[] = []
+  for (let k = 0; k < count; k++) {
+    const i = candidates === null ? k : (candidates[k] as number)
     const id = index.ids[i] as string
     const label = labels.get(id)
     if (filter === 'labelled' && label === undefined) continue
@@ -55,8 +73,8 @@ export function searchSession(
       (haystacks[i] as string).includes(needle) ||
       (filter !== 'prompts' && label !== undefined && label.toLowerCase().includes(needle))
     if (!hit) continue
-    total++
+    positions.push(i)
     if (ids.length < limit) ids.push(id)
   }
-  return { ids, total }
+  return { ids, total: positions.length, positions, query: needle, filter }
 }

@@ -45,7 +45,7 @@ function Conversation({ title, entries }: { title: string; entries: readonly Tra
       {shown.map((entry) => {
         const blocks = toBlockViews(entry.content)
         const text = blocks
-          .flatMap((b) => (b.kind === 'text' ? [b.text] : b.kind === 'tool' ? [`⏺ ${b.name}`] : []))
+          .flatMap((b) => (b.kind === 'text' ? [b.text] : b.kind === 'tool' ? [`→ ${b.name}`] : []))
           .join('\n')
           .trim()
         if (text === '') return null

@@ -102,7 +102,11 @@ export function Header() {
           Demo model
         </span>
       )}
-      {info !== null && <span className="chip chip--quiet">{info.model}</span>}
+      {info !== null && (
+        <span className="chip chip--quiet" title={info.model}>
+          {info.model}
+        </span>
+      )}
       <ContextMeter />
       {running && (
         <span className="chip chip--busy" role="status">

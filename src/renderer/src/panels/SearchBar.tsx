@@ -1,19 +1,16 @@
 // "Search the session" over the graph: a query, a filter (all turns, prompts only, labelled only)
 // and the results as a list; choosing one selects its node, unfolds what hides it and centres it.
-import { useDeferredValue, useMemo } from 'react'
-import { ensureSearchIndex, jumpToNode } from '../actions/search'
+import { ensureSearchIndex, jumpToNode, searchFor, searchIn } from '../actions/search'
 import { kindName } from '../graph/flow-model'
-import { searchSession, type SearchFilter } from '../graph/search'
+import type { SearchFilter } from '../graph/search'
 import { useGraphStore } from '../stores/graph-store'
 import {
   selectFilter,
   selectQuery,
-  selectSearchIndex,
+  selectResults,
+  selectResultsOpen,
   useSearchStore
 } from '../stores/search-store'
-
-/** Results listed at once; the count says how many more match. */
-const SHOWN_RESULTS = 50
 
 const FILTERS: { filter: SearchFilter; name: string }[] = [
   { filter: 'all', name: 'All turns' },
@@ -22,21 +19,13 @@ const FILTERS: { filter: SearchFilter; name: string }[] = [
 ]
 
 function Results() {
-  const query = useDeferredValue(useSearchStore(selectQuery))
+  const query = useSearchStore(selectQuery)
   const filter = useSearchStore(selectFilter)
-  const index = useSearchStore(selectSearchIndex)
+  const results = useSearchStore(selectResults)
+  const open = useSearchStore(selectResultsOpen)
   const nodesById = useGraphStore((s) => s.nodesById)
   const facts = useGraphStore((s) => s.facts)
-  const labels = useMemo(() => {
-    const found = new Map<string, string>()
-    for (const node of nodesById.values()) if (node.label !== null) found.set(node.id, node.label)
-    return found
-  }, [nodesById])
-  const results = useMemo(
-    () => (index === null ? null : searchSession(index, labels, query, filter, SHOWN_RESULTS)),
-    [index, labels, query, filter]
-  )
-  if (query.trim() === '' && filter !== 'labelled') return null
+  if (!open || (query.trim() === '' && filter !== 'labelled')) return null
   if (results === null) return <p className="search__count">Loading the session’s text…</p>
   return (
     <div className="search__results">
@@ -79,25 +68,26 @@ export function SearchBar() {
           aria-label="Search the session"
           placeholder="Search the session"
           value={query}
-          onFocus={() => void ensureSearchIndex()}
-          onChange={(event) => {
-            useSearchStore.getState().setQuery(event.target.value)
+          onFocus={() => {
+            useSearchStore.getState().setOpen(true)
             void ensureSearchIndex()
           }}
+          onChange={(event) => searchFor(event.target.value)}
           onKeyDown={(event) => {
+            // Esc closes the list first, then clears the query (and never opens the rewind
+            // picker while the field holds text).
             if (event.key === 'Escape' && query !== '') {
               event.preventDefault()
-              useSearchStore.getState().setQuery('')
+              const search = useSearchStore.getState()
+              if (search.open) search.setOpen(false)
+              else searchFor('')
             }
           }}
         />
         <select
           aria-label="Search in"
           value={filter}
-          onChange={(event) => {
-            useSearchStore.getState().setFilter(event.target.value as SearchFilter)
-            void ensureSearchIndex()
-          }}
+          onChange={(event) => searchIn(event.target.value as SearchFilter)}
         >
           {FILTERS.map((choice) => (
             <option key={choice.filter} value={choice.filter}>
