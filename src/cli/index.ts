@@ -17,7 +17,7 @@ const commands: Record<string, Command> = {
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
     summary:
-      'talk to the agent in the terminal; /rewind, /undo, /redo, /summarize-from, /compact, /exit',
+      'talk to the agent in the terminal; /rewind, /undo, /redo, /tree, /fork, /label, /summarize-from, /compact, /exit',
     load: () => import('./commands/chat')
   },
   rewind: {
@@ -30,6 +30,21 @@ const commands: Record<string, Command> = {
     summary:
       'summarize from a prompt on, or everything before it, with the model (records appended)',
     load: () => import('./commands/summarize')
+  },
+  fork: {
+    usage: 'fork FILE [--at N|ID] [--restore [--dry-run]] [--json]',
+    summary: 'write a new session holding the path to one node of FILE; prints its file',
+    load: () => import('./commands/fork')
+  },
+  export: {
+    usage: 'export FILE [--branch N|ID | --all] --format md|html|json [-o OUT]',
+    summary: 'a branch as Markdown, the whole tree as one offline HTML page, or the tree as JSON',
+    load: () => import('./commands/export')
+  },
+  label: {
+    usage: 'label FILE N|ID TEXT | --clear',
+    summary: 'label a node of a session (or remove its label)',
+    load: () => import('./commands/label')
   },
   diff: {
     usage: 'diff FILE --from A --to B|current [--cwd DIR] [--json]',

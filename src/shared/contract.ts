@@ -11,6 +11,8 @@ import {
   LeaveChoice,
   CheckpointView,
   CompareView,
+  ExportFormat,
+  ExportedFile,
   FileDiff,
   NodeDetail,
   PermissionRequest,
@@ -69,6 +71,17 @@ export const requests = {
     AppInfo
   ),
   'session:forkPreview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
+  /**
+   * The session as Markdown, one HTML page or JSON (core/export), for the page to save: the
+   * whole tree, or the branch through `nodeId` (the active branch without it). At most
+   * MAX_EXPORT_BYTES; a bigger one is refused as unavailable (the CLI writes any size).
+   */
+  'session:export': channel(
+    z
+      .object({ format: ExportFormat, scope: z.enum(['all', 'branch']), nodeId: Uuid.optional() })
+      .strict(),
+    ExportedFile
+  ),
   'agent:send': channel(z.object({ prompt: Prompt }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
   'agent:answerPermission': channel(z.object({ requestId: Uuid, allow: z.boolean() }).strict(), Ok),

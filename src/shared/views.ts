@@ -346,6 +346,23 @@ export const SettingsUpdate = z.object({
 })
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>
 
+export const ExportFormat = z.enum(['md', 'html', 'json'])
+export type ExportFormat = z.infer<typeof ExportFormat>
+
+/**
+ * The most an export hands the page over the contract, in bytes of UTF-8 (a bigger one is for
+ * `rewind-studio export`, which writes a file of any size).
+ */
+export const MAX_EXPORT_BYTES = 32 * 1024 * 1024
+
+/** A rendered export (core/export) the page saves as a file: the browser's download, Electron's. */
+export const ExportedFile = z.object({
+  fileName: z.string(),
+  mimeType: z.string(),
+  content: z.string()
+})
+export type ExportedFile = z.infer<typeof ExportedFile>
+
 /** What the agent loop streams while it runs. */
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('status'), running: z.boolean() }),

@@ -17,12 +17,14 @@ import { parseLaunchArgs, UsageError } from '../../core/studio/launch-options'
 import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceSession } from '../../core/studio/workspace-session'
+import type { SessionStore } from '../../core/session/store'
 import { indexTurns } from '../../core/studio/graph-view'
 import { actionLabel } from '../../core/studio/timeline-view'
 import { appRoot, failWith, wantsHelp } from '../cli-support'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
-import { formatPermissionDetail, formatToolResult, say } from '../format'
+import { type ChatSession, forkCommand, labelCommand, treeCommand } from '../chat-nodes'
+import { formatPermissionDetail, formatToolResult, restoreLines, say } from '../format'
 
 const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-mode MODE]
                           [--continue | --resume ID] [--setting key=value ...]
@@ -38,6 +40,11 @@ Reads prompts line by line from standard input. Commands:
   /summarize-up-to N [TEXT]  what comes before checkpoint N becomes one summary; the rest stays
   /compact [TEXT]         summarize the older part of the conversation now, keep the recent turns
   /context                how full the model's context is
+  /tree [all]             the tree of turns with their numbers and labels; then pick one to
+                          continue from (its files come back too; Enter stays)
+  /fork [N|ID] [--restore] go on in a new session holding the path to turn N (default: here);
+                          --restore brings that turn's files back too
+  /label [N|ID] TEXT      label turn N (default: the current one); /label [N|ID] --clear
   /exit                   leave (the session is saved as you go; --continue resumes it)
   Ctrl-C                  stop the running turn or summary; with none running, leave as /exit does
 Leaving a branch with /rewind follows the setting summary.onLeave: ask (asks in a terminal; no
@@ -85,14 +92,40 @@ class LineReader {
   }
 }
 
-class TerminalChat {
+class TerminalChat implements ChatSession {
   private readonly toolNames = new Map<string, string>()
-  work!: WorkspaceSession
+  private current: WorkspaceSession | null = null
 
   constructor(
     private readonly input: LineReader,
-    private readonly onLeave: SummaryOnLeave
+    private readonly onLeave: SummaryOnLeave,
+    readonly home: string,
+    private readonly open: (store: SessionStore) => Promise<WorkspaceSession>
   ) {}
+
+  get work(): WorkspaceSession {
+    if (this.current === null) throw new Error('The chat has no session open')
+    return this.current
+  }
+
+  async start(store: SessionStore): Promise<void> {
+    this.current = await this.open(store)
+  }
+
+  async switchTo(store: SessionStore): Promise<void> {
+    await this.current?.close()
+    this.current = null
+    await this.start(store)
+  }
+
+  async close(): Promise<void> {
+    await this.current?.close()
+    this.current = null
+  }
+
+  ask(question: string): Promise<string | null> {
+    return this.input.next(question)
+  }
 
   onEvent = (event: AgentEvent): void => {
     switch (event.type) {
@@ -130,9 +163,8 @@ class TerminalChat {
 
   /**
    * Ctrl-C (SIGINT from a terminal or a signal to the process): stops the running turn (or
-   * summary), which
-   * leaves every tool call answered in the session, and goes back to the prompt; when no turn
-   * runs, leaves as /exit does, so the session is closed properly either way.
+   * summary), which leaves every tool call answered in the session, and goes back to the prompt;
+   * when none runs, leaves as /exit does, so the session is closed properly either way.
    */
   interrupt = (): void => {
     if (this.work.agent.running) {
@@ -172,10 +204,7 @@ class TerminalChat {
   }
 
   printRestore(result: RewindResult): void {
-    const shown = escapeControlCharsOneLine // a path is one line, whatever its name holds
-    for (const path of result.restored) say(`  ⎿ restored ${shown(path)}`)
-    for (const path of result.recreated) say(`  ⎿ recreated ${shown(path)}`)
-    for (const path of result.deleted) say(`  ⎿ deleted (created after it) ${shown(path)}`)
+    for (const line of restoreLines(result)) say(line)
   }
 
   /** The checkpoint numbered `indexText` on the current branch, or null (said why). */
@@ -232,8 +261,8 @@ class TerminalChat {
     return result.prefill
   }
 
-  /** What to do with the branch a rewind leaves: the setting; asked in a terminal for "ask". */
-  private async leaveChoice(): Promise<LeaveChoice> {
+  /** What to do with the branch a move leaves: the setting; asked in a terminal for "ask". */
+  async leaveChoice(): Promise<LeaveChoice> {
     if (this.onLeave !== 'ask') return { mode: this.onLeave }
     if (!process.stdin.isTTY) return { mode: 'none' }
     for (;;) {
@@ -296,7 +325,7 @@ class TerminalChat {
   }
 
   /** A summary record's text, each line behind a bar; keys masked. */
-  private printSummary(title: string, uuid: string): void {
+  printSummary(title: string, uuid: string): void {
     const record = this.work.store.tree().get(uuid)
     const text =
       record?.type === 'branch_summary' || record?.type === 'compaction' ? record.summary : ''
@@ -329,8 +358,8 @@ class TerminalChat {
       const text = line.trim()
       if (text === '') continue
       if (text === '/exit' || text === '/quit') return
+      const [command = '', ...args] = text.split(/\s+/)
       try {
-        const [command = '', ...args] = text.split(/\s+/)
         if (text === '/rewind') this.listCheckpoints()
         else if (command === '/rewind') prefill = await this.rewind(args)
         else if (command === '/summarize-from') prefill = await this.summarizeFrom(args)
@@ -338,6 +367,9 @@ class TerminalChat {
         else if (command === '/compact') await this.compact(args)
         else if (text === '/context') this.printContext()
         else if (text === '/undo' || text === '/redo') await this.step(text === '/undo')
+        else if (command === '/tree') await treeCommand(this, args)
+        else if (command === '/fork') await forkCommand(this, args)
+        else if (command === '/label') labelCommand(this, args)
         else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
         else await this.work.agent.send(text)
       } catch (error) {
@@ -352,9 +384,11 @@ export async function run(args: string[]): Promise<number> {
     say(usage)
     return 0
   }
-  let work: WorkspaceSession | null = null
+  let chat: TerminalChat | null = null
   let interrupt: (() => void) | null = null
   const rl = createInterface({ input: process.stdin, terminal: process.stdin.isTTY === true })
+  // Listening from the start: lines a pipe delivers while the session opens are kept.
+  const input = new LineReader(rl)
   try {
     const options = parseLaunchArgs(args, { kind: 'new' })
     if (options.port !== undefined) throw new UsageError('chat takes no --port')
@@ -366,27 +400,33 @@ export async function run(args: string[]): Promise<number> {
       demoFallback: options.model === undefined
     })
     const settings = models.settings()
-    const chat = new TerminalChat(new LineReader(rl), settings.summaryOnLeave)
     // Before the session: a model that cannot be set up creates no empty session.
     const model = await models.client()
+    const terminal: TerminalChat = new TerminalChat(
+      input,
+      settings.summaryOnLeave,
+      options.home,
+      (store) =>
+        WorkspaceSession.open({
+          home: options.home,
+          store,
+          model,
+          permissionMode: settings.permissionMode,
+          checkpointTools: settings.checkpointEnabled,
+          compaction: models.compaction(),
+          bashSandbox: settings.bashSandbox,
+          askPermission: terminal.askPermission,
+          onEvent: terminal.onEvent
+        })
+    )
+    chat = terminal
     const store = openSessionStore(options.home, cwd, options.session)
-    work = await WorkspaceSession.open({
-      home: options.home,
-      store,
-      model,
-      permissionMode: settings.permissionMode,
-      checkpointTools: settings.checkpointEnabled,
-      compaction: models.compaction(),
-      bashSandbox: settings.bashSandbox,
-      askPermission: chat.askPermission,
-      onEvent: chat.onEvent
-    })
-    chat.work = work
+    await chat.start(store)
     interrupt = chat.interrupt
     process.on('SIGINT', interrupt)
     rl.on('SIGINT', interrupt)
     say(`Session ${store.sessionId} in ${cwd} (${settings.model}, ${settings.permissionMode})`)
-    for (const notice of [...models.notices(), ...work.notices]) say(`! ${notice}`)
+    for (const notice of [...models.notices(), ...chat.work.notices]) say(`! ${notice}`)
     await chat.run()
     return 0
   } catch (error) {
@@ -394,6 +434,6 @@ export async function run(args: string[]): Promise<number> {
   } finally {
     if (interrupt !== null) process.off('SIGINT', interrupt)
     rl.close()
-    await work?.close()
+    await chat?.close()
   }
 }

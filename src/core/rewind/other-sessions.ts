@@ -6,7 +6,10 @@ import type { FileChangeRecord } from '../session/records'
 import { SessionStore } from '../session/store'
 import type { SessionTree } from '../session/tree'
 
-/** For each path: the latest time (ISO) another session of the workspace changed it. */
+/**
+ * For each path: the latest time (ISO) another session of the workspace changed it. A fork's
+ * copy of a change (`copyOf`, session/fork.ts) is no change the fork made: it does not count.
+ */
 export function otherSessionsChanges(
   home: string,
   cwd: string,
@@ -22,6 +25,7 @@ export function otherSessionsChanges(
     const store = SessionStore.open(listing.file, { readOnly: true })
     try {
       for (const record of fileChangeRecords(store.tree())) {
+        if (record.copyOf !== undefined) continue
         const known = latest.get(record.path)
         if (known === undefined || record.timestamp > known)
           latest.set(record.path, record.timestamp)

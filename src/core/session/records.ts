@@ -155,7 +155,13 @@ export const FileChangeRecord = z.looseObject({
   beforeMode: z.number().int().optional(),
   afterMode: z.number().int().optional(),
   /** What changed it: a tool name (Write, Edit, Bash...) */
-  source: z.string()
+  source: z.string(),
+  /**
+   * In a fork (fork.ts): the uuid of the origin's record this one copies. The fork did not make
+   * that change: it took the file's state over when it was forked (its time is the fork's), so
+   * other sessions do not count it as a change of the fork's (rewind/other-sessions.ts).
+   */
+  copyOf: z.string().optional()
 })
 
 export const KnownRecord = z.discriminatedUnion('type', [

@@ -419,44 +419,51 @@ export class SessionStore {
 
   /**
    * Records of another session of this workspace, as a fork copies them (fork.ts): each
-   * conversation node keeps its uuid, type, content and time, and becomes the child of the node
-   * before it (the first, a root), so the copy is one chain whose last node is the leaf. The
-   * file changes of its turns (their times kept) and its labels follow as metadata records with
-   * uuids of their own. One write and one fdatasync: all are appended, or none.
+   * conversation node keeps its uuid, type, content and time and becomes the child of the node
+   * before it (the first, a root), so the copy is one chain whose last node is the leaf; the
+   * file changes of its turns follow as records of this session (its uuid, this time) naming the
+   * record they copy (`copyOf`); then its labels, as new label records. One write and one
+   * fdatasync: all are appended, or none.
    */
   appendCopied(copy: {
     nodes: readonly TreeRecord[]
     fileChanges: readonly FileChangeRecord[]
     labels: readonly { targetUuid: string; label: string }[]
   }): void {
-    const copied = new Set<string>()
+    const taken = new Set<string>()
+    const fresh = (uuid: string) => {
+      if (taken.has(uuid) || this.treeModel.has(uuid)) {
+        throw new SessionWriteError(
+          `Record ${uuid} cannot be copied: its uuid is taken; nothing was appended`
+        )
+      }
+      taken.add(uuid)
+    }
     let parentUuid = this.leafUuid
     const nodes = copy.nodes.map((node) => {
-      if (!isConversationNode(node) || this.treeModel.get(node.uuid) !== undefined) {
-        throw new SessionWriteError(
-          `Record ${node.uuid} cannot be copied: it is no conversation node, or one with its uuid is here already; nothing was appended`
-        )
-      }
+      fresh(node.uuid)
       const parsed = KnownRecord.safeParse({ ...node, parentUuid })
-      if (!parsed.success || copied.has(node.uuid)) {
+      if (!parsed.success || !isConversationNode(parsed.data)) {
         throw new SessionWriteError(
-          `Record ${node.uuid} cannot be copied: ${parsed.success ? 'its uuid comes twice' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
+          `Record ${node.uuid} cannot be copied: ${parsed.success ? 'it is no conversation node' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
         )
       }
-      copied.add(node.uuid)
       parentUuid = node.uuid
       return parsed.data
     })
-    const known = (uuid: string) => copied.has(uuid) || this.treeModel.get(uuid) !== undefined
-    const meta = { parentUuid, timestamp: now() }
+    const requireNode = (uuid: string) => {
+      if (!taken.has(uuid) && this.treeModel.get(uuid) === undefined) {
+        throw new NotFoundError(`Entry ${uuid} not found`)
+      }
+    }
+    const meta = () => ({ uuid: uuidv7(), parentUuid, timestamp: now() })
     const fileChanges = copy.fileChanges.map((change) => {
-      if (!known(change.checkpointUuid))
-        throw new NotFoundError(`Entry ${change.checkpointUuid} not found`)
-      return FileChangeRecord.parse({ ...change, uuid: uuidv7(), parentUuid })
+      requireNode(change.checkpointUuid)
+      return FileChangeRecord.parse({ ...change, ...meta(), copyOf: change.copyOf ?? change.uuid })
     })
     const labels = copy.labels.map(({ targetUuid, label }) => {
-      if (!known(targetUuid)) throw new NotFoundError(`Entry ${targetUuid} not found`)
-      return LabelRecord.parse({ type: 'label', uuid: uuidv7(), ...meta, targetUuid, label })
+      requireNode(targetUuid)
+      return LabelRecord.parse({ type: 'label', ...meta(), targetUuid, label })
     })
     this.writeAll<{ uuid: string }>([...nodes, ...fileChanges, ...labels])
   }

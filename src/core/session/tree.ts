@@ -206,6 +206,11 @@ export class SessionTree {
     return [...this.fixedProblems, ...missing].sort((a, b) => a.index - b.index)
   }
 
+  /** Whether any record (a node, a label, a file change, a leaf move) has this uuid. */
+  has(uuid: string): boolean {
+    return this.ids.has(uuid)
+  }
+
   get(uuid: string): TreeRecord | undefined {
     return this.nodeRecord[this.ordinal(uuid)]
   }

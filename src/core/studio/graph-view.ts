@@ -12,12 +12,14 @@ import type {
   FilesAt,
   GraphNode,
   GraphNodeKind,
+  NodeDetail,
   SessionGraph,
   TimelineStep,
   TranscriptEntry,
   TurnOutcome
 } from '../../shared/views'
 import { INTERRUPTED_RESULT } from '../agent/context'
+import { listsOf } from '../agent/summary/files-touched'
 import {
   REWIND_REPORT_TYPE,
   type SessionTree,
@@ -396,37 +398,69 @@ export function buildTranscript(
   leafUuid: string | null,
   index: TurnIndex = indexTurns(tree)
 ): TranscriptEntry[] {
-  return tree.pathTo(leafUuid).map((record) => {
-    const nodeId = index.owner.get(record.uuid) ?? record.uuid
-    const base = { uuid: record.uuid, nodeId, timestamp: record.timestamp }
-    switch (record.type) {
-      case 'user':
-        return {
-          ...base,
-          role: 'user',
-          isPrompt: isPrompt(record),
-          hidden: record.isMeta === true,
-          content: record.message.content
-        }
-      case 'assistant':
-        return {
-          ...base,
-          role: 'assistant',
-          isPrompt: false,
-          hidden: false,
-          content: record.message.content
-        }
-      case 'branch_summary':
-      case 'compaction':
-        return { ...base, role: 'summary', isPrompt: false, hidden: false, content: record.summary }
-      case 'custom_message':
-        return {
-          ...base,
-          role: 'note',
-          isPrompt: false,
-          hidden: record.hidden,
-          content: record.content
-        }
+  return tree
+    .pathTo(leafUuid)
+    .map((record) => transcriptEntry(record, index.owner.get(record.uuid) ?? record.uuid))
+}
+
+/**
+ * The full text of a branch summary, a compaction or a rewind report node, with its times (and a
+ * summary's file lists); null for a turn.
+ */
+export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
+  if (record.type === 'branch_summary' || record.type === 'compaction') {
+    const details = record.details as { startedAt?: unknown } | undefined
+    const files = listsOf(record.details)
+    return {
+      text: record.summary,
+      startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
+      rewoundAt: record.timestamp,
+      readFiles: files.read,
+      modifiedFiles: files.modified
     }
-  })
+  }
+  if (record.type === 'custom_message') {
+    const details = record.details as
+      { report?: unknown; startedAt?: unknown; rewoundAt?: unknown } | undefined
+    return {
+      text: typeof details?.report === 'string' ? details.report : contentText(record.content),
+      startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
+      rewoundAt: typeof details?.rewoundAt === 'string' ? details.rewoundAt : null
+    }
+  }
+  return null
+}
+
+/** One record as a transcript entry of graph node `nodeId`. */
+export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptEntry {
+  const base = { uuid: record.uuid, nodeId, timestamp: record.timestamp }
+  switch (record.type) {
+    case 'user':
+      return {
+        ...base,
+        role: 'user',
+        isPrompt: isPrompt(record),
+        hidden: record.isMeta === true,
+        content: record.message.content
+      }
+    case 'assistant':
+      return {
+        ...base,
+        role: 'assistant',
+        isPrompt: false,
+        hidden: false,
+        content: record.message.content
+      }
+    case 'branch_summary':
+    case 'compaction':
+      return { ...base, role: 'summary', isPrompt: false, hidden: false, content: record.summary }
+    case 'custom_message':
+      return {
+        ...base,
+        role: 'note',
+        isPrompt: false,
+        hidden: record.hidden,
+        content: record.content
+      }
+  }
 }

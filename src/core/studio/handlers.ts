@@ -18,6 +18,7 @@ export function createHandlers(studio: Studio): Handlers {
     'session:label': async ({ nodeId, label }) => (studio.label(nodeId, label), ok),
     'session:fork': ({ nodeId, restoreFiles }) => studio.fork(nodeId, restoreFiles === true),
     'session:forkPreview': ({ nodeId }) => studio.previewFork(nodeId),
+    'session:export': async ({ format, scope, nodeId }) => studio.export(format, scope, nodeId),
     'agent:send': async ({ prompt }) => (studio.send(prompt), ok),
     'agent:stop': async () => (await studio.stop(), ok),
     'agent:answerPermission': async ({ requestId, allow }) => (

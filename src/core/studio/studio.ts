@@ -8,28 +8,32 @@
 import type { EventSink } from '../../shared/contract'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
-import type {
-  AgentEvent,
-  AppInfo,
-  LeaveChoice,
-  CheckpointView,
-  CompareView,
-  FileDiff,
-  NodeDetail,
-  PermissionRequest,
-  RewindPreview,
-  RewindResult,
-  SearchEntry,
-  SessionGraph,
-  SessionSummary,
-  Settings,
-  SettingsUpdate,
-  TimelineEntry,
-  TranscriptEntry
+import { formatBytes, utf8Length } from '../../shared/prompt-limit'
+import {
+  type AgentEvent,
+  type AppInfo,
+  type LeaveChoice,
+  type CheckpointView,
+  type CompareView,
+  type ExportFormat,
+  type ExportedFile,
+  type FileDiff,
+  MAX_EXPORT_BYTES,
+  type NodeDetail,
+  type PermissionRequest,
+  type RewindPreview,
+  type RewindResult,
+  type SearchEntry,
+  type SessionGraph,
+  type SessionSummary,
+  type Settings,
+  type SettingsUpdate,
+  type TimelineEntry,
+  type TranscriptEntry
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { unifiedDiff } from '../rewind/file-diff'
-import { listsOf } from '../agent/summary/files-touched'
+import { renderExport } from '../export/render'
 import { usageTokens } from '../agent/summary/tokens'
 import type { TreeRecord } from '../session/tree'
 import { forkSession } from '../session/fork'
@@ -40,6 +44,7 @@ import {
   buildSessionGraph,
   buildTranscript,
   indexTurns,
+  nodeSummary,
   ownerNode,
   ownerTitle,
   type TurnIndex
@@ -47,7 +52,7 @@ import {
 import { restoreInFork } from './fork'
 import { timelineEntries, timelineStep } from './timeline-view'
 import type { ModelSetup } from './model-setup'
-import { nodeEnd } from './node-refs'
+import { branchLeafOf, nodeEnd } from './node-refs'
 import { buildSearchIndex } from './search-view'
 import { WorkspaceSession } from './workspace-session'
 
@@ -271,43 +276,18 @@ export class Studio {
 
   private summaryOf(nodeId: string): NodeDetail['summary'] {
     const record = this.store.tree().get(nodeId)
-    if (record?.type === 'branch_summary' || record?.type === 'compaction') {
-      const details = record.details as { startedAt?: unknown } | undefined
-      const files = listsOf(record.details)
-      const kept =
-        record.type === 'compaction' ? ownerNode(this.index(), record.firstKeptUuid) : null
-      return {
-        text: record.summary,
-        startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
-        rewoundAt: record.timestamp,
-        readFiles: files.read,
-        modifiedFiles: files.modified,
-        ...(record.type === 'compaction'
-          ? {
-              keptFrom:
-                kept === null
-                  ? null
-                  : { nodeId: kept, title: ownerTitle(this.store.tree(), this.index(), kept) }
-            }
-          : {})
-      }
+    if (record === undefined) return null
+    const summary = nodeSummary(record)
+    if (summary === null || record.type !== 'compaction') return summary
+    // A compaction also says from which turn the model reads word for word again.
+    const kept = ownerNode(this.index(), record.firstKeptUuid)
+    return {
+      ...summary,
+      keptFrom:
+        kept === null
+          ? null
+          : { nodeId: kept, title: ownerTitle(this.store.tree(), this.index(), kept) }
     }
-    if (record?.type === 'custom_message') {
-      const details = record.details as
-        { report?: unknown; startedAt?: unknown; rewoundAt?: unknown } | undefined
-      const text =
-        typeof details?.report === 'string'
-          ? details.report
-          : typeof record.content === 'string'
-            ? record.content
-            : record.content.map((b) => ('text' in b ? String(b.text) : '')).join('\n')
-      return {
-        text,
-        startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
-        rewoundAt: typeof details?.rewoundAt === 'string' ? details.rewoundAt : null
-      }
-    }
-    return null
   }
 
   // ---- the agent ------------------------------------------------------------------------------
@@ -599,6 +579,37 @@ export class Studio {
     const node = (await this.graph()).nodes.find((n) => n.id === nodeId)
     if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
     return nodeEnd(this.store.tree(), this.index(), node)
+  }
+
+  /**
+   * The session rendered for the page's Export… (core/export): the whole tree, or the branch
+   * through `nodeId` (the active one without it). Bounded: the page holds it whole.
+   */
+  async export(
+    format: ExportFormat,
+    scope: 'all' | 'branch',
+    nodeId: string | undefined
+  ): Promise<ExportedFile> {
+    const tree = this.store.tree()
+    let leafUuid = tree.leafUuid
+    if (scope === 'branch' && nodeId !== undefined) {
+      const node = (await this.graph()).nodes.find((n) => n.id === nodeId)
+      if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
+      leafUuid = branchLeafOf(tree, node)
+    }
+    const rendered = renderExport(
+      { tree, header: this.store.header, file: this.store.file },
+      format,
+      scope === 'all' ? { kind: 'all' } : { kind: 'branch', leafUuid }
+    )
+    const bytes = utf8Length(rendered.content)
+    if (bytes > MAX_EXPORT_BYTES) {
+      throw new StudioError(
+        'unavailable',
+        `The export is ${formatBytes(bytes)}, more than the app hands over (${formatBytes(MAX_EXPORT_BYTES)}): write it with \`rewind-studio export ${this.store.file} --format ${format}${scope === 'all' ? ' --all' : ''} -o FILE\`.`
+      )
+    }
+    return rendered
   }
 
   newSession(): Promise<AppInfo> {

@@ -75,7 +75,8 @@ async function leaveRequest(leave: LeaveState): Promise<LeaveChoice> {
   return { mode: 'summarize', ...(instructions !== '' ? { instructions } : {}) }
 }
 
-async function previewOf(load: () => Promise<RewindPreview>): Promise<PreviewState> {
+/** A preview request as the dialogs show it: loaded, or why there is none. */
+export async function previewOf(load: () => Promise<RewindPreview>): Promise<PreviewState> {
   try {
     return { state: 'ready', preview: await load() }
   } catch (error) {

@@ -150,12 +150,14 @@ export async function loadSession(): Promise<void> {
   await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
 }
 
-async function switchSession(load: () => Promise<unknown>, what: string): Promise<void> {
+/** Opens the session `load` switched the main process to; false when it refused (reported). */
+export async function switchSession(load: () => Promise<unknown>, what: string): Promise<boolean> {
   const info = await attempt(what, load)
-  if (info === null) return
+  if (info === null) return false
   useGraphStore.getState().select(null)
   useAppStore.getState().dropStalePrefill()
   await loadSession()
+  return true
 }
 
 export const openSession = (sessionId: string) =>

@@ -1,6 +1,6 @@
 // The top bar: which workspace and model, how full the model's context is, the demo and
 // read-only states, Undo and Redo (each named after the action it would reverse or apply again),
-// Settings.
+// Export…, Settings.
 import type { ContextUsage, TimelineStep } from '../../../shared/views'
 import { walkTimeline } from '../actions/rewind'
 import {
@@ -12,6 +12,8 @@ import {
 } from '../stores/app-store'
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { useShallow } from 'zustand/react/shallow'
+import { useState } from 'react'
+import { ExportDialog } from './ExportDialog'
 
 /** "Undo switch to branch "…"": the verb, then the action's own name, lower-cased first. */
 export function timelineButtonName(verb: 'Undo' | 'Redo', step: TimelineStep | null): string {
@@ -91,6 +93,7 @@ export function Header() {
   const { undo, redo } = useGraphStore(useShallow(selectTimelineSteps))
   const setSettingsOpen = useAppStore(selectSetSettingsOpen)
   const readOnly = info?.readOnlyReason != null
+  const [exporting, setExporting] = useState(false)
   return (
     <header className="header">
       <h1 className="header__name">Rewind Studio</h1>
@@ -119,9 +122,13 @@ export function Header() {
       </span>
       <TimelineButton verb="Undo" step={undo} locked={running || readOnly} />
       <TimelineButton verb="Redo" step={redo} locked={running || readOnly} />
+      <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
+        Export…
+      </button>
       <button type="button" onClick={() => setSettingsOpen(true)}>
         Settings
       </button>
+      {exporting && <ExportDialog onClose={() => setExporting(false)} />}
       {readOnly && (
         <p className="header__banner" role="alert">
           Read-only: {info?.readOnlyReason}

@@ -47,7 +47,8 @@ function choiceText(choice: CheckpointView): string {
   return `${choice.index}. ${line.length > 100 ? `${line.slice(0, 99)}…` : line || '(empty)'}${files}`
 }
 
-function PreviewBody({ preview }: { preview: PreviewState }) {
+/** A preview as it loads, fails or is ready: the rewind, move and fork dialogs show it alike. */
+export function PreviewBody({ preview }: { preview: PreviewState }) {
   switch (preview.state) {
     case 'loading':
       return <p aria-live="polite">Computing what would change…</p>

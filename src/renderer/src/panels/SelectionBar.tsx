@@ -1,8 +1,9 @@
 // What can be done with the selected node, on any branch: rewind to before its prompt, continue
 // the conversation from it, switch to its branch's end, summarize from or up to its prompt (on
-// the active branch), compare it with another node or the current files, label it, fold what is
-// under it. Read-only sessions (another process holds
-// them) and a running agent offer none of the moves.
+// the active branch), compare it with another node or the current files, fork a new session from
+// it, label it, fold what is under it. Read-only sessions (another process holds them) and a
+// running agent offer none of the moves; a read-only session can still be forked (the fork is a
+// session of this app's own).
 import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { cancelCompare, openCompare, startCompare } from '../actions/compare'
@@ -21,6 +22,7 @@ import {
   useGraphStore
 } from '../stores/graph-store'
 import type { SummaryDirection } from '../actions/summary'
+import { ForkDialog } from './ForkDialog'
 import { LabelDialog } from './LabelDialog'
 import { SummarizeDialog } from './SummarizeDialog'
 
@@ -56,6 +58,7 @@ export function SelectionBar() {
   const compareFrom = useAppStore(selectCompareFrom)
   const [labeling, setLabeling] = useState(false)
   const [summarizing, setSummarizing] = useState<SummaryDirection | null>(null)
+  const [forking, setForking] = useState(false)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
   return (
@@ -94,6 +97,9 @@ export function SelectionBar() {
             Compare…
           </button>
         )}
+        <button type="button" disabled={running} onClick={() => setForking(true)}>
+          Fork to new session
+        </button>
         <button type="button" disabled={readOnly} onClick={() => setLabeling(true)}>
           Label
         </button>
@@ -112,6 +118,7 @@ export function SelectionBar() {
       {summarizing !== null && (
         <SummarizeDialog direction={summarizing} node={node} onClose={() => setSummarizing(null)} />
       )}
+      {forking && <ForkDialog node={node} onClose={() => setForking(false)} />}
     </div>
   )
 }
