@@ -47,7 +47,7 @@ Reads prompts line by line from standard input. Commands:
   /label [N|ID] TEXT      label turn N (default: the current one); /label [N|ID] --clear
   /exit                   leave (the session is saved as you go; --continue resumes it)
   Ctrl-C                  stop the running turn or summary; with none running, leave as /exit does
-Leaving a branch with /rewind follows the setting summary.onLeave: ask (asks in a terminal; no
+Leaving a branch with /rewind or /tree follows the setting summary.onLeave: ask (asks in a terminal; no
 summary when reading a pipe), none or summarize. Compaction: compaction.threshold (default 0.8)
 of compaction.contextWindow (default 200000 tokens).
 --model M naming an Anthropic model needs ANTHROPIC_API_KEY; without --model and without a key,
