@@ -133,6 +133,7 @@ test.describe('summaries in the explorer', () => {
       await settings.getByRole('button', { name: 'Save settings' }).click()
       await settings.getByRole('button', { name: 'Close' }).click()
       await expect(page.getByText('Demo model', { exact: true })).toBeHidden()
+      await expect(page.getByRole('alert').filter({ hasText: 'No API key' })).toHaveCount(0)
 
       await send(page, 'what does config.py hold?')
       expect(server.requests).toHaveLength(1)

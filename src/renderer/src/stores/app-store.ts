@@ -75,12 +75,19 @@ export const useAppStore = create<AppStore>()((set) => ({
   compareFrom: null,
   contextUsage: null,
   // A page opened or reloaded mid-run takes the run and its open questions from the main process.
+  // A warning the last app:info gave and this one does not (a key saved: no "No API key") no
+  // longer holds: its notice goes, and it is announced again should it come back.
   setInfo: (info) =>
-    set({
-      info,
-      running: info.running,
-      permissions: [...info.pendingPermissions],
-      contextUsage: info.contextUsage
+    set((s) => {
+      const gone = new Set(s.info?.notices.filter((n) => !info.notices.includes(n)))
+      return {
+        info,
+        running: info.running,
+        permissions: [...info.pendingPermissions],
+        contextUsage: info.contextUsage,
+        notices: s.notices.filter((n) => !gone.has(n.message)),
+        announced: new Set([...s.announced].filter((m) => !gone.has(m)))
+      }
     }),
   setSessions: (sessions) => set({ sessions }),
   // A run that ends leaves no question open: the main process stops waiting for answers.
