@@ -159,13 +159,13 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const ms = (x: number) => `${x.toFixed(1)} ms`
 console.log(
-  `summarize-up-to, ${TURNS}-turn branch (${(statSync(source).size / 1e6).toFixed(1)} MB), ${ROUNDS} rounds, min / median:`
+  `summarize-up-to, ${TURNS}-turn branch (${(statSync(source).size / 1e6).toFixed(1)} MB), ${ROUNDS} rounds, min / median / max:`
 )
 console.log(
-  `  outside the model call: ${ms(Math.min(...outsides))} / ${ms(median(outsides))} (model call, left out: ${ms(median(models))})`
+  `  outside the model call: ${ms(Math.min(...outsides))} / ${ms(median(outsides))} / ${ms(Math.max(...outsides))} (model call, left out: ${ms(median(models))})`
 )
 console.log(
-  `  baseline, reading the branch's records: ${ms(Math.min(...bases))} / ${ms(median(bases))}`
+  `  baseline, reading the branch's records: ${ms(Math.min(...bases))} / ${ms(median(bases))} / ${ms(Math.max(...bases))}`
 )
 console.log(
   `  ratio: ${(Math.min(...outsides) / Math.min(...bases)).toFixed(2)} (min) / ${(median(outsides) / median(bases)).toFixed(2)} (median); target ≤ 1.2`
