@@ -6,37 +6,14 @@
 // ratio <= 1.3, peak memory ratio <= 2. The file is generated in a temp folder and deleted.
 // Run: npx tsx bench/session-open-large.ts [megabytes] [runs]
 import { spawnSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { SessionStore } from '../src/core/session/store'
+import { bareStreamingParse } from './support/bare-jsonl'
 
 const [mode, childFile] = process.argv.slice(2)
-
-function bareStreamingParse(file: string): number {
-  const fd = openSync(file, 'r')
-  const values: unknown[] = []
-  const chunk = Buffer.allocUnsafe(4 * 1024 * 1024)
-  let carry = ''
-  try {
-    for (let position = 0; ;) {
-      const n = readSync(fd, chunk, 0, chunk.length, position)
-      if (n === 0) break
-      position += n
-      // Decoding a chunk may cut a character: a real reader splits on bytes (as ours does); the
-      // baseline decodes up to the chunk's last '\n' so it pays no more than that.
-      const last = chunk.lastIndexOf(10, n - 1)
-      const text = carry + chunk.toString('utf8', 0, last + 1)
-      carry = chunk.toString('utf8', last + 1, n)
-      for (const line of text.split('\n')) if (line !== '') values.push(JSON.parse(line))
-    }
-    if (carry !== '') values.push(JSON.parse(carry))
-  } finally {
-    closeSync(fd)
-  }
-  return values.length
-}
 
 function ours(Store: typeof SessionStore, file: string): number {
   const store = Store.open(file)

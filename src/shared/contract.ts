@@ -2,26 +2,38 @@
 // main → renderer with its payload schema. Both transports (Electron IPC, WebSocket) and both
 // sides (handlers in src/core/studio, the renderer's bridge) take their types from here.
 import { z } from 'zod'
+import { LabelText } from './label-limit'
 import { RewindMode } from './messages'
 import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
+  CheckpointView,
+  CompareView,
+  ExportFormat,
+  ExportedFile,
+  FileDiff,
   NodeDetail,
   PermissionRequest,
   ProjectSummary,
+  RescuePreview,
+  RescueResult,
   RewindPreview,
   RewindResult,
+  SearchEntry,
   SessionGraph,
   SessionSummary,
   Settings,
   SettingsUpdate,
+  TimelineEntry,
   TranscriptEntry
 } from './views'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
 const Uuid = z.string().min(1).max(200)
+/** A side of a compare: a node, or 'current' (the files on disk, the conversation at the leaf). */
+const CompareRef = z.union([z.literal('current'), Uuid])
 /** A prompt: its limit is in bytes of UTF-8, not characters (prompt-limit.ts). */
 const Prompt = z
   .string()
@@ -43,16 +55,46 @@ export const requests = {
   'projects:list': channel(Empty, z.array(ProjectSummary)),
   'session:open': channel(z.object({ sessionId: Uuid }).strict(), AppInfo),
   'session:new': channel(Empty, AppInfo),
+  /**
+   * Shows another tool's session file (Claude Code, pi, oh-my-pi) read-only, followed while it
+   * grows. Only a file the discovery lists (in a project folder of a known home) is opened.
+   */
+  'session:openFile': channel(z.object({ file: z.string().min(1).max(4096) }).strict(), AppInfo),
+  /** Continue in Rewind Studio: a new session of ours holding the path to a node of the shown one. */
+  'session:continueForeign': channel(z.object({ nodeId: Uuid }).strict(), AppInfo),
+  /** "Restore files here": the shown foreign session's files as its backups say, before a prompt. */
+  'rescue:preview': channel(z.object({ nodeId: Uuid }).strict(), RescuePreview),
+  'rescue:apply': channel(z.object({ nodeId: Uuid }).strict(), RescueResult),
   'session:graph': channel(Empty, SessionGraph),
   'session:transcript': channel(
     z.object({ leafUuid: Uuid.nullable() }).strict(),
     z.array(TranscriptEntry)
   ),
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
+  /** What "Search the session" searches, per graph node (built once per shape of the tree). */
+  'session:searchIndex': channel(Empty, z.array(SearchEntry)),
   /** A bookmark on a node (a null label removes it). */
-  'session:label': channel(
-    z.object({ nodeId: Uuid, label: z.string().trim().min(1).max(80).nullable() }).strict(),
-    Ok
+  'session:label': channel(z.object({ nodeId: Uuid, label: LabelText.nullable() }).strict(), Ok),
+  /**
+   * A new session holding the path to a node, opened at once (the studio switches to it). The
+   * files are left as they are unless `restoreFiles`: then they are brought to that node's state
+   * in the fork, as session:forkPreview showed.
+   */
+  'session:fork': channel(
+    z.object({ nodeId: Uuid, restoreFiles: z.boolean().optional() }).strict(),
+    AppInfo
+  ),
+  'session:forkPreview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
+  /**
+   * The session as Markdown, one HTML page or JSON (core/export), for the page to save: the
+   * whole tree, or the branch through `nodeId` (the active branch without it). At most
+   * MAX_EXPORT_BYTES; a bigger one is refused as unavailable (the CLI writes any size).
+   */
+  'session:export': channel(
+    z
+      .object({ format: ExportFormat, scope: z.enum(['all', 'branch']), nodeId: Uuid.optional() })
+      .strict(),
+    ExportedFile
   ),
   'agent:send': channel(z.object({ prompt: Prompt }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
@@ -65,9 +107,29 @@ export const requests = {
     z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
     RewindResult
   ),
+  /** The same as timeline:undo (the name the first renderer used). */
   'rewind:undo': channel(Empty, RewindResult),
   'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
   'branch:switch': channel(z.object({ leafUuid: Uuid }).strict(), RewindResult),
+  /** The prompts on the path to `leafUuid` (null: the active path), numbered from 1. */
+  'session:checkpoints': channel(
+    z.object({ leafUuid: Uuid.nullable() }).strict(),
+    z.array(CheckpointView)
+  ),
+  /** Moving the conversation and the files to any node (a turn: its end on its branch). */
+  'continue:preview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
+  'continue:apply': channel(z.object({ nodeId: Uuid }).strict(), RewindResult),
+  /** Every rewind, switch and continue, oldest first; Undo and Redo walk it. */
+  'timeline:list': channel(Empty, z.array(TimelineEntry)),
+  'timeline:undo': channel(Empty, RewindResult),
+  'timeline:redo': channel(Empty, RewindResult),
+  /** The files and conversations of two nodes, or of a node and 'current'. */
+  compare: channel(z.object({ a: Uuid, b: CompareRef }).strict(), CompareView),
+  /** One file's diff of a compare (one the compare view left out). */
+  'compare:file': channel(
+    z.object({ a: Uuid, b: CompareRef, path: z.string().min(1).max(4096) }).strict(),
+    FileDiff
+  ),
   'settings:get': channel(Empty, Settings),
   'settings:set': channel(SettingsUpdate.strict(), Settings)
 } as const
@@ -75,7 +137,10 @@ export const requests = {
 export const events = {
   'session:graph': SessionGraph,
   'agent:event': AgentEvent,
-  'agent:permission': PermissionRequest
+  'agent:permission': PermissionRequest,
+  /** A permission question is no longer waiting (answered in some window, or the run stopped):
+   * every other window takes it down. */
+  'agent:permissionResolved': z.object({ requestId: z.string() })
 } as const
 
 export type RequestChannel = keyof typeof requests

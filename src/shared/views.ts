@@ -37,12 +37,48 @@ export const AppInfo = z.object({
   /** The agent is running a turn: a page opened mid-run shows Stop, not Send. */
   running: z.boolean(),
   /** Questions the agent asked before this page connected, still waiting for an answer. */
-  pendingPermissions: z.array(PermissionRequest)
+  pendingPermissions: z.array(PermissionRequest),
+  /**
+   * Set when the session shown is another tool's (Claude Code, pi, oh-my-pi), read-only: the
+   * renderer offers "Continue in Rewind Studio" instead of the composer.
+   */
+  foreign: z
+    .object({
+      format: z.enum(['claude-code', 'pi', 'oh-my-pi']),
+      /** The session file, which Rewind Studio never writes. */
+      file: z.string(),
+      /** The folder the session recorded as its workspace. */
+      cwd: z.string(),
+      /** Whether the tool keeps backups of its files ("Restore files here" can work). */
+      backups: z.boolean()
+    })
+    .nullable()
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
-export const GraphNodeKind = z.enum(['turn', 'branch_summary', 'rewind_report', 'compaction'])
+/**
+ * `exploration`: what an agent explored between its checkpoint and its rewind, drawn under the
+ * rewind report it produced (the report is the one node for the rewind). `subagent`: a
+ * sub-agent's transcript, a collapsible branch of the tool call that ran it.
+ */
+export const GraphNodeKind = z.enum([
+  'turn',
+  'branch_summary',
+  'rewind_report',
+  'compaction',
+  'exploration',
+  'subagent'
+])
 export type GraphNodeKind = z.infer<typeof GraphNodeKind>
+
+/**
+ * How a node's turn ended, read from the records: `done` (the model ended its turn), `stopped`
+ * (interrupted: cut-off text, or tool calls answered "Interrupted"), `failed` (no answer after
+ * the prompt or the tool results: the model call failed, or a stop came before it said anything),
+ * `running` (the agent is in it now).
+ */
+export const TurnOutcome = z.enum(['done', 'stopped', 'failed', 'running'])
+export type TurnOutcome = z.infer<typeof TurnOutcome>
 
 /** One node of the branch explorer: a turn (its id is its prompt record's uuid) or a summary. */
 export const GraphNode = z.object({
@@ -57,9 +93,34 @@ export const GraphNode = z.object({
   onActivePath: z.boolean(),
   /** The last record of the deepest branch through this node: where "Switch to this branch" goes. */
   branchLeafUuid: z.string(),
-  label: z.string().nullable()
+  label: z.string().nullable(),
+  outcome: TurnOutcome
 })
 export type GraphNode = z.infer<typeof GraphNode>
+
+/**
+ * Where the workspace's files stand: the node whose state they hold (the conversation's marker is
+ * `leafUuid`). They part after a conversation-only or code-only rewind (docs/ui.md).
+ */
+export const FilesAt = z.object({
+  /** A graph node id; null: the state from before the first prompt. */
+  nodeId: z.string().nullable(),
+  /**
+   * A file the session touched holds something else than that node's state: a hand edit,
+   * another session, or a file a restore had to leave alone.
+   */
+  changedSince: z.boolean()
+})
+export type FilesAt = z.infer<typeof FilesAt>
+
+/** An action of the timeline that Undo or Redo would act on. */
+export const TimelineStep = z.object({
+  /** The action's restore id (the timeline entry's id). */
+  id: z.string(),
+  /** Its name: "Rewind to before prompt 3 (code and conversation)", "Switch to branch …". */
+  label: z.string()
+})
+export type TimelineStep = z.infer<typeof TimelineStep>
 
 export const SessionGraph = z.object({
   sessionId: z.string(),
@@ -68,10 +129,48 @@ export const SessionGraph = z.object({
   leafUuid: z.string().nullable(),
   /** Agent checkpoints: the turn where `checkpoint` was called → the report node it produced. */
   checkpointLinks: z.array(z.object({ from: z.string(), to: z.string() })),
-  /** True while the last rewind can be undone. */
-  canUndo: z.boolean()
+  /** True while the last action of the timeline can be undone (`undo` is not null). */
+  canUndo: z.boolean(),
+  /** Where the files are (the second marker). */
+  filesAt: FilesAt,
+  /** What Undo would reverse now, or null. */
+  undo: TimelineStep.nullable(),
+  /** What Redo would apply again now, or null. */
+  redo: TimelineStep.nullable()
 })
 export type SessionGraph = z.infer<typeof SessionGraph>
+
+/** What "Search the session" looks through for one graph node (session:searchIndex). */
+export const SearchEntry = z.object({
+  nodeId: z.string(),
+  /** The prompt's text (empty for a node that is no turn). */
+  prompt: z.string(),
+  /** Answers, tool names, paths and summaries, one per line. */
+  text: z.string()
+})
+export type SearchEntry = z.infer<typeof SearchEntry>
+
+/** One rewind, branch switch or continue of the session, oldest first (timeline:list). */
+export const TimelineEntry = z.object({
+  id: z.string(),
+  kind: z.enum(['rewind', 'switch-branch', 'continue']),
+  label: z.string(),
+  /** When it was first done. */
+  timestamp: z.string(),
+  /** Undone: Redo can bring it back while nothing newer was done. */
+  state: z.enum(['done', 'undone'])
+})
+export type TimelineEntry = z.infer<typeof TimelineEntry>
+
+/** A prompt of a branch, numbered from 1 along it, as the rewind picker lists them. */
+export const CheckpointView = z.object({
+  index: z.number().int(),
+  /** The prompt record's uuid (its turn's graph node id). */
+  uuid: z.string(),
+  prompt: z.string(),
+  filesChanged: z.number().int()
+})
+export type CheckpointView = z.infer<typeof CheckpointView>
 
 export const TranscriptEntry = z.object({
   uuid: z.string(),
@@ -90,7 +189,9 @@ export const FileDiff = z.object({
   /** Unified diff, current → target (empty when the content is unknown or binary). */
   diff: z.string(),
   /** The file changed outside the agent since the agent last wrote it. */
-  outsideChange: z.boolean()
+  outsideChange: z.boolean(),
+  /** Why there is no diff to show, when there is a reason to give (another tool kept no after-state). */
+  note: z.string().optional()
 })
 export type FileDiff = z.infer<typeof FileDiff>
 
@@ -106,9 +207,51 @@ export const NodeDetail = z.object({
       startedAt: z.string().nullable(),
       rewoundAt: z.string().nullable()
     })
-    .nullable()
+    .nullable(),
+  /**
+   * The node's records as the log holds them, for a raw JSON view: its messages with every field
+   * (foreign fields too) and the records of its turn that are not drawn (another tool's progress,
+   * system and unknown records). `line`: the line of the file (null when not known).
+   */
+  raw: z.array(z.object({ line: z.number().int().nullable(), record: z.unknown() }))
 })
 export type NodeDetail = z.infer<typeof NodeDetail>
+
+/** One file that differs between the two sides of a compare, a → b. */
+export const CompareFile = z.object({
+  path: z.string(),
+  change: z.enum(['added', 'deleted', 'modified']),
+  /**
+   * Unified diff a → b: empty when a side is binary, too big or unknown (see `note`); null when
+   * this view left it out (a large compare): `compare:file` gives it.
+   */
+  diff: z.string().nullable(),
+  /** Why a side's content is not known (its backup was pruned), else null. */
+  note: z.string().nullable()
+})
+export type CompareFile = z.infer<typeof CompareFile>
+
+export const CompareSide = z.object({
+  /** The node id, or 'current': the files on disk now and the conversation at the leaf. */
+  ref: z.string(),
+  title: z.string()
+})
+export type CompareSide = z.infer<typeof CompareSide>
+
+/** Two nodes (or a node and the current files): the files as each left them, both conversations. */
+export const CompareView = z.object({
+  a: CompareSide,
+  b: CompareSide,
+  files: z.array(CompareFile),
+  conversation: z.object({
+    /** The graph node both conversations last share; null when they share none. */
+    ancestorId: z.string().nullable(),
+    /** Each side's messages after the shared part, down to the side's end. */
+    a: z.array(TranscriptEntry),
+    b: z.array(TranscriptEntry)
+  })
+})
+export type CompareView = z.infer<typeof CompareView>
 
 export const RewindPreview = z.object({
   restore: z.array(FileDiff),
@@ -129,6 +272,28 @@ export const RewindResult = z.object({
   prefill: z.string().nullable()
 })
 export type RewindResult = z.infer<typeof RewindResult>
+
+/** A file a rescue restore leaves as it is, and why (its backup is missing). */
+export const SkippedFile = z.object({ path: z.string(), reason: z.string() })
+export type SkippedFile = z.infer<typeof SkippedFile>
+
+/**
+ * A rescue restore of a foreign session's files from its tool's own backups (Claude Code's
+ * file-history), previewed: as a rewind's preview, plus the files that cannot be restored.
+ */
+export const RescuePreview = RewindPreview.extend({
+  /** The prompt the files go back to before, and its number on its branch. */
+  promptUuid: z.string(),
+  promptIndex: z.number().int(),
+  skipped: z.array(SkippedFile)
+})
+export type RescuePreview = z.infer<typeof RescuePreview>
+
+export const RescueResult = RewindResult.extend({
+  /** Files left as they are (their backup is missing): the restore is partial when any is. */
+  skipped: z.array(SkippedFile)
+})
+export type RescueResult = z.infer<typeof RescueResult>
 
 /** The tool that wrote a session (core/sources/homes.ts says where each keeps them). */
 export const SessionSource = z.enum(['rewind-studio', 'claude-code', 'pi', 'oh-my-pi'])
@@ -188,6 +353,23 @@ export const SettingsUpdate = z.object({
   apiKey: z.string().max(1000).optional()
 })
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>
+
+export const ExportFormat = z.enum(['md', 'html', 'json'])
+export type ExportFormat = z.infer<typeof ExportFormat>
+
+/**
+ * The most an export hands the page over the contract, in bytes of UTF-8 (a bigger one is for
+ * `rewind-studio export`, which writes a file of any size).
+ */
+export const MAX_EXPORT_BYTES = 32 * 1024 * 1024
+
+/** A rendered export (core/export) the page saves as a file: the browser's download, Electron's. */
+export const ExportedFile = z.object({
+  fileName: z.string(),
+  mimeType: z.string(),
+  content: z.string()
+})
+export type ExportedFile = z.infer<typeof ExportedFile>
 
 /** What the agent loop streams while it runs. */
 export const AgentEvent = z.discriminatedUnion('type', [

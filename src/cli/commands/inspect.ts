@@ -1,6 +1,6 @@
 // `rewind-studio inspect FILE [--json]`: prints a session's tree, read-only. Reads our sessions,
-// Claude Code transcripts and pi sessions (mapped onto the same tree model), and lists every
-// problem loading found. Never writes, never takes the writer lock.
+// Claude Code transcripts, pi and oh-my-pi sessions (mapped onto the same tree model), with their
+// sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
 import { contentText, isPrompt, promptText, type TreeRecord } from '../../core/session/tree'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
@@ -81,6 +81,14 @@ export function inspectJson(loaded: LoadedSession) {
     summaries: tree
       .summaries()
       .map(({ uuid, fromId, summary, kind }) => ({ uuid, fromId, summary, kind })),
+    subagents: loaded.subagents.map((run) => ({
+      id: run.id,
+      title: run.title,
+      toolUseId: run.toolUseId,
+      calledFrom: run.parentUuid,
+      source: run.source,
+      messages: run.tree.size
+    })),
     problems: loaded.problems
   }
 }
@@ -146,6 +154,16 @@ export function* inspectLines(loaded: LoadedSession): Generator<string> {
       out.push(
         `  ${shortId(s.uuid)} ${s.kind} from ${shortId(s.fromId)}: ${oneLine(s.summary, 70)}`
       )
+  }
+  if (loaded.subagents.length > 0) {
+    out.push('', `Sub-agents (${loaded.subagents.length}):`)
+    for (const run of loaded.subagents) {
+      const from =
+        run.parentUuid === null ? 'no call found' : `called from ${shortId(run.parentUuid)}`
+      out.push(
+        `  ${run.id} ${oneLine(run.title, 50)} (${run.tree.size} messages, ${from}, ${run.source})`
+      )
+    }
   }
   out.push(
     '',

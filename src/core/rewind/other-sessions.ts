@@ -7,7 +7,10 @@ import type { FileChangeRecord } from '../session/records'
 import type { SessionTree } from '../session/tree'
 import type { Sources } from '../sources/discovery'
 
-/** For each path: the latest time (ISO) another session of the workspace changed it. */
+/**
+ * For each path: the latest time (ISO) another session of the workspace changed it. A fork's
+ * copy of a change (`copyOf`, session/fork.ts) is no change the fork made: the index leaves it out.
+ */
 export function otherSessionsChanges(
   sources: Sources,
   cwd: string,

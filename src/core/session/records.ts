@@ -24,7 +24,25 @@ export const SessionHeader = z.looseObject({
   version: z.number().int(),
   sessionId: z.string(),
   cwd: z.string(),
-  forkedFrom: z.object({ sessionId: z.string(), leafUuid: z.string().nullable() }).optional()
+  /**
+   * The session and node this one was forked from (fork.ts): its records up to `leafUuid` were
+   * copied here under the same uuids. `file`: the origin's session file, where it was then.
+   */
+  forkedFrom: z
+    .object({ sessionId: z.string(), leafUuid: z.string().nullable(), file: z.string().optional() })
+    .optional(),
+  /**
+   * Another tool's session this one continues (continue-foreign.ts): its file, format and id, and
+   * the record continued after (null: its leaf then).
+   */
+  continuedFrom: z
+    .object({
+      file: z.string(),
+      format: z.string(),
+      sessionId: z.string(),
+      nodeUuid: z.string().nullable()
+    })
+    .optional()
 })
 
 export const UserRecord = z.looseObject({
@@ -62,13 +80,23 @@ export const RewindRecord = z.looseObject({
   restoreId: z.string().optional()
 })
 
-/** Moves the leaf without a rewind: switching to another branch, or undoing a rewind. */
+/**
+ * Moves the leaf without a rewind: switching to another branch, continuing from any node, and
+ * the timeline's undo and redo (docs/session-format.md, "The timeline").
+ */
 export const NavigateRecord = z.looseObject({
   type: z.literal('navigate'),
   ...Base,
   leafUuid: z.string().nullable(),
-  reason: z.enum(['switch-branch', 'undo-rewind']),
-  restoreId: z.string().optional()
+  /** 'undo-rewind' undoes any action of the timeline (its name is from when only rewinds could). */
+  reason: z.enum(['switch-branch', 'continue', 'undo-rewind', 'redo']),
+  /**
+   * The restore journal: the one this move wrote (switch-branch, continue, redo), or for
+   * undo-rewind the one it reversed.
+   */
+  restoreId: z.string().optional(),
+  /** For redo: the action done again (its first restoreId). */
+  redoes: z.string().optional()
 })
 
 export const BranchSummaryRecord = z.looseObject({
@@ -118,8 +146,20 @@ export const FileChangeRecord = z.looseObject({
    */
   beforeMode: z.number().int().optional(),
   afterMode: z.number().int().optional(),
+  /**
+   * The content after the change is unknown (`after` is null then, and means nothing): read from
+   * another tool's log that keeps only the content before each change (Claude Code, after a
+   * branch's last turn). Never written by Rewind Studio.
+   */
+  afterUnknown: z.literal(true).optional(),
   /** What changed it: a tool name (Write, Edit, Bash...) */
-  source: z.string()
+  source: z.string(),
+  /**
+   * In a fork (fork.ts): the uuid of the origin's record this one copies. The fork did not make
+   * that change: it took the file's state over when it was forked (its time is the fork's), so
+   * other sessions do not count it as a change of the fork's (rewind/other-sessions.ts).
+   */
+  copyOf: z.string().optional()
 })
 
 export const KnownRecord = z.discriminatedUnion('type', [

@@ -36,6 +36,7 @@ import {
   BranchSummaryRecord,
   CustomMessageRecord,
   FileChangeRecord,
+  KnownRecord,
   LabelRecord,
   NavigateRecord,
   RewindRecord,
@@ -43,7 +44,7 @@ import {
   SessionHeader,
   UserRecord
 } from './records'
-import { SessionTree } from './tree'
+import { SessionTree, type TreeRecord, isConversationNode } from './tree'
 import { limitPersistedText } from './truncate'
 
 export interface NewMessage {
@@ -107,11 +108,18 @@ export class SessionStore {
   static create(opts: {
     home: string
     cwd: string
-    forkedFrom?: { sessionId: string; leafUuid: string | null }
+    forkedFrom?: { sessionId: string; leafUuid: string | null; file?: string }
+    continuedFrom?: SessionHeader['continuedFrom']
+    /**
+     * The sessions folder to create the file in (default: the workspace's, sessionsDir). A fork
+     * goes beside its origin, which may be a folder of the older layout, so that both name
+     * their backups in one file-history folder (files/history-paths.ts).
+     */
+    dir?: string
   }): SessionStore {
     const sessionId = uuidv7()
     const createdAt = new Date().toISOString()
-    const dir = sessionsDir(opts.home, opts.cwd)
+    const dir = opts.dir ?? sessionsDir(opts.home, opts.cwd)
     try {
       // The data home is private (os/private-files.ts); folders an older version left open are
       // tightened.
@@ -128,7 +136,8 @@ export class SessionStore {
       version: SESSION_FORMAT_VERSION,
       sessionId,
       cwd: opts.cwd,
-      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {})
+      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {}),
+      ...(opts.continuedFrom !== undefined ? { continuedFrom: opts.continuedFrom } : {})
     })
     const lock = acquireWriterLock(file)
     if (!lock.held) throw new SessionWriteError(lock.reason)
@@ -346,11 +355,12 @@ export class SessionStore {
     return this.write(RewindRecord.parse({ type: 'rewind', ...this.base(), ...r }))
   }
 
-  /** Moves the leaf without a rewind: another branch, or back where a rewind came from. */
+  /** Moves the leaf without a rewind: another branch or node, an undo or a redo. */
   appendNavigate(r: {
     leafUuid: string | null
-    reason: 'switch-branch' | 'undo-rewind'
+    reason: NavigateRecord['reason']
     restoreId?: string
+    redoes?: string
   }): NavigateRecord {
     this.requireEntry(r.leafUuid)
     return this.write(NavigateRecord.parse({ type: 'navigate', ...this.base(), ...r }))
@@ -418,6 +428,57 @@ export class SessionStore {
     return this.writeAll(
       changes.map((r) => FileChangeRecord.parse({ type: 'file_change', ...this.base(), ...r }))
     )
+  }
+
+  /**
+   * Records of another session of this workspace, as a fork copies them (fork.ts): each
+   * conversation node keeps its uuid, type, content and time and becomes the child of the node
+   * before it (the first, a root), so the copy is one chain whose last node is the leaf; the
+   * file changes of its turns follow as records of this session (its uuid, this time) naming the
+   * record they copy (`copyOf`); then its labels, as new label records. One write and one
+   * fdatasync: all are appended, or none.
+   */
+  appendCopied(copy: {
+    nodes: readonly TreeRecord[]
+    fileChanges: readonly FileChangeRecord[]
+    labels: readonly { targetUuid: string; label: string }[]
+  }): void {
+    const taken = new Set<string>()
+    const fresh = (uuid: string) => {
+      if (taken.has(uuid) || this.treeModel.has(uuid)) {
+        throw new SessionWriteError(
+          `Record ${uuid} cannot be copied: its uuid is taken; nothing was appended`
+        )
+      }
+      taken.add(uuid)
+    }
+    let parentUuid = this.leafUuid
+    const nodes = copy.nodes.map((node) => {
+      fresh(node.uuid)
+      const parsed = KnownRecord.safeParse({ ...node, parentUuid })
+      if (!parsed.success || !isConversationNode(parsed.data)) {
+        throw new SessionWriteError(
+          `Record ${node.uuid} cannot be copied: ${parsed.success ? 'it is no conversation node' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
+        )
+      }
+      parentUuid = node.uuid
+      return parsed.data
+    })
+    const requireNode = (uuid: string) => {
+      if (!taken.has(uuid) && this.treeModel.get(uuid) === undefined) {
+        throw new NotFoundError(`Entry ${uuid} not found`)
+      }
+    }
+    const meta = () => ({ uuid: uuidv7(), parentUuid, timestamp: now() })
+    const fileChanges = copy.fileChanges.map((change) => {
+      requireNode(change.checkpointUuid)
+      return FileChangeRecord.parse({ ...change, ...meta(), copyOf: change.copyOf ?? change.uuid })
+    })
+    const labels = copy.labels.map(({ targetUuid, label }) => {
+      requireNode(targetUuid)
+      return LabelRecord.parse({ type: 'label', ...meta(), targetUuid, label })
+    })
+    this.writeAll<{ uuid: string }>([...nodes, ...fileChanges, ...labels])
   }
 
   /** Releases the writer lock. Later appends throw. */

@@ -203,6 +203,11 @@ export class SessionTree {
     return [...this.fixedProblems, ...missing].sort((a, b) => a.index - b.index)
   }
 
+  /** Whether any record (a node, a label, a file change, a leaf move) has this uuid. */
+  has(uuid: string): boolean {
+    return this.ids.has(uuid)
+  }
+
   get(uuid: string): TreeRecord | undefined {
     return this.nodeRecord[this.ordinal(uuid)]
   }
@@ -510,6 +515,16 @@ function messageFault(r: Json, role: 'user' | 'assistant'): string | null {
   const m = r.message
   if (!isObject(m) || m.role !== role) return `a ${role} record needs message.role "${role}"`
   return isContent(m.content) ? null : 'message.content is not text or a list of blocks'
+}
+
+/** Whether `value` is a conversation node (a node of the tree), checked as loading checks it. */
+export function isConversationNode(value: unknown): value is TreeRecord {
+  return classify(value, 1) === 'node'
+}
+
+/** Whether this version knows the record type (the others are kept and otherwise ignored). */
+export function isKnownRecordType(type: unknown): boolean {
+  return typeof type === 'string' && Object.hasOwn(FAULTS, type)
 }
 
 /** The value as a session header, checked as loading checks line 1; null when it is none. */

@@ -148,6 +148,8 @@ function addOurs(s: FileSummary, v: Json, first: boolean): void {
   }
   const change = fileChangeOf(v)
   if (change !== null) {
+    // A fork's copy of a change (copyOf, session/fork.ts) is no change the fork made.
+    if (change.copyOf !== undefined) return
     s.changed[change.path] = later(s.changed[change.path] ?? null, change.timestamp) as string
     return
   }
