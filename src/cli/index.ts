@@ -11,8 +11,14 @@ const commands: Record<string, Command> = {
   inspect: {
     usage: 'inspect FILE [--json]',
     summary:
-      'print a session file as a tree (ours, Claude Code or pi), its checkpoints and problems',
+      'print a session file as a tree (ours, Claude Code, pi or oh-my-pi), its checkpoints and problems',
     load: () => import('./commands/inspect')
+  },
+  continue: {
+    usage: 'continue FILE [--at N|ID] [--cwd DIR] [--json]',
+    summary:
+      'continue a Claude Code, pi or oh-my-pi session in Rewind Studio: a new session up to a node',
+    load: () => import('./commands/continue')
   },
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
@@ -22,7 +28,8 @@ const commands: Record<string, Command> = {
   },
   rewind: {
     usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo | --redo',
-    summary: 'rewind a session to before its Nth prompt (files and/or conversation); undo, redo',
+    summary:
+      "rewind a session to before its Nth prompt (files and/or conversation); undo, redo; a Claude Code session's files from its backups",
     load: () => import('./commands/rewind')
   },
   summarize: {
@@ -60,6 +67,12 @@ const commands: Record<string, Command> = {
     usage: 'gc [--cwd DIR] [--max-gb N] [--max-age-days N] [--dry-run]',
     summary: 'prune file-history backups now (size cap, age; never what recent checkpoints need)',
     load: () => import('./commands/gc')
+  },
+  sessions: {
+    usage: 'sessions [--cwd DIR] [--all] [--json]',
+    summary:
+      "list a workspace's sessions from every tool (ours, Claude Code, pi, oh-my-pi), or every project",
+    load: () => import('./commands/sessions')
   },
   serve: {
     usage: 'serve [--cwd DIR] [--port N]',

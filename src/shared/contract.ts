@@ -16,6 +16,9 @@ import {
   FileDiff,
   NodeDetail,
   PermissionRequest,
+  ProjectSummary,
+  RescuePreview,
+  RescueResult,
   RewindPreview,
   RewindResult,
   SearchEntry,
@@ -48,9 +51,22 @@ function channel<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
 
 export const requests = {
   'app:info': channel(Empty, AppInfo),
+  /** The workspace's sessions from every source (ours, Claude Code, pi, oh-my-pi), newest first. */
   'session:list': channel(Empty, z.array(SessionSummary)),
+  /** Every project found in the homes of the tools (All projects), newest first. */
+  'projects:list': channel(Empty, z.array(ProjectSummary)),
   'session:open': channel(z.object({ sessionId: Uuid }).strict(), AppInfo),
   'session:new': channel(Empty, AppInfo),
+  /**
+   * Shows another tool's session file (Claude Code, pi, oh-my-pi) read-only, followed while it
+   * grows. Only a file the discovery lists (in a project folder of a known home) is opened.
+   */
+  'session:openFile': channel(z.object({ file: z.string().min(1).max(4096) }).strict(), AppInfo),
+  /** Continue in Rewind Studio: a new session of ours holding the path to a node of the shown one. */
+  'session:continueForeign': channel(z.object({ nodeId: Uuid }).strict(), AppInfo),
+  /** "Restore files here": the shown foreign session's files as its backups say, before a prompt. */
+  'rescue:preview': channel(z.object({ nodeId: Uuid }).strict(), RescuePreview),
+  'rescue:apply': channel(z.object({ nodeId: Uuid }).strict(), RescueResult),
   'session:graph': channel(Empty, SessionGraph),
   'session:transcript': channel(
     z.object({ leafUuid: Uuid.nullable() }).strict(),

@@ -86,7 +86,9 @@ const ANY_HINT = new RegExp(PATTERNS.map((p) => p.hint.source).join('|'), 'i')
 export function maskSecrets(text: string): string {
   if (!ANY_HINT.test(text)) return text
   let out = text
-  for (const { pattern, keep } of PATTERNS) {
+  for (const { pattern, hint, keep } of PATTERNS) {
+    // A lookbehind (Bearer) is tried at every position: skip a pattern whose hint is absent.
+    if (!hint.test(out)) continue
     out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
       // replace() passes the groups, then the offset (a number): only the groups are wanted.
       const end = rest.findIndex((r) => typeof r === 'number')

@@ -48,20 +48,37 @@ export const AppInfo = z.object({
   /** Questions the agent asked before this page connected, still waiting for an answer. */
   pendingPermissions: z.array(PermissionRequest),
   /** The context's size now; `context_usage` agent events bring it up to date. */
-  contextUsage: ContextUsage
+  contextUsage: ContextUsage,
+  /**
+   * Set when the session shown is another tool's (Claude Code, pi, oh-my-pi), read-only: the
+   * renderer offers "Continue in Rewind Studio" instead of the composer.
+   */
+  foreign: z
+    .object({
+      format: z.enum(['claude-code', 'pi', 'oh-my-pi']),
+      /** The session file, which Rewind Studio never writes. */
+      file: z.string(),
+      /** The folder the session recorded as its workspace. */
+      cwd: z.string(),
+      /** Whether the tool keeps backups of its files ("Restore files here" can work). */
+      backups: z.boolean()
+    })
+    .nullable()
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
 /**
  * `exploration`: what an agent explored between its checkpoint and its rewind, drawn under the
- * rewind report it produced (the report is the one node for the rewind).
+ * rewind report it produced (the report is the one node for the rewind). `subagent`: a
+ * sub-agent's transcript, a collapsible branch of the tool call that ran it.
  */
 export const GraphNodeKind = z.enum([
   'turn',
   'branch_summary',
   'rewind_report',
   'compaction',
-  'exploration'
+  'exploration',
+  'subagent'
 ])
 export type GraphNodeKind = z.infer<typeof GraphNodeKind>
 
@@ -185,7 +202,9 @@ export const FileDiff = z.object({
   /** Unified diff, current → target (empty when the content is unknown or binary). */
   diff: z.string(),
   /** The file changed outside the agent since the agent last wrote it. */
-  outsideChange: z.boolean()
+  outsideChange: z.boolean(),
+  /** Why there is no diff to show, when there is a reason to give (another tool kept no after-state). */
+  note: z.string().optional()
 })
 export type FileDiff = z.infer<typeof FileDiff>
 
@@ -221,7 +240,13 @@ export const NodeDetail = z.object({
     })
     .nullable(),
   /** Tokens of the turn's requests, from the API's usage (null: none reported, e.g. scripted). */
-  usage: TurnUsage.nullable()
+  usage: TurnUsage.nullable(),
+  /**
+   * The node's records as the log holds them, for a raw JSON view: its messages with every field
+   * (foreign fields too) and the records of its turn that are not drawn (another tool's progress,
+   * system and unknown records). `line`: the line of the file (null when not known).
+   */
+  raw: z.array(z.object({ line: z.number().int().nullable(), record: z.unknown() }))
 })
 export type NodeDetail = z.infer<typeof NodeDetail>
 
@@ -283,11 +308,43 @@ export const RewindResult = z.object({
 })
 export type RewindResult = z.infer<typeof RewindResult>
 
+/** A file a rescue restore leaves as it is, and why (its backup is missing). */
+export const SkippedFile = z.object({ path: z.string(), reason: z.string() })
+export type SkippedFile = z.infer<typeof SkippedFile>
+
+/**
+ * A rescue restore of a foreign session's files from its tool's own backups (Claude Code's
+ * file-history), previewed: as a rewind's preview, plus the files that cannot be restored.
+ */
+export const RescuePreview = RewindPreview.extend({
+  /** The prompt the files go back to before, and its number on its branch. */
+  promptUuid: z.string(),
+  promptIndex: z.number().int(),
+  skipped: z.array(SkippedFile)
+})
+export type RescuePreview = z.infer<typeof RescuePreview>
+
+export const RescueResult = RewindResult.extend({
+  /** Files left as they are (their backup is missing): the restore is partial when any is. */
+  skipped: z.array(SkippedFile)
+})
+export type RescueResult = z.infer<typeof RescueResult>
+
+/** The tool that wrote a session (core/sources/homes.ts says where each keeps them). */
+export const SessionSource = z.enum(['rewind-studio', 'claude-code', 'pi', 'oh-my-pi'])
+export type SessionSource = z.infer<typeof SessionSource>
+
 export const SessionSummary = z.object({
   sessionId: z.string(),
   file: z.string(),
+  source: SessionSource,
   createdAt: z.string(),
+  /** The latest record's time (the file's mtime when no record has one). */
+  lastActivity: z.string(),
+  /** The session's title record (Claude Code's, pi's, oh-my-pi's), else its first prompt. */
+  title: z.string().nullable(),
   firstPrompt: z.string().nullable(),
+  /** Prompts a person typed, on every branch. */
   prompts: z.number().int(),
   current: z.boolean(),
   /** Why the file cannot be opened as a session (empty, no header); null for a session. */
@@ -314,6 +371,18 @@ export const LeaveChoice = z
   .object({ mode: z.enum(['none', 'summarize']), instructions: SummaryInstructions.optional() })
   .strict()
 export type LeaveChoice = z.infer<typeof LeaveChoice>
+
+/** A project found in the homes of the tools (All projects). */
+export const ProjectSummary = z.object({
+  cwd: z.string(),
+  sessions: z.number().int(),
+  lastActivity: z.string(),
+  /** Each tool's folder of the project's sessions. */
+  folders: z.array(
+    z.object({ source: SessionSource, folder: z.string(), sessions: z.number().int() })
+  )
+})
+export type ProjectSummary = z.infer<typeof ProjectSummary>
 
 export const Settings = z.object({
   model: z.string(),

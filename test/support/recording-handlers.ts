@@ -15,7 +15,8 @@ export const fixedInfo: AppInfo = {
   notices: [],
   running: false,
   pendingPermissions: [],
-  contextUsage: { tokens: 0, window: 200_000, estimated: true }
+  contextUsage: { tokens: 0, window: 200_000, estimated: true },
+  foreign: null
 }
 
 export function recordingHandlers(): { handlers: Handlers; calls: [RequestChannel, unknown][] } {

@@ -76,6 +76,8 @@ export function kindPrefix(kind: ExportedNode['kind']): string {
       return 'Exploration: '
     case 'rewind_report':
       return 'Report: '
+    case 'subagent':
+      return 'Sub-agent: '
   }
 }
 
@@ -83,7 +85,8 @@ export type ExportScope = { kind: 'all' } | { kind: 'branch'; leafUuid: string |
 
 export interface ExportSource {
   tree: SessionTree
-  header: SessionHeader
+  /** What the page names: our header, or what another tool's session says of itself. */
+  header: Pick<SessionHeader, 'sessionId' | 'cwd' | 'forkedFrom'>
   file: string
 }
 

@@ -16,7 +16,6 @@ import {
   fstatSync,
   fsyncSync,
   openSync,
-  readFileSync,
   statSync
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -26,7 +25,8 @@ import { WriteFailedError } from '../os/write-failure'
 import { v7 as uuidv7 } from 'uuid'
 import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
-import { loadSessionText } from './load'
+import { type ReadPosition, readJsonlFile } from './jsonl'
+import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
@@ -91,6 +91,8 @@ interface Writer {
 export class SessionStore {
   private writer: Writer | null
   private closed = false
+  /** A read-only view: where its reading stopped (what follow() goes on from). */
+  private readTo: ReadPosition | null = null
 
   private constructor(
     readonly file: string,
@@ -108,6 +110,7 @@ export class SessionStore {
     home: string
     cwd: string
     forkedFrom?: { sessionId: string; leafUuid: string | null; file?: string }
+    continuedFrom?: SessionHeader['continuedFrom']
     /**
      * The sessions folder to create the file in (default: the workspace's, sessionsDir). A fork
      * goes beside its origin, which may be a folder of the older layout, so that both name
@@ -134,7 +137,8 @@ export class SessionStore {
       version: SESSION_FORMAT_VERSION,
       sessionId,
       cwd: opts.cwd,
-      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {})
+      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {}),
+      ...(opts.continuedFrom !== undefined ? { continuedFrom: opts.continuedFrom } : {})
     })
     const lock = acquireWriterLock(file)
     if (!lock.held) throw new SessionWriteError(lock.reason)
@@ -165,14 +169,15 @@ export class SessionStore {
     const release = () => {
       if (lock?.held === true) lock.release()
     }
-    let bytes: Buffer
+    // Read in chunks (jsonl.ts): a log of any size opens, none is held as one string.
+    let parsed: ReturnType<typeof readJsonlFile>
     try {
-      bytes = readFileSync(file)
+      parsed = readJsonlFile(file)
     } catch (error) {
       release()
       throw error
     }
-    const loaded = loadSessionText(bytes.toString('utf8'))
+    const loaded = loadParsed(parsed, parsed.bytes)
     const header = loaded.tree.header
     if (loaded.format !== 'rewind-studio' || header === null) {
       release()
@@ -182,8 +187,27 @@ export class SessionStore {
           : `line 1 is no session header: ${loaded.problems.find((p) => p.line === 1)?.message ?? 'the file is empty'}`
       throw new Error(`Cannot open ${file}: ${why}. Nothing was changed.`)
     }
-    const readOnly = (reason: string) =>
-      new SessionStore(file, header, loaded.tree, loaded.problems, loaded.tornTail, null, reason)
+    const readOnly = (reason: string) => {
+      const view = new SessionStore(
+        file,
+        header,
+        loaded.tree,
+        loaded.problems,
+        loaded.tornTail,
+        null,
+        reason
+      )
+      // A last line without its '\n' that did not parse is being written (or was cut off): a
+      // follower reads it once complete. One that parsed is in the tree already: the follower
+      // goes on after it (its '\n', when it comes, ends that same line).
+      const pending = !loaded.endsWithNewline && loaded.tornTail
+      view.readTo = {
+        offset: pending ? parsed.complete : parsed.bytes,
+        nextLine: parsed.nextLine,
+        ino: parsed.ino
+      }
+      return view
+    }
     if (lock === null) return readOnly('opened read-only')
     if (!lock.held) return readOnly(lock.reason)
     if (header.version > SESSION_FORMAT_VERSION) {
@@ -195,7 +219,7 @@ export class SessionStore {
     const writer: Writer = {
       fd: openSync(file, constants.O_WRONLY | constants.O_APPEND),
       release: lock.release,
-      size: bytes.length,
+      size: parsed.bytes,
       needsNewline: !loaded.endsWithNewline
     }
     return new SessionStore(
@@ -256,6 +280,21 @@ export class SessionStore {
 
   get leafUuid(): string | null {
     return this.treeModel.leafUuid
+  }
+
+  /**
+   * A read-only view's position in its file: another process (the writer) may go on appending,
+   * and a FileTail (sources/live-tail.ts) reads on from here. Null for the writer.
+   */
+  get followFrom(): ReadPosition | null {
+    return this.readTo === null ? null : { ...this.readTo }
+  }
+
+  /** Records another process appended to a read-only view's file, in file order: into the tree. */
+  follow(records: readonly unknown[], to: ReadPosition): void {
+    if (this.readTo === null) throw new SessionWriteError('Only a read-only view follows its file')
+    for (const record of records) this.treeModel.addRecord(record)
+    this.readTo = { ...to }
   }
 
   /** The tree, kept current as records are appended (the same object every call). */

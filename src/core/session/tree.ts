@@ -550,9 +550,24 @@ export function isConversationNode(value: unknown): value is TreeRecord {
   return classify(value, 1) === 'node'
 }
 
+/** Whether this version knows the record type (the others are kept and otherwise ignored). */
+export function isKnownRecordType(type: unknown): boolean {
+  return typeof type === 'string' && Object.hasOwn(FAULTS, type)
+}
+
 /** The value as a session header, checked as loading checks line 1; null when it is none. */
 export function sessionHeaderOf(value: unknown): SessionHeader | null {
   return classify(value, 0) === 'header' ? (value as SessionHeader) : null
+}
+
+/** The value as a conversation node (after line 1), checked as loading checks it; else null. */
+export function conversationNodeOf(value: unknown): TreeRecord | null {
+  return classify(value, 1) === 'node' ? (value as TreeRecord) : null
+}
+
+/** The value as a file_change record, checked as loading checks it; else null. */
+export function fileChangeOf(value: unknown): FileChangeRecord | null {
+  return classify(value, 1) === 'file-change' ? (value as FileChangeRecord) : null
 }
 
 function classify(value: unknown, index: number): Role | { invalid: string } {

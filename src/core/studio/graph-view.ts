@@ -20,11 +20,15 @@ import type {
 } from '../../shared/views'
 import { INTERRUPTED_RESULT } from '../agent/context'
 import { listsOf } from '../agent/summary/files-touched'
+import { PI_COMPACTION_TYPE } from '../session/foreign/pi'
+import { isForeignRecord } from '../session/foreign/raw'
+import type { SubagentRun } from '../session/foreign/types'
 import {
   REWIND_REPORT_TYPE,
   type SessionTree,
   type TreeRecord,
   contentText,
+  isKnownRecordType,
   isPrompt,
   promptText,
   summarizedLeafOf
@@ -46,8 +50,8 @@ function reportUnder(tree: SessionTree, record: TreeRecord): TreeRecord | undefi
 
 function nodeKind(record: TreeRecord): GraphNodeKind | null {
   if (record.type === 'user' && isPrompt(record)) return 'turn'
+  if (isCompactionRecord(record)) return 'compaction'
   if (record.type === 'branch_summary') return 'branch_summary'
-  if (record.type === 'compaction') return 'compaction'
   if (isRewindReport(record)) return 'rewind_report'
   return null
 }
@@ -463,4 +467,86 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
         content: record.content
       }
   }
+}
+
+/**
+ * A compaction, drawn as a compaction node: ours (a compaction record), or another tool's: Claude
+ * Code's summary (a user record, isCompactSummary) or pi's (a custom_message pi:compaction).
+ */
+export function isCompactionRecord(record: TreeRecord): boolean {
+  return (
+    record.type === 'compaction' ||
+    (record.type === 'user' &&
+      (record as { isCompactSummary?: unknown }).isCompactSummary === true) ||
+    (record.type === 'custom_message' && record.customType === PI_COMPACTION_TYPE)
+  )
+}
+
+/** The id of a sub-agent run's graph node. */
+export function subagentNodeId(run: SubagentRun): string {
+  return `subagent:${run.id}`
+}
+
+/**
+ * A node per sub-agent run, under the node of the tool call that ran it (a run whose call was
+ * not found is a root). It sits on the active path with its parent; it has no branch of its
+ * own in the conversation, so "switch to" it goes where its parent's does.
+ */
+export function subagentNodes(
+  runs: readonly SubagentRun[],
+  index: TurnIndex,
+  nodes: readonly GraphNode[]
+): GraphNode[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]))
+  return runs.map((run) => {
+    const parentId = run.parentUuid === null ? null : (index.owner.get(run.parentUuid) ?? null)
+    const parent = parentId === null ? undefined : byId.get(parentId)
+    const first = run.tree.pathTo(run.tree.leafUuid)[0]
+    return {
+      id: subagentNodeId(run),
+      parentId: parent === undefined ? null : parent.id,
+      kind: 'subagent',
+      title: firstLine(run.title),
+      timestamp: first?.timestamp ?? '',
+      filesChanged: 0,
+      onActivePath: parent?.onActivePath ?? false,
+      branchLeafUuid: parent?.branchLeafUuid ?? subagentNodeId(run),
+      label: null,
+      // A transcript on disk: the run ended (how is the tool result's to say, under its parent).
+      outcome: 'done'
+    }
+  })
+}
+
+/**
+ * The records of a node as the log holds them (NodeDetail.raw): its drawn records with every
+ * field, and the records the tree does not draw that belong with it (another tool's progress,
+ * system or unknown records, anchored to a drawn record; our unknown types, by their parent).
+ */
+export function rawRecordsOf(
+  tree: SessionTree,
+  index: TurnIndex,
+  nodeId: string,
+  lines: readonly number[] | null
+): { line: number | null; record: unknown }[] {
+  const out: { line: number | null; record: unknown }[] = []
+  const ownerOf = (uuid: unknown) =>
+    typeof uuid === 'string' ? (index.owner.get(uuid) ?? null) : null
+  tree.records.forEach((record, i) => {
+    const line = lines?.[i] ?? null
+    if (isForeignRecord(record)) {
+      if (ownerOf(record.anchor) === nodeId) out.push({ line, record: record.value })
+      return
+    }
+    const r = record as { uuid?: unknown; parentUuid?: unknown; type?: unknown } | null
+    if (typeof r?.uuid !== 'string') return
+    const drawn = tree.get(r.uuid) === record
+    if (
+      drawn
+        ? ownerOf(r.uuid) === nodeId
+        : !isKnownRecordType(r.type) && ownerOf(r.parentUuid) === nodeId
+    )
+      out.push({ line, record })
+  })
+  return out
 }

@@ -9,8 +9,13 @@ export function createHandlers(studio: Studio): Handlers {
   return {
     'app:info': async () => studio.info(),
     'session:list': async () => studio.listSessions(),
+    'projects:list': async () => studio.listProjects(),
     'session:open': ({ sessionId }) => studio.openSession(sessionId),
     'session:new': () => studio.newSession(),
+    'session:openFile': ({ file }) => studio.openFile(file),
+    'session:continueForeign': ({ nodeId }) => studio.continueForeign(nodeId),
+    'rescue:preview': ({ nodeId }) => studio.previewRescue(nodeId),
+    'rescue:apply': ({ nodeId }) => studio.applyRescue(nodeId),
     'session:graph': () => studio.graph(),
     'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
     'session:node': ({ nodeId }) => studio.node(nodeId),

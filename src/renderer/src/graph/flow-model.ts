@@ -49,7 +49,8 @@ const KIND_NAMES: Record<GraphNodeKind, string> = {
   branch_summary: 'Branch summary',
   rewind_report: 'Rewind report',
   compaction: 'Compaction',
-  exploration: 'Exploration'
+  exploration: 'Exploration',
+  subagent: 'Sub-agent'
 }
 
 /**

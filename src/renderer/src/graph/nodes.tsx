@@ -167,7 +167,8 @@ const COMPACT_KINDS: Record<FlowNode['data']['node']['kind'], string> = {
   branch_summary: 'Summary',
   rewind_report: 'Report',
   compaction: 'Compact',
-  exploration: 'Explored'
+  exploration: 'Explored',
+  subagent: 'Sub-agent'
 }
 
 /**
@@ -237,5 +238,6 @@ export const nodeTypes = {
   branch_summary: GraphNodeView,
   rewind_report: GraphNodeView,
   compaction: GraphNodeView,
-  exploration: GraphNodeView
+  exploration: GraphNodeView,
+  subagent: GraphNodeView
 } satisfies NodeTypes

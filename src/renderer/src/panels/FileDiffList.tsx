@@ -15,7 +15,11 @@ export function FileDiffList({ files }: { files: readonly FileDiff[] }) {
                 <span className="warning-chip">changed outside the agent since</span>
               )}
             </summary>
-            <DiffView diff={file.diff} />
+            {file.note !== undefined ? (
+              <p className="muted">{file.note}</p>
+            ) : (
+              <DiffView diff={file.diff} />
+            )}
           </details>
         </li>
       ))}

@@ -1,6 +1,9 @@
 // The selected node in full: its prompt, the answer, tool calls, files changed with their diffs,
+// The selected node in full: its prompt, the answer, tool calls, files changed with their diffs,
 // the tokens its requests took, and for a branch summary, a compaction or a rewind report the
-// whole text (with the files the summarized part read and modified).
+// whole text with when it was started and rewound (and the files the summarized part read and
+// modified). Last, folded, its records as the log holds them (another tool's unknown records
+// among them).
 import type { NodeDetail } from '../../../shared/views'
 import { selectDetail, useInspectorStore } from '../stores/inspector-store'
 import { toBlockViews, type BlockView } from '../stores/transcript-model'
@@ -138,6 +141,21 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
           <h3>Files changed ({detail.files.length})</h3>
           {detail.files.length === 0 && <p className="muted">This turn changed no files.</p>}
           <FileDiffList files={detail.files} />
+        </section>
+      )}
+      {detail.raw.length > 0 && (
+        <section aria-label="Records">
+          <details>
+            <summary>Records as logged ({detail.raw.length})</summary>
+            <ul className="file-list">
+              {detail.raw.map(({ line, record }, i) => (
+                <li key={i}>
+                  {line !== null && <span className="muted">line {line}</span>}
+                  <pre>{JSON.stringify(record, null, 2)}</pre>
+                </li>
+              ))}
+            </ul>
+          </details>
         </section>
       )}
     </div>
