@@ -2,6 +2,7 @@
 // named after the action it would reverse or apply again), Export…, Settings.
 import type { TimelineStep } from '../../../shared/views'
 import { walkTimeline } from '../actions/rewind'
+import { openFolder } from '../actions/workspace'
 import { selectInfo, selectRunning, selectStatus, useAppStore } from '../stores/app-store'
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { useShallow } from 'zustand/react/shallow'
@@ -46,6 +47,8 @@ export function Header() {
   const { undo, redo } = useGraphStore(useShallow(selectTimelineSteps))
   const setSettingsOpen = useAppStore(selectSetSettingsOpen)
   const readOnly = info?.readOnlyReason != null
+  // Another tool's session is read-only, yet its rescue restores walk the timeline.
+  const timelineLocked = running || (readOnly && info?.foreign === null)
   const [exporting, setExporting] = useState(false)
   return (
     <header className="header">
@@ -53,6 +56,9 @@ export function Header() {
       <span className="header__workspace" title={info?.workspace}>
         {info?.workspace ?? 'Connecting…'}
       </span>
+      <button type="button" disabled={running} onClick={() => void openFolder()}>
+        Open folder…
+      </button>
       {info?.demo === true && (
         <span className="chip" title="No API key: a scripted model answers">
           Demo model
@@ -72,8 +78,8 @@ export function Header() {
       <span className="header__status" role="status" aria-live="polite" title={status}>
         {status}
       </span>
-      <TimelineButton verb="Undo" step={undo} locked={running || readOnly} />
-      <TimelineButton verb="Redo" step={redo} locked={running || readOnly} />
+      <TimelineButton verb="Undo" step={undo} locked={timelineLocked} />
+      <TimelineButton verb="Redo" step={redo} locked={timelineLocked} />
       <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
         Export…
       </button>

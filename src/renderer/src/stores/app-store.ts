@@ -2,7 +2,13 @@
 // process told us (info, sessions), whether the agent runs, its permission questions, notices,
 // the composer's draft and which side panel is showing.
 import { create } from 'zustand'
-import type { AppInfo, PermissionRequest, SessionSummary } from '../../../shared/views'
+import type {
+  AppInfo,
+  PermissionRequest,
+  ProjectSummary,
+  RecentWorkspace,
+  SessionSummary
+} from '../../../shared/views'
 
 export interface Notice {
   id: number
@@ -15,6 +21,10 @@ export type SidePanel = 'transcript' | 'inspector' | 'timeline'
 interface AppStore {
   info: AppInfo | null
   sessions: readonly SessionSummary[]
+  /** All projects (null until asked for) and the recent workspaces, for the workspace views. */
+  projects: readonly ProjectSummary[] | null
+  recent: readonly RecentWorkspace[]
+  openFolderOpen: boolean
   running: boolean
   permissions: readonly PermissionRequest[]
   notices: readonly Notice[]
@@ -33,6 +43,9 @@ interface AppStore {
   compareFrom: string | null
   setInfo: (info: AppInfo) => void
   setSessions: (sessions: readonly SessionSummary[]) => void
+  setProjects: (projects: readonly ProjectSummary[]) => void
+  setRecent: (recent: readonly RecentWorkspace[]) => void
+  setOpenFolderOpen: (open: boolean) => void
   setRunning: (running: boolean) => void
   askPermission: (request: PermissionRequest) => void
   settlePermission: (requestId: string) => void
@@ -54,6 +67,9 @@ let nextNoticeId = 1
 export const useAppStore = create<AppStore>()((set) => ({
   info: null,
   sessions: [],
+  projects: null,
+  recent: [],
+  openFolderOpen: false,
   running: false,
   permissions: [],
   notices: [],
@@ -69,6 +85,9 @@ export const useAppStore = create<AppStore>()((set) => ({
   setInfo: (info) =>
     set({ info, running: info.running, permissions: [...info.pendingPermissions] }),
   setSessions: (sessions) => set({ sessions }),
+  setProjects: (projects) => set({ projects }),
+  setRecent: (recent) => set({ recent }),
+  setOpenFolderOpen: (openFolderOpen) => set({ openFolderOpen }),
   // A run that ends leaves no question open: the main process stops waiting for answers.
   setRunning: (running) => set(running ? { running } : { running, permissions: [] }),
   askPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
