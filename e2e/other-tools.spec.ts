@@ -161,7 +161,7 @@ test.describe('other tools’ sessions', () => {
     await turn(page, 'make two notes').click()
     appendPrompt(homes.cc.file, 'one more thing')
     await expect(turn(page, 'one more thing')).toBeVisible()
-    await expect(turn(page, 'make two notes')).toHaveAttribute('aria-selected', 'true')
+    await expect(bar.locator('.selection-bar__title')).toHaveText('make two notes')
     await shot(page, 'other-tools-05-live-append')
 
     // Continue in Rewind Studio from "instead write a readme": a session of ours, agent ready.
@@ -236,5 +236,51 @@ test.describe('workspaces', () => {
     await recent.getByRole('button', { name: new RegExp(`^${app.workspace} ·`) }).click()
     await expect(page.locator('.header__workspace')).toHaveText(app.workspace)
     await expect(second.locator('.header__workspace')).toHaveText(app.workspace)
+  })
+})
+
+test.describe('sub-agents', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    const cc = relocateToWorkspace(copyFixture('compact-subagents'))
+    app = await serve({
+      workspace: cc.workspace,
+      home: cc.home,
+      env: { ...cc.env, REWIND_STUDIO_CLAUDE_HOME: cc.claudeHome }
+    })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('a Claude Code session’s sub-agents hang under the turn that ran them, folded away on request', async ({
+    page
+  }) => {
+    await page.goto(app.url)
+    await sessionList(page)
+      .getByRole('button', { name: /Claude Code/ })
+      .click()
+    await expect(turn(page, 'delegate the survey')).toBeVisible()
+    const subagent = (title: string) =>
+      page.getByRole('group', { name: new RegExp(`^Sub-agent: ${title}`) })
+    await expect(subagent('survey A')).toBeVisible()
+    await expect(subagent('survey B')).toBeVisible()
+    // The conversation stands at the last turn, not in a sub-agent's run.
+    await expect(page.getByLabel('Selected node').locator('.selection-bar__title')).toHaveText(
+      'last words'
+    )
+    await shot(page, 'other-tools-07-subagents')
+    await expectAccessible(page, 'other-tools-07-subagents')
+
+    await turn(page, 'delegate the survey').click()
+    const bar = page.getByLabel('Selected node')
+    await bar.getByRole('button', { name: 'Hide sub-agents (2)' }).click()
+    await expect(subagent('survey A')).toHaveCount(0)
+    await expect(turn(page, 'edit the survey')).toBeVisible()
+    await bar.getByRole('button', { name: 'Show sub-agents (2)' }).click()
+    await expect(subagent('survey B')).toBeVisible()
+
+    // A sub-agent's node offers nothing that needs a point of the conversation.
+    await subagent('survey B').click()
+    await expect(bar.getByRole('button', { name: 'Compare…' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Continue in Rewind Studio' })).toBeDisabled()
   })
 })

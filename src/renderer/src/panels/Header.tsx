@@ -2,7 +2,6 @@
 // named after the action it would reverse or apply again), Export…, Settings.
 import type { TimelineStep } from '../../../shared/views'
 import { walkTimeline } from '../actions/rewind'
-import { openFolder } from '../actions/workspace'
 import { selectInfo, selectRunning, selectStatus, useAppStore } from '../stores/app-store'
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { useShallow } from 'zustand/react/shallow'
@@ -56,9 +55,6 @@ export function Header() {
       <span className="header__workspace" title={info?.workspace}>
         {info?.workspace ?? 'Connecting…'}
       </span>
-      <button type="button" disabled={running} onClick={() => void openFolder()}>
-        Open folder…
-      </button>
       {info?.demo === true && (
         <span className="chip" title="No API key: a scripted model answers">
           Demo model

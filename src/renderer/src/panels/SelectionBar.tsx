@@ -21,6 +21,7 @@ import {
   conversationTip,
   selectSelectedFold,
   selectSelectedNode,
+  selectSelectedSubagents,
   useGraphStore
 } from '../stores/graph-store'
 import { ForkDialog } from './ForkDialog'
@@ -54,6 +55,7 @@ export function SelectionBar() {
   const node = useGraphStore(selectSelectedNode)
   const tip = useGraphStore(conversationTip)
   const fold = useGraphStore(useShallow(selectSelectedFold))
+  const subagents = useGraphStore(useShallow(selectSelectedSubagents))
   const readOnly = useAppStore(selectReadOnlyReason) !== null
   const foreign = useAppStore((s) => s.info?.foreign ?? null)
   const running = useAppStore(selectRunning)
@@ -104,6 +106,17 @@ export function SelectionBar() {
         {ours && (
           <button type="button" disabled={readOnly} onClick={() => setLabeling(true)}>
             Label
+          </button>
+        )}
+        {subagents !== null && (
+          <button
+            type="button"
+            aria-expanded={!subagents.folded}
+            onClick={() => useGraphStore.getState().toggleSubagents(node.id)}
+          >
+            {subagents.folded
+              ? `Show sub-agents (${subagents.count})`
+              : `Hide sub-agents (${subagents.count})`}
           </button>
         )}
         {fold !== null && (

@@ -6,7 +6,7 @@ import { useState } from 'react'
 import type { SessionSummary } from '../../../shared/views'
 import { openForeignSession } from '../actions/foreign'
 import { newSession, openSession } from '../actions/session'
-import { loadProjects, openWorkspace } from '../actions/workspace'
+import { loadProjects, openFolder, openWorkspace } from '../actions/workspace'
 import { selectRunning, selectSessions, useAppStore } from '../stores/app-store'
 import { SOURCE_NAMES } from './ForeignBar'
 
@@ -107,6 +107,9 @@ export function SessionList() {
           New session
         </button>
       </div>
+      <button type="button" disabled={running} onClick={() => void openFolder()}>
+        Open folder…
+      </button>
       <div className="sessions__views" role="group" aria-label="Show">
         <button type="button" aria-pressed={view === 'workspace'} onClick={() => show('workspace')}>
           This workspace
