@@ -143,7 +143,8 @@ test.describe('other tools’ sessions', () => {
     await expect(dialog.getByText('config.txt', { exact: true })).toBeVisible()
     await shot(page, 'other-tools-03-restore-preview')
     await expectAccessible(page, 'other-tools-03-restore-preview')
-    await dialog.getByRole('button', { name: 'Restore files' }).click()
+    // Twice in a row (a double click): one restore, which one Undo reverses.
+    await dialog.getByRole('button', { name: 'Restore files' }).dblclick()
     await expect(dialog).toBeHidden()
     expect(config()).toBe('mode=a\n')
     expect(readFileSync(join(app.workspace, 'notes', 'one.txt'), 'utf8')).toBe('one\n')
