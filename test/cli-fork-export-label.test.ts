@@ -213,3 +213,24 @@ describe('cli export', () => {
     expect(readFileSync(json, 'utf8')).toContain('rewind-studio-export')
   })
 })
+
+describe('cli export of another tool’s session', () => {
+  it('renders a Claude Code transcript from the corpus, reading it only', async () => {
+    const file = join(
+      repoRoot,
+      '..',
+      'shared',
+      'corpus',
+      'claude-code',
+      'entireio-cli_9b-3838281539_v2.1.33_file-history.jsonl'
+    )
+    const before = readFileSync(file)
+    const md = await runCli(['export', file, '--format', 'md'])
+    expect(md.stderr).toBe('')
+    expect(md.code).toBe(0)
+    expect(md.stdout).toContain('# Session 6da7d497-00e2-460d-a6b4-d280e0314cfd')
+    expect(md.stdout).toContain('## 2. write a file about geese in docs')
+    expect(md.stdout).toContain('changed `docs/geese.md`')
+    expect(readFileSync(file).equals(before)).toBe(true)
+  })
+})

@@ -36,12 +36,20 @@ export interface FixtureCopy {
   env: Record<string, string>
 }
 
+/** Folders the run left empty in its workspace (its rewind deleted the notes, not their folder). */
+const EMPTY_FOLDERS: Record<FixtureName, string[]> = {
+  'rewind-parallel': ['notes'],
+  'compact-subagents': []
+}
+
 export function copyFixture(name: FixtureName): FixtureCopy {
   const base = mkdtempSync(join(tmpdir(), `rs-cc-${name}-`))
   const claudeHome = join(base, 'claude')
   const workspace = join(base, 'ws')
   cpSync(join(FIXTURES, name, 'claude'), claudeHome, { recursive: true })
   cpSync(join(FIXTURES, name, 'workspace-after'), workspace, { recursive: true })
+  // Git keeps no empty folder: the ones Claude Code's run left empty are made again here.
+  for (const folder of EMPTY_FOLDERS[name]) mkdirSync(join(workspace, folder), { recursive: true })
   const projects = join(claudeHome, 'projects')
   const folder = join(projects, readdirSync(projects)[0] ?? '')
   const transcript = readdirSync(folder).find((f) => f.endsWith('.jsonl')) ?? ''

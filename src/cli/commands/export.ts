@@ -1,12 +1,14 @@
 // `rewind-studio export FILE [--branch N|ID | --all] --format md|html|json [-o OUT]`: the session
-// rendered by core/export (the same export the app's Export… gives). Read-only on FILE.
+// rendered by core/export (the same export the app's Export… gives), ours or another tool's
+// (Claude Code, pi, oh-my-pi). Read-only on FILE.
 import { randomUUID } from 'node:crypto'
 import { existsSync, linkSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { renderExport } from '../../core/export/render'
-import type { ExportScope } from '../../core/export/export-model'
+import type { ExportScope, ExportSource } from '../../core/export/export-model'
 import { writePrivateFileSync } from '../../core/os/private-files'
 import { WriteFailedError } from '../../core/os/write-failure'
+import { detectFileFormat, readSessionFile } from '../../core/session/load'
 import { SessionStore } from '../../core/session/store'
 import { buildSessionGraph, indexTurns } from '../../core/studio/graph-view'
 import { branchLeafOf, resolveNode } from '../../core/studio/node-refs'
@@ -93,23 +95,34 @@ export async function run(args: string[]): Promise<number> {
   }
   let store: SessionStore | null = null
   try {
-    store = SessionStore.open(options.file, { readOnly: true })
-    const tree = store.tree()
+    // Ours through the store (its lock rules); another tool's session through its reader, as
+    // inspect reads it: an export only reads.
+    let source: ExportSource
+    if (detectFileFormat(options.file) === 'rewind-studio') {
+      store = SessionStore.open(options.file, { readOnly: true })
+      source = { tree: store.tree(), header: store.header, file: store.file }
+    } else {
+      const { tree } = readSessionFile(options.file)
+      const header = { sessionId: tree.header?.sessionId ?? '', cwd: tree.header?.cwd ?? '' }
+      source = { tree, header, file: options.file }
+    }
+    const tree = source.tree
     let scope: ExportScope = { kind: 'all' }
     if (!options.scope.all) {
       const ref = options.scope.branch
       if (ref === null) scope = { kind: 'branch', leafUuid: tree.leafUuid }
       else {
         const index = indexTurns(tree)
-        const node = resolveNode(tree, buildSessionGraph(tree, store.sessionId, index), index, ref)
+        const node = resolveNode(
+          tree,
+          buildSessionGraph(tree, source.header.sessionId, index),
+          index,
+          ref
+        )
         scope = { kind: 'branch', leafUuid: branchLeafOf(tree, node) }
       }
     }
-    const rendered = renderExport(
-      { tree, header: store.header, file: store.file },
-      options.format,
-      scope
-    )
+    const rendered = renderExport(source, options.format, scope)
     if (options.out === null) {
       // On a terminal: nothing in it may act on the terminal (the JSON is escaped already).
       process.stdout.write(

@@ -52,12 +52,12 @@ function writeLines(lines: Iterable<string>): void {
     batch.push(line)
     chars += line.length + 1
     if (chars >= 256 * 1024) {
-      process.stdout.write(`${batch.join('\n')}\n`)
+      console.log(batch.join('\n'))
       batch = []
       chars = 0
     }
   }
-  if (batch.length > 0) process.stdout.write(`${batch.join('\n')}\n`)
+  if (batch.length > 0) console.log(batch.join('\n'))
 }
 
 export function inspectJson(loaded: LoadedSession) {

@@ -50,7 +50,7 @@ export function renderHtml(model: ExportModel): string {
     `<style>${style}</style>`,
     '</head><body>',
     '<header class="top">',
-    `<h1>Rewind Studio session <code>${text(session.sessionId)}</code></h1>`,
+    `<h1>Session <code>${text(session.sessionId)}</code></h1>`,
     '<dl>',
     `<dt>Workspace</dt><dd><code>${text(session.cwd)}</code></dd>`,
     `<dt>Session file</dt><dd><code>${text(session.file)}</code></dd>`,

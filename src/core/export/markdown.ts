@@ -18,7 +18,7 @@ export function renderMarkdown(model: ExportModel): string {
   const { session } = model
   const turns = model.nodes.filter((n) => n.kind === 'turn').length
   const out: string[] = [
-    `# Rewind Studio session ${inline(session.sessionId)}`,
+    `# Session ${inline(session.sessionId)}`,
     '',
     `- Workspace: ${code(session.cwd)}`,
     `- Session file: ${code(session.file)}`,

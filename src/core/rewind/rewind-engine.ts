@@ -143,7 +143,10 @@ export class RewindError extends CodedError {
 const FILES_PER_BATCH = 32
 
 export class RewindEngine {
-  /** The workspace's other sessions, summarized in the session index (their changed paths). */
+  /**
+   * The workspace's other sessions, summarized in the session index (their changed paths): read
+   * from the data home and kept up to date here, never written (a --dry-run changes nothing).
+   */
   private readonly sources: Sources
   private readonly store: RewindLog
   private readonly space: RestoreSpace
@@ -162,7 +165,8 @@ export class RewindEngine {
   constructor(options: RewindEngineOptions) {
     // A restore deletes files: never in /, the home folder, or any folder not fit to be a workspace.
     checkWorkspaceFolder(options.space.root, options.home)
-    this.sources = new Sources({ home: options.home })
+    // Read-only caches: a preview writes nothing; the app's session list keeps the index warm.
+    this.sources = new Sources({ home: options.home, persist: false })
     this.store = options.store
     this.space = options.space
     this.onProgress = options.onProgress ?? (() => undefined)

@@ -68,9 +68,13 @@ export class Sources {
   private knownHomes: SourceHomes | null
   private probeCache: KeyedFileCache<Probe> | null = null
 
-  constructor(private readonly options: { home: string; homes?: SourceHomes }) {
+  /**
+   * `persist` false: what is learned is kept in this object only, the caches under the data home
+   * are read but not written (a rewind's preview, which must change nothing on disk).
+   */
+  constructor(private readonly options: { home: string; homes?: SourceHomes; persist?: boolean }) {
     this.knownHomes = options.homes ?? null
-    this.index = new SessionIndex(options.home)
+    this.index = new SessionIndex(options.home, options.persist ?? true)
   }
 
   /** Read when first needed (settings.json), so our own sessions are listed without it. */
@@ -85,7 +89,8 @@ export class Sources {
       this.options.home,
       'projects',
       JSON.stringify(ALL.map((s) => sessionsRoot(this.homes, s))),
-      isProbe
+      isProbe,
+      this.options.persist ?? true
     )
     return this.probeCache
   }

@@ -58,7 +58,9 @@ export class KeyedFileCache<T> {
     home: string,
     kind: string,
     private readonly scope: string,
-    private readonly isValue: (value: unknown) => value is T
+    private readonly isValue: (value: unknown) => value is T,
+    /** False: the cache file is read but never written (a preview that must write nothing). */
+    private readonly writable = true
   ) {
     const hash = createHash('sha256').update(scope).digest('hex').slice(0, 20)
     this.dir = cacheDir(home)
@@ -130,7 +132,7 @@ export class KeyedFileCache<T> {
   }
 
   save(): void {
-    if (!this.dirty) return
+    if (!this.dirty || !this.writable) return
     const temp = `${this.file}.${process.pid}.tmp`
     try {
       ensurePrivateDir(this.dir)

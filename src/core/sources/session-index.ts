@@ -76,7 +76,11 @@ export class SessionIndex {
   readonly reads = { files: 0, bytes: 0 }
   private readonly caches = new Map<string, KeyedFileCache<Entry>>()
 
-  constructor(private readonly home: string) {}
+  /** `persist` false: the index is read from the data home but never written (see Sources). */
+  constructor(
+    private readonly home: string,
+    private readonly persist = true
+  ) {}
 
   /** Every `*.jsonl` file directly in `folder` (none when it does not exist), summarized. */
   folder(folder: string, source: SessionSource): IndexedFile[] {
@@ -149,7 +153,7 @@ export class SessionIndex {
   private cacheFor(folder: string): KeyedFileCache<Entry> {
     let cache = this.caches.get(folder)
     if (cache === undefined) {
-      cache = new KeyedFileCache(this.home, 'sessions', folder, isEntry)
+      cache = new KeyedFileCache(this.home, 'sessions', folder, isEntry, this.persist)
       this.caches.set(folder, cache)
     }
     return cache
