@@ -100,7 +100,8 @@ test.describe('other tools’ sessions', () => {
   test.afterAll(async () => app?.stop())
 
   test('lists them with badges; a Claude Code session opens read-only, restores its files by clicks, undoes, goes live, continues here', async ({
-    page
+    page,
+    context
   }) => {
     const config = () => readFileSync(join(app.workspace, 'config.txt'), 'utf8')
     await page.goto(app.url)
@@ -113,8 +114,25 @@ test.describe('other tools’ sessions', () => {
     await shot(page, 'other-tools-01-list')
     await expectAccessible(page, 'other-tools-01-list')
 
+    // All projects: every project in the tools' homes, with its sessions per tool.
+    await list.getByRole('button', { name: 'All projects' }).click()
+    const project = list.getByRole('list', { name: 'All projects' }).getByRole('button')
+    await expect(project).toHaveCount(1)
+    await expect(project).toContainText(app.workspace)
+    await expect(project).toContainText(/Claude Code 1, pi 1, oh-my-pi 1|Claude Code 1/)
+    await shot(page, 'other-tools-01b-all-projects')
+    await expectAccessible(page, 'other-tools-01b-all-projects')
+    await list.getByRole('button', { name: 'This workspace' }).click()
+
     // Open the Claude Code session: both branches of its /rewind are drawn, nothing to type in.
+    // A second tab on the same studio follows.
+    const second = await context.newPage()
+    await second.goto(app.url)
+    await expect(second.getByRole('textbox', { name: 'Prompt' })).toBeEnabled()
     await list.getByRole('button', { name: /Claude Code/ }).click()
+    await expect(second.getByRole('button', { name: 'Continue in Rewind Studio' })).toBeVisible()
+    await expect(turn(second, 'instead write a readme')).toBeVisible()
+    await second.close()
     await expect(turn(page, 'instead write a readme')).toBeVisible()
     await expect(turn(page, 'change the mode')).toBeVisible()
     await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveCount(0)

@@ -6,7 +6,7 @@ import { getBridge, hasFolderDialog } from '../bridge'
 import type { FolderCompletion } from '../../../shared/views'
 import { useAppStore } from '../stores/app-store'
 import { attempt } from './report'
-import { switchSession } from './session'
+import { followOtherWindow, switchSession } from './session'
 
 export async function loadProjects(): Promise<void> {
   const projects = await attempt('Listing all projects', () =>
@@ -59,6 +59,5 @@ export async function completeFolder(
 
 /** Another window switched the workspace: this one follows. */
 export function followWorkspace(workspace: string): void {
-  if (useAppStore.getState().info?.workspace === workspace) return
-  void switchSession(() => getBridge().request('app:info', {}), `Opening ${workspace}`)
+  if (useAppStore.getState().info?.workspace !== workspace) void followOtherWindow()
 }
