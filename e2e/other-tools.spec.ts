@@ -5,7 +5,7 @@
 // appends shows up, and it is continued in Rewind Studio with the scripted model. Then workspaces:
 // Open folder… switches with no restart; a second tab follows; hostile paths are refused.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
@@ -301,5 +301,54 @@ test.describe('sub-agents', () => {
     await subagent('survey B').click()
     await expect(bar.getByRole('button', { name: 'Compare…' })).toHaveCount(0)
     await expect(page.getByRole('button', { name: 'Continue in Rewind Studio' })).toBeDisabled()
+  })
+})
+
+test.describe('a backup Claude Code lost', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    // Every backup of notes/two.txt is gone from Claude Code's file-history.
+    for (const line of readLines(cc.file)) {
+      const backups = (
+        line.snapshot as { trackedFileBackups?: Record<string, unknown> } | undefined
+      )?.trackedFileBackups
+      const name = (backups?.['notes/two.txt'] as { backupFileName?: string | null } | undefined)
+        ?.backupFileName
+      const file = join(cc.claudeHome, 'file-history', cc.sessionId, name ?? '')
+      if (typeof name === 'string' && existsSync(file)) rmSync(file)
+    }
+    app = await serve({
+      workspace: cc.workspace,
+      home: cc.home,
+      env: { ...cc.env, REWIND_STUDIO_CLAUDE_HOME: cc.claudeHome }
+    })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('is named in the preview and after the restore, which restores the rest', async ({
+    page
+  }) => {
+    await page.goto(app.url)
+    await sessionList(page)
+      .getByRole('button', { name: /Claude Code/ })
+      .click()
+    await turn(page, 'change the mode').click()
+    await page
+      .getByLabel('Selected node')
+      .getByRole('button', { name: 'Restore files here' })
+      .click()
+    const dialog = page.getByRole('dialog', { name: 'Restore files here' })
+    const missing = dialog.getByRole('alert').filter({ hasText: 'No backup, left as they are' })
+    await expect(missing).toContainText('notes/two.txt')
+    await shot(page, 'other-tools-08-missing-backup')
+    await expectAccessible(page, 'other-tools-08-missing-backup')
+    await dialog.getByRole('button', { name: 'Restore files' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(
+      page.getByText(/left as they are \(no backup\): notes\/two\.txt/).first()
+    ).toBeVisible()
+    expect(readFileSync(join(app.workspace, 'config.txt'), 'utf8')).toBe('mode=a\n')
+    expect(existsSync(join(app.workspace, 'notes', 'two.txt'))).toBe(false)
   })
 })
