@@ -9,14 +9,17 @@ import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
+  LeaveChoice,
   CheckpointView,
   CompareView,
   ExportFormat,
   ExportedFile,
   FileDiff,
+  FolderCompletion,
   NodeDetail,
   PermissionRequest,
   ProjectSummary,
+  RecentWorkspace,
   RescuePreview,
   RescueResult,
   RewindPreview,
@@ -26,6 +29,7 @@ import {
   SessionSummary,
   Settings,
   SettingsUpdate,
+  SummaryInstructions,
   TimelineEntry,
   TranscriptEntry,
   TranscriptWindow,
@@ -134,14 +138,33 @@ export const requests = {
     z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
     RewindPreview
   ),
+  /** `summary`: what to do with the branch a conversation rewind leaves (default: the setting). */
   'rewind:apply': channel(
-    z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
+    z.object({ checkpointUuid: Uuid, mode: RewindMode, summary: LeaveChoice.optional() }).strict(),
     RewindResult
   ),
   /** The same as timeline:undo (the name the first renderer used). */
   'rewind:undo': channel(Empty, RewindResult),
   'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
-  'branch:switch': channel(z.object({ leafUuid: Uuid }).strict(), RewindResult),
+  'branch:switch': channel(
+    z.object({ leafUuid: Uuid, summary: LeaveChoice.optional() }).strict(),
+    RewindResult
+  ),
+  /** The prompt and what follows it become one summary; the prompt comes back as `prefill`. */
+  'summary:fromHere': channel(
+    z.object({ nodeId: Uuid, instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string(), prefill: z.string() })
+  ),
+  /** What comes before the prompt becomes one summary (a compaction); later turns stay. */
+  'summary:upToHere': channel(
+    z.object({ nodeId: Uuid, instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string() })
+  ),
+  /** Compacts the branch now: its older part becomes one summary, its recent turns stay. */
+  'summary:compact': channel(
+    z.object({ instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string() })
+  ),
   /** The prompts on the path to `leafUuid` (null: the active path), numbered from 1. */
   'session:checkpoints': channel(
     z.object({ leafUuid: Uuid.nullable() }).strict(),
@@ -149,7 +172,10 @@ export const requests = {
   ),
   /** Moving the conversation and the files to any node (a turn: its end on its branch). */
   'continue:preview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
-  'continue:apply': channel(z.object({ nodeId: Uuid }).strict(), RewindResult),
+  'continue:apply': channel(
+    z.object({ nodeId: Uuid, summary: LeaveChoice.optional() }).strict(),
+    RewindResult
+  ),
   /** Every rewind, switch and continue, oldest first; Undo and Redo walk it. */
   'timeline:list': channel(Empty, z.array(TimelineEntry)),
   'timeline:undo': channel(Empty, RewindResult),
@@ -160,6 +186,18 @@ export const requests = {
   'compare:file': channel(
     z.object({ a: Uuid, b: CompareRef, path: z.string().min(1).max(4096) }).strict(),
     FileDiff
+  ),
+  /**
+   * Workspaces (studio/workspace-host.ts): the studio re-opens on another folder, no restart.
+   * `workspace:pick` is the desktop's folder dialog (null: cancelled); the web host has none
+   * (`unavailable`) and the page offers a path field completed by `fs:complete` instead.
+   */
+  'workspace:open': channel(z.object({ cwd: z.string().min(1).max(4096) }).strict(), AppInfo),
+  'workspace:recent': channel(Empty, z.array(RecentWorkspace)),
+  'workspace:pick': channel(Empty, z.object({ cwd: z.string().nullable() })),
+  'fs:complete': channel(
+    z.object({ path: z.string().min(1).max(4096) }).strict(),
+    FolderCompletion
   ),
   'settings:get': channel(Empty, Settings),
   'settings:set': channel(SettingsUpdate.strict(), Settings)
@@ -172,7 +210,11 @@ export const events = {
   'agent:permission': PermissionRequest,
   /** A permission question is no longer waiting (answered in some window, or the run stopped):
    * every other window takes it down. */
-  'agent:permissionResolved': z.object({ requestId: z.string() })
+  'agent:permissionResolved': z.object({ requestId: z.string() }),
+  /** The host opened another workspace (in some window): every page loads it. */
+  'workspace:changed': z.object({ workspace: z.string() }),
+  /** The desktop's menu asks the page for what it does itself (src/main/menu.ts). */
+  'menu:command': z.object({ command: z.enum(['open-folder', 'new-session']) })
 } as const
 
 export type RequestChannel = keyof typeof requests
@@ -194,6 +236,8 @@ export const ErrorCode = z.enum([
   'read_only',
   'conflict',
   'unavailable',
+  /** The user stopped it (a summary): nothing was changed. */
+  'stopped',
   'internal'
 ])
 export type ErrorCode = z.infer<typeof ErrorCode>
@@ -210,6 +254,10 @@ export type Reply = z.infer<typeof Reply>
 export type Handlers = {
   [C in RequestChannel]: (args: RequestArgs<C>) => Promise<RequestResult<C>>
 }
+
+/** The channels the host answers (which folder is open), not one studio. */
+export type WorkspaceChannel =
+  'workspace:open' | 'workspace:recent' | 'workspace:pick' | 'fs:complete'
 
 /** What a host gives the core to push events to every connected renderer. */
 export type EventSink = <E extends EventChannel>(event: E, payload: EventPayload<E>) => void

@@ -32,6 +32,7 @@ function graph(nodes: GraphNode[], extra: Partial<SessionGraph> = {}): SessionGr
     nodes,
     leafUuid: nodes.at(-1)?.branchLeafUuid ?? null,
     checkpointLinks: [],
+    summaryLinks: [],
     canUndo: false,
     filesAt: { nodeId: null, changedSince: false },
     undo: null,

@@ -34,6 +34,7 @@ import type { LoadProblem } from './problems'
 import {
   AssistantRecord,
   BranchSummaryRecord,
+  CompactionRecord,
   CustomMessageRecord,
   FileChangeRecord,
   KnownRecord,
@@ -60,6 +61,8 @@ export interface MessageExtra {
   toolDetails?: Record<string, unknown>
   /** A uuid chosen earlier (the agent streams a message under the id it will be saved with). */
   uuid?: string
+  /** When it was said, for a message carried over from another tool's log (continue-foreign). */
+  timestamp?: string
 }
 
 /** Raised for appends to a session this store may not write: read-only, closed, or changed. */
@@ -307,7 +310,7 @@ export class SessionStore {
     if (extra.uuid !== undefined && this.treeModel.get(uuid) !== undefined) {
       throw new Error(`Entry ${uuid} already exists`)
     }
-    const base = { uuid, parentUuid: this.leafUuid, timestamp: now() }
+    const base = { uuid, parentUuid: this.leafUuid, timestamp: extra.timestamp ?? now() }
     const content = limitPersistedText(message.content)
     if (message.role === 'user') {
       return this.write(
@@ -384,6 +387,31 @@ export class SessionStore {
         parentUuid,
         fromId: r.fromId,
         summary: limitPersistedText(r.summary),
+        ...(r.details !== undefined ? { details: limitPersistedText(r.details) } : {})
+      })
+    )
+  }
+
+  /**
+   * A compaction as the leaf's child; advances the leaf. From it on, the model sees its summary
+   * and the path's records from `firstKeptUuid` (an earlier record of the same path) on.
+   */
+  appendCompaction(r: {
+    summary: string
+    firstKeptUuid: string | null
+    tokensBefore: number
+    trigger: CompactionRecord['trigger']
+    details?: unknown
+  }): CompactionRecord {
+    this.requireEntry(r.firstKeptUuid)
+    return this.write(
+      CompactionRecord.parse({
+        type: 'compaction',
+        ...this.base(),
+        summary: limitPersistedText(r.summary),
+        firstKeptUuid: r.firstKeptUuid,
+        tokensBefore: Math.max(0, Math.round(r.tokensBefore)),
+        trigger: r.trigger,
         ...(r.details !== undefined ? { details: limitPersistedText(r.details) } : {})
       })
     )

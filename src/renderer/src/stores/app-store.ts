@@ -2,7 +2,14 @@
 // process told us (info, sessions), whether the agent runs, its permission questions, notices,
 // the composer's draft and which side panel is showing.
 import { create } from 'zustand'
-import type { AppInfo, PermissionRequest, SessionSummary } from '../../../shared/views'
+import type {
+  AppInfo,
+  ContextUsage,
+  PermissionRequest,
+  ProjectSummary,
+  RecentWorkspace,
+  SessionSummary
+} from '../../../shared/views'
 
 export interface Notice {
   id: number
@@ -15,6 +22,10 @@ export type SidePanel = 'transcript' | 'inspector' | 'timeline'
 interface AppStore {
   info: AppInfo | null
   sessions: readonly SessionSummary[]
+  /** All projects (null until asked for) and the recent workspaces, for the workspace views. */
+  projects: readonly ProjectSummary[] | null
+  recent: readonly RecentWorkspace[]
+  openFolderOpen: boolean
   running: boolean
   permissions: readonly PermissionRequest[]
   notices: readonly Notice[]
@@ -31,8 +42,13 @@ interface AppStore {
   settingsOpen: boolean
   /** The first node of a compare being set up (the selection bar asks for the second). */
   compareFrom: string | null
+  /** How full the model's context is (app:info, then each context_usage event). */
+  contextUsage: ContextUsage | null
   setInfo: (info: AppInfo) => void
   setSessions: (sessions: readonly SessionSummary[]) => void
+  setProjects: (projects: readonly ProjectSummary[]) => void
+  setRecent: (recent: readonly RecentWorkspace[]) => void
+  setOpenFolderOpen: (open: boolean) => void
   setRunning: (running: boolean) => void
   askPermission: (request: PermissionRequest) => void
   settlePermission: (requestId: string) => void
@@ -47,6 +63,7 @@ interface AppStore {
   showPanel: (panel: SidePanel) => void
   setSettingsOpen: (open: boolean) => void
   setCompareFrom: (nodeId: string | null) => void
+  setContextUsage: (usage: ContextUsage) => void
 }
 
 let nextNoticeId = 1
@@ -54,6 +71,9 @@ let nextNoticeId = 1
 export const useAppStore = create<AppStore>()((set) => ({
   info: null,
   sessions: [],
+  projects: null,
+  recent: [],
+  openFolderOpen: false,
   running: false,
   permissions: [],
   notices: [],
@@ -65,10 +85,26 @@ export const useAppStore = create<AppStore>()((set) => ({
   panel: 'transcript',
   settingsOpen: false,
   compareFrom: null,
+  contextUsage: null,
   // A page opened or reloaded mid-run takes the run and its open questions from the main process.
+  // A warning the last app:info gave and this one does not (a key saved: no "No API key") no
+  // longer holds: its notice goes, and it is announced again should it come back.
   setInfo: (info) =>
-    set({ info, running: info.running, permissions: [...info.pendingPermissions] }),
+    set((s) => {
+      const gone = new Set(s.info?.notices.filter((n) => !info.notices.includes(n)))
+      return {
+        info,
+        running: info.running,
+        permissions: [...info.pendingPermissions],
+        contextUsage: info.contextUsage,
+        notices: s.notices.filter((n) => !gone.has(n.message)),
+        announced: new Set([...s.announced].filter((m) => !gone.has(m)))
+      }
+    }),
   setSessions: (sessions) => set({ sessions }),
+  setProjects: (projects) => set({ projects }),
+  setRecent: (recent) => set({ recent }),
+  setOpenFolderOpen: (openFolderOpen) => set({ openFolderOpen }),
   // A run that ends leaves no question open: the main process stops waiting for answers.
   setRunning: (running) => set(running ? { running } : { running, permissions: [] }),
   askPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
@@ -102,7 +138,8 @@ export const useAppStore = create<AppStore>()((set) => ({
     ),
   showPanel: (panel) => set({ panel }),
   setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
-  setCompareFrom: (compareFrom) => set({ compareFrom })
+  setCompareFrom: (compareFrom) => set({ compareFrom }),
+  setContextUsage: (contextUsage) => set({ contextUsage })
 }))
 
 type State = AppStore
@@ -120,3 +157,4 @@ export const selectComposerFocusRequest = (s: State) => s.composerFocusRequest
 export const selectPanel = (s: State) => s.panel
 export const selectSettingsOpen = (s: State) => s.settingsOpen
 export const selectCompareFrom = (s: State) => s.compareFrom
+export const selectContextUsage = (s: State) => s.contextUsage
