@@ -6,16 +6,21 @@ import type { SessionGraph } from '../../shared/views'
 /** Enough for a page a few shape changes behind (a turn is several); older ones get the whole graph. */
 const KEPT = 8
 
+/**
+ * One count for the whole process: a studio opened again (another workspace, the same session)
+ * never names a graph with a number a page may hold from the one before.
+ */
+let lastVersion = 0
+
 export class GraphVersions {
   private kept: { version: number; graph: SessionGraph }[] = []
-  private last = 0
 
   /** Names a graph just built; returns its version. */
   record(graph: SessionGraph): number {
-    this.last++
-    this.kept.push({ version: this.last, graph })
+    const version = ++lastVersion
+    this.kept.push({ version, graph })
     if (this.kept.length > KEPT) this.kept.shift()
-    return this.last
+    return version
   }
 
   /** `graph` (version `version`) for a page holding version `since`: a delta when one can say it. */

@@ -17,21 +17,24 @@ function branchLeafOf(nodeId: string | null): string | null {
   return node === undefined || node.onActivePath ? null : node.branchLeafUuid
 }
 
-/** The graph again: a delta from the version held (the whole graph the first time). */
-export async function refreshGraph(followTip = false): Promise<void> {
+/** The graph again: a delta from the version held (the whole graph the first time, or `whole`). */
+export async function refreshGraph(followTip = false, whole = false): Promise<void> {
   const { graph, version } = useGraphStore.getState()
   const update = await attempt('Loading the graph', () =>
-    getBridge().request('session:graphUpdate', graph === null ? {} : { since: version })
+    getBridge().request('session:graphUpdate', graph === null || whole ? {} : { since: version })
   )
   if (update !== null) await receiveGraphUpdate(update, followTip)
 }
 
-/** A graph update pushed or fetched; a delta from a version not held asks for one that fits. */
+/**
+ * A graph update pushed or fetched. A delta that does not fit what is held (another version, or
+ * the same number from a studio opened since on another workspace) brings the whole graph.
+ */
 export async function receiveGraphUpdate(update: GraphUpdate, followTip = false): Promise<void> {
   const store = useGraphStore.getState()
   const held = store.graph === null ? null : { graph: store.graph, version: store.version }
   const next = applyGraphUpdate(held, update)
-  if (next === null) await refreshGraph(followTip)
+  if (next === null) await refreshGraph(followTip, true)
   else store.receiveGraph(next.graph, next.version, followTip)
 }
 
@@ -75,14 +78,21 @@ export async function refreshTranscript(): Promise<void> {
 /** A window of the selected node's branch around it (its end when nothing is selected). */
 async function loadTranscriptAround(branchLeaf: string | null): Promise<void> {
   const selectedId = useGraphStore.getState().selectedId
+  // The same window asked for twice (the first load, and the selection it makes) is fetched once.
+  const key = JSON.stringify([branchLeaf, selectedId])
+  if (loadingAround === key) return
+  loadingAround = key
   const transcript = useTranscriptStore.getState()
   transcript.startLoading(branchLeaf)
   const anchor: TranscriptAnchor = selectedId === null ? 'end' : { nodeId: selectedId }
   const window = await attempt('Loading the transcript', () =>
     range(branchLeaf, anchor, PAGE / 2, PAGE)
   )
+  if (loadingAround === key) loadingAround = null
   if (window !== null) transcript.receiveWindow(branchLeaf, window)
 }
+
+let loadingAround: string | null = null
 
 /** The active branch's last messages (before a prompt: the stream goes after them). */
 export async function loadTranscriptEnd(): Promise<void> {
