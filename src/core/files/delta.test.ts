@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { applyDelta, DeltaError, DeltaIndex, encodeDelta } from './delta'
+import { applyDelta, DeltaError, DeltaIndex, encodeDelta, encodeEdit } from './delta'
 
 const encode = (base: Uint8Array, target: Uint8Array) => encodeDelta(new DeltaIndex(base), target)
 
@@ -39,6 +39,47 @@ describe('copy/insert deltas', () => {
       }),
       { numRuns: 300 }
     )
+  })
+
+  it('rebuild exactly the target when made for one edit without an index (encodeEdit)', () => {
+    const oneEdit = fc
+      .tuple(
+        fc.uint8Array({ minLength: 100, maxLength: 3000, size: 'medium' }),
+        fc.nat(),
+        fc.nat({ max: 300 }),
+        fc.uint8Array({ maxLength: 300 })
+      )
+      .map(([base, at, remove, insert]) => {
+        const where = base.length === 0 ? 0 : at % base.length
+        const target = Buffer.concat([
+          base.subarray(0, where),
+          insert,
+          base.subarray(Math.min(base.length, where + remove))
+        ])
+        return { base, target }
+      })
+    let made = 0
+    fc.assert(
+      fc.property(fc.oneof(oneEdit, edited), ({ base, target }) => {
+        const delta = encodeEdit(base, target)
+        if (delta === null) return
+        made++
+        expect(applyDelta(base, delta).equals(target)).toBe(true)
+      }),
+      { numRuns: 400 }
+    )
+    expect(made).toBeGreaterThan(50)
+    // The usual edit of a file: a few bytes whatever its size; a scattered one is left to
+    // encodeDelta.
+    const lines = Array.from({ length: 3000 }, (_, i) => `const value${i} = compute(${i})`)
+    const base = Buffer.from(lines.join('\n'))
+    lines[1500] = 'const value1500 = changed()'
+    const target = Buffer.from(lines.join('\n'))
+    expect(encodeEdit(base, target)?.length).toBeLessThan(60)
+    expect(encodeEdit(base, base)?.length).toBeLessThan(16)
+    lines[10] = 'const value10 = changed()'
+    lines[2990] = 'const value2990 = changed()'
+    expect(encodeEdit(base, Buffer.from(lines.join('\n')))).toBeNull()
   })
 
   it('describe a small edit of a big file in a few bytes', () => {

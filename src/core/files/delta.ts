@@ -43,6 +43,11 @@ function windowHash(bytes: Uint8Array, at: number): number {
   return h
 }
 
+/** The hash of the window one byte on: `leaving` drops out at its start, `entering` comes in. */
+function rollHash(hash: number, leaving: number, entering: number): number {
+  return (Math.imul(hash - Math.imul(leaving, LEAVING_WEIGHT), 31) + entering) | 0
+}
+
 /**
  * Where each MIN_MATCH-byte window of a base occurs (the latest occurrences first). Built once
  * per base and reused for every content compared with it (a workspace's first snapshot
@@ -63,11 +68,23 @@ export class DeltaIndex {
     this.heads = new Int32Array(1 << bits).fill(-1)
     this.previous = new Int32Array(windows).fill(-1)
     this.shift = 32 - bits
-    for (let at = 0; at + MIN_MATCH <= base.length; at += this.step) {
-      const slot = this.slotOf(windowHash(base, at))
-      this.previous[at / this.step] = this.heads[slot] ?? -1
-      this.heads[slot] = at
+    const last = base.length - MIN_MATCH
+    // The window's hash rolls from one position to the next (a fresh hash per position cost
+    // eight times the work); every step-th position is indexed.
+    let hash = windowHash(base, 0)
+    for (let at = 0; at <= last; at++) {
+      if (at % this.step === 0) {
+        const slot = this.slotOf(hash)
+        this.previous[at / this.step] = this.heads[slot] ?? -1
+        this.heads[slot] = at
+      }
+      if (at < last) hash = rollHash(hash, base[at] ?? 0, base[at + MIN_MATCH] ?? 0)
     }
+  }
+
+  /** Memory the index holds beside its base. */
+  get bytes(): number {
+    return this.heads.byteLength + this.previous.byteLength
   }
 
   /** The first base position in the slot of `hash` (-1 for none); `next` walks the rest. */
@@ -129,6 +146,61 @@ const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1)
 const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2)
 
 /**
+ * The delta for a target that is its base with one run changed (a new version of a file with one
+ * edit, or edits close together): the unchanged start and end are found by comparing in native
+ * code, and no index is needed. Null when the changed run is long (then encodeDelta, which
+ * finds scattered edits, is the one to ask) or the target is too small to bother.
+ */
+export function encodeEdit(base: Uint8Array, target: Uint8Array): Buffer | null {
+  if (target.length < MIN_DELTA_TARGET) return null
+  const shorter = Math.min(base.length, target.length)
+  const head = commonRun(base, target, shorter, false)
+  const tail = commonRun(base, target, shorter - head, true)
+  const changed = target.length - head - tail
+  if (changed > MAX_EDIT_BYTES || changed > target.length / 2) return null
+  const out = new ByteWriter(changed + 32)
+  out.varint(base.length)
+  out.varint(target.length)
+  if (head > 0) {
+    out.byte(OP_COPY)
+    out.varint(zigzag(0))
+    out.varint(head)
+  }
+  if (changed > 0) {
+    out.byte(OP_INSERT)
+    out.varint(changed)
+    out.copyFrom(target, head, head + changed)
+  }
+  if (tail > 0) {
+    out.byte(OP_COPY)
+    out.varint(zigzag(base.length - tail - head))
+    out.varint(tail)
+  }
+  return out.result()
+}
+
+/** A changed run longer than this goes to encodeDelta, which may find copies inside it. */
+const MAX_EDIT_BYTES = 4096
+
+/**
+ * How many bytes `a` and `b` share from their start (`fromEnd`: from their end), at most `max`:
+ * a binary search over spans compared in native code, a dozen compares for a small file.
+ */
+function commonRun(a: Uint8Array, b: Uint8Array, max: number, fromEnd: boolean): number {
+  const span = (of: Uint8Array, from: number, to: number) =>
+    fromEnd ? of.subarray(of.length - to, of.length - from) : of.subarray(from, to)
+  let same = 0
+  let limit = max
+  // The first `same` bytes agree; the answer lies in [same, limit].
+  while (same < limit) {
+    const mid = (same + limit + 1) >>> 1
+    if (Buffer.compare(span(a, same, mid), span(b, same, mid)) === 0) same = mid
+    else limit = mid - 1
+  }
+  return same
+}
+
+/**
  * The delta that rebuilds `target` from `index.base`, or null when it would not pay: the target
  * is tiny, or less than half of it could be copied (then it is stored whole). Gives up as soon
  * as that is certain, so an unrelated file costs little more than one pass over half of it.
@@ -180,12 +252,7 @@ export function encodeDelta(index: DeltaIndex, target: Uint8Array): Buffer | nul
       continue
     }
     if (inserted + (at - pending) > maxInserted) return null
-    if (at < last) {
-      hash =
-        (Math.imul(hash - Math.imul(target[at] ?? 0, LEAVING_WEIGHT), 31) +
-          (target[at + MIN_MATCH] ?? 0)) |
-        0
-    }
+    if (at < last) hash = rollHash(hash, target[at] ?? 0, target[at + MIN_MATCH] ?? 0)
     at++
   }
   inserted += length - pending
@@ -243,14 +310,29 @@ function bestMatch(
 }
 
 /**
- * Whether enough of the target's windows occur in the base for a delta to be worth looking
- * for: checks a sample, so a file unlike the base costs a few dozen lookups.
+ * Whether enough of the target is found in the base for a delta to be worth looking for:
+ * checks a sample, so a file unlike the base costs a few dozen lookups. A sampled window counts
+ * when a long run of the base starts like it (GOOD_MATCH bytes, what a copy is taken for), not
+ * when its slot merely holds something, nor when its eight bytes recur: slots are shared, and
+ * code of one language shares many short runs (keywords, indentation) with any other file of
+ * it. Either way a file of varied code would be compared with an unrelated base byte by byte,
+ * half of it, before being stored whole.
  */
 function worthTrying(index: DeltaIndex, target: Uint8Array): boolean {
   const last = target.length - MIN_MATCH
   let found = 0
   for (let k = 0; k < PROBES; k++) {
-    if (index.first(windowHash(target, Math.floor((k * last) / (PROBES - 1)))) >= 0) found++
+    const at = Math.floor((k * last) / (PROBES - 1))
+    // Near the end a run cannot be long: what is left of the target is enough.
+    const wanted = Math.min(GOOD_MATCH, target.length - at)
+    let candidates = 0
+    for (let from = index.first(windowHash(target, at)); from >= 0; from = index.next(from)) {
+      if (commonLength(index.base, from, target, at, wanted) >= wanted) {
+        found++
+        break
+      }
+      if (++candidates >= MAX_CANDIDATES) break
+    }
   }
   return found >= PROBES / 4
 }
@@ -264,10 +346,16 @@ function copyBytes(from: Uint8Array, start: number, to: Uint8Array, at: number, 
   for (let k = 0; k < n; k++) to[at + k] = from[start + k] ?? 0
 }
 
-/** How many bytes of the base from `from` equal the target's from `at`. */
-function commonLength(base: Uint8Array, from: number, target: Uint8Array, at: number): number {
+/** How many bytes of the base from `from` equal the target's from `at` (at most `max`). */
+function commonLength(
+  base: Uint8Array,
+  from: number,
+  target: Uint8Array,
+  at: number,
+  max = Infinity
+): number {
   if (from < 0) return 0
-  const end = Math.min(target.length - at, base.length - from)
+  const end = Math.min(target.length - at, base.length - from, max)
   let length = 0
   while (length < end && target[at + length] === base[from + length]) length++
   return length
