@@ -20,7 +20,7 @@ const commands: Record<string, Command> = {
     load: () => import('./commands/chat')
   },
   rewind: {
-    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo',
+    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--diff] [--json] | --undo',
     summary: 'rewind a session to before its Nth prompt (files and/or conversation), or undo',
     load: () => import('./commands/rewind')
   },

@@ -7,6 +7,7 @@ import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
+  FileDiff,
   NodeDetail,
   PermissionRequest,
   RewindPreview,
@@ -63,6 +64,8 @@ export const requests = {
   ),
   'rewind:undo': channel(Empty, RewindResult),
   'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
+  /** One file's diff from the last rewind or branch preview (one the preview left out). */
+  'rewind:fileDiff': channel(z.object({ path: z.string().min(1).max(4096) }).strict(), FileDiff),
   'branch:switch': channel(z.object({ leafUuid: Uuid }).strict(), RewindResult),
   'settings:get': channel(Empty, Settings),
   'settings:set': channel(SettingsUpdate.strict(), Settings)

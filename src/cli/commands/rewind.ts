@@ -16,7 +16,7 @@ import type { RewindResult } from '../../shared/views'
 import { say, sayError } from '../format'
 
 const USAGE = `Usage: rewind-studio rewind SESSION_FILE --to N [--mode both|conversation|code] [--cwd DIR]
-                            [--dry-run] [--json]
+                            [--dry-run] [--diff] [--json]
        rewind-studio rewind SESSION_FILE --undo [--cwd DIR] [--json]
 
 Rewinds the session to just before its checkpoint N (the Nth prompt on the active path):
@@ -27,7 +27,8 @@ Files the session changed since the checkpoint get their content back; files it 
 it are deleted; nothing else is touched. --undo reverses the last rewind (hand edits included).
 --cwd restores into DIR instead of the session's workspace; it is required for a SESSION_FILE
 outside the sessions folder of the workspace its header names. --dry-run prints what would
-change, with diffs, and changes nothing. --json prints {restore, delete, recreate, outsideChanges}.
+change and changes nothing; --diff adds each file's diff (current → restored). --json prints
+{restore, delete, recreate, outsideChanges}.
 Refused: /, the home folder, a relative or empty workspace, and records naming the workspace
 folder itself or a path in any .git folder.`
 
@@ -40,6 +41,7 @@ interface Options {
   mode: RewindMode
   cwd: string | null
   dryRun: boolean
+  diff: boolean
   json: boolean
 }
 
@@ -51,6 +53,7 @@ function parse(args: string[]): Options {
     mode: 'both',
     cwd: null,
     dryRun: false,
+    diff: false,
     json: false
   }
   const files: string[] = []
@@ -80,6 +83,7 @@ function parse(args: string[]): Options {
       if (options.cwd === '') throw new UsageError('--cwd needs a folder, not ""')
     } else if (arg === '--undo') options.undo = true
     else if (arg === '--dry-run') options.dryRun = true
+    else if (arg === '--diff') options.diff = true
     else if (arg === '--json') options.json = true
     else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`)
     else files.push(arg)
@@ -88,6 +92,7 @@ function parse(args: string[]): Options {
   options.file = files[0] ?? ''
   if (options.undo === (options.to !== null)) throw new UsageError('give either --to N or --undo')
   if (options.undo && options.dryRun) throw new UsageError('--dry-run goes with --to, not --undo')
+  if (options.undo && options.diff) throw new UsageError('--diff goes with --to, not --undo')
   return options
 }
 
@@ -152,8 +157,11 @@ export async function run(args: string[]): Promise<number> {
     for (const { path, reason } of plan.unrestorable) {
       sayError(`note: ${path} cannot be restored: ${reason}`)
     }
+    // Made before the apply changes the files; only when asked (a diff per file costs more than
+    // restoring it).
+    const diffs = options.diff ? plan.files.map((f) => engine.fileDiff(plan, f.path).diff) : []
     const result = options.dryRun ? null : await engine.apply(plan)
-    print(options, result, plan)
+    print(options, result, plan, diffs)
     return 0
   } catch (error) {
     sayError(`rewind: ${(error as Error).message}`)
@@ -163,7 +171,12 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-function print(options: Options, result: RewindResult | null, plan: RewindPlan | null): void {
+function print(
+  options: Options,
+  result: RewindResult | null,
+  plan: RewindPlan | null,
+  diffs: string[] = []
+): void {
   const outside = plan?.files.filter((f) => f.outsideChange).map((f) => f.path) ?? []
   const paths = (action: 'restore' | 'delete' | 'recreate') =>
     plan?.files.filter((f) => f.action === action).map((f) => f.path) ?? []
@@ -188,8 +201,8 @@ function print(options: Options, result: RewindResult | null, plan: RewindPlan |
     say('Undone: the files and the conversation are back where they were before the rewind.')
     return
   }
+  for (const diff of diffs) if (diff !== '') say(maskSecrets(diff))
   if (options.dryRun) {
-    for (const file of plan.files) if (file.diff !== '') say(maskSecrets(file.diff))
     say('Dry run: nothing was changed.')
     return
   }

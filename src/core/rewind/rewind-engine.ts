@@ -11,7 +11,7 @@ import type { ErrorCode } from '../../shared/contract'
 import type { SessionStore } from '../session/store'
 import { promptText } from '../session/tree'
 import type { RewindMode } from '../../shared/messages'
-import type { FileDiff, RewindPreview, RewindResult } from '../../shared/views'
+import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
 import { fileTargets } from './file-targets'
 import {
@@ -80,7 +80,11 @@ export interface PlannedFile {
   /** How the preview found the file, so apply can tell it is untouched without reading it. */
   seenStamp: FileStamp | null
   outsideChange: boolean
-  diff: string
+  /**
+   * The unified diff current → target, computed with the plan for the first few files only
+   * (EAGER_DIFFS); null for the rest: fileDiff() gives it when the user opens the file.
+   */
+  diff: string | null
 }
 
 export interface RewindPlan {
@@ -122,6 +126,13 @@ export class RewindError extends CodedError {
  * through libuv's pool per syscall cost more than the syscalls); a batch blocks for milliseconds.
  */
 const FILES_PER_BATCH = 32
+
+/**
+ * Diffs a plan computes for its first files: a small rewind's preview shows every diff at once,
+ * a big one lists its files without making a thousand diffs nobody opens (they cost more than
+ * the restore itself). The rest are made one by one on request (fileDiff).
+ */
+const EAGER_DIFFS = { files: 20, contentBytes: 512_000 }
 
 export class RewindEngine {
   private readonly home: string
@@ -576,6 +587,7 @@ export class RewindEngine {
     const files: PlannedFile[] = []
     const conflicts: string[] = []
     const unrestorable: { path: string; reason: string }[] = []
+    let diffBudget = EAGER_DIFFS.contentBytes
     for (const t of targets) {
       const file = readFileAt(absOf.get(t.path) ?? this.recordedPath(t.path), this.settleMs)
       const current = file?.content ?? null
@@ -587,6 +599,8 @@ export class RewindEngine {
       }
       let content: Buffer | null = null
       try {
+        // Read now, not only at apply: a backup retention pruned is reported before anything
+        // changes (and the blob store keeps what it read for the apply).
         content = t.target === null ? null : blobs.read(t.target)
       } catch (error) {
         if (!(error instanceof BlobMissingError)) throw error
@@ -598,6 +612,9 @@ export class RewindEngine {
         continue
       }
       const action = t.target === null ? 'delete' : current === null ? 'recreate' : 'restore'
+      const sides = (current?.length ?? 0) + (content?.length ?? 0)
+      const eager = files.length < EAGER_DIFFS.files && sides <= diffBudget
+      if (eager) diffBudget -= sides
       files.push({
         path: t.path,
         action,
@@ -607,7 +624,7 @@ export class RewindEngine {
         seenStamp:
           file === null ? null : { stamp: file.stamp, settled: file.settled, mode: file.mode },
         outsideChange: have !== t.expected,
-        diff: unifiedDiff(t.path, current, content)
+        diff: eager ? unifiedDiff(t.path, current, content) : null
       })
     }
     return { files, conflicts, unrestorable }
@@ -649,8 +666,22 @@ export class RewindEngine {
     )
   }
 
+  /**
+   * The diff of one file of `plan` (one its preview left out), from what the file holds now to
+   * what the restore would give it.
+   */
+  fileDiff(plan: RewindPlan, path: string): FileDiff {
+    const file = plan.files.find((f) => f.path === path)
+    if (file === undefined) {
+      throw new RewindError(`${path} is not among the files this rewind would change`, 'not_found')
+    }
+    const current = readFileAt(this.recordedPath(path), this.settleMs)?.content ?? null
+    const target = file.to === null ? null : this.space.blobs.read(file.to)
+    return { path, diff: unifiedDiff(path, current, target), outsideChange: file.outsideChange }
+  }
+
   private finishPlan(plan: Omit<RewindPlan, 'preview'>): RewindPlan {
-    const diffs = (action: FileAction): FileDiff[] =>
+    const diffs = (action: FileAction): PreviewFile[] =>
       plan.files
         .filter((f) => f.action === action)
         .map((f) => ({ path: f.path, diff: f.diff, outsideChange: f.outsideChange }))

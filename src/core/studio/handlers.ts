@@ -25,6 +25,7 @@ export function createHandlers(studio: Studio): Handlers {
     'rewind:apply': ({ checkpointUuid, mode }) => studio.rewind(checkpointUuid, mode),
     'rewind:undo': () => studio.undo(),
     'branch:preview': ({ leafUuid }) => studio.previewSwitch(leafUuid),
+    'rewind:fileDiff': async ({ path }) => studio.previewFileDiff(path),
     'branch:switch': ({ leafUuid }) => studio.switchBranch(leafUuid),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)

@@ -11,6 +11,7 @@ import type { RewindMode } from '../../shared/messages'
 import type {
   AgentEvent,
   AppInfo,
+  FileDiff,
   NodeDetail,
   PermissionRequest,
   RewindPreview,
@@ -290,6 +291,14 @@ export class Studio {
 
   previewSwitch(leafUuid: string): Promise<RewindPreview> {
     return this.remember(this.work.planSwitch(leafUuid))
+  }
+
+  /** One file's diff from the preview shown last (a big preview leaves most diffs out). */
+  previewFileDiff(path: string): FileDiff {
+    if (this.lastPlan === null) {
+      throw new StudioError('not_found', 'No rewind preview is open: preview the rewind again.')
+    }
+    return maskSecretsIn(this.work.engine.fileDiff(this.lastPlan, path))
   }
 
   /**

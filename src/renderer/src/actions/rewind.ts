@@ -53,6 +53,11 @@ async function loadRewindPreview(): Promise<void> {
     )
 }
 
+/** A diff the preview left out (a big rewind lists its files without them). */
+export async function loadPreviewDiff(path: string): Promise<string> {
+  return (await getBridge().request('rewind:fileDiff', { path })).diff
+}
+
 export function openRewindPicker(targetId: string | null = defaultTarget()): void {
   if (targetId === null) {
     useAppStore.getState().notify('info', 'There is no turn to rewind to yet.')
