@@ -16,7 +16,7 @@ import { RewindEngine, checkpointAt } from '../src/core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../src/core/rewind/workspace-files'
 import { sessionHistoryPaths } from '../src/core/files/history-paths'
 import { SessionStore } from '../src/core/session/store'
-import { makeWorkspace, openSession } from '../test/rewind/fixture'
+import { makeWorkspace, openSession, type WorkspaceSession } from '../test/rewind/fixture'
 
 const FILES = 1000
 const rounds = Number(process.argv[2] ?? 5)
@@ -37,21 +37,27 @@ await s.bash(`for f in f*.txt; do sed -i 's/original/rewritten/' $f; done`)
 s.reply('rewritten')
 const sessionFile = s.store.file
 
-// The CLI as built JavaScript: one ESM bundle, dependencies from node_modules.
-const bundle = join(repo, '.bench-tmp', 'cli', 'rewind-studio.mjs')
+// The CLI as built JavaScript: ESM, one chunk per command loaded on demand as the sources do,
+// dependencies from node_modules.
+const built = join(repo, '.bench-tmp', 'cli')
+const entry = join(built, 'entry.ts')
+mkdirSync(built, { recursive: true })
+writeFileSync(
+  entry,
+  `import { main } from '../../src/cli/index.ts'\nprocess.exitCode = await main(process.argv.slice(2))\n`
+)
 await build({
-  stdin: {
-    contents: `import { main } from './src/cli/index.ts'\nprocess.exitCode = await main(process.argv.slice(2))\n`,
-    resolveDir: repo,
-    loader: 'ts'
-  },
+  entryPoints: [entry],
   bundle: true,
+  splitting: true,
   platform: 'node',
   format: 'esm',
   packages: 'external',
-  outfile: bundle,
+  outdir: join(built, 'out'),
+  outExtension: { '.js': '.mjs' },
   logLevel: 'error'
 })
+const bundle = join(built, 'out', 'entry.mjs')
 
 const time = async (fn: () => unknown) => {
   const start = process.hrtime.bigint()
@@ -107,17 +113,19 @@ interface Case {
   label: string
   /** The session open in this process (the app that made the backups) rather than at rest. */
   live: boolean
-  run: (mode: Mode) => Promise<unknown>
+  /** `live`: the session open in this process, for a live case. */
+  run: (mode: Mode, live: WorkspaceSession | null) => Promise<unknown>
 }
 
 const cases: Case[] = [
   {
     label: 'the app that made the backups: preview + apply',
     live: true,
-    run: async (mode) => {
-      const plan = await s.engine.planRewind(checkpointAt(s.store, 2), mode)
+    run: async (mode, live) => {
+      if (live === null) throw new Error('the live case needs the session open')
+      const plan = await live.engine.planRewind(checkpointAt(live.store, 2), mode)
       if (plan.files.length !== FILES) throw new Error(`planned ${plan.files.length} files`)
-      await s.engine.apply(plan)
+      await live.engine.apply(plan)
     }
   },
   { label: 'in the app: open + preview + apply', live: false, run: openPreviewApply },
@@ -152,7 +160,7 @@ async function measure(mode: Mode, c: Case, settled: boolean) {
       // Both start with no dirty pages: replacing a file whose data is not yet written back
       // makes ext4 flush it first (auto_da_alloc), which would charge one side for the other.
       execFileSync('sync')
-      ours.push(await time(() => c.run(mode)))
+      ours.push(await time(() => c.run(mode, live)))
       if (live !== null) await live.engine.undo()
       else await undoAtRest()
       execFileSync('sync')

@@ -150,7 +150,8 @@ export async function run(args: string[]): Promise<number> {
       return 0
     }
     const checkpoint = checkpointAt(store, options.to ?? 0)
-    const plan = await engine.planRewind(checkpoint, options.mode)
+    // No diffs with the plan: only --diff prints them (each made when printed).
+    const plan = await engine.planRewind(checkpoint, options.mode, { diffs: false })
     for (const path of plan.conflicts) {
       sayError(`note: ${path} was changed since by another session: left alone`)
     }

@@ -108,6 +108,8 @@ export interface RewindPlan {
 export interface PlanOptions {
   /** Restore files another session changed since, too (default: leave them alone). */
   overwriteConflicts?: boolean
+  /** Make the first files' diffs with the plan (default: yes, a preview shows them). */
+  diffs?: boolean
 }
 
 /**
@@ -321,7 +323,14 @@ export class RewindEngine {
   async recover(): Promise<string[]> {
     if (this.store.readOnlyReason !== null) return []
     const damaged: string[] = []
-    const journals = await listJournals(this.space.paths.restores, damaged)
+    // Only this session's unfinished journals need anything: the others are not checked
+    // against the schema (each names every file its restore touched).
+    const journals = await listJournals(
+      this.space.paths.restores,
+      damaged,
+      (j) =>
+        j.sessionId === this.store.sessionId && (j.state === 'pending' || j.state === 'applied')
+    )
     const notices = damaged.map(
       (message) =>
         `${message}. It was skipped: if a crash interrupted the restore it describes, that restore was not rolled back.`
@@ -613,7 +622,8 @@ export class RewindEngine {
       }
       const action = t.target === null ? 'delete' : current === null ? 'recreate' : 'restore'
       const sides = (current?.length ?? 0) + (content?.length ?? 0)
-      const eager = files.length < EAGER_DIFFS.files && sides <= diffBudget
+      const eager =
+        options.diffs !== false && files.length < EAGER_DIFFS.files && sides <= diffBudget
       if (eager) diffBudget -= sides
       files.push({
         path: t.path,
