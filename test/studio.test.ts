@@ -3,79 +3,17 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { EventChannel, Handlers, Reply } from '../src/shared/contract'
+import { describe, expect, it } from 'vitest'
 import type { AgentEvent, SessionGraph } from '../src/shared/views'
 import { dispatch } from '../src/core/studio/dispatch'
 import { createHandlers } from '../src/core/studio/handlers'
 import { launchStudio } from '../src/core/studio/launch'
 import { memorySecrets } from '../src/core/studio/secret-store'
-import type { Studio } from '../src/core/studio/studio'
 import { SessionStore } from '../src/core/session/store'
-import { repoRoot, seedWorkspace } from './support/cli'
+import { repoRoot } from './support/cli'
+import { type Harness, studioHarnesses } from './support/studio-harness'
 
-interface Harness {
-  studio: Studio
-  handlers: Handlers
-  workspace: string
-  home: string
-  events: { event: EventChannel; payload: unknown }[]
-  call: (channel: string, args?: unknown) => Promise<Reply>
-  value: <T>(channel: string, args?: unknown) => Promise<T>
-  sendAndWait: (prompt: string) => Promise<void>
-}
-
-const open: Studio[] = []
-afterEach(async () => {
-  for (const studio of open.splice(0)) await studio.close()
-})
-
-async function harness(
-  settingOverrides: string[] = [],
-  permissionMode: 'default' | 'acceptEdits' = 'acceptEdits',
-  model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`
-): Promise<Harness> {
-  const { workspace, home } = seedWorkspace()
-  const events: Harness['events'] = []
-  const studio = await launchStudio({
-    home,
-    cwd: workspace,
-    demo: false,
-    port: undefined,
-    model,
-    permissionMode,
-    settingOverrides,
-    session: { kind: 'latest-or-new' },
-    appRoot: repoRoot,
-    secrets: memorySecrets(),
-    emit: (event, payload) => events.push({ event, payload })
-  })
-  open.push(studio)
-  const handlers = createHandlers(studio)
-  const call = (channel: string, args: unknown = {}) => dispatch(handlers, channel, args, () => {})
-  const value = async <T>(channel: string, args: unknown = {}) => {
-    const reply = await call(channel, args)
-    if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`)
-    return reply.value as T
-  }
-  const sendAndWait = async (prompt: string) => {
-    const seen = events.length
-    await value('agent:send', { prompt })
-    await expect
-      .poll(() =>
-        events
-          .slice(seen)
-          .some(
-            (e) =>
-              e.event === 'agent:event' &&
-              (e.payload as AgentEvent).type === 'status' &&
-              !(e.payload as { running: boolean }).running
-          )
-      )
-      .toBe(true)
-  }
-  return { studio, handlers, workspace, home, events, call, value, sendAndWait }
-}
+const { harness, open } = studioHarnesses()
 
 const config = (workspace: string) => readFileSync(join(workspace, 'config.py'), 'utf8')
 

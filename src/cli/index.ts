@@ -16,13 +16,18 @@ const commands: Record<string, Command> = {
   },
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
-    summary: 'talk to the agent in the terminal; /rewind, /undo, /exit',
+    summary: 'talk to the agent in the terminal; /rewind, /undo, /redo, /exit',
     load: () => import('./commands/chat')
   },
   rewind: {
-    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--diff] [--json] | --undo',
-    summary: 'rewind a session to before its Nth prompt (files and/or conversation), or undo',
+    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--diff] [--json] | --undo | --redo',
+    summary: 'rewind a session to before its Nth prompt (files and/or conversation); undo, redo',
     load: () => import('./commands/rewind')
+  },
+  diff: {
+    usage: 'diff FILE --from A --to B|current [--cwd DIR] [--json]',
+    summary: 'compare two nodes of a session (or one and the current files): files, conversations',
+    load: () => import('./commands/diff')
   },
   du: {
     usage: 'du [--cwd DIR] [--json]',

@@ -2,11 +2,14 @@
 // main → renderer with its payload schema. Both transports (Electron IPC, WebSocket) and both
 // sides (handlers in src/core/studio, the renderer's bridge) take their types from here.
 import { z } from 'zod'
+import { LabelText } from './label-limit'
 import { RewindMode } from './messages'
 import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
+  CheckpointView,
+  CompareView,
   FileDiff,
   NodeDetail,
   PermissionRequest,
@@ -16,12 +19,15 @@ import {
   SessionSummary,
   Settings,
   SettingsUpdate,
+  TimelineEntry,
   TranscriptEntry
 } from './views'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
 const Uuid = z.string().min(1).max(200)
+/** A side of a compare: a node, or 'current' (the files on disk, the conversation at the leaf). */
+const CompareRef = z.union([z.literal('current'), Uuid])
 /** A prompt: its limit is in bytes of UTF-8, not characters (prompt-limit.ts). */
 const Prompt = z
   .string()
@@ -47,10 +53,17 @@ export const requests = {
   ),
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
   /** A bookmark on a node (a null label removes it). */
-  'session:label': channel(
-    z.object({ nodeId: Uuid, label: z.string().trim().min(1).max(80).nullable() }).strict(),
-    Ok
+  'session:label': channel(z.object({ nodeId: Uuid, label: LabelText.nullable() }).strict(), Ok),
+  /**
+   * A new session holding the path to a node, opened at once (the studio switches to it). The
+   * files are left as they are unless `restoreFiles`: then they are brought to that node's state
+   * in the fork, as session:forkPreview showed.
+   */
+  'session:fork': channel(
+    z.object({ nodeId: Uuid, restoreFiles: z.boolean().optional() }).strict(),
+    AppInfo
   ),
+  'session:forkPreview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
   'agent:send': channel(z.object({ prompt: Prompt }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
   'agent:answerPermission': channel(z.object({ requestId: Uuid, allow: z.boolean() }).strict(), Ok),
@@ -62,11 +75,31 @@ export const requests = {
     z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
     RewindResult
   ),
+  /** The same as timeline:undo (the name the first renderer used). */
   'rewind:undo': channel(Empty, RewindResult),
   'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
   /** One file's diff from the last rewind or branch preview (one the preview left out). */
   'rewind:fileDiff': channel(z.object({ path: z.string().min(1).max(4096) }).strict(), FileDiff),
   'branch:switch': channel(z.object({ leafUuid: Uuid }).strict(), RewindResult),
+  /** The prompts on the path to `leafUuid` (null: the active path), numbered from 1. */
+  'session:checkpoints': channel(
+    z.object({ leafUuid: Uuid.nullable() }).strict(),
+    z.array(CheckpointView)
+  ),
+  /** Moving the conversation and the files to any node (a turn: its end on its branch). */
+  'continue:preview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
+  'continue:apply': channel(z.object({ nodeId: Uuid }).strict(), RewindResult),
+  /** Every rewind, switch and continue, oldest first; Undo and Redo walk it. */
+  'timeline:list': channel(Empty, z.array(TimelineEntry)),
+  'timeline:undo': channel(Empty, RewindResult),
+  'timeline:redo': channel(Empty, RewindResult),
+  /** The files and conversations of two nodes, or of a node and 'current'. */
+  compare: channel(z.object({ a: Uuid, b: CompareRef }).strict(), CompareView),
+  /** One file's diff of a compare (one the compare view left out). */
+  'compare:file': channel(
+    z.object({ a: Uuid, b: CompareRef, path: z.string().min(1).max(4096) }).strict(),
+    FileDiff
+  ),
   'settings:get': channel(Empty, Settings),
   'settings:set': channel(SettingsUpdate.strict(), Settings)
 } as const

@@ -61,6 +61,30 @@ export const GraphNode = z.object({
 })
 export type GraphNode = z.infer<typeof GraphNode>
 
+/**
+ * Where the workspace's files stand: the node whose state they hold (the conversation's marker is
+ * `leafUuid`). They part after a conversation-only or code-only rewind (docs/ui.md).
+ */
+export const FilesAt = z.object({
+  /** A graph node id; null: the state from before the first prompt. */
+  nodeId: z.string().nullable(),
+  /**
+   * A file the session touched holds something else than that node's state: a hand edit,
+   * another session, or a file a restore had to leave alone.
+   */
+  changedSince: z.boolean()
+})
+export type FilesAt = z.infer<typeof FilesAt>
+
+/** An action of the timeline that Undo or Redo would act on. */
+export const TimelineStep = z.object({
+  /** The action's restore id (the timeline entry's id). */
+  id: z.string(),
+  /** Its name: "Rewind to before prompt 3 (code and conversation)", "Switch to branch …". */
+  label: z.string()
+})
+export type TimelineStep = z.infer<typeof TimelineStep>
+
 export const SessionGraph = z.object({
   sessionId: z.string(),
   /** Parents before children. */
@@ -68,10 +92,38 @@ export const SessionGraph = z.object({
   leafUuid: z.string().nullable(),
   /** Agent checkpoints: the turn where `checkpoint` was called → the report node it produced. */
   checkpointLinks: z.array(z.object({ from: z.string(), to: z.string() })),
-  /** True while the last rewind can be undone. */
-  canUndo: z.boolean()
+  /** True while the last action of the timeline can be undone (`undo` is not null). */
+  canUndo: z.boolean(),
+  /** Where the files are (the second marker). */
+  filesAt: FilesAt,
+  /** What Undo would reverse now, or null. */
+  undo: TimelineStep.nullable(),
+  /** What Redo would apply again now, or null. */
+  redo: TimelineStep.nullable()
 })
 export type SessionGraph = z.infer<typeof SessionGraph>
+
+/** One rewind, branch switch or continue of the session, oldest first (timeline:list). */
+export const TimelineEntry = z.object({
+  id: z.string(),
+  kind: z.enum(['rewind', 'switch-branch', 'continue']),
+  label: z.string(),
+  /** When it was first done. */
+  timestamp: z.string(),
+  /** Undone: Redo can bring it back while nothing newer was done. */
+  state: z.enum(['done', 'undone'])
+})
+export type TimelineEntry = z.infer<typeof TimelineEntry>
+
+/** A prompt of a branch, numbered from 1 along it, as the rewind picker lists them. */
+export const CheckpointView = z.object({
+  index: z.number().int(),
+  /** The prompt record's uuid (its turn's graph node id). */
+  uuid: z.string(),
+  prompt: z.string(),
+  filesChanged: z.number().int()
+})
+export type CheckpointView = z.infer<typeof CheckpointView>
 
 export const TranscriptEntry = z.object({
   uuid: z.string(),
@@ -116,6 +168,42 @@ export type NodeDetail = z.infer<typeof NodeDetail>
  */
 export const PreviewFile = FileDiff.extend({ diff: z.string().nullable() })
 export type PreviewFile = z.infer<typeof PreviewFile>
+
+/** One file that differs between the two sides of a compare, a → b. */
+export const CompareFile = z.object({
+  path: z.string(),
+  change: z.enum(['added', 'deleted', 'modified']),
+  /**
+   * Unified diff a → b: empty when a side is binary, too big or unknown (see `note`); null when
+   * this view left it out (a large compare): `compare:file` gives it.
+   */
+  diff: z.string().nullable(),
+  /** Why a side's content is not known (its backup was pruned), else null. */
+  note: z.string().nullable()
+})
+export type CompareFile = z.infer<typeof CompareFile>
+
+export const CompareSide = z.object({
+  /** The node id, or 'current': the files on disk now and the conversation at the leaf. */
+  ref: z.string(),
+  title: z.string()
+})
+export type CompareSide = z.infer<typeof CompareSide>
+
+/** Two nodes (or a node and the current files): the files as each left them, both conversations. */
+export const CompareView = z.object({
+  a: CompareSide,
+  b: CompareSide,
+  files: z.array(CompareFile),
+  conversation: z.object({
+    /** The graph node both conversations last share; null when they share none. */
+    ancestorId: z.string().nullable(),
+    /** Each side's messages after the shared part, down to the side's end. */
+    a: z.array(TranscriptEntry),
+    b: z.array(TranscriptEntry)
+  })
+})
+export type CompareView = z.infer<typeof CompareView>
 
 export const RewindPreview = z.object({
   restore: z.array(PreviewFile),

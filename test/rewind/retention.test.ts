@@ -122,13 +122,33 @@ describe('retention', () => {
     const plan = await s.engine.planRewind(checkpointAt(s.store, 1), 'both')
     rmSync(s.history.blobs.pathOf(blobOf('v0')))
     await expect(s.engine.apply(plan)).rejects.toThrow(/not in the store/)
-    expect(await s.engine.undoable()).not.toBeNull()
+    expect((await s.engine.timeline()).undoable).not.toBeNull()
     const hand = blobOf('hand edit')
     utimesSync(s.history.blobs.pathOf(hand), new Date(0), new Date(0))
     await collectGarbage(s.home, workspace, { ...DEFAULT_RETENTION, keepCheckpoints: 0 })
     expect(await s.history.blobs.has(hand)).toBe(true)
     await s.engine.undo()
     expect(s.read('a.txt')).toBe('hand edit')
+  })
+
+  it('keeps what undo can reach many steps back: older journals and the hand edits they saved', async () => {
+    const { s, workspace } = await threeTurns(40)
+    s.hand('a.txt', 'first hand edit')
+    await s.engine.rewind(checkpointAt(s.store, 3), 'code')
+    s.hand('a.txt', 'second hand edit')
+    await s.engine.rewind(checkpointAt(s.store, 2), 'code')
+    // Forty days on, nothing used since: only what undo can still reach must stay.
+    const report = await collectGarbage(
+      s.home,
+      workspace,
+      { ...DEFAULT_RETENTION, keepCheckpoints: 0 },
+      { now: Date.now() + 40 * DAY }
+    )
+    expect(report.deletedBlobs).toBeGreaterThan(0)
+    await s.engine.undo()
+    expect(s.read('a.txt')).toBe('second hand edit')
+    await s.engine.undo()
+    expect(s.read('a.txt')).toBe('first hand edit')
   })
 
   it('keeps the chain a needed delta is read through, and lets it go with its last delta', async () => {

@@ -185,7 +185,7 @@ describe('undo and outside changes', () => {
       expect.objectContaining({ path: 'utils.py', outsideChange: false })
     ])
     await s.engine.apply(plan)
-    expect(await s.engine.undoable()).not.toBeNull()
+    expect((await s.engine.timeline()).undoable).not.toBeNull()
     const undone = await s.engine.undo()
     expect(undone).toMatchObject({ restored: ['config.py'], recreated: ['utils.py'] })
     expect(s.read('config.py')).toBe('HAND EDIT\n')
@@ -198,7 +198,7 @@ describe('undo and outside changes', () => {
     const { s, second } = await seed()
     await s.engine.rewind(second, 'both')
     s.prompt('only create utils.py')
-    expect(await s.engine.undoable()).toBeNull()
+    expect((await s.engine.timeline()).undoable).toBeNull()
   })
 })
 

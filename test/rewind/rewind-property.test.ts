@@ -1,12 +1,19 @@
-// Random sequences of agent writes, Bash commands, hand edits, rewinds and undos, checked after
-// every step against an in-memory model of the workspace:
-//   - rewinding to checkpoint N gives every file the session changed since N the content it had
-//     just before the session first changed it after N: its content at N, plus any hand edit the
-//     user made before the agent touched it (a file the user created is never deleted);
-//   - every file the session did not change since N stays as the user left it;
-//   - undo puts back exactly what the rewind changed.
+// Random sequences of agent writes, Bash commands, hand edits, rewinds (to a prompt of any
+// branch, each mode), continues from any turn, undos and redos, checked after every step against
+// an in-memory model of the workspace and the tree:
+//   - moving from one node to another (file-targets.ts): a file changed on the branch left gets
+//     the content it had just before the session first changed it there; a file changed on the
+//     branch reached gets its content after the session's last change there; nothing else is
+//     touched, so every file the session did not change stays as the user left it (a file the
+//     user created is never deleted);
+//   - a rewind to before prompt N moves the files (both, code) and the leaf (both,
+//     conversation) to the node before that prompt on its own branch; a continue moves both to
+//     the end of a turn;
+//   - undo puts back exactly what its action changed and the leaf where it was, many steps
+//     back; redo does the first undone action again; a turn or a new action ends that reach.
 // Hand edits happen between turns (before a prompt, a rewind or an undo); the ones just before a
-// rewind or undo go to files the agent never touches, so "as the user left it" is unambiguous.
+// rewind, continue, undo or redo go to files the agent never touches, so "as the user left it"
+// is unambiguous.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
@@ -21,16 +28,35 @@ const ALL_PATHS = [...AGENT_PATHS, ...USER_PATHS]
 
 type Workspace = Map<string, string>
 interface Turn {
+  /** The turn before it on its branch (-1: it is the first). */
+  parent: number
+  /** Its prompt's uuid, and its reply's: where the conversation ends after it. */
+  prompt: string
+  reply: string
   /**
-   * For each path the session changed during the turn (or a code-only rewind filed under it),
-   * its content just before the first of those changes (null = absent).
+   * For each path the session changed during the turn (or a code-only restore filed under it),
+   * its content just before the first of those changes, and after the last (null = absent).
    */
   before: Map<string, string | null>
+  after: Map<string, string | null>
+}
+/** A rewind or continue as undo and redo see it. */
+interface Move {
+  pathBefore: number[]
+  pathAfter: number[]
+  /** The agent's files before and after it (the user's are never a restore's). */
+  wsBefore: Workspace
+  wsAfter: Workspace
+  /** Code only: its changes (and those of its undo and redo) are filed under this turn. */
+  recordUnder: number | null
 }
 interface Model {
   ws: Workspace
   turns: Turn[]
-  lastRewind: { ws: Workspace; turns: Turn[] } | null
+  /** The active path: turn indexes from the first. */
+  path: number[]
+  done: Move[]
+  undone: Move[]
 }
 
 /** Versions of one long text differing in a line: stored as deltas of each other. */
@@ -63,6 +89,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     to: fc.constantFrom(...AGENT_PATHS)
   })
 )
+const userHand = fc.array(handEdit(USER_PATHS), { maxLength: 1 })
 const step = fc.oneof(
   fc.record({
     t: fc.constant('turn' as const),
@@ -71,30 +98,66 @@ const step = fc.oneof(
   }),
   fc.record({
     t: fc.constant('rewind' as const),
-    hand: fc.array(handEdit(USER_PATHS), { maxLength: 1 }),
+    hand: userHand,
     n: fc.nat(),
     mode: fc.constantFrom<RewindMode>('both', 'code', 'conversation')
   }),
-  fc.record({
-    t: fc.constant('undo' as const),
-    hand: fc.array(handEdit(USER_PATHS), { maxLength: 1 })
-  })
+  fc.record({ t: fc.constant('continue' as const), hand: userHand, n: fc.nat() }),
+  fc.record({ t: fc.constant('undo' as const), hand: userHand }),
+  fc.record({ t: fc.constant('redo' as const), hand: userHand })
 )
-
-const copyTurns = (turns: Turn[]) => turns.map((t) => ({ before: new Map(t.before) }))
 
 function setFile(ws: Workspace, path: string, text: string | null): void {
   if (text === null) ws.delete(path)
   else ws.set(path, text)
 }
 
-/** Applies a change to the model; records it under the current turn when it changed anything. */
-function change(model: Model, path: string, text: string | null): void {
+/** Applies a change to the model; records it under `turn` (default: the leaf's) when it changed anything. */
+function change(
+  model: Model,
+  path: string,
+  text: string | null,
+  turn: number | undefined = model.path.at(-1)
+): void {
   const current = model.ws.get(path) ?? null
   if (current === text) return
-  const turn = model.turns.at(-1)
-  if (turn !== undefined && !turn.before.has(path)) turn.before.set(path, current)
+  const record = turn === undefined ? undefined : model.turns[turn]
+  if (record !== undefined) {
+    if (!record.before.has(path)) record.before.set(path, current)
+    record.after.set(path, text)
+  }
   setFile(model.ws, path, text)
+}
+
+/** The turns from the first to `turn` (none for -1). */
+function pathTo(model: Model, turn: number): number[] {
+  const path: number[] = []
+  for (let at = turn; at >= 0; at = model.turns[at]?.parent ?? -1) path.unshift(at)
+  return path
+}
+
+/** What each file must hold when the conversation moves from `from` to `to` (file-targets.ts). */
+function targets(model: Model, from: number[], to: number[]): Map<string, string | null> {
+  let common = 0
+  while (common < from.length && from[common] === to[common]) common++
+  const out = new Map<string, string | null>()
+  for (const turn of from.slice(common)) {
+    for (const [path, text] of model.turns[turn]?.before ?? [])
+      if (!out.has(path)) out.set(path, text)
+  }
+  for (const turn of to.slice(common)) {
+    for (const [path, text] of model.turns[turn]?.after ?? []) out.set(path, text)
+  }
+  return out
+}
+
+const agentFiles = (ws: Workspace): Workspace =>
+  new Map([...ws].filter(([path]) => (AGENT_PATHS as readonly string[]).includes(path)))
+
+/** The uuid the leaf has with `path` active (null: before the first prompt). */
+function leafOf(model: Model, path: number[]): string | null {
+  const last = path.at(-1)
+  return last === undefined ? null : (model.turns[last]?.reply ?? null)
 }
 
 function shellQuote(s: string): string {
@@ -136,49 +199,101 @@ function disk(s: WorkspaceSession): Workspace {
   return ws
 }
 
+/** A new action: done, and what was undone before it can no longer be redone. */
+function did(model: Model, pathBefore: number[], wsBefore: Workspace, recordUnder: number | null) {
+  model.done.push({
+    pathBefore,
+    pathAfter: [...model.path],
+    wsBefore,
+    wsAfter: agentFiles(model.ws),
+    recordUnder
+  })
+  model.undone = []
+}
+
 async function rewindStep(s: WorkspaceSession, model: Model, n: number, mode: RewindMode) {
   if (model.turns.length === 0) {
     expect(() => checkpointAt(s.store, 1)).toThrow(/no checkpoints/)
     return
   }
-  const index = 1 + (n % model.turns.length)
-  const before = { ws: new Map(model.ws), turns: copyTurns(model.turns) }
-  await s.engine.rewind(checkpointAt(s.store, index), mode)
-  if (mode !== 'conversation') {
-    const target = new Map<string, string | null>()
-    for (const turn of model.turns.slice(index - 1).reverse()) {
-      for (const [path, text] of turn.before) target.set(path, text)
-    }
-    // A code-only restore is filed under the latest checkpoint; 'both' leaves that branch.
-    for (const [path, text] of target) change(model, path, text)
+  const turn = n % model.turns.length
+  const prompt = model.turns[turn]?.prompt as string
+  const latest = model.path.at(-1)
+  if (mode === 'code' && latest === undefined) {
+    await expect(s.engine.rewind(prompt, mode)).rejects.toThrow(/needs a prompt on the current/)
+    return
   }
-  if (mode !== 'code') model.turns = model.turns.slice(0, index - 1)
-  model.lastRewind = before
+  const pathBefore = [...model.path]
+  const wsBefore = agentFiles(model.ws)
+  await s.engine.rewind(prompt, mode)
+  const beforePrompt = pathTo(model, turn).slice(0, -1)
+  if (mode !== 'conversation') {
+    for (const [path, text] of targets(model, model.path, beforePrompt)) {
+      // A code-only restore is filed under the branch's latest turn; 'both' leaves that branch.
+      if (mode === 'code') change(model, path, text, latest)
+      else setFile(model.ws, path, text)
+    }
+  }
+  if (mode !== 'code') model.path = beforePrompt
+  did(model, pathBefore, wsBefore, mode === 'code' ? (latest ?? null) : null)
+}
+
+async function continueStep(s: WorkspaceSession, model: Model, n: number) {
+  if (model.turns.length === 0) return
+  const turn = n % model.turns.length
+  const target = model.turns[turn]?.reply as string
+  if (target === leafOf(model, model.path)) {
+    await expect(s.engine.planContinue(target)).rejects.toThrow(/there already/)
+    return
+  }
+  const pathBefore = [...model.path]
+  const wsBefore = agentFiles(model.ws)
+  await s.engine.apply(await s.engine.planContinue(target))
+  const to = pathTo(model, turn)
+  for (const [path, text] of targets(model, model.path, to)) setFile(model.ws, path, text)
+  model.path = to
+  did(model, pathBefore, wsBefore, null)
+}
+
+/** Gives the agent's files `ws`'s content (recording them under `recordUnder` for code only). */
+function restoreAgentFiles(model: Model, ws: Workspace, recordUnder: number | null) {
+  for (const path of AGENT_PATHS) {
+    const text = ws.get(path) ?? null
+    if (recordUnder !== null) change(model, path, text, recordUnder)
+    else setFile(model.ws, path, text)
+  }
 }
 
 async function undoStep(s: WorkspaceSession, model: Model) {
-  const last = model.lastRewind
-  if (last === null) {
+  const last = model.done.at(-1)
+  if (last === undefined || leafOf(model, last.pathAfter) !== s.store.leafUuid) {
     await expect(s.engine.undo()).rejects.toThrow(/Nothing to undo/)
     return
   }
   await s.engine.undo()
-  const codeOnly = last.turns.length === model.turns.length
-  model.turns = last.turns
-  for (const path of AGENT_PATHS) {
-    const text = last.ws.get(path) ?? null
-    if (codeOnly) change(model, path, text)
-    else setFile(model.ws, path, text)
-  }
-  model.lastRewind = null
+  restoreAgentFiles(model, last.wsBefore, last.recordUnder)
+  model.path = [...last.pathBefore]
+  model.undone.unshift(model.done.pop() as Move)
 }
 
-describe('rewind property: random edit / bash / hand-edit / rewind / undo sequences', () => {
+async function redoStep(s: WorkspaceSession, model: Model) {
+  const next = model.undone[0]
+  if (next === undefined || leafOf(model, next.pathBefore) !== s.store.leafUuid) {
+    await expect(s.engine.redo()).rejects.toThrow(/Nothing to redo/)
+    return
+  }
+  await s.engine.redo()
+  restoreAgentFiles(model, next.wsAfter, next.recordUnder)
+  model.path = [...next.pathAfter]
+  model.done.push(model.undone.shift() as Move)
+}
+
+describe('rewind property: random edit / bash / hand-edit / rewind / continue / undo / redo sequences', () => {
   it('matches the in-memory model after every step', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
         const s = await newSession()
-        const model: Model = { ws: new Map(), turns: [], lastRewind: null }
+        const model: Model = { ws: new Map(), turns: [], path: [], done: [], undone: [] }
         try {
           for (const st of steps) {
             for (const h of st.hand) {
@@ -186,18 +301,30 @@ describe('rewind property: random edit / bash / hand-edit / rewind / undo sequen
               setFile(model.ws, h.path, h.text)
             }
             if (st.t === 'turn') {
-              s.prompt('turn')
-              model.turns.push({ before: new Map() })
-              model.lastRewind = null
+              const prompt = s.prompt('turn')
+              const turn: Turn = {
+                parent: model.path.at(-1) ?? -1,
+                prompt,
+                reply: '',
+                before: new Map(),
+                after: new Map()
+              }
+              model.turns.push(turn)
+              model.path.push(model.turns.length - 1)
               for (const a of st.actions) await runAction(s, model, a)
-              s.reply('done')
+              turn.reply = s.reply('done')
             } else if (st.t === 'rewind') {
               await rewindStep(s, model, st.n, st.mode)
-            } else {
+            } else if (st.t === 'continue') {
+              await continueStep(s, model, st.n)
+            } else if (st.t === 'undo') {
               await undoStep(s, model)
+            } else {
+              await redoStep(s, model)
             }
             expect(disk(s)).toEqual(model.ws)
-            expect(s.store.tree().checkpoints()).toHaveLength(model.turns.length)
+            expect(s.store.leafUuid).toBe(leafOf(model, model.path))
+            expect(s.store.tree().checkpoints()).toHaveLength(model.path.length)
           }
         } finally {
           await s.close()

@@ -51,7 +51,7 @@ describe('a record that is its own parent', () => {
     const { tree } = loadSessionText(
       jsonl([header(), user('u1', null), user('loop', 'loop'), assistant('a2', 'loop')])
     )
-    const graph = buildSessionGraph(tree, 's1', undefined, false)
+    const graph = buildSessionGraph(tree, 's1')
     expect(graph.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['u1', 'loop']))
   })
 

@@ -1,5 +1,5 @@
 // `rewind-studio chat`: the agent in the terminal. Prompts are read line by line from stdin (a
-// TTY or a pipe); /rewind, /undo and /exit steer the session the way the desktop app does,
+// TTY or a pipe); /rewind, /undo, /redo and /exit steer the session the way the desktop app does,
 // over the same WorkspaceSession.
 import { createInterface, type Interface } from 'node:readline'
 import type { RewindMode } from '../../shared/messages'
@@ -10,6 +10,8 @@ import { parseLaunchArgs, UsageError } from '../../core/studio/launch-options'
 import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceSession } from '../../core/studio/workspace-session'
+import { indexTurns } from '../../core/studio/graph-view'
+import { actionLabel } from '../../core/studio/timeline-view'
 import { appRoot, failWith, wantsHelp } from '../cli-support'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
@@ -21,7 +23,8 @@ const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-m
 Reads prompts line by line from standard input. Commands:
   /rewind                 list the checkpoints of the current branch
   /rewind N [MODE]        go back to before checkpoint N; MODE: both (default), conversation, code
-  /undo                   undo the last rewind (files and conversation)
+  /undo                   undo the last rewind, branch switch or continue; again to go back further
+  /redo                   do again what /undo undid
   /exit                   leave (the session is saved as you go; --continue resumes it)
   Ctrl-C                  stop the running turn; with no turn running, leave as /exit does
 --model M naming an Anthropic model needs ANTHROPIC_API_KEY; without --model and without a key,
@@ -185,6 +188,21 @@ class TerminalChat {
     return result.prefill
   }
 
+  /** /undo or /redo: one step along the timeline, named as the timeline names the action. */
+  async step(undo: boolean): Promise<void> {
+    const timeline = await this.work.engine.timeline()
+    const action = undo ? timeline.undoable : timeline.redoable
+    const result = undo ? await this.work.undo() : await this.work.redo()
+    this.printRestore(result)
+    const tree = this.work.store.tree()
+    const label = action === null ? 'the action' : actionLabel(tree, indexTurns(tree), action)
+    say(
+      undo
+        ? `Undone: ${label}. Files and conversation are back as they were before it.`
+        : `Redone: ${label}.`
+    )
+  }
+
   async run(): Promise<void> {
     let prefill: string | null = null
     for (;;) {
@@ -199,11 +217,8 @@ class TerminalChat {
         if (text === '/rewind') this.listCheckpoints()
         else if (text.startsWith('/rewind '))
           prefill = await this.rewind(text.split(/\s+/).slice(1))
-        else if (text === '/undo') {
-          const result = await this.work.undo()
-          this.printRestore(result)
-          say('Undone: files and conversation are back as before the rewind.')
-        } else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
+        else if (text === '/undo' || text === '/redo') await this.step(text === '/undo')
+        else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
         else await this.work.agent.send(text)
       } catch (error) {
         say(`✘ ${error instanceof Error ? error.message : String(error)}`)

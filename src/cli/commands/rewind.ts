@@ -1,34 +1,37 @@
-// `rewind-studio rewind SESSION_FILE --to N | --undo`: the rewind engine without the app, for
-// scripts (claude-code #16976 asks for exactly this). Checkpoint N is the Nth user-typed prompt
-// on the active path, as `/rewind` lists them. --dry-run prints the preview and changes nothing.
-import { existsSync, realpathSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { sessionHistoryPaths } from '../../core/files/history-paths'
-import { type RewindPlan, RewindEngine, checkpointAt } from '../../core/rewind/rewind-engine'
-import { restoreSpaceAt } from '../../core/rewind/workspace-files'
-import { checkWorkspaceFolder } from '../../core/files/workspace-root'
-import { isSessionFileOf, rewindStudioHome, sessionsDir } from '../../core/session/paths'
+// `rewind-studio rewind SESSION_FILE --to N | --undo | --redo`: the rewind engine without the
+// app, for scripts (claude-code #16976 asks for exactly this). Checkpoint N is the Nth
+// user-typed prompt on the active path, as `/rewind` lists them. --undo and --redo walk the
+// session's timeline (every rewind, branch switch and continue), one step per run.
+// --dry-run prints the preview and changes nothing.
+import { existsSync } from 'node:fs'
+import { RewindEngine, checkpointAt, type RewindPlan } from '../../core/rewind/rewind-engine'
+import type { TimelineAction } from '../../core/rewind/timeline'
+import { rewindStudioHome } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
+import { indexTurns } from '../../core/studio/graph-view'
+import { actionLabel } from '../../core/studio/timeline-view'
 import { RewindMode } from '../../shared/messages'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
 import { say, sayError } from '../format'
+import { sessionSpace } from '../session-space'
 
 const USAGE = `Usage: rewind-studio rewind SESSION_FILE --to N [--mode both|conversation|code] [--cwd DIR]
                             [--dry-run] [--diff] [--json]
-       rewind-studio rewind SESSION_FILE --undo [--cwd DIR] [--json]
+       rewind-studio rewind SESSION_FILE --undo | --redo [--cwd DIR] [--json]
 
 Rewinds the session to just before its checkpoint N (the Nth prompt on the active path):
   both          the conversation and the files (default)
   conversation  the conversation only
   code          the files only
 Files the session changed since the checkpoint get their content back; files it created after
-it are deleted; nothing else is touched. --undo reverses the last rewind (hand edits included).
---cwd restores into DIR instead of the session's workspace; it is required for a SESSION_FILE
-outside the sessions folder of the workspace its header names. --dry-run prints what would
-change and changes nothing; --diff adds each file's diff (current → restored). --json prints
-{restore, delete, recreate, outsideChanges}.
+it are deleted; nothing else is touched. --undo reverses the last rewind, branch switch or
+continue (hand edits included); run it again to go further back. --redo does again the last one
+undone, while nothing else was done since. --cwd restores into DIR instead of the session's
+workspace; it is required for a SESSION_FILE outside the sessions folder of the workspace its
+header names. --dry-run prints what would change and changes nothing; --diff adds each file's
+diff (current → restored). --json prints {restore, delete, recreate, outsideChanges}.
 Refused: /, the home folder, a relative or empty workspace, and records naming the workspace
 folder itself or a path in any .git folder.`
 
@@ -37,7 +40,7 @@ class UsageError extends Error {}
 interface Options {
   file: string
   to: number | null
-  undo: boolean
+  step: 'undo' | 'redo' | null
   mode: RewindMode
   cwd: string | null
   dryRun: boolean
@@ -49,7 +52,7 @@ function parse(args: string[]): Options {
   const options: Options = {
     file: '',
     to: null,
-    undo: false,
+    step: null,
     mode: 'both',
     cwd: null,
     dryRun: false,
@@ -81,8 +84,12 @@ function parse(args: string[]): Options {
       options.cwd = value()
       // resolve('') is the current folder: an empty --cwd (an unset variable) must not mean "here".
       if (options.cwd === '') throw new UsageError('--cwd needs a folder, not ""')
-    } else if (arg === '--undo') options.undo = true
-    else if (arg === '--dry-run') options.dryRun = true
+    } else if (arg === '--undo' || arg === '--redo') {
+      if (options.step !== null && options.step !== arg.slice(2)) {
+        throw new UsageError('give --undo or --redo, not both')
+      }
+      options.step = arg === '--undo' ? 'undo' : 'redo'
+    } else if (arg === '--dry-run') options.dryRun = true
     else if (arg === '--diff') options.diff = true
     else if (arg === '--json') options.json = true
     else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`)
@@ -90,9 +97,15 @@ function parse(args: string[]): Options {
   }
   if (files.length !== 1) throw new UsageError('give exactly one SESSION_FILE')
   options.file = files[0] ?? ''
-  if (options.undo === (options.to !== null)) throw new UsageError('give either --to N or --undo')
-  if (options.undo && options.dryRun) throw new UsageError('--dry-run goes with --to, not --undo')
-  if (options.undo && options.diff) throw new UsageError('--diff goes with --to, not --undo')
+  if ((options.step !== null) === (options.to !== null)) {
+    throw new UsageError('give either --to N or --undo (or --redo)')
+  }
+  if (options.step !== null && options.dryRun) {
+    throw new UsageError(`--dry-run goes with --to, not --${options.step}`)
+  }
+  if (options.step !== null && options.diff) {
+    throw new UsageError(`--diff goes with --to, not --${options.step}`)
+  }
   return options
 }
 
@@ -121,32 +134,18 @@ export async function run(args: string[]): Promise<number> {
       )
     }
     const home = rewindStudioHome()
-    // An unfit workspace in the header ("", ".", "/", the home folder) is refused as such, before
-    // its sessions folder is worked out relative to wherever the command runs.
-    if (options.cwd === null) checkWorkspaceFolder(store.cwd, home)
-    if (options.cwd === null && !isSessionFileOf(home, options.file, store.cwd)) {
-      // A session file says itself where to write: trusted only where this app keeps the
-      // sessions of that workspace. Anywhere else, the user names the folder.
-      throw new Error(
-        `${options.file} is not in the sessions folder of the workspace its header names (${sessionsDir(home, store.cwd)}): give --cwd DIR to say which folder to restore. Nothing was changed.`
-      )
-    }
-    const root = options.cwd === null ? store.cwd : resolve(options.cwd)
-    checkWorkspaceFolder(root, home)
-    if (!existsSync(root)) throw new Error(`the workspace ${root} does not exist`)
     const engine = new RewindEngine({
       home,
       store,
-      // Backups live with the session's workspace; --cwd only says where to restore.
-      space: restoreSpaceAt(
-        realpathSync(resolve(root)),
-        sessionHistoryPaths(home, options.file, store.cwd).root
-      )
+      space: sessionSpace(home, options.file, store, options.cwd)
     })
     for (const notice of await engine.recover()) sayError(`note: ${notice}`)
-    if (options.undo) {
-      const result = await engine.undo()
+    if (options.step !== null) {
+      const timeline = await engine.timeline()
+      const action = options.step === 'undo' ? timeline.undoable : timeline.redoable
+      const result = options.step === 'undo' ? await engine.undo() : await engine.redo()
       print(options, result, null)
+      if (!options.json && action !== null) sayStep(options.step, store, action)
       return 0
     }
     const checkpoint = checkpointAt(store, options.to ?? 0)
@@ -198,10 +197,7 @@ function print(
   for (const path of lists.recreate) say(`  ⎿ recreate ${path}`)
   for (const path of outside)
     say(`  ! ${path} was changed outside the agent since it last wrote it`)
-  if (plan === null) {
-    say('Undone: the files and the conversation are back where they were before the rewind.')
-    return
-  }
+  if (plan === null) return
   for (const diff of diffs) if (diff !== '') say(maskSecrets(diff))
   if (options.dryRun) {
     say('Dry run: nothing was changed.')
@@ -213,4 +209,15 @@ function print(
   if (result?.prefill !== null && result?.prefill !== undefined) {
     say(`Prompt to send again: ${result.prefill}`)
   }
+}
+
+/** What an undo or a redo did, named as the timeline names the action (masked, escaped). */
+function sayStep(step: 'undo' | 'redo', store: SessionStore, action: TimelineAction): void {
+  const tree = store.tree()
+  const label = actionLabel(tree, indexTurns(tree), action)
+  say(
+    step === 'undo'
+      ? `Undone: ${label}. The files and the conversation are back where they were before it.`
+      : `Redone: ${label}.`
+  )
 }

@@ -1,8 +1,9 @@
 // Retention of a workspace's backups: a cap on size (default 2 GB) and on age (default 30 days),
 // pruning oldest first, never what the latest 100 checkpoints of each session's active path
-// need, nor what the last restore of each session needs for undo, nor anything touched in the
-// last day (a live session's baseline snapshot is referenced by no record yet). A blob stored as
-// a delta keeps its base: the base goes only with the last delta made from it.
+// need, nor what the restores within reach of each session's undo and redo need (its timeline),
+// nor anything touched in the last day (a live session's baseline snapshot is referenced by no
+// record yet). A blob stored as a delta keeps its base: the base goes only with the last delta
+// made from it.
 import { promises as fs, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { listJournals, type RestoreJournal } from '../rewind/journal'
@@ -12,6 +13,7 @@ import { SessionStore } from '../session/store'
 import { isPrompt } from '../session/tree'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { changesAlong } from '../rewind/file-targets'
+import { journalsWithinReach } from '../rewind/timeline'
 import { BlobStore } from './blob-store'
 import { type HistoryPaths, historyPathsAt } from './history-paths'
 import {
@@ -149,8 +151,9 @@ export async function collectGarbage(
   const now = options.now ?? Date.now()
   const paths = historyPathsAt(join(home, 'file-history', workspace))
   const journals = await listJournals(paths.restores)
-  const keptJournals = journalsToKeep(journals)
-  const needed = neededBlobs(home, workspace, policy.keepCheckpoints)
+  const withinReach = new Set<string>()
+  const needed = neededBlobs(home, workspace, policy.keepCheckpoints, withinReach)
+  const keptJournals = journalsToKeep(journals, withinReach)
   for (const journal of keptJournals) {
     for (const op of journal.ops) for (const h of [op.from, op.to]) if (h !== null) needed.add(h)
   }
@@ -192,7 +195,7 @@ export async function collectGarbage(
     remainingBytes: remaining,
     overCapReason:
       remaining > policy.maxBytes
-        ? `still ${remaining} bytes: the rest is needed by the latest ${policy.keepCheckpoints} checkpoints, the last restore of a session, or was used in the last ${policy.graceHours} hours`
+        ? `still ${remaining} bytes: the rest is needed by the latest ${policy.keepCheckpoints} checkpoints, the restores a session can still undo or redo, or was used in the last ${policy.graceHours} hours`
         : null
   }
 }
@@ -229,12 +232,19 @@ export async function collectGarbageIfDue(
 const PACK_LIMIT_WHEN_DUE = 2000
 
 /** Hashes the latest `keep` checkpoints of every session's active path need. */
-function neededBlobs(home: string, workspace: string, keep: number): Set<string> {
+function neededBlobs(
+  home: string,
+  workspace: string,
+  keep: number,
+  /** Filled with the journals each session's undo and redo can still reach. */
+  withinReach: Set<string>
+): Set<string> {
   const needed = new Set<string>()
   for (const listing of sessionsOf(home, workspace)) {
     const store = SessionStore.open(listing.file, { readOnly: true })
     try {
       const tree = store.tree()
+      for (const id of journalsWithinReach(tree)) withinReach.add(id)
       const path = tree.activePath()
       const prompts = path.filter(isPrompt)
       const first = keep > 0 ? prompts.at(-keep) : undefined
@@ -278,9 +288,10 @@ function withoutBasesOfKept(paths: HistoryPaths, all: BlobFile[], chosen: BlobFi
 
 /**
  * Each session's last journal, its last recorded one (what undo reads: a later restore that
- * failed and was rolled back leaves the one before it undoable) and every unfinished one.
+ * failed and was rolled back leaves the one before it undoable), every unfinished one, and those
+ * within reach of a session's undo and redo.
  */
-function journalsToKeep(journals: RestoreJournal[]): RestoreJournal[] {
+function journalsToKeep(journals: RestoreJournal[], withinReach: Set<string>): RestoreJournal[] {
   const lastOf = new Map<string, RestoreJournal>()
   const lastRecordedOf = new Map<string, RestoreJournal>()
   for (const j of journals) {
@@ -292,7 +303,8 @@ function journalsToKeep(journals: RestoreJournal[]): RestoreJournal[] {
       lastOf.get(j.sessionId) === j ||
       lastRecordedOf.get(j.sessionId) === j ||
       j.state === 'pending' ||
-      j.state === 'applied'
+      j.state === 'applied' ||
+      withinReach.has(j.id)
   )
 }
 

@@ -47,7 +47,7 @@ export type JournalState = z.infer<typeof JournalState>
 export const RestoreJournal = z.object({
   id: z.string(),
   sessionId: z.string(),
-  kind: z.enum(['rewind', 'switch-branch', 'undo']),
+  kind: z.enum(['rewind', 'switch-branch', 'continue', 'undo', 'redo']),
   /** The rewind's checkpoint and mode (kind 'rewind'). */
   checkpointUuid: z.string().nullable(),
   mode: RewindMode.nullable(),
@@ -57,6 +57,8 @@ export const RestoreJournal = z.object({
   recordUnder: z.string().nullable(),
   /** For kind 'undo': the journal it reverses. */
   undoes: z.string().nullable(),
+  /** For kind 'redo': the action it does again (the id of that action's first journal). */
+  redoes: z.string().optional(),
   /**
    * The folder the restore wrote in (resolved through symlinks): undo and recovery act only
    * there, since a CLI rewind may restore into a copy of the workspace (--cwd). Absent in

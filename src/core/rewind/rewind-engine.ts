@@ -1,7 +1,8 @@
-// The rewind engine: plan (a preview with diffs), apply (journaled, atomic), undo, branch switch,
-// and recovery of a restore a crash interrupted. It moves the workspace between states of the
-// session tree that file_change records describe (file-targets.ts) and moves the leaf with
-// rewind / navigate records, always in this order:
+// The rewind engine: plan (a preview with diffs), apply (journaled, atomic), branch switch and
+// continue from any node, the timeline's undo and redo (timeline.ts), and recovery of a restore a
+// crash interrupted. It moves the workspace between states of the session tree that file_change
+// records describe (file-targets.ts) and moves the leaf with rewind / navigate records, always
+// in this order:
 //   1. back up what will be overwritten or deleted (a failure here changes nothing);
 //   2. write the journal (intent + backups), durably;
 //   3. write each file (temp + rename) or delete it;
@@ -9,7 +10,7 @@
 import { CodedError } from '../../shared/coded-error'
 import type { ErrorCode } from '../../shared/contract'
 import type { SessionStore } from '../session/store'
-import { promptText } from '../session/tree'
+import { isPrompt, promptText } from '../session/tree'
 import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
@@ -23,6 +24,9 @@ import {
   saveJournal
 } from './journal'
 import { otherSessionsChanges, fileChangeRecords } from './other-sessions'
+import { DiskHashes } from './disk-hashes'
+import { filesAsNodeLeftThem } from './node-files'
+import { type Timeline, type TimelineAction, replayTimeline } from './timeline'
 import {
   type FileStamp,
   type RestoreSpace,
@@ -88,7 +92,7 @@ export interface PlannedFile {
 }
 
 export interface RewindPlan {
-  kind: 'rewind' | 'switch-branch'
+  kind: 'rewind' | 'switch-branch' | 'continue'
   checkpointUuid: string | null
   mode: RewindMode | null
   leafBefore: string | null
@@ -143,6 +147,14 @@ export class RewindEngine {
   private readonly onProgress: (done: number, total: number) => void
   /** How long ago a file must have changed for its stamp to be trusted (settleMarginMs). */
   private readonly settleMs: number
+  /** The disk's content of the files the session touched, read again only when changed. */
+  readonly disk: DiskHashes
+  /** The last state filesChangedSince compared the disk with. */
+  private nodeState: {
+    node: string | null
+    records: number
+    state: ReturnType<typeof filesAsNodeLeftThem>
+  } | null = null
 
   constructor(options: RewindEngineOptions) {
     // A restore deletes files: never in /, the home folder, or any folder not fit to be a workspace.
@@ -152,20 +164,33 @@ export class RewindEngine {
     this.space = options.space
     this.onProgress = options.onProgress ?? (() => undefined)
     this.settleMs = settleMarginMs(options.space.root)
+    this.disk = new DiskHashes(options.space.root, this.settleMs)
   }
 
-  /** Rewind to the state just before checkpoint `checkpointUuid` (a prompt on the active path). */
+  /**
+   * Rewind to the state just before the prompt `checkpointUuid`, on its own branch (the active
+   * one or any other): both moves the leaf to the prompt's parent and the files to their state
+   * there; conversation the leaf only; code the files only.
+   */
   async planRewind(
     checkpointUuid: string,
     mode: RewindMode,
     options: PlanOptions = {}
   ): Promise<RewindPlan> {
     const tree = this.store.tree()
-    const checkpoints = tree.checkpoints()
-    const checkpoint = checkpoints.find((c) => c.uuid === checkpointUuid)
     const prompt = tree.get(checkpointUuid)
-    if (checkpoint === undefined || prompt === undefined || prompt.type !== 'user') {
-      throw new RewindError(`${checkpointUuid} is not a checkpoint on the active path`, 'not_found')
+    if (prompt === undefined || prompt.type !== 'user' || !isPrompt(prompt)) {
+      throw new RewindError(
+        `${checkpointUuid} is not a checkpoint of this session (no prompt has that id)`,
+        'not_found'
+      )
+    }
+    const latest = tree.checkpoints().at(-1)
+    if (mode === 'code' && latest === undefined) {
+      // A code-only restore files its changes under the branch's latest prompt (record()).
+      throw new RewindError(
+        'A code-only rewind needs a prompt on the current branch to file its changes under, and it has none: rewind the code and the conversation instead. Nothing was changed.'
+      )
     }
     const leafBefore = this.store.leafUuid
     const beforePrompt = prompt.parentUuid
@@ -180,7 +205,7 @@ export class RewindEngine {
       mode,
       leafBefore,
       leafAfter: movesConversation ? beforePrompt : leafBefore,
-      recordUnder: mode === 'code' ? (checkpoints.at(-1)?.uuid ?? null) : null,
+      recordUnder: mode === 'code' ? (latest?.uuid ?? null) : null,
       ...files,
       messagesKept: movesConversation ? countMessages(tree.pathTo(beforePrompt)) : null,
       prefill: movesConversation ? promptText(prompt) : null
@@ -188,21 +213,40 @@ export class RewindEngine {
   }
 
   /** Move the leaf to another branch's `leafUuid`, bringing that branch's files back. */
-  async planSwitch(leafUuid: string, options: PlanOptions = {}): Promise<RewindPlan> {
+  planSwitch(leafUuid: string, options: PlanOptions = {}): Promise<RewindPlan> {
+    return this.planMove('switch-branch', leafUuid, options)
+  }
+
+  /**
+   * Continue from any record (the studio picks a turn's last record): the leaf goes there and
+   * the files to the state it left them in, so the next prompt is its child.
+   */
+  planContinue(targetUuid: string, options: PlanOptions = {}): Promise<RewindPlan> {
+    return this.planMove('continue', targetUuid, options)
+  }
+
+  private async planMove(
+    kind: 'switch-branch' | 'continue',
+    target: string,
+    options: PlanOptions
+  ): Promise<RewindPlan> {
     const tree = this.store.tree()
-    if (tree.get(leafUuid) === undefined) {
-      throw new RewindError(`Entry ${leafUuid} not found`, 'not_found')
+    if (tree.get(target) === undefined) {
+      throw new RewindError(`Entry ${target} not found`, 'not_found')
     }
     const leafBefore = this.store.leafUuid
+    if (kind === 'continue' && target === leafBefore) {
+      throw new RewindError('The conversation is there already: nothing to continue from.')
+    }
     return this.finishPlan({
-      kind: 'switch-branch',
+      kind,
       checkpointUuid: null,
       mode: null,
       leafBefore,
-      leafAfter: leafUuid,
+      leafAfter: target,
       recordUnder: null,
-      ...(await this.planFiles(leafBefore, leafUuid, options)),
-      messagesKept: countMessages(tree.pathTo(leafUuid)),
+      ...(await this.planFiles(leafBefore, target, options)),
+      messagesKept: countMessages(tree.pathTo(target)),
       prefill: null
     })
   }
@@ -241,20 +285,44 @@ export class RewindEngine {
   }
 
   /**
-   * The restore undo() would reverse, or null (none, already undone, the session moved on, or it
-   * restored files in another folder than this engine's).
+   * The timeline (timeline.ts), with Undo and Redo only where they can run here: their journal
+   * is readable and finished, and it wrote in this engine's folder.
    */
-  async undoable(): Promise<RestoreJournal | null> {
-    const journal = await this.lastUndoable()
-    return journal !== null && this.isHere(journal) ? journal : null
+  async timeline(): Promise<Timeline> {
+    const timeline = replayTimeline(this.store.tree())
+    const usable = async (action: TimelineAction | null, journalId: string | undefined) => {
+      if (action === null || journalId === undefined) return null
+      const journal = await loadJournal(this.space.paths.restores, journalId).catch(() => null)
+      return journal !== null && journal.state === 'recorded' && this.isHere(journal)
+        ? action
+        : null
+    }
+    return {
+      ...timeline,
+      undoable: await usable(timeline.undoable, timeline.undoable?.journalId),
+      redoable: await usable(timeline.redoable, timeline.redoable?.id)
+    }
   }
 
-  private async lastUndoable(): Promise<RestoreJournal | null> {
-    const last = lastRestoreRecord(this.store.tree().records)
-    if (last === null || last.undo) return null
-    const journal = await loadJournal(this.space.paths.restores, last.restoreId).catch(() => null)
-    if (journal === null || journal.state !== 'recorded') return null
-    return this.store.leafUuid === journal.leafAfter ? journal : null
+  /**
+   * Whether a file the session touched holds something else than the state of `node` (the
+   * record the files are at): a hand edit, another session, a file a restore left alone. Each
+   * file is read again only when its stamp changed since the last call.
+   */
+  filesChangedSince(node: string | null): boolean {
+    const tree = this.store.tree()
+    // The state is rebuilt only when the log grew or the node changed: asked per graph request.
+    const known = this.nodeState
+    const state =
+      known !== null && known.node === node && known.records === tree.records.length
+        ? known.state
+        : filesAsNodeLeftThem(tree, node)
+    this.nodeState = { node, records: tree.records.length, state }
+    for (const [path, { hash }] of state) {
+      const onDisk = this.disk.hashOf(path)
+      if (onDisk !== undefined && onDisk !== hash) return true
+    }
+    return false
   }
 
   /** Whether `journal` wrote in this engine's folder (one from before roots were kept: assumed). */
@@ -262,32 +330,38 @@ export class RewindEngine {
     return journal.root === undefined || journal.root === this.space.root
   }
 
+  /** The finished journal of a timeline step, or a RewindError saying why it cannot be used. */
+  private async stepJournal(id: string, what: 'undo' | 'redo'): Promise<RestoreJournal> {
+    const journal = await loadJournal(this.space.paths.restores, id).catch((error: unknown) => {
+      throw new RewindError((error as Error).message, 'not_found')
+    })
+    if (journal.state !== 'recorded') {
+      throw new RewindError(`The restore ${id} did not finish: there is nothing to ${what}`)
+    }
+    if (!this.isHere(journal)) {
+      throw new RewindError(
+        `That restore wrote files in ${journal.root}, not in ${this.space.root}: ${what} it there (--cwd ${journal.root}). Nothing was changed.`
+      )
+    }
+    return journal
+  }
+
   /**
-   * Reverses the last rewind or branch switch: every file it wrote or deleted gets back the
-   * exact content it had (hand edits included), and the leaf goes back where it was.
+   * Undoes the last action of the timeline (a rewind, switch, continue or redo): every file it
+   * wrote or deleted gets back the exact content it had (hand edits included), and the leaf goes
+   * back where it was. Repeated, it walks the timeline back.
    */
   async undo(): Promise<RewindResult> {
     this.requireWritable()
-    const undone = await this.lastUndoable()
-    if (undone !== null && !this.isHere(undone)) {
+    const step = replayTimeline(this.store.tree()).undoable
+    if (step === null) {
       throw new RewindError(
-        `The last rewind restored files in ${undone.root}, not in ${this.space.root}: undo it there (--cwd ${undone.root}). Nothing was changed.`
-      )
-    }
-    if (undone === null) {
-      throw new RewindError(
-        'Nothing to undo: no rewind since the last prompt, or it was undone already',
+        'Nothing to undo: no rewind, branch switch or continue since the last prompt, or all were undone',
         'not_found'
       )
     }
-    for (const op of undone.ops) {
-      if (op.from !== null && !(await this.space.blobs.has(op.from))) {
-        throw new RewindError(
-          `The backup of ${op.path} is gone: the rewind cannot be undone`,
-          'not_found'
-        )
-      }
-    }
+    const undone = await this.stepJournal(step.journalId, 'undo')
+    await this.requireBackups(undone.ops, 'from', 'undone')
     const { ops, read } = await this.backUp(
       undone.ops.map((op) => ({
         path: op.path,
@@ -296,23 +370,80 @@ export class RewindEngine {
         toFolder: op.fromFolder
       }))
     )
-    const journal: RestoreJournal = {
+    await this.run(
+      {
+        ...this.newJournal(undone, 'undo', ops),
+        leafBefore: undone.leafAfter,
+        leafAfter: undone.leafBefore,
+        undoes: undone.id
+      },
+      read
+    )
+    return { ...resultOf(ops), prefill: null }
+  }
+
+  /**
+   * Does again the first action undone, while nothing was done since: the leaf goes where it
+   * took it and every file it wrote gets that content again (what is there now is backed up, so
+   * an undo brings it back).
+   */
+  async redo(): Promise<RewindResult> {
+    this.requireWritable()
+    const step = replayTimeline(this.store.tree()).redoable
+    if (step === null) {
+      throw new RewindError(
+        'Nothing to redo: no action was undone, or something was done since',
+        'not_found'
+      )
+    }
+    const original = await this.stepJournal(step.id, 'redo')
+    await this.requireBackups(original.ops, 'to', 'done again')
+    const { ops, read } = await this.backUp(
+      original.ops.map((op) => ({
+        path: op.path,
+        to: op.to,
+        // The bits it had after the action: a recreated file's, else the file kept its own.
+        toMode: op.to === null ? undefined : (op.toMode ?? op.fromMode),
+        toFolder: op.toFolder
+      }))
+    )
+    await this.run({ ...this.newJournal(original, 'redo', ops), redoes: step.id }, read)
+    return { ...resultOf(ops), prefill: null }
+  }
+
+  private async requireBackups(ops: RestoreOp[], side: 'from' | 'to', what: string): Promise<void> {
+    for (const op of ops) {
+      const hash = op[side]
+      if (hash !== null && !(await this.space.blobs.has(hash))) {
+        throw new RewindError(
+          `The backup of ${op.path} is gone: the action cannot be ${what}. Nothing was changed.`,
+          'not_found'
+        )
+      }
+    }
+  }
+
+  /** A pending journal of `kind` for the action `of` describes, with these ops. */
+  private newJournal(
+    of: RestoreJournal,
+    kind: RestoreJournal['kind'],
+    ops: RestoreOp[]
+  ): RestoreJournal {
+    return {
       id: newJournalId(),
       sessionId: this.store.sessionId,
-      kind: 'undo',
-      checkpointUuid: undone.checkpointUuid,
-      mode: undone.mode,
-      leafBefore: undone.leafAfter,
-      leafAfter: undone.leafBefore,
-      recordUnder: undone.recordUnder,
-      undoes: undone.id,
+      kind,
+      checkpointUuid: of.checkpointUuid,
+      mode: of.mode,
+      leafBefore: of.leafBefore,
+      leafAfter: of.leafAfter,
+      recordUnder: of.recordUnder,
+      undoes: null,
       root: this.space.root,
       ops,
       state: 'pending',
       createdAt: new Date().toISOString()
     }
-    await this.run(journal, read)
-    return { ...resultOf(ops), prefill: null }
   }
 
   /**
@@ -552,7 +683,7 @@ export class RewindEngine {
           beforeMode: op.fromMode,
           // Written with toMode, or an existing file that kept its own bits.
           afterMode: op.to === null ? undefined : (op.toMode ?? op.fromMode),
-          source: journal.kind === 'undo' ? 'undo' : 'rewind'
+          source: journal.kind === 'undo' || journal.kind === 'redo' ? journal.kind : 'rewind'
         }))
       )
     }
@@ -566,10 +697,19 @@ export class RewindEngine {
         })
         return
       case 'switch-branch':
+      case 'continue':
         store.appendNavigate({
           leafUuid: journal.leafAfter,
-          reason: 'switch-branch',
+          reason: journal.kind,
           restoreId: journal.id
+        })
+        return
+      case 'redo':
+        store.appendNavigate({
+          leafUuid: journal.leafAfter,
+          reason: 'redo',
+          restoreId: journal.id,
+          ...(journal.redoes === undefined ? {} : { redoes: journal.redoes })
         })
         return
       case 'undo':
@@ -741,14 +881,6 @@ function restoreRef(record: unknown): RestoreRecordRef | null {
   if (typeof r?.restoreId !== 'string') return null
   if (r.type === 'rewind') return { restoreId: r.restoreId, undo: false }
   if (r.type === 'navigate') return { restoreId: r.restoreId, undo: r.reason === 'undo-rewind' }
-  return null
-}
-
-function lastRestoreRecord(records: readonly unknown[]): RestoreRecordRef | null {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const ref = restoreRef(records[i])
-    if (ref !== null) return ref
-  }
   return null
 }
 

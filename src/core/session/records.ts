@@ -24,7 +24,13 @@ export const SessionHeader = z.looseObject({
   version: z.number().int(),
   sessionId: z.string(),
   cwd: z.string(),
-  forkedFrom: z.object({ sessionId: z.string(), leafUuid: z.string().nullable() }).optional()
+  /**
+   * The session and node this one was forked from (fork.ts): its records up to `leafUuid` were
+   * copied here under the same uuids. `file`: the origin's session file, where it was then.
+   */
+  forkedFrom: z
+    .object({ sessionId: z.string(), leafUuid: z.string().nullable(), file: z.string().optional() })
+    .optional()
 })
 
 export const UserRecord = z.looseObject({
@@ -62,13 +68,23 @@ export const RewindRecord = z.looseObject({
   restoreId: z.string().optional()
 })
 
-/** Moves the leaf without a rewind: switching to another branch, or undoing a rewind. */
+/**
+ * Moves the leaf without a rewind: switching to another branch, continuing from any node, and
+ * the timeline's undo and redo (docs/session-format.md, "The timeline").
+ */
 export const NavigateRecord = z.looseObject({
   type: z.literal('navigate'),
   ...Base,
   leafUuid: z.string().nullable(),
-  reason: z.enum(['switch-branch', 'undo-rewind']),
-  restoreId: z.string().optional()
+  /** 'undo-rewind' undoes any action of the timeline (its name is from when only rewinds could). */
+  reason: z.enum(['switch-branch', 'continue', 'undo-rewind', 'redo']),
+  /**
+   * The restore journal: the one this move wrote (switch-branch, continue, redo), or for
+   * undo-rewind the one it reversed.
+   */
+  restoreId: z.string().optional(),
+  /** For redo: the action done again (its first restoreId). */
+  redoes: z.string().optional()
 })
 
 export const BranchSummaryRecord = z.looseObject({

@@ -40,6 +40,7 @@ import {
   BranchSummaryRecord,
   CustomMessageRecord,
   FileChangeRecord,
+  KnownRecord,
   LabelRecord,
   NavigateRecord,
   RewindRecord,
@@ -47,7 +48,7 @@ import {
   SessionHeader,
   UserRecord
 } from './records'
-import { SessionTree } from './tree'
+import { SessionTree, type TreeRecord, isConversationNode } from './tree'
 import { limitPersistedText } from './truncate'
 
 export interface NewMessage {
@@ -113,11 +114,17 @@ export class SessionStore {
   static create(opts: {
     home: string
     cwd: string
-    forkedFrom?: { sessionId: string; leafUuid: string | null }
+    forkedFrom?: { sessionId: string; leafUuid: string | null; file?: string }
+    /**
+     * The sessions folder to create the file in (default: the workspace's, sessionsDir). A fork
+     * goes beside its origin, which may be a folder of the older layout, so that both name
+     * their backups in one file-history folder (files/history-paths.ts).
+     */
+    dir?: string
   }): SessionStore {
     const sessionId = uuidv7()
     const createdAt = new Date().toISOString()
-    const dir = sessionsDir(opts.home, opts.cwd)
+    const dir = opts.dir ?? sessionsDir(opts.home, opts.cwd)
     try {
       // The data home is private (os/private-files.ts); folders an older version left open are
       // tightened.
@@ -327,11 +334,12 @@ export class SessionStore {
     return this.write(RewindRecord.parse({ type: 'rewind', ...this.base(), ...r }))
   }
 
-  /** Moves the leaf without a rewind: another branch, or back where a rewind came from. */
+  /** Moves the leaf without a rewind: another branch or node, an undo or a redo. */
   appendNavigate(r: {
     leafUuid: string | null
-    reason: 'switch-branch' | 'undo-rewind'
+    reason: NavigateRecord['reason']
     restoreId?: string
+    redoes?: string
   }): NavigateRecord {
     this.requireEntry(r.leafUuid)
     return this.write(NavigateRecord.parse({ type: 'navigate', ...this.base(), ...r }))
@@ -406,6 +414,50 @@ export class SessionStore {
     return this.writeAll(
       changes.map((r) => FileChangeRecord.parse({ type: 'file_change', ...this.base(), ...r }))
     )
+  }
+
+  /**
+   * Records of another session of this workspace, as a fork copies them (fork.ts): each
+   * conversation node keeps its uuid, type, content and time, and becomes the child of the node
+   * before it (the first, a root), so the copy is one chain whose last node is the leaf. The
+   * file changes of its turns (their times kept) and its labels follow as metadata records with
+   * uuids of their own. One write and one fdatasync: all are appended, or none.
+   */
+  appendCopied(copy: {
+    nodes: readonly TreeRecord[]
+    fileChanges: readonly FileChangeRecord[]
+    labels: readonly { targetUuid: string; label: string }[]
+  }): void {
+    const copied = new Set<string>()
+    let parentUuid = this.leafUuid
+    const nodes = copy.nodes.map((node) => {
+      if (!isConversationNode(node) || this.treeModel.get(node.uuid) !== undefined) {
+        throw new SessionWriteError(
+          `Record ${node.uuid} cannot be copied: it is no conversation node, or one with its uuid is here already; nothing was appended`
+        )
+      }
+      const parsed = KnownRecord.safeParse({ ...node, parentUuid })
+      if (!parsed.success || copied.has(node.uuid)) {
+        throw new SessionWriteError(
+          `Record ${node.uuid} cannot be copied: ${parsed.success ? 'its uuid comes twice' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
+        )
+      }
+      copied.add(node.uuid)
+      parentUuid = node.uuid
+      return parsed.data
+    })
+    const known = (uuid: string) => copied.has(uuid) || this.treeModel.get(uuid) !== undefined
+    const meta = { parentUuid, timestamp: now() }
+    const fileChanges = copy.fileChanges.map((change) => {
+      if (!known(change.checkpointUuid))
+        throw new NotFoundError(`Entry ${change.checkpointUuid} not found`)
+      return FileChangeRecord.parse({ ...change, uuid: uuidv7(), parentUuid })
+    })
+    const labels = copy.labels.map(({ targetUuid, label }) => {
+      if (!known(targetUuid)) throw new NotFoundError(`Entry ${targetUuid} not found`)
+      return LabelRecord.parse({ type: 'label', uuid: uuidv7(), ...meta, targetUuid, label })
+    })
+    this.writeAll<{ uuid: string }>([...nodes, ...fileChanges, ...labels])
   }
 
   /**

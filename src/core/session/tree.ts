@@ -512,6 +512,11 @@ function messageFault(r: Json, role: 'user' | 'assistant'): string | null {
   return isContent(m.content) ? null : 'message.content is not text or a list of blocks'
 }
 
+/** Whether `value` is a conversation node (a node of the tree), checked as loading checks it. */
+export function isConversationNode(value: unknown): value is TreeRecord {
+  return classify(value, 1) === 'node'
+}
+
 /** The value as a session header, checked as loading checks line 1; null when it is none. */
 export function sessionHeaderOf(value: unknown): SessionHeader | null {
   return classify(value, 0) === 'header' ? (value as SessionHeader) : null

@@ -3,7 +3,14 @@
 // id is its prompt record's uuid, so the graph, the CLI's checkpoints and rewinds name the same
 // thing. Pure: the studio recomputes it only when the tree's shape changes.
 import { maskSecrets } from '../../shared/mask-secrets'
-import type { GraphNode, GraphNodeKind, SessionGraph, TranscriptEntry } from '../../shared/views'
+import type {
+  FilesAt,
+  GraphNode,
+  GraphNodeKind,
+  SessionGraph,
+  TimelineStep,
+  TranscriptEntry
+} from '../../shared/views'
 import {
   REWIND_REPORT_TYPE,
   type SessionTree,
@@ -79,11 +86,18 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   return { owner, heads }
 }
 
+/** What the graph shows beside the tree: the files' marker and the timeline's next steps. */
+export interface GraphMarks {
+  filesAt: FilesAt
+  undo: TimelineStep | null
+  redo: TimelineStep | null
+}
+
 export function buildSessionGraph(
   tree: SessionTree,
   sessionId: string,
   index: TurnIndex = indexTurns(tree),
-  canUndo = false
+  marks: GraphMarks = { filesAt: { nodeId: null, changedSince: false }, undo: null, redo: null }
 ): SessionGraph {
   const { owner, heads } = index
   const activeOwners = new Set<string>()
@@ -136,7 +150,26 @@ export function buildSessionGraph(
     if (from) checkpointLinks.push({ from, to: summary.uuid })
   }
 
-  return { sessionId, nodes, leafUuid: tree.leafUuid, checkpointLinks, canUndo }
+  return {
+    sessionId,
+    nodes,
+    leafUuid: tree.leafUuid,
+    checkpointLinks,
+    canUndo: marks.undo !== null,
+    ...marks
+  }
+}
+
+/** The graph node a record belongs to (null: a record before the first prompt, or unknown). */
+export function ownerNode(index: TurnIndex, uuid: string | null): string | null {
+  return uuid === null ? null : (index.owner.get(uuid) ?? null)
+}
+
+/** The title of the node a record belongs to ("" for none). */
+export function ownerTitle(tree: SessionTree, index: TurnIndex, uuid: string | null): string {
+  const node = ownerNode(index, uuid)
+  const record = node === null ? undefined : tree.get(node)
+  return record === undefined ? '' : nodeTitle(record)
 }
 
 /** The messages from the root to `leafUuid`, as the transcript panel shows them. */

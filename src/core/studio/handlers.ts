@@ -15,6 +15,8 @@ export function createHandlers(studio: Studio): Handlers {
     'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
     'session:node': ({ nodeId }) => studio.node(nodeId),
     'session:label': async ({ nodeId, label }) => (studio.label(nodeId, label), ok),
+    'session:fork': ({ nodeId, restoreFiles }) => studio.fork(nodeId, restoreFiles === true),
+    'session:forkPreview': ({ nodeId }) => studio.previewFork(nodeId),
     'agent:send': async ({ prompt }) => (studio.send(prompt), ok),
     'agent:stop': async () => (await studio.stop(), ok),
     'agent:answerPermission': async ({ requestId, allow }) => (
@@ -27,6 +29,14 @@ export function createHandlers(studio: Studio): Handlers {
     'branch:preview': ({ leafUuid }) => studio.previewSwitch(leafUuid),
     'rewind:fileDiff': async ({ path }) => studio.previewFileDiff(path),
     'branch:switch': ({ leafUuid }) => studio.switchBranch(leafUuid),
+    'session:checkpoints': async ({ leafUuid }) => studio.checkpoints(leafUuid),
+    'continue:preview': ({ nodeId }) => studio.previewContinue(nodeId),
+    'continue:apply': ({ nodeId }) => studio.continueFrom(nodeId),
+    'timeline:list': () => studio.timeline(),
+    'timeline:undo': () => studio.undo(),
+    'timeline:redo': () => studio.redo(),
+    compare: ({ a, b }) => studio.compare(a, b),
+    'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)
   }

@@ -11,6 +11,8 @@ import type { RewindMode } from '../../shared/messages'
 import type {
   AgentEvent,
   AppInfo,
+  CheckpointView,
+  CompareView,
   FileDiff,
   NodeDetail,
   PermissionRequest,
@@ -20,14 +22,26 @@ import type {
   SessionSummary,
   Settings,
   SettingsUpdate,
+  TimelineEntry,
   TranscriptEntry
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { unifiedDiff } from '../rewind/file-diff'
+import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
+import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
 import { StudioError } from './dispatch'
-import { buildSessionGraph, buildTranscript, indexTurns, type TurnIndex } from './graph-view'
+import {
+  buildSessionGraph,
+  buildTranscript,
+  indexTurns,
+  ownerNode,
+  type TurnIndex
+} from './graph-view'
+import { restoreInFork } from './fork'
+import { timelineEntries, timelineStep } from './timeline-view'
 import type { ModelSetup } from './model-setup'
+import { nodeEnd } from './node-refs'
 import { WorkspaceSession } from './workspace-session'
 
 export interface StudioOptions {
@@ -43,7 +57,8 @@ export interface StudioOptions {
 export class Studio {
   private work!: WorkspaceSession
   private turnIndex: TurnIndex | null = null
-  private graphCache: SessionGraph | null = null
+  /** The graph of the tree's current shape, and the record its files are at. */
+  private graphCache: { graph: SessionGraph; filesAt: string | null } | null = null
   private readonly pendingPermissions = new Map<
     string,
     { request: PermissionRequest; resolve: (allow: boolean) => void }
@@ -101,15 +116,69 @@ export class Studio {
     return this.turnIndex
   }
 
-  /** The graph, built once per shape of the tree (never per streamed token). */
+  /**
+   * The graph, built once per shape of the tree (never per streamed token). Whether the files
+   * changed since is looked at on every call: a stat per file the session touched, so a hand
+   * edit shows the next time the renderer asks.
+   */
   async graph(): Promise<SessionGraph> {
-    if (this.graphCache !== null) return this.graphCache
+    const { graph, filesAt } = this.graphCache ?? (await this.buildGraph())
+    const changedSince = this.work.engine.filesChangedSince(filesAt)
+    return { ...graph, filesAt: { ...graph.filesAt, changedSince } }
+  }
+
+  private async buildGraph(): Promise<NonNullable<Studio['graphCache']>> {
     const generation = this.generation
-    const canUndo = (await this.work.engine.undoable()) !== null
-    const graph = buildSessionGraph(this.store.tree(), this.store.sessionId, this.index(), canUndo)
-    // Another change may have landed while undoable() read its journal: keep only a fresh graph.
-    if (generation === this.generation) this.graphCache = graph
-    return graph
+    const timeline = await this.work.engine.timeline()
+    const tree = this.store.tree()
+    const index = this.index()
+    const graph = buildSessionGraph(tree, this.store.sessionId, index, {
+      filesAt: { nodeId: ownerNode(index, timeline.filesAt), changedSince: false },
+      undo: timelineStep(tree, index, timeline.undoable),
+      redo: timelineStep(tree, index, timeline.redoable)
+    })
+    const built = { graph, filesAt: timeline.filesAt }
+    // Another change may have landed while timeline() read its journals: keep only a fresh graph.
+    if (generation === this.generation) this.graphCache = built
+    return built
+  }
+
+  /** Every rewind, switch and continue, oldest first, named for people. */
+  async timeline(): Promise<TimelineEntry[]> {
+    const timeline = await this.work.engine.timeline()
+    return timelineEntries(this.store.tree(), this.index(), timeline)
+  }
+
+  /** The prompts on the path to `leafUuid` (null: the active path), as the rewind picker lists them. */
+  checkpoints(leafUuid: string | null): CheckpointView[] {
+    const tree = this.store.tree()
+    if (leafUuid !== null && tree.get(leafUuid) === undefined) {
+      throw new StudioError('not_found', `No message ${leafUuid} in this session.`)
+    }
+    return tree.checkpoints(tree.pathTo(leafUuid ?? tree.leafUuid)).map((c) => ({
+      index: c.index,
+      uuid: c.uuid,
+      prompt: maskSecrets(c.prompt),
+      filesChanged: c.filesChanged
+    }))
+  }
+
+  async compare(a: string, b: string): Promise<CompareView> {
+    return maskSecretsIn(buildCompareView(await this.compareSources(), a, b))
+  }
+
+  async compareFile(a: string, b: string, path: string): Promise<FileDiff> {
+    return maskSecretsIn(compareFileDiff(await this.compareSources(), a, b, path))
+  }
+
+  private async compareSources(): Promise<CompareSources> {
+    return {
+      tree: this.store.tree(),
+      index: this.index(),
+      nodes: (await this.graph()).nodes,
+      blobs: this.work.history.blobs,
+      disk: this.work.engine.disk
+    }
   }
 
   private generation = 0
@@ -293,6 +362,10 @@ export class Studio {
     return this.remember(this.work.planSwitch(leafUuid))
   }
 
+  async previewContinue(nodeId: string): Promise<RewindPreview> {
+    return this.remember(this.work.planContinue(await this.endOfNode(nodeId)))
+  }
+
   /** One file's diff from the preview shown last (a big preview leaves most diffs out). */
   previewFileDiff(path: string): FileDiff {
     if (this.lastPlan === null) {
@@ -332,9 +405,29 @@ export class Studio {
     })
   }
 
+  /** Moves the conversation and the files to a node, as previewContinue showed. */
+  continueFrom(nodeId: string): Promise<RewindResult> {
+    this.requireWritable()
+    return this.applied('a continue', async () => {
+      const target = await this.endOfNode(nodeId)
+      const plan =
+        this.lastPlan?.kind === 'continue' &&
+        this.lastPlan.leafAfter === target &&
+        this.lastPlan.leafBefore === this.store.leafUuid
+          ? this.lastPlan
+          : await this.work.planContinue(target)
+      return this.work.apply(plan)
+    })
+  }
+
   undo(): Promise<RewindResult> {
     this.requireWritable()
     return this.applied('an undo', () => this.work.undo())
+  }
+
+  redo(): Promise<RewindResult> {
+    this.requireWritable()
+    return this.applied('a redo', () => this.work.redo())
   }
 
   private applied(operation: string, run: () => Promise<RewindResult>): Promise<RewindResult> {
@@ -378,6 +471,54 @@ export class Studio {
     // The one we are on: reopening it would find its lock held (by us) and open it read-only.
     if (file === this.store.file) return Promise.resolve(this.info())
     return this.replaceSession(() => SessionStore.open(file))
+  }
+
+  /**
+   * A new session holding the path to `nodeId` (session/fork.ts), opened at once. With
+   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork.ts),
+   * applying what previewFork showed when it still fits. The fork stands whatever the restore
+   * does: a refused restore is a notice, with the files as they were.
+   */
+  fork(nodeId: string, restoreFiles: boolean): Promise<AppInfo> {
+    return this.exclusive('a fork', async () => {
+      const end = await this.endOfNode(nodeId)
+      const plan = restoreFiles
+        ? this.lastPlan?.kind === 'switch-branch' &&
+          this.lastPlan.leafAfter === end &&
+          this.lastPlan.leafBefore === this.store.leafUuid
+          ? this.lastPlan
+          : await this.work.planSwitch(end)
+        : null
+      const fork = forkSession(this.options.home, this.store, end)
+      await this.work.close()
+      this.lastPlan = null
+      await this.attach(fork)
+      if (plan !== null) {
+        try {
+          await this.work.apply(restoreInFork(plan, fork))
+        } catch (error) {
+          this.notice(
+            'error',
+            `The fork was made; its files were not restored: ${(error as Error).message}`
+          )
+        } finally {
+          this.shapeChanged()
+        }
+      }
+      return this.info()
+    })
+  }
+
+  /** What restoring the files to `nodeId`'s state would change, before a fork. */
+  async previewFork(nodeId: string): Promise<RewindPreview> {
+    return this.remember(this.work.planSwitch(await this.endOfNode(nodeId)))
+  }
+
+  /** Where a node ends on its branch (node-refs.ts): a fork's end, where "Continue" goes. */
+  private async endOfNode(nodeId: string): Promise<string> {
+    const node = (await this.graph()).nodes.find((n) => n.id === nodeId)
+    if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
+    return nodeEnd(this.store.tree(), this.index(), node)
   }
 
   newSession(): Promise<AppInfo> {

@@ -94,6 +94,10 @@ export class WorkspaceSession {
     return this.engine.planSwitch(leafUuid, options)
   }
 
+  planContinue(targetUuid: string, options?: PlanOptions): Promise<RewindPlan> {
+    return this.engine.planContinue(targetUuid, options)
+  }
+
   /** Applies a previewed plan, then brings the agent to the new branch. */
   async apply(plan: RewindPlan): Promise<RewindResult> {
     const result = await this.engine.apply(plan)
@@ -105,8 +109,16 @@ export class WorkspaceSession {
     return this.apply(await this.planRewind(checkpointUuid, mode))
   }
 
+  /** Undoes the timeline's last action; repeated, it walks the timeline back. */
   async undo(): Promise<RewindResult> {
     const result = await this.engine.undo()
+    this.afterLeafOrFilesMoved('conversation', result)
+    return result
+  }
+
+  /** Does again the first action undone, while nothing was done since. */
+  async redo(): Promise<RewindResult> {
+    const result = await this.engine.redo()
     this.afterLeafOrFilesMoved('conversation', result)
     return result
   }

@@ -21,7 +21,10 @@ const graphOf = (nodes: GraphNode[]): SessionGraph => ({
   nodes,
   leafUuid: null,
   checkpointLinks: [],
-  canUndo: false
+  canUndo: false,
+  filesAt: { nodeId: null, changedSince: false },
+  undo: null,
+  redo: null
 })
 
 describe('nextGraphView', () => {

@@ -1,0 +1,207 @@
+// The timeline: every rewind, branch switch and continue of a session, in order, with what undo
+// and redo did to them, and where the files stand. Replayed from the session log alone (pure: no
+// I/O), so it is the same after a restart and in every host.
+//
+// Records, in file order (docs/session-format.md, "The timeline"):
+//   rewind / navigate switch-branch / navigate continue, with a restoreId: a new action. It drops
+//     the actions undone before it (the redo tail), like any editor.
+//   navigate undo-rewind: undoes the action whose latest journal is its restoreId.
+//   navigate redo: does the action `redoes` again; its restoreId is the redo's own journal.
+//
+// Undo acts on the last action done, redo on the first one undone, and each only while the leaf
+// is where that step left it: a prompt sent since (or the agent's own rewind) moved the
+// conversation on, and undoing from there would drop that turn's changes unseen.
+//
+// Where the files are ("files at"): a message sets it to itself (the agent's turn changed them);
+// a rewind of mode both to its new leaf, code to the checkpoint's parent, conversation leaves
+// it; a switch or continue to its target; an undo back to what the action found, a redo to
+// what it left.
+import type { RewindMode } from '../../shared/messages'
+import type { SessionTree } from '../session/tree'
+
+export type ActionKind = 'rewind' | 'switch-branch' | 'continue'
+
+export interface TimelineAction {
+  /** The restore id of its first doing: the action's id. */
+  id: string
+  kind: ActionKind
+  /** When it was first done. */
+  timestamp: string
+  /** A rewind's checkpoint (the prompt) and mode. */
+  checkpointUuid: string | null
+  mode: RewindMode | null
+  leafBefore: string | null
+  leafAfter: string | null
+  /** The record whose state the files held before it, and after it (see the header). */
+  filesBefore: string | null
+  filesAfter: string | null
+  /** The journal of its latest doing (its first, or a redo's): what an undo writes back. */
+  journalId: string
+  state: 'done' | 'undone'
+}
+
+export interface Timeline {
+  /**
+   * In the order they were first done: those done, then those undone that a redo can bring back
+   * (an undo takes the last done one, a redo the first undone one, so the two stay apart).
+   */
+  actions: TimelineAction[]
+  /** The record whose state the files hold; null: as before the first message. */
+  filesAt: string | null
+  /** What Undo would reverse now, or null. */
+  undoable: TimelineAction | null
+  /** What Redo would do again now, or null. */
+  redoable: TimelineAction | null
+}
+
+interface LeafMove {
+  type: 'rewind' | 'navigate'
+  uuid: string
+  parentUuid: string | null
+  timestamp: string
+  leafUuid: string | null
+  restoreId?: unknown
+  checkpointUuid?: string
+  mode?: RewindMode
+  reason?: string
+  redoes?: unknown
+}
+
+export function replayTimeline(tree: SessionTree): Timeline {
+  let actions: TimelineAction[] = []
+  let filesAt: string | null = null
+  const add = (move: LeafMove, restoreId: string, action: Partial<TimelineAction>) => {
+    actions = actions.filter((a) => a.state === 'done')
+    actions.push({
+      id: restoreId,
+      kind: 'rewind',
+      timestamp: move.timestamp,
+      checkpointUuid: null,
+      mode: null,
+      leafBefore: move.parentUuid,
+      leafAfter: move.leafUuid,
+      filesBefore: filesAt,
+      filesAfter: filesAt,
+      journalId: restoreId,
+      state: 'done',
+      ...action
+    })
+  }
+  for (const record of tree.records) {
+    const type = (record as { type?: unknown } | null)?.type
+    if (
+      type === 'user' ||
+      type === 'assistant' ||
+      type === 'branch_summary' ||
+      type === 'custom_message'
+    ) {
+      filesAt = acceptedNode(tree, record) ?? filesAt
+      continue
+    }
+    if (type !== 'rewind' && type !== 'navigate') continue
+    const move = record as LeafMove
+    // The tree ignores a move to a leaf that is not in the file: so does the timeline.
+    if (move.leafUuid !== null && tree.get(move.leafUuid) === undefined) continue
+    const restoreId = typeof move.restoreId === 'string' ? move.restoreId : null
+    if (type === 'rewind') {
+      const before = filesAt
+      if (move.mode === 'both') filesAt = move.leafUuid
+      else if (move.mode === 'code') {
+        filesAt = tree.get(move.checkpointUuid ?? '')?.parentUuid ?? null
+      }
+      if (restoreId !== null) {
+        add(move, restoreId, {
+          kind: 'rewind',
+          checkpointUuid: move.checkpointUuid ?? null,
+          mode: move.mode ?? null,
+          filesBefore: before,
+          filesAfter: filesAt
+        })
+      }
+      continue
+    }
+    switch (move.reason) {
+      case 'undo-rewind': {
+        const undone = lastWhere(actions, (a) => a.state === 'done' && a.journalId === restoreId)
+        if (undone === undefined) {
+          filesAt = move.leafUuid
+          break
+        }
+        undone.state = 'undone'
+        filesAt = undone.filesBefore
+        break
+      }
+      case 'redo': {
+        const redone = actions.find((a) => a.state === 'undone' && a.id === move.redoes)
+        if (redone === undefined || restoreId === null) {
+          filesAt = move.leafUuid
+          break
+        }
+        redone.state = 'done'
+        redone.journalId = restoreId
+        filesAt = redone.filesAfter
+        break
+      }
+      case 'switch-branch':
+      case 'continue': {
+        const before = filesAt
+        filesAt = move.leafUuid
+        if (restoreId !== null) {
+          add(move, restoreId, { kind: move.reason, filesBefore: before, filesAfter: filesAt })
+        }
+        break
+      }
+      default:
+        filesAt = move.leafUuid
+    }
+  }
+  const leaf = tree.leafUuid
+  const lastDone = lastWhere(actions, (a) => a.state === 'done')
+  const firstUndone = actions.find((a) => a.state === 'undone')
+  return {
+    actions,
+    filesAt,
+    undoable: lastDone !== undefined && lastDone.leafAfter === leaf ? lastDone : null,
+    redoable: firstUndone !== undefined && firstUndone.leafBefore === leaf ? firstUndone : null
+  }
+}
+
+/**
+ * The restore journals undo and redo can still reach from the leaf, however many steps: what
+ * retention keeps (an action's first journal, which a redo re-applies, and its latest, which an
+ * undo reverses). Past a step whose leaf does not match, nothing is within reach.
+ */
+export function journalsWithinReach(tree: SessionTree): Set<string> {
+  const { actions } = replayTimeline(tree)
+  const ids = new Set<string>()
+  let leaf = tree.leafUuid
+  const done = actions.filter((a) => a.state === 'done')
+  for (let i = done.length - 1; i >= 0; i--) {
+    const action = done[i] as TimelineAction
+    if (action.leafAfter !== leaf) break
+    ids.add(action.id).add(action.journalId)
+    leaf = action.leafBefore
+  }
+  leaf = tree.leafUuid
+  for (const action of actions) {
+    if (action.state !== 'undone') continue
+    if (action.leafBefore !== leaf) break
+    ids.add(action.id)
+    leaf = action.leafAfter
+  }
+  return ids
+}
+
+/** The record's uuid when the tree took it as a node (not a duplicate), else null. */
+function acceptedNode(tree: SessionTree, record: unknown): string | null {
+  const uuid = (record as { uuid?: unknown }).uuid
+  return typeof uuid === 'string' && tree.get(uuid) === record ? uuid : null
+}
+
+function lastWhere<T>(list: T[], test: (item: T) => boolean): T | undefined {
+  for (let i = list.length - 1; i >= 0; i--) {
+    const item = list[i] as T
+    if (test(item)) return item
+  }
+  return undefined
+}

@@ -1,0 +1,79 @@
+// Fork: a new session holding the path from a root to one node of another session, written
+// through the session store (never by copying bytes), so the copy is checked as any append is.
+//
+// What the fork holds, in one append after its header:
+//   1. the conversation nodes on the path, under their own uuids: a node means the same thing
+//      in both files (forkedFrom.leafUuid, a summary's fromId, a file change's checkpointUuid
+//      still name it), each the child of the one before;
+//   2. the file_change records of the path's turns, so a rewind in the fork restores what
+//      those turns changed; the blobs they name are the workspace's file history, which the
+//      fork shares with its origin because it is created in the origin's sessions folder;
+//   3. the labels of the path's nodes.
+// Leaf moves (rewind, navigate) and everything on other branches stay behind: the fork's leaf is
+// the node it was made at. The workspace's files are not touched here (see studio/fork.ts for
+// restoring that node's state).
+import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { CodedError, NotFoundError } from '../../shared/coded-error'
+import { isSessionFileOf } from './paths'
+import type { FileChangeRecord } from './records'
+import { SessionStore } from './store'
+import { type SessionTree, type TreeRecord, isPrompt } from './tree'
+
+/** The records a fork of `tree` at `atUuid` copies. */
+export interface ForkCopy {
+  nodes: TreeRecord[]
+  fileChanges: FileChangeRecord[]
+  labels: { targetUuid: string; label: string }[]
+}
+
+export function forkCopy(tree: SessionTree, atUuid: string): ForkCopy {
+  const nodes = tree.pathTo(atUuid)
+  const fileChanges = nodes.filter(isPrompt).flatMap((prompt) => tree.fileChanges(prompt.uuid))
+  const labels = tree.labels()
+  return {
+    nodes,
+    fileChanges,
+    labels: nodes.flatMap((node) => {
+      const label = labels.get(node.uuid)
+      return label === undefined ? [] : [{ targetUuid: node.uuid, label }]
+    })
+  }
+}
+
+/** What a fork reads of its origin (opened read-only is enough: the origin is not written). */
+export type ForkOrigin = Pick<SessionStore, 'file' | 'sessionId' | 'cwd' | 'tree'>
+
+/**
+ * Creates the fork of `origin` at node `atUuid` beside the origin's file, holding the writer
+ * lock (the caller closes it). A failure leaves no fork behind: the new file is removed.
+ */
+export function forkSession(home: string, origin: ForkOrigin, atUuid: string): SessionStore {
+  const tree = origin.tree()
+  if (tree.get(atUuid) === undefined) {
+    throw new NotFoundError(`No message ${atUuid} in ${origin.file}: nothing was forked.`)
+  }
+  if (!isSessionFileOf(home, origin.file, origin.cwd)) {
+    // The fork goes beside its origin, to share its backups: only in a sessions folder of the
+    // workspace the header names (a file from anywhere else says whatever its author wrote).
+    throw new CodedError(
+      'conflict',
+      `${origin.file} is not in the sessions folder of the workspace its header names (${origin.cwd}): nothing was forked.`
+    )
+  }
+  const copy = forkCopy(tree, atUuid)
+  const fork = SessionStore.create({
+    home,
+    cwd: origin.cwd,
+    dir: dirname(origin.file),
+    forkedFrom: { sessionId: origin.sessionId, leafUuid: atUuid, file: origin.file }
+  })
+  try {
+    fork.appendCopied(copy)
+    return fork
+  } catch (error) {
+    fork.close()
+    rmSync(fork.file, { force: true })
+    throw error
+  }
+}

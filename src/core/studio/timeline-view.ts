@@ -1,0 +1,68 @@
+// The timeline as people read it: each action named by what it did (Rewind to before prompt 3
+// "add tests" (code only); Switch to branch "…"; Continue from "…"), for the Undo / Redo
+// buttons, the timeline list, and the CLI's and chat's lines. Prompt text is masked
+// (shared/mask-secrets.ts) like every title the studio shows.
+import { maskSecrets } from '../../shared/mask-secrets'
+import type { RewindMode } from '../../shared/messages'
+import type { TimelineEntry, TimelineStep } from '../../shared/views'
+import type { Timeline, TimelineAction } from '../rewind/timeline'
+import { type SessionTree, promptText } from '../session/tree'
+import { type TurnIndex, ownerTitle } from './graph-view'
+
+const QUOTED_CHARS = 60
+
+const MODE_NAMES: Record<RewindMode, string> = {
+  both: 'code and conversation',
+  conversation: 'conversation only',
+  code: 'code only'
+}
+
+function quoted(text: string): string {
+  const line = maskSecrets(text.trim()).split('\n', 1)[0] ?? ''
+  return `"${line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS - 1)}…` : line}"`
+}
+
+export function actionLabel(tree: SessionTree, index: TurnIndex, action: TimelineAction): string {
+  switch (action.kind) {
+    case 'rewind': {
+      const prompt = tree.get(action.checkpointUuid ?? '')
+      const mode = MODE_NAMES[action.mode ?? 'both']
+      if (prompt?.type !== 'user') return `Rewind (${mode})`
+      // Numbered along its own branch, as the rewind picker numbers it.
+      const number = tree.checkpoints(tree.pathTo(prompt.uuid)).length
+      return `Rewind to before prompt ${number} ${quoted(promptText(prompt))} (${mode})`
+    }
+    case 'switch-branch':
+      return `Switch to branch ${target(tree, index, action)}`
+    case 'continue':
+      return `Continue from ${target(tree, index, action)}`
+  }
+}
+
+/** The node a move went to, quoted; "the start" for a record before the first prompt. */
+function target(tree: SessionTree, index: TurnIndex, action: TimelineAction): string {
+  const title = ownerTitle(tree, index, action.leafAfter)
+  return title === '' ? 'the start' : quoted(title)
+}
+
+export function timelineEntries(
+  tree: SessionTree,
+  index: TurnIndex,
+  timeline: Timeline
+): TimelineEntry[] {
+  return timeline.actions.map((action) => ({
+    id: action.id,
+    kind: action.kind,
+    label: actionLabel(tree, index, action),
+    timestamp: action.timestamp,
+    state: action.state
+  }))
+}
+
+export function timelineStep(
+  tree: SessionTree,
+  index: TurnIndex,
+  action: TimelineAction | null
+): TimelineStep | null {
+  return action === null ? null : { id: action.id, label: actionLabel(tree, index, action) }
+}

@@ -1,0 +1,94 @@
+// The studio through its contract handlers, as both transports call them: the real session store,
+// file history, rewind engine and agent (scripted demo model) on a temp workspace.
+import { join } from 'node:path'
+import { afterEach, expect } from 'vitest'
+import type { EventChannel, Handlers, Reply } from '../../src/shared/contract'
+import type { AgentEvent } from '../../src/shared/views'
+import { dispatch } from '../../src/core/studio/dispatch'
+import { createHandlers } from '../../src/core/studio/handlers'
+import { launchStudio } from '../../src/core/studio/launch'
+import { memorySecrets } from '../../src/core/studio/secret-store'
+import type { Studio } from '../../src/core/studio/studio'
+import { repoRoot, seedWorkspace } from './cli'
+
+export interface Harness {
+  studio: Studio
+  handlers: Handlers
+  workspace: string
+  home: string
+  events: { event: EventChannel; payload: unknown }[]
+  call: (channel: string, args?: unknown) => Promise<Reply>
+  value: <T>(channel: string, args?: unknown) => Promise<T>
+  sendAndWait: (prompt: string) => Promise<void>
+}
+
+/**
+ * For one test file: `harness()` opens a studio on a fresh seed workspace (each closed after its
+ * test); `open` holds the studios to close, so a test can add one it launched itself.
+ */
+export function studioHarnesses(): {
+  harness: (
+    settingOverrides?: string[],
+    permissionMode?: 'default' | 'acceptEdits',
+    model?: string
+  ) => Promise<Harness>
+  open: Studio[]
+} {
+  const open: Studio[] = []
+  afterEach(async () => {
+    for (const studio of open.splice(0)) await studio.close()
+  })
+  return {
+    harness: (settingOverrides, permissionMode, model) =>
+      harness(open, settingOverrides, permissionMode, model),
+    open
+  }
+}
+
+async function harness(
+  open: Studio[],
+  settingOverrides: string[] = [],
+  permissionMode: 'default' | 'acceptEdits' = 'acceptEdits',
+  model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`
+): Promise<Harness> {
+  const { workspace, home } = seedWorkspace()
+  const events: Harness['events'] = []
+  const studio = await launchStudio({
+    home,
+    cwd: workspace,
+    demo: false,
+    port: undefined,
+    model,
+    permissionMode,
+    settingOverrides,
+    session: { kind: 'latest-or-new' },
+    appRoot: repoRoot,
+    secrets: memorySecrets(),
+    emit: (event, payload) => events.push({ event, payload })
+  })
+  open.push(studio)
+  const handlers = createHandlers(studio)
+  const call = (channel: string, args: unknown = {}) => dispatch(handlers, channel, args, () => {})
+  const value = async <T>(channel: string, args: unknown = {}) => {
+    const reply = await call(channel, args)
+    if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`)
+    return reply.value as T
+  }
+  const sendAndWait = async (prompt: string) => {
+    const seen = events.length
+    await value('agent:send', { prompt })
+    await expect
+      .poll(() =>
+        events
+          .slice(seen)
+          .some(
+            (e) =>
+              e.event === 'agent:event' &&
+              (e.payload as AgentEvent).type === 'status' &&
+              !(e.payload as { running: boolean }).running
+          )
+      )
+      .toBe(true)
+  }
+  return { studio, handlers, workspace, home, events, call, value, sendAndWait }
+}
