@@ -9,7 +9,7 @@
 // docs/file-history.md) or changed just before it. Target: ratio at most 2.
 //   npx tsx bench/files-restore.ts [rounds]
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { RewindEngine, checkpointAt } from '../src/core/rewind/rewind-engine'
@@ -187,3 +187,5 @@ for (const mode of ['both', 'code'] as const) {
     }
   }
 }
+// The build is for this run only (and must not be left for lint to read).
+rmSync(join(repo, '.bench-tmp'), { recursive: true, force: true })
