@@ -35,7 +35,7 @@ import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { WriteFailedError } from '../os/write-failure'
-import { applyDelta, DeltaIndex, encodeDelta, encodeEdit } from './delta'
+import { applyDelta, DeltaIndex, encodeDelta, encodeEdits } from './delta'
 import {
   type PackedBlob,
   listPacks,
@@ -327,8 +327,8 @@ export class BlobStore {
       if (!this.heldIn(plan.base, batch)) return null
       const base = this.contentOf(plan.base)
       if (base.length > MAX_DELTA_BYTES) return null
-      // A version that changed in one place (the usual edit) needs no index of its base.
-      ops = encodeEdit(base, content) ?? encodeDelta(this.indexOf(plan.base, base), content)
+      // A version with a few local edits (the usual new version) needs no index of its base.
+      ops = encodeEdits(base, content) ?? encodeDelta(this.indexOf(plan.base, base), content)
     } catch {
       return null
     }

@@ -146,41 +146,110 @@ const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1)
 const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2)
 
 /**
- * The delta for a target that is its base with one run changed (a new version of a file with one
- * edit, or edits close together): the unchanged start and end are found by comparing in native
- * code, and no index is needed. Null when the changed run is long (then encodeDelta, which
- * finds scattered edits, is the one to ask) or the target is too small to bother.
+ * The delta for a target that is its base with a few local edits (a new version of a file:
+ * lines changed, added or removed here and there), found without an index: runs are compared
+ * in native code, and after each edit the two are realigned by looking for a piece of what
+ * follows in the target near where the base went on. Null when that does not work out (an edit
+ * too big, the file rearranged, too little in common): encodeDelta, with its index, is then the
+ * one to ask. A copy is only ever made of bytes compared equal, so a wrong realignment costs
+ * size, never correctness.
  */
-export function encodeEdit(base: Uint8Array, target: Uint8Array): Buffer | null {
+export function encodeEdits(base: Uint8Array, target: Uint8Array): Buffer | null {
   if (target.length < MIN_DELTA_TARGET) return null
-  const shorter = Math.min(base.length, target.length)
-  const head = commonRun(base, target, shorter, false)
-  const tail = commonRun(base, target, shorter - head, true)
-  const changed = target.length - head - tail
-  if (changed > MAX_EDIT_BYTES || changed > target.length / 2) return null
-  const out = new ByteWriter(changed + 32)
+  const tail = commonRun(base, target, Math.min(base.length, target.length), true)
+  const baseEnd = base.length - tail
+  const targetEnd = target.length - tail
+  const maxInserted = Math.min(MAX_EDITED_BYTES, target.length / 2)
+  const budget = { searched: 0, limit: SEARCH_WORK_PER_BYTE * target.length + 65_536 }
+  const out = new ByteWriter(256)
   out.varint(base.length)
   out.varint(target.length)
-  if (head > 0) {
+  let cursor = 0
+  const copy = (from: number, n: number) => {
     out.byte(OP_COPY)
-    out.varint(zigzag(0))
-    out.varint(head)
+    out.varint(zigzag(from - cursor))
+    out.varint(n)
+    cursor = from + n
   }
-  if (changed > 0) {
-    out.byte(OP_INSERT)
-    out.varint(changed)
-    out.copyFrom(target, head, head + changed)
+  let inserted = 0
+  let t = 0
+  let b = 0
+  while (t < targetEnd) {
+    const limit = Math.min(baseEnd - b, targetEnd - t)
+    const same = commonRun(base.subarray(b), target.subarray(t), limit, false)
+    if (same > 0) {
+      copy(b, same)
+      t += same
+      b += same
+      continue
+    }
+    const next = realign(base, b, baseEnd, target, t, targetEnd, budget)
+    if (next === null || (next.t === t && next.b === b)) return null
+    inserted += next.t - t
+    if (inserted > maxInserted) return null
+    if (next.t > t) {
+      out.byte(OP_INSERT)
+      out.varint(next.t - t)
+      out.copyFrom(target, t, next.t)
+    }
+    t = next.t
+    b = next.b
   }
-  if (tail > 0) {
-    out.byte(OP_COPY)
-    out.varint(zigzag(base.length - tail - head))
-    out.varint(tail)
-  }
+  if (tail > 0) copy(baseEnd, tail)
   return out.result()
 }
 
-/** A changed run longer than this goes to encodeDelta, which may find copies inside it. */
-const MAX_EDIT_BYTES = 4096
+/** More edited bytes than this go to encodeDelta, which may find copies inside them. */
+const MAX_EDITED_BYTES = 65_536
+/** How far into an edit the target is probed for where it meets the base again. */
+const REALIGN_STEPS = [0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+/** The length of a probe, and how far past the expected place the base is searched. */
+const PROBE_BYTES = 32
+const SEARCH_BYTES = 8192
+/** Bytes of base searched per target byte before the edits are left to encodeDelta. */
+const SEARCH_WORK_PER_BYTE = 4
+/** A target ending in this much that is not in the base is still an edit. */
+const MAX_NEW_END = 4096
+
+/**
+ * Where target and base agree again after an edit at (t, b): the first probe of the target
+ * found in the base near b, backed up over equal bytes. The rest of the target when there is
+ * little left; null when no probe is found (or the search budget is spent).
+ */
+function realign(
+  base: Uint8Array,
+  b: number,
+  baseEnd: number,
+  target: Uint8Array,
+  t: number,
+  targetEnd: number,
+  budget: { searched: number; limit: number }
+): { t: number; b: number } | null {
+  const inBase = bufferOf(base)
+  for (const step of REALIGN_STEPS) {
+    const at = t + step
+    if (at + PROBE_BYTES > targetEnd) break
+    const hi = Math.min(baseEnd, b + step + SEARCH_BYTES)
+    if (hi - b < PROBE_BYTES) break
+    budget.searched += hi - b
+    if (budget.searched > budget.limit) return null
+    const found = inBase.subarray(b, hi).indexOf(bufferOf(target).subarray(at, at + PROBE_BYTES))
+    if (found < 0) continue
+    let meetT = at
+    let meetB = b + found
+    while (meetT > t && meetB > b && target[meetT - 1] === base[meetB - 1]) {
+      meetT--
+      meetB--
+    }
+    return { t: meetT, b: meetB }
+  }
+  // Nothing found: the rest of the target is new, if it is short (an edit at the end).
+  return targetEnd - t <= MAX_NEW_END ? { t: targetEnd, b: baseEnd } : null
+}
+
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+}
 
 /**
  * How many bytes `a` and `b` share from their start (`fromEnd`: from their end), at most `max`:
