@@ -13,6 +13,7 @@ import fs, {
   mkdtempSync,
   openSync,
   readFileSync,
+  rmSync,
   writeFileSync,
   writeSync
 } from 'node:fs'
@@ -160,3 +161,4 @@ console.log(
 )
 console.log(`  turns 1-50:   ${stats(0, 50)}`)
 console.log(`  last 50:      ${stats(TURNS - 50, TURNS)} (target <= 2)`)
+rmSync(base, { recursive: true, force: true })

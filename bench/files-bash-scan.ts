@@ -14,7 +14,7 @@
 //
 //   npx tsx bench/files-bash-scan.ts [varied|uniform]   (both by default)
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FileHistory } from '../src/core/files/file-history'
@@ -260,3 +260,4 @@ async function uniform(): Promise<void> {
 
 if (only !== 'uniform') await varied()
 if (only !== 'varied') await uniform()
+rmSync(base, { recursive: true, force: true })

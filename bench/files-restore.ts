@@ -189,3 +189,4 @@ for (const mode of ['both', 'code'] as const) {
 }
 // The build is for this run only (and must not be left for lint to read).
 rmSync(join(repo, '.bench-tmp'), { recursive: true, force: true })
+rmSync(where.base, { recursive: true, force: true })

@@ -12,7 +12,7 @@
 //    Target: at most 1.5x git gc at 400 turns, and a flat snapshot time.
 //   npx tsx bench/files-storage.ts [small|big]   (both by default)
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEFAULT_RETENTION, collectGarbage } from '../src/core/files/retention'
 import { workspaceFolder } from '../src/core/session/paths'
@@ -154,6 +154,7 @@ async function smallFiles(): Promise<void> {
   console.log(
     `  ratio, both packed: ${(oursPacked.bytes / packed.bytes).toFixed(2)} content, ${(oursPacked.blocks / packed.blocks).toFixed(2)} on disk (target <= 1)`
   )
+  rmSync(where.base, { recursive: true, force: true })
 }
 
 async function bigFiles(): Promise<void> {
@@ -223,6 +224,7 @@ async function bigFiles(): Promise<void> {
     )
   }
   await s.close()
+  rmSync(where.base, { recursive: true, force: true })
 }
 
 if (only !== 'big') await smallFiles()
