@@ -117,6 +117,17 @@ describe('blob store', () => {
     dropped.abort()
     expect(() => new BlobStore(blobs.dir).read(gone[5] ?? '')).toThrow(BlobMissingError)
     expect(readdirSync(join(blobs.dir, 'packs'))).toHaveLength(1)
+    // A store that read the pack list finds a pack added since, and none that went (a gc).
+    const [first] = readdirSync(join(blobs.dir, 'packs'))
+    const later = blobs.openBatch()
+    const added = Array.from({ length: 100 }, (_, i) => later.put(source(`h${i}`)))
+    later.commit()
+    expect(fresh.read(added[3] ?? '').equals(source('h3'))).toBe(true)
+    const reading = new BlobStore(blobs.dir)
+    expect(reading.read(added[0] ?? '').equals(source('h0'))).toBe(true)
+    rmSync(join(blobs.dir, 'packs', first ?? ''))
+    expect(() => reading.read(hashes[2] ?? '')).toThrow(BlobMissingError)
+    expect(reading.read(added[5] ?? '').equals(source('h5'))).toBe(true)
   })
 
   it('compares a new file with the last whole file of the same kind, and stores unrelated content whole', () => {

@@ -155,6 +155,8 @@ export class BlobStore {
   private readonly renewedAt = new Map<string, number>()
   /** Blobs in pack files (pack-file.ts) by hash; null until first needed. */
   private packed: Map<string, PackedBlob> | null = null
+  /** The pack files whose blobs `packed` holds (packs are never changed, only added or removed). */
+  private readonly packFiles = new Set<string>()
   private packsStamp = ''
   private packsCheckedAt = 0
   private readonly packReader = new PackReader()
@@ -205,8 +207,8 @@ export class BlobStore {
           batch.commit((hash, bytes) => this.writeLoose(hash, bytes))
         } finally {
           close()
-          // The pack folder changed: its blobs are found on the next lookup.
-          this.forgetPacks()
+          // The pack folder changed: the next lookup reads the new pack's index.
+          this.packsCheckedAt = 0
         }
       },
       abort: () => {
@@ -459,9 +461,18 @@ export class BlobStore {
     const stamp = folderStamp(packsDir(this.dir))
     if (this.packed !== null && stamp === this.packsStamp) return undefined
     this.packsStamp = stamp
-    this.forgetPacks()
-    this.packed = new Map()
-    for (const file of listPacks(packsDir(this.dir))) {
+    // Only the new packs' indexes are read (a workspace's first checkpoint packs 20,000 blobs,
+    // and each command that changes many files adds a pack); all again when one went (a gc).
+    const files = listPacks(packsDir(this.dir))
+    const present = new Set(files)
+    if (this.packed === null || [...this.packFiles].some((file) => !present.has(file))) {
+      this.forgetPacks()
+      this.packed = new Map()
+    }
+    const packed = this.packed
+    for (const file of files) {
+      if (this.packFiles.has(file)) continue
+      this.packFiles.add(file)
       let blobs: PackedBlob[]
       try {
         blobs = readPackIndex(file)
@@ -471,9 +482,9 @@ export class BlobStore {
           continue
         throw error
       }
-      for (const blob of blobs) if (!this.packed.has(blob.hash)) this.packed.set(blob.hash, blob)
+      for (const blob of blobs) if (!packed.has(blob.hash)) packed.set(blob.hash, blob)
     }
-    return this.packed.get(hash)
+    return packed.get(hash)
   }
 
   /** The content of `hash` (shared: do not modify it); BlobMissingError when it is gone. */
@@ -593,6 +604,7 @@ export class BlobStore {
 
   private forgetPacks(): void {
     this.packed = null
+    this.packFiles.clear()
     this.packReader.close()
   }
 }
