@@ -4,7 +4,7 @@
 // its "before" content at hand). After that, each call re-stats only what the watcher saw move,
 // hashes only files whose stat changed, and backs up only content the store does not hold yet;
 // its cost follows the number of paths that moved, not the size of the workspace.
-import { lstatSync, readFileSync } from 'node:fs'
+import { lstatSync, readFileSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { type BlobBatch, type BlobStore, sha256 } from './blob-store'
 import { FolderSet, parentOf } from './folder-set'
@@ -15,6 +15,7 @@ import {
   scanTree,
   scanUnnamed,
   statFile,
+  statOf,
   type UnnamedFiles,
   yieldToEventLoop
 } from './workspace-scan'
@@ -198,13 +199,14 @@ export class WorkspaceChanges {
     for (const rel of dirty) {
       if (rel.includes('\uFFFD')) holders.add(parentOf(rel))
       const abs = join(this.root, rel)
-      let isDir = false
+      // One lstat per path, and no exception for one that is gone (a command's deletions).
+      let stats: Stats | undefined
       try {
-        isDir = lstatSync(abs).isDirectory()
+        stats = lstatSync(abs, { throwIfNoEntry: false })
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+        if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
       }
+      const isDir = stats?.isDirectory() === true
       // A folder that moved or vanished takes its watches along; a new one gets watched.
       this.watcher.unwatchUnder(rel)
       const now = new Map<string, FileStat>()
@@ -216,9 +218,8 @@ export class WorkspaceChanges {
           holders.add(holder)
           fresh.set(holder, files)
         }
-      } else if (!isDir && !this.rules.isIgnored(rel, false)) {
-        const stat = statFile(abs)
-        if (stat !== null) now.set(rel, stat)
+      } else if (stats?.isFile() === true && !this.rules.isIgnored(rel, false)) {
+        now.set(rel, statOf(stats))
       }
       changes.push(...(await this.update(manifest, manifest.under(rel), now)))
     }
