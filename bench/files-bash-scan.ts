@@ -260,4 +260,5 @@ async function uniform(): Promise<void> {
 
 if (only !== 'uniform') await varied()
 if (only !== 'varied') await uniform()
-rmSync(base, { recursive: true, force: true })
+// Retries: git may still be packing the shadow repositories in the background (gc --auto).
+rmSync(base, { recursive: true, force: true, maxRetries: 20, retryDelay: 500 })

@@ -154,7 +154,7 @@ async function smallFiles(): Promise<void> {
   console.log(
     `  ratio, both packed: ${(oursPacked.bytes / packed.bytes).toFixed(2)} content, ${(oursPacked.blocks / packed.blocks).toFixed(2)} on disk (target <= 1)`
   )
-  rmSync(where.base, { recursive: true, force: true })
+  rmSync(where.base, { recursive: true, force: true, maxRetries: 20, retryDelay: 500 })
 }
 
 async function bigFiles(): Promise<void> {
@@ -227,7 +227,7 @@ async function bigFiles(): Promise<void> {
     )
   }
   await s.close()
-  rmSync(where.base, { recursive: true, force: true })
+  rmSync(where.base, { recursive: true, force: true, maxRetries: 20, retryDelay: 500 })
 }
 
 if (only !== 'big') await smallFiles()
