@@ -8,6 +8,6 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    globalSetup: ['test/support/temp-root-teardown.ts']
+    globalSetup: ['test/support/build-cli.ts', 'test/support/temp-root-teardown.ts']
   }
 })

@@ -5,20 +5,16 @@
 // frame < 1.5 s, pan at 60 fps. Frame times are requestAnimationFrame intervals (Performance API
 // timebase) while the mouse drags the pane for 120 steps.
 // Run: npx tsx bench/ui-first-frame.ts   (CHROMIUM_PATH overrides /usr/bin/chromium)
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { chromiumLaunchOptions } from '../e2e/support/chromium'
-import { sessionFileName, sessionsDir } from '../src/core/session/paths'
-import { writeSyntheticSession } from '../test/session/synthetic'
+import { serve, workspaceWith } from './support/served-session'
 
 const TURNS = 5_000
 const BASELINE_TURNS = 50
 const RUNS = 3
-
-const SYNTHETIC_SESSION_ID = '01900000-0000-7000-8000-000000000000'
 
 // Page code is passed as text: this script is typed for Node, without the DOM's types.
 const MARK_FIRST_FRAME = `
@@ -41,49 +37,6 @@ const STOP_RECORDING = 'cancelAnimationFrame(window.benchFrame)'
 
 const root = mkdtempSync(join(tmpdir(), 'rs-bench-ui-'))
 const home = join(root, 'home')
-
-function promptsIn(file: string): number {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.includes('"type":"user"') && line.includes('"content":"')).length
-}
-
-/** A workspace whose latest session has about `turns` prompts (the writer sizes by bytes). */
-function workspaceWith(turns: number): { cwd: string; turns: number } {
-  const cwd = join(root, `ws-${turns}`)
-  mkdirSync(cwd, { recursive: true })
-  writeFileSync(join(cwd, 'README.md'), 'bench workspace\n')
-  const dir = sessionsDir(home, cwd)
-  mkdirSync(dir, { recursive: true })
-  const pilot = join(root, 'pilot.jsonl')
-  writeSyntheticSession(pilot, 1024 * 1024)
-  const bytesPerTurn = (1024 * 1024) / promptsIn(pilot)
-  // The synthetic writer's own session id (a file name must hold a hex id to be listed).
-  const file = join(dir, sessionFileName('2026-01-01T00:00:00.000Z', SYNTHETIC_SESSION_ID))
-  writeSyntheticSession(file, Math.round(bytesPerTurn * turns))
-  // Its header names a fixed cwd; the studio opens the file history of the header's workspace.
-  const text = readFileSync(file, 'utf8')
-  writeFileSync(file, text.replace('"cwd":"/work/project"', `"cwd":${JSON.stringify(cwd)}`))
-  return { cwd, turns: promptsIn(file) }
-}
-
-function serve(cwd: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn('node', ['bin/rewind-studio.mjs', 'serve', '--cwd', cwd], {
-    env: { ...process.env, REWIND_STUDIO_HOME: home },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  return new Promise((resolve, reject) => {
-    let output = ''
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const url = /https?:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(output)?.[0]
-      if (url !== undefined) resolve({ url, child })
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', onData)
-    child.on('exit', (code) => reject(new Error(`serve exited (${code}): ${output}`)))
-  })
-}
 
 interface PanFigures {
   medianFrameMs: number
@@ -150,9 +103,9 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const big = workspaceWith(TURNS)
-  const small = workspaceWith(BASELINE_TURNS)
-  const servers = [await serve(big.cwd), await serve(small.cwd)]
+  const big = workspaceWith(root, home, TURNS)
+  const small = workspaceWith(root, home, BASELINE_TURNS)
+  const servers = [await serve(home, big.cwd), await serve(home, small.cwd)]
   const browser = await chromium.launch(chromiumLaunchOptions)
   try {
     const results = { big: [] as Figures[], small: [] as Figures[] }

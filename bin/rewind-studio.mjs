@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The rewind-studio command. It runs the TypeScript sources through tsx, so the CLI works right
-// after `npm install`, with no build step.
-import { register } from 'tsx/esm/api'
+// The rewind-studio command. It runs the CLI built to JavaScript (out/cli, scripts/build-cli.mjs):
+// no compiler at start-up. Right after `npm install`, or when a source is newer than the build,
+// it builds it first (scripts/ensure-build.mjs).
+import { ensureCliBuild } from '../scripts/ensure-build.mjs'
 
-register()
-const { main } = await import('../src/cli/index.ts')
+ensureCliBuild()
+const { main } = await import('../out/cli/index.js')
 process.exitCode = await main(process.argv.slice(2))

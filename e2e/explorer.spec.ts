@@ -3,30 +3,12 @@
 // e2e/screenshots/ (named in the README) to look at.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
-import { repoRoot, screenshotDir, serve, type ServedApp } from './support/serve'
+import { expect, test } from '@playwright/test'
+import { expectAccessible } from './support/axe'
+import { repoRoot, serve, type ServedApp } from './support/serve'
+import { send, shot, turn } from './support/ui'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`) })
-}
-
-/** Types a prompt, sends it, allows what the agent asks for, and waits for the turn to end. */
-async function send(page: Page, prompt: string) {
-  await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt)
-  await page.getByRole('button', { name: 'Send' }).click()
-  const stop = page.getByRole('button', { name: 'Stop' })
-  const allow = page.getByRole('button', { name: 'Allow' })
-  await expect(async () => {
-    if (await allow.isVisible()) await allow.click()
-    await expect(stop).toBeHidden({ timeout: 100 })
-    await expect(page.getByRole('textbox', { name: 'Prompt' })).toBeEnabled({ timeout: 100 })
-  }).toPass({ timeout: 20_000 })
-}
-
-const turn = (page: Page, title: string) =>
-  page.getByRole('group', { name: new RegExp(`^Turn: ${title}`) })
 
 test.describe('the seed walk-through, by clicks', () => {
   let app: ServedApp
@@ -36,6 +18,8 @@ test.describe('the seed walk-through, by clicks', () => {
   test.afterAll(async () => app?.stop())
 
   test('rewind to checkpoint 2, see two branches, undo, switch back', async ({ page }) => {
+    // A long walk (close to a minute on a loaded machine).
+    test.slow()
     const config = () => readFileSync(join(app.workspace, 'config.py'), 'utf8')
     await page.goto(app.url)
 
@@ -45,6 +29,7 @@ test.describe('the seed walk-through, by clicks', () => {
     expect(readdirSync(app.workspace)).toContain('utils.py')
     await expect(turn(page, 'also remove DEBUG')).toBeVisible()
     await shot(page, 'explorer-01-two-turns')
+    await expectAccessible(page, 'explorer-01-two-turns')
 
     // The keyboard reaches the same places: arrows move, Enter opens, Esc Esc opens the picker.
     await turn(page, 'also remove DEBUG').click()
@@ -72,7 +57,8 @@ test.describe('the seed walk-through, by clicks', () => {
       await page.mouse.up()
     }
     await expect(turn(page, 'also remove DEBUG')).toHaveCount(0)
-    await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button').last().focus()
+    // The search bar comes before the graph in the tab order.
+    await page.getByRole('combobox', { name: 'Search in' }).focus()
     await page.keyboard.press('Tab')
     await expect(turn(page, 'also remove DEBUG')).toBeFocused()
     await page.keyboard.press('Escape')
@@ -87,6 +73,7 @@ test.describe('the seed walk-through, by clicks', () => {
     await expect(dialog.getByText('config.py', { exact: true })).toBeVisible()
     await expect(dialog.getByText('utils.py', { exact: true })).toBeVisible()
     await shot(page, 'explorer-02-rewind-preview')
+    await expectAccessible(page, 'explorer-02-rewind-preview')
     await dialog.getByRole('button', { name: 'Restore' }).click()
 
     await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue(
@@ -96,6 +83,7 @@ test.describe('the seed walk-through, by clicks', () => {
     expect(config()).toContain('TIMEOUT = 30')
     expect(readdirSync(app.workspace)).not.toContain('utils.py')
     await shot(page, 'explorer-03-rewound')
+    await expectAccessible(page, 'explorer-03-rewound')
 
     await send(page, 'only create utils.py and keep DEBUG')
     await expect(turn(page, 'only create utils.py')).toBeVisible()
@@ -103,6 +91,7 @@ test.describe('the seed walk-through, by clicks', () => {
     expect(config()).toContain('DEBUG = True')
     expect(readdirSync(app.workspace)).toContain('utils.py')
     await shot(page, 'explorer-04-two-branches')
+    await expectAccessible(page, 'explorer-04-two-branches')
 
     // Undo the last rewind? The new prompt was sent after it, so undo is off; rewind again.
     await turn(page, 'only create utils.py').click()
@@ -112,10 +101,11 @@ test.describe('the seed walk-through, by clicks', () => {
     // The dialog closes once the main process has answered: the files are back by then.
     await expect(page.getByRole('dialog')).toBeHidden()
     expect(readdirSync(app.workspace)).not.toContain('utils.py')
-    await page.getByRole('button', { name: 'Undo rewind' }).click()
-    await expect(page.getByRole('button', { name: 'Undo rewind' })).toBeDisabled()
+    await page.getByRole('banner').getByRole('button', { name: /^Undo/ }).click()
+    await expect(page.getByRole('banner').getByRole('button', { name: /^Undo/ })).toBeDisabled()
     expect(readdirSync(app.workspace)).toContain('utils.py')
     await shot(page, 'explorer-05-undone')
+    await expectAccessible(page, 'explorer-05-undone')
 
     await turn(page, 'also remove DEBUG').click()
     await page.getByRole('button', { name: 'Switch to this branch' }).click()
@@ -127,6 +117,7 @@ test.describe('the seed walk-through, by clicks', () => {
     expect(config()).not.toContain('DEBUG')
     expect(config()).toContain('TIMEOUT = 30')
     await shot(page, 'explorer-06-switched-back')
+    await expectAccessible(page, 'explorer-06-switched-back')
 
     // A bookmark on the first turn, kept in the session and named in the graph.
     await turn(page, 'add TIMEOUT').click()
@@ -136,6 +127,7 @@ test.describe('the seed walk-through, by clicks', () => {
     await labelDialog.getByRole('button', { name: 'Save label' }).click()
     await expect(turn(page, 'add TIMEOUT')).toHaveAccessibleName(/labelled timeout works/)
     await shot(page, 'explorer-07-labelled')
+    await expectAccessible(page, 'explorer-07-labelled')
   })
 })
 
@@ -157,5 +149,6 @@ test.describe('an agent checkpoint', () => {
       'All settings live in config.py'
     )
     await shot(page, 'explorer-08-agent-report')
+    await expectAccessible(page, 'explorer-08-agent-report')
   })
 })

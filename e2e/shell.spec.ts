@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { expectAccessible } from './support/axe'
 import { repoRoot, type ServedApp, screenshotDir, serve } from './support/serve'
 
 let app: ServedApp
@@ -26,6 +27,7 @@ test('the token URL shows the app on the workspace, driven by the demo model', a
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
   await expect(page.getByText(app.workspace)).toBeVisible()
   await page.screenshot({ path: join(screenshotDir, 'shell-01-opened.png') })
+  await expectAccessible(page, 'shell-01-opened')
 })
 
 test('follows the OS dark theme and fits 1280x800 without horizontal scrolling', async ({
@@ -42,6 +44,7 @@ test('follows the OS dark theme and fits 1280x800 without horizontal scrolling',
   )
   expect(overflow).toBe(0)
   await page.screenshot({ path: join(screenshotDir, 'shell-02-dark.png') })
+  await expectAccessible(page, 'shell-02-dark', 'dark')
 })
 
 test('the side panel is resized by dragging or by the keyboard, within bounds, and remembered', async ({
@@ -88,6 +91,7 @@ test('the side panel is resized by dragging or by the keyboard, within bounds, a
     String(widest)
   )
   await page.screenshot({ path: join(screenshotDir, 'shell-04-wide-side-panel.png') })
+  await expectAccessible(page, 'shell-04-wide-side-panel')
 })
 
 test('a malformed payload over the WebSocket gets a typed error', async ({ page }) => {
@@ -123,6 +127,7 @@ test('says so when the web host goes away, and does not hang on the next request
     'add TIMEOUT = 30 to config.py'
   )
   await page.screenshot({ path: join(screenshotDir, 'shell-03-disconnected.png') })
+  await expectAccessible(page, 'shell-03-disconnected')
 })
 
 test('Settings says what Bash can do and saves the Bash sandbox', async ({ page }) => {

@@ -7,16 +7,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { repoRoot, screenshotDir, serve, type ServedApp } from './support/serve'
+import { expectAccessible } from './support/axe'
+import { repoRoot, serve, type ServedApp } from './support/serve'
+import { promptField, shot, turn } from './support/ui'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(screenshotDir, `${name}.png`) })
-
-const prompt = (page: Page) => page.getByRole('textbox', { name: 'Prompt' })
-const turn = (page: Page, title: string) =>
-  page.getByRole('group', { name: new RegExp(`^Turn: ${title}`) })
+const prompt = promptField
 
 /** Answers every permission question with the keyboard (Tab to Allow, Enter) until the run ends. */
 async function sendAndAllowByKeyboard(page: Page, text: string) {
@@ -82,6 +79,7 @@ test.describe('a session from empty to branched', () => {
     await page.getByRole('button', { name: 'add TIMEOUT = 30 to config.py' }).click()
     await expect(prompt(page)).toHaveValue('add TIMEOUT = 30 to config.py')
     await shot(page, 'ui-01-empty')
+    await expectAccessible(page, 'ui-01-empty')
     await sendAndAllowByKeyboard(page, 'add TIMEOUT = 30 to config.py')
 
     await prompt(page).fill('also remove DEBUG and create utils.py')
@@ -95,6 +93,7 @@ test.describe('a session from empty to branched', () => {
     // The reply streamed so far is on screen before the run ends.
     await expect(page.locator('.transcript')).toContainText('Removing DEBUG')
     await shot(page, 'ui-02-permission')
+    await expectAccessible(page, 'ui-02-permission')
     await page.keyboard.press('Tab')
     await expect(question.getByRole('button', { name: 'Allow' })).toBeFocused()
     await page.keyboard.press('Enter')
@@ -111,7 +110,7 @@ test.describe('a session from empty to branched', () => {
 
   test('a rewound prompt comes back with the focus; undo takes it back', async ({ page }) => {
     await page.goto(app.url)
-    const undo = page.getByRole('button', { name: 'Undo rewind' })
+    const undo = page.getByRole('banner').getByRole('button', { name: /^Undo/ })
     await expect(undo).toBeDisabled()
 
     // Esc closes the dialog and gives the focus back to the button that opened it.
@@ -128,6 +127,7 @@ test.describe('a session from empty to branched', () => {
     await expect(undo).toBeEnabled()
     await expect(page.getByRole('status').filter({ hasText: 'Rewound.' })).toBeVisible()
     await shot(page, 'ui-03-prefilled')
+    await expectAccessible(page, 'ui-03-prefilled')
 
     // Undone, the turn is back at the end of the conversation: its prompt no longer applies.
     await undo.click()
@@ -160,6 +160,7 @@ test.describe('a session from empty to branched', () => {
         expect(node.meta).toBeGreaterThanOrEqual(4.5)
       }
       await shot(page, `ui-04-abandoned-${colorScheme}`)
+      await expectAccessible(page, `ui-04-abandoned-${colorScheme}`, colorScheme)
     }
 
     await page.getByRole('button', { name: 'Fit View' }).click()
@@ -208,8 +209,9 @@ test.describe('a second window on the same session', () => {
     await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled()
     await turn(page, 'add TIMEOUT').click()
     await expect(page.getByRole('button', { name: 'Rewind here' })).toBeDisabled()
-    await expect(page.getByRole('button', { name: 'Undo rewind' })).toBeDisabled()
+    await expect(page.getByRole('banner').getByRole('button', { name: /^Undo/ })).toBeDisabled()
     await shot(page, 'ui-05-read-only')
+    await expectAccessible(page, 'ui-05-read-only')
   })
 })
 
@@ -253,6 +255,7 @@ test.describe('a permission question for a command that hides a line', () => {
     // The long line scrolls sideways instead of running out of the question.
     expect(await command.evaluate((pre) => pre.scrollWidth > pre.clientWidth)).toBe(true)
     await shot(page, 'ui-06-permission-whole-command')
+    await expectAccessible(page, 'ui-06-permission-whole-command')
     await question.getByRole('button', { name: 'Deny' }).click()
     await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden()
   })
@@ -285,5 +288,6 @@ test.describe('a prompt over the size limit', () => {
     await expect(prompt(page)).toHaveValue('漢'.repeat(200_000))
     await expect(page.getByText('No turns yet.')).toBeVisible()
     await shot(page, 'ui-06-prompt-too-long')
+    await expectAccessible(page, 'ui-06-prompt-too-long')
   })
 })

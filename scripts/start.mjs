@@ -3,7 +3,7 @@
 // Without an API key (and without --cwd) it opens the demo workspace on the scripted model.
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { ensureBuild, projectRoot } from './ensure-build.mjs'
+import { ensureBuild, ensureCliBuild, projectRoot } from './ensure-build.mjs'
 
 const args = process.argv.slice(2)
 ensureBuild()
@@ -31,8 +31,7 @@ if (binary !== null && hasDisplay) {
       ? 'rewind-studio: no Electron binary is installed here, so the app is served in your browser instead.'
       : 'rewind-studio: no display is available for a window, so the app is served in your browser instead.'
   )
-  const { register } = await import('tsx/esm/api')
-  register()
-  const { main } = await import('../src/cli/index.ts')
+  ensureCliBuild()
+  const { main } = await import('../out/cli/index.js')
   process.exitCode = await main(['serve', ...demo, ...args])
 }

@@ -99,7 +99,10 @@ test.each(['explore the project with a checkpoint', '用检查点探索一下项
 test('a prompt the demo does not know gets the help text', async () => {
   const h = await demoHarness()
   await h.agent.send('hello?')
-  expect(JSON.stringify(h.store.tree().activePath().at(-1))).toContain(
-    'This is the offline demo model'
-  )
+  const help = JSON.stringify(h.store.tree().activePath().at(-1))
+  expect(help).toContain('This is the offline demo model')
+  // The same help reaches the window and the terminal: it names how to rewind in each, so a
+  // window user is not told to type a chat command (issue 12).
+  expect(help).toContain('click Rewind here')
+  expect(help).toContain('in the terminal chat: /rewind 2')
 })

@@ -108,6 +108,30 @@ describe('studio', () => {
     expect(config(h.workspace)).toContain('TIMEOUT = 30')
   })
 
+  it('tells every window when a permission question is answered or dropped by a stop', async () => {
+    const h = await harness([], 'default')
+    await h.value('agent:send', { prompt: 'add TIMEOUT = 30 to config.py' })
+    const asked = () =>
+      h.events
+        .filter((e) => e.event === 'agent:permission')
+        .map((e) => e.payload as { requestId: string })
+    const resolved = () =>
+      h.events
+        .filter((e) => e.event === 'agent:permissionResolved')
+        .map((e) => (e.payload as { requestId: string }).requestId)
+    await expect.poll(() => asked().length).toBe(1)
+    await h.value('agent:answerPermission', { requestId: asked()[0]?.requestId, allow: false })
+    expect(resolved()).toEqual([asked()[0]?.requestId])
+
+    await expect
+      .poll(async () => (await h.value<{ running: boolean }>('app:info')).running)
+      .toBe(false)
+    await h.value('agent:send', { prompt: 'add TIMEOUT = 30 to config.py' })
+    await expect.poll(() => asked().length).toBe(2)
+    await h.value('agent:stop')
+    expect(resolved()).toEqual(asked().map((request) => request.requestId))
+  })
+
   it('labels a node, shows the label in the graph, and removes it', async () => {
     const h = await harness()
     await h.sendAndWait('add TIMEOUT = 30 to config.py')

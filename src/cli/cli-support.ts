@@ -1,13 +1,36 @@
 // What every command shares: where the app's files are, --help detection, and turning an error
 // into one clear line and an exit code (no stack traces for expected failures).
+import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { osErrorLine } from '../core/os/write-failure'
 import { CodedError } from '../shared/coded-error'
+import type * as EnsureBuild from '../../scripts/ensure-build.mjs'
 import { sayError } from './format'
 
-/** The project folder (package.json, demo/, out/). */
-export const appRoot = join(dirname(fileURLToPath(import.meta.url)), '../..')
+/**
+ * The project folder (package.json, demo/, out/): the nearest folder above this module holding a
+ * package.json, whether it runs from src/cli or from the build in out/cli.
+ */
+export const appRoot = findUp(dirname(fileURLToPath(import.meta.url)))
+
+function findUp(dir: string): string {
+  if (existsSync(join(dir, 'package.json'))) return dir
+  const parent = dirname(dir)
+  if (parent === dir) throw new Error('rewind-studio: cannot find its package.json')
+  return findUp(parent)
+}
+
+/**
+ * Builds the app's renderer (and the rest of out/) when it is older than the sources. The script
+ * is loaded from the project folder at run time, never bundled into the CLI: it finds the project
+ * from where it lies.
+ */
+export async function ensureAppBuild(): Promise<void> {
+  const script = pathToFileURL(join(appRoot, 'scripts/ensure-build.mjs')).href
+  const { ensureBuild } = (await import(script)) as typeof EnsureBuild
+  ensureBuild()
+}
 
 export function wantsHelp(args: string[]): boolean {
   return args.includes('--help') || args.includes('-h')

@@ -1,7 +1,7 @@
 // How the terminal shows what the agent does: a tool's result (a check or a cross, the tool, the
 // first lines), a permission question, and any text from outside made safe to print.
-import { escapeControlChars } from '../shared/control-chars'
-import type { AgentEvent, PermissionRequest } from '../shared/views'
+import { escapeControlChars, escapeControlCharsOneLine } from '../shared/control-chars'
+import type { AgentEvent, PermissionRequest, RewindResult } from '../shared/views'
 
 /**
  * Prints a line of text that may hold anything (a model's words, a file's content, a session
@@ -48,4 +48,14 @@ export function formatToolResult(
   const shown = lines.slice(0, SHOWN_LINES).map(clipped).join('\n       ')
   const more = lines.length > SHOWN_LINES ? `  …(+${lines.length - SHOWN_LINES} lines)` : ''
   return `${event.isError ? '✘' : '✔'} ${name} -> ${shown}${more}`
+}
+
+/** What a restore did to the files, a line per file (a path is one line, whatever its name holds). */
+export function restoreLines(result: RewindResult): string[] {
+  const shown = escapeControlCharsOneLine
+  return [
+    ...result.restored.map((path) => `  ⎿ restored ${shown(path)}`),
+    ...result.recreated.map((path) => `  ⎿ recreated ${shown(path)}`),
+    ...result.deleted.map((path) => `  ⎿ deleted (created after it) ${shown(path)}`)
+  ]
 }

@@ -11,18 +11,41 @@ const commands: Record<string, Command> = {
   inspect: {
     usage: 'inspect FILE [--json]',
     summary:
-      'print a session file as a tree (ours, Claude Code or pi), its checkpoints and problems',
+      'print a session file as a tree (ours, Claude Code, pi or oh-my-pi), its checkpoints and problems',
     load: () => import('./commands/inspect')
+  },
+  continue: {
+    usage: 'continue FILE [--at N|ID] [--cwd DIR] [--json]',
+    summary:
+      'continue a Claude Code, pi or oh-my-pi session in Rewind Studio: a new session up to a node',
+    load: () => import('./commands/continue')
   },
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
-    summary: 'talk to the agent in the terminal; /rewind, /undo, /redo, /exit',
+    summary:
+      'talk to the agent in the terminal; /rewind, /undo, /redo, /tree, /fork, /label, /exit',
     load: () => import('./commands/chat')
   },
   rewind: {
     usage: 'rewind FILE --to N [--mode M] [--dry-run] [--diff] [--json] | --undo | --redo',
-    summary: 'rewind a session to before its Nth prompt (files and/or conversation); undo, redo',
+    summary:
+      "rewind a session to before its Nth prompt (files and/or conversation); undo, redo; a Claude Code session's files from its backups",
     load: () => import('./commands/rewind')
+  },
+  fork: {
+    usage: 'fork FILE [--at N|ID] [--restore [--dry-run]] [--json]',
+    summary: 'write a new session holding the path to one node of FILE; prints its file',
+    load: () => import('./commands/fork')
+  },
+  export: {
+    usage: 'export FILE [--branch N|ID | --all] --format md|html|json [-o OUT]',
+    summary: 'a branch as Markdown, the whole tree as one offline HTML page, or the tree as JSON',
+    load: () => import('./commands/export')
+  },
+  label: {
+    usage: 'label FILE N|ID TEXT | --clear',
+    summary: 'label a node of a session (or remove its label)',
+    load: () => import('./commands/label')
   },
   diff: {
     usage: 'diff FILE --from A --to B|current [--cwd DIR] [--json]',
@@ -38,6 +61,12 @@ const commands: Record<string, Command> = {
     usage: 'gc [--cwd DIR] [--max-gb N] [--max-age-days N] [--dry-run]',
     summary: 'prune file-history backups now (size cap, age; never what recent checkpoints need)',
     load: () => import('./commands/gc')
+  },
+  sessions: {
+    usage: 'sessions [--cwd DIR] [--all] [--json]',
+    summary:
+      "list a workspace's sessions from every tool (ours, Claude Code, pi, oh-my-pi), or every project",
+    load: () => import('./commands/sessions')
   },
   serve: {
     usage: 'serve [--cwd DIR] [--port N]',

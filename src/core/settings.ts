@@ -12,7 +12,15 @@ export const SettingsFile = z.looseObject({
   permissionMode: PermissionMode.optional(),
   checkpoint: z.looseObject({ enabled: z.boolean().optional() }).optional(),
   /** sandbox: run Bash confined to the workspace (core/os/bash-sandbox.ts). */
-  bash: z.looseObject({ sandbox: z.boolean().optional() }).optional()
+  bash: z.looseObject({ sandbox: z.boolean().optional() }).optional(),
+  /** Where other tools keep their sessions (sources/homes.ts); environment variables win. */
+  sources: z
+    .looseObject({
+      claudeCodeHome: z.string().min(1).optional(),
+      piHome: z.string().min(1).optional(),
+      ohMyPiHome: z.string().min(1).optional()
+    })
+    .optional()
 })
 export type SettingsFile = z.infer<typeof SettingsFile>
 

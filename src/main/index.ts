@@ -10,7 +10,12 @@ import { validatingSink } from '../core/studio/events'
 import { registerHandlers } from './ipc'
 import { safeStorageSecrets } from './secret-store'
 import { isTrustedSender } from './sender-check'
-import { denyPermissions, hardenWebContents, secureWindowOptions } from './window'
+import {
+  denyPermissions,
+  hardenWebContents,
+  saveExportsWithDialog,
+  secureWindowOptions
+} from './window'
 
 const rendererDir = join(__dirname, '../renderer')
 const rendererIndex = join(rendererDir, 'index.html')
@@ -29,6 +34,7 @@ async function openWindow(): Promise<void> {
   })
 
   denyPermissions(session.defaultSession)
+  saveExportsWithDialog(session.defaultSession)
   window = new BrowserWindow(secureWindowOptions(join(__dirname, '../preload/index.cjs')))
   const contents = window.webContents
   hardenWebContents(contents, isAppUrl, (url) => void shell.openExternal(url))

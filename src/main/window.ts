@@ -61,3 +61,19 @@ export function denyPermissions(session: Session): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
 }
+
+/**
+ * Export… saves its file as a download of a Blob the page made (renderer actions/export.ts):
+ * Electron asks where to save it with the system's save dialog, opened on the export's own name.
+ * Only blob: downloads go through (a blob is made by a page of this session, and the only page is
+ * ours: navigation elsewhere is refused); a download of anything else is cancelled.
+ */
+export function saveExportsWithDialog(session: Session): void {
+  session.on('will-download', (event, item) => {
+    if (!item.getURL().startsWith('blob:')) {
+      event.preventDefault()
+      return
+    }
+    item.setSaveDialogOptions({ title: 'Save the export', defaultPath: item.getFilename() })
+  })
+}

@@ -10,11 +10,17 @@ import {
   AppInfo,
   CheckpointView,
   CompareView,
+  ExportFormat,
+  ExportedFile,
   FileDiff,
   NodeDetail,
   PermissionRequest,
+  ProjectSummary,
+  RescuePreview,
+  RescueResult,
   RewindPreview,
   RewindResult,
+  SearchEntry,
   SessionGraph,
   SessionSummary,
   Settings,
@@ -43,15 +49,30 @@ function channel<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
 
 export const requests = {
   'app:info': channel(Empty, AppInfo),
+  /** The workspace's sessions from every source (ours, Claude Code, pi, oh-my-pi), newest first. */
   'session:list': channel(Empty, z.array(SessionSummary)),
+  /** Every project found in the homes of the tools (All projects), newest first. */
+  'projects:list': channel(Empty, z.array(ProjectSummary)),
   'session:open': channel(z.object({ sessionId: Uuid }).strict(), AppInfo),
   'session:new': channel(Empty, AppInfo),
+  /**
+   * Shows another tool's session file (Claude Code, pi, oh-my-pi) read-only, followed while it
+   * grows. Only a file the discovery lists (in a project folder of a known home) is opened.
+   */
+  'session:openFile': channel(z.object({ file: z.string().min(1).max(4096) }).strict(), AppInfo),
+  /** Continue in Rewind Studio: a new session of ours holding the path to a node of the shown one. */
+  'session:continueForeign': channel(z.object({ nodeId: Uuid }).strict(), AppInfo),
+  /** "Restore files here": the shown foreign session's files as its backups say, before a prompt. */
+  'rescue:preview': channel(z.object({ nodeId: Uuid }).strict(), RescuePreview),
+  'rescue:apply': channel(z.object({ nodeId: Uuid }).strict(), RescueResult),
   'session:graph': channel(Empty, SessionGraph),
   'session:transcript': channel(
     z.object({ leafUuid: Uuid.nullable() }).strict(),
     z.array(TranscriptEntry)
   ),
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
+  /** What "Search the session" searches, per graph node (built once per shape of the tree). */
+  'session:searchIndex': channel(Empty, z.array(SearchEntry)),
   /** A bookmark on a node (a null label removes it). */
   'session:label': channel(z.object({ nodeId: Uuid, label: LabelText.nullable() }).strict(), Ok),
   /**
@@ -64,6 +85,17 @@ export const requests = {
     AppInfo
   ),
   'session:forkPreview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
+  /**
+   * The session as Markdown, one HTML page or JSON (core/export), for the page to save: the
+   * whole tree, or the branch through `nodeId` (the active branch without it). At most
+   * MAX_EXPORT_BYTES; a bigger one is refused as unavailable (the CLI writes any size).
+   */
+  'session:export': channel(
+    z
+      .object({ format: ExportFormat, scope: z.enum(['all', 'branch']), nodeId: Uuid.optional() })
+      .strict(),
+    ExportedFile
+  ),
   'agent:send': channel(z.object({ prompt: Prompt }).strict(), Ok),
   'agent:stop': channel(Empty, Ok),
   'agent:answerPermission': channel(z.object({ requestId: Uuid, allow: z.boolean() }).strict(), Ok),
@@ -107,7 +139,10 @@ export const requests = {
 export const events = {
   'session:graph': SessionGraph,
   'agent:event': AgentEvent,
-  'agent:permission': PermissionRequest
+  'agent:permission': PermissionRequest,
+  /** A permission question is no longer waiting (answered in some window, or the run stopped):
+   * every other window takes it down. */
+  'agent:permissionResolved': z.object({ requestId: z.string() })
 } as const
 
 export type RequestChannel = keyof typeof requests

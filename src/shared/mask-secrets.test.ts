@@ -52,4 +52,15 @@ describe('maskSecrets', () => {
       [openai]: true
     })
   })
+
+  it('copies only what holds a key: the rest is returned as it is, nothing changed in place', () => {
+    const clean = { text: 'nothing here', blocks: [{ type: 'text', text: 'plain' }] }
+    expect(maskSecretsIn(clean)).toBe(clean)
+    const dirty = { keep: clean, key: [1, `x ${openai}`] }
+    const masked = maskSecretsIn(dirty)
+    expect(masked).not.toBe(dirty)
+    expect(masked.keep).toBe(clean)
+    expect(masked.key).toEqual([1, 'x sk-proj-…(53 chars, masked)'])
+    expect(dirty.key[1]).toBe(`x ${openai}`)
+  })
 })

@@ -10,6 +10,11 @@
 interface SecretPattern {
   /** Matches the secret (a Bearer token without its word, which a lookbehind requires). */
   pattern: RegExp
+  /**
+   * A literal every match holds (the key's prefix): a text with none of the patterns' hints is
+   * left without running them (masking an export of a long session runs it on every string).
+   */
+  hint: RegExp
   /** The start of the match kept in front of the mask (the key's kind); null: not a secret. */
   keep(match: string, groups: (string | undefined)[]): string | null
 }
@@ -28,48 +33,62 @@ const PATTERNS: SecretPattern[] = [
     // the base64 body goes.
     pattern:
       /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----(?:[\s\S]*?-----END \1PRIVATE KEY-----|[A-Za-z0-9+/=\s:,-]*)/g,
+    hint: /PRIVATE KEY-----/,
     keep: (_match, [kind]) => `-----BEGIN ${kind ?? ''}PRIVATE KEY-----`
   },
   {
     // Anthropic (sk-ant-api03-…), OpenAI (sk-…, sk-proj-…, sk-svcacct-…, sk-admin-…).
     pattern: /\bsk-(ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
+    hint: /sk-/,
     keep: (match, [kind]) => (looksRandom(match.slice(3)) ? `sk-${kind ?? ''}` : null)
   },
   {
     // AWS access key ids.
     pattern: /\b(AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+    hint: /AKIA|ASIA|ABIA|ACCA/,
     keep: (_match, [kind]) => kind ?? ''
   },
   {
     // GitHub tokens: personal (ghp_), OAuth (gho_), user/server (ghu_, ghs_), refresh (ghr_).
     pattern: /\b(gh[pousr]_)[A-Za-z0-9]{30,}/g,
+    hint: /gh[pousr]_/,
     keep: (_match, [kind]) => kind ?? ''
   },
   {
     pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}/g,
+    hint: /github_pat_/,
     keep: () => 'github_pat_'
   },
   {
     // Slack bot, user, app and refresh tokens.
     pattern: /\b(xox[abposr]-)[A-Za-z0-9-]{10,}/g,
+    hint: /xox[abposr]-/,
     keep: (_match, [kind]) => kind ?? ''
   },
   {
     // Google API keys.
     pattern: /\bAIza[0-9A-Za-z_-]{35}/g,
+    hint: /AIza/,
     keep: () => 'AIza'
   },
   {
     // An HTTP bearer token (a JWT, an opaque token).
     pattern: /(?<=\bBearer\s+)[A-Za-z0-9_.~+/-]{20,}=*/gi,
+    hint: /bearer/i,
     keep: (match) => (looksRandom(match) ? '' : null)
   }
 ]
 
+/** Any pattern's hint, case-insensitively: a superset of where any pattern can match. */
+const ANY_HINT = new RegExp(PATTERNS.map((p) => p.hint.source).join('|'), 'i')
+
 /** `text` with every string that looks like a key replaced by its kind, its length and a mask. */
 export function maskSecrets(text: string): string {
+  if (!ANY_HINT.test(text)) return text
   let out = text
-  for (const { pattern, keep } of PATTERNS) {
+  for (const { pattern, hint, keep } of PATTERNS) {
+    // A lookbehind (Bearer) is tried at every position: skip a pattern whose hint is absent.
+    if (!hint.test(out)) continue
     out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
       // replace() passes the groups, then the offset (a number): only the groups are wanted.
       const end = rest.findIndex((r) => typeof r === 'number')
@@ -81,14 +100,32 @@ export function maskSecrets(text: string): string {
   return out
 }
 
-/** `value` (JSON-like: strings, arrays, plain objects) with maskSecrets applied to every string. */
+/**
+ * `value` (JSON-like: strings, arrays, plain objects) with maskSecrets applied to every string.
+ * Copy on write: an array or object with nothing to mask in it is returned as it is (an export
+ * of a long session masks megabytes of text that holds no key; copying it all cost seconds of
+ * garbage collection), one with a key is a new one. Nothing is ever changed in place.
+ */
 export function maskSecretsIn<T>(value: T): T {
   if (typeof value === 'string') return maskSecrets(value) as T
-  if (Array.isArray(value)) return value.map((item: unknown) => maskSecretsIn(item)) as T
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      const masked = maskSecretsIn(item)
+      if (masked !== item) copy ??= value.slice()
+      if (copy !== null) copy[i] = masked
+    }
+    return (copy ?? value) as T
+  }
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, maskSecretsIn(item)])
-    ) as T
+    let copy: Record<string, unknown> | null = null
+    for (const [key, item] of Object.entries(value)) {
+      const masked = maskSecretsIn(item)
+      if (masked !== item) copy ??= { ...(value as Record<string, unknown>) }
+      if (copy !== null) copy[key] = masked
+    }
+    return (copy ?? value) as T
   }
   return value
 }

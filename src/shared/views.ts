@@ -37,12 +37,48 @@ export const AppInfo = z.object({
   /** The agent is running a turn: a page opened mid-run shows Stop, not Send. */
   running: z.boolean(),
   /** Questions the agent asked before this page connected, still waiting for an answer. */
-  pendingPermissions: z.array(PermissionRequest)
+  pendingPermissions: z.array(PermissionRequest),
+  /**
+   * Set when the session shown is another tool's (Claude Code, pi, oh-my-pi), read-only: the
+   * renderer offers "Continue in Rewind Studio" instead of the composer.
+   */
+  foreign: z
+    .object({
+      format: z.enum(['claude-code', 'pi', 'oh-my-pi']),
+      /** The session file, which Rewind Studio never writes. */
+      file: z.string(),
+      /** The folder the session recorded as its workspace. */
+      cwd: z.string(),
+      /** Whether the tool keeps backups of its files ("Restore files here" can work). */
+      backups: z.boolean()
+    })
+    .nullable()
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
-export const GraphNodeKind = z.enum(['turn', 'branch_summary', 'rewind_report', 'compaction'])
+/**
+ * `exploration`: what an agent explored between its checkpoint and its rewind, drawn under the
+ * rewind report it produced (the report is the one node for the rewind). `subagent`: a
+ * sub-agent's transcript, a collapsible branch of the tool call that ran it.
+ */
+export const GraphNodeKind = z.enum([
+  'turn',
+  'branch_summary',
+  'rewind_report',
+  'compaction',
+  'exploration',
+  'subagent'
+])
 export type GraphNodeKind = z.infer<typeof GraphNodeKind>
+
+/**
+ * How a node's turn ended, read from the records: `done` (the model ended its turn), `stopped`
+ * (interrupted: cut-off text, or tool calls answered "Interrupted"), `failed` (no answer after
+ * the prompt or the tool results: the model call failed, or a stop came before it said anything),
+ * `running` (the agent is in it now).
+ */
+export const TurnOutcome = z.enum(['done', 'stopped', 'failed', 'running'])
+export type TurnOutcome = z.infer<typeof TurnOutcome>
 
 /** One node of the branch explorer: a turn (its id is its prompt record's uuid) or a summary. */
 export const GraphNode = z.object({
@@ -57,7 +93,8 @@ export const GraphNode = z.object({
   onActivePath: z.boolean(),
   /** The last record of the deepest branch through this node: where "Switch to this branch" goes. */
   branchLeafUuid: z.string(),
-  label: z.string().nullable()
+  label: z.string().nullable(),
+  outcome: TurnOutcome
 })
 export type GraphNode = z.infer<typeof GraphNode>
 
@@ -103,6 +140,16 @@ export const SessionGraph = z.object({
 })
 export type SessionGraph = z.infer<typeof SessionGraph>
 
+/** What "Search the session" looks through for one graph node (session:searchIndex). */
+export const SearchEntry = z.object({
+  nodeId: z.string(),
+  /** The prompt's text (empty for a node that is no turn). */
+  prompt: z.string(),
+  /** Answers, tool names, paths and summaries, one per line. */
+  text: z.string()
+})
+export type SearchEntry = z.infer<typeof SearchEntry>
+
 /** One rewind, branch switch or continue of the session, oldest first (timeline:list). */
 export const TimelineEntry = z.object({
   id: z.string(),
@@ -142,7 +189,9 @@ export const FileDiff = z.object({
   /** Unified diff, current → target (empty when the content is unknown or binary). */
   diff: z.string(),
   /** The file changed outside the agent since the agent last wrote it. */
-  outsideChange: z.boolean()
+  outsideChange: z.boolean(),
+  /** Why there is no diff to show, when there is a reason to give (another tool kept no after-state). */
+  note: z.string().optional()
 })
 export type FileDiff = z.infer<typeof FileDiff>
 
@@ -158,7 +207,13 @@ export const NodeDetail = z.object({
       startedAt: z.string().nullable(),
       rewoundAt: z.string().nullable()
     })
-    .nullable()
+    .nullable(),
+  /**
+   * The node's records as the log holds them, for a raw JSON view: its messages with every field
+   * (foreign fields too) and the records of its turn that are not drawn (another tool's progress,
+   * system and unknown records). `line`: the line of the file (null when not known).
+   */
+  raw: z.array(z.object({ line: z.number().int().nullable(), record: z.unknown() }))
 })
 export type NodeDetail = z.infer<typeof NodeDetail>
 
@@ -225,17 +280,61 @@ export const RewindResult = z.object({
 })
 export type RewindResult = z.infer<typeof RewindResult>
 
+/** A file a rescue restore leaves as it is, and why (its backup is missing). */
+export const SkippedFile = z.object({ path: z.string(), reason: z.string() })
+export type SkippedFile = z.infer<typeof SkippedFile>
+
+/**
+ * A rescue restore of a foreign session's files from its tool's own backups (Claude Code's
+ * file-history), previewed: as a rewind's preview, plus the files that cannot be restored.
+ */
+export const RescuePreview = RewindPreview.extend({
+  /** The prompt the files go back to before, and its number on its branch. */
+  promptUuid: z.string(),
+  promptIndex: z.number().int(),
+  skipped: z.array(SkippedFile)
+})
+export type RescuePreview = z.infer<typeof RescuePreview>
+
+export const RescueResult = RewindResult.extend({
+  /** Files left as they are (their backup is missing): the restore is partial when any is. */
+  skipped: z.array(SkippedFile)
+})
+export type RescueResult = z.infer<typeof RescueResult>
+
+/** The tool that wrote a session (core/sources/homes.ts says where each keeps them). */
+export const SessionSource = z.enum(['rewind-studio', 'claude-code', 'pi', 'oh-my-pi'])
+export type SessionSource = z.infer<typeof SessionSource>
+
 export const SessionSummary = z.object({
   sessionId: z.string(),
   file: z.string(),
+  source: SessionSource,
   createdAt: z.string(),
+  /** The latest record's time (the file's mtime when no record has one). */
+  lastActivity: z.string(),
+  /** The session's title record (Claude Code's, pi's, oh-my-pi's), else its first prompt. */
+  title: z.string().nullable(),
   firstPrompt: z.string().nullable(),
+  /** Prompts a person typed, on every branch. */
   prompts: z.number().int(),
   current: z.boolean(),
   /** Why the file cannot be opened as a session (empty, no header); null for a session. */
   problem: z.string().nullable()
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
+
+/** A project found in the homes of the tools (All projects). */
+export const ProjectSummary = z.object({
+  cwd: z.string(),
+  sessions: z.number().int(),
+  lastActivity: z.string(),
+  /** Each tool's folder of the project's sessions. */
+  folders: z.array(
+    z.object({ source: SessionSource, folder: z.string(), sessions: z.number().int() })
+  )
+})
+export type ProjectSummary = z.infer<typeof ProjectSummary>
 
 export const Settings = z.object({
   model: z.string(),
@@ -261,6 +360,23 @@ export const SettingsUpdate = z.object({
   apiKey: z.string().max(1000).optional()
 })
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>
+
+export const ExportFormat = z.enum(['md', 'html', 'json'])
+export type ExportFormat = z.infer<typeof ExportFormat>
+
+/**
+ * The most an export hands the page over the contract, in bytes of UTF-8 (a bigger one is for
+ * `rewind-studio export`, which writes a file of any size).
+ */
+export const MAX_EXPORT_BYTES = 32 * 1024 * 1024
+
+/** A rendered export (core/export) the page saves as a file: the browser's download, Electron's. */
+export const ExportedFile = z.object({
+  fileName: z.string(),
+  mimeType: z.string(),
+  content: z.string()
+})
+export type ExportedFile = z.infer<typeof ExportedFile>
 
 /** What the agent loop streams while it runs. */
 export const AgentEvent = z.discriminatedUnion('type', [

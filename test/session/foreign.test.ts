@@ -23,9 +23,16 @@ describe.skipIf(!haveCorpus)('Claude Code transcripts', () => {
       ['write a file about geese in docs', 1],
       ['delete that file', 0]
     ])
+    // The update says the file did not exist before the turn (its after-state is not known yet);
+    // the next prompt's snapshot then names the backup of how the turn left it.
     expect(
-      loaded.tree.fileChanges('0a6b13d1-f892-4e90-8b5f-62e772cae0d7').map((f) => [f.path, f.before])
-    ).toEqual([['docs/geese.md', null]])
+      loaded.tree
+        .fileChanges('0a6b13d1-f892-4e90-8b5f-62e772cae0d7')
+        .map((f) => [f.path, f.before, f.after, f.afterUnknown ?? false])
+    ).toEqual([
+      ['docs/geese.md', null, null, true],
+      ['docs/geese.md', null, 'f6cf205613da63b4@v2', false]
+    ])
     expect(loaded.tree.leaves()).toHaveLength(1)
     expect(loaded.tree.size).toBe(14)
     expect(loaded.tree.activePath()).toHaveLength(14)

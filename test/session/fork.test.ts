@@ -79,7 +79,16 @@ describe('forkSession', () => {
       ['first', 1],
       ['third', 1]
     ])
-    expect(tree.fileChanges(ids.p3).map((c) => c.path)).toEqual(['three.txt'])
+    // A change is copied as the fork's record, at the fork's time, naming the one it copies.
+    const [copied] = tree.fileChanges(ids.p3)
+    const [original] = store.tree().fileChanges(ids.p3)
+    expect(copied).toMatchObject({
+      path: 'three.txt',
+      after: original?.after,
+      copyOf: original?.uuid
+    })
+    expect(copied?.uuid).not.toBe(original?.uuid)
+    expect((copied?.timestamp ?? '') >= fork.header.timestamp).toBe(true)
     expect(Object.fromEntries(tree.labels())).toEqual({ [ids.p1]: 'start', [ids.p3]: 'works' })
     // The turns' contents and times are the origin's.
     expect(tree.get(ids.a3)).toEqual({ ...store.tree().get(ids.a3), parentUuid: ids.p3 })

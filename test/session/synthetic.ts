@@ -28,8 +28,16 @@ function id(n: number): string {
   return `01900000-0000-7000-8000-${hex}`
 }
 
-/** Writes a session of about `targetBytes` to `file`; returns its record count. */
-export function writeSyntheticSession(file: string, targetBytes: number, seed = 1): number {
+/**
+ * Writes a session of about `targetBytes` to `file` (or of `limits.turns` turns, whichever comes
+ * first), its header naming `limits.cwd`; returns its record count.
+ */
+export function writeSyntheticSession(
+  file: string,
+  targetBytes: number,
+  seed = 1,
+  limits: { turns?: number; cwd?: string } = {}
+): number {
   const random = seeded(seed)
   const fd = openSync(file, 'w')
   let bytes = 0
@@ -58,10 +66,10 @@ export function writeSyntheticSession(file: string, targetBytes: number, seed = 
     timestamp: stamp(),
     version: SESSION_FORMAT_VERSION,
     sessionId: id(0),
-    cwd: '/work/project'
+    cwd: limits.cwd ?? '/work/project'
   })
   try {
-    for (let turn = 1; bytes < targetBytes; turn++) {
+    for (let turn = 1; bytes < targetBytes && turn <= (limits.turns ?? Infinity); turn++) {
       turnStarts.push(leaf)
       const prompt = node('user', {
         message: { role: 'user', content: text(random, 80 + random() * 300) }
@@ -110,6 +118,8 @@ export function writeSyntheticSession(file: string, targetBytes: number, seed = 
       node('assistant', {
         message: {
           role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          stop_reason: 'end_turn',
           content: [{ type: 'text', text: text(random, 100 + random() * 500) }]
         }
       })

@@ -1,4 +1,5 @@
-// Runs the real rewind-studio command in a child process, as a user's shell would.
+// Runs the real rewind-studio command in a child process, as a user's shell would: bin/ runs the
+// CLI built to JavaScript (out/cli; vitest's global setup builds it once, test/support/build-cli.ts).
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -14,7 +14,8 @@ export const fixedInfo: AppInfo = {
   model: 'scripted:test',
   notices: [],
   running: false,
-  pendingPermissions: []
+  pendingPermissions: [],
+  foreign: null
 }
 
 export function recordingHandlers(): { handlers: Handlers; calls: [RequestChannel, unknown][] } {

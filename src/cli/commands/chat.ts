@@ -10,12 +10,14 @@ import { parseLaunchArgs, UsageError } from '../../core/studio/launch-options'
 import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceSession } from '../../core/studio/workspace-session'
+import type { SessionStore } from '../../core/session/store'
 import { indexTurns } from '../../core/studio/graph-view'
 import { actionLabel } from '../../core/studio/timeline-view'
 import { appRoot, failWith, wantsHelp } from '../cli-support'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
-import { formatPermissionDetail, formatToolResult, say } from '../format'
+import { type ChatSession, forkCommand, labelCommand, treeCommand } from '../chat-nodes'
+import { formatPermissionDetail, formatToolResult, restoreLines, say } from '../format'
 
 const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-mode MODE]
                           [--continue | --resume ID] [--setting key=value ...]
@@ -25,6 +27,11 @@ Reads prompts line by line from standard input. Commands:
   /rewind N [MODE]        go back to before checkpoint N; MODE: both (default), conversation, code
   /undo                   undo the last rewind, branch switch or continue; again to go back further
   /redo                   do again what /undo undid
+  /tree [all]             the tree of turns with their numbers and labels; then pick one to
+                          continue from (its files come back too; Enter stays)
+  /fork [N|ID] [--restore] go on in a new session holding the path to turn N (default: here);
+                          --restore brings that turn's files back too
+  /label [N|ID] TEXT      label turn N (default: the current one); /label [N|ID] --clear
   /exit                   leave (the session is saved as you go; --continue resumes it)
   Ctrl-C                  stop the running turn; with no turn running, leave as /exit does
 --model M naming an Anthropic model needs ANTHROPIC_API_KEY; without --model and without a key,
@@ -69,11 +76,39 @@ class LineReader {
   }
 }
 
-class TerminalChat {
+class TerminalChat implements ChatSession {
   private readonly toolNames = new Map<string, string>()
-  work!: WorkspaceSession
+  private current: WorkspaceSession | null = null
 
-  constructor(private readonly input: LineReader) {}
+  constructor(
+    private readonly input: LineReader,
+    readonly home: string,
+    private readonly open: (store: SessionStore) => Promise<WorkspaceSession>
+  ) {}
+
+  get work(): WorkspaceSession {
+    if (this.current === null) throw new Error('The chat has no session open')
+    return this.current
+  }
+
+  async start(store: SessionStore): Promise<void> {
+    this.current = await this.open(store)
+  }
+
+  async switchTo(store: SessionStore): Promise<void> {
+    await this.current?.close()
+    this.current = null
+    await this.start(store)
+  }
+
+  async close(): Promise<void> {
+    await this.current?.close()
+    this.current = null
+  }
+
+  ask(question: string): Promise<string | null> {
+    return this.input.next(question)
+  }
 
   onEvent = (event: AgentEvent): void => {
     switch (event.type) {
@@ -151,10 +186,7 @@ class TerminalChat {
   }
 
   printRestore(result: RewindResult): void {
-    const shown = escapeControlCharsOneLine // a path is one line, whatever its name holds
-    for (const path of result.restored) say(`  ⎿ restored ${shown(path)}`)
-    for (const path of result.recreated) say(`  ⎿ recreated ${shown(path)}`)
-    for (const path of result.deleted) say(`  ⎿ deleted (created after it) ${shown(path)}`)
+    for (const line of restoreLines(result)) say(line)
   }
 
   async rewind(args: string[]): Promise<string | null> {
@@ -213,11 +245,15 @@ class TerminalChat {
       const text = line.trim()
       if (text === '') continue
       if (text === '/exit' || text === '/quit') return
+      const [command, ...words] = text.split(/\s+/)
       try {
         if (text === '/rewind') this.listCheckpoints()
         else if (text.startsWith('/rewind '))
           prefill = await this.rewind(text.split(/\s+/).slice(1))
         else if (text === '/undo' || text === '/redo') await this.step(text === '/undo')
+        else if (command === '/tree') await treeCommand(this, words)
+        else if (command === '/fork') await forkCommand(this, words)
+        else if (command === '/label') labelCommand(this, words)
         else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
         else await this.work.agent.send(text)
       } catch (error) {
@@ -232,9 +268,11 @@ export async function run(args: string[]): Promise<number> {
     say(usage)
     return 0
   }
-  let work: WorkspaceSession | null = null
+  let chat: TerminalChat | null = null
   let interrupt: (() => void) | null = null
   const rl = createInterface({ input: process.stdin, terminal: process.stdin.isTTY === true })
+  // Listening from the start: lines a pipe delivers while the session opens are kept.
+  const input = new LineReader(rl)
   try {
     const options = parseLaunchArgs(args, { kind: 'new' })
     if (options.port !== undefined) throw new UsageError('chat takes no --port')
@@ -246,26 +284,28 @@ export async function run(args: string[]): Promise<number> {
       demoFallback: options.model === undefined
     })
     const settings = models.settings()
-    const chat = new TerminalChat(new LineReader(rl))
     // Before the session: a model that cannot be set up creates no empty session.
     const model = await models.client()
+    const terminal: TerminalChat = new TerminalChat(input, options.home, (store) =>
+      WorkspaceSession.open({
+        home: options.home,
+        store,
+        model,
+        permissionMode: settings.permissionMode,
+        checkpointTools: settings.checkpointEnabled,
+        bashSandbox: settings.bashSandbox,
+        askPermission: terminal.askPermission,
+        onEvent: terminal.onEvent
+      })
+    )
+    chat = terminal
     const store = openSessionStore(options.home, cwd, options.session)
-    work = await WorkspaceSession.open({
-      home: options.home,
-      store,
-      model,
-      permissionMode: settings.permissionMode,
-      checkpointTools: settings.checkpointEnabled,
-      bashSandbox: settings.bashSandbox,
-      askPermission: chat.askPermission,
-      onEvent: chat.onEvent
-    })
-    chat.work = work
+    await chat.start(store)
     interrupt = chat.interrupt
     process.on('SIGINT', interrupt)
     rl.on('SIGINT', interrupt)
     say(`Session ${store.sessionId} in ${cwd} (${settings.model}, ${settings.permissionMode})`)
-    for (const notice of [...models.notices(), ...work.notices]) say(`! ${notice}`)
+    for (const notice of [...models.notices(), ...chat.work.notices]) say(`! ${notice}`)
     await chat.run()
     return 0
   } catch (error) {
@@ -273,6 +313,6 @@ export async function run(args: string[]): Promise<number> {
   } finally {
     if (interrupt !== null) process.off('SIGINT', interrupt)
     rl.close()
-    await work?.close()
+    await chat?.close()
   }
 }

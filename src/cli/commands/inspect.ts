@@ -1,6 +1,6 @@
 // `rewind-studio inspect FILE [--json]`: prints a session's tree, read-only. Reads our sessions,
-// Claude Code transcripts and pi sessions (mapped onto the same tree model), and lists every
-// problem loading found. Never writes, never takes the writer lock.
+// Claude Code transcripts, pi and oh-my-pi sessions (mapped onto the same tree model), with their
+// sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
 import { contentText, isPrompt, promptText, type TreeRecord } from '../../core/session/tree'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
@@ -36,8 +36,28 @@ export async function run(args: string[]): Promise<number> {
     console.log(
       escapeControlCharsInJson(JSON.stringify(maskSecretsIn(inspectJson(loaded)), null, 2))
     )
-  } else console.log(inspectText(loaded).join('\n'))
+  } else writeLines(inspectLines(loaded))
   return 0
+}
+
+/**
+ * Prints lines as they are made, a batch at a time: the text of a 100 MB session is 120,000 lines,
+ * and lines that are printed and dropped cost the garbage collector far less than lines all kept
+ * until the end (bench/cli-startup.ts).
+ */
+function writeLines(lines: Iterable<string>): void {
+  let batch: string[] = []
+  let chars = 0
+  for (const line of lines) {
+    batch.push(line)
+    chars += line.length + 1
+    if (chars >= 256 * 1024) {
+      console.log(batch.join('\n'))
+      batch = []
+      chars = 0
+    }
+  }
+  if (batch.length > 0) console.log(batch.join('\n'))
 }
 
 export function inspectJson(loaded: LoadedSession) {
@@ -61,6 +81,14 @@ export function inspectJson(loaded: LoadedSession) {
     summaries: tree
       .summaries()
       .map(({ uuid, fromId, summary, kind }) => ({ uuid, fromId, summary, kind })),
+    subagents: loaded.subagents.map((run) => ({
+      id: run.id,
+      title: run.title,
+      toolUseId: run.toolUseId,
+      calledFrom: run.parentUuid,
+      source: run.source,
+      messages: run.tree.size
+    })),
     problems: loaded.problems
   }
 }
@@ -72,14 +100,20 @@ export function inspectJson(loaded: LoadedSession) {
  * Each line is safe to print (printableLine).
  */
 export function inspectText(loaded: LoadedSession): string[] {
+  return [...inspectLines(loaded)]
+}
+
+/** inspectText, line by line as each is made. */
+export function* inspectLines(loaded: LoadedSession): Generator<string> {
   const { tree } = loaded
   const onPath = new Set(tree.activePath().map((r) => r.uuid))
   const labels = tree.labels()
-  const out: string[] = [
+  const head: string[] = [
     `${loaded.format} session ${tree.header?.sessionId ?? '(no header)'}${tree.header?.cwd ? ` in ${tree.header.cwd}` : ''}`,
     `${loaded.recordCount} records, ${tree.size} messages, ${tree.leaves().length} leaves; * active path, > leaf`,
     ''
   ]
+  yield* head.map(printableLine)
   const stack: { node: TreeRecord; depth: number; fork: boolean }[] = tree
     .children(null)
     .reverse()
@@ -90,9 +124,10 @@ export function inspectText(loaded: LoadedSession): string[] {
     const { node, depth, fork } = item
     const mark = node.uuid === tree.leafUuid ? '>' : onPath.has(node.uuid) ? '*' : ' '
     const label = labels.get(node.uuid)
-    out.push(
-      `${mark} ${'  '.repeat(depth)}${fork ? '└ ' : ''}${shortId(node.uuid)} ${describe(node)}${label ? `  [${label}]` : ''}`
-    )
+    // Each part from the file is masked where it is made (describe); the line is then made safe
+    // to print. An id is too short to hold a key (shortId); the indentation is ours.
+    const text = `${shortId(node.uuid)} ${describe(node)}${label ? `  [${maskSecrets(label)}]` : ''}`
+    yield `${mark} ${indentation(depth)}${fork ? '└ ' : ''}${escapeControlCharsOneLine(text)}`
     const children = tree.children(node.uuid)
     // Push in reverse so the first child (the chain's continuation) is printed next.
     for (let i = children.length - 1; i >= 0; i--) {
@@ -106,7 +141,7 @@ export function inspectText(loaded: LoadedSession): string[] {
     }
   }
   const checkpoints = tree.checkpoints()
-  out.push('', `Checkpoints (${checkpoints.length}):`)
+  const out: string[] = ['', `Checkpoints (${checkpoints.length}):`]
   for (const c of checkpoints) {
     out.push(
       `  ${c.index}. ${shortId(c.uuid)} ${oneLine(c.prompt, 70)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
@@ -120,6 +155,16 @@ export function inspectText(loaded: LoadedSession): string[] {
         `  ${shortId(s.uuid)} ${s.kind} from ${shortId(s.fromId)}: ${oneLine(s.summary, 70)}`
       )
   }
+  if (loaded.subagents.length > 0) {
+    out.push('', `Sub-agents (${loaded.subagents.length}):`)
+    for (const run of loaded.subagents) {
+      const from =
+        run.parentUuid === null ? 'no call found' : `called from ${shortId(run.parentUuid)}`
+      out.push(
+        `  ${run.id} ${oneLine(run.title, 50)} (${run.tree.size} messages, ${from}, ${run.source})`
+      )
+    }
+  }
   out.push(
     '',
     loaded.problems.length === 0 ? 'No problems.' : `Problems (${loaded.problems.length}):`
@@ -127,7 +172,14 @@ export function inspectText(loaded: LoadedSession): string[] {
   for (const p of loaded.problems) out.push(`  line ${p.line}: ${p.kind}: ${p.message}`)
   if (loaded.tornTail)
     out.push('The last line is torn (a write was cut off); every earlier record is intact.')
-  return out.map(printableLine)
+  yield* out.map(printableLine)
+}
+
+/** Forks deeper than this are not indented further: their depth is written instead. */
+const MAX_INDENT = 20
+
+function indentation(depth: number): string {
+  return depth <= MAX_INDENT ? '  '.repeat(depth) : `${'  '.repeat(MAX_INDENT)}(${depth}) `
 }
 
 /**
@@ -154,16 +206,18 @@ function describe(r: TreeRecord): string {
       const tools =
         typeof content === 'string'
           ? []
-          : content.flatMap((b) => (b.type === 'tool_use' && 'name' in b ? [String(b.name)] : []))
+          : content.flatMap((b) =>
+              b.type === 'tool_use' && 'name' in b ? [maskSecrets(String(b.name))] : []
+            )
       const text = oneLine(contentText(content), 60)
       const shown = [text, ...tools.map((t) => `[${t}]`)].filter((s) => s !== '')
-      const blocks = typeof content === 'string' ? [] : content.map((b) => b.type)
+      const blocks = typeof content === 'string' ? [] : content.map((b) => maskSecrets(b.type))
       return `assistant: ${shown.length > 0 ? shown.join(' ') : `(${blocks.join(', ') || 'empty'})`}`
     }
     case 'branch_summary':
       return `branch summary: ${oneLine(r.summary, 60)}`
     case 'custom_message':
-      return `${r.customType}${r.hidden ? ' (hidden)' : ''}: ${oneLine(contentText(r.content), 60)}`
+      return `${maskSecrets(r.customType)}${r.hidden ? ' (hidden)' : ''}: ${oneLine(contentText(r.content), 60)}`
   }
 }
 
@@ -175,8 +229,23 @@ function shortId(id: string): string {
   return id.length <= 12 ? id : id.slice(-8)
 }
 
-/** Masked before it is cut, so a cut cannot leave part of a key too short to be recognised. */
+/**
+ * Room past the shown width kept when a long text is cut before masking: any key that starts in
+ * the shown part keeps more than the shortest key pattern needs (40 characters), so masking
+ * still recognises it.
+ */
+const MASK_MARGIN = 128
+
+/**
+ * The text on one line, at most `width` characters: whitespace runs become one space, keys are
+ * masked before it is cut, so a cut cannot leave part of a key too short to be recognised. Only
+ * the start of a long text is read (a 3 kB tool result shows 60 characters; inspect of a 100 MB
+ * log describes 120,000 records).
+ */
 function oneLine(text: string, width: number): string {
-  const flat = maskSecrets(text).replace(/\s+/g, ' ').trim()
+  const start = text.length > width + MASK_MARGIN ? text.slice(0, width + MASK_MARGIN) : text
+  let flat = maskSecrets(start).replace(/\s+/g, ' ').trim()
+  // Whitespace collapsed the start below the width: the rest is needed after all.
+  if (flat.length <= width && start !== text) flat = maskSecrets(text).replace(/\s+/g, ' ').trim()
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
 }

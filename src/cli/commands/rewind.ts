@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs'
 import { RewindEngine, checkpointAt, type RewindPlan } from '../../core/rewind/rewind-engine'
 import type { TimelineAction } from '../../core/rewind/timeline'
+import { detectFileFormat } from '../../core/session/load'
 import { rewindStudioHome } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
 import { indexTurns } from '../../core/studio/graph-view'
@@ -16,10 +17,12 @@ import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
 import { say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
+import { rewindForeign } from './rewind-foreign'
 
 const USAGE = `Usage: rewind-studio rewind SESSION_FILE --to N [--mode both|conversation|code] [--cwd DIR]
                             [--dry-run] [--diff] [--json]
        rewind-studio rewind SESSION_FILE --undo | --redo [--cwd DIR] [--json]
+       rewind-studio rewind CLAUDE_SESSION.jsonl --to N [--mode code] [--cwd DIR] [--dry-run] [--json]
 
 Rewinds the session to just before its checkpoint N (the Nth prompt on the active path):
   both          the conversation and the files (default)
@@ -33,7 +36,16 @@ workspace; it is required for a SESSION_FILE outside the sessions folder of the 
 header names. --dry-run prints what would change and changes nothing; --diff adds each file's
 diff (current → restored). --json prints {restore, delete, recreate, outsideChanges}.
 Refused: /, the home folder, a relative or empty workspace, and records naming the workspace
-folder itself or a path in any .git folder.`
+folder itself or a path in any .git folder.
+
+A Claude Code session file (rescue restore): puts every file the session tracked back as Claude
+Code's own backups (<claude home>/file-history/<session>/, claude home = $CLAUDE_CONFIG_DIR or
+~/.claude) say it was before prompt N; a file that did not exist then is deleted; files the
+session never touched are left alone. The session file and Claude Code's folder are never
+written; --undo and --redo walk the rescue restores' own timeline. A file whose backup is
+missing is skipped and named (exit code 1: the restore is partial); a snapshot path outside the
+workspace refuses the restore before anything changes. Claude Code keeps only the content
+before each change: the files after the last prompt's turn cannot be rebuilt.`
 
 class UsageError extends Error {}
 
@@ -41,7 +53,8 @@ interface Options {
   file: string
   to: number | null
   step: 'undo' | 'redo' | null
-  mode: RewindMode
+  /** Null when not given: both for our sessions, code for a foreign one. */
+  mode: RewindMode | null
   cwd: string | null
   dryRun: boolean
   diff: boolean
@@ -53,7 +66,7 @@ function parse(args: string[]): Options {
     file: '',
     to: null,
     step: null,
-    mode: 'both',
+    mode: null,
     cwd: null,
     dryRun: false,
     diff: false,
@@ -125,6 +138,7 @@ export async function run(args: string[]): Promise<number> {
     sayError(`rewind: no session file ${options.file}`)
     return 1
   }
+  if (detectFileFormat(options.file) !== 'rewind-studio') return rewindForeign(options)
   let store: SessionStore | null = null
   try {
     store = SessionStore.open(options.file, { readOnly: options.dryRun })
@@ -150,7 +164,7 @@ export async function run(args: string[]): Promise<number> {
     }
     const checkpoint = checkpointAt(store, options.to ?? 0)
     // No diffs with the plan: only --diff prints them (each made when printed).
-    const plan = await engine.planRewind(checkpoint, options.mode, { diffs: false })
+    const plan = await engine.planRewind(checkpoint, options.mode ?? 'both', { diffs: false })
     for (const path of plan.conflicts) {
       sayError(`note: ${path} was changed since by another session: left alone`)
     }
@@ -205,7 +219,7 @@ function print(
   }
   const kept =
     plan.messagesKept === null ? '' : `; the conversation keeps ${plan.messagesKept} messages`
-  say(`Rewound to before checkpoint ${options.to} (mode ${options.mode})${kept}.`)
+  say(`Rewound to before checkpoint ${options.to} (mode ${options.mode ?? 'both'})${kept}.`)
   if (result?.prefill !== null && result?.prefill !== undefined) {
     say(`Prompt to send again: ${result.prefill}`)
   }

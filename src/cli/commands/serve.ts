@@ -8,7 +8,7 @@ import { validatingSink } from '../../core/studio/events'
 import { memorySecrets } from '../../core/studio/secret-store'
 import type { EventChannel } from '../../shared/contract'
 import { startWebHost } from '../../web/server'
-import { appRoot, failWith, wantsHelp } from '../cli-support'
+import { appRoot, ensureAppBuild, failWith, wantsHelp } from '../cli-support'
 import { say } from '../format'
 
 const usage = `Usage: rewind-studio serve [--cwd DIR] [--port N] [--model M] [--permission-mode MODE]
@@ -40,8 +40,7 @@ export async function run(args: string[]): Promise<number> {
   }
   try {
     const options = parseLaunchArgs(args)
-    const { ensureBuild } = await import('../../../scripts/ensure-build.mjs')
-    ensureBuild()
+    await ensureAppBuild()
     let broadcast: (event: EventChannel, payload: unknown) => void = () => {}
     const studio = await launchStudio({
       ...options,

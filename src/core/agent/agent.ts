@@ -38,7 +38,7 @@ import { ModelCallError } from './model/model-client'
 import type { ModelClient, ModelErrorCode, ModelReply, ScriptPosition } from './model/model-client'
 import { needsPermission } from './permissions'
 import { buildSystemPrompt, localDate } from './system-prompt'
-import { runTool, toolDefinition } from './tools/tool'
+import { describeToolCall, runTool, toolDefinition } from './tools/tool'
 import type { Tool, ToolContext, ToolDefinition, ToolOutput } from './tools/tool'
 
 export interface AgentOptions {
@@ -116,11 +116,7 @@ export class Agent {
 
   /** One line for a tool call, as the transcript shows it: "Edit(config.py)". */
   describeToolCall(name: string, input: unknown): string {
-    const tool = this.toolsByName.get(name)
-    const parsed = tool?.inputSchema.safeParse(input)
-    return tool !== undefined && parsed?.success === true
-      ? tool.describeCall(parsed.data, this.options.cwd)
-      : name
+    return describeToolCall(this.toolsByName.get(name), name, input, this.options.cwd)
   }
 
   /** The system prompt the next request will carry. */

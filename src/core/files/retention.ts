@@ -6,11 +6,14 @@
 // made from it.
 import { promises as fs, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { z } from 'zod'
 import { listJournals, type RestoreJournal } from '../rewind/journal'
 import { fileChangeRecords } from '../rewind/other-sessions'
-import { listSessionFolder } from '../session/listing'
+import { parseSessionFileName } from '../session/paths'
 import { SessionStore } from '../session/store'
 import { isPrompt } from '../session/tree'
+import { KeyedFileCache, sameStamp } from '../sources/file-cache'
+import { SessionIndex } from '../sources/session-index'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { changesAlong } from '../rewind/file-targets'
 import { journalsWithinReach } from '../rewind/timeline'
@@ -99,34 +102,19 @@ export async function workspaceUsage(home: string, workspace: string): Promise<W
   const { blobs } = await listBlobs(paths)
   const byHash = new Map(blobs.map((b) => [b.hash, b]))
   const referenced = new Set<string>()
-  const sessions = sessionsOf(home, workspace).map((listing) => {
-    const store = SessionStore.open(listing.file, { readOnly: true })
-    try {
-      const hashes = new Set(
-        fileChangeRecords(store.tree())
-          .flatMap((r) => [r.before, r.after])
-          .filter((h): h is string => h !== null)
-      )
+  const sessions = sessionsOf(home, workspace, DEFAULT_RETENTION.keepCheckpoints).map(
+    ({ sessionId, file, createdAt, usage }) => {
       let bytes = 0
       let missingBlobs = 0
-      for (const hash of hashes) {
+      for (const hash of usage.referenced) {
         referenced.add(hash)
         const blob = byHash.get(hash)
         if (blob === undefined) missingBlobs++
         else bytes += blob.bytes
       }
-      return {
-        sessionId: listing.sessionId,
-        file: listing.file,
-        createdAt: listing.createdAt,
-        checkpoints: store.tree().checkpoints().length,
-        bytes,
-        missingBlobs
-      }
-    } finally {
-      store.close()
+      return { sessionId, file, createdAt, checkpoints: usage.checkpoints, bytes, missingBlobs }
     }
-  })
+  )
   return {
     workspace,
     blobBytes: sum(blobs.map((b) => b.bytes)),
@@ -240,21 +228,9 @@ function neededBlobs(
   withinReach: Set<string>
 ): Set<string> {
   const needed = new Set<string>()
-  for (const listing of sessionsOf(home, workspace)) {
-    const store = SessionStore.open(listing.file, { readOnly: true })
-    try {
-      const tree = store.tree()
-      for (const id of journalsWithinReach(tree)) withinReach.add(id)
-      const path = tree.activePath()
-      const prompts = path.filter(isPrompt)
-      const first = keep > 0 ? prompts.at(-keep) : undefined
-      const recent = keep <= 0 ? [] : first === undefined ? path : path.slice(path.indexOf(first))
-      for (const r of changesAlong(tree, recent)) {
-        for (const h of [r.before, r.after]) if (h !== null) needed.add(h)
-      }
-    } finally {
-      store.close()
-    }
+  for (const { usage } of sessionsOf(home, workspace, keep)) {
+    for (const id of usage.withinReach) withinReach.add(id)
+    for (const hash of usage.needed) needed.add(hash)
   }
   return needed
 }
@@ -308,13 +284,74 @@ function journalsToKeep(journals: RestoreJournal[], withinReach: Set<string>): R
   )
 }
 
+/** What one session's records name: kept per session log, read again only when it changed. */
+const SessionBlobs = z.object({
+  /** Checkpoints on its active path. */
+  checkpoints: z.number().int(),
+  /** Every blob its file_change records name, on every branch. */
+  referenced: z.array(z.string()),
+  /** The blobs the latest `keep` checkpoints of its active path need. */
+  keep: z.number().int(),
+  needed: z.array(z.string()),
+  /** The restore journals its undo and redo can still reach (rewind/timeline.ts). */
+  withinReach: z.array(z.string())
+})
+type SessionBlobs = z.infer<typeof SessionBlobs>
+
 /**
  * The sessions whose backups are in file-history/<workspace>: those in sessions/<workspace>,
  * whatever workspace their header names (an older folder is shared by every workspace whose
  * path encodes the same, and by their backups). A file with no header (empty) names no blob.
+ *
+ * What each names is cached under the data home (sources/file-cache.ts) by its log's size and
+ * mtime: the daily gc and du open only the logs that changed since they last looked.
  */
-function sessionsOf(home: string, workspace: string) {
-  return listSessionFolder(join(home, 'sessions', workspace)).filter((s) => s.problem === null)
+function sessionsOf(home: string, workspace: string, keep: number) {
+  const folder = join(home, 'sessions', workspace)
+  const cache = new KeyedFileCache(
+    home,
+    'blobs',
+    folder,
+    (v): v is SessionBlobs => SessionBlobs.safeParse(v).success
+  )
+  cache.refresh()
+  const listed = new SessionIndex(home).folder(folder, 'rewind-studio').flatMap((s) => {
+    const named = parseSessionFileName(s.name)
+    if (named === null || s.problem !== null) return []
+    const cached = cache.get(s.name)
+    let usage = cached?.value
+    if (cached === undefined || !sameStamp(cached.stamp, s.stamp) || cached.value.keep !== keep) {
+      usage = blobsNamedBy(s.file, keep)
+      cache.set(s.name, s.stamp, usage)
+    }
+    return [{ ...named, file: s.file, name: s.name, usage: usage as SessionBlobs }]
+  })
+  cache.keepOnly(new Set(listed.map((s) => s.name)))
+  cache.save()
+  return listed
+}
+
+function blobsNamedBy(file: string, keep: number): SessionBlobs {
+  const store = SessionStore.open(file, { readOnly: true })
+  try {
+    const tree = store.tree()
+    const hashes = (records: { before: string | null; after: string | null }[]) => [
+      ...new Set(records.flatMap((r) => [r.before, r.after]).filter((h): h is string => h !== null))
+    ]
+    const path = tree.activePath()
+    const prompts = path.filter(isPrompt)
+    const first = keep > 0 ? prompts.at(-keep) : undefined
+    const recent = keep <= 0 ? [] : first === undefined ? path : path.slice(path.indexOf(first))
+    return {
+      checkpoints: tree.checkpoints().length,
+      referenced: hashes(fileChangeRecords(tree)),
+      keep,
+      needed: hashes(changesAlong(tree, recent)),
+      withinReach: [...journalsWithinReach(tree)]
+    }
+  } finally {
+    store.close()
+  }
 }
 
 interface StoredBlobs {

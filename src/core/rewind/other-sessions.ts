@@ -1,33 +1,31 @@
 // What the workspace's other sessions changed: a rewind must not clobber a file another session
-// changed after this one last did (gemini-cli #20855, opencode #5910). Read from their logs,
-// read-only, so a session open in another process is read without disturbing it.
-import { statSync } from 'node:fs'
+// changed after this one last did (gemini-cli #20855, opencode #5910). Read from the session index
+// (core/sources): each session's changed paths are kept with its summary, so only a log that
+// changed since it was last summarized is read (of one that grew, only its new lines), read-only,
+// so a session open in another process is read without disturbing it.
 import type { FileChangeRecord } from '../session/records'
-import { SessionStore } from '../session/store'
 import type { SessionTree } from '../session/tree'
+import type { Sources } from '../sources/discovery'
 
-/** For each path: the latest time (ISO) another session of the workspace changed it. */
+/**
+ * For each path: the latest time (ISO) another session of the workspace changed it. A fork's
+ * copy of a change (`copyOf`, session/fork.ts) is no change the fork made: the index leaves it out.
+ */
 export function otherSessionsChanges(
-  home: string,
+  sources: Sources,
   cwd: string,
   ownSessionId: string,
   /** Sessions whose file was last written before this (ms) cannot hold a later change. */
   sinceMs: number
 ): Map<string, string> {
   const latest = new Map<string, string>()
-  for (const listing of SessionStore.list(home, cwd)) {
+  for (const session of sources.ourSessions(cwd)) {
     // A file with no header (empty) holds no change; the listing says why it is none.
-    if (listing.sessionId === ownSessionId || listing.problem !== null) continue
-    if (statSync(listing.file).mtimeMs < sinceMs) continue
-    const store = SessionStore.open(listing.file, { readOnly: true })
-    try {
-      for (const record of fileChangeRecords(store.tree())) {
-        const known = latest.get(record.path)
-        if (known === undefined || record.timestamp > known)
-          latest.set(record.path, record.timestamp)
-      }
-    } finally {
-      store.close()
+    if (session.sessionId === ownSessionId || session.problem !== null) continue
+    if (session.stamp.mtimeMs < sinceMs) continue
+    for (const [path, at] of Object.entries(session.summary.changed)) {
+      const known = latest.get(path)
+      if (known === undefined || at > known) latest.set(path, at)
     }
   }
   return latest

@@ -1,8 +1,11 @@
 // The rewind engine: plan (a preview with diffs), apply (journaled, atomic), branch switch and
 // continue from any node, the timeline's undo and redo (timeline.ts), and recovery of a restore a
 // crash interrupted. It moves the workspace between states of the session tree that file_change
-// records describe (file-targets.ts) and moves the leaf with rewind / navigate records, always
-// in this order:
+// records describe (file-targets.ts) and moves the leaf with rewind / navigate records. The
+// content it restores comes from a ContentSource: our blob store, or another tool's backups for a
+// rescue restore (rescue.ts), whose log is then a companion log (companion-log.ts) instead of the
+// session. Always in this order:
+//   0. copy target content from another source into our blob store (a failure changes nothing);
 //   1. back up what will be overwritten or deleted (a failure here changes nothing);
 //   2. write the journal (intent + backups), durably;
 //   3. write each file (temp + rename) or delete it;
@@ -14,6 +17,7 @@ import { isPrompt, promptText } from '../session/tree'
 import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
+import { type ContentSource, ContentMissingError, blobContent } from './content-source'
 import { fileTargets } from './file-targets'
 import {
   type RestoreJournal,
@@ -23,6 +27,7 @@ import {
   newJournalId,
   saveJournal
 } from './journal'
+import { Sources } from '../sources/discovery'
 import { otherSessionsChanges, fileChangeRecords } from './other-sessions'
 import { DiskHashes } from './disk-hashes'
 import { filesAsNodeLeftThem } from './node-files'
@@ -74,6 +79,8 @@ export interface PlannedFile {
   action: FileAction
   /** The content the restore gives the file (blob hash); null = deleted. */
   to: string | null
+  /** Where the plan's source names that content, when the source is not our blob store. */
+  toRef?: string
   /**
    * The bits a recreated file gets: those its records say it had with that content (a blob
    * carries none). Absent for a file that exists (it keeps its own) or whose mode is unknown.
@@ -106,7 +113,15 @@ export interface RewindPlan {
   unrestorable: { path: string; reason: string }[]
   messagesKept: number | null
   prefill: string | null
+  /** Where the targets' content comes from, when not our blob store (a rescue restore). */
+  source?: ContentSource
   preview: RewindPreview
+}
+
+/** What a restore from another source gives a file: a ref in that source; null = delete it. */
+export interface ExternalTarget {
+  path: string
+  target: string | null
 }
 
 export interface PlanOptions {
@@ -141,7 +156,11 @@ const FILES_PER_BATCH = 32
 const EAGER_DIFFS = { files: 20, contentBytes: 512_000 }
 
 export class RewindEngine {
-  private readonly home: string
+  /**
+   * The workspace's other sessions, summarized in the session index (their changed paths): read
+   * from the data home and kept up to date here, never written (a --dry-run changes nothing).
+   */
+  private readonly sources: Sources
   private readonly store: RewindLog
   private readonly space: RestoreSpace
   private readonly onProgress: (done: number, total: number) => void
@@ -159,12 +178,18 @@ export class RewindEngine {
   constructor(options: RewindEngineOptions) {
     // A restore deletes files: never in /, the home folder, or any folder not fit to be a workspace.
     checkWorkspaceFolder(options.space.root, options.home)
-    this.home = options.home
+    // Read-only caches: a preview writes nothing; the app's session list keeps the index warm.
+    this.sources = new Sources({ home: options.home, persist: false })
     this.store = options.store
     this.space = options.space
     this.onProgress = options.onProgress ?? (() => undefined)
     this.settleMs = settleMarginMs(options.space.root)
     this.disk = new DiskHashes(options.space.root, this.settleMs)
+  }
+
+  /** The folder this engine restores into (resolved through symlinks). */
+  get root(): string {
+    return this.space.root
   }
 
   /**
@@ -251,6 +276,31 @@ export class RewindEngine {
     })
   }
 
+  /**
+   * Restore files to what another tool's backups say (a rescue restore): code only, the leaf
+   * stays. `checkpointUuid` names the point restored to in that tool's session. Every target's
+   * path must already be checked (a refusal there names the tool's record, not ours).
+   */
+  async planExternalRestore(
+    checkpointUuid: string,
+    targets: ExternalTarget[],
+    source: ContentSource
+  ): Promise<RewindPlan> {
+    const leaf = this.store.leafUuid
+    return this.finishPlan({
+      kind: 'rewind',
+      checkpointUuid,
+      mode: 'code',
+      leafBefore: leaf,
+      leafAfter: leaf,
+      recordUnder: null,
+      ...(await this.planTargets(targets, source, {}, false)),
+      messagesKept: null,
+      prefill: null,
+      source
+    })
+  }
+
   async rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
     return this.apply(await this.planRewind(checkpointUuid, mode))
   }
@@ -264,6 +314,7 @@ export class RewindEngine {
     if (this.store.leafUuid !== plan.leafBefore) {
       throw new RewindError('The session moved on since this preview was made: preview again')
     }
+    if (plan.source !== undefined) this.importTargets(plan.files, plan.source)
     const { ops, read } = await this.backUp(plan.files)
     const journal: RestoreJournal = {
       id: newJournalId(),
@@ -597,6 +648,29 @@ export class RewindEngine {
     return { ops, read }
   }
 
+  /**
+   * Step 0: the content a plan takes from another source goes into our blob store first, so
+   * the journal, a rollback and an undo only ever read our own store.
+   */
+  private importTargets(files: PlannedFile[], source: ContentSource): void {
+    for (const file of files) {
+      if (file.toRef === undefined || file.to === null || this.space.blobs.holds(file.to)) continue
+      let stored: string
+      try {
+        stored = this.space.blobs.put(source.read(file.toRef), { path: file.path })
+      } catch (error) {
+        throw new RewindError(
+          `Could not copy the backup of ${file.path}: ${error instanceof ContentMissingError ? error.reason : failureReason(error)}. Nothing was changed.`
+        )
+      }
+      if (stored !== file.to) {
+        throw new RewindError(
+          `The backup of ${file.path} changed since the preview was made: preview again. Nothing was changed.`
+        )
+      }
+    }
+  }
+
   private backUpContent(path: string, file: { content: Buffer }, to: string | null): string {
     try {
       return this.space.blobs.put(file.content, { previous: to, path })
@@ -727,12 +801,25 @@ export class RewindEngine {
     to: string | null,
     options: PlanOptions
   ): Promise<Pick<RewindPlan, 'files' | 'conflicts' | 'unrestorable'>> {
-    const { blobs } = this.space
     const targets = from === to ? [] : fileTargets(this.store.tree(), from, to)
+    return this.planTargets(targets, blobContent(this.space.blobs), options, true)
+  }
+
+  /**
+   * Each target read against the disk: files already there are dropped, the rest get their
+   * action and diff. `checkOthers`: leave alone what another session of ours changed since
+   * (a session's own targets; another tool's backups know nothing of our sessions).
+   */
+  private async planTargets(
+    targets: (ExternalTarget & { targetMode?: number | undefined; expected?: string | null })[],
+    source: ContentSource,
+    options: PlanOptions,
+    checkOthers: boolean
+  ): Promise<Pick<RewindPlan, 'files' | 'conflicts' | 'unrestorable'>> {
     // Every path is checked before anything is read or written: one bad record refuses the
     // whole rewind, naming the record and its path, with nothing changed.
     const absOf = new Map(targets.map((t) => [t.path, this.recordedPath(t.path)]))
-    const others = this.changedByOthers(targets.map((t) => t.path))
+    const others = checkOthers ? this.changedByOthers(targets.map((t) => t.path)) : new Set()
     const files: PlannedFile[] = []
     const conflicts: string[] = []
     const unrestorable: { path: string; reason: string }[] = []
@@ -741,26 +828,31 @@ export class RewindEngine {
       const file = readFileAt(absOf.get(t.path) ?? this.recordedPath(t.path), this.settleMs)
       const current = file?.content ?? null
       const have = current === null ? null : sha256(current)
-      if (have === t.target) continue
-      if (others.has(t.path)) {
-        conflicts.push(t.path)
-        if (options.overwriteConflicts !== true) continue
-      }
+      let target: string | null
       let content: Buffer | null = null
       try {
+        target = t.target === null ? null : source.hashOf(t.target)
+        if (have === target) continue
+        if (others.has(t.path)) {
+          conflicts.push(t.path)
+          if (options.overwriteConflicts !== true) continue
+        }
         // Read now, not only at apply: a backup retention pruned is reported before anything
         // changes (and the blob store keeps what it read for the apply).
-        content = t.target === null ? null : blobs.read(t.target)
+        content = t.target === null ? null : source.read(t.target)
       } catch (error) {
-        if (!(error instanceof BlobMissingError)) throw error
+        if (!(error instanceof BlobMissingError || error instanceof ContentMissingError))
+          throw error
         unrestorable.push({
           path: t.path,
           reason:
-            'its content at that point is not in the backup store (pruned by retention, or it could not be stored)'
+            error instanceof ContentMissingError
+              ? error.reason
+              : 'its content at that point is not in the backup store (pruned by retention, or it could not be stored)'
         })
         continue
       }
-      const action = t.target === null ? 'delete' : current === null ? 'recreate' : 'restore'
+      const action = target === null ? 'delete' : current === null ? 'recreate' : 'restore'
       const sides = (current?.length ?? 0) + (content?.length ?? 0)
       const eager =
         options.diffs !== false && files.length < EAGER_DIFFS.files && sides <= diffBudget
@@ -768,12 +860,14 @@ export class RewindEngine {
       files.push({
         path: t.path,
         action,
-        to: t.target,
+        to: target,
+        // A ref that is not the content's hash names it in another source: copied at apply.
+        ...(t.target !== null && t.target !== target ? { toRef: t.target } : {}),
         ...(action === 'recreate' && t.targetMode !== undefined ? { toMode: t.targetMode } : {}),
         seen: have,
         seenStamp:
           file === null ? null : { stamp: file.stamp, settled: file.settled, mode: file.mode },
-        outsideChange: have !== t.expected,
+        outsideChange: t.expected !== undefined && have !== t.expected,
         diff: eager ? unifiedDiff(t.path, current, content) : null
       })
     }
@@ -792,7 +886,7 @@ export class RewindEngine {
       if (!(error instanceof PathOutsideWorkspaceError)) throw error
       const record = fileChangeRecords(this.store.tree()).find((r) => r.path === path)
       throw new RewindError(
-        `The session's file_change record ${record?.uuid ?? '(unknown)'} names a path a restore may not touch. ${error.message}. Nothing was changed.`
+        `${record === undefined ? 'The restore' : `The session's file_change record ${record.uuid}`} names a path a restore may not touch. ${error.message}. Nothing was changed.`
       )
     }
   }
@@ -806,7 +900,12 @@ export class RewindEngine {
       if (known === undefined || r.timestamp > known) ours.set(r.path, r.timestamp)
     }
     const earliest = Math.min(...paths.map((p) => Date.parse(ours.get(p) ?? '') || 0))
-    const theirs = otherSessionsChanges(this.home, this.store.cwd, this.store.sessionId, earliest)
+    const theirs = otherSessionsChanges(
+      this.sources,
+      this.store.cwd,
+      this.store.sessionId,
+      earliest
+    )
     return new Set(
       paths.filter((p) => {
         const their = theirs.get(p)
@@ -826,7 +925,13 @@ export class RewindEngine {
       throw new RewindError(`${path} is not among the files this rewind would change`, 'not_found')
     }
     const current = readFileAt(this.recordedPath(path), this.settleMs)?.content ?? null
-    const target = file.to === null ? null : this.space.blobs.read(file.to)
+    // A rescue restore's content is still in the other tool's backups until the apply.
+    const target =
+      file.to === null
+        ? null
+        : file.toRef !== undefined && plan.source !== undefined
+          ? plan.source.read(file.toRef)
+          : this.space.blobs.read(file.to)
     return { path, diff: unifiedDiff(path, current, target), outsideChange: file.outsideChange }
   }
 

@@ -5,9 +5,12 @@
 //   1. the conversation nodes on the path, under their own uuids: a node means the same thing
 //      in both files (forkedFrom.leafUuid, a summary's fromId, a file change's checkpointUuid
 //      still name it), each the child of the one before;
-//   2. the file_change records of the path's turns, so a rewind in the fork restores what
-//      those turns changed; the blobs they name are the workspace's file history, which the
-//      fork shares with its origin because it is created in the origin's sessions folder;
+//   2. the file_change records of the path's turns, so a rewind in the fork restores what those
+//      turns changed, from the workspace's file history, which the fork shares with its origin
+//      because it is created in the origin's sessions folder. Each copy is a record of the fork
+//      (its uuid, the fork's time) naming the record it copies (`copyOf`): the fork took the
+//      files over when it was made, and the origin does not count a copy as another session's
+//      change (rewind/other-sessions.ts), while a change the fork really makes later counts;
 //   3. the labels of the path's nodes.
 // Leaf moves (rewind, navigate) and everything on other branches stay behind: the fork's leaf is
 // the node it was made at. The workspace's files are not touched here (see studio/fork.ts for

@@ -1,5 +1,13 @@
-// Splitting a session file into records. One pass over the text, one JSON.parse per line: this is
-// the hot path of opening a 100 MB session, so it does nothing else per line.
+// Splitting a session file into records. One pass, one JSON.parse per line: this is the hot path
+// of opening a big session, so it does nothing else per line.
+//
+// The file is read in chunks, never as one string: V8 refuses a string over ~512 MiB, so a log of
+// any size opens (bench/session-open-large.ts). Lines are split on the byte '\n' (it never occurs
+// inside a multi-byte UTF-8 character), and each chunk's complete lines are decoded at once; the
+// bytes after the chunk's last '\n' wait for the next chunk. The same reader continues from an
+// offset for a file that grew (the session index, the live tail): a last line without its '\n'
+// is incomplete until the writer finishes it.
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs'
 import type { LoadProblem } from './problems'
 
 export interface ParsedJsonl {
@@ -14,13 +22,23 @@ export interface ParsedJsonl {
   endsWithNewline: boolean
 }
 
-export function parseJsonl(text: string): ParsedJsonl {
-  const values: unknown[] = []
-  const lines: number[] = []
-  const problems: LoadProblem[] = []
-  let tornTail = false
+/** A line longer than this is skipped as a problem (no session writes one; V8 cannot hold it). */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024
+const CHUNK_BYTES = 4 * 1024 * 1024
+
+/** What to do with each line: parsed JSON, or the problem it is. */
+export interface LineSink {
+  value(value: unknown, line: number): void
+  problem(problem: LoadProblem): void
+}
+
+/**
+ * Feeds the complete lines of `text` (each ending in '\n' except, when `last`, the final one) to
+ * `sink`, numbering from `firstLine`. Returns the number of the next line.
+ */
+function parseLines(text: string, firstLine: number, last: boolean, sink: LineSink): number {
   let start = 0
-  let lineNo = 0
+  let lineNo = firstLine - 1
   while (start < text.length) {
     const nl = text.indexOf('\n', start)
     const end = nl === -1 ? text.length : nl
@@ -29,28 +47,206 @@ export function parseJsonl(text: string): ParsedJsonl {
     start = end + 1
     if (line === '') continue
     try {
-      values.push(JSON.parse(line))
-      lines.push(lineNo)
+      sink.value(JSON.parse(line), lineNo)
     } catch (error) {
       if (line.trim() === '') continue
       // Writes are whole lines ending in '\n', so only the unterminated last line can be a
       // partial write; a bad line anywhere else was written bad (or edited by hand).
-      const isLast = nl === -1
-      if (isLast) tornTail = true
-      problems.push({
+      const torn = last && nl === -1
+      sink.problem({
         line: lineNo,
-        kind: isLast ? 'torn-tail' : 'malformed',
-        message: isLast
+        kind: torn ? 'torn-tail' : 'malformed',
+        message: torn
           ? `incomplete last line (${line.length} characters): a write was cut off; earlier records are intact`
           : `not JSON: ${(error as Error).message}`
       })
     }
   }
+  return lineNo + 1
+}
+
+/** The whole text at once (tests, and callers that already hold the text). */
+export function parseJsonl(text: string): ParsedJsonl {
+  const collected = collector()
+  parseLines(text, 1, true, collected.sink)
+  return collected.result(text.length === 0 || text.endsWith('\n'))
+}
+
+function collector() {
+  const values: unknown[] = []
+  const lines: number[] = []
+  const problems: LoadProblem[] = []
   return {
-    values,
-    lines,
-    problems,
-    tornTail,
-    endsWithNewline: text.length === 0 || text.endsWith('\n')
+    sink: {
+      value(value: unknown, line: number) {
+        values.push(value)
+        lines.push(line)
+      },
+      problem(problem: LoadProblem) {
+        problems.push(problem)
+      }
+    } satisfies LineSink,
+    result: (endsWithNewline: boolean): ParsedJsonl => ({
+      values,
+      lines,
+      problems,
+      tornTail: problems.some((p) => p.kind === 'torn-tail'),
+      endsWithNewline
+    })
+  }
+}
+
+export interface ReadLinesResult {
+  /** Bytes read from `from` to the end of the file as it was read. */
+  bytesRead: number
+  /**
+   * Offset just past the last '\n' read: where reading resumes once the file grows. A last line
+   * without its '\n' (read as the final line, or waiting for it) lies after it.
+   */
+  complete: number
+  /** The number of the line at `complete`. */
+  nextLine: number
+  /** Whether the last byte read is '\n'; null when nothing was read. */
+  endsWithNewline: boolean | null
+}
+
+export interface ReadLinesOptions {
+  /** Byte offset to start at: the start of a line (default 0). */
+  from?: number
+  /** Number of the line at `from` (default 1). */
+  firstLine?: number
+  /**
+   * The bytes after the last '\n' are the file's last line (a torn tail when they are not JSON).
+   * False for a file another program may still be writing: they wait for their newline and are
+   * not passed to the sink (`complete` stops before them).
+   */
+  finalLine?: boolean
+  /** For tests: the chunk size and the longest line kept. */
+  chunkBytes?: number
+  maxLineBytes?: number
+}
+
+/**
+ * Reads the lines of an open file from `from` to its end in chunks, passing each to `sink`.
+ * Never builds a string of the whole file.
+ */
+export function readLines(
+  fd: number,
+  sink: LineSink,
+  options: ReadLinesOptions = {}
+): ReadLinesResult {
+  const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES
+  let buffer = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES)
+  /** Bytes at the start of `buffer` that wait for their '\n'. */
+  let held = 0
+  let position = options.from ?? 0
+  let lineNo = options.firstLine ?? 1
+  let complete = position
+  let bytesRead = 0
+  let lastByte = -1
+  /** Inside a line over the limit: its bytes are dropped until its '\n'. */
+  let skipping: { line: number; bytes: number } | null = null
+  const skip = (s: { line: number; bytes: number }) =>
+    sink.problem({
+      line: s.line,
+      kind: 'malformed',
+      message: `a line of ${s.bytes} bytes or more (the limit is ${maxLine}): skipped`
+    })
+  for (;;) {
+    if (held === buffer.length) {
+      if (held >= maxLine) {
+        skipping = { line: lineNo, bytes: held }
+        held = 0
+      } else {
+        const bigger = Buffer.allocUnsafe(buffer.length * 2)
+        buffer.copy(bigger, 0, 0, held)
+        buffer = bigger
+      }
+    }
+    const n = readSync(fd, buffer, held, buffer.length - held, position)
+    if (n === 0) break
+    const fresh = held
+    position += n
+    bytesRead += n
+    held += n
+    lastByte = buffer[held - 1] ?? -1
+    const view = buffer.subarray(0, held)
+    let lineStart = 0
+    if (skipping !== null) {
+      const nl = view.indexOf(10, fresh)
+      if (nl === -1) {
+        skipping.bytes += n
+        held = 0
+        continue
+      }
+      skip({ line: skipping.line, bytes: skipping.bytes + nl })
+      skipping = null
+      lineNo++
+      lineStart = nl + 1
+    }
+    const lastNl = view.lastIndexOf(10)
+    if (lastNl >= lineStart) {
+      lineNo = parseLines(buffer.toString('utf8', lineStart, lastNl + 1), lineNo, false, sink)
+      lineStart = lastNl + 1
+    }
+    complete = position - (held - lineStart)
+    buffer.copy(buffer, 0, lineStart, held)
+    held -= lineStart
+  }
+  const final = options.finalLine !== false
+  if (skipping !== null && final) {
+    skip({ line: skipping.line, bytes: skipping.bytes + held })
+  } else if (held > 0 && final) {
+    parseLines(buffer.toString('utf8', 0, held), lineNo, true, sink)
+  }
+  return {
+    bytesRead,
+    complete,
+    nextLine: lineNo,
+    endsWithNewline: lastByte === -1 ? null : lastByte === 10
+  }
+}
+
+/** Where reading a file stopped: what a reader that follows it goes on from. */
+export interface ReadPosition {
+  /** Offset just past the last complete line read. */
+  offset: number
+  /** The number of the line at `offset`. */
+  nextLine: number
+  /** The file's inode when read: another one means the file was replaced. */
+  ino: number
+}
+
+/** A whole file's lines, and where its complete lines end (readLines' `complete`, `nextLine`). */
+export type FileJsonl = ParsedJsonl & {
+  bytes: number
+  complete: number
+  nextLine: number
+  ino: number
+}
+
+/** A whole session file, read in chunks (see the top of this module). */
+export function readJsonlFile(
+  file: string,
+  options: Omit<ReadLinesOptions, 'from'> = {}
+): FileJsonl {
+  const fd = openSync(file, fsConstants.O_RDONLY)
+  try {
+    return readJsonlFd(fd, options)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** readJsonlFile on an open descriptor (the store reads through the one it locked for). */
+export function readJsonlFd(fd: number, options: Omit<ReadLinesOptions, 'from'> = {}): FileJsonl {
+  const collected = collector()
+  const read = readLines(fd, collected.sink, { ...options, from: 0, finalLine: true })
+  return {
+    ...collected.result(read.endsWithNewline !== false),
+    bytes: read.bytesRead,
+    complete: read.complete,
+    nextLine: read.nextLine,
+    ino: fstatSync(fd).ino
   }
 }

@@ -1,17 +1,36 @@
 // Reading a session file of any format we know into the one tree model: ours, and read-only
-// views of Claude Code transcripts and pi sessions (their records mapped onto ours).
-import { readFileSync } from 'node:fs'
-import { fromClaudeCode, looksLikeClaudeCode } from './foreign/claude-code'
-import { fromPi, looksLikePi } from './foreign/pi'
-import { parseJsonl } from './jsonl'
+// views of Claude Code, pi and oh-my-pi sessions (their records mapped onto ours by the readers in
+// foreign/, one module per format). Files are read in chunks (jsonl.ts), never as one string. A
+// foreign session is built by a SessionBuilder, which can be fed more lines later: that is how a
+// file another program is still writing is followed (sources/live-tail.ts reads what it appends;
+// studio/viewed-session.ts feeds it here).
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs'
+import { join } from 'node:path'
+import { claudeCode } from './foreign/claude-code'
+import { ohMyPi } from './foreign/oh-my-pi'
+import { pi } from './foreign/pi'
+import type {
+  ForeignBackups,
+  ForeignFormatName,
+  ForeignMapper,
+  ForeignReader,
+  SidecarFile,
+  SubagentRun
+} from './foreign/types'
+import { type ParsedJsonl, parseJsonl, readJsonlFile } from './jsonl'
 import { emptyFileMessage, type LoadProblem } from './problems'
 import { SessionTree } from './tree'
 
-export type SessionFormat = 'rewind-studio' | 'claude-code' | 'pi'
+export type SessionFormat = 'rewind-studio' | ForeignFormatName
+
+/** The foreign formats, tried in this order: adding one is its reader in foreign/ and a line here. */
+const READERS: readonly ForeignReader[] = [ohMyPi, pi, claudeCode]
 
 export interface LoadedSession {
   format: SessionFormat
   tree: SessionTree
+  /** The file line of each record in tree.records. */
+  lines: readonly number[]
   /** Parse problems and tree problems, by line. */
   problems: LoadProblem[]
   tornTail: boolean
@@ -19,56 +38,183 @@ export interface LoadedSession {
   endsWithNewline: boolean
   /** Lines that parsed as JSON. */
   recordCount: number
+  /** Sub-agent transcripts (foreign formats), each with the tool call that ran it. */
+  subagents: SubagentRun[]
+  /** The format's own file backups (Claude Code's file-history), when it keeps any. */
+  backups: ForeignBackups | null
 }
 
-/** Records in our shapes, each with the file line it came from. */
-export interface MappedRecords {
-  records: unknown[]
-  lines: number[]
-  problems: LoadProblem[]
-}
-
+/** A session file (of any size) with, for a foreign format, the sub-agent transcripts beside it. */
 export function readSessionFile(file: string): LoadedSession {
-  return loadSessionText(readFileSync(file, 'utf8'))
+  const parsed = readJsonlFile(file)
+  return loadParsed(parsed, parsed.bytes, (reader) => readSidecars(reader, file))
 }
 
-export function loadSessionText(text: string): LoadedSession {
-  const parsed = parseJsonl(text)
+export function loadSessionText(
+  text: string,
+  sidecarsOf: (reader: ForeignReader) => SidecarFile[] = () => []
+): LoadedSession {
+  return loadParsed(parseJsonl(text), Buffer.byteLength(text), sidecarsOf)
+}
+
+/** The tree of a file's parsed lines; `bytes` is the file's size (for the empty-file problem). */
+export function loadParsed(
+  parsed: ParsedJsonl,
+  bytes: number,
+  sidecarsOf: (reader: ForeignReader) => SidecarFile[] = () => []
+): LoadedSession {
   const format = detectFormat(parsed.values)
-  const mapped: MappedRecords =
-    format === 'claude-code'
-      ? fromClaudeCode(parsed.values, parsed.lines)
-      : format === 'pi'
-        ? fromPi(parsed.values, parsed.lines)
-        : { records: parsed.values, lines: parsed.lines, problems: [] }
-  const tree = SessionTree.fromRecords(mapped.records)
-  const treeProblems = tree.problems.map((p) => ({
-    line: mapped.lines[p.index] ?? 0,
-    kind: p.kind,
-    message: p.message
-  }))
   const empty: LoadProblem[] =
     parsed.values.length === 0 && parsed.problems.length === 0
-      ? [{ line: 1, kind: 'empty', message: emptyFileMessage(Buffer.byteLength(text)) }]
+      ? [{ line: 1, kind: 'empty', message: emptyFileMessage(bytes) }]
       : []
-  return {
+  const base = {
     format,
-    tree,
-    problems: [...empty, ...parsed.problems, ...mapped.problems, ...treeProblems].sort(
-      (a, b) => a.line - b.line
-    ),
     tornTail: parsed.tornTail,
     endsWithNewline: parsed.endsWithNewline,
     recordCount: parsed.values.length
   }
+  const reader = READERS.find((r) => r.format === format)
+  if (reader === undefined) {
+    // Our own format: the records are ours as they are (the hot path of opening a session).
+    const tree = SessionTree.fromRecords(parsed.values)
+    return {
+      ...base,
+      tree,
+      lines: parsed.lines,
+      problems: sortByLine([...empty, ...parsed.problems, ...treeProblems(tree, parsed.lines)]),
+      subagents: [],
+      backups: null
+    }
+  }
+  const builder = SessionBuilder.of(reader, parsed, sidecarsOf(reader))
+  return {
+    ...base,
+    tree: builder.tree,
+    lines: builder.lines,
+    problems: sortByLine([...empty, ...parsed.problems, ...builder.problems()]),
+    subagents: builder.subagents(),
+    backups: builder.backups
+  }
 }
 
-function detectFormat(values: readonly unknown[]): SessionFormat {
+/** A foreign session's tree, built line by line through its format's mapper. */
+export class SessionBuilder {
+  readonly tree = new SessionTree()
+  readonly lines: number[] = []
+  private readonly mapper: ForeignMapper
+
+  constructor(
+    readonly reader: ForeignReader,
+    sidecars: readonly SidecarFile[] = []
+  ) {
+    this.mapper = reader.mapper(sidecars)
+  }
+
+  /** A builder fed every line parsed so far (more can follow: tail the file with FileTail). */
+  static of(
+    reader: ForeignReader,
+    parsed: Pick<ParsedJsonl, 'values' | 'lines'>,
+    sidecars: readonly SidecarFile[] = []
+  ): SessionBuilder {
+    const builder = new SessionBuilder(reader, sidecars)
+    for (let i = 0; i < parsed.values.length; i++)
+      builder.add(parsed.values[i], parsed.lines[i] ?? 0)
+    return builder
+  }
+
+  /** Maps one parsed line; its records join the tree at once. */
+  add(value: unknown, line: number): void {
+    this.mapper.add(value, line, this.emit)
+  }
+
+  private readonly emit = (record: unknown, line: number): void => {
+    this.lines.push(line)
+    this.tree.addRecord(record)
+  }
+
+  problems(): LoadProblem[] {
+    return sortByLine([...this.mapper.problems, ...treeProblems(this.tree, this.lines)])
+  }
+
+  subagents(): SubagentRun[] {
+    return this.mapper.subagents()
+  }
+
+  get backups(): ForeignBackups | null {
+    return this.mapper.backups
+  }
+}
+
+/** The format of a session whose first lines parsed as `values` (ours when none matches). */
+export function detectFormat(values: readonly unknown[]): SessionFormat {
   const first = values[0]
   if (typeof first === 'object' && first !== null && 'sessionId' in first && 'version' in first) {
     if ((first as { type?: unknown }).type === 'session') return 'rewind-studio'
   }
-  if (looksLikePi(first)) return 'pi'
-  if (looksLikeClaudeCode(values)) return 'claude-code'
-  return 'rewind-studio'
+  return READERS.find((reader) => reader.detect(values))?.format ?? 'rewind-studio'
+}
+
+/** The format of a session file, judged from its first lines (up to 1 MB) without reading it all. */
+export function detectFileFormat(file: string): SessionFormat {
+  const fd = openSync(file, 'r')
+  try {
+    const head = Buffer.alloc(1024 * 1024)
+    const n = readSync(fd, head, 0, head.length, 0)
+    const text = head.subarray(0, n).toString('utf8')
+    // Only whole lines: a cut last line would be a parse problem, not a format.
+    const whole = n < head.length ? text : text.slice(0, text.lastIndexOf('\n') + 1)
+    return detectFormat(parseJsonl(whole).values.slice(0, 50))
+  } finally {
+    closeSync(fd)
+  }
+}
+
+export function readerOf(format: SessionFormat): ForeignReader | null {
+  return READERS.find((r) => r.format === format) ?? null
+}
+
+/** Sub-agent transcripts kept beside a session file; none when its format keeps none there. */
+export function readSidecars(reader: ForeignReader, file: string): SidecarFile[] {
+  const dir = reader.sidecarDir?.(file)
+  if (dir === undefined) return []
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return []
+  }
+  return names
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .flatMap((name) => {
+      try {
+        return [
+          {
+            name,
+            parsed: readJsonlFile(join(dir, name)),
+            meta: readMeta(join(dir, `${name.slice(0, -'.jsonl'.length)}.meta.json`))
+          }
+        ]
+      } catch {
+        // A sidecar that cannot be read (a folder named *.jsonl, no permission) is left out.
+        return []
+      }
+    })
+}
+
+function readMeta(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown
+  } catch {
+    return null
+  }
+}
+
+function treeProblems(tree: SessionTree, lines: readonly number[]): LoadProblem[] {
+  return tree.problems.map((p) => ({ line: lines[p.index] ?? 0, kind: p.kind, message: p.message }))
+}
+
+function sortByLine(problems: LoadProblem[]): LoadProblem[] {
+  return problems.sort((a, b) => a.line - b.line)
 }

@@ -30,6 +30,18 @@ export const SessionHeader = z.looseObject({
    */
   forkedFrom: z
     .object({ sessionId: z.string(), leafUuid: z.string().nullable(), file: z.string().optional() })
+    .optional(),
+  /**
+   * Another tool's session this one continues (continue-foreign.ts): its file, format and id, and
+   * the record continued after (null: its leaf then).
+   */
+  continuedFrom: z
+    .object({
+      file: z.string(),
+      format: z.string(),
+      sessionId: z.string(),
+      nodeUuid: z.string().nullable()
+    })
     .optional()
 })
 
@@ -134,8 +146,20 @@ export const FileChangeRecord = z.looseObject({
    */
   beforeMode: z.number().int().optional(),
   afterMode: z.number().int().optional(),
+  /**
+   * The content after the change is unknown (`after` is null then, and means nothing): read from
+   * another tool's log that keeps only the content before each change (Claude Code, after a
+   * branch's last turn). Never written by Rewind Studio.
+   */
+  afterUnknown: z.literal(true).optional(),
   /** What changed it: a tool name (Write, Edit, Bash...) */
-  source: z.string()
+  source: z.string(),
+  /**
+   * In a fork (fork.ts): the uuid of the origin's record this one copies. The fork did not make
+   * that change: it took the file's state over when it was forked (its time is the fork's), so
+   * other sessions do not count it as a change of the fork's (rewind/other-sessions.ts).
+   */
+  copyOf: z.string().optional()
 })
 
 export const KnownRecord = z.discriminatedUnion('type', [

@@ -20,7 +20,6 @@ import {
   fstatSync,
   fsyncSync,
   openSync,
-  readFileSync,
   statSync
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -30,7 +29,8 @@ import { WriteFailedError } from '../os/write-failure'
 import { v7 as uuidv7 } from 'uuid'
 import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
-import { loadSessionText } from './load'
+import { type ReadPosition, readJsonlFile } from './jsonl'
+import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
@@ -98,6 +98,8 @@ interface Writer {
 export class SessionStore {
   private writer: Writer | null
   private closed = false
+  /** A read-only view: where its reading stopped (what follow() goes on from). */
+  private readTo: ReadPosition | null = null
 
   private constructor(
     readonly file: string,
@@ -115,6 +117,7 @@ export class SessionStore {
     home: string
     cwd: string
     forkedFrom?: { sessionId: string; leafUuid: string | null; file?: string }
+    continuedFrom?: SessionHeader['continuedFrom']
     /**
      * The sessions folder to create the file in (default: the workspace's, sessionsDir). A fork
      * goes beside its origin, which may be a folder of the older layout, so that both name
@@ -141,7 +144,8 @@ export class SessionStore {
       version: SESSION_FORMAT_VERSION,
       sessionId,
       cwd: opts.cwd,
-      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {})
+      ...(opts.forkedFrom !== undefined ? { forkedFrom: opts.forkedFrom } : {}),
+      ...(opts.continuedFrom !== undefined ? { continuedFrom: opts.continuedFrom } : {})
     })
     const lock = acquireWriterLock(file)
     if (!lock.held) throw new SessionWriteError(lock.reason)
@@ -178,14 +182,15 @@ export class SessionStore {
     const release = () => {
       if (lock?.held === true) lock.release()
     }
-    let bytes: Buffer
+    // Read in chunks (jsonl.ts): a log of any size opens, none is held as one string.
+    let parsed: ReturnType<typeof readJsonlFile>
     try {
-      bytes = readFileSync(file)
+      parsed = readJsonlFile(file)
     } catch (error) {
       release()
       throw error
     }
-    const loaded = loadSessionText(bytes.toString('utf8'))
+    const loaded = loadParsed(parsed, parsed.bytes)
     const header = loaded.tree.header
     if (loaded.format !== 'rewind-studio' || header === null) {
       release()
@@ -195,8 +200,27 @@ export class SessionStore {
           : `line 1 is no session header: ${loaded.problems.find((p) => p.line === 1)?.message ?? 'the file is empty'}`
       throw new Error(`Cannot open ${file}: ${why}. Nothing was changed.`)
     }
-    const readOnly = (reason: string) =>
-      new SessionStore(file, header, loaded.tree, loaded.problems, loaded.tornTail, null, reason)
+    const readOnly = (reason: string) => {
+      const view = new SessionStore(
+        file,
+        header,
+        loaded.tree,
+        loaded.problems,
+        loaded.tornTail,
+        null,
+        reason
+      )
+      // A last line without its '\n' that did not parse is being written (or was cut off): a
+      // follower reads it once complete. One that parsed is in the tree already: the follower
+      // goes on after it (its '\n', when it comes, ends that same line).
+      const pending = !loaded.endsWithNewline && loaded.tornTail
+      view.readTo = {
+        offset: pending ? parsed.complete : parsed.bytes,
+        nextLine: parsed.nextLine,
+        ino: parsed.ino
+      }
+      return view
+    }
     if (lock === null) return readOnly('opened read-only')
     if (!lock.held) return readOnly(lock.reason)
     if (header.version > SESSION_FORMAT_VERSION) {
@@ -207,9 +231,9 @@ export class SessionStore {
     }
     const writer: Writer = {
       fd: openSync(file, constants.O_WRONLY | constants.O_APPEND),
-      synced: bytes.length,
+      synced: parsed.bytes,
       release: lock.release,
-      size: bytes.length,
+      size: parsed.bytes,
       needsNewline: !loaded.endsWithNewline
     }
     return new SessionStore(
@@ -270,6 +294,21 @@ export class SessionStore {
 
   get leafUuid(): string | null {
     return this.treeModel.leafUuid
+  }
+
+  /**
+   * A read-only view's position in its file: another process (the writer) may go on appending,
+   * and a FileTail (sources/live-tail.ts) reads on from here. Null for the writer.
+   */
+  get followFrom(): ReadPosition | null {
+    return this.readTo === null ? null : { ...this.readTo }
+  }
+
+  /** Records another process appended to a read-only view's file, in file order: into the tree. */
+  follow(records: readonly unknown[], to: ReadPosition): void {
+    if (this.readTo === null) throw new SessionWriteError('Only a read-only view follows its file')
+    for (const record of records) this.treeModel.addRecord(record)
+    this.readTo = { ...to }
   }
 
   /** The tree, kept current as records are appended (the same object every call). */
@@ -418,44 +457,51 @@ export class SessionStore {
 
   /**
    * Records of another session of this workspace, as a fork copies them (fork.ts): each
-   * conversation node keeps its uuid, type, content and time, and becomes the child of the node
-   * before it (the first, a root), so the copy is one chain whose last node is the leaf. The
-   * file changes of its turns (their times kept) and its labels follow as metadata records with
-   * uuids of their own. One write and one fdatasync: all are appended, or none.
+   * conversation node keeps its uuid, type, content and time and becomes the child of the node
+   * before it (the first, a root), so the copy is one chain whose last node is the leaf; the
+   * file changes of its turns follow as records of this session (its uuid, this time) naming the
+   * record they copy (`copyOf`); then its labels, as new label records. One write and one
+   * fdatasync: all are appended, or none.
    */
   appendCopied(copy: {
     nodes: readonly TreeRecord[]
     fileChanges: readonly FileChangeRecord[]
     labels: readonly { targetUuid: string; label: string }[]
   }): void {
-    const copied = new Set<string>()
+    const taken = new Set<string>()
+    const fresh = (uuid: string) => {
+      if (taken.has(uuid) || this.treeModel.has(uuid)) {
+        throw new SessionWriteError(
+          `Record ${uuid} cannot be copied: its uuid is taken; nothing was appended`
+        )
+      }
+      taken.add(uuid)
+    }
     let parentUuid = this.leafUuid
     const nodes = copy.nodes.map((node) => {
-      if (!isConversationNode(node) || this.treeModel.get(node.uuid) !== undefined) {
-        throw new SessionWriteError(
-          `Record ${node.uuid} cannot be copied: it is no conversation node, or one with its uuid is here already; nothing was appended`
-        )
-      }
+      fresh(node.uuid)
       const parsed = KnownRecord.safeParse({ ...node, parentUuid })
-      if (!parsed.success || copied.has(node.uuid)) {
+      if (!parsed.success || !isConversationNode(parsed.data)) {
         throw new SessionWriteError(
-          `Record ${node.uuid} cannot be copied: ${parsed.success ? 'its uuid comes twice' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
+          `Record ${node.uuid} cannot be copied: ${parsed.success ? 'it is no conversation node' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
         )
       }
-      copied.add(node.uuid)
       parentUuid = node.uuid
       return parsed.data
     })
-    const known = (uuid: string) => copied.has(uuid) || this.treeModel.get(uuid) !== undefined
-    const meta = { parentUuid, timestamp: now() }
+    const requireNode = (uuid: string) => {
+      if (!taken.has(uuid) && this.treeModel.get(uuid) === undefined) {
+        throw new NotFoundError(`Entry ${uuid} not found`)
+      }
+    }
+    const meta = () => ({ uuid: uuidv7(), parentUuid, timestamp: now() })
     const fileChanges = copy.fileChanges.map((change) => {
-      if (!known(change.checkpointUuid))
-        throw new NotFoundError(`Entry ${change.checkpointUuid} not found`)
-      return FileChangeRecord.parse({ ...change, uuid: uuidv7(), parentUuid })
+      requireNode(change.checkpointUuid)
+      return FileChangeRecord.parse({ ...change, ...meta(), copyOf: change.copyOf ?? change.uuid })
     })
     const labels = copy.labels.map(({ targetUuid, label }) => {
-      if (!known(targetUuid)) throw new NotFoundError(`Entry ${targetUuid} not found`)
-      return LabelRecord.parse({ type: 'label', uuid: uuidv7(), ...meta, targetUuid, label })
+      requireNode(targetUuid)
+      return LabelRecord.parse({ type: 'label', ...meta(), targetUuid, label })
     })
     this.writeAll<{ uuid: string }>([...nodes, ...fileChanges, ...labels])
   }

@@ -203,6 +203,11 @@ export class SessionTree {
     return [...this.fixedProblems, ...missing].sort((a, b) => a.index - b.index)
   }
 
+  /** Whether any record (a node, a label, a file change, a leaf move) has this uuid. */
+  has(uuid: string): boolean {
+    return this.ids.has(uuid)
+  }
+
   get(uuid: string): TreeRecord | undefined {
     return this.nodeRecord[this.ordinal(uuid)]
   }
@@ -517,9 +522,24 @@ export function isConversationNode(value: unknown): value is TreeRecord {
   return classify(value, 1) === 'node'
 }
 
+/** Whether this version knows the record type (the others are kept and otherwise ignored). */
+export function isKnownRecordType(type: unknown): boolean {
+  return typeof type === 'string' && Object.hasOwn(FAULTS, type)
+}
+
 /** The value as a session header, checked as loading checks line 1; null when it is none. */
 export function sessionHeaderOf(value: unknown): SessionHeader | null {
   return classify(value, 0) === 'header' ? (value as SessionHeader) : null
+}
+
+/** The value as a conversation node (after line 1), checked as loading checks it; else null. */
+export function conversationNodeOf(value: unknown): TreeRecord | null {
+  return classify(value, 1) === 'node' ? (value as TreeRecord) : null
+}
+
+/** The value as a file_change record, checked as loading checks it; else null. */
+export function fileChangeOf(value: unknown): FileChangeRecord | null {
+  return classify(value, 1) === 'file-change' ? (value as FileChangeRecord) : null
 }
 
 function classify(value: unknown, index: number): Role | { invalid: string } {

@@ -2,32 +2,55 @@
 // assistant and tool messages after it), plus one per branch summary and rewind report. A turn's
 // id is its prompt record's uuid, so the graph, the CLI's checkpoints and rewinds name the same
 // thing. Pure: the studio recomputes it only when the tree's shape changes.
+//
+// An agent's rewind writes two records, a branch summary and the rewind report under it: the
+// graph draws them as ONE node, the report. What the agent explored between its checkpoint and
+// that rewind (an abandoned branch off the checkpoint's turn) is drawn under the report as an
+// `exploration` node, so the explored steps hang off the report that replaced them.
 import { maskSecrets } from '../../shared/mask-secrets'
 import type {
   FilesAt,
   GraphNode,
   GraphNodeKind,
+  NodeDetail,
   SessionGraph,
   TimelineStep,
-  TranscriptEntry
+  TranscriptEntry,
+  TurnOutcome
 } from '../../shared/views'
+import { INTERRUPTED_RESULT } from '../agent/context'
+import { PI_COMPACTION_TYPE } from '../session/foreign/pi'
+import { isForeignRecord } from '../session/foreign/raw'
+import type { SubagentRun } from '../session/foreign/types'
 import {
   REWIND_REPORT_TYPE,
   type SessionTree,
   type TreeRecord,
   contentText,
+  isKnownRecordType,
   isPrompt,
   promptText
 } from '../session/tree'
 
 const TITLE_CHARS = 120
+/** Tool names an exploration's title lists before "…". */
+const EXPLORATION_TOOLS_SHOWN = 4
+
+function isRewindReport(record: TreeRecord | undefined): boolean {
+  return record?.type === 'custom_message' && record.customType === REWIND_REPORT_TYPE
+}
+
+/** The rewind report written under an agent's branch summary, which the report node stands for. */
+function reportUnder(tree: SessionTree, record: TreeRecord): TreeRecord | undefined {
+  if (record.type !== 'branch_summary') return undefined
+  return tree.children(record.uuid).find(isRewindReport)
+}
 
 function nodeKind(record: TreeRecord): GraphNodeKind | null {
   if (record.type === 'user' && isPrompt(record)) return 'turn'
+  if (isCompactionRecord(record)) return 'compaction'
   if (record.type === 'branch_summary') return 'branch_summary'
-  if (record.type === 'custom_message' && record.customType === REWIND_REPORT_TYPE) {
-    return 'rewind_report'
-  }
+  if (isRewindReport(record)) return 'rewind_report'
   return null
 }
 
@@ -64,26 +87,190 @@ export interface TurnIndex {
   owner: Map<string, string | null>
   /** Graph-node records, parents first. */
   heads: TreeRecord[]
+  /** Graph node id → its kind and the node it is drawn under (null: a root). */
+  nodes: Map<string, { kind: GraphNodeKind; parentId: string | null }>
+  /** Per node, the last record of its own (the turn's end), for its outcome. */
+  ends: Map<string, TreeRecord>
+}
+
+/**
+ * The explorations off `record`: for each agent rewind whose checkpoint is `record` (its branch
+ * summary's fromId), the other children of `record` written while that checkpoint was open.
+ * Maps each exploration's first record to the report it is drawn under.
+ */
+function explorationsOff(
+  tree: SessionTree,
+  record: TreeRecord,
+  children: readonly TreeRecord[]
+): ReadonlyMap<string, string> {
+  let found: Map<string, string> | null = null
+  for (const child of children) {
+    if (child.type !== 'branch_summary' || child.fromId !== record.uuid) continue
+    const report = reportUnder(tree, child)
+    if (report === undefined) continue
+    const details = child.details as { startedAt?: unknown } | undefined
+    const startedAt = typeof details?.startedAt === 'string' ? details.startedAt : ''
+    for (const other of children) {
+      if (other === child || found?.has(other.uuid) || reportUnder(tree, other) !== undefined) {
+        continue
+      }
+      if (other.timestamp >= startedAt && other.timestamp <= child.timestamp) {
+        found ??= new Map()
+        found.set(other.uuid, report.uuid)
+      }
+    }
+  }
+  return found ?? NO_EXPLORATIONS
+}
+
+const NO_EXPLORATIONS: ReadonlyMap<string, string> = new Map()
+
+interface Visit {
+  record: TreeRecord
+  /** The node owning the parent record. */
+  parentOwner: string | null
+  /** Where a node starting here is drawn: parentOwner, or the report for an exploration. */
+  drawUnder: string | null
+  /** Set on an exploration's first record. */
+  exploration: boolean
 }
 
 export function indexTurns(tree: SessionTree): TurnIndex {
   const owner = new Map<string, string | null>()
   const heads: TreeRecord[] = []
-  const stack: { record: TreeRecord; parentOwner: string | null }[] = tree
+  const nodes: TurnIndex['nodes'] = new Map()
+  const ends = new Map<string, TreeRecord>()
+  const stack: Visit[] = tree
     .children(null)
-    .map((record) => ({ record, parentOwner: null }))
+    .map((record) => ({ record, parentOwner: null, drawUnder: null, exploration: false }))
     .reverse()
   while (stack.length > 0) {
-    const { record, parentOwner } = stack.pop() as (typeof stack)[number]
-    const own = nodeKind(record) === null ? parentOwner : record.uuid
-    if (own === record.uuid) heads.push(record)
+    const { record, parentOwner, drawUnder, exploration } = stack.pop() as Visit
+    // An agent's branch summary belongs to the report under it: one node for one rewind.
+    const report = reportUnder(tree, record)
+    const kind =
+      report !== undefined
+        ? null
+        : exploration
+          ? (nodeKind(record) ?? 'exploration')
+          : nodeKind(record)
+    const own = report !== undefined ? report.uuid : kind === null ? parentOwner : record.uuid
+    if (kind !== null) {
+      heads.push(record)
+      nodes.set(record.uuid, { kind, parentId: drawUnder })
+    }
     owner.set(record.uuid, own)
+    // The records after the summary are drawn from where the summary stood.
+    const childOwner = report !== undefined ? parentOwner : own
     const children = tree.children(record.uuid)
-    for (let i = children.length - 1; i >= 0; i--) {
-      stack.push({ record: children[i] as TreeRecord, parentOwner: own })
+    const explorations = explorationsOff(tree, record, children)
+    // The rewind's summary and report are visited before the explorations drawn under them, so
+    // parents still come first; an exploration is the report's last child, drawn to its right.
+    const ordered =
+      explorations.size === 0
+        ? children
+        : [
+            ...children.filter((child) => !explorations.has(child.uuid)),
+            ...children.filter((child) => explorations.has(child.uuid))
+          ]
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      const child = ordered[i] as TreeRecord
+      const under = explorations.get(child.uuid)
+      stack.push({
+        record: child,
+        parentOwner: childOwner,
+        drawUnder: under ?? childOwner,
+        exploration: under !== undefined
+      })
     }
   }
-  return { owner, heads }
+  // A node's ends: its records no record of the same node goes on from (the last one visited
+  // counts). Read from the owners, so no record's kind is worked out twice.
+  const goesOn = new Set<string>()
+  for (const [uuid, own] of owner) {
+    const parent = tree.get(uuid)?.parentUuid ?? null
+    if (parent !== null && own !== null && owner.get(parent) === own) goesOn.add(parent)
+  }
+  for (const [uuid, own] of owner) {
+    const record = own === null || goesOn.has(uuid) ? undefined : tree.get(uuid)
+    if (record !== undefined) ends.set(own as string, record)
+  }
+  return { owner, heads, nodes, ends }
+}
+
+function isInterrupted(record: TreeRecord): boolean {
+  const content = record.type === 'user' ? record.message.content : ''
+  return (
+    typeof content !== 'string' &&
+    content.some(
+      (block) =>
+        block.type === 'tool_result' &&
+        (block.content === INTERRUPTED_RESULT ||
+          (Array.isArray(block.content) &&
+            block.content.some(
+              (part: unknown) =>
+                typeof part === 'object' &&
+                part !== null &&
+                (part as { text?: unknown }).text === INTERRUPTED_RESULT
+            )))
+    )
+  )
+}
+
+/**
+ * How a node's turn ended, from its last record: see TurnOutcome (shared/views.ts). A last
+ * record with a report, summary or exploration under it went on in that node: not an end.
+ */
+function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefined): TurnOutcome {
+  if (end === undefined) return 'done'
+  const continued = tree.children(end.uuid).some((child) => {
+    const own = index.owner.get(child.uuid)
+    return own !== null && own !== undefined && index.nodes.get(own)?.kind !== 'turn'
+  })
+  if (continued) return 'done'
+  switch (end.type) {
+    case 'assistant': {
+      const content = end.message.content
+      const callsLeftOpen =
+        typeof content !== 'string' && content.some((block) => block.type === 'tool_use')
+      // A stop keeps the text already streamed as a message of its own, without the model's
+      // name or a stop reason (agent.ts); a finished answer has both.
+      const message = end.message as { model?: unknown; stop_reason?: unknown }
+      const cutOff = message.model === undefined && message.stop_reason === undefined
+      return callsLeftOpen || cutOff ? 'stopped' : 'done'
+    }
+    case 'user':
+      return isInterrupted(end) ? 'stopped' : 'failed'
+    case 'branch_summary':
+    case 'custom_message':
+      return 'done'
+  }
+}
+
+/** An exploration's title: the tools it called, in order, each named once. */
+function explorationTitles(tree: SessionTree, index: TurnIndex): Map<string, string> {
+  const tools = new Map<string, string[]>()
+  for (const [id, node] of index.nodes) if (node.kind === 'exploration') tools.set(id, [])
+  if (tools.size === 0) return new Map()
+  for (const [uuid, own] of index.owner) {
+    const names = own === null ? undefined : tools.get(own)
+    const record = names === undefined ? undefined : tree.get(uuid)
+    if (names === undefined || record?.type !== 'assistant') continue
+    const content = record.message.content
+    if (typeof content === 'string') continue
+    for (const block of content) {
+      if (block.type === 'tool_use' && !names.includes(String(block.name))) {
+        names.push(String(block.name))
+      }
+    }
+  }
+  const titles = new Map<string, string>()
+  for (const [id, names] of tools) {
+    const shown = names.slice(0, EXPLORATION_TOOLS_SHOWN).join(', ')
+    const more = names.length > EXPLORATION_TOOLS_SHOWN ? ', …' : ''
+    titles.set(id, names.length === 0 ? 'Explored' : `Explored with ${shown}${more}`)
+  }
+  return titles
 }
 
 /** What the graph shows beside the tree: the files' marker and the timeline's next steps. */
@@ -91,6 +278,8 @@ export interface GraphMarks {
   filesAt: FilesAt
   undo: TimelineStep | null
   redo: TimelineStep | null
+  /** The agent is running a turn: the node holding the leaf is `running`. */
+  running?: boolean
 }
 
 export function buildSessionGraph(
@@ -105,6 +294,9 @@ export function buildSessionGraph(
     const own = owner.get(record.uuid)
     if (own !== null && own !== undefined) activeOwners.add(own)
   }
+  const { running, ...shown } = marks
+  const runningNode =
+    running === true && tree.leafUuid !== null ? owner.get(tree.leafUuid) : undefined
 
   // The newest leaf below each node: walk up from each leaf, newest first, stopping at nodes a
   // newer leaf already claimed, so every record is visited once.
@@ -121,21 +313,30 @@ export function buildSessionGraph(
   }
 
   const labels = tree.labels()
+  const explorations = explorationTitles(tree, index)
   const nodes: GraphNode[] = heads.map((record) => {
-    const parentRecord = record.parentUuid
-    const parentId = parentRecord === null ? null : (owner.get(parentRecord) ?? null)
-    const kind = nodeKind(record) as GraphNodeKind
+    const { kind, parentId } = index.nodes.get(record.uuid) as {
+      kind: GraphNodeKind
+      parentId: string | null
+    }
     return {
       id: record.uuid,
       parentId,
       kind,
-      title: nodeTitle(record),
+      title: explorations.get(record.uuid) ?? nodeTitle(record),
       timestamp: record.timestamp,
       filesChanged:
         kind === 'turn' ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size : 0,
       onActivePath: activeOwners.has(record.uuid),
       branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
-      label: maskOrNull(labels.get(record.uuid))
+      label: maskOrNull(labels.get(record.uuid)),
+      // An exploration ends where the agent rewound it, by design: never a failure.
+      outcome:
+        runningNode === record.uuid
+          ? 'running'
+          : kind === 'exploration'
+            ? 'done'
+            : outcomeOf(tree, index, index.ends.get(record.uuid))
     }
   })
 
@@ -156,7 +357,7 @@ export function buildSessionGraph(
     leafUuid: tree.leafUuid,
     checkpointLinks,
     canUndo: marks.undo !== null,
-    ...marks
+    ...shown
   }
 }
 
@@ -178,36 +379,143 @@ export function buildTranscript(
   leafUuid: string | null,
   index: TurnIndex = indexTurns(tree)
 ): TranscriptEntry[] {
-  return tree.pathTo(leafUuid).map((record) => {
-    const nodeId = index.owner.get(record.uuid) ?? record.uuid
-    const base = { uuid: record.uuid, nodeId, timestamp: record.timestamp }
-    switch (record.type) {
-      case 'user':
-        return {
-          ...base,
-          role: 'user',
-          isPrompt: isPrompt(record),
-          hidden: record.isMeta === true,
-          content: record.message.content
-        }
-      case 'assistant':
-        return {
-          ...base,
-          role: 'assistant',
-          isPrompt: false,
-          hidden: false,
-          content: record.message.content
-        }
-      case 'branch_summary':
-        return { ...base, role: 'summary', isPrompt: false, hidden: false, content: record.summary }
-      case 'custom_message':
-        return {
-          ...base,
-          role: 'note',
-          isPrompt: false,
-          hidden: record.hidden,
-          content: record.content
-        }
+  return tree
+    .pathTo(leafUuid)
+    .map((record) => transcriptEntry(record, index.owner.get(record.uuid) ?? record.uuid))
+}
+
+/** The full text of a branch summary or a rewind report node, with its times; null for a turn. */
+export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
+  if (record.type === 'branch_summary') {
+    const details = record.details as { startedAt?: unknown } | undefined
+    return {
+      text: record.summary,
+      startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
+      rewoundAt: record.timestamp
+    }
+  }
+  if (record.type === 'custom_message') {
+    const details = record.details as
+      { report?: unknown; startedAt?: unknown; rewoundAt?: unknown } | undefined
+    return {
+      text: typeof details?.report === 'string' ? details.report : contentText(record.content),
+      startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
+      rewoundAt: typeof details?.rewoundAt === 'string' ? details.rewoundAt : null
+    }
+  }
+  return null
+}
+
+/** One record as a transcript entry of graph node `nodeId`. */
+export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptEntry {
+  const base = { uuid: record.uuid, nodeId, timestamp: record.timestamp }
+  switch (record.type) {
+    case 'user':
+      return {
+        ...base,
+        role: 'user',
+        isPrompt: isPrompt(record),
+        hidden: record.isMeta === true,
+        content: record.message.content
+      }
+    case 'assistant':
+      return {
+        ...base,
+        role: 'assistant',
+        isPrompt: false,
+        hidden: false,
+        content: record.message.content
+      }
+    case 'branch_summary':
+      return { ...base, role: 'summary', isPrompt: false, hidden: false, content: record.summary }
+    case 'custom_message':
+      return {
+        ...base,
+        role: 'note',
+        isPrompt: false,
+        hidden: record.hidden,
+        content: record.content
+      }
+  }
+}
+
+/**
+ * Another tool's compaction, drawn as a compaction node: Claude Code's summary (a user record,
+ * isCompactSummary) or pi's (a custom_message pi:compaction).
+ */
+export function isCompactionRecord(record: TreeRecord): boolean {
+  return (
+    (record.type === 'user' &&
+      (record as { isCompactSummary?: unknown }).isCompactSummary === true) ||
+    (record.type === 'custom_message' && record.customType === PI_COMPACTION_TYPE)
+  )
+}
+
+/** The id of a sub-agent run's graph node. */
+export function subagentNodeId(run: SubagentRun): string {
+  return `subagent:${run.id}`
+}
+
+/**
+ * A node per sub-agent run, under the node of the tool call that ran it (a run whose call was
+ * not found is a root). It sits on the active path with its parent; it has no branch of its
+ * own in the conversation, so "switch to" it goes where its parent's does.
+ */
+export function subagentNodes(
+  runs: readonly SubagentRun[],
+  index: TurnIndex,
+  nodes: readonly GraphNode[]
+): GraphNode[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]))
+  return runs.map((run) => {
+    const parentId = run.parentUuid === null ? null : (index.owner.get(run.parentUuid) ?? null)
+    const parent = parentId === null ? undefined : byId.get(parentId)
+    const first = run.tree.pathTo(run.tree.leafUuid)[0]
+    return {
+      id: subagentNodeId(run),
+      parentId: parent === undefined ? null : parent.id,
+      kind: 'subagent',
+      title: firstLine(run.title),
+      timestamp: first?.timestamp ?? '',
+      filesChanged: 0,
+      onActivePath: parent?.onActivePath ?? false,
+      branchLeafUuid: parent?.branchLeafUuid ?? subagentNodeId(run),
+      label: null,
+      // A transcript on disk: the run ended (how is the tool result's to say, under its parent).
+      outcome: 'done'
     }
   })
+}
+
+/**
+ * The records of a node as the log holds them (NodeDetail.raw): its drawn records with every
+ * field, and the records the tree does not draw that belong with it (another tool's progress,
+ * system or unknown records, anchored to a drawn record; our unknown types, by their parent).
+ */
+export function rawRecordsOf(
+  tree: SessionTree,
+  index: TurnIndex,
+  nodeId: string,
+  lines: readonly number[] | null
+): { line: number | null; record: unknown }[] {
+  const out: { line: number | null; record: unknown }[] = []
+  const ownerOf = (uuid: unknown) =>
+    typeof uuid === 'string' ? (index.owner.get(uuid) ?? null) : null
+  tree.records.forEach((record, i) => {
+    const line = lines?.[i] ?? null
+    if (isForeignRecord(record)) {
+      if (ownerOf(record.anchor) === nodeId) out.push({ line, record: record.value })
+      return
+    }
+    const r = record as { uuid?: unknown; parentUuid?: unknown; type?: unknown } | null
+    if (typeof r?.uuid !== 'string') return
+    const drawn = tree.get(r.uuid) === record
+    if (
+      drawn
+        ? ownerOf(r.uuid) === nodeId
+        : !isKnownRecordType(r.type) && ownerOf(r.parentUuid) === nodeId
+    )
+      out.push({ line, record })
+  })
+  return out
 }

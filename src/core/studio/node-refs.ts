@@ -33,10 +33,11 @@ export function listNodes(graph: SessionGraph): ListedNode[] {
     if (siblings === undefined) children.set(node.parentId, [node])
     else siblings.push(node)
   }
-  const activeFirst = (nodes: GraphNode[]) => [
-    ...nodes.filter((n) => n.onActivePath),
-    ...nodes.filter((n) => !n.onActivePath)
-  ]
+  // Most nodes have one child: only a fork needs its children reordered.
+  const activeFirst = (nodes: GraphNode[]) =>
+    nodes.length < 2
+      ? nodes
+      : [...nodes.filter((n) => n.onActivePath), ...nodes.filter((n) => !n.onActivePath)]
   const out: ListedNode[] = []
   const stack: { node: GraphNode; depth: number; fork: boolean }[] = activeFirst(
     children.get(null) ?? []
@@ -128,4 +129,9 @@ export function nodeEnd(tree: SessionTree, index: TurnIndex, node: GraphNode): s
   if (at < 0) return node.id
   while (at + 1 < path.length && index.owner.get(path[at + 1]?.uuid ?? '') === node.id) at++
   return path[at]?.uuid ?? node.id
+}
+
+/** The last record of the branch through `node`: the active leaf on the active path. */
+export function branchLeafOf(tree: SessionTree, node: GraphNode): string | null {
+  return node.onActivePath ? tree.leafUuid : node.branchLeafUuid
 }

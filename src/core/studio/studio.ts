@@ -5,43 +5,70 @@
 // What it shows of the session (titles, transcripts, diffs, the agent's stream) has strings that
 // look like API keys masked (shared/mask-secrets.ts); the log keeps what was said. Permission
 // requests are the exception: the user approves exactly what would run.
+//
+// It can also show another tool's session (viewed-session.ts) read-only in place of ours: the
+// views read the viewed tree (viewTree()), everything that would write refuses, and what is
+// left is "Restore files here" (a rescue restore from that tool's backups) and "Continue in
+// Rewind Studio" (a new session of ours holding the path to a node).
 import type { EventSink } from '../../shared/contract'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
-import type {
-  AgentEvent,
-  AppInfo,
-  CheckpointView,
-  CompareView,
-  FileDiff,
-  NodeDetail,
-  PermissionRequest,
-  RewindPreview,
-  RewindResult,
-  SessionGraph,
-  SessionSummary,
-  Settings,
-  SettingsUpdate,
-  TimelineEntry,
-  TranscriptEntry
+import { formatBytes, utf8Length } from '../../shared/prompt-limit'
+import {
+  type AgentEvent,
+  type AppInfo,
+  type CheckpointView,
+  type CompareView,
+  type ExportFormat,
+  type ExportedFile,
+  type FileDiff,
+  MAX_EXPORT_BYTES,
+  type NodeDetail,
+  type PermissionRequest,
+  type ProjectSummary,
+  type RescuePreview,
+  type RescueResult,
+  type RewindPreview,
+  type RewindResult,
+  type SearchEntry,
+  type SessionGraph,
+  type SessionSummary,
+  type Settings,
+  type SettingsUpdate,
+  type TimelineEntry,
+  type TranscriptEntry
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
+import { planRescue } from '../rewind/rescue'
+import { continueForeign } from '../session/continue-foreign'
+import { readerOf } from '../session/load'
+import { realPathOf } from '../session/paths'
+import type { SessionTree } from '../session/tree'
 import { unifiedDiff } from '../rewind/file-diff'
+import { renderExport } from '../export/render'
 import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
+import { Sources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
+import { FileTail } from '../sources/live-tail'
 import { StudioError } from './dispatch'
 import {
   buildSessionGraph,
   buildTranscript,
   indexTurns,
+  nodeSummary,
   ownerNode,
+  rawRecordsOf,
+  subagentNodeId,
+  subagentNodes,
   type TurnIndex
 } from './graph-view'
 import { restoreInFork } from './fork'
 import { timelineEntries, timelineStep } from './timeline-view'
 import type { ModelSetup } from './model-setup'
-import { nodeEnd } from './node-refs'
+import { branchLeafOf, nodeEnd } from './node-refs'
+import { buildSearchIndex } from './search-view'
+import { ViewedSession } from './viewed-session'
 import { WorkspaceSession } from './workspace-session'
 
 export interface StudioOptions {
@@ -59,6 +86,7 @@ export class Studio {
   private turnIndex: TurnIndex | null = null
   /** The graph of the tree's current shape, and the record its files are at. */
   private graphCache: { graph: SessionGraph; filesAt: string | null } | null = null
+  private searchCache: SearchEntry[] | null = null
   private readonly pendingPermissions = new Map<
     string,
     { request: PermissionRequest; resolve: (allow: boolean) => void }
@@ -66,8 +94,18 @@ export class Studio {
   private lastPlan: RewindPlan | null = null
   /** The exclusive operation under way (see exclusive()), for the busy message. */
   private operation: string | null = null
+  /** Every session on disk, summarized once and kept in the session index (core/sources). */
+  private readonly sources: Sources
+  /** Another tool's session shown instead of ours, read-only; null: ours is shown. */
+  private viewed: ViewedSession | null = null
+  /** The rescue restore last previewed, applied as shown when it still fits. */
+  private lastRescue: { nodeId: string; plan: RewindPlan } | null = null
+  /** Following the session's file while another program writes it (read-only views). */
+  private tail: FileTail | null = null
 
-  private constructor(private readonly options: StudioOptions) {}
+  private constructor(private readonly options: StudioOptions) {
+    this.sources = new Sources({ home: options.home })
+  }
 
   static async open(options: StudioOptions): Promise<Studio> {
     const studio = new Studio(options)
@@ -87,32 +125,66 @@ export class Studio {
       askPermission: (request) => this.askPermission(request),
       onEvent: (event) => this.onAgentEvent(event)
     })
+    this.followAppends(store)
     this.shapeChanged()
+  }
+
+  /**
+   * A session open read-only because another program writes it (our CLI chat holding its lock)
+   * is followed: what that program appends is read as it lands (sources/live-tail.ts) and the
+   * graph pushed again, within a second of each line. A file replaced or truncated is opened
+   * again from the start. Never written: a read-only view has no writer.
+   */
+  private followAppends(store: SessionStore): void {
+    this.tail?.close()
+    this.tail = null
+    const from = store.followFrom
+    if (from === null) return
+    const tail: FileTail = new FileTail(store.file, from, {
+      appended: (records) => {
+        store.follow(records, tail.at)
+        this.shapeChanged()
+      },
+      reset: () => {
+        tail.close()
+        void this.replaceSession(() => SessionStore.open(store.file, { readOnly: true })).catch(
+          (error: unknown) => this.notice('error', (error as Error).message)
+        )
+      }
+    })
+    this.tail = tail
   }
 
   private get store(): SessionStore {
     return this.work.store
   }
 
+  /** The tree the views show: the viewed foreign session's, else ours. */
+  private viewTree(): SessionTree {
+    return this.viewed?.tree ?? this.store.tree()
+  }
+
   info(): AppInfo {
+    const viewed = this.viewed
     return {
       version: this.options.version,
       workspace: this.options.cwd,
-      sessionId: this.store.sessionId,
-      sessionFile: this.store.file,
-      readOnlyReason: this.store.readOnlyReason,
+      sessionId: viewed?.sessionId ?? this.store.sessionId,
+      sessionFile: viewed?.file ?? this.store.file,
+      readOnlyReason: viewed !== null ? foreignReadOnly(viewed) : this.store.readOnlyReason,
       demo: this.options.models.isScripted(),
       model: this.options.models.settings().model,
       notices: [...this.options.models.notices(), ...this.work.notices],
       running: this.work.agent.running,
-      pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request)
+      pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request),
+      foreign: viewed?.info() ?? null
     }
   }
 
   // ---- the tree -------------------------------------------------------------------------------
 
   private index(): TurnIndex {
-    this.turnIndex ??= indexTurns(this.store.tree())
+    this.turnIndex ??= indexTurns(this.viewTree())
     return this.turnIndex
   }
 
@@ -123,35 +195,52 @@ export class Studio {
    */
   async graph(): Promise<SessionGraph> {
     const { graph, filesAt } = this.graphCache ?? (await this.buildGraph())
-    const changedSince = this.work.engine.filesChangedSince(filesAt)
+    // Another tool's session records no after-state to compare the disk with.
+    const changedSince = this.viewed === null && this.work.engine.filesChangedSince(filesAt)
     return { ...graph, filesAt: { ...graph.filesAt, changedSince } }
   }
 
   private async buildGraph(): Promise<NonNullable<Studio['graphCache']>> {
     const generation = this.generation
-    const timeline = await this.work.engine.timeline()
-    const tree = this.store.tree()
+    const viewed = this.viewed
+    const timeline = await this.engineTimeline()
+    const tree = this.viewTree()
     const index = this.index()
-    const graph = buildSessionGraph(tree, this.store.sessionId, index, {
-      filesAt: { nodeId: ownerNode(index, timeline.filesAt), changedSince: false },
+    const filesAt = viewed === null ? timeline.filesAt : rescuedTo(tree, timeline)
+    const graph = buildSessionGraph(tree, viewed?.sessionId ?? this.store.sessionId, index, {
+      filesAt: { nodeId: ownerNode(index, filesAt), changedSince: false },
       undo: timelineStep(tree, index, timeline.undoable),
-      redo: timelineStep(tree, index, timeline.redoable)
+      redo: timelineStep(tree, index, timeline.redoable),
+      running: this.work.agent.running
     })
-    const built = { graph, filesAt: timeline.filesAt }
+    if (viewed !== null) graph.nodes.push(...subagentNodes(viewed.subagents(), index, graph.nodes))
+    const built = { graph, filesAt }
     // Another change may have landed while timeline() read its journals: keep only a fresh graph.
     if (generation === this.generation) this.graphCache = built
     return built
   }
 
+  /** What "Search the session" looks through, per node: built once per shape, masked. */
+  searchIndex(): SearchEntry[] {
+    this.searchCache ??= maskSecretsIn(buildSearchIndex(this.viewTree(), this.index()))
+    return this.searchCache
+  }
+
   /** Every rewind, switch and continue, oldest first, named for people. */
   async timeline(): Promise<TimelineEntry[]> {
-    const timeline = await this.work.engine.timeline()
-    return timelineEntries(this.store.tree(), this.index(), timeline)
+    return timelineEntries(this.viewTree(), this.index(), await this.engineTimeline())
+  }
+
+  /** Our session's timeline, or the viewed session's rescue restores (its companion log). */
+  private engineTimeline() {
+    return this.viewed === null
+      ? this.work.engine.timeline()
+      : this.viewed.timeline(realPathOf(this.options.cwd))
   }
 
   /** The prompts on the path to `leafUuid` (null: the active path), as the rewind picker lists them. */
   checkpoints(leafUuid: string | null): CheckpointView[] {
-    const tree = this.store.tree()
+    const tree = this.viewTree()
     if (leafUuid !== null && tree.get(leafUuid) === undefined) {
       throw new StudioError('not_found', `No message ${leafUuid} in this session.`)
     }
@@ -172,11 +261,13 @@ export class Studio {
   }
 
   private async compareSources(): Promise<CompareSources> {
+    const viewed = this.viewed
     return {
-      tree: this.store.tree(),
+      tree: this.viewTree(),
       index: this.index(),
       nodes: (await this.graph()).nodes,
-      blobs: this.work.history.blobs,
+      // A foreign session's file_change records name its tool's backups.
+      blobs: viewed === null ? this.work.history.blobs : { read: (ref) => viewed.readBackup(ref) },
       disk: this.work.engine.disk
     }
   }
@@ -188,6 +279,7 @@ export class Studio {
     this.generation++
     this.turnIndex = null
     this.graphCache = null
+    this.searchCache = null
     void this.graph().then((graph) => this.options.emit('session:graph', graph))
   }
 
@@ -202,7 +294,7 @@ export class Studio {
   }
 
   transcript(leafUuid: string | null): TranscriptEntry[] {
-    const tree = this.store.tree()
+    const tree = this.viewTree()
     if (leafUuid !== null && tree.get(leafUuid) === undefined) {
       throw new StudioError('not_found', `No message ${leafUuid} in this session.`)
     }
@@ -213,67 +305,79 @@ export class Studio {
     const graph = await this.graph()
     const node = graph.nodes.find((n) => n.id === nodeId)
     if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
-    const tree = this.store.tree()
+    const run = this.viewed?.subagents().find((r) => subagentNodeId(r) === nodeId)
+    if (run !== undefined) {
+      // A sub-agent's node holds its whole transcript.
+      const entries = buildTranscript(run.tree, run.tree.leafUuid).map((e) => ({ ...e, nodeId }))
+      const raw = run.tree.records.map((record) => ({ line: null, record }))
+      return maskSecretsIn({ node, entries, files: [], summary: null, raw })
+    }
+    const tree = this.viewTree()
     const entries = buildTranscript(tree, node.branchLeafUuid, this.index()).filter(
       (entry) => entry.nodeId === nodeId
     )
     const files = await this.turnDiffs(nodeId)
-    return maskSecretsIn({ node, entries, files, summary: this.summaryOf(nodeId) })
+    const raw = rawRecordsOf(tree, this.index(), nodeId, this.viewed?.lines ?? null)
+    return maskSecretsIn({ node, entries, files, summary: this.summaryOf(nodeId), raw })
   }
 
   /** Each file a turn changed: its content before the turn → after it. */
   private async turnDiffs(nodeId: string): Promise<NodeDetail['files']> {
-    const byPath = new Map<string, { before: string | null; after: string | null }>()
-    for (const change of this.store.tree().fileChanges(nodeId)) {
+    const byPath = new Map<
+      string,
+      { before: string | null; after: string | null; afterUnknown: boolean }
+    >()
+    for (const change of this.viewTree().fileChanges(nodeId)) {
       const seen = byPath.get(change.path)
-      byPath.set(change.path, { before: seen ? seen.before : change.before, after: change.after })
+      byPath.set(change.path, {
+        before: seen ? seen.before : change.before,
+        after: change.after,
+        afterUnknown: change.afterUnknown === true
+      })
     }
+    const viewed = this.viewed
     const blobs = this.work.history.blobs
-    const content = async (hash: string | null) =>
-      hash === null ? null : await blobs.get(hash).catch(() => null)
+    const content = async (ref: string | null) =>
+      viewed !== null
+        ? viewed.content(ref)
+        : ref === null
+          ? null
+          : await blobs.get(ref).catch(() => null)
     return Promise.all(
-      [...byPath].map(async ([path, { before, after }]) => ({
-        path,
-        diff: unifiedDiff(path, await content(before), await content(after)),
-        outsideChange: false
-      }))
+      [...byPath].map(async ([path, { before, after, afterUnknown }]) =>
+        afterUnknown
+          ? {
+              path,
+              diff: '',
+              outsideChange: false,
+              note: `${viewed?.format ?? 'The tool'} keeps only the content before each change: how this turn left the file was never saved (the next prompt's snapshot would have said).`
+            }
+          : {
+              path,
+              diff: unifiedDiff(path, await content(before), await content(after)),
+              outsideChange: false
+            }
+      )
     )
   }
 
   private summaryOf(nodeId: string): NodeDetail['summary'] {
-    const record = this.store.tree().get(nodeId)
-    if (record?.type === 'branch_summary') {
-      const details = record.details as { startedAt?: unknown } | undefined
-      return {
-        text: record.summary,
-        startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
-        rewoundAt: record.timestamp
-      }
-    }
-    if (record?.type === 'custom_message') {
-      const details = record.details as
-        { report?: unknown; startedAt?: unknown; rewoundAt?: unknown } | undefined
-      const text =
-        typeof details?.report === 'string'
-          ? details.report
-          : typeof record.content === 'string'
-            ? record.content
-            : record.content.map((b) => ('text' in b ? String(b.text) : '')).join('\n')
-      return {
-        text,
-        startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
-        rewoundAt: typeof details?.rewoundAt === 'string' ? details.rewoundAt : null
-      }
-    }
-    return null
+    const record = this.viewTree().get(nodeId)
+    return record === undefined ? null : nodeSummary(record)
   }
 
   // ---- the agent ------------------------------------------------------------------------------
 
   private requireWritable(): void {
+    this.requireOwnSession()
     if (this.store.readOnlyReason !== null) {
       throw new StudioError('read_only', this.store.readOnlyReason)
     }
+  }
+
+  /** What acts on our session's log or agent is refused while another tool's session is shown. */
+  private requireOwnSession(): void {
+    if (this.viewed !== null) throw new StudioError('read_only', foreignReadOnly(this.viewed))
   }
 
   private requireIdle(): void {
@@ -317,6 +421,7 @@ export class Studio {
     for (const [id, pending] of this.pendingPermissions) {
       this.pendingPermissions.delete(id)
       pending.resolve(false)
+      this.options.emit('agent:permissionResolved', { requestId: id })
     }
     await stopped
   }
@@ -335,6 +440,8 @@ export class Studio {
     }
     this.pendingPermissions.delete(requestId)
     pending.resolve(allow)
+    // Every window showed the question: the others take it down now.
+    this.options.emit('agent:permissionResolved', { requestId })
   }
 
   private onAgentEvent(event: AgentEvent): void {
@@ -355,14 +462,17 @@ export class Studio {
   }
 
   previewRewind(checkpointUuid: string, mode: RewindMode): Promise<RewindPreview> {
+    this.requireOwnSession()
     return this.remember(this.work.planRewind(checkpointUuid, mode))
   }
 
   previewSwitch(leafUuid: string): Promise<RewindPreview> {
+    this.requireOwnSession()
     return this.remember(this.work.planSwitch(leafUuid))
   }
 
   async previewContinue(nodeId: string): Promise<RewindPreview> {
+    this.requireOwnSession()
     return this.remember(this.work.planContinue(await this.endOfNode(nodeId)))
   }
 
@@ -420,12 +530,15 @@ export class Studio {
     })
   }
 
+  /** Undoes the last action of the timeline: ours, or the viewed session's last rescue restore. */
   undo(): Promise<RewindResult> {
+    if (this.viewed !== null) return this.rescueStep('an undo', (engine) => engine.undo())
     this.requireWritable()
     return this.applied('an undo', () => this.work.undo())
   }
 
   redo(): Promise<RewindResult> {
+    if (this.viewed !== null) return this.rescueStep('a redo', (engine) => engine.redo())
     this.requireWritable()
     return this.applied('a redo', () => this.work.redo())
   }
@@ -443,24 +556,34 @@ export class Studio {
 
   // ---- sessions and settings ------------------------------------------------------------------
 
+  /**
+   * The workspace's sessions from every source, newest first, then the files that are none. From
+   * the session index: only a log whose size or mtime changed is read (ours after a turn: only its
+   * new lines), so no turn waits on other sessions' logs.
+   */
   listSessions(): SessionSummary[] {
-    return SessionStore.list(this.options.home, this.options.cwd).map((listing) => {
-      const current = listing.file === this.store.file
-      const checkpoints = current
-        ? this.store.tree().checkpoints()
-        : listing.problem === null
-          ? promptsOf(listing.file)
-          : []
-      return {
-        sessionId: listing.sessionId,
-        file: listing.file,
-        createdAt: listing.createdAt,
-        firstPrompt: checkpoints[0] === undefined ? null : maskSecrets(checkpoints[0].prompt),
-        prompts: checkpoints.length,
-        current,
-        problem: listing.problem
-      }
-    })
+    const listed = this.sources.workspaceSessions(this.options.cwd)
+    const sessions = listed.filter((s) => s.problem === null)
+    const broken = listed
+      .filter((s) => s.problem !== null)
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+    return [...sessions, ...broken].map((s) => ({
+      sessionId: s.sessionId,
+      file: s.file,
+      source: s.source,
+      createdAt: s.createdAt,
+      lastActivity: s.lastActivity,
+      title: s.title === null ? null : maskSecrets(s.title),
+      firstPrompt: s.summary.firstPrompt === null ? null : maskSecrets(s.summary.firstPrompt),
+      prompts: s.summary.prompts,
+      current: s.file === (this.viewed?.file ?? this.store.file),
+      problem: s.problem
+    }))
+  }
+
+  /** Every project found in the homes of the tools, with its session counts (All projects). */
+  listProjects(): ProjectSummary[] {
+    return this.sources.projects()
   }
 
   openSession(sessionId: string): Promise<AppInfo> {
@@ -469,7 +592,10 @@ export class Studio {
     if (file === null)
       throw new StudioError('not_found', `No session ${sessionId} in this workspace.`)
     // The one we are on: reopening it would find its lock held (by us) and open it read-only.
-    if (file === this.store.file) return Promise.resolve(this.info())
+    if (file === this.store.file) {
+      this.stopViewing()
+      return Promise.resolve(this.info())
+    }
     return this.replaceSession(() => SessionStore.open(file))
   }
 
@@ -480,6 +606,7 @@ export class Studio {
    * does: a refused restore is a notice, with the files as they were.
    */
   fork(nodeId: string, restoreFiles: boolean): Promise<AppInfo> {
+    this.requireOwnSession()
     return this.exclusive('a fork', async () => {
       const end = await this.endOfNode(nodeId)
       const plan = restoreFiles
@@ -511,6 +638,7 @@ export class Studio {
 
   /** What restoring the files to `nodeId`'s state would change, before a fork. */
   async previewFork(nodeId: string): Promise<RewindPreview> {
+    this.requireOwnSession()
     return this.remember(this.work.planSwitch(await this.endOfNode(nodeId)))
   }
 
@@ -518,7 +646,44 @@ export class Studio {
   private async endOfNode(nodeId: string): Promise<string> {
     const node = (await this.graph()).nodes.find((n) => n.id === nodeId)
     if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
-    return nodeEnd(this.store.tree(), this.index(), node)
+    return nodeEnd(this.viewTree(), this.index(), node)
+  }
+
+  /**
+   * The session rendered for the page's Export… (core/export): the whole tree, or the branch
+   * through `nodeId` (the active one without it). Bounded: the page holds it whole.
+   */
+  async export(
+    format: ExportFormat,
+    scope: 'all' | 'branch',
+    nodeId: string | undefined
+  ): Promise<ExportedFile> {
+    const tree = this.viewTree()
+    const viewed = this.viewed
+    // Another tool's session exports as ours does: read-only, from its own tree.
+    const source =
+      viewed === null
+        ? { tree, header: this.store.header, file: this.store.file }
+        : { tree, header: { sessionId: viewed.sessionId, cwd: viewed.cwd }, file: viewed.file }
+    let leafUuid = tree.leafUuid
+    if (scope === 'branch' && nodeId !== undefined) {
+      const node = (await this.graph()).nodes.find((n) => n.id === nodeId)
+      if (node === undefined) throw new StudioError('not_found', `No node ${nodeId} in this graph.`)
+      leafUuid = branchLeafOf(tree, node)
+    }
+    const rendered = renderExport(
+      source,
+      format,
+      scope === 'all' ? { kind: 'all' } : { kind: 'branch', leafUuid }
+    )
+    const bytes = utf8Length(rendered.content)
+    if (bytes > MAX_EXPORT_BYTES) {
+      throw new StudioError(
+        'unavailable',
+        `The export is ${formatBytes(bytes)}, more than the app hands over (${formatBytes(MAX_EXPORT_BYTES)}): write it with \`rewind-studio export ${source.file} --format ${format}${scope === 'all' ? ' --all' : ''} -o FILE\`.`
+      )
+    }
+    return rendered
   }
 
   newSession(): Promise<AppInfo> {
@@ -531,10 +696,178 @@ export class Studio {
     return this.exclusive('a session change', async () => {
       // Opened before the current one closes: a session that cannot open leaves us where we were.
       const store = open()
+      this.stopViewing()
+      this.tail?.close()
       await this.work.close()
       this.lastPlan = null
       await this.attach(store)
       return this.info()
+    })
+  }
+
+  // ---- another tool's sessions ----------------------------------------------------------------
+
+  /**
+   * Shows another tool's session file read-only, followed while that tool writes it. Only a file
+   * the discovery lists (a session file in a project folder of a known home, sources/homes.ts)
+   * is opened: never an arbitrary path from the page.
+   */
+  openFile(file: string): Promise<AppInfo> {
+    return this.exclusive('opening a session', async () => {
+      const source = this.sources.sourceOf(file)
+      const reader = source === null || source === 'rewind-studio' ? null : readerOf(source)
+      if (reader === null) {
+        throw new StudioError(
+          'not_found',
+          source === 'rewind-studio'
+            ? `${file} is a Rewind Studio session: open it by its id.`
+            : `${file} is no session file in a folder where Claude Code, pi or oh-my-pi keep theirs: only those are opened. Nothing was opened.`
+        )
+      }
+      let viewed: ViewedSession
+      try {
+        viewed = new ViewedSession(file, reader, {
+          home: this.options.home,
+          claudeHome: this.sources.homes['claude-code']
+        })
+      } catch (error) {
+        throw new StudioError('not_found', `Cannot read ${file}: ${(error as Error).message}`)
+      }
+      this.stopViewing()
+      this.viewed = viewed
+      viewed.follow(() => this.shapeChanged())
+      this.shapeChanged()
+      return this.info()
+    })
+  }
+
+  private stopViewing(): void {
+    if (this.viewed === null) return
+    this.viewed.close()
+    this.viewed = null
+    this.lastRescue = null
+    this.shapeChanged()
+  }
+
+  /**
+   * "Restore files here" on a prompt of the viewed session: its files as the tool's backups say
+   * they were before that prompt (rewind/rescue.ts), previewed.
+   */
+  async previewRescue(nodeId: string): Promise<RescuePreview> {
+    const { viewed, root } = this.rescueTarget()
+    // A preview writes nothing, not even the companion log's first line.
+    const space = viewed.rescue(root, true)
+    try {
+      const plan = await planRescue(space, viewed.rescued(), this.promptOf(nodeId))
+      this.lastRescue = { nodeId, plan }
+      return maskSecretsIn({
+        ...plan.preview,
+        promptUuid: nodeId,
+        promptIndex: viewed.tree.checkpoints(viewed.tree.pathTo(nodeId)).length,
+        skipped: plan.unrestorable
+      })
+    } finally {
+      space.close()
+    }
+  }
+
+  /** Applies the rescue restore previewed for `nodeId` (planned afresh when it no longer fits). */
+  applyRescue(nodeId: string): Promise<RescueResult> {
+    const { viewed, root } = this.rescueTarget()
+    return this.exclusive('a restore', async () => {
+      const space = viewed.rescue(root)
+      try {
+        const previewed = this.lastRescue?.nodeId === nodeId ? this.lastRescue.plan : null
+        const plan = previewed ?? (await planRescue(space, viewed.rescued(), this.promptOf(nodeId)))
+        const result = await space.engine.apply(plan)
+        return { ...result, skipped: plan.unrestorable }
+      } finally {
+        space.close()
+        this.lastRescue = null
+        this.shapeChanged()
+      }
+    })
+  }
+
+  private rescueStep(
+    operation: string,
+    run: (engine: ReturnType<ViewedSession['rescue']>['engine']) => Promise<RewindResult>
+  ): Promise<RewindResult> {
+    const { viewed, root } = this.rescueTarget()
+    return this.exclusive(operation, async () => {
+      const space = viewed.rescue(root)
+      try {
+        return await run(space.engine)
+      } finally {
+        space.close()
+        this.shapeChanged()
+      }
+    })
+  }
+
+  /**
+   * The viewed session and the folder its files are restored into: this workspace, which must be
+   * the one the session recorded (its paths are relative to it).
+   */
+  private rescueTarget(): { viewed: ViewedSession; root: string } {
+    const viewed = this.viewed
+    if (viewed === null) {
+      throw new StudioError(
+        'not_found',
+        "No other tool's session is shown: nothing to restore from."
+      )
+    }
+    const root = realPathOf(this.options.cwd)
+    if (realPathOf(viewed.cwd) !== root) {
+      throw new StudioError(
+        'conflict',
+        `This session ran in ${viewed.cwd || '(no folder recorded)'}, not in ${this.options.cwd}: open that folder to restore its files. Nothing was changed.`
+      )
+    }
+    return { viewed, root }
+  }
+
+  /** A prompt node of the viewed session, or not_found saying what a restore goes back to. */
+  private promptOf(nodeId: string): string {
+    const tree = this.viewTree()
+    const record = tree.get(nodeId)
+    if (record === undefined || tree.checkpoints(tree.pathTo(nodeId)).at(-1)?.uuid !== nodeId) {
+      throw new StudioError(
+        'not_found',
+        `${nodeId} is no prompt of this session: files are restored to how they were before a prompt (the tool keeps only the content before each change, so the state after a turn cannot be rebuilt). Nothing was changed.`
+      )
+    }
+    return nodeId
+  }
+
+  /**
+   * Continue in Rewind Studio: a new session of ours holding the path to `nodeId` (its end on its
+   * branch) converted from the viewed session (session/continue-foreign.ts), opened with the
+   * agent ready. No file is touched.
+   */
+  continueForeign(nodeId: string): Promise<AppInfo> {
+    const viewed = this.viewed
+    if (viewed === null) {
+      return Promise.reject(
+        new StudioError('not_found', "No other tool's session is shown: nothing to continue.")
+      )
+    }
+    return this.endOfNode(nodeId).then((at) => {
+      if (viewed.tree.get(at) === undefined) {
+        throw new StudioError(
+          'not_found',
+          `${nodeId} is no point of the conversation (a sub-agent's transcript is not): continue from a turn. Nothing was written.`
+        )
+      }
+      return this.replaceSession(() =>
+        continueForeign({
+          home: this.options.home,
+          cwd: this.options.cwd,
+          origin: { file: viewed.file, format: viewed.format, sessionId: viewed.sessionId },
+          tree: viewed.tree,
+          at
+        })
+      )
     })
   }
 
@@ -555,17 +888,26 @@ export class Studio {
   }
 
   async close(): Promise<void> {
+    this.viewed?.close()
+    this.tail?.close()
     await this.stop()
     await this.work.close()
   }
 }
 
-/** The checkpoints on another session's active path, read without taking its lock. */
-function promptsOf(file: string) {
-  const other = SessionStore.open(file, { readOnly: true })
-  try {
-    return other.tree().checkpoints()
-  } finally {
-    other.close()
-  }
+function foreignReadOnly(viewed: ViewedSession): string {
+  return `This ${viewed.format} session is shown read-only: it is never written. "Continue in Rewind Studio" carries it on as a new session of ours${viewed.hasBackups ? '; "Restore files here" puts its files back from its backups' : ''}.`
+}
+
+/**
+ * Where the files of a viewed session stand: before the prompt of the last rescue restore still
+ * done, else where the tool left them (its leaf).
+ */
+function rescuedTo(
+  tree: SessionTree,
+  timeline: Awaited<ReturnType<ViewedSession['timeline']>>
+): string | null {
+  const done = timeline.actions.filter((a) => a.state === 'done').at(-1)
+  if (done?.checkpointUuid == null) return tree.leafUuid
+  return tree.get(done.checkpointUuid)?.parentUuid ?? null
 }

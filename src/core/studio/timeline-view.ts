@@ -33,7 +33,10 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
       return `Rewind to before prompt ${number} ${quoted(promptText(prompt))} (${mode})`
     }
     case 'switch-branch':
-      return `Switch to branch ${target(tree, index, action)}`
+      // A switch that leaves the leaf where it is: a fork bringing its node's files back.
+      return action.leafBefore === action.leafAfter
+        ? `Restore the files of ${target(tree, index, action)}`
+        : `Switch to branch ${target(tree, index, action)}`
     case 'continue':
       return `Continue from ${target(tree, index, action)}`
   }

@@ -6,6 +6,7 @@ import { openRewindPicker } from './actions/rewind'
 import { BranchGraph } from './graph/BranchGraph'
 import { useAppStore } from './stores/app-store'
 import { useRewindStore } from './stores/rewind-store'
+import { CompareDialog } from './panels/CompareDialog'
 import { Composer } from './panels/Composer'
 import { Header } from './panels/Header'
 import { Notices } from './panels/Notices'
@@ -19,7 +20,8 @@ import { layoutColumns, SideResizer, useSideWidth } from './panels/SideResizer'
 const DOUBLE_ESCAPE_MS = 600
 
 /** Esc Esc opens the rewind picker (Claude Code's habit), unless the Esc belongs to a dialog or
- * clears text being typed. */
+ * clears text being typed, or nothing can be rewound now (the agent runs, the window is
+ * read-only): the picker would offer a Restore the main process refuses. */
 function useEscapeTwiceOpensRewind(): void {
   useEffect(() => {
     let last = 0
@@ -32,6 +34,7 @@ function useEscapeTwiceOpensRewind(): void {
       const busy =
         useRewindStore.getState().dialog.kind !== 'closed' ||
         useAppStore.getState().settingsOpen ||
+        useAppStore.getState().running ||
         useAppStore.getState().info?.readOnlyReason != null
       if (typing || busy || event.defaultPrevented) {
         last = 0
@@ -63,7 +66,7 @@ export function App() {
       <main className="layout" style={{ gridTemplateColumns: layoutColumns(sideWidth) }}>
         <SessionList />
         <BranchGraph />
-        <div className="right">
+        <div className="side-column">
           <SideResizer width={sideWidth} onResize={setSideWidth} />
           <SidePanel />
           <PermissionPrompt />
@@ -71,6 +74,7 @@ export function App() {
         </div>
       </main>
       <RewindDialogs />
+      <CompareDialog />
       <SettingsDialog />
     </div>
   )

@@ -46,6 +46,20 @@ export interface Tool<I = unknown> {
   execute(input: I, ctx: ToolContext): Promise<ToolOutput>
 }
 
+/**
+ * One line for a tool call, as the transcript and exports show it ("Edit(config.py)"): the
+ * tool's own words for input it takes, the bare name otherwise (an unknown tool, bad input).
+ */
+export function describeToolCall(
+  tool: Tool | undefined,
+  name: string,
+  input: unknown,
+  cwd?: string
+): string {
+  const parsed = tool?.inputSchema.safeParse(input)
+  return tool !== undefined && parsed?.success === true ? tool.describeCall(parsed.data, cwd) : name
+}
+
 /** A label for people ("Command", "Content") and the text itself, unabridged. */
 export interface ApprovalDetail {
   label: string

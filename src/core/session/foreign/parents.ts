@@ -2,12 +2,13 @@
 // system records, pi's model changes and labels). Dropping such a record must not cut the chain:
 // its id is aliased to its own nearest drawn ancestor, and later parent links resolve through it.
 export class ParentResolver {
-  private readonly drawn = new Set<string>()
+  /** Each drawn record's parent (resolved to a drawn record, or null for a root). */
+  private readonly drawn = new Map<string, string | null>()
   private readonly skipped = new Map<string, string | null>()
 
-  /** A record mapped to a conversation node. */
-  node(id: string): void {
-    this.drawn.add(id)
+  /** A record mapped to a conversation node, under its (resolved) parent. */
+  node(id: string, parent: string | null = null): void {
+    this.drawn.set(id, parent)
   }
 
   /** A record not drawn: children pointing at it hang from its parent instead. */
@@ -17,6 +18,16 @@ export class ParentResolver {
 
   isNode(id: string): boolean {
     return this.drawn.has(id)
+  }
+
+  /** Whether the id was seen at all, drawn or not. */
+  known(id: string): boolean {
+    return this.drawn.has(id) || this.skipped.has(id)
+  }
+
+  /** The parent a drawn record was given (undefined for an id that is not a drawn record). */
+  parentOf(id: string): string | null | undefined {
+    return this.drawn.get(id)
   }
 
   /** The drawn ancestor an id stands for; an id never seen is returned as is (missing parent). */

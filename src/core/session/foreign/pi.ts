@@ -1,17 +1,27 @@
-// A read-only view of a pi session (~/.pi/agent/sessions/…/<time>_<uuid>.jsonl) in our tree model,
-// for `inspect`. Version 1 files have no ids: their entries form one chain in file order, and each
-// gets the id `pi-line-<n>`. Versions 2 and 3 link entries by id / parentId.
+// A read-only view of a pi session (~/.pi/agent/sessions/--<cwd>--/<time>_<uuid>.jsonl) in our tree
+// model. Version 1 files have no ids: their entries form one chain in file order, and each gets
+// the id `pi-line-<n>`. Versions 2 and 3 link entries by id / parentId.
 // - message entries: user and assistant messages map to ours (a toolCall block becomes tool_use);
 //   a toolResult message becomes a user record holding a tool_result block (so it is no prompt);
 //   bashExecution and custom (v2: hookMessage) messages become visible custom_message records.
 // - branch_summary and custom_message map one to one (display false = hidden); a compaction is
-//   drawn as a custom_message "pi:compaction" holding its summary; label maps to our label.
-// - model_change, thinking_level_change, custom, session_info and labels are pi tree entries that
-//   we do not draw: they stay links of the chain (ParentResolver).
+//   drawn as a custom_message "pi:compaction" holding its summary (the graph's compaction node);
+//   label maps to our label.
+// - model_change, thinking_level_change, custom, session_info and entry types we do not know are
+//   not drawn: they stay links of the chain (ParentResolver) and are kept raw (FOREIGN_RECORD).
+// oh-my-pi (oh-my-pi.ts) writes the same entries and reads through this mapper.
 import { SESSION_FORMAT_VERSION } from '../records'
 import { isObject, stringOrNull, type Json } from '../json'
-import type { MappedRecords } from '../load'
+import type { LoadProblem } from '../problems'
 import { ParentResolver } from './parents'
+import { foreignRecord } from './raw'
+import type { Emit, ForeignFormatName, ForeignMapper, ForeignReader, SubagentRun } from './types'
+
+export const pi: ForeignReader = {
+  format: 'pi',
+  detect: (values) => looksLikePi(values[0]),
+  mapper: () => new PiMapper('pi')
+}
 
 export function looksLikePi(first: unknown): boolean {
   return (
@@ -22,41 +32,61 @@ export function looksLikePi(first: unknown): boolean {
   )
 }
 
-export function fromPi(values: readonly unknown[], lines: readonly number[]): MappedRecords {
-  const header = isObject(values[0]) ? values[0] : {}
-  const version = typeof header.version === 'number' ? header.version : 1
-  const records: unknown[] = [
-    {
-      type: 'session',
-      uuid: `pi:${stringOrNull(header.id) ?? 'unknown'}`,
-      parentUuid: null,
-      timestamp: stringOrNull(header.timestamp) ?? '',
-      version: SESSION_FORMAT_VERSION,
-      sessionId: stringOrNull(header.id) ?? '',
-      cwd: stringOrNull(header.cwd) ?? '',
-      importedFrom: { format: 'pi', version }
-    }
-  ]
-  const recordLines = [lines[0] ?? 1]
-  const parents = new ParentResolver()
-  let previous: string | null = null
+/** The custom_message type a pi or oh-my-pi compaction is drawn as. */
+export const PI_COMPACTION_TYPE = 'pi:compaction'
 
-  values.forEach((v, i) => {
-    if (i === 0 || !isObject(v)) return
-    const line = lines[i] ?? 0
-    const id = version >= 2 ? stringOrNull(v.id) : `pi-line-${line}`
-    if (id === null) return
-    const parentUuid = parents.resolve(version >= 2 ? stringOrNull(v.parentId) : previous)
-    previous = id
-    const mapped = mapEntry(v, id, parentUuid)
-    if (mapped === null || mapped.type === 'label') parents.skip(id, parentUuid)
-    else parents.node(id)
-    if (mapped !== null) {
-      records.push(mapped)
-      recordLines.push(line)
+export class PiMapper implements ForeignMapper {
+  readonly problems: LoadProblem[] = []
+  readonly backups = null
+  private headerSeen = false
+  private version = 1
+  private readonly parents = new ParentResolver()
+  private previous: string | null = null
+  private lastDrawn: string | null = null
+
+  constructor(private readonly format: ForeignFormatName) {}
+
+  add(value: unknown, line: number, emit: Emit): void {
+    if (!this.headerSeen) {
+      this.headerSeen = true
+      const header = isObject(value) && value.type === 'session' ? value : {}
+      this.version = typeof header.version === 'number' ? header.version : 1
+      emit(
+        {
+          type: 'session',
+          uuid: `${this.format}:${stringOrNull(header.id) ?? 'unknown'}`,
+          parentUuid: null,
+          timestamp: stringOrNull(header.timestamp) ?? '',
+          version: SESSION_FORMAT_VERSION,
+          sessionId: stringOrNull(header.id) ?? '',
+          cwd: stringOrNull(header.cwd) ?? '',
+          importedFrom: { format: this.format, version: this.version },
+          ...(typeof header.title === 'string' ? { title: header.title } : {})
+        },
+        line
+      )
+      if (header === value) return
     }
-  })
-  return { records, lines: recordLines, problems: [] }
+    if (!isObject(value)) return emit(foreignRecord(this.lastDrawn, value), line)
+    const v = value
+    const id = this.version >= 2 ? stringOrNull(v.id) : `pi-line-${line}`
+    if (id === null) return emit(foreignRecord(this.lastDrawn, v), line)
+    const parentUuid = this.parents.resolve(
+      this.version >= 2 ? stringOrNull(v.parentId) : this.previous
+    )
+    this.previous = id
+    const mapped = mapEntry(v, id, parentUuid)
+    if (mapped === null || mapped.type === 'label') this.parents.skip(id, parentUuid)
+    else {
+      this.parents.node(id, parentUuid)
+      this.lastDrawn = id
+    }
+    emit(mapped ?? foreignRecord(parentUuid, v), line)
+  }
+
+  subagents(): SubagentRun[] {
+    return []
+  }
 }
 
 function mapEntry(v: Json, uuid: string, parentUuid: string | null): Json | null {
@@ -85,7 +115,7 @@ function mapEntry(v: Json, uuid: string, parentUuid: string | null): Json | null
       return {
         type: 'custom_message',
         ...base,
-        customType: 'pi:compaction',
+        customType: PI_COMPACTION_TYPE,
         hidden: false,
         content: stringOrNull(v.summary) ?? '',
         details: { firstKeptEntryId: v.firstKeptEntryId, tokensBefore: v.tokensBefore }

@@ -4,7 +4,7 @@ import { getBridge } from '../bridge'
 import { promptSizeProblem } from '../../../shared/prompt-limit'
 import type { AgentEvent } from '../../../shared/views'
 import { useAppStore } from '../stores/app-store'
-import { useGraphStore } from '../stores/graph-store'
+import { conversationTip, useGraphStore } from '../stores/graph-store'
 import { useTranscriptStore } from '../stores/transcript-store'
 import { attempt, reportFailure } from './report'
 import { refreshAll } from './session'
@@ -53,8 +53,8 @@ export async function sendPrompt(): Promise<void> {
   }
   // The transcript must show the active branch to stream into it.
   if (useTranscriptStore.getState().branchLeaf !== null) {
-    const tip = useGraphStore.getState().nodes.findLast((node) => node.onActivePath)
-    if (tip !== undefined) useGraphStore.getState().select(tip.id)
+    const tip = conversationTip(useGraphStore.getState())
+    if (tip !== null) useGraphStore.getState().select(tip)
   }
   app.setDraft('')
   app.dropStalePrefill()

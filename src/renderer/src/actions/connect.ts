@@ -12,6 +12,9 @@ export function connect(): () => void {
     bridge.on('session:graph', (graph) => useGraphStore.getState().receiveGraph(graph)),
     bridge.on('agent:event', receiveAgentEvent),
     bridge.on('agent:permission', (request) => useAppStore.getState().askPermission(request)),
+    bridge.on('agent:permissionResolved', ({ requestId }) =>
+      useAppStore.getState().settlePermission(requestId)
+    ),
     bridge.onDisconnect((message) => {
       const app = useAppStore.getState()
       app.setRunning(false)

@@ -1,15 +1,22 @@
-// Point-and-click rewind, its undo, and switching to another branch. The dialog shows the preview
-// the main process computes; Restore applies exactly that request, then the explorer reloads so
-// the active path moves at once.
+// Point-and-click rewind, switching to another branch, continuing from any node, and walking the
+// timeline back and forth (Undo / Redo). The dialog shows the preview the main process computes;
+// its confirm button applies exactly that request, then the explorer reloads so the active path
+// and the markers move at once.
 import { getBridge } from '../bridge'
 import type { RewindMode } from '../../../shared/messages'
-import type { RewindPreview, RewindResult } from '../../../shared/views'
+import type { CheckpointView, RewindPreview, RewindResult } from '../../../shared/views'
+import { keepFocus } from '../focus'
 import { activeTip } from '../graph/graph-view'
 import { useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
-import { useRewindStore, type PreviewState } from '../stores/rewind-store'
+import { useRewindStore, type MoveKind, type PreviewState } from '../stores/rewind-store'
 import { attempt } from './report'
 import { refreshAll } from './session'
+
+/** After the page redraws, the focus stays usable: see focus.ts. */
+function refocusFrom(from: Element | null): void {
+  keepFocus(from, () => useGraphStore.getState().selectedId)
+}
 
 function describeResult(verb: string, result: RewindResult): string {
   const files = [
@@ -20,7 +27,8 @@ function describeResult(verb: string, result: RewindResult): string {
   return `${verb}. Files: ${files.length > 0 ? files.join(', ') : 'none changed'}.`
 }
 
-async function previewOf(load: () => Promise<RewindPreview>): Promise<PreviewState> {
+/** A preview request as the dialogs show it: loaded, or why there is none. */
+export async function previewOf(load: () => Promise<RewindPreview>): Promise<PreviewState> {
   try {
     return { state: 'ready', preview: await load() }
   } catch (error) {
@@ -58,6 +66,22 @@ export async function loadPreviewDiff(path: string): Promise<string> {
   return (await getBridge().request('rewind:fileDiff', { path })).diff
 }
 
+/**
+ * The prompts of the target's branch, numbered along it (the branch the graph draws through the
+ * target when it is off the active path), for the picker's list.
+ */
+async function loadRewindChoices(targetId: string): Promise<void> {
+  const node = useGraphStore.getState().nodesById.get(targetId)
+  const leafUuid = node === undefined || node.onActivePath ? null : node.branchLeafUuid
+  const choices = await attempt('Listing the prompts of the branch', () =>
+    getBridge().request('session:checkpoints', { leafUuid })
+  )
+  if (choices === null) return
+  useRewindStore
+    .getState()
+    .update((current) => (current.kind === 'rewind' ? { ...current, choices } : current))
+}
+
 export function openRewindPicker(targetId: string | null = defaultTarget()): void {
   if (targetId === null) {
     useAppStore.getState().notify('info', 'There is no turn to rewind to yet.')
@@ -67,9 +91,11 @@ export function openRewindPicker(targetId: string | null = defaultTarget()): voi
     kind: 'rewind',
     targetId,
     mode: 'both',
+    choices: [] as CheckpointView[],
     preview: { state: 'loading' },
     applying: false
   })
+  void loadRewindChoices(targetId)
   void loadRewindPreview()
 }
 
@@ -107,44 +133,77 @@ export async function applyRewind(): Promise<void> {
   await refreshAll(true)
 }
 
-export async function undoRewind(): Promise<void> {
-  const result = await attempt('Undoing the rewind', () => getBridge().request('rewind:undo', {}))
+/** Undo or Redo the timeline's next action; the button is named after it (graph.undo / redo). */
+export async function walkTimeline(direction: 'undo' | 'redo'): Promise<void> {
+  const from = document.activeElement
+  const step = useGraphStore.getState().graph?.[direction]
+  const result = await attempt(direction === 'undo' ? 'Undoing' : 'Redoing', () =>
+    getBridge().request(direction === 'undo' ? 'timeline:undo' : 'timeline:redo', {})
+  )
   if (result === null) return
   const app = useAppStore.getState()
   app.dropStalePrefill()
-  app.setStatus(describeResult('Rewind undone', result))
-  await refreshAll()
+  const done = direction === 'undo' ? 'Undone' : 'Redone'
+  app.setStatus(describeResult(step ? `${done}: ${step.label}` : done, result))
+  await refreshAll(true)
+  refocusFrom(from)
 }
 
-export function openBranchSwitch(nodeId: string): void {
+/** What each move asks of the main process: Switch goes to a branch's end, Continue to a node. */
+const MOVES: Record<
+  MoveKind,
+  {
+    what: string
+    done: string
+    preview: (nodeId: string, leafUuid: string) => Promise<RewindPreview>
+    apply: (nodeId: string, leafUuid: string) => Promise<RewindResult>
+  }
+> = {
+  switch: {
+    what: 'Switching branch',
+    done: 'Switched branch',
+    preview: (_nodeId, leafUuid) => getBridge().request('branch:preview', { leafUuid }),
+    apply: (_nodeId, leafUuid) => getBridge().request('branch:switch', { leafUuid })
+  },
+  continue: {
+    what: 'Continuing from here',
+    done: 'Continuing from the chosen node',
+    preview: (nodeId) => getBridge().request('continue:preview', { nodeId }),
+    apply: (nodeId) => getBridge().request('continue:apply', { nodeId })
+  }
+}
+
+/** Opens the preview of moving the conversation and the files: to a branch's end, or a node. */
+export function openMove(move: MoveKind, nodeId: string): void {
   const node = useGraphStore.getState().nodesById.get(nodeId)
   if (node === undefined) return
   const leafUuid = node.branchLeafUuid
   useRewindStore.getState().open({
-    kind: 'switch',
+    kind: 'move',
+    move,
     nodeId,
     leafUuid,
     preview: { state: 'loading' },
     applying: false
   })
-  void previewOf(() => getBridge().request('branch:preview', { leafUuid })).then((preview) =>
+  void previewOf(() => MOVES[move].preview(nodeId, leafUuid)).then((preview) =>
     useRewindStore
       .getState()
       .update((current) =>
-        current.kind === 'switch' && current.leafUuid === leafUuid
+        current.kind === 'move' && current.move === move && current.nodeId === nodeId
           ? { ...current, preview }
           : current
       )
   )
 }
 
-export async function applyBranchSwitch(): Promise<void> {
+export async function applyMove(): Promise<void> {
   const dialog = useRewindStore.getState().dialog
-  if (dialog.kind !== 'switch' || dialog.applying) return
+  if (dialog.kind !== 'move' || dialog.applying) return
+  const from = document.activeElement
+  const move = MOVES[dialog.move]
   setApplying(true)
-  const result = await attempt('Switching branch', () =>
-    getBridge().request('branch:switch', { leafUuid: dialog.leafUuid })
-  )
+  const result = await attempt(move.what, () => move.apply(dialog.nodeId, dialog.leafUuid))
   if (result === null) {
     setApplying(false)
     return
@@ -152,6 +211,8 @@ export async function applyBranchSwitch(): Promise<void> {
   useRewindStore.getState().close()
   const app = useAppStore.getState()
   app.dropStalePrefill()
-  app.setStatus(describeResult('Switched branch', result))
-  await refreshAll()
+  app.setStatus(describeResult(move.done, result))
+  // The selection follows the conversation to where it now stands.
+  await refreshAll(true)
+  refocusFrom(from)
 }

@@ -2,9 +2,10 @@
 import { getBridge } from '../bridge'
 import type { Direction } from '../graph/tree-index'
 import { neighbor } from '../graph/tree-index'
-import { useAppStore } from '../stores/app-store'
+import { useAppStore, type SidePanel } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import { useInspectorStore } from '../stores/inspector-store'
+import { useTimelineStore } from '../stores/timeline-store'
 import { useTranscriptStore } from '../stores/transcript-store'
 import { attempt } from './report'
 
@@ -56,13 +57,29 @@ export async function refreshSessions(): Promise<void> {
   if (sessions !== null) useAppStore.getState().setSessions(sessions)
 }
 
-/** Graph, transcript and inspector again, after anything that moved the branch. */
+/** Graph, transcript, inspector and timeline again, after anything that moved the branch. */
 export async function refreshAll(followTip = false): Promise<void> {
   await refreshGraph(followTip)
-  await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
+  await Promise.all([
+    refreshTranscript(),
+    refreshDetailIfShown(),
+    refreshTimelineIfShown(),
+    refreshSessions()
+  ])
 }
 
-async function refreshDetailIfShown(): Promise<void> {
+export async function refreshTimeline(): Promise<void> {
+  const entries = await attempt('Loading the timeline', () =>
+    getBridge().request('timeline:list', {})
+  )
+  if (entries !== null) useTimelineStore.getState().setEntries(entries)
+}
+
+async function refreshTimelineIfShown(): Promise<void> {
+  if (useAppStore.getState().panel === 'timeline') await refreshTimeline()
+}
+
+export async function refreshDetailIfShown(): Promise<void> {
   if (useAppStore.getState().panel === 'inspector') await refreshDetail()
 }
 
@@ -88,9 +105,18 @@ export function openNode(id: string): void {
   }
 }
 
-export function showPanel(panel: 'transcript' | 'inspector'): void {
+export function showPanel(panel: SidePanel): void {
   useAppStore.getState().showPanel(panel)
   if (panel === 'inspector') void refreshDetail()
+  if (panel === 'timeline') void refreshTimeline()
+}
+
+/** Folds the node's branch away (or shows it again); the selection stays on the node. */
+export function setCollapsed(id: string, collapsed: boolean): void {
+  const graph = useGraphStore.getState()
+  const facts = graph.facts.get(id)
+  if (facts === undefined || !facts.canCollapse) return
+  if (facts.hiddenBelow > 0 !== collapsed) graph.toggleCollapsed(id)
 }
 
 /** Arrow keys: the selection moves one step through the tree; returns the node it moved to. */
@@ -117,18 +143,21 @@ export async function loadSession(): Promise<void> {
   const app = useAppStore.getState()
   app.setInfo(info)
   // The read-only reason has its own banner; the same words as a notice would say it twice.
+  // Opening another session answers with the same warnings (no API key...): each shows once.
   for (const notice of info.notices) {
-    if (notice !== info.readOnlyReason) app.notify('warning', notice)
+    if (notice !== info.readOnlyReason) app.announce('warning', notice)
   }
   await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
 }
 
-async function switchSession(load: () => Promise<unknown>, what: string): Promise<void> {
+/** Opens the session `load` switched the main process to; false when it refused (reported). */
+export async function switchSession(load: () => Promise<unknown>, what: string): Promise<boolean> {
   const info = await attempt(what, load)
-  if (info === null) return
+  if (info === null) return false
   useGraphStore.getState().select(null)
   useAppStore.getState().dropStalePrefill()
   await loadSession()
+  return true
 }
 
 export const openSession = (sessionId: string) =>

@@ -9,18 +9,22 @@ import {
   ReactFlowProvider,
   useStoreApi,
   type FitViewOptions,
-  type NodeMouseHandler
+  type NodeMouseHandler,
+  type OnMoveStart
 } from '@xyflow/react'
 import {
   useCallback,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type FocusEvent,
   type KeyboardEvent
 } from 'react'
-import { moveSelection, openNode, selectNode } from '../actions/session'
+import { moveSelection, openNode, selectNode, setCollapsed } from '../actions/session'
 import {
+  conversationTip,
+  selectCentreRequest,
   selectFlowEdges,
   selectFlowNodes,
   selectHasNodes,
@@ -28,10 +32,12 @@ import {
   selectSessionId,
   useGraphStore
 } from '../stores/graph-store'
-import { selectDemo, useAppStore } from '../stores/app-store'
+import { selectDemo, selectRunning, useAppStore } from '../stores/app-store'
+import { focusNodeElement, nodeElement } from '../focus'
+import { SearchBar } from '../panels/SearchBar'
 import type { FlowNode } from './flow-model'
 import { NODE_HEIGHT, NODE_WIDTH } from './layout'
-import { nodeTypes } from './nodes'
+import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
 
 const ARROWS: Record<string, Direction> = {
@@ -63,23 +69,24 @@ const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
   focusNodeElement(node.id)
 }
 const onNodeDoubleClick: NodeMouseHandler<FlowNode> = (_event, node) => openNode(node.id)
+const onNodeMouseEnter: NodeMouseHandler<FlowNode> = (_event, node) =>
+  useGraphStore.getState().setPeek(node.id)
+const onNodeMouseLeave: NodeMouseHandler<FlowNode> = () => useGraphStore.getState().setPeek(null)
+
+/**
+ * The least zoom: a compact node's text (30 px and more, nodes.tsx) is 9 px on screen here.
+ * Fit View on a long session stops at it rather than drawing text nobody can read.
+ */
+const MIN_ZOOM = 0.3
+
+/** + opens the selected node's folded branch, - folds it. */
+const FOLD_KEYS: Record<string, 'expand' | 'collapse'> = {
+  '+': 'expand',
+  '=': 'expand',
+  '-': 'collapse'
+}
 const miniMapNodeClass = (node: FlowNode) =>
   node.data.node.onActivePath ? 'minimap-node minimap-node--active' : 'minimap-node'
-
-function nodeElement(id: string): HTMLElement | null {
-  return document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)
-}
-
-function focusNodeElement(id: string): void {
-  // The node may only mount on the next frames (onlyRenderVisibleElements after a pan).
-  let tries = 3
-  const attemptFocus = () => {
-    const element = nodeElement(id)
-    if (element !== null) element.focus({ preventScroll: true })
-    else if (--tries > 0) requestAnimationFrame(attemptFocus)
-  }
-  requestAnimationFrame(attemptFocus)
-}
 
 type FlowStore = ReturnType<typeof useStoreApi<FlowNode>>
 
@@ -103,13 +110,46 @@ function revealNode(store: FlowStore, id: string, duration = 200): void {
   }
 }
 
-/** Pans to the selected node when it is outside the view (keyboard moves, a rewind). */
-function useKeepSelectionInView(): void {
+/**
+ * Pans to the selected node when it is outside the view (keyboard moves, a rewind). While the
+ * agent runs, the view follows the newest turn, unless the user has panned or zoomed away since
+ * the run started: then it stays where they put it.
+ */
+function useKeepSelectionInView(): { onMoveStart: OnMoveStart } {
   const store = useStoreApi<FlowNode>()
   const selectedId = useGraphStore(selectSelectedId)
+  const tip = useGraphStore(conversationTip)
+  const running = useAppStore(selectRunning)
+  const pannedAway = useRef(false)
   useEffect(() => {
-    if (selectedId !== null) revealNode(store, selectedId)
-  }, [selectedId, store])
+    if (running) pannedAway.current = false
+  }, [running])
+  useEffect(() => {
+    if (selectedId !== null && !(running && pannedAway.current)) revealNode(store, selectedId)
+  }, [selectedId, store, running])
+  useEffect(() => {
+    if (running && tip !== null && !pannedAway.current) revealNode(store, tip)
+  }, [tip, running, store])
+  // A move with an event is the user's (drag, wheel, pinch); one without is ours (setCenter).
+  const onMoveStart = useCallback<OnMoveStart>(
+    (event) => {
+      if (event !== null && running) pannedAway.current = true
+    },
+    [running]
+  )
+  // A search result chosen: centre it at a zoom where its full card shows.
+  const centre = useGraphStore(selectCentreRequest)
+  useEffect(() => {
+    if (centre === null) return
+    const position = useGraphStore.getState().positions.get(centre.id)
+    if (position === undefined) return
+    const zoom = Math.max(store.getState().transform[2], COMPACT_BELOW_ZOOM)
+    void store
+      .getState()
+      .setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom, duration: 200 })
+    focusNodeElement(centre.id)
+  }, [centre, store])
+  return { onMoveStart }
 }
 
 /**
@@ -152,16 +192,19 @@ function Canvas() {
     [flowNodes, selectedId]
   )
   const showMiniMap = useAfterFirstPaint()
-  useKeepSelectionInView()
+  const { onMoveStart } = useKeepSelectionInView()
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
 
   // Computed once per mounted canvas: the first view shows where the conversation stands.
   const fitViewOptions = useMemo<FitViewOptions>(() => {
-    const active = useGraphStore.getState().nodes.filter((node) => node.onActivePath)
+    const { visible } = useGraphStore.getState()
+    const active = visible.filter((node) => node.onActivePath)
     return {
       nodes: active.slice(-FIRST_VIEW_TURNS).map((node) => ({ id: node.id })),
       maxZoom: 1,
+      // Full cards at first, even if fewer of the last turns fit.
+      minZoom: COMPACT_BELOW_ZOOM,
       padding: FIT_PADDING
     }
   }, [])
@@ -182,9 +225,21 @@ function Canvas() {
       }
       const id = event.target.closest<HTMLElement>('.react-flow__node')?.dataset.id
       if (id !== undefined && id !== useGraphStore.getState().selectedId) selectNode(id)
+      // Reached by the keyboard, a compact node shows its full card (a click selects it only).
+      if (id !== undefined && event.target.matches(':focus-visible')) {
+        useGraphStore.getState().setPeek(id)
+      }
     },
     [store]
   )
+  const onBlur = useCallback((event: FocusEvent<HTMLDivElement>) => {
+    if (
+      !(event.relatedTarget instanceof Element) ||
+      !event.relatedTarget.closest('.react-flow__node')
+    ) {
+      useGraphStore.getState().setPeek(null)
+    }
+  }, [])
 
   const onKeyDown = useCallback((event: KeyboardEvent<HTMLDivElement>) => {
     const direction = ARROWS[event.key]
@@ -194,23 +249,27 @@ function Canvas() {
       if (moved !== null) focusNodeElement(moved)
       return
     }
+    const selected = useGraphStore.getState().selectedId
+    if (selected === null) return
     if (event.key === 'Enter') {
-      const selected = useGraphStore.getState().selectedId
-      if (selected !== null) {
-        event.preventDefault()
-        openNode(selected)
-      }
+      event.preventDefault()
+      openNode(selected)
+    } else if (FOLD_KEYS[event.key] !== undefined) {
+      event.preventDefault()
+      setCollapsed(selected, FOLD_KEYS[event.key] === 'collapse')
     }
   }, [])
 
   return (
-    <div className="graph-canvas" onKeyDown={onKeyDown} onFocus={onFocus}>
+    <div className="graph-canvas" onKeyDown={onKeyDown} onFocus={onFocus} onBlur={onBlur}>
       <ReactFlow<FlowNode>
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
         onNodeClick={onNodeClick}
         onNodeDoubleClick={onNodeDoubleClick}
+        onNodeMouseEnter={onNodeMouseEnter}
+        onNodeMouseLeave={onNodeMouseLeave}
         nodesDraggable={false}
         nodesConnectable={false}
         nodesFocusable={false}
@@ -220,13 +279,14 @@ function Canvas() {
         multiSelectionKeyCode={null}
         zoomOnDoubleClick={false}
         onlyRenderVisibleElements
-        minZoom={0.2}
+        minZoom={MIN_ZOOM}
         maxZoom={2}
         fitView
         fitViewOptions={fitViewOptions}
         colorMode="system"
         aria-label="Branch graph"
         tabIndex={selectionRendered ? undefined : 0}
+        onMoveStart={onMoveStart}
         onMoveEnd={checkSelectionRendered}
       >
         <Background gap={24} size={1} />
@@ -282,9 +342,14 @@ export function BranchGraph() {
   return (
     <section className="graph" aria-label="Branch explorer">
       {hasNodes ? (
-        <ReactFlowProvider key={sessionId}>
-          <Canvas />
-        </ReactFlowProvider>
+        <>
+          <SearchBar />
+          <div className="graph__canvas-box">
+            <ReactFlowProvider key={sessionId}>
+              <Canvas />
+            </ReactFlowProvider>
+          </div>
+        </>
       ) : (
         <EmptyGraph />
       )}

@@ -14,6 +14,7 @@ function turn(id: string, parentId: string | null, extra: Partial<GraphNode> = {
     onActivePath: true,
     branchLeafUuid: id,
     label: null,
+    outcome: 'done',
     ...extra
   }
 }
@@ -55,7 +56,7 @@ describe('toFlowEdges', () => {
 describe('toFlowNodes', () => {
   it('places each node at its layout position, typed by its kind, dimming abandoned ones', () => {
     const positions = layoutTree(nodes)
-    const flow = toFlowNodes(nodes, positions, new Map())
+    const flow = toFlowNodes(nodes, positions, new Map(), new Map())
     expect(flow.map((n) => n.type)).toEqual(['turn', 'turn', 'turn', 'rewind_report'])
     expect(flow[1]!.position).toEqual(positions.get('b'))
     expect(flow[2]!.className).toContain('flow-node--abandoned')
@@ -63,12 +64,12 @@ describe('toFlowNodes', () => {
 
   it('keeps the previous object of every node that did not change when the active path moves', () => {
     const positions = layoutTree(nodes)
-    const first = toFlowNodes(nodes, positions, new Map())
+    const first = toFlowNodes(nodes, positions, new Map(), new Map())
     const moved = nodes.map((n) =>
       n.id === 'b' || n.id === 'c' ? { ...n, onActivePath: !n.onActivePath } : { ...n }
     )
     const reused = reuseUnchangedNodes(new Map(nodes.map((n) => [n.id, n])), moved)
-    const second = toFlowNodes(reused, positions, new Map(first.map((n) => [n.id, n])))
+    const second = toFlowNodes(reused, positions, new Map(), new Map(first.map((n) => [n.id, n])))
     expect(second[0]).toBe(first[0])
     expect(second[3]).toBe(first[3])
     expect(second[1]).not.toBe(first[1])
@@ -86,5 +87,20 @@ describe('nodeAccessibleName', () => {
     expect(nodeAccessibleName({ ...nodes[2]!, label: 'works' })).toBe(
       'Turn: prompt c, labelled works, 2 files changed, abandoned branch'
     )
+  })
+
+  it('says the prompt number, a turn that did not finish, what is folded and where it stands', () => {
+    const facts = {
+      promptNumber: 3,
+      hiddenBelow: 4,
+      canCollapse: true,
+      conversationHere: true,
+      files: 'changed' as const
+    }
+    expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'stopped' }, facts)).toBe(
+      'Turn 3: prompt b, stopped, 4 hidden below, conversation here, files changed since, active path'
+    )
+    expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'failed' })).toContain(', failed,')
+    expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'done' })).not.toMatch(/done|failed/)
   })
 })

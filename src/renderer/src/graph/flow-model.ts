@@ -6,14 +6,51 @@ import { Position, type BuiltInEdge, type Edge, type Node, type NodeHandle } fro
 import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/views'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 
-export type FlowNodeData = { node: GraphNode }
+/** What the explorer knows of a node beyond the main process's GraphNode (graph-view.ts). */
+export interface NodeFacts {
+  /** A turn's prompt number along its branch (1 for the first prompt); null for other kinds. */
+  promptNumber: number | null
+  /** Nodes hidden under this one while it is collapsed; 0 when it is open or has no children. */
+  hiddenBelow: number
+  /** It has nodes under it: it can be collapsed. */
+  canCollapse: boolean
+  /** The conversation stands here: the leaf's node, or the shown node folding it away. */
+  conversationHere: boolean
+  /**
+   * The workspace's files hold this node's state (`here`), or did until something else changed
+   * a file the session touched (`changed`); null elsewhere.
+   */
+  files: 'here' | 'changed' | null
+}
+
+export type FlowNodeData = { node: GraphNode; facts: NodeFacts }
 export type FlowNode = Node<FlowNodeData, GraphNodeKind>
+
+const NO_FACTS: NodeFacts = {
+  promptNumber: null,
+  hiddenBelow: 0,
+  canCollapse: false,
+  conversationHere: false,
+  files: null
+}
+
+function sameFacts(a: NodeFacts, b: NodeFacts): boolean {
+  return (
+    a.promptNumber === b.promptNumber &&
+    a.hiddenBelow === b.hiddenBelow &&
+    a.canCollapse === b.canCollapse &&
+    a.conversationHere === b.conversationHere &&
+    a.files === b.files
+  )
+}
 
 const KIND_NAMES: Record<GraphNodeKind, string> = {
   turn: 'Turn',
   branch_summary: 'Branch summary',
   rewind_report: 'Rewind report',
-  compaction: 'Compaction'
+  compaction: 'Compaction',
+  exploration: 'Exploration',
+  subagent: 'Sub-agent'
 }
 
 /**
@@ -42,13 +79,40 @@ const HANDLES: NodeHandle[] = [
 
 const MEASURED = { width: NODE_WIDTH, height: NODE_HEIGHT }
 
-/** The node's accessible name: what it is, its title, and where it stands. */
-export function nodeAccessibleName(node: GraphNode): string {
-  const parts = [`${KIND_NAMES[node.kind]}: ${node.title || '(empty)'}`]
+export function kindName(node: GraphNode): string {
+  return KIND_NAMES[node.kind]
+}
+
+/** The files marker's words, on the node and in its name. */
+export const FILES_MARKERS: Record<NonNullable<NodeFacts['files']>, string> = {
+  here: 'files here',
+  changed: 'files changed since'
+}
+
+/** What a turn's outcome badge says; null for a finished turn (no badge). */
+export const OUTCOME_BADGES: Record<GraphNode['outcome'], string | null> = {
+  done: null,
+  running: 'running',
+  stopped: 'stopped',
+  failed: 'failed'
+}
+
+/**
+ * The node's accessible name: what it is, its title, and where it stands. Tests and screen
+ * readers find a node by it; docs/ui.md lists its parts.
+ */
+export function nodeAccessibleName(node: GraphNode, facts: NodeFacts = NO_FACTS): string {
+  const number = facts.promptNumber === null ? '' : ` ${facts.promptNumber}`
+  const parts = [`${KIND_NAMES[node.kind]}${number}: ${node.title || '(empty)'}`]
   if (node.label !== null) parts.push(`labelled ${node.label}`)
   if (node.filesChanged > 0) {
     parts.push(`${node.filesChanged} file${node.filesChanged === 1 ? '' : 's'} changed`)
   }
+  const outcome = OUTCOME_BADGES[node.outcome]
+  if (outcome !== null) parts.push(outcome)
+  if (facts.hiddenBelow > 0) parts.push(`${facts.hiddenBelow} hidden below`)
+  if (facts.conversationHere) parts.push('conversation here')
+  if (facts.files !== null) parts.push(FILES_MARKERS[facts.files])
   parts.push(node.onActivePath ? 'active path' : 'abandoned branch')
   return parts.join(', ')
 }
@@ -63,7 +127,8 @@ function sameGraphNode(a: GraphNode, b: GraphNode): boolean {
     a.filesChanged === b.filesChanged &&
     a.onActivePath === b.onActivePath &&
     a.branchLeafUuid === b.branchLeafUuid &&
-    a.label === b.label
+    a.label === b.label &&
+    a.outcome === b.outcome
   )
 }
 
@@ -81,14 +146,17 @@ export function reuseUnchangedNodes(
 export function toFlowNodes(
   nodes: readonly GraphNode[],
   positions: ReadonlyMap<string, Point>,
+  allFacts: ReadonlyMap<string, NodeFacts>,
   previous: ReadonlyMap<string, FlowNode>
 ): FlowNode[] {
   return nodes.map((node) => {
     const position = positions.get(node.id) ?? { x: 0, y: 0 }
+    const facts = allFacts.get(node.id) ?? NO_FACTS
     const old = previous.get(node.id)
     if (
       old !== undefined &&
       old.data.node === node &&
+      sameFacts(old.data.facts, facts) &&
       old.position.x === position.x &&
       old.position.y === position.y
     ) {
@@ -98,14 +166,14 @@ export function toFlowNodes(
       id: node.id,
       type: node.kind,
       position,
-      data: { node },
+      data: { node, facts },
       // Known size up front (the CSS fixes it): React Flow culls and fits view over nodes it has
       // never mounted, which it only does for nodes whose size counts as measured.
       width: NODE_WIDTH,
       height: NODE_HEIGHT,
       measured: MEASURED,
       handles: HANDLES,
-      ariaLabel: nodeAccessibleName(node),
+      ariaLabel: nodeAccessibleName(node, facts),
       // Named for assistive tech whether or not it is the graph's one tab stop (BranchGraph).
       ariaRole: 'group',
       className: node.onActivePath
@@ -152,7 +220,6 @@ export function toFlowEdges(
       type: 'smoothstep',
       pathOptions: { offset: 28, borderRadius: 14 },
       className: 'flow-edge flow-edge--checkpoint',
-      label: 'report',
       ariaLabel: 'Agent checkpoint to its report',
       focusable: false
     }

@@ -2,17 +2,23 @@ import { describe, expect, it } from 'vitest'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
 import { activeTip, emptyGraphView, nextGraphView } from './graph-view'
 
-function turn(id: string, parentId: string | null, onActivePath = true): GraphNode {
+function turn(
+  id: string,
+  parentId: string | null,
+  onActivePath = true,
+  kind: GraphNode['kind'] = 'turn'
+): GraphNode {
   return {
     id,
     parentId,
-    kind: 'turn',
+    kind,
     title: id,
     timestamp: '2026-01-01T00:00:00.000Z',
     filesChanged: 0,
     onActivePath,
     branchLeafUuid: id,
-    label: null
+    label: null,
+    outcome: 'done'
   }
 }
 
@@ -36,17 +42,71 @@ describe('nextGraphView', () => {
     expect(first.flowEdges).toHaveLength(1)
   })
 
-  it('keeps the layout when only the active path changed', () => {
-    const next = nextGraphView(first, graphOf([turn('a', null), turn('b', 'a', false)]))
-    expect(next.positions).toBe(first.positions)
-    expect(next.flowNodes[0]).toBe(first.flowNodes[0])
-    expect(next.flowNodes[1]).not.toBe(first.flowNodes[1])
+  it('keeps the layout and the untouched nodes when only the active path changed', () => {
+    //   a ── b ── c (active, then abandoned for d)
+    //         └── d
+    const before = nextGraphView(
+      emptyGraphView,
+      graphOf([turn('a', null), turn('b', 'a'), turn('c', 'b'), turn('d', 'b', false)])
+    )
+    const next = nextGraphView(
+      before,
+      graphOf([turn('a', null), turn('b', 'a'), turn('c', 'b', false), turn('d', 'b')])
+    )
+    expect(next.positions).toBe(before.positions)
+    expect(next.flowNodes[0]).toBe(before.flowNodes[0])
+    expect(next.flowNodes[2]).not.toBe(before.flowNodes[2])
+    // The conversation marker moved with the leaf.
+    expect(next.facts.get('d')?.conversationHere).toBe(true)
+    expect(next.facts.get('c')?.conversationHere).toBe(false)
   })
 
   it('lays out again when a turn is added', () => {
     const next = nextGraphView(first, graphOf([turn('a', null), turn('b', 'a'), turn('c', 'a')]))
     expect(next.positions).not.toBe(first.positions)
     expect(next.positions.size).toBe(3)
+  })
+})
+
+describe('folding', () => {
+  //   a ── r (report) ── b
+  //        └── e (exploration) ── e1 ── e2
+  const nodes = [
+    turn('a', null),
+    turn('r', 'a', true, 'rewind_report'),
+    turn('b', 'r'),
+    turn('e', 'r', false, 'exploration'),
+    turn('e1', 'e', false),
+    turn('e2', 'e1', false)
+  ]
+
+  it('folds an agent’s exploration under its report at first, counting what it hides', () => {
+    const view = nextGraphView(emptyGraphView, graphOf(nodes))
+    expect(view.visible.map((n) => n.id)).toEqual(['a', 'r', 'b', 'e'])
+    expect(view.facts.get('e')).toMatchObject({ hiddenBelow: 2, canCollapse: true })
+    expect(view.facts.get('b')).toMatchObject({ hiddenBelow: 0, canCollapse: false })
+  })
+
+  it('shows a folded branch when asked, and folds any other', () => {
+    const open = nextGraphView(emptyGraphView, graphOf(nodes), new Map([['e', false]]))
+    expect(open.visible).toHaveLength(6)
+    const folded = nextGraphView(open, graphOf(nodes), new Map([['r', true]]))
+    expect(folded.visible.map((n) => n.id)).toEqual(['a', 'r'])
+    expect(folded.facts.get('r')?.hiddenBelow).toBe(4)
+    // The conversation (at b) is folded away: the report shows where it is.
+    expect(folded.facts.get('r')?.conversationHere).toBe(true)
+  })
+
+  it('numbers each turn by its prompts from the root, other kinds have none', () => {
+    const view = nextGraphView(emptyGraphView, graphOf(nodes), new Map([['e', false]]))
+    expect(['a', 'r', 'b', 'e', 'e1', 'e2'].map((id) => view.facts.get(id)?.promptNumber)).toEqual([
+      1,
+      null,
+      2,
+      null,
+      2,
+      3
+    ])
   })
 })
 

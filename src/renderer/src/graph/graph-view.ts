@@ -1,52 +1,59 @@
-// Everything the explorer derives from one SessionGraph: the layout (kept when the shape is the
-// same), the keyboard index, and React Flow's nodes and edges (reusing unchanged objects).
+// Everything the explorer derives from one SessionGraph: which nodes are shown (a collapsed node
+// hides what is under it), the layout of those (kept when their shape is the same), the keyboard
+// index, each node's facts (prompt number, hidden count, markers) and React Flow's nodes and
+// edges (reusing unchanged objects).
 import type { Edge } from '@xyflow/react'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
-import { reuseUnchangedNodes, toFlowEdges, toFlowNodes, type FlowNode } from './flow-model'
+import {
+  reuseUnchangedNodes,
+  toFlowEdges,
+  toFlowNodes,
+  type FlowNode,
+  type NodeFacts
+} from './flow-model'
 import { layoutTree, sameShape, type Point } from './layout'
 import { indexTree, type TreeIndex } from './tree-index'
 
 export interface GraphView {
   graph: SessionGraph | null
+  /** Every node of the graph, parents first. */
   nodes: readonly GraphNode[]
   nodesById: ReadonlyMap<string, GraphNode>
+  /** Parent and child links of every node, shown or not. */
+  fullIndex: TreeIndex
+  /** The shown nodes: those under no collapsed node. */
+  visible: readonly GraphNode[]
+  /** Parent and child links of the shown nodes (the keyboard moves through these). */
   index: TreeIndex
   positions: ReadonlyMap<string, Point>
+  facts: ReadonlyMap<string, NodeFacts>
   flowNodes: FlowNode[]
   flowEdges: Edge[]
 }
+
+/** The user's collapse and expand choices, by node id; a node not in it takes its default. */
+export type CollapseChoices = ReadonlyMap<string, boolean>
 
 export const emptyGraphView: GraphView = {
   graph: null,
   nodes: [],
   nodesById: new Map(),
+  fullIndex: indexTree([]),
+  visible: [],
   index: indexTree([]),
   positions: new Map(),
+  facts: new Map(),
   flowNodes: [],
   flowEdges: []
 }
 
-export function nextGraphView(previous: GraphView, graph: SessionGraph): GraphView {
-  const nodes = reuseUnchangedNodes(previous.nodesById, graph.nodes)
-  const sameTree = previous.graph !== null && sameShape(previous.nodes, nodes)
-  const positions = sameTree ? previous.positions : layoutTree(nodes)
-  const index = sameTree ? previous.index : indexTree(nodes)
-  return {
-    graph,
-    nodes,
-    nodesById: new Map(nodes.map((node) => [node.id, node])),
-    index,
-    positions,
-    flowNodes: toFlowNodes(
-      nodes,
-      positions,
-      new Map(previous.flowNodes.map((node) => [node.id, node]))
-    ),
-    flowEdges: toFlowEdges(
-      { nodes, checkpointLinks: graph.checkpointLinks },
-      new Map(previous.flowEdges.map((edge) => [edge.id, edge]))
-    )
-  }
+/** An agent's exploration starts folded under its report; anything else starts open. */
+export function collapsedByDefault(node: GraphNode): boolean {
+  return node.kind === 'exploration' && !node.onActivePath
+}
+
+export function isCollapsed(node: GraphNode, choices: CollapseChoices): boolean {
+  return choices.get(node.id) ?? collapsedByDefault(node)
 }
 
 /** Where the conversation stands: the deepest node on the active path (parents come first). */
@@ -56,4 +63,110 @@ export function activeTip(nodes: readonly GraphNode[]): string | null {
     if (node.onActivePath) return node.id
   }
   return null
+}
+
+/** The prompt's number along its branch for each node: the turns from the root down to it. */
+function promptNumbers(nodes: readonly GraphNode[], index: TreeIndex): Map<string, number> {
+  const numbers = new Map<string, number>()
+  for (const node of nodes) {
+    const parent = index.parentOf.get(node.id) ?? null
+    const above = parent === null ? 0 : (numbers.get(parent) ?? 0)
+    numbers.set(node.id, above + (node.kind === 'turn' ? 1 : 0))
+  }
+  return numbers
+}
+
+/** The shown nodes, and how many nodes each collapsed one hides. */
+function foldTree(
+  nodes: readonly GraphNode[],
+  index: TreeIndex,
+  choices: CollapseChoices
+): { visible: GraphNode[]; hiddenBelow: Map<string, number> } {
+  // Parents come first: a node is hidden when its parent is hidden or collapsed.
+  const hidden = new Set<string>()
+  const collapsed = new Set<string>()
+  const visible: GraphNode[] = []
+  for (const node of nodes) {
+    const parent = index.parentOf.get(node.id) ?? null
+    if (parent !== null && (hidden.has(parent) || collapsed.has(parent))) {
+      hidden.add(node.id)
+      continue
+    }
+    visible.push(node)
+    if ((index.childrenOf.get(node.id)?.length ?? 0) > 0 && isCollapsed(node, choices)) {
+      collapsed.add(node.id)
+    }
+  }
+  const hiddenBelow = new Map<string, number>()
+  for (const id of collapsed) hiddenBelow.set(id, countBelow(index, id))
+  return { visible, hiddenBelow }
+}
+
+function countBelow(index: TreeIndex, id: string): number {
+  let count = 0
+  const stack = [...(index.childrenOf.get(id) ?? [])]
+  for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
+    count++
+    stack.push(...(index.childrenOf.get(at) ?? []))
+  }
+  return count
+}
+
+/** The node a hidden node is shown through: its nearest shown ancestor (itself when shown). */
+export function shownAncestor(
+  index: TreeIndex,
+  positions: ReadonlyMap<string, Point>,
+  id: string | null
+): string | null {
+  let at = id
+  while (at !== null && !positions.has(at)) at = index.parentOf.get(at) ?? null
+  return at
+}
+
+export function nextGraphView(
+  previous: GraphView,
+  graph: SessionGraph,
+  choices: CollapseChoices = new Map()
+): GraphView {
+  const nodes = reuseUnchangedNodes(previous.nodesById, graph.nodes)
+  const sameTree = previous.graph !== null && sameShape(previous.nodes, nodes)
+  const fullIndex = sameTree ? previous.fullIndex : indexTree(nodes)
+  const numbers = promptNumbers(nodes, fullIndex)
+  const { visible, hiddenBelow } = foldTree(nodes, fullIndex, choices)
+  const sameVisible = previous.graph !== null && sameShape(previous.visible, visible)
+  const positions = sameVisible ? previous.positions : layoutTree(visible)
+  const index = sameVisible ? previous.index : indexTree(visible)
+  const conversationAt = shownAncestor(fullIndex, positions, activeTip(nodes))
+  const filesAt = shownAncestor(fullIndex, positions, graph.filesAt.nodeId)
+  const filesMarker = graph.filesAt.changedSince ? 'changed' : 'here'
+  const facts = new Map<string, NodeFacts>()
+  for (const node of visible) {
+    facts.set(node.id, {
+      promptNumber: node.kind === 'turn' ? (numbers.get(node.id) ?? null) : null,
+      hiddenBelow: hiddenBelow.get(node.id) ?? 0,
+      canCollapse: (fullIndex.childrenOf.get(node.id)?.length ?? 0) > 0,
+      conversationHere: node.id === conversationAt,
+      files: node.id === filesAt ? filesMarker : null
+    })
+  }
+  return {
+    graph,
+    nodes,
+    nodesById: new Map(nodes.map((node) => [node.id, node])),
+    fullIndex,
+    visible,
+    index,
+    positions,
+    facts,
+    flowNodes: toFlowNodes(
+      visible,
+      positions,
+      facts,
+      new Map(previous.flowNodes.map((node) => [node.id, node]))
+    ),
+    flowEdges: toFlowEdges(
+      { nodes: visible, checkpointLinks: graph.checkpointLinks },
+      new Map(previous.flowEdges.map((edge) => [edge.id, edge]))
+    )
+  }
 }

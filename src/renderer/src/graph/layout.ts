@@ -16,7 +16,7 @@ export interface Point {
 }
 
 export const NODE_WIDTH = 240
-export const NODE_HEIGHT = 76
+export const NODE_HEIGHT = 84
 const COLUMN_GAP = 36
 const ROW_GAP = 44
 

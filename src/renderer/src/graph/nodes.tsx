@@ -1,5 +1,9 @@
-// The explorer's custom nodes. Each is memoized and reads only its own `selected` flag from the
-// store, so moving the selection re-renders two nodes and a streamed token re-renders none.
+// The explorer's custom nodes. Each is memoized and reads only its own `selected` and `peeked`
+// flags from the store, so moving the selection re-renders two nodes and a streamed token none.
+//
+// Readable at every zoom: from COMPACT_BELOW_ZOOM down to the canvas's minimum zoom a node draws
+// its compact form (prompt number, label, badges) in type large enough to stay readable there;
+// hovering or focusing one shows its full card at screen size over the others.
 import {
   Handle,
   Position,
@@ -8,9 +12,25 @@ import {
   type NodeTypes,
   type ReactFlowState
 } from '@xyflow/react'
-import { memo, useMemo, type ReactNode } from 'react'
-import { selectIsSelected, useGraphStore } from '../stores/graph-store'
-import { REPORT_HANDLE, type FlowNode } from './flow-model'
+import { memo, useMemo } from 'react'
+import { selectIsPeeked, selectIsSelected, useGraphStore } from '../stores/graph-store'
+import {
+  FILES_MARKERS,
+  kindName,
+  OUTCOME_BADGES,
+  REPORT_HANDLE,
+  type FlowNode,
+  type NodeFacts
+} from './flow-model'
+
+/**
+ * The full card's smallest text is 12 px: under this zoom it would draw under 9 px on screen, so
+ * nodes switch to the compact form, whose text (30 px and more) stays over 9 px down to the
+ * canvas's minimum zoom (MIN_ZOOM, BranchGraph.tsx).
+ */
+export const COMPACT_BELOW_ZOOM = 0.75
+const selectCompact = (s: ReactFlowState) => s.transform[2] < COMPACT_BELOW_ZOOM
+const selectZoom = (s: ReactFlowState) => s.transform[2]
 
 // One formatter for all nodes: toLocaleString with options builds a new one per call (slow).
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' })
@@ -19,10 +39,6 @@ function shortTime(timestamp: string): string {
   const date = new Date(timestamp)
   return Number.isNaN(date.getTime()) ? '' : timeFormat.format(date)
 }
-
-/** Below this zoom a card's text is unreadable: nodes draw as plain blocks, which pan faster. */
-const DETAIL_ZOOM = 0.35
-const selectZoomedOut = (s: ReactFlowState) => s.transform[2] < DETAIL_ZOOM
 
 /** Tree edges use the first (unnamed) handles; checkpoint links the named ones on the right. */
 function Handles() {
@@ -36,69 +52,187 @@ function Handles() {
   )
 }
 
-function NodeCard({
-  id,
-  data,
-  kindLabel,
-  badge
-}: {
-  id: string
-  data: FlowNode['data']
-  kindLabel: string
-  badge?: ReactNode
-}) {
-  const isSelected = useGraphStore(useMemo(() => selectIsSelected(id), [id]))
-  const zoomedOut = useStore(selectZoomedOut)
-  const { node } = data
-  const className = `node-card node-card--${node.kind}${isSelected ? ' node-card--selected' : ''}`
-  if (zoomedOut) {
-    return (
-      <div className={`${className} node-card--block`}>
-        <Handles />
-      </div>
-    )
-  }
+/**
+ * Where the conversation stands and where the files are: tabs above the card, seen at a glance at
+ * any zoom. After a conversation-only or code-only rewind they sit on different nodes.
+ */
+function Markers({ facts, compact }: { facts: NodeFacts; compact: boolean }) {
+  if (!facts.conversationHere && facts.files === null) return null
   return (
-    <div className={className}>
-      <Handles />
-      <div className="node-card__meta">
-        <span className="node-card__kind">{kindLabel}</span>
-        {node.label !== null && <span className="node-card__label">{node.label}</span>}
-        <span className="node-card__time">{shortTime(node.timestamp)}</span>
-      </div>
-      <div className="node-card__title">{node.title || '(empty)'}</div>
-      {badge}
+    <div className={`node-markers${compact ? ' node-markers--compact' : ''}`} aria-hidden="true">
+      {facts.conversationHere && (
+        <span className="node-marker node-marker--conversation">◆ conversation</span>
+      )}
+      {facts.files !== null && (
+        <span className={`node-marker node-marker--files-${facts.files}`}>
+          ▣ {FILES_MARKERS[facts.files]}
+        </span>
+      )}
     </div>
   )
 }
 
-const TurnNode = memo(function TurnNode({ id, data }: NodeProps<FlowNode>) {
-  const changed = data.node.filesChanged
-  const badge =
-    changed > 0 ? (
-      <span className="node-card__badge" title="Files this turn changed (its checkpoint)">
-        {changed} file{changed === 1 ? '' : 's'}
-      </span>
-    ) : undefined
-  return <NodeCard id={id} data={data} kindLabel="Turn" badge={badge} />
-})
+/** A fold's count: clicking it opens (or closes) the branch; the keys and the bar do the same. */
+function FoldBadge({ id, facts, short }: { id: string; facts: NodeFacts; short: boolean }) {
+  if (facts.hiddenBelow === 0) return null
+  return (
+    <span
+      className="node-badge node-badge--fold"
+      title={`${facts.hiddenBelow} nodes folded here: click to show them`}
+      onClick={(event) => {
+        event.stopPropagation()
+        useGraphStore.getState().toggleCollapsed(id)
+      }}
+    >
+      +{facts.hiddenBelow}
+      {short ? '' : ' hidden'}
+    </span>
+  )
+}
 
-const BranchSummaryNode = memo(function BranchSummaryNode({ id, data }: NodeProps<FlowNode>) {
-  return <NodeCard id={id} data={data} kindLabel="Branch summary" />
-})
+/** The compact form's badges: a sign each (the full card, on hover or focus, spells them out). */
+const SHORT_OUTCOMES: Record<FlowNode['data']['node']['outcome'], string> = {
+  done: '',
+  running: '…',
+  stopped: '■',
+  failed: '✕'
+}
 
-const RewindReportNode = memo(function RewindReportNode({ id, data }: NodeProps<FlowNode>) {
-  return <NodeCard id={id} data={data} kindLabel="Rewind report" />
-})
+function Badges({ id, data, short }: { id: string; data: FlowNode['data']; short: boolean }) {
+  const { node, facts } = data
+  const outcome = OUTCOME_BADGES[node.outcome]
+  const changed = node.filesChanged
+  if (outcome === null && changed === 0 && facts.hiddenBelow === 0) return null
+  return (
+    <div className="node-card__badges">
+      {outcome !== null && (
+        <span className={`node-badge node-badge--${node.outcome}`} title={outcome}>
+          {short ? SHORT_OUTCOMES[node.outcome] : outcome}
+        </span>
+      )}
+      {changed > 0 && (
+        <span className="node-badge node-badge--files" title="Files this turn changed">
+          {changed}
+          {short ? ' ✎' : ` file${changed === 1 ? '' : 's'}`}
+        </span>
+      )}
+      <FoldBadge id={id} facts={facts} short={short} />
+    </div>
+  )
+}
 
-const CompactionNode = memo(function CompactionNode({ id, data }: NodeProps<FlowNode>) {
-  return <NodeCard id={id} data={data} kindLabel="Compaction" />
-})
+function cardClass(data: FlowNode['data'], selected: boolean, form: string): string {
+  return `node-card node-card--${data.node.kind} node-card--${form}${selected ? ' node-card--selected' : ''}`
+}
+
+/** The card at full size: kind and number, label, time, the title on two lines, the badges. */
+function FullCard({
+  id,
+  data,
+  selected
+}: {
+  id: string
+  data: FlowNode['data']
+  selected: boolean
+}) {
+  const { node, facts } = data
+  return (
+    <div className={cardClass(data, selected, 'full')}>
+      <div className="node-card__meta">
+        <span className="node-card__kind">
+          {kindName(node)}
+          {facts.promptNumber !== null && ` ${facts.promptNumber}`}
+        </span>
+        {node.label !== null && (
+          <span className="node-card__label" title={node.label}>
+            {node.label}
+          </span>
+        )}
+        <span className="node-card__time">{shortTime(node.timestamp)}</span>
+      </div>
+      <div className="node-card__title">{node.title || '(empty)'}</div>
+      <Badges id={id} data={data} short={false} />
+    </div>
+  )
+}
+
+/** The compact form's kind words: short enough to stay whole in large type. */
+const COMPACT_KINDS: Record<FlowNode['data']['node']['kind'], string> = {
+  turn: 'Turn',
+  branch_summary: 'Summary',
+  rewind_report: 'Report',
+  compaction: 'Compact',
+  exploration: 'Explored',
+  subagent: 'Sub-agent'
+}
+
+/**
+ * The compact form: the prompt's number (or a short kind) and the badges, then the label, or the
+ * title when there is none, all in large type.
+ */
+function CompactCard({
+  id,
+  data,
+  selected
+}: {
+  id: string
+  data: FlowNode['data']
+  selected: boolean
+}) {
+  const { node, facts } = data
+  return (
+    <div className={cardClass(data, selected, 'compact')}>
+      <div className="node-card__headline">
+        <span className="node-card__number">
+          {facts.promptNumber !== null ? `#${facts.promptNumber}` : COMPACT_KINDS[node.kind]}
+        </span>
+        <Badges id={id} data={data} short />
+      </div>
+      {node.label !== null ? (
+        <div className="node-card__label">{node.label}</div>
+      ) : (
+        <div className="node-card__line">{node.title || '(empty)'}</div>
+      )}
+    </div>
+  )
+}
+
+/** The full card over a compact node, drawn at screen size whatever the zoom. */
+function Peek({ id, data, selected }: { id: string; data: FlowNode['data']; selected: boolean }) {
+  const zoom = useStore(selectZoom)
+  return (
+    <div className="node-peek" style={{ transform: `scale(${1 / zoom})` }}>
+      <FullCard id={id} data={data} selected={selected} />
+    </div>
+  )
+}
+
+function NodeBody({ id, data }: NodeProps<FlowNode>) {
+  const selected = useGraphStore(useMemo(() => selectIsSelected(id), [id]))
+  const peeked = useGraphStore(useMemo(() => selectIsPeeked(id), [id]))
+  const compact = useStore(selectCompact)
+  return (
+    <>
+      <Handles />
+      <Markers facts={data.facts} compact={compact} />
+      {compact ? (
+        <CompactCard id={id} data={data} selected={selected} />
+      ) : (
+        <FullCard id={id} data={data} selected={selected} />
+      )}
+      {compact && peeked && <Peek id={id} data={data} selected={selected} />}
+    </>
+  )
+}
+
+const GraphNodeView = memo(NodeBody)
 
 /** Module scope: a new object per render would make React Flow remount every node. */
 export const nodeTypes = {
-  turn: TurnNode,
-  branch_summary: BranchSummaryNode,
-  rewind_report: RewindReportNode,
-  compaction: CompactionNode
+  turn: GraphNodeView,
+  branch_summary: GraphNodeView,
+  rewind_report: GraphNodeView,
+  compaction: GraphNodeView,
+  exploration: GraphNodeView,
+  subagent: GraphNodeView
 } satisfies NodeTypes

@@ -1,9 +1,14 @@
 // The next prompt. Enter sends, Shift+Enter starts a new line; after a conversation rewind the
 // rewound prompt is back here to edit, with the focus. While the agent runs, Stop interrupts it
 // and Send waits (disabled) beside it. Near the size limit the draft's size shows beside Send.
+// Above the field, in words, where the prompt will go: after the node where the conversation
+// stands, never after the one merely selected (Continue from here moves the conversation).
 import { useEffect, useMemo, useRef, type RefObject } from 'react'
 import { formatBytes, MAX_PROMPT_BYTES, utf8Length } from '../../../shared/prompt-limit'
+import type { GraphNode } from '../../../shared/views'
 import { sendPrompt, stopAgent } from '../actions/agent'
+import { kindName } from '../graph/flow-model'
+import { conversationTip, selectSelectedNode, useGraphStore } from '../stores/graph-store'
 import {
   selectComposerFocusRequest,
   selectDraft,
@@ -11,6 +16,43 @@ import {
   selectRunning,
   useAppStore
 } from '../stores/app-store'
+
+/** Where a prompt sent now goes, in words; the second part when another node is selected. */
+export function whereItGoes(
+  tip: GraphNode | null,
+  tipNumber: number | null,
+  selected: GraphNode | null
+): { where: string; note: string | null } {
+  if (tip === null) return { where: 'Starts the conversation.', note: null }
+  const title = `“${tip.title || '(empty)'}”`
+  const where =
+    tip.kind === 'turn' && tipNumber !== null
+      ? `After prompt ${tipNumber}: ${title}`
+      : `After the ${kindName(tip).toLowerCase()} ${title}`
+  const note =
+    selected !== null && selected.id !== tip.id
+      ? 'Not after the selected node: use “Continue from here” to move the conversation there.'
+      : null
+  return { where, note }
+}
+
+function WhereItGoes() {
+  const tipId = useGraphStore(conversationTip)
+  const tip = useGraphStore((s) => (tipId === null ? null : (s.nodesById.get(tipId) ?? null)))
+  const tipNumber = useGraphStore((s) =>
+    tipId === null ? null : (s.facts.get(tipId)?.promptNumber ?? null)
+  )
+  const selected = useGraphStore(selectSelectedNode)
+  const { where, note } = whereItGoes(tip, tipNumber, selected)
+  return (
+    <div id="composer-where" className="composer__where-box">
+      <p className="composer__where" title={where}>
+        {where}
+      </p>
+      {note !== null && <p className="composer__note">{note}</p>}
+    </div>
+  )
+}
 
 const selectSetDraft = (s: ReturnType<typeof useAppStore.getState>) => s.setDraft
 
@@ -65,6 +107,7 @@ export function Composer() {
         void sendPrompt()
       }}
     >
+      <WhereItGoes />
       <textarea
         ref={field}
         aria-label="Prompt"
@@ -77,7 +120,7 @@ export function Composer() {
         value={draft}
         disabled={disabled}
         rows={3}
-        aria-describedby={size === null ? undefined : 'prompt-size'}
+        aria-describedby={size === null ? 'composer-where' : 'composer-where prompt-size'}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {

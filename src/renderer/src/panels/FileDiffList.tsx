@@ -36,7 +36,9 @@ function FileEntry({ file, loadDiff }: { file: PreviewFile; loadDiff: LoadDiff |
             <span className="warning-chip">changed outside the agent since</span>
           )}
         </summary>
-        {file.diff !== null ? (
+        {file.note !== undefined ? (
+          <p className="muted">{file.note}</p>
+        ) : file.diff !== null ? (
           <DiffView diff={file.diff} />
         ) : open && loadDiff !== undefined ? (
           <LoadedDiff path={file.path} loadDiff={loadDiff} />

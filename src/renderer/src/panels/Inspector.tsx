@@ -1,5 +1,6 @@
 // The selected node in full: its prompt, the answer, tool calls, files changed with their diffs,
 // and for a branch summary or rewind report the whole text with when it was started and rewound.
+// Last, folded, its records as the log holds them (another tool's unknown records among them).
 import type { NodeDetail } from '../../../shared/views'
 import { selectDetail, useInspectorStore } from '../stores/inspector-store'
 import { toBlockViews, type BlockView } from '../stores/transcript-model'
@@ -31,7 +32,8 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
   )
   const { node } = detail
   return (
-    <div className="inspector__body">
+    // Focusable, so the keyboard scrolls it.
+    <div className="inspector__body" tabIndex={0} role="region" aria-label="Node details">
       <p className="muted">
         {formatTime(node.timestamp)} ·{' '}
         {node.onActivePath ? 'on the active path' : 'abandoned branch'}
@@ -87,6 +89,21 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
           <h3>Files changed ({detail.files.length})</h3>
           {detail.files.length === 0 && <p className="muted">This turn changed no files.</p>}
           <FileDiffList files={detail.files} />
+        </section>
+      )}
+      {detail.raw.length > 0 && (
+        <section aria-label="Records">
+          <details>
+            <summary>Records as logged ({detail.raw.length})</summary>
+            <ul className="file-list">
+              {detail.raw.map(({ line, record }, i) => (
+                <li key={i}>
+                  {line !== null && <span className="muted">line {line}</span>}
+                  <pre>{JSON.stringify(record, null, 2)}</pre>
+                </li>
+              ))}
+            </ul>
+          </details>
         </section>
       )}
     </div>

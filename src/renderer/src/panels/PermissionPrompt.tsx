@@ -10,13 +10,12 @@ import { useEffect, useRef } from 'react'
 import { escapeControlChars, escapeControlCharsOneLine } from '../../../shared/control-chars'
 import type { PermissionRequest } from '../../../shared/views'
 import { answerPermission } from '../actions/agent'
+import { composerField } from '../focus'
 import { selectFirstPermission, useAppStore } from '../stores/app-store'
 
 function focusBack(element: HTMLElement | null): void {
   const target =
-    element?.isConnected === true && element !== document.body
-      ? element
-      : document.querySelector<HTMLElement>('textarea[aria-label="Prompt"]')
+    element?.isConnected === true && element !== document.body ? element : composerField()
   target?.focus()
 }
 

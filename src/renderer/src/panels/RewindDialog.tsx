@@ -1,10 +1,12 @@
-// The rewind picker: which turn, which of the three modes, the preview, then Restore. The radio
-// buttons' names are the ones Claude Code users know; tests and screen readers find them by name.
-import { useShallow } from 'zustand/react/shallow'
+// The rewind picker: which prompt of the branch, which of the three modes, the preview, then
+// Restore. The radio buttons' names are the ones Claude Code users know; tests and screen
+// readers find them by name. And the move dialogs: Switch to a branch's end, Continue from a node.
 import type { RewindMode } from '../../../shared/messages'
-import type { GraphNode } from '../../../shared/views'
-import { applyBranchSwitch, applyRewind, chooseRewind } from '../actions/rewind'
+import type { CheckpointView } from '../../../shared/views'
+import { applyMove, applyRewind, chooseRewind } from '../actions/rewind'
+import { selectRunning, useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
+import type { MoveKind } from '../stores/rewind-store'
 import {
   selectCloseDialog,
   selectDialog,
@@ -34,11 +36,18 @@ const MODES: { mode: RewindMode; name: string; description: string }[] = [
   }
 ]
 
-/** Turns a rewind can target: the active path's, plus the chosen one if it is elsewhere. */
-const selectTurnChoices = (targetId: string) => (s: { nodes: readonly GraphNode[] }) =>
-  s.nodes.filter((node) => node.kind === 'turn' && (node.onActivePath || node.id === targetId))
+/** One prompt of the branch, as the picker lists it: its number, its text, what it changed. */
+function choiceText(choice: CheckpointView): string {
+  const line = choice.prompt.split('\n', 1)[0] ?? ''
+  const files =
+    choice.filesChanged > 0
+      ? ` (${choice.filesChanged} file${choice.filesChanged === 1 ? '' : 's'})`
+      : ''
+  return `${choice.index}. ${line.length > 100 ? `${line.slice(0, 99)}…` : line || '(empty)'}${files}`
+}
 
-function PreviewBody({ preview }: { preview: PreviewState }) {
+/** A preview as it loads, fails or is ready: the rewind, move and fork dialogs show it alike. */
+export function PreviewBody({ preview }: { preview: PreviewState }) {
   switch (preview.state) {
     case 'loading':
       return <p aria-live="polite">Computing what would change…</p>
@@ -56,16 +65,25 @@ function PreviewBody({ preview }: { preview: PreviewState }) {
 function RewindForm({
   targetId,
   mode,
+  choices,
   preview,
   applying
 }: {
   targetId: string
   mode: RewindMode
+  choices: readonly CheckpointView[]
   preview: PreviewState
   applying: boolean
 }) {
-  const turns = useGraphStore(useShallow(selectTurnChoices(targetId)))
+  // Until the branch's prompts arrive, the target alone (from the graph) is listed.
+  const target = useGraphStore((s) => s.nodesById.get(targetId))
+  const listed =
+    choices.length > 0 || target === undefined
+      ? choices
+      : [{ index: 0, uuid: targetId, prompt: target.title, filesChanged: target.filesChanged }]
   const close = useRewindStore(selectCloseDialog)
+  // A run started in another window: the main process would refuse, so Restore waits.
+  const running = useAppStore(selectRunning)
   return (
     <form
       className="rewind-form"
@@ -77,12 +95,9 @@ function RewindForm({
       <label className="field">
         <span>Rewind to before</span>
         <select value={targetId} onChange={(e) => chooseRewind({ targetId: e.target.value })}>
-          {turns.map((turn, i) => (
-            <option key={turn.id} value={turn.id}>
-              {i + 1}. {turn.title || '(empty)'}
-              {turn.filesChanged > 0
-                ? ` (${turn.filesChanged} file${turn.filesChanged === 1 ? '' : 's'})`
-                : ''}
+          {listed.map((choice) => (
+            <option key={choice.uuid} value={choice.uuid}>
+              {choiceText(choice)}
             </option>
           ))}
         </select>
@@ -112,7 +127,11 @@ function RewindForm({
         <button type="button" onClick={close}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={applying || preview.state !== 'ready'}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={applying || running || preview.state !== 'ready'}
+        >
           Restore
         </button>
       </div>
@@ -132,28 +151,55 @@ export function RewindDialogs() {
           <RewindForm {...dialog} />
         </Modal>
       )
-    case 'switch':
-      return (
-        <Modal title="Switch to this branch" onClose={close} wide>
-          <p>
-            The conversation continues from the end of this branch, and the files change to match
-            it:
-          </p>
-          <PreviewBody preview={dialog.preview} />
-          <div className="modal__actions">
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="primary"
-              disabled={dialog.applying || dialog.preview.state !== 'ready'}
-              onClick={() => void applyBranchSwitch()}
-            >
-              Switch branch
-            </button>
-          </div>
-        </Modal>
-      )
+    case 'move':
+      return <MoveDialog {...dialog} />
   }
+}
+
+const MOVE_TEXTS: Record<MoveKind, { title: string; intro: string; confirm: string }> = {
+  switch: {
+    title: 'Switch to this branch',
+    intro:
+      'The conversation continues from the end of this branch, and the files change to match it:',
+    confirm: 'Switch branch'
+  },
+  continue: {
+    title: 'Continue from here',
+    intro:
+      'The conversation continues from this node: your next prompt is added after it, and the files change to how this node left them:',
+    confirm: 'Continue'
+  }
+}
+
+function MoveDialog({
+  move,
+  preview,
+  applying
+}: {
+  move: MoveKind
+  preview: PreviewState
+  applying: boolean
+}) {
+  const close = useRewindStore(selectCloseDialog)
+  const running = useAppStore(selectRunning)
+  const texts = MOVE_TEXTS[move]
+  return (
+    <Modal title={texts.title} onClose={close} wide>
+      <p>{texts.intro}</p>
+      <PreviewBody preview={preview} />
+      <div className="modal__actions">
+        <button type="button" onClick={close}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={applying || running || preview.state !== 'ready'}
+          onClick={() => void applyMove()}
+        >
+          {texts.confirm}
+        </button>
+      </div>
+    </Modal>
+  )
 }

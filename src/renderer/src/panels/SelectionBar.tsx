@@ -1,16 +1,60 @@
-// What can be done with the selected node: rewind to it, switch to its branch when it is off the
-// active path, or label it. Read-only sessions (another process holds them) offer none of these.
+// What can be done with the selected node, on any branch: rewind to before its prompt, continue
+// the conversation from it, switch to its branch's end, compare it with another node or the
+// current files, fork a new session from it, label it, fold what is under it. Read-only sessions
+// (another process holds them) and a running agent offer none of the moves; a read-only session
+// can still be forked (the fork is a session of this app's own).
 import { useState } from 'react'
-import { openBranchSwitch, openRewindPicker } from '../actions/rewind'
-import { selectReadOnlyReason, selectRunning, useAppStore } from '../stores/app-store'
-import { selectSelectedNode, useGraphStore } from '../stores/graph-store'
+import { useShallow } from 'zustand/react/shallow'
+import { cancelCompare, openCompare, startCompare } from '../actions/compare'
+import { openMove, openRewindPicker } from '../actions/rewind'
+import { setCollapsed } from '../actions/session'
+import {
+  selectCompareFrom,
+  selectReadOnlyReason,
+  selectRunning,
+  useAppStore
+} from '../stores/app-store'
+import {
+  conversationTip,
+  selectSelectedFold,
+  selectSelectedNode,
+  useGraphStore
+} from '../stores/graph-store'
+import { ForkDialog } from './ForkDialog'
 import { LabelDialog } from './LabelDialog'
+
+/** While a compare is being set up: its first node, and the two ways to pick the second. */
+function CompareChoice({ fromId, selectedId }: { fromId: string; selectedId: string }) {
+  const from = useGraphStore((s) => s.nodesById.get(fromId))
+  return (
+    <div className="selection-bar__compare" role="group" aria-label="Compare">
+      <span>Compare “{from?.title ?? fromId}” with: select another node, then</span>
+      <button
+        type="button"
+        disabled={selectedId === fromId}
+        onClick={() => void openCompare(fromId, selectedId)}
+      >
+        Compare with this node
+      </button>
+      <button type="button" onClick={() => void openCompare(fromId, 'current')}>
+        Compare with current files
+      </button>
+      <button type="button" onClick={cancelCompare}>
+        Cancel compare
+      </button>
+    </div>
+  )
+}
 
 export function SelectionBar() {
   const node = useGraphStore(selectSelectedNode)
+  const tip = useGraphStore(conversationTip)
+  const fold = useGraphStore(useShallow(selectSelectedFold))
   const readOnly = useAppStore(selectReadOnlyReason) !== null
   const running = useAppStore(selectRunning)
+  const compareFrom = useAppStore(selectCompareFrom)
   const [labeling, setLabeling] = useState(false)
+  const [forking, setForking] = useState(false)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
   return (
@@ -24,16 +68,40 @@ export function SelectionBar() {
             Rewind here
           </button>
         )}
+        {node.id !== tip && (
+          <button type="button" disabled={locked} onClick={() => openMove('continue', node.id)}>
+            Continue from here
+          </button>
+        )}
         {!node.onActivePath && (
-          <button type="button" disabled={locked} onClick={() => openBranchSwitch(node.id)}>
+          <button type="button" disabled={locked} onClick={() => openMove('switch', node.id)}>
             Switch to this branch
           </button>
         )}
+        {compareFrom === null && (
+          <button type="button" onClick={() => startCompare(node.id)}>
+            Compare…
+          </button>
+        )}
+        <button type="button" disabled={running} onClick={() => setForking(true)}>
+          Fork to new session
+        </button>
         <button type="button" disabled={readOnly} onClick={() => setLabeling(true)}>
           Label
         </button>
+        {fold !== null && (
+          <button
+            type="button"
+            aria-expanded={!fold.collapsed}
+            onClick={() => setCollapsed(node.id, !fold.collapsed)}
+          >
+            {fold.collapsed ? `Expand (${fold.hidden} hidden)` : 'Collapse'}
+          </button>
+        )}
       </div>
+      {compareFrom !== null && <CompareChoice fromId={compareFrom} selectedId={node.id} />}
       {labeling && <LabelDialog node={node} onClose={() => setLabeling(false)} />}
+      {forking && <ForkDialog node={node} onClose={() => setForking(false)} />}
     </div>
   )
 }

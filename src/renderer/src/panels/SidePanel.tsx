@@ -1,17 +1,26 @@
-// The right column: Transcript and Inspector tabs over the selected node's actions.
+// The right column: Transcript, Inspector and Timeline tabs under the selected node's actions.
 import { showPanel } from '../actions/session'
 import { selectPanel, useAppStore, type SidePanel as Panel } from '../stores/app-store'
 import { Inspector } from './Inspector'
 import { SelectionBar } from './SelectionBar'
+import { Timeline } from './Timeline'
 import { Transcript } from './Transcript'
 
 const TABS: { panel: Panel; name: string }[] = [
   { panel: 'transcript', name: 'Transcript' },
-  { panel: 'inspector', name: 'Inspector' }
+  { panel: 'inspector', name: 'Inspector' },
+  { panel: 'timeline', name: 'Timeline' }
 ]
+
+const PANELS: Record<Panel, () => React.JSX.Element> = {
+  transcript: Transcript,
+  inspector: Inspector,
+  timeline: Timeline
+}
 
 export function SidePanel() {
   const panel = useAppStore(selectPanel)
+  const Shown = PANELS[panel]
   return (
     <section className="side" aria-label="Selected branch">
       <SelectionBar />
@@ -37,7 +46,7 @@ export function SidePanel() {
         aria-labelledby={`tab-${panel}`}
         className="tabpanel"
       >
-        {panel === 'transcript' ? <Transcript /> : <Inspector />}
+        <Shown />
       </div>
     </section>
   )

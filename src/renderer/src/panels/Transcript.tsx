@@ -144,6 +144,10 @@ export function Transcript() {
     <div
       className="transcript"
       ref={listRef}
+      // Focusable, so the keyboard scrolls it (arrows, Page Up/Down) like the mouse wheel does.
+      tabIndex={0}
+      role="region"
+      aria-label="Messages"
       aria-busy={loading}
       onScroll={(event) => {
         const list = event.currentTarget

@@ -10,7 +10,7 @@ export interface Notice {
   message: string
 }
 
-export type SidePanel = 'transcript' | 'inspector'
+export type SidePanel = 'transcript' | 'inspector' | 'timeline'
 
 interface AppStore {
   info: AppInfo | null
@@ -18,6 +18,8 @@ interface AppStore {
   running: boolean
   permissions: readonly PermissionRequest[]
   notices: readonly Notice[]
+  /** Warnings the main process gives with every app:info (no API key...): shown once a page. */
+  announced: ReadonlySet<string>
   /** One line for the polite live region: what the last action did. */
   status: string
   draft: string
@@ -27,12 +29,16 @@ interface AppStore {
   composerFocusRequest: number
   panel: SidePanel
   settingsOpen: boolean
+  /** The first node of a compare being set up (the selection bar asks for the second). */
+  compareFrom: string | null
   setInfo: (info: AppInfo) => void
   setSessions: (sessions: readonly SessionSummary[]) => void
   setRunning: (running: boolean) => void
   askPermission: (request: PermissionRequest) => void
   settlePermission: (requestId: string) => void
   notify: (level: Notice['level'], message: string) => void
+  /** Like notify, unless the same message was announced before on this page. */
+  announce: (level: Notice['level'], message: string) => void
   dismissNotice: (id: number) => void
   setStatus: (status: string) => void
   setDraft: (draft: string) => void
@@ -40,6 +46,7 @@ interface AppStore {
   dropStalePrefill: () => void
   showPanel: (panel: SidePanel) => void
   setSettingsOpen: (open: boolean) => void
+  setCompareFrom: (nodeId: string | null) => void
 }
 
 let nextNoticeId = 1
@@ -50,12 +57,14 @@ export const useAppStore = create<AppStore>()((set) => ({
   running: false,
   permissions: [],
   notices: [],
+  announced: new Set(),
   status: '',
   draft: '',
   prefill: null,
   composerFocusRequest: 0,
   panel: 'transcript',
   settingsOpen: false,
+  compareFrom: null,
   // A page opened or reloaded mid-run takes the run and its open questions from the main process.
   setInfo: (info) =>
     set({ info, running: info.running, permissions: [...info.pendingPermissions] }),
@@ -67,6 +76,15 @@ export const useAppStore = create<AppStore>()((set) => ({
     set((s) => ({ permissions: s.permissions.filter((p) => p.requestId !== requestId) })),
   notify: (level, message) =>
     set((s) => ({ notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5) })),
+  announce: (level, message) =>
+    set((s) =>
+      s.announced.has(message)
+        ? {}
+        : {
+            announced: new Set([...s.announced, message]),
+            notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5)
+          }
+    ),
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   setStatus: (status) => set({ status }),
   setDraft: (draft) => set({ draft }),
@@ -83,7 +101,8 @@ export const useAppStore = create<AppStore>()((set) => ({
       s.prefill === null ? {} : { prefill: null, draft: s.draft === s.prefill ? '' : s.draft }
     ),
   showPanel: (panel) => set({ panel }),
-  setSettingsOpen: (settingsOpen) => set({ settingsOpen })
+  setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
+  setCompareFrom: (compareFrom) => set({ compareFrom })
 }))
 
 type State = AppStore
@@ -100,3 +119,4 @@ export const selectDraft = (s: State) => s.draft
 export const selectComposerFocusRequest = (s: State) => s.composerFocusRequest
 export const selectPanel = (s: State) => s.panel
 export const selectSettingsOpen = (s: State) => s.settingsOpen
+export const selectCompareFrom = (s: State) => s.compareFrom

@@ -1,29 +1,87 @@
 // The session graph as the explorer draws it, plus the selection. Selection is a field of its own:
-// moving it re-renders the two nodes whose `selected` flag flips, not the canvas.
+// moving it re-renders the two nodes whose `selected` flag flips, not the canvas. The user's
+// collapse choices live here too: changing one recomputes what is shown and lays it out again.
 import { create } from 'zustand'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
-import { activeTip, emptyGraphView, nextGraphView, type GraphView } from '../graph/graph-view'
+import {
+  activeTip,
+  emptyGraphView,
+  isCollapsed,
+  nextGraphView,
+  shownAncestor,
+  type CollapseChoices,
+  type GraphView
+} from '../graph/graph-view'
 
 interface GraphStore extends GraphView {
   selectedId: string | null
+  collapseChoices: CollapseChoices
+  /** The node whose full card shows over the compact ones (hovered or focused). */
+  peekId: string | null
   /** `followTip`: select where the conversation now stands (after a rewind moved it). */
   receiveGraph: (graph: SessionGraph, followTip?: boolean) => void
   select: (id: string | null) => void
+  /** Folds the nodes under `id` away, or shows them again. */
+  toggleCollapsed: (id: string) => void
+  /** Opens every collapsed node above `id`, so it is shown. */
+  reveal: (id: string) => void
+  setPeek: (id: string | null) => void
+  /** Asks the canvas to centre a node (a search result chosen); `n` makes each ask new. */
+  centreRequest: { id: string; n: number } | null
+  requestCentre: (id: string) => void
+}
+
+/** The view again with new collapse choices; a selection folded away moves to what folds it. */
+function refold(state: GraphStore, choices: CollapseChoices): Partial<GraphStore> {
+  if (state.graph === null) return { collapseChoices: choices }
+  const view = nextGraphView(state, state.graph, choices)
+  return {
+    ...view,
+    collapseChoices: choices,
+    selectedId: shownAncestor(view.fullIndex, view.positions, state.selectedId)
+  }
 }
 
 export const useGraphStore = create<GraphStore>()((set) => ({
   ...emptyGraphView,
   selectedId: null,
+  collapseChoices: new Map(),
+  peekId: null,
   receiveGraph: (graph, followTip = false) =>
     set((state) => {
-      const view = nextGraphView(state, graph)
+      // Another session's graph starts with its own defaults.
+      const choices = state.graph?.sessionId === graph.sessionId ? state.collapseChoices : new Map()
+      const view = nextGraphView(state, graph, choices)
+      const tip = conversationTip(view)
       // A reader at the tip follows the conversation as it grows; one reading elsewhere stays.
-      const wasAtTip = state.selectedId !== null && state.selectedId === activeTip(state.nodes)
+      const wasAtTip = state.selectedId !== null && state.selectedId === conversationTip(state)
       const keep =
-        !followTip && !wasAtTip && state.selectedId !== null && view.nodesById.has(state.selectedId)
-      return { ...view, selectedId: keep ? state.selectedId : activeTip(view.nodes) }
+        !followTip && !wasAtTip && state.selectedId !== null && view.positions.has(state.selectedId)
+      return { ...view, collapseChoices: choices, selectedId: keep ? state.selectedId : tip }
     }),
-  select: (id) => set({ selectedId: id })
+  select: (id) => set({ selectedId: id }),
+  toggleCollapsed: (id) =>
+    set((state) => {
+      const node = state.nodesById.get(id)
+      if (node === undefined) return {}
+      const choices = new Map(state.collapseChoices)
+      choices.set(id, !isCollapsed(node, state.collapseChoices))
+      return refold(state, choices)
+    }),
+  reveal: (id) =>
+    set((state) => {
+      if (state.positions.has(id)) return {}
+      const choices = new Map(state.collapseChoices)
+      for (let at = state.fullIndex.parentOf.get(id) ?? null; at !== null;) {
+        choices.set(at, false)
+        at = state.fullIndex.parentOf.get(at) ?? null
+      }
+      return refold(state, choices)
+    }),
+  setPeek: (peekId) => set({ peekId }),
+  centreRequest: null,
+  requestCentre: (id) =>
+    set((state) => ({ centreRequest: { id, n: (state.centreRequest?.n ?? 0) + 1 } }))
 }))
 
 type State = GraphStore
@@ -32,8 +90,23 @@ export const selectFlowNodes = (s: State) => s.flowNodes
 export const selectFlowEdges = (s: State) => s.flowEdges
 export const selectHasNodes = (s: State) => s.nodes.length > 0
 export const selectSessionId = (s: State) => s.graph?.sessionId ?? ''
-export const selectCanUndo = (s: State) => s.graph?.canUndo ?? false
+export const selectTimelineSteps = (s: State) => ({
+  undo: s.graph?.undo ?? null,
+  redo: s.graph?.redo ?? null
+})
+export const selectFilesAt = (s: State) => s.graph?.filesAt ?? null
 export const selectSelectedId = (s: State) => s.selectedId
 export const selectSelectedNode = (s: State): GraphNode | null =>
   s.selectedId === null ? null : (s.nodesById.get(s.selectedId) ?? null)
 export const selectIsSelected = (id: string) => (s: State) => s.selectedId === id
+/** The shown node where the conversation stands (the node folding it away when hidden). */
+export const conversationTip = (s: GraphView): string | null =>
+  shownAncestor(s.fullIndex, s.positions, activeTip(s.nodes))
+export const selectCentreRequest = (s: State) => s.centreRequest
+export const selectIsPeeked = (id: string) => (s: State) => s.peekId === id
+/** Collapse state of the selected node: null when it has nothing under it. */
+export const selectSelectedFold = (s: State): { collapsed: boolean; hidden: number } | null => {
+  const facts = s.selectedId === null ? undefined : s.facts.get(s.selectedId)
+  if (facts === undefined || !facts.canCollapse) return null
+  return { collapsed: facts.hiddenBelow > 0, hidden: facts.hiddenBelow }
+}

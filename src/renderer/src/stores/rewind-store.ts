@@ -1,17 +1,35 @@
 // The rewind and branch-switch dialogs: which one is open, for what, and its preview.
 import { create } from 'zustand'
 import type { RewindMode } from '../../../shared/messages'
-import type { RewindPreview } from '../../../shared/views'
+import type { CheckpointView, RewindPreview } from '../../../shared/views'
 
 export type PreviewState =
   | { state: 'loading' }
   | { state: 'ready'; preview: RewindPreview }
   | { state: 'failed'; message: string }
 
+/** Switch: to the end of a node's branch. Continue: to the node itself (its turn's end). */
+export type MoveKind = 'switch' | 'continue'
+
 export type RewindDialog =
   | { kind: 'closed' }
-  | { kind: 'rewind'; targetId: string; mode: RewindMode; preview: PreviewState; applying: boolean }
-  | { kind: 'switch'; nodeId: string; leafUuid: string; preview: PreviewState; applying: boolean }
+  | {
+      kind: 'rewind'
+      targetId: string
+      mode: RewindMode
+      /** The prompts of the target's branch, numbered along it (session:checkpoints). */
+      choices: readonly CheckpointView[]
+      preview: PreviewState
+      applying: boolean
+    }
+  | {
+      kind: 'move'
+      move: MoveKind
+      nodeId: string
+      leafUuid: string
+      preview: PreviewState
+      applying: boolean
+    }
 
 interface RewindStore {
   dialog: RewindDialog

@@ -1,0 +1,114 @@
+// Listing a workspace of 1,000 sessions of 1 MB each (our format) through the session index
+// (src/core/sources): warm in the same process (what the studio does after every turn), and warm
+// in a new process (the index read from the data home). Baselines in the same run: readdir + stat
+// of the same files (the least any listing that notices a change can do), and the listing as it
+// was before the index: every log opened and parsed to count its prompts. Also printed: the cold
+// listing that builds the index (once per log, then only logs that change are read).
+// Target: warm < 300 ms.
+// Run: npx tsx bench/session-list.ts [sessions] [megabytes each] [runs]
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sessionFileName, sessionsDir } from '../src/core/session/paths'
+import { SessionStore } from '../src/core/session/store'
+import { Sources } from '../src/core/sources/discovery'
+import { writeSyntheticSession } from '../test/session/synthetic'
+
+const sessions = Number(process.argv[2] ?? 1000)
+const megabytes = Number(process.argv[3] ?? 1)
+const runs = Number(process.argv[4] ?? 5)
+
+const base = mkdtempSync(join(tmpdir(), 'rs-bench-list-'))
+const cwd = join(base, 'project')
+const home = join(base, 'home')
+mkdirSync(cwd)
+const dir = sessionsDir(home, cwd)
+mkdirSync(dir, { recursive: true })
+
+// One synthetic body, written under a header of its own per session.
+const sample = join(base, 'sample.jsonl')
+writeSyntheticSession(sample, megabytes * 1024 * 1024)
+const body = readFileSync(sample, 'utf8')
+const bodyAfterHeader = body.slice(body.indexOf('\n') + 1)
+const t0 = Date.parse('2026-01-01T00:00:00.000Z')
+for (let i = 0; i < sessions; i++) {
+  const createdAt = new Date(t0 + i * 60_000).toISOString()
+  const id = `01900000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`
+  const header = {
+    type: 'session',
+    uuid: id,
+    parentUuid: null,
+    timestamp: createdAt,
+    version: 1,
+    sessionId: id,
+    cwd
+  }
+  writeFileSync(
+    join(dir, sessionFileName(createdAt, id)),
+    `${JSON.stringify(header)}\n${bodyAfterHeader}`
+  )
+}
+const total = readdirSync(dir).reduce((n, name) => n + statSync(join(dir, name)).size, 0)
+// Empty homes for the other tools: only our sessions are measured.
+const homes = {
+  'rewind-studio': home,
+  'claude-code': join(base, 'none'),
+  pi: join(base, 'none'),
+  'oh-my-pi': join(base, 'none')
+}
+
+function timeMs(f: () => unknown): number {
+  const t = process.hrtime.bigint()
+  f()
+  return Number(process.hrtime.bigint() - t) / 1e6
+}
+
+const readdirStat = () => readdirSync(dir).map((name) => statSync(join(dir, name)).size).length
+const oldListing = () =>
+  SessionStore.list(home, cwd).map((listing) => {
+    const store = SessionStore.open(listing.file, { readOnly: true })
+    try {
+      return store.tree().checkpoints().length
+    } finally {
+      store.close()
+    }
+  }).length
+
+const cold = timeMs(() => new Sources({ home, homes }).workspaceSessions(cwd))
+const studioSources = new Sources({ home, homes })
+studioSources.workspaceSessions(cwd)
+const warm: number[] = []
+const fromDisk: number[] = []
+const stats: number[] = []
+for (let i = 0; i < runs; i++) {
+  stats.push(timeMs(readdirStat))
+  warm.push(timeMs(() => studioSources.workspaceSessions(cwd)))
+  fromDisk.push(timeMs(() => new Sources({ home, homes }).workspaceSessions(cwd)))
+}
+const oldRuns = Math.min(runs, 2)
+const old: number[] = []
+for (let i = 0; i < oldRuns; i++) old.push(timeMs(oldListing))
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+const range = (xs: number[]) =>
+  `min ${Math.min(...xs).toFixed(0)} / median ${median(xs).toFixed(0)} / max ${Math.max(...xs).toFixed(0)} ms`
+console.log(
+  `${sessions} sessions, ${(total / 1024 / 1024).toFixed(0)} MB in all; ${runs} runs (old listing: ${oldRuns})`
+)
+console.log(`cold: index built from every log            ${cold.toFixed(0)} ms (once)`)
+console.log(`warm, same process (the studio)            ${range(warm)}`)
+console.log(`warm, new process (index from the data home) ${range(fromDisk)}`)
+console.log(`baseline readdir + stat                    ${range(stats)}`)
+console.log(`baseline old listing (open + parse each)   ${range(old)}`)
+console.log(
+  `ratio warm / readdir+stat ${(median(warm) / median(stats)).toFixed(2)}, new process / readdir+stat ${(median(fromDisk) / median(stats)).toFixed(2)}, warm / old listing ${(median(warm) / median(old)).toFixed(4)} (target: warm < 300 ms)`
+)
+rmSync(base, { recursive: true, force: true })

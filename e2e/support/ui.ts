@@ -1,0 +1,37 @@
+// What the specs do on the page, as a user does it: find a turn by its accessible name, send a
+// prompt and answer the agent's questions, save a screenshot to look at.
+import { join } from 'node:path'
+import { expect, type Page } from '@playwright/test'
+import { screenshotDir } from './serve'
+
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(screenshotDir, `${name}.png`) })
+
+export const promptField = (page: Page) => page.getByRole('textbox', { name: 'Prompt' })
+
+/** A turn node of the graph ("Turn 2: <title>, …"), by the start of its title. */
+export const turn = (page: Page, title: string) =>
+  page.getByRole('group', { name: new RegExp(`^Turn \\d+: ${title}`) })
+
+/** Types a prompt, sends it, allows what the agent asks for, and waits for the turn to end. */
+export async function send(page: Page, prompt: string): Promise<void> {
+  await promptField(page).fill(prompt)
+  await page.getByRole('button', { name: 'Send' }).click()
+  const stop = page.getByRole('button', { name: 'Stop' })
+  const allow = page.getByRole('button', { name: 'Allow' })
+  await expect(async () => {
+    if (await allow.isVisible()) await allow.click()
+    await expect(stop).toBeHidden({ timeout: 100 })
+    await expect(promptField(page)).toBeEnabled({ timeout: 100 })
+  }).toPass({ timeout: 20_000 })
+}
+
+/** The element that has the focus, described for an assertion message ("BODY" when none). */
+export function focusedElement(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const active = document.activeElement
+    if (active === null || active === document.body) return 'BODY'
+    const name = active.getAttribute('aria-label') ?? active.textContent?.trim().slice(0, 40) ?? ''
+    return `${active.tagName} ${name}`
+  })
+}

@@ -1,0 +1,43 @@
+// Builds the rewind-studio command (src/cli, with the core and the web host it serves) to
+// JavaScript in out/cli, so no TypeScript compiler runs when a command starts: `--help` costs
+// about what starting Node does (bench/cli-startup.ts). One ES module per entry; each command is
+// a chunk of its own, loaded when it runs, so `--help` loads only the entry. Packages from
+// node_modules stay imports (they are the app's dependencies). Worker modules are entries of
+// their own, built as `<name>.js` beside the chunks that start them (core/os/module-worker.ts).
+//
+// The build goes to a temp folder first and replaces out/cli whole, so a command started during
+// a build never finds half of one.
+import { build } from 'esbuild'
+import { existsSync, renameSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export async function buildCli(root) {
+  const out = join(root, 'out', 'cli')
+  const temp = join(root, 'out', `cli.${process.pid}.tmp`)
+  rmSync(temp, { recursive: true, force: true })
+  await build({
+    absWorkingDir: root,
+    entryPoints: {
+      index: 'src/cli/index.ts',
+      'search-worker': 'src/core/agent/tools/search-worker.ts'
+    },
+    outdir: temp,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning'
+  })
+  const old = join(root, 'out', `cli.${process.pid}.old`)
+  if (existsSync(out)) renameSync(out, old)
+  renameSync(temp, out)
+  rmSync(old, { recursive: true, force: true })
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildCli(dirname(dirname(fileURLToPath(import.meta.url))))
+}

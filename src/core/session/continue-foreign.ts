@@ -1,0 +1,132 @@
+// Continue in Rewind Studio: a new session of ours whose records are the path to a node of a
+// foreign session (Claude Code, pi, oh-my-pi), converted to our format, so the agent carries the
+// conversation on. The foreign file is only read; the new session's header names where it came
+// from (`continuedFrom`: file, format, session id, node). Files are not touched.
+//
+// What the model sees must be what it saw in the other tool, so the path is cut as that tool cut
+// its context:
+//   1. the records from the root to the node (the tree's path: a compaction hangs from the
+//      conversation it summarised, so the path goes through it);
+//   2. from the last compaction on that path: its summary (a user message, as the tool sent it),
+//      then the messages the compaction kept verbatim (Claude Code's preservedSegment, pi's
+//      entries from firstKeptEntryId), then what follows the summary;
+//   3. each record written through the store: user and assistant messages with their blocks as
+//      they are (Claude Code's one-record-per-block messages become consecutive records, which
+//      the context builder merges back into one message per turn of the API, tool calls and
+//      results paired), branch summaries and custom messages as ours. Records the tool did not
+//      send the model (progress, attachments, sub-agent transcripts) are not in the path.
+import type { Json } from './json'
+import { isObject, stringOrNull } from './json'
+import { PI_COMPACTION_TYPE } from './foreign/pi'
+import { SessionStore } from './store'
+import type { SessionTree, TreeRecord } from './tree'
+
+export interface ContinueOrigin {
+  file: string
+  format: string
+  sessionId: string
+}
+
+export interface ContinueForeignOptions {
+  home: string
+  /** The workspace of the new session. */
+  cwd: string
+  origin: ContinueOrigin
+  tree: SessionTree
+  /** The record to continue after (its path is copied); null: the foreign session's leaf. */
+  at: string | null
+}
+
+/** Creates the session (holding its writer lock) and writes the converted path into it. */
+export function continueForeign(options: ContinueForeignOptions): SessionStore {
+  const at = options.at ?? options.tree.leafUuid
+  const records = contextPath(options.tree, at)
+  const store = SessionStore.create({
+    home: options.home,
+    cwd: options.cwd,
+    continuedFrom: { ...options.origin, nodeUuid: at }
+  })
+  try {
+    for (const record of records) write(store, record)
+  } catch (error) {
+    store.close()
+    throw error
+  }
+  return store
+}
+
+/** The records of the path to `at` that the other tool's model saw (see the module header). */
+export function contextPath(tree: SessionTree, at: string | null): TreeRecord[] {
+  const path = tree.pathTo(at)
+  let cut = -1
+  for (let i = path.length - 1; i >= 0 && cut === -1; i--) {
+    if (isCompaction(path[i] as TreeRecord)) cut = i
+  }
+  if (cut === -1) return path
+  const compaction = path[cut] as TreeRecord
+  const kept = keptRange(compaction)
+  const indexOf = (uuid: string | null) =>
+    uuid === null ? -1 : path.findIndex((r) => r.uuid === uuid)
+  const from = indexOf(kept.from)
+  const to = kept.to === null ? cut - 1 : indexOf(kept.to)
+  const preserved = from === -1 || to < from || to >= cut ? [] : path.slice(from, to + 1)
+  return [compaction, ...preserved, ...path.slice(cut + 1)]
+}
+
+function isCompaction(r: TreeRecord): boolean {
+  return (
+    (r.type === 'user' && (r as Json).isCompactSummary === true) ||
+    (r.type === 'custom_message' && r.customType === PI_COMPACTION_TYPE)
+  )
+}
+
+/** The records a compaction kept verbatim after its summary: [from, to] uuids on the path. */
+function keptRange(r: TreeRecord): { from: string | null; to: string | null } {
+  if (r.type === 'custom_message') {
+    const details = isObject(r.details) ? r.details : {}
+    return { from: stringOrNull(details.firstKeptEntryId), to: null }
+  }
+  // The Claude Code reader resolved the preserved segment to drawn records (keptMessages).
+  const kept = (r as Json).keptMessages
+  return isObject(kept)
+    ? { from: stringOrNull(kept.from), to: stringOrNull(kept.to) }
+    : { from: null, to: null }
+}
+
+function write(store: SessionStore, r: TreeRecord): void {
+  switch (r.type) {
+    case 'user':
+      store.appendMessage(
+        { role: 'user', content: r.message.content },
+        r.isMeta === true ? { isMeta: true } : {}
+      )
+      return
+    case 'assistant':
+      store.appendMessage({
+        role: 'assistant',
+        content: r.message.content,
+        ...(r.message.model !== undefined ? { model: r.message.model } : {}),
+        ...(r.message.stop_reason !== undefined ? { stop_reason: r.message.stop_reason } : {})
+      })
+      return
+    case 'branch_summary':
+      store.appendBranchSummary({
+        fromId: store.leafUuid ?? 'root',
+        summary: r.summary,
+        ...(r.details !== undefined ? { details: r.details } : {})
+      })
+      return
+    case 'custom_message':
+      if (r.customType === PI_COMPACTION_TYPE) {
+        // pi sends a compaction's summary as a user message, not as a harness note.
+        store.appendMessage({ role: 'user', content: r.content }, { isMeta: true })
+        return
+      }
+      store.appendCustomMessage({
+        customType: r.customType,
+        hidden: r.hidden,
+        content: r.content,
+        ...(r.details !== undefined ? { details: r.details } : {})
+      })
+  }
+}

@@ -1,0 +1,77 @@
+// What every foreign-format reader gives the loader (load.ts), so the loader can read a file of
+// any format the same way, and read it incrementally while another program appends to it
+// (SessionBuilder). A reader is one module per format in this folder; it imports nothing from the
+// loader, so adding a format is one file here and one line in load.ts's list.
+import type { LoadProblem } from '../problems'
+import type { SessionTree } from '../tree'
+
+export type ForeignFormatName = 'claude-code' | 'pi' | 'oh-my-pi'
+
+/** One parsed JSONL file: its values and the 1-based line of each. */
+export interface ParsedLines {
+  values: readonly unknown[]
+  lines: readonly number[]
+}
+
+/** A file kept beside a session (a sub-agent's transcript), read by the loader for the reader. */
+export interface SidecarFile {
+  /** The file's name (`agent-a1b2.jsonl`), which may say whose it is. */
+  name: string
+  parsed: ParsedLines
+  /** The JSON of a `<name minus .jsonl>.meta.json` beside it, when there is one. */
+  meta: unknown
+}
+
+/** Receives each record a mapper produces, with the line of the file it came from. */
+export type Emit = (record: unknown, line: number) => void
+
+/**
+ * Turns a foreign file's lines into our records, one line at a time, so a file that grows is
+ * mapped by feeding it the new lines only. The first record emitted is our session header.
+ */
+export interface ForeignMapper {
+  add(value: unknown, line: number, emit: Emit): void
+  /** Problems the mapping found so far (a compaction whose logical parent is missing...). */
+  readonly problems: readonly LoadProblem[]
+  /** Sub-agent runs found so far (inline sidechains, and the sidecar files given). */
+  subagents(): SubagentRun[]
+  /** What the format's own backups say about the files, when it keeps any. */
+  readonly backups: ForeignBackups | null
+}
+
+export interface ForeignReader {
+  format: ForeignFormatName
+  /** Whether the first values of a file (up to 50) are of this format. */
+  detect(values: readonly unknown[]): boolean
+  mapper(sidecars: readonly SidecarFile[]): ForeignMapper
+  /** The folder beside `file` holding its sub-agent transcripts, for formats that keep some. */
+  sidecarDir?(file: string): string
+}
+
+/** A sub-agent's transcript, drawn as a collapsible branch of the tool call that ran it. */
+export interface SubagentRun {
+  /** Stable within the session: the agent id, or the uuid of its first record. */
+  id: string
+  /** The tool call that started it, when it could be found. */
+  toolUseId: string | null
+  /** The record holding that tool call (a drawn record of the main tree), when found. */
+  parentUuid: string | null
+  /** The tool call's description, else the first line of its prompt. */
+  title: string
+  /** Where its records came from: a sidecar file's name, or "inline". */
+  source: string
+  tree: SessionTree
+}
+
+/**
+ * A format's file backups (Claude Code's file-history), as the rescue restore reads them. A ref
+ * is the backup's file name in the format's backup folder; null means the file did not exist.
+ */
+export interface ForeignBackups {
+  /** The folder name the backups of this session are kept in (its session id). */
+  readonly sessionId: string
+  /** Each tracked file as the snapshot taken before `promptUuid` lists it; undefined: no snapshot. */
+  before(promptUuid: string): ReadonlyMap<string, string | null> | undefined
+  /** Each tracked file's first backup: its content before the session first changed it. */
+  firstBackups(): ReadonlyMap<string, string | null>
+}

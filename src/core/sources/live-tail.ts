@@ -1,0 +1,135 @@
+// Following a session file another program is still writing (a running Claude Code, our own CLI
+// chat holding the session): only the bytes appended since the last look are read, and each
+// complete line is handed on. Read-only: the file is never written, locked or truncated.
+//
+// - fs.watch says when the file changed; a poll (a stat every POLL_MS) catches what it misses
+//   (network file systems, an editor replacing the file, a watch lost with the old inode).
+//   Changes are debounced: a burst of appends is read in one go.
+// - A last line without its '\n' is half-written: it waits for the newline (jsonl.ts readLines).
+// - A file replaced (another inode) or truncated (shorter than what was read) is read again from
+//   the start: `reset` first, then every line as appended.
+import { type FSWatcher, closeSync, openSync, statSync, watch } from 'node:fs'
+import { type LineSink, type ReadPosition, readLines } from '../session/jsonl'
+import type { LoadProblem } from '../session/problems'
+
+export interface TailListener {
+  /** Complete lines appended since the last call, parsed, with their line numbers and problems. */
+  appended(values: unknown[], lines: number[], problems: LoadProblem[]): void
+  /** The file was replaced or truncated: what was read before is void; it is read from the start. */
+  reset(): void
+  /** The file could not be read (gone, no permission): following goes on, it may come back. */
+  failed?(error: Error): void
+}
+
+/** How often the file is looked at without a watch event. */
+const POLL_MS = 250
+/** How long after a watch event the file is read (appends that come together are read at once). */
+const DEBOUNCE_MS = 20
+
+export class FileTail {
+  private position: ReadPosition
+  private watcher: FSWatcher | null = null
+  private poll: NodeJS.Timeout | null = null
+  private pending: NodeJS.Timeout | null = null
+  private closed = false
+
+  constructor(
+    private readonly file: string,
+    from: ReadPosition,
+    private readonly listener: TailListener,
+    private readonly options: { pollMs?: number; debounceMs?: number } = {}
+  ) {
+    this.position = { ...from }
+    this.watchFile()
+    this.poll = setInterval(() => this.check(), options.pollMs ?? POLL_MS)
+    this.poll.unref()
+  }
+
+  /** Where reading stopped: the next look reads from here. */
+  get at(): ReadPosition {
+    return { ...this.position }
+  }
+
+  close(): void {
+    this.closed = true
+    this.watcher?.close()
+    this.watcher = null
+    if (this.poll !== null) clearInterval(this.poll)
+    if (this.pending !== null) clearTimeout(this.pending)
+  }
+
+  private watchFile(): void {
+    this.watcher?.close()
+    this.watcher = null
+    try {
+      this.watcher = watch(this.file, { persistent: false }, () => this.soon())
+      // A watch that fails later (the file deleted) is replaced when the poll finds it again.
+      this.watcher.on('error', () => {
+        this.watcher?.close()
+        this.watcher = null
+      })
+    } catch {
+      // No watch (the file is gone for now, or no inotify left): the poll still looks.
+    }
+  }
+
+  private soon(): void {
+    if (this.closed || this.pending !== null) return
+    this.pending = setTimeout(() => {
+      this.pending = null
+      this.check()
+    }, this.options.debounceMs ?? DEBOUNCE_MS)
+  }
+
+  /** Reads what was appended since the last look (everything, when the file was replaced). */
+  check(): void {
+    if (this.closed) return
+    let size: number
+    let ino: number
+    try {
+      const stats = statSync(this.file)
+      size = stats.size
+      ino = stats.ino
+    } catch (error) {
+      this.listener.failed?.(error as Error)
+      return
+    }
+    if (ino !== this.position.ino || size < this.position.offset) {
+      this.position = { offset: 0, nextLine: 1, ino }
+      this.listener.reset()
+      if (this.closed) return // the listener reads the file again itself
+      this.watchFile()
+    } else if (this.watcher === null) {
+      this.watchFile()
+    }
+    if (size === this.position.offset) return
+    const values: unknown[] = []
+    const lines: number[] = []
+    const problems: LoadProblem[] = []
+    const sink: LineSink = {
+      value: (value, line) => {
+        values.push(value)
+        lines.push(line)
+      },
+      problem: (problem) => problems.push(problem)
+    }
+    let fd: number
+    try {
+      fd = openSync(this.file, 'r')
+    } catch (error) {
+      this.listener.failed?.(error as Error)
+      return
+    }
+    try {
+      const read = readLines(fd, sink, {
+        from: this.position.offset,
+        firstLine: this.position.nextLine,
+        finalLine: false
+      })
+      this.position = { offset: read.complete, nextLine: read.nextLine, ino }
+    } finally {
+      closeSync(fd)
+    }
+    if (values.length > 0 || problems.length > 0) this.listener.appended(values, lines, problems)
+  }
+}

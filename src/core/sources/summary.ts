@@ -1,0 +1,260 @@
+// What the session list shows of one session file, built record by record so a file that grew is
+// summarized by reading only its new lines (session-index.ts). No tree is built: every field is a
+// first, a latest, a maximum or a count, so the summary of a file read in two parts is the summary
+// of the file read at once.
+//
+// - title: the latest title record of the highest rank (Claude Code: custom-title > ai-title >
+//   summary; pi: session_info name; oh-my-pi: its title slot, header title, title_change), else
+//   null: the list then shows the first prompt.
+// - prompts: the prompts a person typed, on every branch (a rewind's abandoned prompts count:
+//   they were typed). Not prompts: tool results, harness messages (isMeta, compact summaries),
+//   slash commands and their output, sub-agent (sidechain) records.
+// - lastActivity: the latest record timestamp.
+// - changed (our sessions): each path the file_change records name, with its latest change time,
+//   for the rewind's check of what other sessions changed (rewind/other-sessions.ts).
+import { maskSecrets } from '../../shared/mask-secrets'
+import { isObject, stringOrNull, type Json } from '../session/json'
+import { emptyFileMessage } from '../session/problems'
+import {
+  conversationNodeOf,
+  fileChangeOf,
+  isPrompt,
+  promptText,
+  sessionHeaderOf
+} from '../session/tree'
+import type { SessionSource } from './homes'
+
+export interface FileSummary {
+  sessionId: string | null
+  cwd: string | null
+  createdAt: string | null
+  lastActivity: string | null
+  title: string | null
+  /** Rank of the record `title` came from (higher wins; the latest of a rank wins). */
+  titleRank: number
+  firstPrompt: string | null
+  prompts: number
+  /** Complete lines that are not JSON. */
+  problems: number
+  /** JSON values seen (the first decides the header). */
+  records: number
+  /** Our sessions: line 1 is our header ('ok'), something else ('bad'), or not JSON. */
+  firstLine: 'ok' | 'bad' | 'malformed' | null
+  /** Our sessions: each path its file_change records name, with its latest change time. */
+  changed: Record<string, string>
+}
+
+/**
+ * Whether a cached value is a summary (file-cache.ts reads a thousand of them on every start:
+ * checked by hand, as loading checks records, rather than by a zod parse costing more than that).
+ */
+export function isFileSummary(v: unknown): v is FileSummary {
+  if (typeof v !== 'object' || v === null) return false
+  const s = v as Record<string, unknown>
+  const text = (x: unknown) => x === null || typeof x === 'string'
+  const int = (x: unknown) => Number.isInteger(x)
+  if (![s.sessionId, s.cwd, s.createdAt, s.lastActivity, s.title, s.firstPrompt].every(text)) {
+    return false
+  }
+  if (![s.titleRank, s.prompts, s.problems, s.records].every(int)) return false
+  if (!(
+    s.firstLine === null ||
+    s.firstLine === 'ok' ||
+    s.firstLine === 'bad' ||
+    s.firstLine === 'malformed'
+  )) {
+    return false
+  }
+  const changed = s.changed
+  if (typeof changed !== 'object' || changed === null || Array.isArray(changed)) return false
+  for (const at of Object.values(changed)) if (typeof at !== 'string') return false
+  return true
+}
+
+/** Longest title or prompt kept: the list shows one line. */
+const MAX_TEXT = 300
+
+export function emptySummary(): FileSummary {
+  return {
+    sessionId: null,
+    cwd: null,
+    createdAt: null,
+    lastActivity: null,
+    title: null,
+    titleRank: 0,
+    firstPrompt: null,
+    prompts: 0,
+    problems: 0,
+    records: 0,
+    firstLine: null,
+    changed: {}
+  }
+}
+
+/** Masked before it is cut: a key cut in half would no longer look like one. */
+function shortText(text: string): string {
+  const masked = maskSecrets(text.trim())
+  return masked.length <= MAX_TEXT ? masked : `${masked.slice(0, MAX_TEXT - 1)}…`
+}
+
+function later(known: string | null, candidate: unknown): string | null {
+  return typeof candidate === 'string' && (known === null || candidate > known) ? candidate : known
+}
+
+function setTitle(s: FileSummary, title: unknown, rank: number): void {
+  if (typeof title !== 'string' || title.trim() === '' || rank < s.titleRank) return
+  s.title = shortText(title)
+  s.titleRank = rank
+}
+
+function countPrompt(s: FileSummary, text: string): void {
+  s.prompts++
+  s.firstPrompt ??= shortText(text)
+}
+
+/** A line that is not JSON (line 1 of ours included: then the file is no session). */
+export function addProblem(s: FileSummary, line: number): void {
+  s.problems++
+  if (line === 1) s.firstLine = 'malformed'
+}
+
+/** One parsed line of a file from `source`. */
+export function addRecord(s: FileSummary, source: SessionSource, value: unknown): void {
+  const first = s.records === 0
+  s.records++
+  if (!isObject(value)) return
+  s.lastActivity = later(s.lastActivity, value.timestamp)
+  switch (source) {
+    case 'rewind-studio':
+      return addOurs(s, value, first)
+    case 'claude-code':
+      return addClaudeCode(s, value)
+    case 'pi':
+    case 'oh-my-pi':
+      return addPi(s, value)
+  }
+}
+
+function addOurs(s: FileSummary, v: Json, first: boolean): void {
+  if (first && s.firstLine === null) {
+    const header = sessionHeaderOf(v)
+    s.firstLine = header === null ? 'bad' : 'ok'
+    if (header !== null) {
+      s.sessionId = header.sessionId
+      s.cwd = header.cwd
+      s.createdAt = header.timestamp
+    }
+    return
+  }
+  const change = fileChangeOf(v)
+  if (change !== null) {
+    // A fork's copy of a change (copyOf, session/fork.ts) is no change the fork made.
+    if (change.copyOf !== undefined) return
+    s.changed[change.path] = later(s.changed[change.path] ?? null, change.timestamp) as string
+    return
+  }
+  const node = conversationNodeOf(v)
+  if (node?.type === 'user' && isPrompt(node)) countPrompt(s, promptText(node))
+}
+
+/**
+ * Claude Code logs slash commands and what they print as user records. A built-in command that
+ * runs locally (/clear, /compact, /model…) and printed output are no prompts; a custom command
+ * (.claude/commands/) expands into a prompt to the model, and is one.
+ */
+const LOCAL_OUTPUT = /^<(local-command-stdout|local-command-stderr|local-command-caveat)>/
+const COMMAND_NAME = /<command-name>\/?([^<\s]+)<\/command-name>/
+const LOCAL_COMMANDS = new Set(
+  (
+    'add-dir agents bashes clear compact config context cost doctor exit export help hooks ide ' +
+    'login logout mcp memory model output-style permissions privacy-settings quit release-notes ' +
+    'resume rewind status statusline terminal-setup theme todos upgrade usage vim'
+  ).split(' ')
+)
+
+const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/
+
+function isLocalCommand(text: string): boolean {
+  if (LOCAL_OUTPUT.test(text)) return true
+  const name = COMMAND_NAME.exec(text)?.[1]
+  return name !== undefined && LOCAL_COMMANDS.has(name)
+}
+
+/** A custom command as the user typed it (`/name args`), any other prompt as it is. */
+function typedText(text: string): string {
+  const name = COMMAND_NAME.exec(text)?.[1]
+  if (name === undefined) return text
+  const args = COMMAND_ARGS.exec(text)?.[1]?.trim() ?? ''
+  return args === '' ? `/${name}` : `/${name} ${args}`
+}
+
+function addClaudeCode(s: FileSummary, v: Json): void {
+  s.sessionId ??= stringOrNull(v.sessionId)
+  s.cwd ??= stringOrNull(v.cwd)
+  s.createdAt ??= stringOrNull(v.timestamp)
+  switch (v.type) {
+    case 'custom-title':
+      return setTitle(s, v.customTitle, 3)
+    case 'ai-title':
+      return setTitle(s, v.aiTitle, 2)
+    case 'summary':
+      return setTitle(s, v.summary, 1)
+    case 'user': {
+      if (v.isSidechain === true) return
+      if (v.isMeta === true || v.isCompactSummary === true || v.isVisibleInTranscriptOnly === true)
+        return
+      const node = conversationNodeOf(v)
+      if (node?.type !== 'user' || !isPrompt(node)) return
+      const text = promptText(node)
+      if (!isLocalCommand(text)) countPrompt(s, typedText(text))
+      return
+    }
+  }
+}
+
+/** pi and oh-my-pi: a header `session` line (after oh-my-pi's title slot), then tree entries. */
+function addPi(s: FileSummary, v: Json): void {
+  switch (v.type) {
+    case 'title':
+      // oh-my-pi's fixed-width title slot on line 1, rewritten in place as the title changes.
+      return setTitle(s, v.title, v.source === 'user' ? 3 : 2)
+    case 'session':
+      s.sessionId ??= stringOrNull(v.id)
+      s.cwd ??= stringOrNull(v.cwd)
+      s.createdAt ??= stringOrNull(v.timestamp)
+      return setTitle(s, v.title, v.titleSource === 'user' ? 3 : 2)
+    case 'title_change':
+      return setTitle(s, v.title, v.source === 'user' ? 3 : 2)
+    case 'session_info':
+      return setTitle(s, v.name, 3)
+    case 'message': {
+      const message = isObject(v.message) ? v.message : null
+      if (message?.role !== 'user') return
+      const text = piText(message.content).trim()
+      if (text !== '') countPrompt(s, text)
+      return
+    }
+  }
+}
+
+function piText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content
+    .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n\n')
+}
+
+/**
+ * Why a file in our sessions folder is no session, or null. `complete` says whether every byte
+ * was read as lines (a last line without its '\n' is not).
+ */
+export function ourSessionProblem(s: FileSummary, bytes: number, complete: boolean): string | null {
+  if (s.firstLine === 'ok') return null
+  if (s.firstLine === 'bad') return 'line 1 is no Rewind Studio session header'
+  if (s.firstLine === 'malformed' || !complete) {
+    return 'line 1 is no session header (not JSON, or cut off)'
+  }
+  return emptyFileMessage(bytes)
+}

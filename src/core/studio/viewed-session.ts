@@ -1,0 +1,170 @@
+// A foreign session (Claude Code, pi, oh-my-pi) shown in the explorer, read-only: the studio
+// serves the same graph, transcript, inspector and compare views from its tree as from one of
+// ours, with no agent and no writer. While the other program writes the file, what it appends is
+// read as it lands (sources/live-tail.ts) and fed through the format's mapper into the same tree
+// (session/load.ts SessionBuilder): a half-written last line waits for its newline; a file
+// replaced or truncated is read again from the start. Sub-agent transcripts are read with the
+// session (a run that grows later shows when the session is opened again).
+//
+// What it adds over our sessions: sub-agent runs (drawn as collapsible nodes), the lines of the
+// file (the inspector's raw view), the tool's own backups (turn diffs, rescue restores), and the
+// timeline of rescue restores kept in the companion log (companion-log.ts).
+import { join } from 'node:path'
+import type { AppInfo } from '../../shared/views'
+import type { RewindEngine } from '../rewind/rewind-engine'
+import {
+  ClaudeCodeBackups,
+  openRescue,
+  type RescueSpace,
+  type RescuedSession
+} from '../rewind/rescue'
+import type { ForeignFormatName, ForeignReader, SubagentRun } from '../session/foreign/types'
+import { type ReadPosition, readJsonlFile } from '../session/jsonl'
+import { SessionBuilder, readSidecars } from '../session/load'
+import type { SessionTree } from '../session/tree'
+import { FileTail } from '../sources/live-tail'
+
+export class ViewedSession {
+  private built: SessionBuilder
+  private readTo: ReadPosition
+  private tail: FileTail | null = null
+  private backupFolder: ClaudeCodeBackups | null = null
+
+  constructor(
+    readonly file: string,
+    readonly reader: ForeignReader,
+    private readonly dirs: { home: string; claudeHome: string }
+  ) {
+    const { built, readTo } = this.read()
+    this.built = built
+    this.readTo = readTo
+  }
+
+  /** The whole file, and where a follower goes on from. */
+  private read(): { built: SessionBuilder; readTo: ReadPosition } {
+    const parsed = readJsonlFile(this.file)
+    // A last line without its '\n' that did not parse is being written: it is read once complete.
+    const pending = !parsed.endsWithNewline && parsed.tornTail
+    return {
+      built: SessionBuilder.of(this.reader, parsed, readSidecars(this.reader, this.file)),
+      readTo: {
+        offset: pending ? parsed.complete : parsed.bytes,
+        nextLine: parsed.nextLine,
+        ino: parsed.ino
+      }
+    }
+  }
+
+  /** Calls `onChange` whenever appended lines (or a fresh read) changed the tree. */
+  follow(onChange: () => void): void {
+    this.tail?.close()
+    this.tail = new FileTail(this.file, this.readTo, {
+      appended: (values, lines) => {
+        values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
+        if (this.tail !== null) this.readTo = this.tail.at
+        onChange()
+      },
+      reset: () => {
+        // Replaced or truncated: read again from the start (FileTail goes on from there too).
+        try {
+          this.built = SessionBuilder.of(
+            this.reader,
+            { values: [], lines: [] },
+            readSidecars(this.reader, this.file)
+          )
+          onChange()
+        } catch {
+          // Gone for a moment: the next look finds it again.
+        }
+      }
+    })
+  }
+
+  close(): void {
+    this.tail?.close()
+    this.tail = null
+  }
+
+  private get builder(): SessionBuilder {
+    return this.built
+  }
+
+  get format(): ForeignFormatName {
+    return this.reader.format
+  }
+
+  get tree(): SessionTree {
+    return this.builder.tree
+  }
+
+  get lines(): readonly number[] {
+    return this.builder.lines
+  }
+
+  get sessionId(): string {
+    return this.tree.header?.sessionId ?? ''
+  }
+
+  get cwd(): string {
+    return this.tree.header?.cwd ?? ''
+  }
+
+  subagents(): SubagentRun[] {
+    return this.builder.subagents()
+  }
+
+  info(): NonNullable<AppInfo['foreign']> {
+    return { format: this.format, file: this.file, cwd: this.cwd, backups: this.hasBackups }
+  }
+
+  get hasBackups(): boolean {
+    return this.builder.backups !== null
+  }
+
+  /** The content a file_change record of this session names (a backup of the tool's), or null. */
+  content(ref: string | null): Buffer | null {
+    if (ref === null) return null
+    try {
+      return this.readBackup(ref)
+    } catch {
+      return null
+    }
+  }
+
+  /** A backup of the tool's by the name its records give; throws saying why it cannot be read. */
+  readBackup(ref: string): Buffer {
+    const backups = this.builder.backups
+    if (backups === null) throw new Error(`${this.format} keeps no backups of the files it changes`)
+    this.backupFolder ??= new ClaudeCodeBackups(
+      join(this.dirs.claudeHome, 'file-history', backups.sessionId)
+    )
+    return this.backupFolder.read(ref)
+  }
+
+  /** What a rescue restore reads of the session. */
+  rescued(): RescuedSession {
+    return { format: this.format, tree: this.tree, backups: this.builder.backups }
+  }
+
+  /** The rescue restore's engine over `root` (the caller closes it). */
+  rescue(root: string, readOnly = false): RescueSpace {
+    return openRescue({
+      home: this.dirs.home,
+      file: this.file,
+      loaded: this.rescued(),
+      root,
+      claudeHome: this.dirs.claudeHome,
+      readOnly
+    })
+  }
+
+  /** The timeline of rescue restores (for Undo and Redo), read without taking the log's lock. */
+  async timeline(root: string): ReturnType<RewindEngine['timeline']> {
+    const space = this.rescue(root, true)
+    try {
+      return await space.engine.timeline()
+    } finally {
+      space.close()
+    }
+  }
+}

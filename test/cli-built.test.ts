@@ -1,0 +1,53 @@
+// The rewind-studio command runs as built JavaScript (out/cli): no TypeScript compiler at start-up.
+// Shown on copies of the project: one holding only the build (no sources to compile, so any module
+// still loaded from TypeScript would fail), and one holding only the sources (a fresh clone right
+// after `npm install`), where the first command builds the CLI and then runs it.
+import { spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { repoRoot } from './support/cli'
+
+const corpus = join(repoRoot, '../shared/corpus/claude-code')
+const sample = join(corpus, 'entireio-cli_9b-3838281539_v2.1.33_file-history.jsonl')
+
+function copyOf(parts: string[]): string {
+  const root = mkdtempSync(join(tmpdir(), 'rs-cli-copy-'))
+  for (const part of parts) cpSync(join(repoRoot, part), join(root, part), { recursive: true })
+  // The dependencies, as `npm install` leaves them.
+  symlinkSync(join(repoRoot, 'node_modules'), join(root, 'node_modules'))
+  return root
+}
+
+function run(root: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [join(root, 'bin/rewind-studio.mjs'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, REWIND_STUDIO_HOME: join(root, 'home') }
+  })
+  return { code: r.status, out: r.stdout, err: r.stderr }
+}
+
+describe('the rewind-studio command', () => {
+  it('runs from its build alone: no sources, nothing compiled', () => {
+    const root = copyOf(['package.json', 'bin', 'scripts', 'out/cli'])
+    const help = run(root, '--help')
+    expect(help.err).toBe('')
+    expect(help.code).toBe(0)
+    expect(help.out).toMatch(/^Usage: rewind-studio <command>/)
+    const inspect = run(root, 'inspect', sample, '--json')
+    expect(inspect.err).toBe('')
+    expect(JSON.parse(inspect.out)).toMatchObject({ format: 'claude-code', records: 31 })
+  })
+
+  it('builds itself on first use right after install, then runs', () => {
+    const root = copyOf(['package.json', 'bin', 'scripts', 'src'])
+    expect(existsSync(join(root, 'out/cli/index.js'))).toBe(false)
+    const help = run(root, '--help')
+    expect(help.err).toBe('')
+    expect(help.code).toBe(0)
+    expect(help.out).toMatch(/^Usage: rewind-studio <command>/)
+    expect(existsSync(join(root, 'out/cli/index.js'))).toBe(true)
+  })
+})

@@ -1,0 +1,80 @@
+// A Claude Code session another process is still writing, viewed in the studio
+// (studio/viewed-session.ts over sources/live-tail.ts): lines a child process appends are mapped
+// into the same tree as they land, a half-written last line waits for its newline, and a file
+// truncated or replaced is read again from the start.
+import { spawnSync } from 'node:child_process'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { claudeCode } from '../../src/core/session/foreign/claude-code'
+import { ViewedSession } from '../../src/core/studio/viewed-session'
+import { copyFixture } from './cc-fixtures'
+
+/** Appends `text` to `file` from another process, as a running Claude Code would. */
+function appendFromChild(file: string, text: string): void {
+  const child = spawnSync(
+    process.execPath,
+    ['-e', 'require("fs").appendFileSync(process.argv[1], process.argv[2])', file, text],
+    { encoding: 'utf8' }
+  )
+  expect(child.status).toBe(0)
+}
+
+/** The transcript cut before the branch made after the rewind, and the lines that make it. */
+function split(file: string): { head: string; rest: string[] } {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+  const cut = lines.findIndex((l) => l.includes('"instead write a readme"'))
+  return { head: `${lines.slice(0, cut).join('\n')}\n`, rest: lines.slice(cut) }
+}
+
+const viewed: ViewedSession[] = []
+afterEach(() => {
+  for (const v of viewed.splice(0)) v.close()
+})
+
+function view(file: string, home: string, claudeHome: string) {
+  const session = new ViewedSession(file, claudeCode, { home, claudeHome })
+  viewed.push(session)
+  let changes = 0
+  session.follow(() => changes++)
+  return { session, changes: () => changes }
+}
+
+const prompts = (session: ViewedSession) => session.tree.checkpoints().map((c) => c.prompt)
+
+describe('a Claude Code session file another program is writing', () => {
+  it('maps appended lines into the tree; a half-written line waits for its newline', async () => {
+    const cc = copyFixture('rewind-parallel')
+    const { head, rest } = split(cc.file)
+    writeFileSync(cc.file, head)
+    const { session, changes } = view(cc.file, cc.home, cc.claudeHome)
+    expect(prompts(session)).toEqual(['create the config', 'make two notes', 'change the mode'])
+
+    const prompt = rest[0] ?? ''
+    appendFromChild(cc.file, prompt.slice(0, 40))
+    // Give the watch and the poll time to look: nothing complete was written, nothing changes.
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    expect(changes()).toBe(0)
+    expect(session.tree.leaves()).toHaveLength(1)
+
+    appendFromChild(cc.file, `${prompt.slice(40)}\n${rest.slice(1).join('\n')}\n`)
+    await expect.poll(() => session.tree.leaves().length, { timeout: 10_000 }).toBe(2)
+    expect(prompts(session)).toEqual(['create the config', 'instead write a readme'])
+  })
+
+  it('reads a file truncated or replaced again from the start', async () => {
+    const cc = copyFixture('rewind-parallel')
+    const full = readFileSync(cc.file, 'utf8')
+    const { session } = view(cc.file, cc.home, cc.claudeHome)
+    expect(session.tree.leaves()).toHaveLength(2)
+
+    writeFileSync(cc.file, split(cc.file).head)
+    await expect.poll(() => session.tree.leaves().length, { timeout: 10_000 }).toBe(1)
+
+    // Replaced (a new inode), as an editor or a migration writes a file.
+    writeFileSync(`${cc.file}.new`, full)
+    renameSync(`${cc.file}.new`, cc.file)
+    await expect.poll(() => session.tree.leaves().length, { timeout: 10_000 }).toBe(2)
+  })
+})

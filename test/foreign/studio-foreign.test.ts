@@ -1,0 +1,229 @@
+// A Claude Code session in the explorer, through the contract's handlers as both transports call
+// them: opened read-only with the same graph, transcript and inspector as ours; its files put
+// back from Claude Code's backups and the restore undone ("Restore files here"); lines appended by
+// another process drawn as they come; and continued as a session of ours with the agent ready.
+import { spawn } from 'node:child_process'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EventChannel, Reply } from '../../src/shared/contract'
+import type {
+  AppInfo,
+  NodeDetail,
+  RescuePreview,
+  RescueResult,
+  SessionGraph,
+  TranscriptEntry
+} from '../../src/shared/views'
+import { dispatch } from '../../src/core/studio/dispatch'
+import { createHandlers } from '../../src/core/studio/handlers'
+import { launchStudio } from '../../src/core/studio/launch'
+import { memorySecrets } from '../../src/core/studio/secret-store'
+import type { Studio } from '../../src/core/studio/studio'
+import { repoRoot } from '../support/cli'
+import { type FixtureCopy, copyFixture, fingerprint, relocateToWorkspace } from './cc-fixtures'
+
+const opened: Studio[] = []
+let savedEnv: string | undefined
+beforeEach(() => {
+  savedEnv = process.env.REWIND_STUDIO_CLAUDE_HOME
+})
+afterEach(async () => {
+  for (const studio of opened.splice(0)) await studio.close()
+  if (savedEnv === undefined) delete process.env.REWIND_STUDIO_CLAUDE_HOME
+  else process.env.REWIND_STUDIO_CLAUDE_HOME = savedEnv
+})
+
+async function studioOver(cc: FixtureCopy) {
+  // Where the studio's discovery finds Claude Code's folder (sources/homes.ts).
+  process.env.REWIND_STUDIO_CLAUDE_HOME = cc.claudeHome
+  const events: { event: EventChannel; payload: unknown }[] = []
+  const studio = await launchStudio({
+    home: cc.home,
+    cwd: cc.workspace,
+    demo: false,
+    port: undefined,
+    model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
+    permissionMode: 'acceptEdits',
+    settingOverrides: [],
+    session: { kind: 'latest-or-new' },
+    appRoot: repoRoot,
+    secrets: memorySecrets(),
+    emit: (event, payload) => events.push({ event, payload })
+  })
+  opened.push(studio)
+  const handlers = createHandlers(studio)
+  const call = (channel: string, args: unknown = {}): Promise<Reply> =>
+    dispatch(handlers, channel, args, () => {})
+  const value = async <T>(channel: string, args: unknown = {}): Promise<T> => {
+    const reply = await call(channel, args)
+    if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`)
+    return reply.value as T
+  }
+  return { studio, events, call, value }
+}
+
+const read = (ws: string, file: string) => readFileSync(join(ws, file), 'utf8')
+
+describe('a Claude Code session in the explorer', () => {
+  it('opens read-only with the same views: graph, transcript, inspector with diffs and raw records', async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    const s = await studioOver(cc)
+    const info = await s.value<AppInfo>('session:openFile', { file: cc.file })
+    expect(info.foreign).toEqual({
+      format: 'claude-code',
+      file: cc.file,
+      cwd: cc.workspace,
+      backups: true
+    })
+    expect(info.sessionId).toBe(cc.sessionId)
+    expect(info.readOnlyReason).toContain('read-only')
+
+    const graph = await s.value<SessionGraph>('session:graph')
+    expect(graph.sessionId).toBe(cc.sessionId)
+    expect(graph.nodes.map((n) => [n.title, n.onActivePath])).toEqual([
+      ['create the config', true],
+      ['make two notes', false],
+      ['change the mode', false],
+      ['instead write a readme', true]
+    ])
+    const [create, , , readme] = graph.nodes
+    const transcript = await s.value<TranscriptEntry[]>('session:transcript', { leafUuid: null })
+    expect(transcript.filter((e) => e.isPrompt).map((e) => e.content)).toEqual([
+      'create the config',
+      'instead write a readme'
+    ])
+
+    const first = await s.value<NodeDetail>('session:node', { nodeId: create?.id })
+    expect(first.files).toEqual([
+      {
+        path: 'config.txt',
+        diff: expect.stringContaining('+mode=a') as unknown,
+        outsideChange: false
+      }
+    ])
+    expect(first.raw.map((r) => (r.record as { type: string }).type)).toContain(
+      'file-history-snapshot'
+    )
+    const last = await s.value<NodeDetail>('session:node', { nodeId: readme?.id })
+    expect(last.files[0]).toMatchObject({ path: 'README.md', diff: '' })
+    expect(last.files[0]?.note).toContain('keeps only the content before each change')
+
+    // Nothing writes to it: no prompt, no label, no rewind of ours.
+    for (const [channel, args] of [
+      ['agent:send', { prompt: 'hello' }],
+      ['session:label', { nodeId: create?.id, label: 'x' }],
+      ['rewind:preview', { checkpointUuid: create?.id, mode: 'both' }]
+    ] as const) {
+      const reply = await s.call(channel, args)
+      expect(reply).toMatchObject({ ok: false, error: { code: 'read_only' } })
+    }
+  })
+
+  it("restores its files from Claude Code's backups by the contract, and undoes it; Claude Code's files untouched", async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    writeFileSync(join(cc.workspace, 'mine.txt'), 'never touched by the session\n')
+    const claudeBefore = fingerprint(cc.claudeHome)
+    const s = await studioOver(cc)
+    await s.value('session:openFile', { file: cc.file })
+    const readme = (await s.value<SessionGraph>('session:graph')).nodes[3]
+
+    const preview = await s.value<RescuePreview>('rescue:preview', { nodeId: readme?.id })
+    expect(preview.restore.map((f) => f.path)).toEqual(['config.txt'])
+    expect(preview.delete.map((f) => f.path)).toEqual(['README.md'])
+    expect(preview.restore[0]?.diff).toContain('-mode=c')
+    expect(preview).toMatchObject({ promptIndex: 2, skipped: [] })
+    expect(read(cc.workspace, 'config.txt')).toBe('mode=c\n')
+
+    const result = await s.value<RescueResult>('rescue:apply', { nodeId: readme?.id })
+    expect(result).toMatchObject({ restored: ['config.txt'], deleted: ['README.md'], skipped: [] })
+    expect(read(cc.workspace, 'config.txt')).toBe('mode=a\n')
+    expect(readdirSync(cc.workspace).sort()).toEqual(['config.txt', 'mine.txt', 'notes'])
+
+    const graph = await s.value<SessionGraph>('session:graph')
+    expect(graph.canUndo).toBe(true)
+    expect(graph.undo?.label).toContain('instead write a readme')
+    await s.value('timeline:undo')
+    expect(read(cc.workspace, 'config.txt')).toBe('mode=c\n')
+    expect(read(cc.workspace, 'README.md')).toBe('# Notes\n')
+    expect(read(cc.workspace, 'mine.txt')).toBe('never touched by the session\n')
+    expect(fingerprint(cc.claudeHome)).toEqual(claudeBefore)
+  })
+
+  it('draws lines another process appends while it is open', async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    const lines = readFileSync(cc.file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+    const cut = lines.findIndex((l) => l.includes('"instead write a readme"'))
+    writeFileSync(cc.file, `${lines.slice(0, cut).join('\n')}\n`)
+    const s = await studioOver(cc)
+    await s.value('session:openFile', { file: cc.file })
+    expect((await s.value<SessionGraph>('session:graph')).nodes).toHaveLength(3)
+
+    const rest = `${lines.slice(cut).join('\n')}\n`
+    await new Promise<void>((done, fail) => {
+      const child = spawn(process.execPath, [
+        '-e',
+        'require("fs").appendFileSync(process.argv[1], process.argv[2])',
+        cc.file,
+        rest
+      ])
+      child.once('error', fail)
+      child.once('exit', () => done())
+    })
+    await expect
+      .poll(
+        () => {
+          const pushed = s.events.filter((e) => e.event === 'session:graph').at(-1)
+          return (pushed?.payload as SessionGraph | undefined)?.nodes.length
+        },
+        { timeout: 10_000 }
+      )
+      .toBe(4)
+  })
+
+  it('continues as a session of ours holding the path to a node, with the agent ready', async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    const s = await studioOver(cc)
+    await s.value('session:openFile', { file: cc.file })
+    const create = (await s.value<SessionGraph>('session:graph')).nodes[0]
+
+    const info = await s.value<AppInfo>('session:continueForeign', { nodeId: create?.id })
+    expect(info.foreign).toBeNull()
+    expect(info.readOnlyReason).toBeNull()
+    expect(info.sessionId).not.toBe(cc.sessionId)
+    const header = JSON.parse(readFileSync(info.sessionFile, 'utf8').split('\n')[0] ?? '{}') as {
+      continuedFrom?: unknown
+    }
+    expect(header.continuedFrom).toMatchObject({ file: cc.file, format: 'claude-code' })
+    const graph = await s.value<SessionGraph>('session:graph')
+    expect(graph.nodes.map((n) => n.title)).toEqual(['create the config'])
+    // Files were not touched by continuing.
+    expect(read(cc.workspace, 'config.txt')).toBe('mode=c\n')
+
+    await s.value('agent:send', { prompt: 'and now?' })
+    await expect
+      .poll(async () => (await s.value<SessionGraph>('session:graph')).nodes.length)
+      .toBe(2)
+  })
+
+  it('draws sub-agents as nodes of the turn that ran them, each holding its transcript', async () => {
+    const cc = relocateToWorkspace(copyFixture('compact-subagents'))
+    const s = await studioOver(cc)
+    await s.value('session:openFile', { file: cc.file })
+    const graph = await s.value<SessionGraph>('session:graph')
+    const runs = graph.nodes.filter((n) => n.kind === 'subagent')
+    expect(runs.map((n) => [n.title, n.parentId])).toEqual([
+      ['survey B', graph.nodes[0]?.id],
+      ['survey A', graph.nodes[0]?.id]
+    ])
+    const detail = await s.value<NodeDetail>('session:node', { nodeId: runs[1]?.id })
+    expect(detail.entries.filter((e) => e.isPrompt).map((e) => e.content)).toEqual([
+      'SUBTASK-A: write survey-a.txt'
+    ])
+    // A sub-agent's transcript is not the conversation: it is not continued from.
+    const refused = await s.call('session:continueForeign', { nodeId: runs[1]?.id })
+    expect(refused).toMatchObject({ ok: false, error: { code: 'not_found' } })
+  })
+})

@@ -1,0 +1,139 @@
+// The explorer's projection of a session (core/studio/graph-view.ts) on hand-made records: an
+// agent's rewind drawn as one report node with its exploration under it, and each turn's outcome
+// (issue 12: "the report is drawn twice", "failed and stopped turns look like finished ones").
+import { describe, expect, it } from 'vitest'
+import { loadSessionText } from '../src/core/session/load'
+import { INTERRUPTED_RESULT } from '../src/core/agent/context'
+import { buildSessionGraph } from '../src/core/studio/graph-view'
+import { assistant, header, jsonl, toolResult, user } from './session/builders'
+
+const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`
+
+/** An answer as the agent writes a finished one: the model's name and a stop reason. */
+const answer = (uuid: string, parentUuid: string, content: unknown[] = []) => ({
+  ...assistant(uuid, parentUuid),
+  message: {
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    stop_reason: 'end_turn',
+    content: content.length > 0 ? content : [{ type: 'text', text: `answer ${uuid}` }]
+  }
+})
+const toolCall = (uuid: string, parentUuid: string, name: string) =>
+  answer(uuid, parentUuid, [{ type: 'tool_use', id: `t-${uuid}`, name, input: {} }])
+const stamped = <T extends object>(record: T, second: number) => ({
+  ...record,
+  timestamp: at(second)
+})
+
+function graphOf(records: unknown[], running = false) {
+  const tree = loadSessionText(jsonl([header(), ...records])).tree
+  return buildSessionGraph(tree, 's1', undefined, {
+    filesAt: { nodeId: null, changedSince: false },
+    undo: null,
+    redo: null,
+    running
+  })
+}
+
+//   p1 ── a1 (calls checkpoint) ── r1 (its result)
+//                                   ├── c1 checkpoint note ── g1 Glob ── g1r ── k1 Grep ── k1r   (explored)
+//                                   └── bs branch summary ── rr rewind report ── a2 answer
+//                                                             └·· exploration drawn here
+const agentRewind = [
+  stamped(user('p1', null, 'find the settings'), 1),
+  stamped(toolCall('a1', 'p1', 'checkpoint'), 2),
+  stamped(toolResult('r1', 'a1'), 3),
+  stamped(
+    {
+      type: 'custom_message',
+      uuid: 'c1',
+      parentUuid: 'r1',
+      customType: 'checkpoint-active',
+      hidden: true,
+      content: 'A checkpoint is active'
+    },
+    4
+  ),
+  stamped(toolCall('g1', 'c1', 'Glob'), 5),
+  stamped(toolResult('g1r', 'g1'), 6),
+  stamped(toolCall('k1', 'g1r', 'Grep'), 7),
+  stamped(toolResult('k1r', 'k1'), 8),
+  stamped(
+    {
+      type: 'branch_summary',
+      uuid: 'bs',
+      parentUuid: 'r1',
+      fromId: 'r1',
+      summary: 'All settings live in config.py',
+      details: { startedAt: at(3) }
+    },
+    9
+  ),
+  stamped(
+    {
+      type: 'custom_message',
+      uuid: 'rr',
+      parentUuid: 'bs',
+      customType: 'rewind-report',
+      hidden: true,
+      content: 'Report of the exploration: All settings live in config.py',
+      details: { report: 'All settings live in config.py', startedAt: at(3), rewoundAt: at(9) }
+    },
+    9
+  ),
+  stamped(answer('a2', 'rr'), 10)
+]
+
+describe('an agent rewind in the graph', () => {
+  it('is one report node, with the exploration drawn under it', () => {
+    const graph = graphOf(agentRewind)
+    expect(graph.nodes.map((n) => [n.id, n.kind, n.parentId])).toEqual([
+      ['p1', 'turn', null],
+      ['rr', 'rewind_report', 'p1'],
+      ['c1', 'exploration', 'rr']
+    ])
+    const exploration = graph.nodes.find((n) => n.kind === 'exploration')
+    expect(exploration).toMatchObject({
+      title: 'Explored with Glob, Grep',
+      onActivePath: false,
+      branchLeafUuid: 'k1r'
+    })
+    expect(graph.nodes.find((n) => n.id === 'rr')?.title).toBe('All settings live in config.py')
+    expect(graph.checkpointLinks).toEqual([{ from: 'p1', to: 'rr' }])
+    // The turn went on in its report: finished, like the report itself.
+    expect(graph.nodes.map((n) => n.outcome)).toEqual(['done', 'done', 'done'])
+  })
+})
+
+describe('a turn’s outcome', () => {
+  it('is done when the model ended its turn', () => {
+    expect(graphOf([user('p1', null), answer('a1', 'p1')]).nodes[0]?.outcome).toBe('done')
+  })
+
+  it('is stopped when its tool calls were answered "Interrupted"', () => {
+    const interrupted = user('r1', 'a1', [
+      { type: 'tool_result', tool_use_id: 't-a1', content: INTERRUPTED_RESULT, is_error: true }
+    ])
+    const graph = graphOf([user('p1', null), toolCall('a1', 'p1', 'Bash'), interrupted])
+    expect(graph.nodes[0]?.outcome).toBe('stopped')
+  })
+
+  it('is stopped when the answer was cut off (kept without model or stop reason)', () => {
+    expect(graphOf([user('p1', null), assistant('a1', 'p1')]).nodes[0]?.outcome).toBe('stopped')
+  })
+
+  it('is failed when nothing answered the prompt or the tool results', () => {
+    expect(graphOf([user('p1', null)]).nodes[0]?.outcome).toBe('failed')
+    const afterTools = [user('p1', null), toolCall('a1', 'p1', 'Read'), toolResult('r1', 'a1')]
+    expect(graphOf(afterTools).nodes[0]?.outcome).toBe('failed')
+    // A next prompt typed after the failure leaves the failed turn failed.
+    const graph = graphOf([user('p1', null), user('p2', 'p1'), answer('a2', 'p2')])
+    expect(graph.nodes.map((n) => n.outcome)).toEqual(['failed', 'done'])
+  })
+
+  it('is running for the turn holding the leaf while the agent runs', () => {
+    const graph = graphOf([user('p1', null), answer('a1', 'p1'), user('p2', 'a1')], true)
+    expect(graph.nodes.map((n) => n.outcome)).toEqual(['done', 'running'])
+  })
+})

@@ -1,0 +1,85 @@
+// The rewind's check of what other sessions changed, and gc's and du's scan of what each session's
+// records name, read only the logs that changed since they last looked (the session index and the
+// usage cache under the data home), and see every change made since.
+import { closeSync, openSync, readFileSync, statSync, utimesSync, writeSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { workspaceUsage } from '../../src/core/files/retention'
+import { otherSessionsChanges } from '../../src/core/rewind/other-sessions'
+import { workspaceFolder } from '../../src/core/session/paths'
+import { Sources } from '../../src/core/sources/discovery'
+import { type WorkspaceSession, makeWorkspace, openSession } from '../rewind/fixture'
+
+const open: WorkspaceSession[] = []
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close()
+})
+
+/** Two sessions of one workspace; the other one changed notes.txt and b.txt. */
+async function twoSessions() {
+  const where = makeWorkspace({ 'notes.txt': 'n0', 'b.txt': 'b0' })
+  const mine = await openSession(where)
+  const other = await openSession(where)
+  open.push(mine, other)
+  other.prompt('edit notes')
+  await other.write('notes.txt', 'n1')
+  other.reply('ok')
+  other.prompt('edit b')
+  await other.write('b.txt', 'b1')
+  other.reply('ok')
+  return { where, mine, other }
+}
+
+describe('the conflict check over other sessions', () => {
+  it('reads a log again only when it changed, and then only its new lines', async () => {
+    const { where, mine, other } = await twoSessions()
+    const sources = new Sources({ home: where.home })
+    const changes = () => otherSessionsChanges(sources, where.cwd, mine.store.sessionId, 0)
+    const first = changes()
+    expect([...first.keys()].sort()).toEqual(['b.txt', 'notes.txt'])
+    const readsAfterFirst = { ...sources.index.reads }
+
+    expect(changes()).toEqual(first)
+    expect(sources.index.reads).toEqual(readsAfterFirst)
+
+    const before = statSync(other.store.file).size
+    other.prompt('edit notes again')
+    await other.write('notes.txt', 'n2')
+    const grown = statSync(other.store.file).size - before
+    const third = changes()
+    expect(third.get('notes.txt')! > first.get('notes.txt')!).toBe(true)
+    // Only the other session's log was read, and of it the new lines and two fingerprints.
+    expect(sources.index.reads.files).toBe(readsAfterFirst.files + 1)
+    expect(sources.index.reads.bytes - readsAfterFirst.bytes).toBeLessThan(grown + 400)
+  })
+})
+
+describe('the usage scan of gc and du', () => {
+  it('uses what it found in a log whose size and mtime did not change, without reading it', async () => {
+    const { where, other } = await twoSessions()
+    const workspace = workspaceFolder(where.cwd)
+    // A round mtime, so it can be set back exactly after the log is rewritten below.
+    const file = other.store.file
+    const mtime = new Date('2026-01-01T00:00:00.000Z')
+    utimesSync(file, mtime, mtime)
+    const usage = await workspaceUsage(where.home, workspace)
+    const otherOf = (u: typeof usage) =>
+      u.sessions.find((s) => s.sessionId === other.store.sessionId)
+    expect(otherOf(usage)).toMatchObject({ checkpoints: 2, missingBlobs: 0 })
+
+    // The log rewritten in place with its size and mtime kept: a scan that read it would now see
+    // a backup no store holds (a file_change naming another blob).
+    const text = readFileSync(file, 'utf8')
+    const at = text.lastIndexOf('"after":"') + '"after":"'.length
+    const fd = openSync(file, 'r+')
+    writeSync(fd, 'f'.repeat(64), Buffer.byteLength(text.slice(0, at)))
+    closeSync(fd)
+    utimesSync(file, mtime, mtime)
+    const again = await workspaceUsage(where.home, workspace)
+    expect(otherOf(again)).toMatchObject({ checkpoints: 2, missingBlobs: 0 })
+
+    // Once the log changes (a new mtime), it is read again and what it says now counts.
+    utimesSync(file, mtime, new Date(mtime.getTime() + 5000))
+    const after = await workspaceUsage(where.home, workspace)
+    expect(otherOf(after)).toMatchObject({ checkpoints: 2, missingBlobs: 1 })
+  })
+})

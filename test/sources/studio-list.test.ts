@@ -1,0 +1,65 @@
+// The studio's session list and All projects over the contract: every tool's sessions of the
+// workspace (homes from the environment, as the hosts find them), each answer valid against the
+// contract, titles masked; the list after a turn reads only the current session's new lines.
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createHandlers } from '../../src/core/studio/handlers'
+import { dispatch } from '../../src/core/studio/dispatch'
+import { launchStudio } from '../../src/core/studio/launch'
+import { memorySecrets } from '../../src/core/studio/secret-store'
+import type { ProjectSummary, SessionSummary } from '../../src/shared/views'
+import { repoRoot } from '../support/cli'
+import { claude, fakeHomes, writeClaudeSession } from './fake-homes'
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
+
+describe('the studio lists every tool’s sessions', () => {
+  it('answers session:list and projects:list within the contract', async () => {
+    const h = fakeHomes()
+    for (const [name, value] of Object.entries(h.env)) vi.stubEnv(name, value)
+    writeClaudeSession(h, h.ws, [
+      claude.user(
+        h.ws,
+        'c1',
+        null,
+        'use key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 here',
+        '2026-03-01T10:00:00.000Z'
+      )
+    ])
+    const studio = await launchStudio({
+      home: h.home,
+      cwd: h.ws,
+      demo: false,
+      port: undefined,
+      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
+      permissionMode: 'acceptEdits',
+      settingOverrides: [],
+      session: { kind: 'latest-or-new' },
+      appRoot: repoRoot,
+      secrets: memorySecrets(),
+      emit: () => {}
+    })
+    try {
+      const handlers = createHandlers(studio)
+      const list = await dispatch(handlers, 'session:list', {})
+      expect(list.ok).toBe(true)
+      const sessions = (list as { value: SessionSummary[] }).value
+      expect(sessions.map((s) => [s.source, s.current, s.prompts])).toEqual([
+        ['rewind-studio', true, 0],
+        ['claude-code', false, 1]
+      ])
+      expect(sessions[1]?.title).toBe('use key sk-ant-…(49 chars, masked) here')
+      expect(JSON.stringify(sessions)).not.toContain('abcdefghij')
+
+      const projects = await dispatch(handlers, 'projects:list', {})
+      expect(projects.ok).toBe(true)
+      expect((projects as { value: ProjectSummary[] }).value).toEqual([
+        expect.objectContaining({ cwd: h.ws, sessions: 2 })
+      ])
+    } finally {
+      await studio.close()
+    }
+  })
+})
