@@ -33,7 +33,16 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const base = mkdtempSync(join(tmpdir(), 'rs-bench-scan-'))
 
 function shadowGit(cwd: string, name: string) {
-  const env = { ...process.env, GIT_DIR: join(base, name), GIT_WORK_TREE: cwd }
+  // No automatic gc: git would pack in the background after a command, loading the machine
+  // while the next figure is taken (and still writing when the bench removes its folder).
+  const env = {
+    ...process.env,
+    GIT_DIR: join(base, name),
+    GIT_WORK_TREE: cwd,
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'gc.auto',
+    GIT_CONFIG_VALUE_0: '0'
+  }
   return (script: string) => execFileSync('sh', ['-c', script], { cwd, env, stdio: 'pipe' })
 }
 
@@ -260,5 +269,4 @@ async function uniform(): Promise<void> {
 
 if (only !== 'uniform') await varied()
 if (only !== 'varied') await uniform()
-// Retries: git may still be packing the shadow repositories in the background (gc --auto).
-rmSync(base, { recursive: true, force: true, maxRetries: 20, retryDelay: 500 })
+rmSync(base, { recursive: true, force: true })
