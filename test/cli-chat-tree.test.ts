@@ -52,6 +52,30 @@ describe('chat /tree, /label, /fork', () => {
     store.close()
   })
 
+  it('/tree continuing elsewhere summarizes the branch left when summary.onLeave says so', async () => {
+    const { home, workspace, chat } = await seeded()
+    const run = await chat(
+      '/tree\n3\n/exit\n',
+      '--continue',
+      '--setting',
+      'summary.onLeave=summarize'
+    )
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('Summary of the branch left:')
+    expect(run.stdout).toContain('│ ## Goal')
+    const store = SessionStore.open(SessionStore.latest(home, workspace) as string, {
+      readOnly: true
+    })
+    const tree = store.tree()
+    const leaf = tree.get(tree.leafUuid ?? '')
+    // The summary sits where the conversation now stands, linked to the leaf it summarizes.
+    expect(leaf).toMatchObject({ type: 'branch_summary' })
+    const left =
+      (leaf?.type === 'branch_summary' && (leaf.details as { fromLeafUuid?: string })) || {}
+    expect(tree.get(left.fromLeafUuid ?? '')).toBeDefined()
+    store.close()
+  })
+
   it('/fork N --restore continues in a new session at turn N with its files; /undo puts them back', async () => {
     const { home, workspace, chat, config } = await seeded()
     const origin = SessionStore.latest(home, workspace) as string

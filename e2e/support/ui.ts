@@ -15,12 +15,20 @@ export const turn = (page: Page, title: string) =>
 
 /** Types a prompt, sends it, allows what the agent asks for, and waits for the turn to end. */
 export async function send(page: Page, prompt: string): Promise<void> {
+  // The turn has ended once the prompt is in the transcript and the agent is idle again; idle
+  // alone is also true before the run started (a permission asked later would then go unanswered).
+  const sent = page
+    .getByRole('region', { name: 'Messages' })
+    .getByRole('article', { name: 'You' })
+    .filter({ hasText: prompt })
+  const before = await sent.count()
   await promptField(page).fill(prompt)
   await page.getByRole('button', { name: 'Send' }).click()
   const stop = page.getByRole('button', { name: 'Stop' })
   const allow = page.getByRole('button', { name: 'Allow' })
   await expect(async () => {
     if (await allow.isVisible()) await allow.click()
+    expect(await sent.count()).toBeGreaterThan(before)
     await expect(stop).toBeHidden({ timeout: 100 })
     await expect(promptField(page)).toBeEnabled({ timeout: 100 })
   }).toPass({ timeout: 20_000 })

@@ -11,7 +11,7 @@ import type { SessionTree } from '../core/session/tree'
 import { escapeControlCharsOneLine } from '../shared/control-chars'
 import { labelProblem } from '../shared/label-limit'
 import { maskSecrets } from '../shared/mask-secrets'
-import type { GraphNode, SessionGraph } from '../shared/views'
+import type { GraphNode, LeaveChoice, SessionGraph } from '../shared/views'
 import { restoreLines, say } from './format'
 
 /** What the node commands need of the chat. */
@@ -22,6 +22,10 @@ export interface ChatSession {
   ask(question: string): Promise<string | null>
   /** Goes on in `store` (a fork just made): the current session is closed. */
   switchTo(store: SessionStore): Promise<void>
+  /** What to do with the branch a move leaves (setting summary.onLeave, asked when "ask"). */
+  leaveChoice(): Promise<LeaveChoice>
+  /** Prints a summary record's text under `title`. */
+  printSummary(title: string, uuid: string): void
 }
 
 /** Lines /tree prints before it shows a window around where the conversation is. */
@@ -107,7 +111,11 @@ export async function treeCommand(chat: ChatSession, args: string[]): Promise<vo
   const plan = await chat.work.planContinue(end)
   for (const path of plan.conflicts)
     say(`! ${path} was changed since by another session: left alone`)
-  for (const line of restoreLines(await chat.work.apply(plan))) say(line)
+  const leave = await chat.leaveChoice()
+  if (leave.mode === 'summarize') say('Summarizing the branch you leave… (Ctrl-C stops)')
+  const result = await chat.work.apply(plan, leave)
+  for (const line of restoreLines(result)) say(line)
+  if (result.summaryUuid) chat.printSummary('Summary of the branch left', result.summaryUuid)
   say(`Continuing from ${nameOf(chat.work.store, node)}: your next prompt follows it.`)
 }
 

@@ -23,7 +23,7 @@ const commands: Record<string, Command> = {
   chat: {
     usage: 'chat [--cwd DIR] [--model M] [--permission-mode MODE] [--continue | --resume ID]',
     summary:
-      'talk to the agent in the terminal; /rewind, /undo, /redo, /tree, /fork, /label, /exit',
+      'talk to the agent in the terminal; /rewind, /undo, /redo, /tree, /fork, /label, /summarize-from, /compact, /exit',
     load: () => import('./commands/chat')
   },
   rewind: {
@@ -31,6 +31,12 @@ const commands: Record<string, Command> = {
     summary:
       "rewind a session to before its Nth prompt (files and/or conversation); undo, redo; a Claude Code session's files from its backups",
     load: () => import('./commands/rewind')
+  },
+  summarize: {
+    usage: 'summarize FILE --from N | --up-to N [--instructions TEXT] [--model M]',
+    summary:
+      'summarize from a prompt on, or everything before it, with the model (records appended)',
+    load: () => import('./commands/summarize')
   },
   fork: {
     usage: 'fork FILE [--at N|ID] [--restore [--dry-run]] [--json]',

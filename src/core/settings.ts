@@ -5,12 +5,20 @@ import { existsSync, readFileSync, renameSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { PermissionMode } from '../shared/messages'
+import { CompactionThreshold, ContextWindow, SummaryOnLeave } from '../shared/views'
 import { ensurePrivateDir, writePrivateFileSync } from './os/private-files'
 
 export const SettingsFile = z.looseObject({
   model: z.string().min(1).optional(),
   permissionMode: PermissionMode.optional(),
   checkpoint: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  compaction: z
+    .looseObject({
+      threshold: CompactionThreshold.optional(),
+      contextWindow: ContextWindow.optional()
+    })
+    .optional(),
+  summary: z.looseObject({ onLeave: SummaryOnLeave.optional() }).optional(),
   /** sandbox: run Bash confined to the workspace (core/os/bash-sandbox.ts). */
   bash: z.looseObject({ sandbox: z.boolean().optional() }).optional(),
   /** Where other tools keep their sessions (sources/homes.ts); environment variables win. */
@@ -56,18 +64,21 @@ export function readSettings(home: string): SettingsFile {
 /** Writes the merged settings atomically (temp file, then rename). */
 export function writeSettings(home: string, update: SettingsFile): SettingsFile {
   const current = readSettings(home)
-  const merged: SettingsFile = { ...current, ...update }
-  if (current.checkpoint !== undefined || update.checkpoint !== undefined) {
-    merged.checkpoint = { ...current.checkpoint, ...update.checkpoint }
-  }
-  if (current.bash !== undefined || update.bash !== undefined) {
-    merged.bash = { ...current.bash, ...update.bash }
+  const merged: Record<string, unknown> = { ...current, ...update }
+  // A group ({"checkpoint": {...}}) is merged key by key: setting one key keeps its siblings.
+  for (const [key, value] of Object.entries(update)) {
+    const before = (current as Record<string, unknown>)[key]
+    if (isGroup(value) && isGroup(before)) merged[key] = { ...before, ...value }
   }
   const file = settingsPath(home)
   ensurePrivateDir(dirname(file))
   writePrivateFileSync(`${file}.tmp`, `${JSON.stringify(merged, null, 2)}\n`)
   renameSync(`${file}.tmp`, file)
-  return merged
+  return merged as SettingsFile
+}
+
+function isGroup(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Applies `key=value` overrides (`checkpoint.enabled=true`, `bash.sandbox=true`) to a settings object. */

@@ -8,6 +8,7 @@ import { promptSizeProblem } from './prompt-limit'
 import {
   AgentEvent,
   AppInfo,
+  LeaveChoice,
   CheckpointView,
   CompareView,
   ExportFormat,
@@ -25,6 +26,7 @@ import {
   SessionSummary,
   Settings,
   SettingsUpdate,
+  SummaryInstructions,
   TimelineEntry,
   TranscriptEntry
 } from './views'
@@ -103,8 +105,9 @@ export const requests = {
     z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
     RewindPreview
   ),
+  /** `summary`: what to do with the branch a conversation rewind leaves (default: the setting). */
   'rewind:apply': channel(
-    z.object({ checkpointUuid: Uuid, mode: RewindMode }).strict(),
+    z.object({ checkpointUuid: Uuid, mode: RewindMode, summary: LeaveChoice.optional() }).strict(),
     RewindResult
   ),
   /** The same as timeline:undo (the name the first renderer used). */
@@ -112,7 +115,25 @@ export const requests = {
   'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
   /** One file's diff from the last rewind or branch preview (one the preview left out). */
   'rewind:fileDiff': channel(z.object({ path: z.string().min(1).max(4096) }).strict(), FileDiff),
-  'branch:switch': channel(z.object({ leafUuid: Uuid }).strict(), RewindResult),
+  'branch:switch': channel(
+    z.object({ leafUuid: Uuid, summary: LeaveChoice.optional() }).strict(),
+    RewindResult
+  ),
+  /** The prompt and what follows it become one summary; the prompt comes back as `prefill`. */
+  'summary:fromHere': channel(
+    z.object({ nodeId: Uuid, instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string(), prefill: z.string() })
+  ),
+  /** What comes before the prompt becomes one summary (a compaction); later turns stay. */
+  'summary:upToHere': channel(
+    z.object({ nodeId: Uuid, instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string() })
+  ),
+  /** Compacts the branch now: its older part becomes one summary, its recent turns stay. */
+  'summary:compact': channel(
+    z.object({ instructions: SummaryInstructions.optional() }).strict(),
+    z.object({ summaryUuid: z.string() })
+  ),
   /** The prompts on the path to `leafUuid` (null: the active path), numbered from 1. */
   'session:checkpoints': channel(
     z.object({ leafUuid: Uuid.nullable() }).strict(),
@@ -120,7 +141,10 @@ export const requests = {
   ),
   /** Moving the conversation and the files to any node (a turn: its end on its branch). */
   'continue:preview': channel(z.object({ nodeId: Uuid }).strict(), RewindPreview),
-  'continue:apply': channel(z.object({ nodeId: Uuid }).strict(), RewindResult),
+  'continue:apply': channel(
+    z.object({ nodeId: Uuid, summary: LeaveChoice.optional() }).strict(),
+    RewindResult
+  ),
   /** Every rewind, switch and continue, oldest first; Undo and Redo walk it. */
   'timeline:list': channel(Empty, z.array(TimelineEntry)),
   'timeline:undo': channel(Empty, RewindResult),
@@ -164,6 +188,8 @@ export const ErrorCode = z.enum([
   'read_only',
   'conflict',
   'unavailable',
+  /** The user stopped it (a summary): nothing was changed. */
+  'stopped',
   'internal'
 ])
 export type ErrorCode = z.infer<typeof ErrorCode>

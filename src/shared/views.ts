@@ -22,6 +22,15 @@ export const PermissionRequest = z.object({
 })
 export type PermissionRequest = z.infer<typeof PermissionRequest>
 
+/** How full the model's context is: tokens of the next request against the model's window. */
+export const ContextUsage = z.object({
+  tokens: z.number().int().nonnegative(),
+  window: z.number().int().positive(),
+  /** Part of `tokens` is an estimate (about 4 characters a token), not the API's count. */
+  estimated: z.boolean()
+})
+export type ContextUsage = z.infer<typeof ContextUsage>
+
 export const AppInfo = z.object({
   version: z.string(),
   workspace: z.string(),
@@ -38,6 +47,8 @@ export const AppInfo = z.object({
   running: z.boolean(),
   /** Questions the agent asked before this page connected, still waiting for an answer. */
   pendingPermissions: z.array(PermissionRequest),
+  /** The context's size now; `context_usage` agent events bring it up to date. */
+  contextUsage: ContextUsage,
   /**
    * Set when the session shown is another tool's (Claude Code, pi, oh-my-pi), read-only: the
    * renderer offers "Continue in Rewind Studio" instead of the composer.
@@ -129,6 +140,8 @@ export const SessionGraph = z.object({
   leafUuid: z.string().nullable(),
   /** Agent checkpoints: the turn where `checkpoint` was called → the report node it produced. */
   checkpointLinks: z.array(z.object({ from: z.string(), to: z.string() })),
+  /** Summaries of a branch left: the node where that branch ended → the summary node. */
+  summaryLinks: z.array(z.object({ from: z.string(), to: z.string() })),
   /** True while the last action of the timeline can be undone (`undo` is not null). */
   canUndo: z.boolean(),
   /** Where the files are (the second marker). */
@@ -195,19 +208,39 @@ export const FileDiff = z.object({
 })
 export type FileDiff = z.infer<typeof FileDiff>
 
+/** What a turn's requests cost, as the API reported it on each answer. */
+export const TurnUsage = z.object({
+  /** Answers in the turn that carry usage (one per request). */
+  requests: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cacheReadTokens: z.number().int(),
+  cacheCreationTokens: z.number().int(),
+  /** The context of the turn's last request: its input, cache reads and writes, and answer. */
+  contextTokens: z.number().int()
+})
+export type TurnUsage = z.infer<typeof TurnUsage>
+
 export const NodeDetail = z.object({
   node: GraphNode,
   entries: z.array(TranscriptEntry),
   /** Files the turn changed, each with its diff (before the turn → after it). */
   files: z.array(FileDiff),
-  /** Full text of a branch summary or a rewind report. */
+  /** Full text of a branch summary, a compaction or a rewind report. */
   summary: z
     .object({
       text: z.string(),
       startedAt: z.string().nullable(),
-      rewoundAt: z.string().nullable()
+      rewoundAt: z.string().nullable(),
+      /** Files read (and not modified) and modified in the part summarized. */
+      readFiles: z.array(z.string()).optional(),
+      modifiedFiles: z.array(z.string()).optional(),
+      /** A compaction: the node from which the model sees the turns word for word again. */
+      keptFrom: z.object({ nodeId: z.string(), title: z.string() }).nullable().optional()
     })
     .nullable(),
+  /** Tokens of the turn's requests, from the API's usage (null: none reported, e.g. scripted). */
+  usage: TurnUsage.nullable(),
   /**
    * The node's records as the log holds them, for a raw JSON view: its messages with every field
    * (foreign fields too) and the records of its turn that are not drawn (another tool's progress,
@@ -276,7 +309,9 @@ export const RewindResult = z.object({
   deleted: z.array(z.string()),
   recreated: z.array(z.string()),
   /** The prompt offered again after a conversation rewind. */
-  prefill: z.string().nullable()
+  prefill: z.string().nullable(),
+  /** The branch_summary of the branch the move left, when one was asked for and made. */
+  summaryUuid: z.string().nullable().optional()
 })
 export type RewindResult = z.infer<typeof RewindResult>
 
@@ -324,6 +359,26 @@ export const SessionSummary = z.object({
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
 
+/** Compact when the context would pass this share of the model's window. */
+export const CompactionThreshold = z.number().gt(0).lte(1)
+/** The model's context window in tokens (the settings' compaction.contextWindow). */
+export const ContextWindow = z.number().int().min(1_000).max(100_000_000)
+/**
+ * What leaving a branch does with it (the remembered choice): ask each time (the app's dialog;
+ * the terminal chat asks when it runs in a terminal), no summary, or a summary.
+ */
+export const SummaryOnLeave = z.enum(['ask', 'none', 'summarize'])
+export type SummaryOnLeave = z.infer<typeof SummaryOnLeave>
+
+/** Instructions a user adds to a summary request. */
+export const SummaryInstructions = z.string().max(10_000)
+
+/** A move's choice for the branch it leaves: no summary, or one (with the user's instructions). */
+export const LeaveChoice = z
+  .object({ mode: z.enum(['none', 'summarize']), instructions: SummaryInstructions.optional() })
+  .strict()
+export type LeaveChoice = z.infer<typeof LeaveChoice>
+
 /** A project found in the homes of the tools (All projects). */
 export const ProjectSummary = z.object({
   cwd: z.string(),
@@ -340,6 +395,9 @@ export const Settings = z.object({
   model: z.string(),
   permissionMode: PermissionMode,
   checkpointEnabled: z.boolean(),
+  compactionThreshold: CompactionThreshold,
+  contextWindow: ContextWindow,
+  summaryOnLeave: SummaryOnLeave,
   /** Bash confined to the workspace: writes only inside it, no network (setting bash.sandbox). */
   bashSandbox: z.boolean(),
   /** Why Bash cannot run sandboxed on this machine; null where it can. */
@@ -355,6 +413,9 @@ export const SettingsUpdate = z.object({
   model: z.string().min(1).max(500).optional(),
   permissionMode: PermissionMode.optional(),
   checkpointEnabled: z.boolean().optional(),
+  compactionThreshold: CompactionThreshold.optional(),
+  contextWindow: ContextWindow.optional(),
+  summaryOnLeave: SummaryOnLeave.optional(),
   bashSandbox: z.boolean().optional(),
   /** A new key (empty string clears it). */
   apiKey: z.string().max(1000).optional()
@@ -417,7 +478,9 @@ export const AgentEvent = z.discriminatedUnion('type', [
     type: z.literal('notice'),
     level: z.enum(['info', 'warning', 'error']),
     message: z.string()
-  })
+  }),
+  /** The context's size changed: an answer came (API usage), or a compaction shrank it. */
+  z.object({ type: z.literal('context_usage'), usage: ContextUsage })
 ])
 export type AgentEvent = z.infer<typeof AgentEvent>
 

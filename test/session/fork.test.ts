@@ -8,6 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { modelView } from '../../src/core/agent/context'
 import { forkSession } from '../../src/core/session/fork'
 import { SessionStore } from '../../src/core/session/store'
 import type { TreeRecord } from '../../src/core/session/tree'
@@ -115,6 +116,24 @@ describe('forkSession', () => {
     const next = fork.appendMessage({ role: 'user', content: 'carry on here' })
     expect(next.parentUuid).toBe(ids.a2)
     expect(store.tree().get(next.uuid)).toBeUndefined()
+  })
+
+  it('forks past a compaction: the fork sends the model what the origin sends', () => {
+    const { home, store, ids } = branchySession()
+    const compaction = store.appendCompaction({
+      summary: '## Goal\nThe first and third steps.',
+      firstKeptUuid: ids.p4,
+      tokensBefore: 1234,
+      trigger: 'manual'
+    })
+    const fork = track(forkSession(home, store, compaction.uuid))
+    expect(fork.tree().get(compaction.uuid)).toMatchObject({
+      type: 'compaction',
+      firstKeptUuid: ids.p4
+    })
+    const seen = (s: SessionStore) => uuids(modelView(s.tree().activePath()))
+    expect(seen(fork)).toEqual(seen(store))
+    expect(seen(fork)).toEqual([compaction.uuid, ids.p4, ids.a4])
   })
 
   it('refuses an unknown node and a file outside the sessions folder, creating nothing', () => {

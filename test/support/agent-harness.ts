@@ -34,6 +34,7 @@ export interface HarnessOptions {
   allow?: (req: PermissionRequest) => boolean | Promise<boolean>
   onEvent?: (e: AgentEvent, agent: Agent) => void
   now?: () => Date
+  compaction?: AgentOptions['compaction']
 }
 
 export function apiModel(baseURL: string, maxRetries = 2): AnthropicModel {
@@ -72,6 +73,7 @@ export function makeHarness(options: HarnessOptions): Harness {
       },
       checkpointTools: options.checkpointTools ?? false,
       ...(options.now !== undefined ? { now: options.now } : {}),
+      ...(options.compaction !== undefined ? { compaction: options.compaction } : {}),
       ...extra
     })
     return agent

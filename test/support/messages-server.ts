@@ -54,7 +54,20 @@ export interface MessagesServer {
   close(): Promise<void>
 }
 
-export async function startMessagesServer(steps: ServerStep[] = []): Promise<MessagesServer> {
+export interface MessagesServerOptions {
+  /** Answers a request the script has no step left for (a test whose requests vary in number). */
+  answer?: (body: MessagesRequestBody) => ServerStep
+  /**
+   * `body-size`: each answer's usage says the request took a quarter of its body's length in
+   * input tokens (the app's own estimate), so usage-based context checks see realistic sizes.
+   */
+  usage?: 'body-size'
+}
+
+export async function startMessagesServer(
+  steps: ServerStep[] = [],
+  options: MessagesServerOptions = {}
+): Promise<MessagesServer> {
   const script = [...steps]
   const requests: RecordedRequest[] = []
   let messageCount = 0
@@ -63,13 +76,10 @@ export async function startMessagesServer(steps: ServerStep[] = []): Promise<Mes
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8')
-      requests.push({
-        path: req.url ?? '',
-        headers: req.headers,
-        raw,
-        body: JSON.parse(raw) as MessagesRequestBody
-      })
-      const step = script.shift()
+      const body = JSON.parse(raw) as MessagesRequestBody
+      requests.push({ path: req.url ?? '', headers: req.headers, raw, body })
+      const inputTokens = options.usage === 'body-size' ? Math.ceil(raw.length / 4) : 10
+      const step = script.shift() ?? options.answer?.(body)
       if (step === undefined) {
         sendError(
           res,
@@ -80,7 +90,7 @@ export async function startMessagesServer(steps: ServerStep[] = []): Promise<Mes
         return
       }
       messageCount += 1
-      answer(res, step, `msg_test_${messageCount}`)
+      answer(res, step, `msg_test_${messageCount}`, inputTokens)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -108,7 +118,7 @@ function sendError(
   res.end(JSON.stringify({ type: 'error', error: { type: errorType, message } }))
 }
 
-function answer(res: ServerResponse, step: ServerStep, id: string): void {
+function answer(res: ServerResponse, step: ServerStep, id: string, inputTokens: number): void {
   switch (step.kind) {
     case 'error':
       sendError(res, step.status, step.errorType, step.message, step.headers)
@@ -117,7 +127,8 @@ function answer(res: ServerResponse, step: ServerStep, id: string): void {
       const events = messageEvents(
         id,
         step.content,
-        step.stopReason ?? defaultStopReason(step.content)
+        step.stopReason ?? defaultStopReason(step.content),
+        inputTokens
       )
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
       for (const e of events) res.write(sse(e))
@@ -125,7 +136,7 @@ function answer(res: ServerResponse, step: ServerStep, id: string): void {
       return
     }
     case 'cut': {
-      const events = messageEvents(id, step.content, defaultStopReason(step.content))
+      const events = messageEvents(id, step.content, defaultStopReason(step.content), inputTokens)
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       // message_start, content_block_start, one delta: then, once they are on the wire, the
       // connection dies.
@@ -133,7 +144,7 @@ function answer(res: ServerResponse, step: ServerStep, id: string): void {
       return
     }
     case 'stall': {
-      const events = messageEvents(id, step.content, defaultStopReason(step.content))
+      const events = messageEvents(id, step.content, defaultStopReason(step.content), inputTokens)
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       for (const e of events.slice(0, 3)) res.write(sse(e))
       // Left open: the client's abort closes it.
@@ -156,7 +167,12 @@ function sse(e: SseEvent): string {
 }
 
 /** The event sequence the API streams for one message; text and JSON arrive in small pieces. */
-function messageEvents(id: string, content: ServerBlock[], stopReason: string): SseEvent[] {
+function messageEvents(
+  id: string,
+  content: ServerBlock[],
+  stopReason: string,
+  inputTokens: number
+): SseEvent[] {
   const events: SseEvent[] = [
     {
       type: 'message_start',
@@ -169,7 +185,7 @@ function messageEvents(id: string, content: ServerBlock[], stopReason: string): 
         stop_reason: null,
         stop_sequence: null,
         usage: {
-          input_tokens: 10,
+          input_tokens: inputTokens,
           output_tokens: 1,
           cache_creation_input_tokens: 0,
           cache_read_input_tokens: 0

@@ -15,6 +15,7 @@ export const fixedInfo: AppInfo = {
   notices: [],
   running: false,
   pendingPermissions: [],
+  contextUsage: { tokens: 0, window: 200_000, estimated: true },
   foreign: null
 }
 

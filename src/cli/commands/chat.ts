@@ -1,10 +1,17 @@
 // `rewind-studio chat`: the agent in the terminal. Prompts are read line by line from stdin (a
-// TTY or a pipe); /rewind, /undo, /redo and /exit steer the session the way the desktop app does,
-// over the same WorkspaceSession.
+// TTY or a pipe); /rewind, /undo, /redo, the summaries (/summarize-from, /summarize-up-to,
+// /compact) and /exit steer the session the way the desktop app does, over the same
+// WorkspaceSession.
 import { createInterface, type Interface } from 'node:readline'
 import type { RewindMode } from '../../shared/messages'
 import { RewindMode as RewindModeSchema } from '../../shared/messages'
-import type { AgentEvent, PermissionRequest, RewindResult } from '../../shared/views'
+import type {
+  AgentEvent,
+  LeaveChoice,
+  PermissionRequest,
+  RewindResult,
+  SummaryOnLeave
+} from '../../shared/views'
 import { openSessionStore, demoWorkspace } from '../../core/studio/launch'
 import { parseLaunchArgs, UsageError } from '../../core/studio/launch-options'
 import { ModelSetup } from '../../core/studio/model-setup'
@@ -24,16 +31,25 @@ const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-m
 
 Reads prompts line by line from standard input. Commands:
   /rewind                 list the checkpoints of the current branch
-  /rewind N [MODE]        go back to before checkpoint N; MODE: both (default), conversation, code
+  /rewind N [MODE] [--summary [TEXT] | --no-summary]
+                          go back to before checkpoint N; MODE: both (default), conversation, code;
+                          --summary: summarize the branch left (TEXT: your instructions for it)
   /undo                   undo the last rewind, branch switch or continue; again to go back further
   /redo                   do again what /undo undid
+  /summarize-from N [TEXT]   checkpoint N and what follows become one summary; its prompt comes back
+  /summarize-up-to N [TEXT]  what comes before checkpoint N becomes one summary; the rest stays
+  /compact [TEXT]         summarize the older part of the conversation now, keep the recent turns
+  /context                how full the model's context is
   /tree [all]             the tree of turns with their numbers and labels; then pick one to
                           continue from (its files come back too; Enter stays)
   /fork [N|ID] [--restore] go on in a new session holding the path to turn N (default: here);
                           --restore brings that turn's files back too
   /label [N|ID] TEXT      label turn N (default: the current one); /label [N|ID] --clear
   /exit                   leave (the session is saved as you go; --continue resumes it)
-  Ctrl-C                  stop the running turn; with no turn running, leave as /exit does
+  Ctrl-C                  stop the running turn or summary; with none running, leave as /exit does
+Leaving a branch with /rewind or /tree follows the setting summary.onLeave: ask (asks in a terminal; no
+summary when reading a pipe), none or summarize. Compaction: compaction.threshold (default 0.8)
+of compaction.contextWindow (default 200000 tokens).
 --model M naming an Anthropic model needs ANTHROPIC_API_KEY; without --model and without a key,
 the built-in demo script answers.`
 
@@ -82,6 +98,7 @@ class TerminalChat implements ChatSession {
 
   constructor(
     private readonly input: LineReader,
+    private readonly onLeave: SummaryOnLeave,
     readonly home: string,
     private readonly open: (store: SessionStore) => Promise<WorkspaceSession>
   ) {}
@@ -139,14 +156,15 @@ class TerminalChat implements ChatSession {
       case 'status':
       case 'message_start':
       case 'block_delta':
+      case 'context_usage':
         break
     }
   }
 
   /**
-   * Ctrl-C (SIGINT from a terminal or a signal to the process): stops the running turn, which
-   * leaves every tool call answered in the session, and goes back to the prompt; when no turn
-   * runs, leaves as /exit does, so the session is closed properly either way.
+   * Ctrl-C (SIGINT from a terminal or a signal to the process): stops the running turn (or
+   * summary), which leaves every tool call answered in the session, and goes back to the prompt;
+   * when none runs, leaves as /exit does, so the session is closed properly either way.
    */
   interrupt = (): void => {
     if (this.work.agent.running) {
@@ -189,21 +207,43 @@ class TerminalChat implements ChatSession {
     for (const line of restoreLines(result)) say(line)
   }
 
-  async rewind(args: string[]): Promise<string | null> {
-    const [indexText, modeText = 'both'] = args
+  /** The checkpoint numbered `indexText` on the current branch, or null (said why). */
+  private checkpointNamed(indexText: string | undefined): { index: number; uuid: string } | null {
     const checkpoints = this.work.store.tree().checkpoints()
     const index = Number(indexText)
     const checkpoint = checkpoints[index - 1]
     if (!Number.isInteger(index) || checkpoint === undefined) {
-      say(`✘ No checkpoint ${indexText}: choose 1 to ${checkpoints.length} (see /rewind).`)
+      say(`✘ No checkpoint ${indexText ?? ''}: choose 1 to ${checkpoints.length} (see /rewind).`)
       return null
     }
+    return { index, uuid: checkpoint.uuid }
+  }
+
+  async rewind(args: string[]): Promise<string | null> {
+    const at = args.findIndex((a) => a === '--summary' || a === '--no-summary')
+    const [indexText, modeText = 'both', ...extra] = at === -1 ? args : args.slice(0, at)
+    if (extra.length > 0) {
+      say(`✘ Unexpected "${extra.join(' ')}": /rewind N [MODE] [--summary [TEXT] | --no-summary]`)
+      return null
+    }
+    const checkpoint = this.checkpointNamed(indexText)
+    if (checkpoint === null) return null
+    const { index } = checkpoint
     const mode = RewindModeSchema.safeParse(modeText)
     if (!mode.success) {
       say(`✘ Unknown mode "${modeText}": use both, conversation or code.`)
       return null
     }
-    const result = await this.work.rewind(checkpoint.uuid, mode.data as RewindMode)
+    const asked: LeaveChoice | null =
+      at === -1
+        ? null
+        : args[at] === '--no-summary'
+          ? { mode: 'none' }
+          : { mode: 'summarize', instructions: args.slice(at + 1).join(' ') }
+    const leave =
+      mode.data === 'code' ? { mode: 'none' as const } : (asked ?? (await this.leaveChoice()))
+    if (leave.mode === 'summarize') say('Summarizing the branch you leave… (Ctrl-C stops)')
+    const result = await this.work.rewind(checkpoint.uuid, mode.data as RewindMode, leave)
     this.printRestore(result)
     if (mode.data === 'code') {
       say(`Files are back as they were before checkpoint ${index}; the conversation stays.`)
@@ -214,10 +254,83 @@ class TerminalChat implements ChatSession {
       .activePath()
       .filter((r) => r.type === 'user' || r.type === 'assistant').length
     say(`Back to before checkpoint ${index}; ${kept} messages left on this branch.`)
+    if (result.summaryUuid) this.printSummary('Summary of the branch left', result.summaryUuid)
     if (result.prefill !== null) {
       say(`Original prompt: ${result.prefill} (put back in the input: edit it and send)`)
     }
     return result.prefill
+  }
+
+  /** What to do with the branch a move leaves: the setting; asked in a terminal for "ask". */
+  async leaveChoice(): Promise<LeaveChoice> {
+    if (this.onLeave !== 'ask') return { mode: this.onLeave }
+    if (!process.stdin.isTTY) return { mode: 'none' }
+    for (;;) {
+      const answer = await this.input.next(
+        'Summarize the branch you leave? [n]o / [s]ummarize / [i]nstructions first: '
+      )
+      const choice = answer?.trim().toLowerCase() ?? 'n'
+      if (choice === 'n' || choice === 'no' || choice === '') return { mode: 'none' }
+      if (choice === 's' || choice === 'summarize') return { mode: 'summarize' }
+      if (choice === 'i' || choice === 'instructions') {
+        const instructions = (await this.input.next('Instructions for the summary: ')) ?? ''
+        return { mode: 'summarize', instructions }
+      }
+    }
+  }
+
+  async summarizeFrom(args: string[]): Promise<string | null> {
+    const checkpoint = this.checkpointNamed(args[0])
+    if (checkpoint === null) return null
+    say('Summarizing… (Ctrl-C stops)')
+    const { summaryUuid, prefill } = await this.work.summarizeFromHere(
+      checkpoint.uuid,
+      args.slice(1).join(' ')
+    )
+    say(
+      `Checkpoint ${checkpoint.index} and what followed are one summary now; the conversation goes on from before it.`
+    )
+    this.printSummary('Summary', summaryUuid)
+    say(`Original prompt: ${prefill} (put back in the input: edit it and send)`)
+    return prefill
+  }
+
+  async summarizeUpTo(args: string[]): Promise<void> {
+    const checkpoint = this.checkpointNamed(args[0])
+    if (checkpoint === null) return
+    say('Summarizing… (Ctrl-C stops)')
+    const { summaryUuid } = await this.work.summarizeUpToHere(
+      checkpoint.uuid,
+      args.slice(1).join(' ')
+    )
+    say(
+      `What came before checkpoint ${checkpoint.index} is one summary now; from checkpoint ${checkpoint.index} on, the turns stay as they were.`
+    )
+    this.printSummary('Summary', summaryUuid)
+  }
+
+  async compact(args: string[]): Promise<void> {
+    say('Compacting… (Ctrl-C stops)')
+    const { summaryUuid } = await this.work.compact(args.join(' '))
+    this.printSummary('Compacted; summary', summaryUuid)
+    this.printContext()
+  }
+
+  printContext(): void {
+    const { tokens, window, estimated } = this.work.agent.contextUsage()
+    const share = Math.round((100 * tokens) / window)
+    say(
+      `Context: ${tokens.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens (${share}%)${estimated ? ', estimated' : ''}.`
+    )
+  }
+
+  /** A summary record's text, each line behind a bar; keys masked. */
+  printSummary(title: string, uuid: string): void {
+    const record = this.work.store.tree().get(uuid)
+    const text =
+      record?.type === 'branch_summary' || record?.type === 'compaction' ? record.summary : ''
+    say(`${title}:`)
+    for (const line of maskSecrets(text).split('\n')) say(`  │ ${line}`)
   }
 
   /** /undo or /redo: one step along the timeline, named as the timeline names the action. */
@@ -245,15 +358,18 @@ class TerminalChat implements ChatSession {
       const text = line.trim()
       if (text === '') continue
       if (text === '/exit' || text === '/quit') return
-      const [command, ...words] = text.split(/\s+/)
+      const [command = '', ...args] = text.split(/\s+/)
       try {
         if (text === '/rewind') this.listCheckpoints()
-        else if (text.startsWith('/rewind '))
-          prefill = await this.rewind(text.split(/\s+/).slice(1))
+        else if (command === '/rewind') prefill = await this.rewind(args)
+        else if (command === '/summarize-from') prefill = await this.summarizeFrom(args)
+        else if (command === '/summarize-up-to') await this.summarizeUpTo(args)
+        else if (command === '/compact') await this.compact(args)
+        else if (text === '/context') this.printContext()
         else if (text === '/undo' || text === '/redo') await this.step(text === '/undo')
-        else if (command === '/tree') await treeCommand(this, words)
-        else if (command === '/fork') await forkCommand(this, words)
-        else if (command === '/label') labelCommand(this, words)
+        else if (command === '/tree') await treeCommand(this, args)
+        else if (command === '/fork') await forkCommand(this, args)
+        else if (command === '/label') labelCommand(this, args)
         else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
         else await this.work.agent.send(text)
       } catch (error) {
@@ -286,17 +402,22 @@ export async function run(args: string[]): Promise<number> {
     const settings = models.settings()
     // Before the session: a model that cannot be set up creates no empty session.
     const model = await models.client()
-    const terminal: TerminalChat = new TerminalChat(input, options.home, (store) =>
-      WorkspaceSession.open({
-        home: options.home,
-        store,
-        model,
-        permissionMode: settings.permissionMode,
-        checkpointTools: settings.checkpointEnabled,
-        bashSandbox: settings.bashSandbox,
-        askPermission: terminal.askPermission,
-        onEvent: terminal.onEvent
-      })
+    const terminal: TerminalChat = new TerminalChat(
+      input,
+      settings.summaryOnLeave,
+      options.home,
+      (store) =>
+        WorkspaceSession.open({
+          home: options.home,
+          store,
+          model,
+          permissionMode: settings.permissionMode,
+          checkpointTools: settings.checkpointEnabled,
+          compaction: models.compaction(),
+          bashSandbox: settings.bashSandbox,
+          askPermission: terminal.askPermission,
+          onEvent: terminal.onEvent
+        })
     )
     chat = terminal
     const store = openSessionStore(options.home, cwd, options.session)

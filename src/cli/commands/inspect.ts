@@ -216,6 +216,8 @@ function describe(r: TreeRecord): string {
     }
     case 'branch_summary':
       return `branch summary: ${oneLine(r.summary, 60)}`
+    case 'compaction':
+      return `compaction (${r.trigger}, ${r.tokensBefore} tokens before): ${oneLine(r.summary, 50)}`
     case 'custom_message':
       return `${maskSecrets(r.customType)}${r.hidden ? ' (hidden)' : ''}: ${oneLine(contentText(r.content), 60)}`
   }

@@ -6,10 +6,17 @@
 // One "step" is a model answer plus the results of the tools it called. Things that must not
 // happen in the middle of a step happen between steps: a rewind requested by the rewind tool is
 // applied there (checkpoint/apply.ts), and a checkpoint's reminder is appended there.
+//
+// Before each request the context's size is checked (summary/tokens.ts): over the threshold of
+// the model's window, the older part of the branch is compacted first (summary/compaction.ts);
+// a request the API still refuses as too long is compacted and sent once more. Summaries the user
+// asks for (a branch left, from here, up to here, /compact) run as the agent's one job too
+// (runSummaryJob): a prompt waits for them, and stop() cancels them.
 import { v7 as uuidv7 } from 'uuid'
 import type { ContentBlock, PermissionMode, ToolUseBlock } from '../../shared/messages'
 import {
   type AgentEvent,
+  type ContextUsage,
   MAX_PERMISSION_DETAIL_CHARS,
   type PermissionRequest
 } from '../../shared/views'
@@ -37,6 +44,14 @@ import { FileStateTable } from './file-state'
 import { ModelCallError } from './model/model-client'
 import type { ModelClient, ModelErrorCode, ModelReply, ScriptPosition } from './model/model-client'
 import { needsPermission } from './permissions'
+import {
+  type CompactionSettings,
+  DEFAULT_COMPACTION_THRESHOLD,
+  compactBranch,
+  overThreshold
+} from './summary/compaction'
+import type { SummaryContext } from './summary/summarize'
+import { DEFAULT_CONTEXT_WINDOW, contextUsage } from './summary/tokens'
 import { buildSystemPrompt, localDate } from './system-prompt'
 import { describeToolCall, runTool, toolDefinition } from './tools/tool'
 import type { Tool, ToolContext, ToolDefinition, ToolOutput } from './tools/tool'
@@ -65,6 +80,8 @@ export interface AgentOptions {
   allowedOutsideRoots?: string[]
   /** The clock (system prompt date, checkpoint times). */
   now?: () => Date
+  /** Settings compaction.threshold and compaction.contextWindow (default 0.8 of 200,000). */
+  compaction?: CompactionSettings
 }
 
 export type TurnOutcome =
@@ -85,13 +102,18 @@ export class Agent {
   private readonly toolsByName: Map<string, Tool>
   private readonly definitions: ToolDefinition[]
   private readonly now: () => Date
+  private readonly compaction: CompactionSettings
   private abort: AbortController | null = null
-  /** The latest turn, so stop() can wait until it has wound down (settled once it has). */
-  private turn: Promise<TurnOutcome> | null = null
+  /** The latest turn or job, so stop() can wait until it has wound down (settled once it has). */
+  private turn: Promise<unknown> | null = null
 
   constructor(options: AgentOptions) {
     this.options = options
     this.now = options.now ?? (() => new Date())
+    this.compaction = options.compaction ?? {
+      threshold: DEFAULT_COMPACTION_THRESHOLD,
+      contextWindow: DEFAULT_CONTEXT_WINDOW
+    }
     const offered = new Set<string>(
       checkpointToolNames({ enabled: options.checkpointTools, taskDepth: 0 })
     )
@@ -127,6 +149,53 @@ export class Agent {
       tools: this.definitions,
       platform: process.platform
     })
+  }
+
+  /** How full the context of the next request is (the header's meter). */
+  contextUsage(): ContextUsage {
+    return contextUsage(
+      this.tree.activePath(),
+      { system: this.systemPrompt(), tools: this.definitions },
+      this.compaction.contextWindow
+    )
+  }
+
+  /**
+   * Runs a summary operation as the agent's one job: refused while a turn runs (and a prompt is
+   * refused while it runs), shown as running, cancelled by stop() (the model call then throws
+   * ModelCallError 'aborted' and the job appends nothing).
+   */
+  async runSummaryJob<T>(job: (ctx: SummaryContext) => Promise<T>): Promise<T> {
+    if (this.running) throw new Error('The agent is already running a turn')
+    const abort = new AbortController()
+    this.abort = abort
+    const run = (async () => {
+      this.emit({ type: 'status', running: true })
+      try {
+        return await job(this.summaryContext(abort.signal))
+      } finally {
+        this.abort = null
+        this.emit({ type: 'context_usage', usage: this.contextUsage() })
+        this.emit({ type: 'status', running: false })
+      }
+    })()
+    // stop() waits for the job to wind down, not for its result: its failure is the caller's.
+    this.turn = run.then(
+      () => undefined,
+      () => undefined
+    )
+    return run
+  }
+
+  private summaryContext(signal: AbortSignal): SummaryContext {
+    return {
+      store: this.options.session,
+      model: this.options.model,
+      cwd: this.options.cwd,
+      window: this.compaction.contextWindow,
+      frame: { system: this.systemPrompt(), tools: this.definitions },
+      signal
+    }
   }
 
   /**
@@ -234,7 +303,8 @@ export class Agent {
   private async loop(signal: AbortSignal): Promise<TurnOutcome> {
     for (;;) {
       if (signal.aborted) return { status: 'stopped' }
-      const step = await this.callModel(signal)
+      if ((await this.compactIfOver(signal)) === 'stopped') return { status: 'stopped' }
+      const step = await this.callModelCompactingOnOverflow(signal)
       if (step.kind === 'outcome') return step.outcome
       const calls = step.reply.content.filter(
         (b): b is ToolUseBlock => b.type === 'tool_use' && 'id' in b && 'name' in b
@@ -301,9 +371,89 @@ export class Agent {
     return count
   }
 
-  private async callModel(
+  /**
+   * Before a request: when the context would pass the threshold, compacts the branch first. A
+   * compaction that fails is a warning and the request goes as it is (the API's "too long", if it
+   * comes, compacts once more); only a stop ends the turn.
+   */
+  private async compactIfOver(signal: AbortSignal): Promise<'stopped' | 'done'> {
+    const usage = this.contextUsage()
+    if (!overThreshold(usage.tokens, this.compaction)) return 'done'
+    const share = Math.round((100 * usage.tokens) / usage.window)
+    this.emit({
+      type: 'notice',
+      level: 'info',
+      message: `The context holds ${usage.tokens} of ${usage.window} tokens (${share}%): compacting the earlier conversation first.`
+    })
+    const result = await this.compactNow('auto', signal)
+    return result === 'stopped' ? 'stopped' : 'done'
+  }
+
+  /** Appends a compaction of the branch now; says how it went (a failure also as a notice). */
+  private async compactNow(
+    trigger: 'auto' | 'overflow',
+    signal: AbortSignal
+  ): Promise<'compacted' | 'nothing' | 'failed' | 'stopped'> {
+    try {
+      const record = await compactBranch(this.summaryContext(signal), trigger)
+      if (record === null) {
+        this.emit({
+          type: 'notice',
+          level: 'warning',
+          message: 'The context is over the threshold, but there is nothing older left to compact.'
+        })
+        return 'nothing'
+      }
+      // The read-before-edit table stays: the branch is the same, and a file changed since it was
+      // read is refused anyway.
+      const usage = this.contextUsage()
+      this.emit({
+        type: 'notice',
+        level: 'info',
+        message: `Compacted the conversation: about ${record.tokensBefore} → ${usage.tokens} tokens.`
+      })
+      this.emit({ type: 'context_usage', usage })
+      return 'compacted'
+    } catch (error) {
+      if (signal.aborted) return 'stopped'
+      const message = error instanceof Error ? error.message : String(error)
+      this.emit({
+        type: 'notice',
+        level: 'warning',
+        message: `Could not compact the conversation: ${message}`
+      })
+      return 'failed'
+    }
+  }
+
+  /**
+   * One model call; a request the API refuses as longer than the window is compacted and sent
+   * once more. A failure that stays is reported (one notice) and ends the turn.
+   */
+  private async callModelCompactingOnOverflow(
     signal: AbortSignal
   ): Promise<{ kind: 'reply'; reply: ModelReply } | { kind: 'outcome'; outcome: TurnOutcome }> {
+    let step = await this.callModel(signal)
+    if (step.kind === 'failure' && step.error.code === 'prompt_too_long') {
+      const compacted = await this.compactNow('overflow', signal)
+      if (compacted === 'stopped') return { kind: 'outcome', outcome: { status: 'stopped' } }
+      if (compacted === 'compacted') step = await this.callModel(signal)
+    }
+    if (step.kind !== 'failure') return step
+    this.emit({ type: 'notice', level: 'error', message: step.error.message })
+    return {
+      kind: 'outcome',
+      outcome: { status: 'failed', code: step.error.code, message: step.error.message }
+    }
+  }
+
+  private async callModel(
+    signal: AbortSignal
+  ): Promise<
+    | { kind: 'reply'; reply: ModelReply }
+    | { kind: 'outcome'; outcome: TurnOutcome }
+    | { kind: 'failure'; error: ModelCallError }
+  > {
     const id = uuidv7()
     const request = {
       system: this.systemPrompt(),
@@ -332,11 +482,7 @@ export class Agent {
           )
         return { kind: 'outcome', outcome: { status: 'stopped' } }
       }
-      this.emit({ type: 'notice', level: 'error', message: failure.message })
-      return {
-        kind: 'outcome',
-        outcome: { status: 'failed', code: failure.code, message: failure.message }
-      }
+      return { kind: 'failure', error: failure }
     }
     this.append(
       {
@@ -348,6 +494,7 @@ export class Agent {
       },
       { uuid: id }
     )
+    this.emit({ type: 'context_usage', usage: this.contextUsage() })
     return { kind: 'reply', reply }
   }
 

@@ -2,9 +2,12 @@
 // `messages`. Pure and deterministic: the same branch always gives the same bytes, which is what
 // lets a request after a conversation rewind repeat the earlier prefix and hit the prompt cache.
 //
+// First the view (modelView): after a compaction on the branch, the model sees the compaction's
+// summary, then the records from its firstKeptUuid on; the records before stay in the log.
 // Mapping, record by record (root first):
 //   user, assistant   → that message, blocks verbatim (a string content becomes one text block)
 //   branch_summary    → a user message holding the summary (the Messages API has no summary role)
+//   compaction        → a user message holding the summary of the part it replaces
 //   custom_message    → a user message holding the text inside <system-reminder> tags. This is how
 //                       harness notes reach the model: the rewind-report, the checkpoint reminder and
 //                       the rewind-required warning. The API has no developer/system role inside
@@ -31,6 +34,10 @@ export function summaryText(summary: string): string {
   return `This conversation came back here from a branch that was left. Summary of that branch:\n<summary>\n${summary}\n</summary>`
 }
 
+export function compactionText(summary: string): string {
+  return `The earlier part of this conversation was compacted to save context. Summary of it:\n<summary>\n${summary}\n</summary>`
+}
+
 export function reminderText(text: string): string {
   return `<system-reminder>\n${text}\n</system-reminder>`
 }
@@ -49,7 +56,8 @@ function textOf(content: string | ContentBlock[]): string {
     .join('\n\n')
 }
 
-function toMessage(record: TreeRecord): ApiMessage | null {
+/** One record as a message (before merging and pairing); null for a record the model never sees. */
+export function messageOf(record: TreeRecord): ApiMessage | null {
   switch (record.type) {
     case 'user':
       return { role: 'user', content: blocksOf(record.message.content) }
@@ -59,6 +67,8 @@ function toMessage(record: TreeRecord): ApiMessage | null {
       return record.summary.trim() === ''
         ? null
         : { role: 'user', content: [{ type: 'text', text: summaryText(record.summary) }] }
+    case 'compaction':
+      return { role: 'user', content: [{ type: 'text', text: compactionText(record.summary) }] }
     case 'custom_message': {
       const text = textOf(record.content)
       return text === ''
@@ -138,8 +148,32 @@ function answers(calls: string[], content: ContentBlock[]): ContentBlock[] {
   return [...head, ...rest]
 }
 
+/**
+ * The records of a branch (root first) the model sees: all of them; after a compaction, that
+ * compaction (its summary) then the records from its firstKeptUuid on, those before it in the
+ * file and those after it. An earlier compaction among the kept records is left out: the last
+ * one's summary was made from what the model saw, that one's summary included.
+ */
+export function modelView(path: readonly TreeRecord[]): readonly TreeRecord[] {
+  let at = -1
+  for (let i = path.length - 1; i >= 0 && at === -1; i--) if (path[i]?.type === 'compaction') at = i
+  const compaction = path[at]
+  if (compaction?.type !== 'compaction') return path
+  const firstKept = compaction.firstKeptUuid
+  const kept = firstKept === null ? -1 : path.findIndex((r) => r.uuid === firstKept)
+  // A first kept record that is not before it on this path (a hand-edited file): nothing is kept.
+  const from = kept >= 0 && kept < at ? kept : at + 1
+  const before = path.slice(from, at).filter((r) => r.type !== 'compaction')
+  return [compaction, ...before, ...path.slice(at + 1)]
+}
+
 /** The Messages API `messages` for a branch (its records, root first). */
 export function buildMessages(path: readonly TreeRecord[]): ApiMessage[] {
-  const raw = path.map(toMessage).filter((m): m is ApiMessage => m !== null)
+  return messagesOf(modelView(path))
+}
+
+/** The Messages API `messages` for records as the model sees them (modelView's output). */
+export function messagesOf(view: readonly TreeRecord[]): ApiMessage[] {
+  const raw = view.map(messageOf).filter((m): m is ApiMessage => m !== null)
   return paired(merged(raw))
 }

@@ -63,6 +63,24 @@ export const ExportModel = z.object({
 })
 export type ExportModel = z.infer<typeof ExportModel>
 
+/** What a node's heading says before its title: nothing for a turn, else what kind of node. */
+export function kindPrefix(kind: ExportedNode['kind']): string {
+  switch (kind) {
+    case 'turn':
+      return ''
+    case 'branch_summary':
+      return 'Summary: '
+    case 'compaction':
+      return 'Compaction: '
+    case 'exploration':
+      return 'Exploration: '
+    case 'rewind_report':
+      return 'Report: '
+    case 'subagent':
+      return 'Sub-agent: '
+  }
+}
+
 export type ExportScope = { kind: 'all' } | { kind: 'branch'; leafUuid: string | null }
 
 export interface ExportSource {

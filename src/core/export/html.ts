@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { escapeControlChars } from '../../shared/control-chars'
 import type { TranscriptEntry } from '../../shared/views'
 import { type EntryPart, entryParts, inputLines } from './entry-parts'
-import type { ExportModel, ExportedNode } from './export-model'
+import { type ExportModel, type ExportedNode, kindPrefix } from './export-model'
 
 /** Indentation levels drawn; deeper branches are drawn at this depth (their └ still shows). */
 const MAX_DRAWN_DEPTH = 40
@@ -97,7 +97,7 @@ function nodeSection(
   if (node.files.length > 0) {
     notes.push(`changed ${node.files.map((f) => `<code>${text(f)}</code>`).join(', ')}`)
   }
-  const kind = node.kind === 'turn' ? '' : node.kind === 'branch_summary' ? 'Summary: ' : 'Report: '
+  const kind = kindPrefix(node.kind)
   const body = [
     `<section class="node ${node.kind}${node.onActivePath ? ' active' : ''}" id="${attr(anchor(node.id))}" data-id="${attr(node.id)}" data-parent="${attr(node.parentId ?? '')}" data-end="${attr(end)}">`,
     `<h2>${numberOf(node)}${kind}${text(node.title) || '(empty)'}${labelOf(node)}</h2>`,

@@ -8,7 +8,7 @@
 import { escapeControlChars, escapeControlCharsOneLine } from '../../shared/control-chars'
 import type { TranscriptEntry } from '../../shared/views'
 import { type EntryPart, entryParts, inputLines } from './entry-parts'
-import type { ExportModel, ExportedNode } from './export-model'
+import { type ExportModel, type ExportedNode, kindPrefix } from './export-model'
 
 /** Lines of a tool's input or result shown before "… (+N lines)". */
 const SHOWN_LINES = 12
@@ -43,7 +43,7 @@ function nodeSection(
   cwd: string
 ): string[] {
   const number = node.number === null ? '' : `${node.number}. `
-  const kind = node.kind === 'turn' ? '' : node.kind === 'branch_summary' ? 'Summary: ' : 'Report: '
+  const kind = kindPrefix(node.kind)
   const label = node.label === null ? '' : ` — label: ${inline(node.label)}`
   const out = ['---', '', `## ${number}${kind}${inline(node.title) || '(empty)'}${label}`, '']
   const notes = [inline(node.timestamp)]

@@ -10,14 +10,16 @@
 //
 // Undo acts on the last action done, redo on the first one undone, and each only while the leaf
 // is where that step left it: a prompt sent since (or the agent's own rewind) moved the
-// conversation on, and undoing from there would drop that turn's changes unseen.
+// conversation on, and undoing from there would drop that turn's changes unseen. A summary of the
+// branch the action left, appended right after it on its new leaf, counts as where it left it:
+// undoing then goes back to that branch and leaves the summary in the log, off the branch.
 //
 // Where the files are ("files at"): a message sets it to itself (the agent's turn changed them);
 // a rewind of mode both to its new leaf, code to the checkpoint's parent, conversation leaves
 // it; a switch or continue to its target; an undo back to what the action found, a redo to
 // what it left.
 import type { RewindMode } from '../../shared/messages'
-import type { SessionTree } from '../session/tree'
+import { type SessionTree, summarizedLeafOf } from '../session/tree'
 
 export type ActionKind = 'rewind' | 'switch-branch' | 'continue'
 
@@ -93,6 +95,7 @@ export function replayTimeline(tree: SessionTree): Timeline {
       type === 'user' ||
       type === 'assistant' ||
       type === 'branch_summary' ||
+      type === 'compaction' ||
       type === 'custom_message'
     ) {
       filesAt = acceptedNode(tree, record) ?? filesAt
@@ -161,9 +164,20 @@ export function replayTimeline(tree: SessionTree): Timeline {
   return {
     actions,
     filesAt,
-    undoable: lastDone !== undefined && lastDone.leafAfter === leaf ? lastDone : null,
+    undoable: lastDone !== undefined && isWhereItLeft(tree, lastDone, leaf) ? lastDone : null,
     redoable: firstUndone !== undefined && firstUndone.leafBefore === leaf ? firstUndone : null
   }
+}
+
+/** The leaf is the action's new leaf, or the summary of the branch it left appended there. */
+function isWhereItLeft(tree: SessionTree, action: TimelineAction, leaf: string | null): boolean {
+  if (action.leafAfter === leaf) return true
+  const record = leaf === null ? undefined : tree.get(leaf)
+  return (
+    record?.type === 'branch_summary' &&
+    record.parentUuid === action.leafAfter &&
+    summarizedLeafOf(record) === action.leafBefore
+  )
 }
 
 /**
@@ -178,7 +192,7 @@ export function journalsWithinReach(tree: SessionTree): Set<string> {
   const done = actions.filter((a) => a.state === 'done')
   for (let i = done.length - 1; i >= 0; i--) {
     const action = done[i] as TimelineAction
-    if (action.leafAfter !== leaf) break
+    if (!isWhereItLeft(tree, action, leaf)) break
     ids.add(action.id).add(action.journalId)
     leaf = action.leafBefore
   }

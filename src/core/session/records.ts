@@ -108,6 +108,26 @@ export const BranchSummaryRecord = z.looseObject({
   details: z.unknown().optional()
 })
 
+/**
+ * The older part of a branch replaced by a summary in what the model sees: on the path, the model
+ * gets this summary, then the records from `firstKeptUuid` on (context.ts). The records it
+ * replaces stay in the file and in the graph. Written by automatic compaction (trigger auto, or
+ * overflow after the API refused a prompt as too long), /compact and "Summarize up to here"
+ * (manual).
+ */
+export const CompactionRecord = z.looseObject({
+  type: z.literal('compaction'),
+  ...Base,
+  summary: z.string(),
+  /** The first record on the path kept verbatim after the summary; null: none is kept. */
+  firstKeptUuid: z.string().nullable(),
+  /** The context's size in tokens before it was compacted (API usage, or an estimate). */
+  tokensBefore: z.number().int().nonnegative(),
+  trigger: z.enum(['auto', 'manual', 'overflow']),
+  /** Files read and modified in the part summarized, the instructions given: not sent. */
+  details: z.unknown().optional()
+})
+
 export const CustomMessageRecord = z.looseObject({
   type: z.literal('custom_message'),
   ...Base,
@@ -169,6 +189,7 @@ export const KnownRecord = z.discriminatedUnion('type', [
   RewindRecord,
   NavigateRecord,
   BranchSummaryRecord,
+  CompactionRecord,
   CustomMessageRecord,
   LabelRecord,
   FileChangeRecord
@@ -180,6 +201,7 @@ export type AssistantRecord = z.infer<typeof AssistantRecord>
 export type RewindRecord = z.infer<typeof RewindRecord>
 export type NavigateRecord = z.infer<typeof NavigateRecord>
 export type BranchSummaryRecord = z.infer<typeof BranchSummaryRecord>
+export type CompactionRecord = z.infer<typeof CompactionRecord>
 export type CustomMessageRecord = z.infer<typeof CustomMessageRecord>
 export type LabelRecord = z.infer<typeof LabelRecord>
 export type FileChangeRecord = z.infer<typeof FileChangeRecord>

@@ -38,6 +38,7 @@ import type { LoadProblem } from './problems'
 import {
   AssistantRecord,
   BranchSummaryRecord,
+  CompactionRecord,
   CustomMessageRecord,
   FileChangeRecord,
   KnownRecord,
@@ -402,6 +403,31 @@ export class SessionStore {
         parentUuid,
         fromId: r.fromId,
         summary: limitPersistedText(r.summary),
+        ...(r.details !== undefined ? { details: limitPersistedText(r.details) } : {})
+      })
+    )
+  }
+
+  /**
+   * A compaction as the leaf's child; advances the leaf. From it on, the model sees its summary
+   * and the path's records from `firstKeptUuid` (an earlier record of the same path) on.
+   */
+  appendCompaction(r: {
+    summary: string
+    firstKeptUuid: string | null
+    tokensBefore: number
+    trigger: CompactionRecord['trigger']
+    details?: unknown
+  }): CompactionRecord {
+    this.requireEntry(r.firstKeptUuid)
+    return this.write(
+      CompactionRecord.parse({
+        type: 'compaction',
+        ...this.base(),
+        summary: limitPersistedText(r.summary),
+        firstKeptUuid: r.firstKeptUuid,
+        tokensBefore: Math.max(0, Math.round(r.tokensBefore)),
+        trigger: r.trigger,
         ...(r.details !== undefined ? { details: limitPersistedText(r.details) } : {})
       })
     )

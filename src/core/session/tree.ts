@@ -2,7 +2,8 @@
 // the studio and the renderer's projections all read a session through this class, so they agree
 // on what a branch, the leaf, the active path and a checkpoint are.
 //
-// Conversation nodes are user, assistant, branch_summary and custom_message records. file_change
+// Conversation nodes are user, assistant, branch_summary, compaction and custom_message records.
+// file_change
 // and label records are metadata attached to a node; rewind and navigate records only move the
 // leaf; the header (line 1) and record types this version does not know are kept and ignored.
 //
@@ -11,6 +12,7 @@
 import type {
   AssistantRecord,
   BranchSummaryRecord,
+  CompactionRecord,
   CustomMessageRecord,
   FileChangeRecord,
   LabelRecord,
@@ -23,7 +25,8 @@ import { isObject, isString, type Json } from './json'
 import type { LoadProblemKind } from './problems'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 
-export type TreeRecord = UserRecord | AssistantRecord | BranchSummaryRecord | CustomMessageRecord
+export type TreeRecord =
+  UserRecord | AssistantRecord | BranchSummaryRecord | CompactionRecord | CustomMessageRecord
 
 export interface Checkpoint {
   /** 1-based position along the path. */
@@ -40,7 +43,7 @@ export interface SummaryEntry {
   uuid: string
   fromId: string
   summary: string
-  kind: 'branch_summary' | 'rewind_report'
+  kind: 'branch_summary' | 'rewind_report' | 'compaction'
   details: unknown
 }
 
@@ -276,7 +279,7 @@ export class SessionTree {
     return this.fileChangesOf.get(checkpointUuid) ?? []
   }
 
-  /** Branch summaries and rewind reports, in file order. */
+  /** Branch summaries, rewind reports and compactions, in file order. */
   summaries(): SummaryEntry[] {
     return this.summaryList
   }
@@ -330,7 +333,11 @@ export class SessionTree {
       }
     }
     if (this.waiting.size > 0) this.adoptWaitingChildren(n)
-    if (record.type === 'branch_summary' || record.type === 'custom_message')
+    if (
+      record.type === 'branch_summary' ||
+      record.type === 'custom_message' ||
+      record.type === 'compaction'
+    )
       this.recordSummary(record)
   }
 
@@ -412,6 +419,14 @@ export class SessionTree {
         kind: 'branch_summary',
         details: node.details
       })
+    } else if (node.type === 'compaction') {
+      this.summaryList.push({
+        uuid: node.uuid,
+        fromId: node.parentUuid ?? 'root',
+        summary: node.summary,
+        kind: 'compaction',
+        details: node.details
+      })
     } else if (node.type === 'custom_message' && node.customType === REWIND_REPORT_TYPE) {
       this.summaryList.push({
         uuid: node.uuid,
@@ -441,6 +456,15 @@ export function isPrompt(r: TreeRecord): boolean {
 /** The typed text of a user message, without system reminders. */
 export function promptText(r: UserRecord): string {
   return contentText(r.message.content).replace(SYSTEM_REMINDER, '').trim()
+}
+
+/**
+ * The leaf of the branch a summary summarizes, for a summary of a branch left (its details'
+ * fromLeafUuid); null for others (an agent's rewind report names none).
+ */
+export function summarizedLeafOf(record: BranchSummaryRecord): string | null {
+  const from = (record.details as { fromLeafUuid?: unknown } | null | undefined)?.fromLeafUuid
+  return typeof from === 'string' ? from : null
 }
 
 /** The text blocks of a content, joined by blank lines. */
@@ -487,6 +511,10 @@ const FAULTS: Record<string, (r: Json) => string | null> = {
   assistant: (r) => messageFault(r, 'assistant'),
   branch_summary: (r) =>
     isString(r.fromId) && isString(r.summary) ? null : 'a branch_summary needs fromId and summary',
+  compaction: (r) =>
+    isString(r.summary) && isNullableString(r.firstKeptUuid)
+      ? null
+      : 'a compaction needs summary and firstKeptUuid',
   custom_message: (r) =>
     isString(r.customType) && typeof r.hidden === 'boolean' && isContent(r.content)
       ? null
@@ -556,6 +584,7 @@ function classify(value: unknown, index: number): Role | { invalid: string } {
     case 'user':
     case 'assistant':
     case 'branch_summary':
+    case 'compaction':
     case 'custom_message':
       return 'node'
     case 'rewind':

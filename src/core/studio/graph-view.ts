@@ -19,6 +19,7 @@ import type {
   TurnOutcome
 } from '../../shared/views'
 import { INTERRUPTED_RESULT } from '../agent/context'
+import { listsOf } from '../agent/summary/files-touched'
 import { PI_COMPACTION_TYPE } from '../session/foreign/pi'
 import { isForeignRecord } from '../session/foreign/raw'
 import type { SubagentRun } from '../session/foreign/types'
@@ -29,7 +30,8 @@ import {
   contentText,
   isKnownRecordType,
   isPrompt,
-  promptText
+  promptText,
+  summarizedLeafOf
 } from '../session/tree'
 
 const TITLE_CHARS = 120
@@ -65,7 +67,8 @@ function nodeTitle(record: TreeRecord): string {
     case 'user':
       return firstLine(promptText(record))
     case 'branch_summary':
-      return firstLine(record.summary)
+    case 'compaction':
+      return firstLine(summaryHeadline(record.summary))
     case 'custom_message': {
       const details = record.details as { report?: unknown } | undefined
       return firstLine(
@@ -75,6 +78,15 @@ function nodeTitle(record: TreeRecord): string {
     case 'assistant':
       return firstLine(contentText(record.message.content))
   }
+}
+
+/**
+ * A structured summary opens with headings ("## Goal"): its title is the first line under one,
+ * what the goal is. A summary without headings (an agent's report) is its own first line.
+ */
+function summaryHeadline(summary: string): string {
+  const lines = summary.split('\n').map((line) => line.trim())
+  return lines.find((line) => line !== '' && !line.startsWith('#')) ?? summary
 }
 
 function maskOrNull(label: string | undefined): string | null {
@@ -242,6 +254,7 @@ function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefi
     case 'user':
       return isInterrupted(end) ? 'stopped' : 'failed'
     case 'branch_summary':
+    case 'compaction':
     case 'custom_message':
       return 'done'
   }
@@ -351,11 +364,21 @@ export function buildSessionGraph(
     if (from) checkpointLinks.push({ from, to: summary.uuid })
   }
 
+  // A summary of a branch left is drawn from where that branch ended.
+  const summaryLinks: SessionGraph['summaryLinks'] = []
+  for (const summary of tree.summaries()) {
+    const record = summary.kind === 'branch_summary' ? tree.get(summary.uuid) : undefined
+    const fromLeaf = record?.type === 'branch_summary' ? summarizedLeafOf(record) : null
+    const from = fromLeaf === null ? undefined : owner.get(fromLeaf)
+    if (from) summaryLinks.push({ from, to: summary.uuid })
+  }
+
   return {
     sessionId,
     nodes,
     leafUuid: tree.leafUuid,
     checkpointLinks,
+    summaryLinks,
     canUndo: marks.undo !== null,
     ...shown
   }
@@ -384,14 +407,20 @@ export function buildTranscript(
     .map((record) => transcriptEntry(record, index.owner.get(record.uuid) ?? record.uuid))
 }
 
-/** The full text of a branch summary or a rewind report node, with its times; null for a turn. */
+/**
+ * The full text of a branch summary, a compaction or a rewind report node, with its times (and a
+ * summary's file lists); null for a turn.
+ */
 export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
-  if (record.type === 'branch_summary') {
+  if (record.type === 'branch_summary' || record.type === 'compaction') {
     const details = record.details as { startedAt?: unknown } | undefined
+    const files = listsOf(record.details)
     return {
       text: record.summary,
       startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
-      rewoundAt: record.timestamp
+      rewoundAt: record.timestamp,
+      readFiles: files.read,
+      modifiedFiles: files.modified
     }
   }
   if (record.type === 'custom_message') {
@@ -427,6 +456,7 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
         content: record.message.content
       }
     case 'branch_summary':
+    case 'compaction':
       return { ...base, role: 'summary', isPrompt: false, hidden: false, content: record.summary }
     case 'custom_message':
       return {
@@ -440,11 +470,12 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
 }
 
 /**
- * Another tool's compaction, drawn as a compaction node: Claude Code's summary (a user record,
- * isCompactSummary) or pi's (a custom_message pi:compaction).
+ * A compaction, drawn as a compaction node: ours (a compaction record), or another tool's: Claude
+ * Code's summary (a user record, isCompactSummary) or pi's (a custom_message pi:compaction).
  */
 export function isCompactionRecord(record: TreeRecord): boolean {
   return (
+    record.type === 'compaction' ||
     (record.type === 'user' &&
       (record as { isCompactSummary?: unknown }).isCompactSummary === true) ||
     (record.type === 'custom_message' && record.customType === PI_COMPACTION_TYPE)

@@ -31,14 +31,20 @@ export function createHandlers(studio: Studio): Handlers {
       ok
     ),
     'rewind:preview': ({ checkpointUuid, mode }) => studio.previewRewind(checkpointUuid, mode),
-    'rewind:apply': ({ checkpointUuid, mode }) => studio.rewind(checkpointUuid, mode),
+    'rewind:apply': ({ checkpointUuid, mode, summary }) =>
+      studio.rewind(checkpointUuid, mode, summary),
     'rewind:undo': () => studio.undo(),
     'branch:preview': ({ leafUuid }) => studio.previewSwitch(leafUuid),
     'rewind:fileDiff': async ({ path }) => studio.previewFileDiff(path),
-    'branch:switch': ({ leafUuid }) => studio.switchBranch(leafUuid),
+    'branch:switch': ({ leafUuid, summary }) => studio.switchBranch(leafUuid, summary),
+    'summary:fromHere': ({ nodeId, instructions }) =>
+      studio.summarizeFromHere(nodeId, instructions),
+    'summary:upToHere': ({ nodeId, instructions }) =>
+      studio.summarizeUpToHere(nodeId, instructions),
+    'summary:compact': ({ instructions }) => studio.compact(instructions),
     'session:checkpoints': async ({ leafUuid }) => studio.checkpoints(leafUuid),
     'continue:preview': ({ nodeId }) => studio.previewContinue(nodeId),
-    'continue:apply': ({ nodeId }) => studio.continueFrom(nodeId),
+    'continue:apply': ({ nodeId, summary }) => studio.continueFrom(nodeId, summary),
     'timeline:list': () => studio.timeline(),
     'timeline:undo': () => studio.undo(),
     'timeline:redo': () => studio.redo(),

@@ -7,6 +7,8 @@ import type { Settings, SettingsUpdate } from '../../shared/views'
 import { createModelClient, isScriptedSpec, SCRIPTED_PREFIX } from '../agent/model/create'
 import { bashSandboxUnavailable } from '../os/bash-sandbox'
 import type { ModelClient } from '../agent/model/model-client'
+import { type CompactionSettings, DEFAULT_COMPACTION_THRESHOLD } from '../agent/summary/compaction'
+import { DEFAULT_CONTEXT_WINDOW } from '../agent/summary/tokens'
 import {
   applyOverrides,
   DEFAULT_MODEL,
@@ -102,6 +104,10 @@ export class ModelSetup {
       model: this.effectiveModel(),
       permissionMode: this.runPermissionMode ?? file.permissionMode ?? 'default',
       checkpointEnabled: file.checkpoint?.enabled ?? false,
+      compactionThreshold: file.compaction?.threshold ?? DEFAULT_COMPACTION_THRESHOLD,
+      // Every Claude model takes 200,000 tokens; the scripted model is given the same unless set.
+      contextWindow: file.compaction?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+      summaryOnLeave: file.summary?.onLeave ?? 'ask',
       bashSandbox: file.bash?.sandbox ?? false,
       bashSandboxUnavailable: bashSandboxUnavailable(),
       apiKeySource: this.apiKey().source,
@@ -133,13 +139,38 @@ export class ModelSetup {
     }
     if (update.checkpointEnabled !== undefined) {
       saved.checkpoint = { enabled: update.checkpointEnabled }
-      this.runOverrides = this.runOverrides.filter((o) => !o.startsWith('checkpoint.enabled='))
+      this.dropOverride('checkpoint.enabled')
+    }
+    if (update.compactionThreshold !== undefined || update.contextWindow !== undefined) {
+      saved.compaction = {
+        ...(update.compactionThreshold !== undefined
+          ? { threshold: update.compactionThreshold }
+          : {}),
+        ...(update.contextWindow !== undefined ? { contextWindow: update.contextWindow } : {})
+      }
+      if (update.compactionThreshold !== undefined) this.dropOverride('compaction.threshold')
+      if (update.contextWindow !== undefined) this.dropOverride('compaction.contextWindow')
+    }
+    if (update.summaryOnLeave !== undefined) {
+      saved.summary = { onLeave: update.summaryOnLeave }
+      this.dropOverride('summary.onLeave')
     }
     if (update.bashSandbox !== undefined) {
       saved.bash = { sandbox: update.bashSandbox }
-      this.runOverrides = this.runOverrides.filter((o) => !o.startsWith('bash.sandbox='))
+      this.dropOverride('bash.sandbox')
     }
     if (Object.keys(saved).length > 0) writeSettings(this.options.home, saved)
+  }
+
+  /** What the user set wins over this run's --setting for the same key. */
+  private dropOverride(key: string): void {
+    this.runOverrides = this.runOverrides.filter((o) => !o.startsWith(`${key}=`))
+  }
+
+  /** The agent's compaction settings. */
+  compaction(): CompactionSettings {
+    const settings = this.settings()
+    return { threshold: settings.compactionThreshold, contextWindow: settings.contextWindow }
   }
 
   client(): Promise<ModelClient> {

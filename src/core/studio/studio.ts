@@ -17,6 +17,7 @@ import { formatBytes, utf8Length } from '../../shared/prompt-limit'
 import {
   type AgentEvent,
   type AppInfo,
+  type LeaveChoice,
   type CheckpointView,
   type CompareView,
   type ExportFormat,
@@ -43,9 +44,10 @@ import { planRescue } from '../rewind/rescue'
 import { continueForeign } from '../session/continue-foreign'
 import { readerOf } from '../session/load'
 import { realPathOf } from '../session/paths'
-import type { SessionTree } from '../session/tree'
+import type { SessionTree, TreeRecord } from '../session/tree'
 import { unifiedDiff } from '../rewind/file-diff'
 import { renderExport } from '../export/render'
+import { usageTokens } from '../agent/summary/tokens'
 import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { Sources } from '../sources/discovery'
@@ -58,6 +60,7 @@ import {
   indexTurns,
   nodeSummary,
   ownerNode,
+  ownerTitle,
   rawRecordsOf,
   subagentNodeId,
   subagentNodes,
@@ -121,6 +124,7 @@ export class Studio {
       model: await this.options.models.client(),
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
+      compaction: this.options.models.compaction(),
       bashSandbox: settings.bashSandbox,
       askPermission: (request) => this.askPermission(request),
       onEvent: (event) => this.onAgentEvent(event)
@@ -177,6 +181,7 @@ export class Studio {
       notices: [...this.options.models.notices(), ...this.work.notices],
       running: this.work.agent.running,
       pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request),
+      contextUsage: this.work.agent.contextUsage(),
       foreign: viewed?.info() ?? null
     }
   }
@@ -281,6 +286,11 @@ export class Studio {
     this.graphCache = null
     this.searchCache = null
     void this.graph().then((graph) => this.options.emit('session:graph', graph))
+    // A move, a summary or a new message changes what the next request holds: the header's meter.
+    this.options.emit('agent:event', {
+      type: 'context_usage',
+      usage: this.work.agent.contextUsage()
+    })
   }
 
   /** Bookmarks a node of the graph (null removes the bookmark); the graph shows it at once. */
@@ -310,7 +320,7 @@ export class Studio {
       // A sub-agent's node holds its whole transcript.
       const entries = buildTranscript(run.tree, run.tree.leafUuid).map((e) => ({ ...e, nodeId }))
       const raw = run.tree.records.map((record) => ({ line: null, record }))
-      return maskSecretsIn({ node, entries, files: [], summary: null, raw })
+      return maskSecretsIn({ node, entries, files: [], summary: null, usage: null, raw })
     }
     const tree = this.viewTree()
     const entries = buildTranscript(tree, node.branchLeafUuid, this.index()).filter(
@@ -318,7 +328,14 @@ export class Studio {
     )
     const files = await this.turnDiffs(nodeId)
     const raw = rawRecordsOf(tree, this.index(), nodeId, this.viewed?.lines ?? null)
-    return maskSecretsIn({ node, entries, files, summary: this.summaryOf(nodeId), raw })
+    return maskSecretsIn({
+      node,
+      entries,
+      files,
+      summary: this.summaryOf(nodeId),
+      usage: turnUsage(entries.map((entry) => tree.get(entry.uuid))),
+      raw
+    })
   }
 
   /** Each file a turn changed: its content before the turn → after it. */
@@ -362,8 +379,17 @@ export class Studio {
   }
 
   private summaryOf(nodeId: string): NodeDetail['summary'] {
-    const record = this.viewTree().get(nodeId)
-    return record === undefined ? null : nodeSummary(record)
+    const tree = this.viewTree()
+    const record = tree.get(nodeId)
+    if (record === undefined) return null
+    const summary = nodeSummary(record)
+    if (summary === null || record.type !== 'compaction') return summary
+    // A compaction also says from which turn the model reads word for word again.
+    const kept = ownerNode(this.index(), record.firstKeptUuid)
+    return {
+      ...summary,
+      keptFrom: kept === null ? null : { nodeId: kept, title: ownerTitle(tree, this.index(), kept) }
+    }
   }
 
   // ---- the agent ------------------------------------------------------------------------------
@@ -488,7 +514,7 @@ export class Studio {
    * Applies the plan the user previewed when it still fits (same target, leaf unchanged), so
    * "Restore" does exactly what the preview showed; plans afresh otherwise.
    */
-  rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
+  rewind(checkpointUuid: string, mode: RewindMode, summary?: LeaveChoice): Promise<RewindResult> {
     this.requireWritable()
     return this.applied('a rewind', async () => {
       const plan =
@@ -498,11 +524,11 @@ export class Studio {
         this.lastPlan.leafBefore === this.store.leafUuid
           ? this.lastPlan
           : await this.work.planRewind(checkpointUuid, mode)
-      return this.work.apply(plan)
+      return this.work.apply(plan, this.leaveChoice(summary))
     })
   }
 
-  switchBranch(leafUuid: string): Promise<RewindResult> {
+  switchBranch(leafUuid: string, summary?: LeaveChoice): Promise<RewindResult> {
     this.requireWritable()
     return this.applied('a branch switch', async () => {
       const plan =
@@ -511,12 +537,55 @@ export class Studio {
         this.lastPlan.leafBefore === this.store.leafUuid
           ? this.lastPlan
           : await this.work.planSwitch(leafUuid)
-      return this.work.apply(plan)
+      return this.work.apply(plan, this.leaveChoice(summary))
+    })
+  }
+
+  /** The choice a move request made for the branch it leaves, else the remembered one. */
+  private leaveChoice(asked: LeaveChoice | undefined): LeaveChoice {
+    if (asked !== undefined) return asked
+    return { mode: this.settings().summaryOnLeave === 'summarize' ? 'summarize' : 'none' }
+  }
+
+  // ---- summaries ------------------------------------------------------------------------------
+
+  /** The prompt and what follows it become one summary; no file changes. */
+  summarizeFromHere(
+    nodeId: string,
+    instructions?: string
+  ): Promise<{ summaryUuid: string; prefill: string }> {
+    this.requireWritable()
+    return this.summarized(() => this.work.summarizeFromHere(nodeId, instructions))
+  }
+
+  /** What comes before the prompt becomes one summary; the later turns stay verbatim. */
+  summarizeUpToHere(nodeId: string, instructions?: string): Promise<{ summaryUuid: string }> {
+    this.requireWritable()
+    return this.summarized(() => this.work.summarizeUpToHere(nodeId, instructions))
+  }
+
+  compact(instructions?: string): Promise<{ summaryUuid: string }> {
+    this.requireWritable()
+    return this.summarized(() => this.work.compact(instructions))
+  }
+
+  /**
+   * A summary runs alone like a rewind (refused as busy while the agent works); the agent shows
+   * it as running, so Stop (agent:stop) cancels it.
+   */
+  private summarized<T>(run: () => Promise<T>): Promise<T> {
+    return this.exclusive('a summary', async () => {
+      try {
+        return await run()
+      } finally {
+        this.lastPlan = null
+        this.shapeChanged()
+      }
     })
   }
 
   /** Moves the conversation and the files to a node, as previewContinue showed. */
-  continueFrom(nodeId: string): Promise<RewindResult> {
+  continueFrom(nodeId: string, summary?: LeaveChoice): Promise<RewindResult> {
     this.requireWritable()
     return this.applied('a continue', async () => {
       const target = await this.endOfNode(nodeId)
@@ -526,7 +595,7 @@ export class Studio {
         this.lastPlan.leafBefore === this.store.leafUuid
           ? this.lastPlan
           : await this.work.planContinue(target)
-      return this.work.apply(plan)
+      return this.work.apply(plan, this.leaveChoice(summary))
     })
   }
 
@@ -893,6 +962,32 @@ export class Studio {
     await this.stop()
     await this.work.close()
   }
+}
+
+/** What the API reported for a turn's answers (usage on each assistant record); null: nothing. */
+function turnUsage(records: readonly (TreeRecord | undefined)[]): NodeDetail['usage'] {
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0)
+  const usage: NonNullable<NodeDetail['usage']> = {
+    requests: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheCreationTokens: 0,
+    contextTokens: 0
+  }
+  for (const record of records) {
+    if (record?.type !== 'assistant') continue
+    const counted = usageTokens(record.message.usage)
+    if (counted === null) continue
+    const u = record.message.usage as Record<string, unknown>
+    usage.requests += 1
+    usage.inputTokens += n(u.input_tokens)
+    usage.outputTokens += n(u.output_tokens)
+    usage.cacheReadTokens += n(u.cache_read_input_tokens)
+    usage.cacheCreationTokens += n(u.cache_creation_input_tokens)
+    usage.contextTokens = n(counted)
+  }
+  return usage.requests === 0 ? null : usage
 }
 
 function foreignReadOnly(viewed: ViewedSession): string {

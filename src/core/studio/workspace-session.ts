@@ -3,9 +3,16 @@
 // chat are both built on this, so a rewind means the same thing everywhere.
 import { join } from 'node:path'
 import type { PermissionMode, RewindMode } from '../../shared/messages'
-import type { AgentEvent, PermissionRequest, RewindResult } from '../../shared/views'
+import type { AgentEvent, LeaveChoice, PermissionRequest, RewindResult } from '../../shared/views'
 import { Agent } from '../agent/agent'
 import type { ModelClient } from '../agent/model/model-client'
+import {
+  appendLeaveSummary,
+  summarizeFromHere,
+  summarizeLeftBranch
+} from '../agent/summary/branch-summary'
+import { type CompactionSettings, compactBranch, compactUpTo } from '../agent/summary/compaction'
+import { type SummaryContext, SummaryError, summaryFailure } from '../agent/summary/summarize'
 import { builtinTools } from '../agent/tools'
 import { FileHistory } from '../files/file-history'
 import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
@@ -21,6 +28,8 @@ export interface WorkspaceSessionOptions {
   bashSandbox: boolean
   askPermission(request: PermissionRequest): Promise<boolean>
   onEvent(event: AgentEvent): void
+  /** Settings compaction.threshold and compaction.contextWindow. */
+  compaction?: CompactionSettings
 }
 
 export class WorkspaceSession {
@@ -71,7 +80,8 @@ export class WorkspaceSession {
       guard: history,
       onCheckpoint: async (promptUuid) => history.beginCheckpoint(promptUuid),
       onEvent: options.onEvent,
-      checkpointTools: options.checkpointTools
+      checkpointTools: options.checkpointTools,
+      ...(options.compaction !== undefined ? { compaction: options.compaction } : {})
     })
     const notices = [
       ...(store.readOnlyReason !== null ? [store.readOnlyReason] : []),
@@ -98,15 +108,87 @@ export class WorkspaceSession {
     return this.engine.planContinue(targetUuid, options)
   }
 
-  /** Applies a previewed plan, then brings the agent to the new branch. */
-  async apply(plan: RewindPlan): Promise<RewindResult> {
+  /**
+   * Applies a previewed plan, then brings the agent to the new branch. With a summary asked for,
+   * the branch the move leaves is summarized first (a stop or a failure there changes nothing),
+   * and the summary is appended on the new position once the move is made.
+   */
+  async apply(plan: RewindPlan, leave: LeaveChoice = { mode: 'none' }): Promise<RewindResult> {
+    const movesLeaf = plan.mode !== 'code' && plan.leafAfter !== plan.leafBefore
+    const prepared =
+      leave.mode === 'summarize' && movesLeaf
+        ? await this.summaryJob((ctx) =>
+            summarizeLeftBranch(ctx, {
+              oldLeaf: plan.leafBefore,
+              newLeaf: plan.leafAfter,
+              instructions: leave.instructions
+            })
+          )
+        : null
     const result = await this.engine.apply(plan)
+    const summary = prepared === null ? null : appendLeaveSummary(this.store, prepared)
     this.afterLeafOrFilesMoved(plan.mode === 'code' ? 'code' : 'conversation', result)
-    return result
+    return { ...result, summaryUuid: summary?.uuid ?? null }
   }
 
-  async rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
-    return this.apply(await this.planRewind(checkpointUuid, mode))
+  async rewind(
+    checkpointUuid: string,
+    mode: RewindMode,
+    leave?: LeaveChoice
+  ): Promise<RewindResult> {
+    return this.apply(await this.planRewind(checkpointUuid, mode), leave)
+  }
+
+  /**
+   * "Summarize from here": the prompt and what follows it become one summary on the prompt's
+   * parent, the new leaf; the prompt's text comes back to be sent again. No file changes.
+   */
+  async summarizeFromHere(
+    promptUuid: string,
+    instructions?: string
+  ): Promise<{ summaryUuid: string; prefill: string }> {
+    const { record, prefill } = await this.summaryJob((ctx) =>
+      summarizeFromHere(ctx, promptUuid, instructions)
+    )
+    this.agent.fileState.clear()
+    this.agent.reloadFromSession()
+    return { summaryUuid: record.uuid, prefill }
+  }
+
+  /** "Summarize up to here": what comes before the prompt becomes one summary (a compaction). */
+  async summarizeUpToHere(
+    promptUuid: string,
+    instructions?: string
+  ): Promise<{ summaryUuid: string }> {
+    const record = await this.summaryJob((ctx) => compactUpTo(ctx, promptUuid, instructions))
+    if (record === null) {
+      throw new SummaryError(
+        'conflict',
+        'What comes before that prompt is already a single summary. Nothing was changed.'
+      )
+    }
+    return { summaryUuid: record.uuid }
+  }
+
+  /** /compact: the older part of the branch becomes one summary now, the recent turns stay. */
+  async compact(instructions?: string): Promise<{ summaryUuid: string }> {
+    const record = await this.summaryJob((ctx) => compactBranch(ctx, 'manual', instructions))
+    if (record === null) {
+      throw new SummaryError(
+        'conflict',
+        'There is nothing older to compact: the branch is only its latest turn. Nothing was changed.'
+      )
+    }
+    return { summaryUuid: record.uuid }
+  }
+
+  /** A summary as the agent's one job (stop() cancels it), its failure said in words. */
+  private async summaryJob<T>(job: (ctx: SummaryContext) => Promise<T>): Promise<T> {
+    try {
+      return await this.agent.runSummaryJob(job)
+    } catch (error) {
+      throw summaryFailure(error)
+    }
   }
 
   /** Undoes the timeline's last action; repeated, it walks the timeline back. */

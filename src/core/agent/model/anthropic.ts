@@ -26,6 +26,12 @@ export interface AnthropicModelOptions {
 }
 
 const DEFAULT_MAX_TOKENS = 16_000
+/**
+ * How the API says a request does not fit the context window: "prompt is too long: 210000 tokens
+ * > 200000 maximum", or, when the answer's max_tokens is what overflows, "input length and
+ * `max_tokens` exceed context limit".
+ */
+const PROMPT_TOO_LONG = /prompt is too long|exceed context limit/i
 const EPHEMERAL = { type: 'ephemeral' } as const
 
 export class AnthropicModel implements ModelClient {
@@ -48,7 +54,8 @@ export class AnthropicModel implements ModelClient {
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
     const texts = new Map<number, string>()
     try {
-      const stream = this.client.messages.stream(requestParams(request, this.id, this.maxTokens), {
+      const maxTokens = request.maxTokens ?? this.maxTokens
+      const stream = this.client.messages.stream(requestParams(request, this.id, maxTokens), {
         signal: options.signal
       })
       stream.on('streamEvent', (event) => {
@@ -155,6 +162,18 @@ function translateError(
           partialText
         )
       case 400:
+        if (PROMPT_TOO_LONG.test(error.apiMessage ?? error.message)) {
+          return new ModelCallError(
+            'prompt_too_long',
+            `The conversation is longer than the model's context window (400)${detail}.`,
+            partialText
+          )
+        }
+        return new ModelCallError(
+          'bad_request',
+          `The API rejected the request (${error.status})${detail}.`,
+          partialText
+        )
       case 404:
       case 413:
       case 422:

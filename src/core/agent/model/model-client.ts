@@ -20,6 +20,13 @@ export interface ModelRequest {
    * API model sees the messages.
    */
   script: ScriptPosition
+  /**
+   * A summary request (summary/summarize.ts), not a turn: the scripted model answers it with its
+   * script's "summary" instead of a rule's response.
+   */
+  summary?: boolean
+  /** The answer's token limit, when not the client's default (a summary is kept short). */
+  maxTokens?: number
 }
 
 export interface ScriptPosition {
@@ -57,6 +64,8 @@ export const MODEL_ERROR_CODES = [
   'network',
   'stream_dropped',
   'bad_request',
+  /** The API refused the request as longer than the model's context window (400). */
+  'prompt_too_long',
   'api',
   'aborted'
 ] as const

@@ -6,7 +6,8 @@
 // the latest prompt the user typed on the current branch, picks the first rule whose `match`
 // occurs in it, and answers responses[k], k being the number of answers the model already gave
 // after that prompt (see ScriptPosition). A tool_use block without an id gets a fresh one;
-// stop_reason is tool_use when the answer holds a tool_use block, else end_turn.
+// stop_reason is tool_use when the answer holds a tool_use block, else end_turn. A summary request
+// (a branch summary, a compaction) is answered with the file's optional top-level "summary".
 import { randomUUID } from 'node:crypto'
 import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
@@ -31,6 +32,8 @@ const ScriptToolUseBlock = z.strictObject({
 const ScriptBlock = z.discriminatedUnion('type', [ScriptTextBlock, ScriptToolUseBlock])
 
 export const ScriptFile = z.strictObject({
+  /** The answer to every summary request. */
+  summary: z.string().optional(),
   rules: z.array(
     z.strictObject({
       match: z.string(),
@@ -205,11 +208,13 @@ export class ScriptedModel implements ModelClient {
   }
 
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
-    const { content, stopReason } = scriptedAnswer(
-      this.script,
-      request.script.prompt,
-      request.script.answered
-    )
+    const { content, stopReason } =
+      request.summary === true
+        ? textAnswer(
+            this.script.summary ??
+              'Scripted model: the script has no "summary" to answer a summary request with.'
+          )
+        : scriptedAnswer(this.script, request.script.prompt, request.script.answered)
     const streamed: string[] = []
     for (const [index, block] of content.entries()) {
       const [blockType, text]: [StreamedBlockType, string] =

@@ -26,6 +26,10 @@ export function receiveAgentEvent(event: AgentEvent): void {
     if (event.level === 'info') app.setStatus(event.message)
     else app.notify(event.level, event.message)
   }
+  if (event.type === 'context_usage') {
+    app.setContextUsage(event.usage)
+    return
+  }
   queued.push(event)
   if (event.type === 'status') {
     // The end of a run is applied at once, then everything is read back from the session.

@@ -4,14 +4,26 @@
 // and the markers move at once.
 import { getBridge } from '../bridge'
 import type { RewindMode } from '../../../shared/messages'
-import type { CheckpointView, RewindPreview, RewindResult } from '../../../shared/views'
+import type {
+  CheckpointView,
+  LeaveChoice,
+  RewindPreview,
+  RewindResult
+} from '../../../shared/views'
 import { keepFocus } from '../focus'
 import { activeTip } from '../graph/graph-view'
 import { useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
-import { useRewindStore, type MoveKind, type PreviewState } from '../stores/rewind-store'
+import {
+  NO_SUMMARY,
+  useRewindStore,
+  type LeaveState,
+  type MoveKind,
+  type PreviewState
+} from '../stores/rewind-store'
 import { attempt } from './report'
 import { refreshAll } from './session'
+import { saveSettings } from './settings'
 
 /** After the page redraws, the focus stays usable: see focus.ts. */
 function refocusFrom(from: Element | null): void {
@@ -24,7 +36,43 @@ function describeResult(verb: string, result: RewindResult): string {
     result.deleted.length > 0 ? `${result.deleted.length} deleted` : '',
     result.recreated.length > 0 ? `${result.recreated.length} recreated` : ''
   ].filter((part) => part !== '')
-  return `${verb}. Files: ${files.length > 0 ? files.join(', ') : 'none changed'}.`
+  const summary = result.summaryUuid ? ' The branch left is summarized.' : ''
+  return `${verb}. Files: ${files.length > 0 ? files.join(', ') : 'none changed'}.${summary}`
+}
+
+/**
+ * The remembered choice for the branch a move leaves (setting summary.onLeave), put into the
+ * dialog unless the user chose already: "summarize" preselects Summarize; "ask" and "none" No
+ * summary.
+ */
+async function preselectLeave(): Promise<void> {
+  const settings = await attempt('Loading settings', () => getBridge().request('settings:get', {}))
+  if (settings?.summaryOnLeave !== 'summarize') return
+  useRewindStore
+    .getState()
+    .update((dialog) =>
+      dialog.kind !== 'closed' && dialog.leave === NO_SUMMARY
+        ? { ...dialog, leave: { ...NO_SUMMARY, choice: 'summarize' } }
+        : dialog
+    )
+}
+
+export function chooseLeave(change: Partial<LeaveState>): void {
+  useRewindStore
+    .getState()
+    .update((dialog) =>
+      dialog.kind === 'closed' ? dialog : { ...dialog, leave: { ...dialog.leave, ...change } }
+    )
+}
+
+/** The request's choice for the branch left; with "remember", saved as the setting first. */
+async function leaveRequest(leave: LeaveState): Promise<LeaveChoice> {
+  if (leave.remember) {
+    await saveSettings({ summaryOnLeave: leave.choice === 'none' ? 'none' : 'summarize' })
+  }
+  if (leave.choice === 'none') return { mode: 'none' }
+  const instructions = leave.choice === 'instructions' ? leave.instructions.trim() : ''
+  return { mode: 'summarize', ...(instructions !== '' ? { instructions } : {}) }
 }
 
 /** A preview request as the dialogs show it: loaded, or why there is none. */
@@ -93,10 +141,12 @@ export function openRewindPicker(targetId: string | null = defaultTarget()): voi
     mode: 'both',
     choices: [] as CheckpointView[],
     preview: { state: 'loading' },
+    leave: NO_SUMMARY,
     applying: false
   })
   void loadRewindChoices(targetId)
   void loadRewindPreview()
+  void preselectLeave()
 }
 
 export function chooseRewind(change: { targetId?: string; mode?: RewindMode }): void {
@@ -118,8 +168,14 @@ export async function applyRewind(): Promise<void> {
   const dialog = useRewindStore.getState().dialog
   if (dialog.kind !== 'rewind' || dialog.applying) return
   setApplying(true)
+  // Code only leaves no branch: the conversation stays where it is.
+  const summary = dialog.mode === 'code' ? undefined : await leaveRequest(dialog.leave)
   const result = await attempt('Rewinding', () =>
-    getBridge().request('rewind:apply', { checkpointUuid: dialog.targetId, mode: dialog.mode })
+    getBridge().request('rewind:apply', {
+      checkpointUuid: dialog.targetId,
+      mode: dialog.mode,
+      ...(summary !== undefined ? { summary } : {})
+    })
   )
   if (result === null) {
     setApplying(false)
@@ -156,20 +212,22 @@ const MOVES: Record<
     what: string
     done: string
     preview: (nodeId: string, leafUuid: string) => Promise<RewindPreview>
-    apply: (nodeId: string, leafUuid: string) => Promise<RewindResult>
+    apply: (nodeId: string, leafUuid: string, summary: LeaveChoice) => Promise<RewindResult>
   }
 > = {
   switch: {
     what: 'Switching branch',
     done: 'Switched branch',
     preview: (_nodeId, leafUuid) => getBridge().request('branch:preview', { leafUuid }),
-    apply: (_nodeId, leafUuid) => getBridge().request('branch:switch', { leafUuid })
+    apply: (_nodeId, leafUuid, summary) =>
+      getBridge().request('branch:switch', { leafUuid, summary })
   },
   continue: {
     what: 'Continuing from here',
     done: 'Continuing from the chosen node',
     preview: (nodeId) => getBridge().request('continue:preview', { nodeId }),
-    apply: (nodeId) => getBridge().request('continue:apply', { nodeId })
+    apply: (nodeId, _leafUuid, summary) =>
+      getBridge().request('continue:apply', { nodeId, summary })
   }
 }
 
@@ -184,8 +242,10 @@ export function openMove(move: MoveKind, nodeId: string): void {
     nodeId,
     leafUuid,
     preview: { state: 'loading' },
+    leave: NO_SUMMARY,
     applying: false
   })
+  void preselectLeave()
   void previewOf(() => MOVES[move].preview(nodeId, leafUuid)).then((preview) =>
     useRewindStore
       .getState()
@@ -203,7 +263,8 @@ export async function applyMove(): Promise<void> {
   const from = document.activeElement
   const move = MOVES[dialog.move]
   setApplying(true)
-  const result = await attempt(move.what, () => move.apply(dialog.nodeId, dialog.leafUuid))
+  const summary = await leaveRequest(dialog.leave)
+  const result = await attempt(move.what, () => move.apply(dialog.nodeId, dialog.leafUuid, summary))
   if (result === null) {
     setApplying(false)
     return

@@ -10,6 +10,11 @@ export const loadSettings = (): Promise<Settings | null> =>
 
 export async function saveSettings(update: SettingsUpdate): Promise<Settings | null> {
   const saved = await attempt('Saving settings', () => getBridge().request('settings:set', update))
-  if (saved !== null) useAppStore.getState().setStatus('Settings saved')
+  if (saved === null) return null
+  useAppStore.getState().setStatus('Settings saved')
+  // The header follows: the model (a key ends the demo model) and the context window its meter
+  // measures against.
+  const info = await attempt('Reading the new settings', () => getBridge().request('app:info', {}))
+  if (info !== null) useAppStore.getState().setInfo(info)
   return saved
 }

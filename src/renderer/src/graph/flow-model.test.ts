@@ -30,12 +30,15 @@ const nodes = [
 
 describe('toFlowEdges', () => {
   it('skips a checkpoint link whose ends are not in the graph', () => {
-    const edges = toFlowEdges({ nodes, checkpointLinks: [{ from: 'c', to: 'gone' }] }, new Map())
+    const edges = toFlowEdges(
+      { nodes, checkpointLinks: [{ from: 'c', to: 'gone' }], summaryLinks: [] },
+      new Map()
+    )
     expect(edges.map((e) => e.id)).not.toContain('checkpoint:c->gone')
   })
 
   it('draws parent → child edges, highlighting those along the active path', () => {
-    const edges = toFlowEdges({ nodes, checkpointLinks: [] }, new Map())
+    const edges = toFlowEdges({ nodes, checkpointLinks: [], summaryLinks: [] }, new Map())
     const byTarget = new Map(edges.map((e) => [e.target, e]))
     expect(byTarget.get('b')?.className).toContain('flow-edge--active')
     expect(byTarget.get('c')?.className).not.toContain('flow-edge--active')
@@ -43,12 +46,28 @@ describe('toFlowEdges', () => {
   })
 
   it('draws an agent checkpoint as a link from its turn to its report', () => {
-    const edges = toFlowEdges({ nodes, checkpointLinks: [{ from: 'c', to: 'r' }] }, new Map())
+    const edges = toFlowEdges(
+      { nodes, checkpointLinks: [{ from: 'c', to: 'r' }], summaryLinks: [] },
+      new Map()
+    )
     const link = edges.find((e) => e.id === 'checkpoint:c->r')
     expect(link).toMatchObject({
       source: 'c',
       target: 'r',
       ariaLabel: 'Agent checkpoint to its report'
+    })
+  })
+
+  it('draws a summary of a branch left as a link from where that branch ended', () => {
+    const edges = toFlowEdges(
+      { nodes, checkpointLinks: [], summaryLinks: [{ from: 'c', to: 'b' }] },
+      new Map()
+    )
+    expect(edges.find((e) => e.id === 'summary:c->b')).toMatchObject({
+      source: 'c',
+      target: 'b',
+      className: 'flow-edge flow-edge--summary',
+      ariaLabel: 'Branch left to its summary'
     })
   })
 })

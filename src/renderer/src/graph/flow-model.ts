@@ -59,6 +59,9 @@ const KIND_NAMES: Record<GraphNodeKind, string> = {
  */
 export const REPORT_HANDLE = 'report'
 
+/** A summary of a branch left takes its link on the left, beside the branch it summarizes. */
+export const SUMMARY_HANDLE = 'summarized'
+
 /**
  * Where every node's handles sit, declared instead of measured. React Flow mounts each node whose
  * handles it has not measured, visible or not: without this, a 5,000-turn session would mount
@@ -74,7 +77,14 @@ const HANDLES: NodeHandle[] = [
     x: NODE_WIDTH,
     y: NODE_HEIGHT / 2
   },
-  { id: REPORT_HANDLE, type: 'source', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT / 2 }
+  {
+    id: REPORT_HANDLE,
+    type: 'source',
+    position: Position.Right,
+    x: NODE_WIDTH,
+    y: NODE_HEIGHT / 2
+  },
+  { id: SUMMARY_HANDLE, type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 }
 ]
 
 const MEASURED = { width: NODE_WIDTH, height: NODE_HEIGHT }
@@ -183,9 +193,12 @@ export function toFlowNodes(
   })
 }
 
-/** Parent → child edges (highlighted along the active path) and checkpoint → report links. */
+/**
+ * Parent → child edges (highlighted along the active path), checkpoint → report links, and links
+ * from the end of a branch left to the summary of it.
+ */
 export function toFlowEdges(
-  graph: Pick<SessionGraph, 'checkpointLinks'> & { nodes: readonly GraphNode[] },
+  graph: Pick<SessionGraph, 'checkpointLinks' | 'summaryLinks'> & { nodes: readonly GraphNode[] },
   previous: ReadonlyMap<string, Edge>
 ): Edge[] {
   const byId = new Map(graph.nodes.map((node) => [node.id, node]))
@@ -224,6 +237,23 @@ export function toFlowEdges(
       focusable: false
     }
     keep(bracket)
+  }
+  for (const link of graph.summaryLinks) {
+    if (!byId.has(link.from) || !byId.has(link.to)) continue
+    const summarized: BuiltInEdge = {
+      id: `summary:${link.from}->${link.to}`,
+      source: link.from,
+      target: link.to,
+      sourceHandle: REPORT_HANDLE,
+      targetHandle: SUMMARY_HANDLE,
+      type: 'smoothstep',
+      pathOptions: { offset: 20, borderRadius: 12 },
+      // No label: siblings sit close, and the dotted summary colour says it.
+      className: 'flow-edge flow-edge--summary',
+      ariaLabel: 'Branch left to its summary',
+      focusable: false
+    }
+    keep(summarized)
   }
   return edges
 }

@@ -27,6 +27,7 @@ const graphOf = (nodes: GraphNode[]): SessionGraph => ({
   nodes,
   leafUuid: null,
   checkpointLinks: [],
+  summaryLinks: [],
   canUndo: false,
   filesAt: { nodeId: null, changedSince: false },
   undo: null,

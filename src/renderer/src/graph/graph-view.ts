@@ -165,7 +165,7 @@ export function nextGraphView(
       new Map(previous.flowNodes.map((node) => [node.id, node]))
     ),
     flowEdges: toFlowEdges(
-      { nodes: visible, checkpointLinks: graph.checkpointLinks },
+      { nodes: visible, checkpointLinks: graph.checkpointLinks, summaryLinks: graph.summaryLinks },
       new Map(previous.flowEdges.map((edge) => [edge.id, edge]))
     )
   }

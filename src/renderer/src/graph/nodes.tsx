@@ -19,6 +19,7 @@ import {
   kindName,
   OUTCOME_BADGES,
   REPORT_HANDLE,
+  SUMMARY_HANDLE,
   type FlowNode,
   type NodeFacts
 } from './flow-model'
@@ -40,7 +41,10 @@ function shortTime(timestamp: string): string {
   return Number.isNaN(date.getTime()) ? '' : timeFormat.format(date)
 }
 
-/** Tree edges use the first (unnamed) handles; checkpoint links the named ones on the right. */
+/**
+ * Tree edges use the first (unnamed) handles; checkpoint links the named ones on the right, and a
+ * summary's link comes in on its left.
+ */
 function Handles() {
   return (
     <>
@@ -48,6 +52,7 @@ function Handles() {
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
       <Handle id={REPORT_HANDLE} type="target" position={Position.Right} isConnectable={false} />
       <Handle id={REPORT_HANDLE} type="source" position={Position.Right} isConnectable={false} />
+      <Handle id={SUMMARY_HANDLE} type="target" position={Position.Left} isConnectable={false} />
     </>
   )
 }

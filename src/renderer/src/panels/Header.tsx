@@ -1,8 +1,15 @@
-// The top bar: which workspace and model, the demo and read-only states, Undo and Redo (each
-// named after the action it would reverse or apply again), Export…, Settings.
-import type { TimelineStep } from '../../../shared/views'
+// The top bar: which workspace and model, how full the model's context is, the demo and
+// read-only states, Undo and Redo (each named after the action it would reverse or apply again),
+// Export…, Settings.
+import type { ContextUsage, TimelineStep } from '../../../shared/views'
 import { walkTimeline } from '../actions/rewind'
-import { selectInfo, selectRunning, selectStatus, useAppStore } from '../stores/app-store'
+import {
+  selectContextUsage,
+  selectInfo,
+  selectRunning,
+  selectStatus,
+  useAppStore
+} from '../stores/app-store'
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { useShallow } from 'zustand/react/shallow'
 import { useState } from 'react'
@@ -37,6 +44,46 @@ function TimelineButton({
   )
 }
 
+const tokens = new Intl.NumberFormat('en-US')
+
+/** "12% of the context window (24,000 of 200,000 tokens, estimated)": the meter's full reading. */
+export function contextText(usage: ContextUsage): string {
+  const share = Math.round((100 * usage.tokens) / usage.window)
+  const estimated = usage.estimated ? ', estimated' : ''
+  return `${share}% of the context window (${tokens.format(usage.tokens)} of ${tokens.format(usage.window)} tokens${estimated})`
+}
+
+/**
+ * How full the next request's context is: the API's count where it gave one, an estimate before
+ * the first answer (marked ~). Compaction starts at the threshold (settings).
+ */
+function ContextMeter() {
+  const usage = useAppStore(selectContextUsage)
+  if (usage === null) return null
+  const share = Math.min(100, Math.round((100 * usage.tokens) / usage.window))
+  const text = contextText(usage)
+  return (
+    <span
+      className="header__context"
+      role="meter"
+      aria-label="Context"
+      aria-valuemin={0}
+      aria-valuemax={usage.window}
+      aria-valuenow={Math.min(usage.tokens, usage.window)}
+      aria-valuetext={text}
+      title={text}
+    >
+      <span className="header__context-label">
+        Context {usage.estimated ? '~' : ''}
+        {share}%
+      </span>
+      <span className="header__context-bar" aria-hidden="true">
+        <span className="header__context-fill" style={{ width: `${share}%` }} />
+      </span>
+    </span>
+  )
+}
+
 const selectSetSettingsOpen = (s: ReturnType<typeof useAppStore.getState>) => s.setSettingsOpen
 
 export function Header() {
@@ -63,6 +110,7 @@ export function Header() {
           {info.model}
         </span>
       )}
+      <ContextMeter />
       {running && (
         <span className="chip chip--busy" role="status">
           Agent running

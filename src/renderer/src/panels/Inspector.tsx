@@ -1,6 +1,9 @@
 // The selected node in full: its prompt, the answer, tool calls, files changed with their diffs,
-// and for a branch summary or rewind report the whole text with when it was started and rewound.
-// Last, folded, its records as the log holds them (another tool's unknown records among them).
+// The selected node in full: its prompt, the answer, tool calls, files changed with their diffs,
+// the tokens its requests took, and for a branch summary, a compaction or a rewind report the
+// whole text with when it was started and rewound (and the files the summarized part read and
+// modified). Last, folded, its records as the log holds them (another tool's unknown records
+// among them).
 import type { NodeDetail } from '../../../shared/views'
 import { selectDetail, useInspectorStore } from '../stores/inspector-store'
 import { toBlockViews, type BlockView } from '../stores/transcript-model'
@@ -10,6 +13,45 @@ function formatTime(timestamp: string | null): string {
   if (timestamp === null) return 'unknown'
   const date = new Date(timestamp)
   return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString()
+}
+
+const count = new Intl.NumberFormat('en-US')
+
+/** The API's usage summed over the turn's answers; the context is its last request's. */
+function Tokens({ usage }: { usage: NonNullable<NodeDetail['usage']> }) {
+  const requests = `${usage.requests} request${usage.requests === 1 ? '' : 's'}`
+  return (
+    <section aria-label="Tokens">
+      <h3>Tokens</h3>
+      <p>
+        {requests} · input {count.format(usage.inputTokens)} · cache read{' '}
+        {count.format(usage.cacheReadTokens)} · cache write{' '}
+        {count.format(usage.cacheCreationTokens)} · output {count.format(usage.outputTokens)}
+      </p>
+      <p className="muted">
+        Context of the last request: {count.format(usage.contextTokens)} tokens
+      </p>
+    </section>
+  )
+}
+
+const SUMMARY_TITLES: Partial<Record<NodeDetail['node']['kind'], string>> = {
+  rewind_report: 'Rewind report',
+  compaction: 'Compaction',
+  branch_summary: 'Summary'
+}
+
+function SummaryFiles({ summary }: { summary: NonNullable<NodeDetail['summary']> }) {
+  const read = summary.readFiles ?? []
+  const modified = summary.modifiedFiles ?? []
+  if (read.length === 0 && modified.length === 0) return null
+  return (
+    <p className="muted">
+      {read.length > 0 && `Read: ${read.join(', ')}`}
+      {read.length > 0 && modified.length > 0 && ' · '}
+      {modified.length > 0 && `Modified: ${modified.join(', ')}`}
+    </p>
+  )
 }
 
 function textOf(blocks: readonly BlockView[]): string {
@@ -41,11 +83,20 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
       </p>
       {detail.summary !== null && (
         <section aria-label="Report">
-          <h3>{node.kind === 'rewind_report' ? 'Rewind report' : 'Summary'}</h3>
+          <h3>{SUMMARY_TITLES[node.kind] ?? 'Summary'}</h3>
           <p className="muted">
-            Started {formatTime(detail.summary.startedAt)} · rewound{' '}
-            {formatTime(detail.summary.rewoundAt)}
+            {detail.summary.startedAt === null
+              ? `Written ${formatTime(detail.summary.rewoundAt)}`
+              : `Started ${formatTime(detail.summary.startedAt)} · rewound ${formatTime(detail.summary.rewoundAt)}`}
           </p>
+          <SummaryFiles summary={detail.summary} />
+          {detail.summary.keptFrom != null && (
+            <p className="muted">
+              The model sees this summary in place of everything before “
+              {detail.summary.keptFrom.title || '(empty)'}”; from there on, the turns are sent word
+              for word.
+            </p>
+          )}
           <div className="prose">{detail.summary.text}</div>
         </section>
       )}
@@ -84,6 +135,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
           </ul>
         </section>
       )}
+      {detail.usage !== null && <Tokens usage={detail.usage} />}
       {node.kind === 'turn' && (
         <section aria-label="Files changed">
           <h3>Files changed ({detail.files.length})</h3>

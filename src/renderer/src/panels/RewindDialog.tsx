@@ -6,13 +6,14 @@ import type { CheckpointView } from '../../../shared/views'
 import { applyMove, applyRewind, chooseRewind } from '../actions/rewind'
 import { selectRunning, useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
-import type { MoveKind } from '../stores/rewind-store'
+import type { LeaveState, MoveKind } from '../stores/rewind-store'
 import {
   selectCloseDialog,
   selectDialog,
   useRewindStore,
   type PreviewState
 } from '../stores/rewind-store'
+import { LeaveSummaryFields, SummarizingNote } from './LeaveSummaryFields'
 import { Modal } from './Modal'
 import { PreviewList } from './PreviewList'
 
@@ -67,12 +68,14 @@ function RewindForm({
   mode,
   choices,
   preview,
+  leave,
   applying
 }: {
   targetId: string
   mode: RewindMode
   choices: readonly CheckpointView[]
   preview: PreviewState
+  leave: LeaveState
   applying: boolean
 }) {
   // Until the branch's prompts arrive, the target alone (from the graph) is listed.
@@ -123,6 +126,9 @@ function RewindForm({
         ))}
       </fieldset>
       <PreviewBody preview={preview} />
+      {/* Code only keeps the conversation where it is: no branch is left. */}
+      {mode !== 'code' && <LeaveSummaryFields leave={leave} applying={applying} />}
+      {mode !== 'code' && <SummarizingNote leave={leave} applying={applying} />}
       <div className="modal__actions">
         <button type="button" onClick={close}>
           Cancel
@@ -174,10 +180,12 @@ const MOVE_TEXTS: Record<MoveKind, { title: string; intro: string; confirm: stri
 function MoveDialog({
   move,
   preview,
+  leave,
   applying
 }: {
   move: MoveKind
   preview: PreviewState
+  leave: LeaveState
   applying: boolean
 }) {
   const close = useRewindStore(selectCloseDialog)
@@ -187,6 +195,8 @@ function MoveDialog({
     <Modal title={texts.title} onClose={close} wide>
       <p>{texts.intro}</p>
       <PreviewBody preview={preview} />
+      <LeaveSummaryFields leave={leave} applying={applying} />
+      <SummarizingNote leave={leave} applying={applying} />
       <div className="modal__actions">
         <button type="button" onClick={close}>
           Cancel

@@ -1,8 +1,9 @@
 // What can be done with the selected node, on any branch: rewind to before its prompt, continue
-// the conversation from it, switch to its branch's end, compare it with another node or the
-// current files, fork a new session from it, label it, fold what is under it. Read-only sessions
-// (another process holds them) and a running agent offer none of the moves; a read-only session
-// can still be forked (the fork is a session of this app's own).
+// the conversation from it, switch to its branch's end, summarize from or up to its prompt (on
+// the active branch), compare it with another node or the current files, fork a new session from
+// it, label it, fold what is under it. Read-only sessions (another process holds them) and a
+// running agent offer none of the moves; a read-only session can still be forked (the fork is a
+// session of this app's own).
 import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { cancelCompare, openCompare, startCompare } from '../actions/compare'
@@ -20,8 +21,10 @@ import {
   selectSelectedNode,
   useGraphStore
 } from '../stores/graph-store'
+import type { SummaryDirection } from '../actions/summary'
 import { ForkDialog } from './ForkDialog'
 import { LabelDialog } from './LabelDialog'
+import { SummarizeDialog } from './SummarizeDialog'
 
 /** While a compare is being set up: its first node, and the two ways to pick the second. */
 function CompareChoice({ fromId, selectedId }: { fromId: string; selectedId: string }) {
@@ -54,6 +57,7 @@ export function SelectionBar() {
   const running = useAppStore(selectRunning)
   const compareFrom = useAppStore(selectCompareFrom)
   const [labeling, setLabeling] = useState(false)
+  const [summarizing, setSummarizing] = useState<SummaryDirection | null>(null)
   const [forking, setForking] = useState(false)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
@@ -76,6 +80,16 @@ export function SelectionBar() {
         {!node.onActivePath && (
           <button type="button" disabled={locked} onClick={() => openMove('switch', node.id)}>
             Switch to this branch
+          </button>
+        )}
+        {node.kind === 'turn' && node.onActivePath && (
+          <button type="button" disabled={locked} onClick={() => setSummarizing('from')}>
+            Summarize from here
+          </button>
+        )}
+        {node.kind === 'turn' && node.onActivePath && node.parentId !== null && (
+          <button type="button" disabled={locked} onClick={() => setSummarizing('upTo')}>
+            Summarize up to here
           </button>
         )}
         {compareFrom === null && (
@@ -101,6 +115,9 @@ export function SelectionBar() {
       </div>
       {compareFrom !== null && <CompareChoice fromId={compareFrom} selectedId={node.id} />}
       {labeling && <LabelDialog node={node} onClose={() => setLabeling(false)} />}
+      {summarizing !== null && (
+        <SummarizeDialog direction={summarizing} node={node} onClose={() => setSummarizing(null)} />
+      )}
       {forking && <ForkDialog node={node} onClose={() => setForking(false)} />}
     </div>
   )

@@ -2,7 +2,7 @@
 // one comes from, so the field starts empty and a saved key is never shown.
 import { useEffect, useState } from 'react'
 import type { PermissionMode } from '../../../shared/messages'
-import type { Settings, SettingsUpdate } from '../../../shared/views'
+import type { Settings, SettingsUpdate, SummaryOnLeave } from '../../../shared/views'
 import { loadSettings, saveSettings } from '../actions/settings'
 import { selectSettingsOpen, useAppStore } from '../stores/app-store'
 import { Modal } from './Modal'
@@ -11,6 +11,12 @@ const PERMISSION_MODES: { mode: PermissionMode; name: string }[] = [
   { mode: 'default', name: 'Ask before edits and commands' },
   { mode: 'acceptEdits', name: 'Accept file edits, ask before commands' },
   { mode: 'bypassPermissions', name: 'Never ask' }
+]
+
+const LEAVE_CHOICES: { value: SummaryOnLeave; name: string }[] = [
+  { value: 'ask', name: 'Ask each time' },
+  { value: 'none', name: 'No summary' },
+  { value: 'summarize', name: 'Summarize it' }
 ]
 
 const KEY_SOURCES: Record<Settings['apiKeySource'], string> = {
@@ -33,6 +39,9 @@ function SettingsForm({
   const [permissionMode, setPermissionMode] = useState(settings.permissionMode)
   const [checkpointEnabled, setCheckpointEnabled] = useState(settings.checkpointEnabled)
   const [bashSandbox, setBashSandbox] = useState(settings.bashSandbox)
+  const [summaryOnLeave, setSummaryOnLeave] = useState(settings.summaryOnLeave)
+  const [threshold, setThreshold] = useState(Math.round(settings.compactionThreshold * 100))
+  const [contextWindow, setContextWindow] = useState(settings.contextWindow)
   const setOpen = useAppStore(selectSetOpen)
 
   const save = async (update: SettingsUpdate) => {
@@ -53,6 +62,12 @@ function SettingsForm({
           permissionMode,
           checkpointEnabled,
           bashSandbox,
+          // Saved only when changed: an unchanged default stays a default.
+          ...(summaryOnLeave !== settings.summaryOnLeave ? { summaryOnLeave } : {}),
+          ...(threshold / 100 !== settings.compactionThreshold
+            ? { compactionThreshold: threshold / 100 }
+            : {}),
+          ...(contextWindow !== settings.contextWindow ? { contextWindow } : {}),
           ...(apiKey === '' ? {} : { apiKey })
         })
       }}
@@ -126,6 +141,49 @@ function SettingsForm({
           {bashSandbox ? ' With it on, Bash refuses to run commands.' : ''}
         </p>
       )}
+      <label className="field">
+        <span>When leaving a branch</span>
+        <select
+          value={summaryOnLeave}
+          onChange={(event) => setSummaryOnLeave(event.target.value as SummaryOnLeave)}
+        >
+          {LEAVE_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="muted">
+        A summary of the branch you leave (rewind, switch, continue) is added where the conversation
+        goes on, so the model keeps what that branch found.
+      </p>
+      <label className="field">
+        <span>Compact the conversation at (% of the context window)</span>
+        <input
+          type="number"
+          min={1}
+          max={100}
+          required
+          value={threshold}
+          onChange={(event) => setThreshold(Number(event.target.value))}
+        />
+      </label>
+      <label className="field">
+        <span>Context window (tokens)</span>
+        <input
+          type="number"
+          min={1000}
+          step={1000}
+          required
+          value={contextWindow}
+          onChange={(event) => setContextWindow(Number(event.target.value))}
+        />
+      </label>
+      <p className="muted">
+        Before a request would pass the threshold, the older turns are summarized and the recent
+        ones kept word for word; nothing leaves the session log.
+      </p>
       <div className="modal__actions">
         <button type="button" onClick={() => setOpen(false)}>
           Close

@@ -2,7 +2,12 @@
 // process told us (info, sessions), whether the agent runs, its permission questions, notices,
 // the composer's draft and which side panel is showing.
 import { create } from 'zustand'
-import type { AppInfo, PermissionRequest, SessionSummary } from '../../../shared/views'
+import type {
+  AppInfo,
+  ContextUsage,
+  PermissionRequest,
+  SessionSummary
+} from '../../../shared/views'
 
 export interface Notice {
   id: number
@@ -31,6 +36,8 @@ interface AppStore {
   settingsOpen: boolean
   /** The first node of a compare being set up (the selection bar asks for the second). */
   compareFrom: string | null
+  /** How full the model's context is (app:info, then each context_usage event). */
+  contextUsage: ContextUsage | null
   setInfo: (info: AppInfo) => void
   setSessions: (sessions: readonly SessionSummary[]) => void
   setRunning: (running: boolean) => void
@@ -47,6 +54,7 @@ interface AppStore {
   showPanel: (panel: SidePanel) => void
   setSettingsOpen: (open: boolean) => void
   setCompareFrom: (nodeId: string | null) => void
+  setContextUsage: (usage: ContextUsage) => void
 }
 
 let nextNoticeId = 1
@@ -65,9 +73,22 @@ export const useAppStore = create<AppStore>()((set) => ({
   panel: 'transcript',
   settingsOpen: false,
   compareFrom: null,
+  contextUsage: null,
   // A page opened or reloaded mid-run takes the run and its open questions from the main process.
+  // A warning the last app:info gave and this one does not (a key saved: no "No API key") no
+  // longer holds: its notice goes, and it is announced again should it come back.
   setInfo: (info) =>
-    set({ info, running: info.running, permissions: [...info.pendingPermissions] }),
+    set((s) => {
+      const gone = new Set(s.info?.notices.filter((n) => !info.notices.includes(n)))
+      return {
+        info,
+        running: info.running,
+        permissions: [...info.pendingPermissions],
+        contextUsage: info.contextUsage,
+        notices: s.notices.filter((n) => !gone.has(n.message)),
+        announced: new Set([...s.announced].filter((m) => !gone.has(m)))
+      }
+    }),
   setSessions: (sessions) => set({ sessions }),
   // A run that ends leaves no question open: the main process stops waiting for answers.
   setRunning: (running) => set(running ? { running } : { running, permissions: [] }),
@@ -102,7 +123,8 @@ export const useAppStore = create<AppStore>()((set) => ({
     ),
   showPanel: (panel) => set({ panel }),
   setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
-  setCompareFrom: (compareFrom) => set({ compareFrom })
+  setCompareFrom: (compareFrom) => set({ compareFrom }),
+  setContextUsage: (contextUsage) => set({ contextUsage })
 }))
 
 type State = AppStore
@@ -120,3 +142,4 @@ export const selectComposerFocusRequest = (s: State) => s.composerFocusRequest
 export const selectPanel = (s: State) => s.panel
 export const selectSettingsOpen = (s: State) => s.settingsOpen
 export const selectCompareFrom = (s: State) => s.compareFrom
+export const selectContextUsage = (s: State) => s.contextUsage

@@ -11,6 +11,18 @@ export type PreviewState =
 /** Switch: to the end of a node's branch. Continue: to the node itself (its turn's end). */
 export type MoveKind = 'switch' | 'continue'
 
+/**
+ * What to do with the branch a move leaves: no summary, a summary, or one following the user's
+ * instructions; `remember` saves the choice as the setting summary.onLeave.
+ */
+export interface LeaveState {
+  choice: 'none' | 'summarize' | 'instructions'
+  instructions: string
+  remember: boolean
+}
+
+export const NO_SUMMARY: LeaveState = { choice: 'none', instructions: '', remember: false }
+
 export type RewindDialog =
   | { kind: 'closed' }
   | {
@@ -20,6 +32,7 @@ export type RewindDialog =
       /** The prompts of the target's branch, numbered along it (session:checkpoints). */
       choices: readonly CheckpointView[]
       preview: PreviewState
+      leave: LeaveState
       applying: boolean
     }
   | {
@@ -28,6 +41,7 @@ export type RewindDialog =
       nodeId: string
       leafUuid: string
       preview: PreviewState
+      leave: LeaveState
       applying: boolean
     }
 

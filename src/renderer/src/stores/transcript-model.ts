@@ -232,6 +232,7 @@ export function applyAgentEvent(
       return { ...model, byId }
     }
     case 'notice':
+    case 'context_usage':
       return model
   }
 }
