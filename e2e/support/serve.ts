@@ -22,17 +22,20 @@ export interface ServeOptions {
   files?: Record<string, string>
   /** A copy of this folder becomes the workspace (e.g. demo/workspace). */
   copyFrom?: string
+  /** An existing folder to serve as the workspace, and the data home (a fake home's). */
+  workspace?: string
+  home?: string
   args?: string[]
   env?: Record<string, string>
 }
 
 export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
   const base = mkdtempSync(join(tmpdir(), 'rs-e2e-'))
-  const workspace = join(base, 'workspace')
-  const home = join(base, 'home')
-  mkdirSync(home)
+  const workspace = options.workspace ?? join(base, 'workspace')
+  const home = options.home ?? join(base, 'home')
+  mkdirSync(home, { recursive: true })
   if (options.copyFrom !== undefined) cpSync(options.copyFrom, workspace, { recursive: true })
-  else mkdirSync(workspace)
+  else mkdirSync(workspace, { recursive: true })
   for (const [path, content] of Object.entries(options.files ?? {})) {
     mkdirSync(join(workspace, path, '..'), { recursive: true })
     writeFileSync(join(workspace, path), content)

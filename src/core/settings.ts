@@ -28,7 +28,9 @@ export const SettingsFile = z.looseObject({
       piHome: z.string().min(1).optional(),
       ohMyPiHome: z.string().min(1).optional()
     })
-    .optional()
+    .optional(),
+  /** Workspaces opened before, newest first (studio/workspace-host.ts). */
+  recentWorkspaces: z.array(z.string()).optional()
 })
 export type SettingsFile = z.infer<typeof SettingsFile>
 

@@ -14,9 +14,11 @@ import {
   ExportFormat,
   ExportedFile,
   FileDiff,
+  FolderCompletion,
   NodeDetail,
   PermissionRequest,
   ProjectSummary,
+  RecentWorkspace,
   RescuePreview,
   RescueResult,
   RewindPreview,
@@ -156,6 +158,18 @@ export const requests = {
     z.object({ a: Uuid, b: CompareRef, path: z.string().min(1).max(4096) }).strict(),
     FileDiff
   ),
+  /**
+   * Workspaces (studio/workspace-host.ts): the studio re-opens on another folder, no restart.
+   * `workspace:pick` is the desktop's folder dialog (null: cancelled); the web host has none
+   * (`unavailable`) and the page offers a path field completed by `fs:complete` instead.
+   */
+  'workspace:open': channel(z.object({ cwd: z.string().min(1).max(4096) }).strict(), AppInfo),
+  'workspace:recent': channel(Empty, z.array(RecentWorkspace)),
+  'workspace:pick': channel(Empty, z.object({ cwd: z.string().nullable() })),
+  'fs:complete': channel(
+    z.object({ path: z.string().min(1).max(4096) }).strict(),
+    FolderCompletion
+  ),
   'settings:get': channel(Empty, Settings),
   'settings:set': channel(SettingsUpdate.strict(), Settings)
 } as const
@@ -166,7 +180,11 @@ export const events = {
   'agent:permission': PermissionRequest,
   /** A permission question is no longer waiting (answered in some window, or the run stopped):
    * every other window takes it down. */
-  'agent:permissionResolved': z.object({ requestId: z.string() })
+  'agent:permissionResolved': z.object({ requestId: z.string() }),
+  /** The host opened another workspace (in some window): every page loads it. */
+  'workspace:changed': z.object({ workspace: z.string() }),
+  /** The desktop's menu asks the page for what it does itself (src/main/menu.ts). */
+  'menu:command': z.object({ command: z.enum(['open-folder', 'new-session']) })
 } as const
 
 export type RequestChannel = keyof typeof requests
@@ -206,6 +224,10 @@ export type Reply = z.infer<typeof Reply>
 export type Handlers = {
   [C in RequestChannel]: (args: RequestArgs<C>) => Promise<RequestResult<C>>
 }
+
+/** The channels the host answers (which folder is open), not one studio. */
+export type WorkspaceChannel =
+  'workspace:open' | 'workspace:recent' | 'workspace:pick' | 'fs:complete'
 
 /** What a host gives the core to push events to every connected renderer. */
 export type EventSink = <E extends EventChannel>(event: E, payload: EventPayload<E>) => void

@@ -391,6 +391,26 @@ export const ProjectSummary = z.object({
 })
 export type ProjectSummary = z.infer<typeof ProjectSummary>
 
+/** A workspace opened before (settings `recentWorkspaces`), newest first, with its session count. */
+export const RecentWorkspace = z.object({
+  cwd: z.string(),
+  sessions: z.number().int(),
+  current: z.boolean(),
+  /** Why it cannot be opened now (gone, refused); null when it can. */
+  problem: z.string().nullable()
+})
+export type RecentWorkspace = z.infer<typeof RecentWorkspace>
+
+/** The folders under a typed path's parent whose names start as it ends (Open folder… field). */
+export const FolderCompletion = z.object({
+  /** The folder listed (the typed path up to its last /). */
+  parent: z.string(),
+  folders: z.array(z.string()),
+  /** More folders matched than were listed. */
+  truncated: z.boolean()
+})
+export type FolderCompletion = z.infer<typeof FolderCompletion>
+
 export const Settings = z.object({
   model: z.string(),
   permissionMode: PermissionMode,

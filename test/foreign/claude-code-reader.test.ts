@@ -101,6 +101,8 @@ describe('a Claude Code session with sub-agents and two /compact', () => {
       'turn'
     ])
     expect(graph.nodes.every((n) => n.onActivePath)).toBe(true)
+    // A compaction answers nothing: it is no failed turn.
+    expect(graph.nodes.map((n) => n.outcome)).toEqual(graph.nodes.map(() => 'done'))
   })
 
   it('a compaction whose logical parent is missing follows the record before it, as a problem', () => {

@@ -59,6 +59,12 @@ describe('continue a Claude Code session in Rewind Studio', () => {
     expect(conversationOf(request?.messages ?? [])).toEqual(
       conversationOf(modelRequest('rewind-parallel').messages)
     )
+    // The carried turns keep the times Claude Code logged them at.
+    const said = new Set(readLines(cc.file).map((r) => r.timestamp))
+    const carried = readLines(file).filter((r) => r.type === 'user' || r.type === 'assistant')
+    expect(carried.length).toBeGreaterThan(2)
+    const copies = carried.slice(0, -2) // the prompt sent here and its answer are new
+    expect(copies.every((r) => said.has(r.timestamp))).toBe(true)
     // Nothing of the workspace was touched: the files are as Claude Code left them.
     expect(readFileSync(`${cc.workspace}/config.txt`, 'utf8')).toBe('mode=c\n')
   })

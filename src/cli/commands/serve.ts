@@ -1,11 +1,11 @@
 // `rewind-studio serve`: the web host without trying Electron. Opens the workspace on its latest
 // session and prints the URL (with this run's token) to open in a browser.
 import { join } from 'node:path'
-import { createHandlers } from '../../core/studio/handlers'
 import { launchStudio } from '../../core/studio/launch'
 import { parseLaunchArgs } from '../../core/studio/launch-options'
 import { validatingSink } from '../../core/studio/events'
 import { memorySecrets } from '../../core/studio/secret-store'
+import { WorkspaceHost } from '../../core/studio/workspace-host'
 import type { EventChannel } from '../../shared/contract'
 import { startWebHost } from '../../web/server'
 import { appRoot, ensureAppBuild, failWith, wantsHelp } from '../cli-support'
@@ -42,14 +42,26 @@ export async function run(args: string[]): Promise<number> {
     const options = parseLaunchArgs(args)
     await ensureAppBuild()
     let broadcast: (event: EventChannel, payload: unknown) => void = () => {}
-    const studio = await launchStudio({
-      ...options,
-      appRoot,
-      secrets: memorySecrets(),
-      emit: validatingSink((event, payload) => broadcast(event, payload))
+    const emit = validatingSink((event, payload) => broadcast(event, payload))
+    const secrets = memorySecrets()
+    const studio = await launchStudio({ ...options, appRoot, secrets, emit })
+    // "Open folder…" re-opens the studio on another folder with this run's options.
+    const workspaces = new WorkspaceHost(studio, {
+      home: options.home,
+      launch: (cwd) =>
+        launchStudio({
+          ...options,
+          cwd,
+          demo: false,
+          session: { kind: 'latest-or-new' },
+          appRoot,
+          secrets,
+          emit
+        }),
+      switched: (workspace) => emit('workspace:changed', { workspace })
     })
     const host = await startWebHost({
-      handlers: createHandlers(studio),
+      handlers: workspaces.handlers(),
       staticDir: join(appRoot, 'out/renderer'),
       port: options.port
     })
@@ -64,7 +76,7 @@ export async function run(args: string[]): Promise<number> {
     })
     const closed = (async () => {
       await host.close()
-      await studio.close()
+      await workspaces.close()
     })()
     if (!(await settlesWithin(closed, SHUTDOWN_GRACE_MS))) {
       // The session log holds every record written so far; the writer lock goes with the

@@ -96,18 +96,22 @@ function keptRange(r: TreeRecord): { from: string | null; to: string | null } {
 function write(store: SessionStore, r: TreeRecord): void {
   switch (r.type) {
     case 'user':
+      // The turns keep the times they were said (the graph and the inspector show them).
       store.appendMessage(
         { role: 'user', content: r.message.content },
-        r.isMeta === true ? { isMeta: true } : {}
+        { ...(r.isMeta === true ? { isMeta: true } : {}), timestamp: r.timestamp }
       )
       return
     case 'assistant':
-      store.appendMessage({
-        role: 'assistant',
-        content: r.message.content,
-        ...(r.message.model !== undefined ? { model: r.message.model } : {}),
-        ...(r.message.stop_reason !== undefined ? { stop_reason: r.message.stop_reason } : {})
-      })
+      store.appendMessage(
+        {
+          role: 'assistant',
+          content: r.message.content,
+          ...(r.message.model !== undefined ? { model: r.message.model } : {}),
+          ...(r.message.stop_reason !== undefined ? { stop_reason: r.message.stop_reason } : {})
+        },
+        { timestamp: r.timestamp }
+      )
       return
     case 'branch_summary':
       store.appendBranchSummary({

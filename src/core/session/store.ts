@@ -67,6 +67,8 @@ export interface MessageExtra {
   toolDetails?: Record<string, unknown>
   /** A uuid chosen earlier (the agent streams a message under the id it will be saved with). */
   uuid?: string
+  /** When it was said, for a message carried over from another tool's log (continue-foreign). */
+  timestamp?: string
 }
 
 /** Raised for appends to a session this store may not write: read-only, closed, or changed. */
@@ -323,7 +325,7 @@ export class SessionStore {
     if (extra.uuid !== undefined && this.treeModel.get(uuid) !== undefined) {
       throw new Error(`Entry ${uuid} already exists`)
     }
-    const base = { uuid, parentUuid: this.leafUuid, timestamp: now() }
+    const base = { uuid, parentUuid: this.leafUuid, timestamp: extra.timestamp ?? now() }
     const content = limitPersistedText(message.content)
     const durable = extra.durable ?? true
     if (message.role === 'user') {

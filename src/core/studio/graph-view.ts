@@ -343,11 +343,12 @@ export function buildSessionGraph(
       onActivePath: activeOwners.has(record.uuid),
       branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
       label: maskOrNull(labels.get(record.uuid)),
-      // An exploration ends where the agent rewound it, by design: never a failure.
+      // An exploration ends where the agent rewound it, by design: never a failure. A compaction
+      // asks no answer (Claude Code's is a user record, with its command's output after it).
       outcome:
         runningNode === record.uuid
           ? 'running'
-          : kind === 'exploration'
+          : kind === 'exploration' || kind === 'compaction'
             ? 'done'
             : outcomeOf(tree, index, index.ends.get(record.uuid))
     }

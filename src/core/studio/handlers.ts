@@ -1,12 +1,32 @@
 // The contract's request handlers over a studio: one line each. Both hosts serve these same
 // handlers; dispatch() has validated every argument before a handler runs.
-import type { Handlers } from '../../shared/contract'
+import type { Handlers, WorkspaceChannel } from '../../shared/contract'
+import { StudioError } from './dispatch'
 import type { Studio } from './studio'
 
 const ok = { ok: true as const }
 
-export function createHandlers(studio: Studio): Handlers {
+/** What a host answers itself (workspace-host.ts): which folder is open. */
+export type WorkspaceHandlers = Pick<Handlers, WorkspaceChannel>
+
+const noWorkspaceSwitch = async (): Promise<never> => {
+  throw new StudioError('unavailable', 'This host opens one workspace: restart it on another.')
+}
+
+/** A studio on its own, without a WorkspaceHost (the tests' harness). */
+const oneWorkspace: WorkspaceHandlers = {
+  'workspace:open': noWorkspaceSwitch,
+  'workspace:recent': noWorkspaceSwitch,
+  'workspace:pick': noWorkspaceSwitch,
+  'fs:complete': noWorkspaceSwitch
+}
+
+export function createHandlers(
+  studio: Studio,
+  workspaces: WorkspaceHandlers = oneWorkspace
+): Handlers {
   return {
+    ...workspaces,
     'app:info': async () => studio.info(),
     'session:list': async () => studio.listSessions(),
     'projects:list': async () => studio.listProjects(),

@@ -8,8 +8,10 @@ import { useAppStore } from './stores/app-store'
 import { useRewindStore } from './stores/rewind-store'
 import { CompareDialog } from './panels/CompareDialog'
 import { Composer } from './panels/Composer'
+import { ForeignBar } from './panels/ForeignBar'
 import { Header } from './panels/Header'
 import { Notices } from './panels/Notices'
+import { OpenFolderDialog } from './panels/OpenFolderDialog'
 import { PermissionPrompt } from './panels/PermissionPrompt'
 import { RewindDialogs } from './panels/RewindDialog'
 import { SessionList } from './panels/SessionList'
@@ -57,6 +59,8 @@ function useEscapeTwiceOpensRewind(): void {
 
 export function App() {
   useEffect(() => connect(), [])
+  const foreign = useAppStore((s) => s.info?.foreign ?? null)
+  const openFolderOpen = useAppStore((s) => s.openFolderOpen)
   useEscapeTwiceOpensRewind()
   const [sideWidth, setSideWidth] = useSideWidth()
   return (
@@ -70,12 +74,15 @@ export function App() {
           <SideResizer width={sideWidth} onResize={setSideWidth} />
           <SidePanel />
           <PermissionPrompt />
-          <Composer />
+          {foreign === null ? <Composer /> : <ForeignBar foreign={foreign} />}
         </div>
       </main>
       <RewindDialogs />
       <CompareDialog />
       <SettingsDialog />
+      {openFolderOpen && (
+        <OpenFolderDialog onClose={() => useAppStore.getState().setOpenFolderOpen(false)} />
+      )}
     </div>
   )
 }

@@ -4,12 +4,35 @@ import { getBridge } from '../bridge'
 import { useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import { receiveAgentEvent } from './agent'
-import { loadSession, onSelectionChanged } from './session'
+import {
+  followOtherWindow,
+  loadSession,
+  newSession,
+  onSelectionChanged,
+  refreshTranscript
+} from './session'
+import { followWorkspace, openFolder } from './workspace'
 
 export function connect(): () => void {
   const bridge = getBridge()
   const stops = [
-    bridge.on('session:graph', (graph) => useGraphStore.getState().receiveGraph(graph)),
+    bridge.on('session:graph', (graph) => {
+      // Another window opened another session: follow it rather than draw its graph under ours.
+      const shown = useAppStore.getState().info
+      if (shown !== null && shown.sessionId !== graph.sessionId) {
+        void followOtherWindow()
+        return
+      }
+      useGraphStore.getState().receiveGraph(graph)
+      // Another tool appending to the session it shows: its transcript grows too (ours streams).
+      if (useAppStore.getState().info?.foreign != null) void refreshTranscript()
+    }),
+    bridge.on('workspace:changed', ({ workspace }) => followWorkspace(workspace)),
+    // The desktop's menu: File › Open Folder… and New Session do what the page's buttons do.
+    bridge.on('menu:command', ({ command }) => {
+      if (useAppStore.getState().running) return
+      void (command === 'open-folder' ? openFolder() : newSession())
+    }),
     bridge.on('agent:event', receiveAgentEvent),
     bridge.on('agent:permission', (request) => useAppStore.getState().askPermission(request)),
     bridge.on('agent:permissionResolved', ({ requestId }) =>

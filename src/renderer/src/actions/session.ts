@@ -160,6 +160,13 @@ export async function switchSession(load: () => Promise<unknown>, what: string):
   return true
 }
 
+/**
+ * Another window moved the main process to another session or workspace (one studio serves every
+ * window): this one loads what is open now instead of drawing what no longer is.
+ */
+export const followOtherWindow = () =>
+  switchSession(() => getBridge().request('app:info', {}), 'Following the other window')
+
 export const openSession = (sessionId: string) =>
   switchSession(() => getBridge().request('session:open', { sessionId }), 'Opening the session')
 

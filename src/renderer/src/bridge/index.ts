@@ -20,4 +20,9 @@ export function getBridge(): Bridge {
   return bridge
 }
 
+/** The desktop answers `workspace:pick` with the system's folder dialog; a browser has none. */
+export function hasFolderDialog(): boolean {
+  return window.api !== undefined
+}
+
 export { BridgeError } from './bridge-error'

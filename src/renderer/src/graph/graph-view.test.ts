@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
-import { activeTip, emptyGraphView, nextGraphView } from './graph-view'
+import { activeTip, emptyGraphView, nextGraphView, subagentsFoldKey } from './graph-view'
 
 function turn(
   id: string,
@@ -115,5 +115,36 @@ describe('activeTip', () => {
   it('is null when nothing is on the active path, else the deepest active node', () => {
     expect(activeTip([turn('a', null, false)])).toBeNull()
     expect(activeTip([turn('a', null), turn('b', 'a'), turn('c', 'a', false)])).toBe('b')
+  })
+})
+
+describe('sub-agent runs of another tool’s session', () => {
+  //   a ── b (the conversation goes on)
+  //    ├── subagent:1
+  //    └── subagent:2
+  // The studio lists sub-agent nodes after the turns, on their turn's path.
+  const nodes = [
+    turn('a', null),
+    turn('b', 'a'),
+    turn('subagent:1', 'a', true, 'subagent'),
+    turn('subagent:2', 'a', true, 'subagent')
+  ]
+
+  it('are no point of the conversation: the tip is the last turn', () => {
+    expect(activeTip(nodes)).toBe('b')
+    const view = nextGraphView(emptyGraphView, graphOf(nodes))
+    expect(view.facts.get('b')?.conversationHere).toBe(true)
+    expect(view.facts.get('subagent:1')?.conversationHere).toBe(false)
+  })
+
+  it('fold away under their turn while the rest of its branch stays shown', () => {
+    const folded = nextGraphView(
+      emptyGraphView,
+      graphOf(nodes),
+      new Map([[subagentsFoldKey('a'), true]])
+    )
+    expect(folded.visible.map((n) => n.id)).toEqual(['a', 'b'])
+    const shown = nextGraphView(folded, graphOf(nodes), new Map([[subagentsFoldKey('a'), false]]))
+    expect(shown.visible.map((n) => n.id)).toEqual(['a', 'b', 'subagent:1', 'subagent:2'])
   })
 })

@@ -52,15 +52,24 @@ export function collapsedByDefault(node: GraphNode): boolean {
   return node.kind === 'exploration' && !node.onActivePath
 }
 
+/**
+ * The choice that folds the sub-agent runs under a turn (another tool's session), apart from the
+ * rest of its branch: the turn's next prompt stays shown.
+ */
+export const subagentsFoldKey = (parentId: string) => `subagents of ${parentId}`
+
 export function isCollapsed(node: GraphNode, choices: CollapseChoices): boolean {
   return choices.get(node.id) ?? collapsedByDefault(node)
 }
 
-/** Where the conversation stands: the deepest node on the active path (parents come first). */
+/**
+ * Where the conversation stands: the deepest node on the active path (parents come first). A
+ * sub-agent's run sits on its turn's path but is no point of the conversation.
+ */
 export function activeTip(nodes: readonly GraphNode[]): string | null {
   for (let i = nodes.length - 1; i >= 0; i--) {
     const node = nodes[i]!
-    if (node.onActivePath) return node.id
+    if (node.onActivePath && node.kind !== 'subagent') return node.id
   }
   return null
 }
@@ -88,7 +97,9 @@ function foldTree(
   const visible: GraphNode[] = []
   for (const node of nodes) {
     const parent = index.parentOf.get(node.id) ?? null
-    if (parent !== null && (hidden.has(parent) || collapsed.has(parent))) {
+    const subagentFolded =
+      node.kind === 'subagent' && parent !== null && choices.get(subagentsFoldKey(parent)) === true
+    if (parent !== null && (hidden.has(parent) || collapsed.has(parent) || subagentFolded)) {
       hidden.add(node.id)
       continue
     }

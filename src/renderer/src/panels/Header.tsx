@@ -93,6 +93,8 @@ export function Header() {
   const { undo, redo } = useGraphStore(useShallow(selectTimelineSteps))
   const setSettingsOpen = useAppStore(selectSetSettingsOpen)
   const readOnly = info?.readOnlyReason != null
+  // Another tool's session is read-only, yet its rescue restores walk the timeline.
+  const timelineLocked = running || (readOnly && info?.foreign === null)
   const [exporting, setExporting] = useState(false)
   return (
     <header className="header">
@@ -120,8 +122,8 @@ export function Header() {
       <span className="header__status" role="status" aria-live="polite" title={status}>
         {status}
       </span>
-      <TimelineButton verb="Undo" step={undo} locked={running || readOnly} />
-      <TimelineButton verb="Redo" step={redo} locked={running || readOnly} />
+      <TimelineButton verb="Undo" step={undo} locked={timelineLocked} />
+      <TimelineButton verb="Redo" step={redo} locked={timelineLocked} />
       <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
         Export…
       </button>

@@ -3,7 +3,10 @@
 // the active branch), compare it with another node or the current files, fork a new session from
 // it, label it, fold what is under it. Read-only sessions (another process holds them) and a
 // running agent offer none of the moves; a read-only session can still be forked (the fork is a
-// session of this app's own).
+// session of this app's own). Another tool's session offers only what works on it: compare,
+// fold, and on a Claude Code prompt "Restore files here" (its backups); "Continue in Rewind
+// Studio" stands where the composer was. A sub-agent's node is drawn from a file of its own: it
+// can be folded and inspected, nothing else.
 import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { cancelCompare, openCompare, startCompare } from '../actions/compare'
@@ -19,11 +22,13 @@ import {
   conversationTip,
   selectSelectedFold,
   selectSelectedNode,
+  selectSelectedSubagents,
   useGraphStore
 } from '../stores/graph-store'
 import type { SummaryDirection } from '../actions/summary'
 import { ForkDialog } from './ForkDialog'
 import { LabelDialog } from './LabelDialog'
+import { RescueDialog } from './RescueDialog'
 import { SummarizeDialog } from './SummarizeDialog'
 
 /** While a compare is being set up: its first node, and the two ways to pick the second. */
@@ -53,56 +58,81 @@ export function SelectionBar() {
   const node = useGraphStore(selectSelectedNode)
   const tip = useGraphStore(conversationTip)
   const fold = useGraphStore(useShallow(selectSelectedFold))
+  const subagents = useGraphStore(useShallow(selectSelectedSubagents))
   const readOnly = useAppStore(selectReadOnlyReason) !== null
+  const foreign = useAppStore((s) => s.info?.foreign ?? null)
   const running = useAppStore(selectRunning)
   const compareFrom = useAppStore(selectCompareFrom)
   const [labeling, setLabeling] = useState(false)
   const [summarizing, setSummarizing] = useState<SummaryDirection | null>(null)
   const [forking, setForking] = useState(false)
+  const [rescuing, setRescuing] = useState(false)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
+  const ours = foreign === null
+  const subagent = node.kind === 'subagent'
   return (
     <div className="selection-bar" aria-label="Selected node">
       <div className="selection-bar__title" title={node.title}>
         {node.title || '(empty)'}
       </div>
       <div className="selection-bar__actions">
-        {node.kind === 'turn' && (
+        {foreign?.backups === true && node.kind === 'turn' && (
+          <button type="button" disabled={running} onClick={() => setRescuing(true)}>
+            Restore files here
+          </button>
+        )}
+        {ours && node.kind === 'turn' && (
           <button type="button" disabled={locked} onClick={() => openRewindPicker(node.id)}>
             Rewind here
           </button>
         )}
-        {node.id !== tip && (
+        {ours && node.id !== tip && (
           <button type="button" disabled={locked} onClick={() => openMove('continue', node.id)}>
             Continue from here
           </button>
         )}
-        {!node.onActivePath && (
+        {ours && !node.onActivePath && (
           <button type="button" disabled={locked} onClick={() => openMove('switch', node.id)}>
             Switch to this branch
           </button>
         )}
-        {node.kind === 'turn' && node.onActivePath && (
+        {ours && node.kind === 'turn' && node.onActivePath && (
           <button type="button" disabled={locked} onClick={() => setSummarizing('from')}>
             Summarize from here
           </button>
         )}
-        {node.kind === 'turn' && node.onActivePath && node.parentId !== null && (
+        {ours && node.kind === 'turn' && node.onActivePath && node.parentId !== null && (
           <button type="button" disabled={locked} onClick={() => setSummarizing('upTo')}>
             Summarize up to here
           </button>
         )}
-        {compareFrom === null && (
+        {compareFrom === null && !subagent && (
           <button type="button" onClick={() => startCompare(node.id)}>
             Compare…
           </button>
         )}
-        <button type="button" disabled={running} onClick={() => setForking(true)}>
-          Fork to new session
-        </button>
-        <button type="button" disabled={readOnly} onClick={() => setLabeling(true)}>
-          Label
-        </button>
+        {ours && (
+          <button type="button" disabled={running} onClick={() => setForking(true)}>
+            Fork to new session
+          </button>
+        )}
+        {ours && (
+          <button type="button" disabled={readOnly} onClick={() => setLabeling(true)}>
+            Label
+          </button>
+        )}
+        {subagents !== null && (
+          <button
+            type="button"
+            aria-expanded={!subagents.folded}
+            onClick={() => useGraphStore.getState().toggleSubagents(node.id)}
+          >
+            {subagents.folded
+              ? `Show sub-agents (${subagents.count})`
+              : `Hide sub-agents (${subagents.count})`}
+          </button>
+        )}
         {fold !== null && (
           <button
             type="button"
@@ -113,12 +143,15 @@ export function SelectionBar() {
           </button>
         )}
       </div>
-      {compareFrom !== null && <CompareChoice fromId={compareFrom} selectedId={node.id} />}
+      {compareFrom !== null && !subagent && (
+        <CompareChoice fromId={compareFrom} selectedId={node.id} />
+      )}
       {labeling && <LabelDialog node={node} onClose={() => setLabeling(false)} />}
       {summarizing !== null && (
         <SummarizeDialog direction={summarizing} node={node} onClose={() => setSummarizing(null)} />
       )}
       {forking && <ForkDialog node={node} onClose={() => setForking(false)} />}
+      {rescuing && <RescueDialog node={node} onClose={() => setRescuing(false)} />}
     </div>
   )
 }

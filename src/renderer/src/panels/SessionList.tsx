@@ -1,6 +1,14 @@
-// The workspace's sessions, newest first as the main process lists them.
+// The left column. "This workspace": its sessions from every tool (ours, Claude Code, pi,
+// oh-my-pi), newest first as the main process lists them, each with a badge for its source.
+// "All projects": every project found in those tools' homes with its session count; opening one
+// makes it the workspace.
+import { useState } from 'react'
+import type { SessionSummary } from '../../../shared/views'
+import { openForeignSession } from '../actions/foreign'
 import { newSession, openSession } from '../actions/session'
+import { loadProjects, openFolder, openWorkspace } from '../actions/workspace'
 import { selectRunning, selectSessions, useAppStore } from '../stores/app-store'
+import { SOURCE_NAMES } from './ForeignBar'
 
 function when(iso: string): string {
   const date = new Date(iso)
@@ -9,9 +17,88 @@ function when(iso: string): string {
     : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })
 }
 
-export function SessionList() {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+function open(session: SessionSummary): void {
+  if (session.current) return
+  if (session.source === 'rewind-studio') void openSession(session.sessionId)
+  else void openForeignSession(session.file)
+}
+
+function SessionItem({ session, running }: { session: SessionSummary; running: boolean }) {
+  return (
+    <li>
+      <button
+        type="button"
+        className={session.current ? 'session session--current' : 'session'}
+        aria-current={session.current ? 'true' : undefined}
+        disabled={(running && !session.current) || session.problem !== null}
+        onClick={() => open(session)}
+      >
+        <span className="session__title">
+          <span className={`source source--${session.source}`}>{SOURCE_NAMES[session.source]}</span>{' '}
+          {session.problem !== null
+            ? `Cannot open: ${session.problem}`
+            : (session.title ?? session.firstPrompt ?? '(no prompt yet)')}
+        </span>
+        <span className="session__meta">
+          {when(session.lastActivity)} · {plural(session.prompts, 'prompt')}
+        </span>
+      </button>
+    </li>
+  )
+}
+
+function WorkspaceSessions({ running }: { running: boolean }) {
   const sessions = useAppStore(selectSessions)
+  return (
+    <ul aria-label="Sessions of this workspace">
+      {sessions.map((session) => (
+        <SessionItem key={session.file} session={session} running={running} />
+      ))}
+    </ul>
+  )
+}
+
+function AllProjects({ running }: { running: boolean }) {
+  const projects = useAppStore((s) => s.projects)
+  const workspace = useAppStore((s) => s.info?.workspace ?? null)
+  if (projects === null) return <p className="muted">Looking for projects…</p>
+  if (projects.length === 0) return <p className="muted">No project found in the tools’ homes.</p>
+  return (
+    <ul aria-label="All projects">
+      {projects.map((project) => (
+        <li key={project.cwd}>
+          <button
+            type="button"
+            className={project.cwd === workspace ? 'session session--current' : 'session'}
+            aria-current={project.cwd === workspace ? 'true' : undefined}
+            disabled={running}
+            title={project.cwd}
+            onClick={() => {
+              if (project.cwd !== workspace) void openWorkspace(project.cwd)
+            }}
+          >
+            <span className="session__title">{project.cwd}</span>
+            <span className="session__meta">
+              {plural(project.sessions, 'session')} ·{' '}
+              {project.folders.map((f) => `${SOURCE_NAMES[f.source]} ${f.sessions}`).join(', ')} ·{' '}
+              {when(project.lastActivity)}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export function SessionList() {
   const running = useAppStore(selectRunning)
+  const [view, setView] = useState<'workspace' | 'projects'>('workspace')
+  const show = (next: typeof view) => {
+    setView(next)
+    if (next === 'projects') void loadProjects()
+  }
   return (
     <nav className="sessions" aria-label="Sessions">
       <div className="sessions__head">
@@ -20,31 +107,22 @@ export function SessionList() {
           New session
         </button>
       </div>
-      <ul>
-        {sessions.map((session) => (
-          <li key={session.sessionId}>
-            <button
-              type="button"
-              className={session.current ? 'session session--current' : 'session'}
-              aria-current={session.current ? 'true' : undefined}
-              disabled={(running && !session.current) || session.problem !== null}
-              onClick={() => {
-                if (!session.current) void openSession(session.sessionId)
-              }}
-            >
-              <span className="session__title">
-                {session.problem !== null
-                  ? `Cannot open: ${session.problem}`
-                  : (session.firstPrompt ?? '(no prompt yet)')}
-              </span>
-              <span className="session__meta">
-                {when(session.createdAt)} · {session.prompts} prompt
-                {session.prompts === 1 ? '' : 's'}
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
+      <button type="button" disabled={running} onClick={() => void openFolder()}>
+        Open folder…
+      </button>
+      <div className="sessions__views" role="group" aria-label="Show">
+        <button type="button" aria-pressed={view === 'workspace'} onClick={() => show('workspace')}>
+          This workspace
+        </button>
+        <button type="button" aria-pressed={view === 'projects'} onClick={() => show('projects')}>
+          All projects
+        </button>
+      </div>
+      {view === 'workspace' ? (
+        <WorkspaceSessions running={running} />
+      ) : (
+        <AllProjects running={running} />
+      )}
     </nav>
   )
 }

@@ -6,6 +6,8 @@ import type {
   AppInfo,
   ContextUsage,
   PermissionRequest,
+  ProjectSummary,
+  RecentWorkspace,
   SessionSummary
 } from '../../../shared/views'
 
@@ -20,6 +22,10 @@ export type SidePanel = 'transcript' | 'inspector' | 'timeline'
 interface AppStore {
   info: AppInfo | null
   sessions: readonly SessionSummary[]
+  /** All projects (null until asked for) and the recent workspaces, for the workspace views. */
+  projects: readonly ProjectSummary[] | null
+  recent: readonly RecentWorkspace[]
+  openFolderOpen: boolean
   running: boolean
   permissions: readonly PermissionRequest[]
   notices: readonly Notice[]
@@ -40,6 +46,9 @@ interface AppStore {
   contextUsage: ContextUsage | null
   setInfo: (info: AppInfo) => void
   setSessions: (sessions: readonly SessionSummary[]) => void
+  setProjects: (projects: readonly ProjectSummary[]) => void
+  setRecent: (recent: readonly RecentWorkspace[]) => void
+  setOpenFolderOpen: (open: boolean) => void
   setRunning: (running: boolean) => void
   askPermission: (request: PermissionRequest) => void
   settlePermission: (requestId: string) => void
@@ -62,6 +71,9 @@ let nextNoticeId = 1
 export const useAppStore = create<AppStore>()((set) => ({
   info: null,
   sessions: [],
+  projects: null,
+  recent: [],
+  openFolderOpen: false,
   running: false,
   permissions: [],
   notices: [],
@@ -90,6 +102,9 @@ export const useAppStore = create<AppStore>()((set) => ({
       }
     }),
   setSessions: (sessions) => set({ sessions }),
+  setProjects: (projects) => set({ projects }),
+  setRecent: (recent) => set({ recent }),
+  setOpenFolderOpen: (openFolderOpen) => set({ openFolderOpen }),
   // A run that ends leaves no question open: the main process stops waiting for answers.
   setRunning: (running) => set(running ? { running } : { running, permissions: [] }),
   askPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),

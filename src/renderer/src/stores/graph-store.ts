@@ -9,6 +9,7 @@ import {
   isCollapsed,
   nextGraphView,
   shownAncestor,
+  subagentsFoldKey,
   type CollapseChoices,
   type GraphView
 } from '../graph/graph-view'
@@ -23,6 +24,8 @@ interface GraphStore extends GraphView {
   select: (id: string | null) => void
   /** Folds the nodes under `id` away, or shows them again. */
   toggleCollapsed: (id: string) => void
+  /** Folds the sub-agent runs under a turn away, or shows them again; the rest stays. */
+  toggleSubagents: (parentId: string) => void
   /** Opens every collapsed node above `id`, so it is shown. */
   reveal: (id: string) => void
   setPeek: (id: string | null) => void
@@ -68,10 +71,19 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       choices.set(id, !isCollapsed(node, state.collapseChoices))
       return refold(state, choices)
     }),
+  toggleSubagents: (parentId) =>
+    set((state) => {
+      const choices = new Map(state.collapseChoices)
+      const key = subagentsFoldKey(parentId)
+      choices.set(key, choices.get(key) !== true)
+      return refold(state, choices)
+    }),
   reveal: (id) =>
     set((state) => {
       if (state.positions.has(id)) return {}
       const choices = new Map(state.collapseChoices)
+      const parent = state.fullIndex.parentOf.get(id) ?? null
+      if (parent !== null) choices.set(subagentsFoldKey(parent), false)
       for (let at = state.fullIndex.parentOf.get(id) ?? null; at !== null;) {
         choices.set(at, false)
         at = state.fullIndex.parentOf.get(at) ?? null
@@ -105,6 +117,15 @@ export const conversationTip = (s: GraphView): string | null =>
 export const selectCentreRequest = (s: State) => s.centreRequest
 export const selectIsPeeked = (id: string) => (s: State) => s.peekId === id
 /** Collapse state of the selected node: null when it has nothing under it. */
+/** The sub-agent runs under the selected node, and whether they are folded away. */
+export const selectSelectedSubagents = (s: State): { count: number; folded: boolean } | null => {
+  if (s.selectedId === null) return null
+  const children = s.fullIndex.childrenOf.get(s.selectedId) ?? []
+  const count = children.filter((id) => s.nodesById.get(id)?.kind === 'subagent').length
+  if (count === 0) return null
+  return { count, folded: s.collapseChoices.get(subagentsFoldKey(s.selectedId)) === true }
+}
+
 export const selectSelectedFold = (s: State): { collapsed: boolean; hidden: number } | null => {
   const facts = s.selectedId === null ? undefined : s.facts.get(s.selectedId)
   if (facts === undefined || !facts.canCollapse) return null

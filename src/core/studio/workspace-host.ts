@@ -1,0 +1,180 @@
+// The one place a host swaps its studio for another workspace, with no restart: Electron main
+// and `serve` both hold a WorkspaceHost and serve its handlers, which pass every request to the
+// studio open now. "Open folder…" checks the folder (workspace-root.ts: not /, not the home
+// folder, not the data home, not in a .git), opens the new studio first (a folder that cannot
+// open leaves the current one as it was), then closes the old one and remembers the folder in
+// the recent list (settings `recentWorkspaces`, written private under the data home).
+import { statSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
+import { requests, type Handlers, type RequestChannel } from '../../shared/contract'
+import type { AppInfo, RecentWorkspace } from '../../shared/views'
+import { completeFolder } from '../files/folder-complete'
+import { checkWorkspaceFolder } from '../files/workspace-root'
+import { realPathOf } from '../session/paths'
+import { readSettings, writeSettings } from '../settings'
+import { Sources } from '../sources/discovery'
+import { StudioError } from './dispatch'
+import { createHandlers, type WorkspaceHandlers } from './handlers'
+import type { Studio } from './studio'
+
+export const MAX_RECENT_WORKSPACES = 10
+
+/** The recent list after opening `cwd`: it first, no repeat, at most MAX_RECENT_WORKSPACES. */
+export function withRecent(recent: readonly string[], cwd: string): string[] {
+  return [cwd, ...recent.filter((r) => r !== cwd)].slice(0, MAX_RECENT_WORKSPACES)
+}
+
+export function readRecentWorkspaces(home: string): string[] {
+  try {
+    return readSettings(home).recentWorkspaces ?? []
+  } catch {
+    // A damaged settings file is reported where settings are used; the list is only a shortcut.
+    return []
+  }
+}
+
+export function rememberWorkspace(home: string, cwd: string): void {
+  writeSettings(home, { recentWorkspaces: withRecent(readRecentWorkspaces(home), cwd) })
+}
+
+/** Why `cwd` cannot be a workspace now (gone, not a folder, refused), or null. */
+export function workspaceProblem(cwd: string, home: string): string | null {
+  if (!isAbsolute(cwd)) return `${cwd} is no absolute path. Nothing was opened.`
+  try {
+    if (!statSync(cwd).isDirectory()) return `${cwd} is not a folder. Nothing was opened.`
+  } catch {
+    return `No folder ${cwd}. Nothing was opened.`
+  }
+  try {
+    checkWorkspaceFolder(cwd, home)
+  } catch (error) {
+    return (error as Error).message
+  }
+  return null
+}
+
+export interface WorkspaceHostOptions {
+  home: string
+  /** Opens a studio on `cwd`, its latest session, with this run's options (model, settings...). */
+  launch: (cwd: string) => Promise<Studio>
+  /** The desktop's folder dialog; the web host has none. */
+  pickFolder?: () => Promise<string | null>
+  /** Told after every switch, so every page (a second tab too) reloads on the new workspace. */
+  switched?: (workspace: string) => void
+}
+
+export class WorkspaceHost {
+  private switching: Promise<unknown> = Promise.resolve()
+  private readonly sources: Sources
+
+  /** `first`: the studio the host was started on (its --cwd, or the demo workspace). */
+  constructor(
+    private current: Studio,
+    private readonly options: WorkspaceHostOptions
+  ) {
+    this.sources = new Sources({ home: options.home })
+    this.remember(current.info().workspace)
+  }
+
+  get studio(): Studio {
+    return this.current
+  }
+
+  /** Opens `cwd` as the workspace (its latest session), then closes the one open now. */
+  openWorkspace(cwd: string): Promise<AppInfo> {
+    const run = this.switching.then(async () => {
+      const target = resolve(cwd)
+      const problem = workspaceProblem(target, this.options.home)
+      if (problem !== null) throw new StudioError('not_found', problem)
+      if (realPathOf(target) === realPathOf(this.current.info().workspace)) {
+        return this.current.info()
+      }
+      if (this.current.info().running) {
+        throw new StudioError(
+          'busy',
+          'The agent is running: stop it before opening another folder. Nothing was changed.'
+        )
+      }
+      const next = await this.options.launch(target)
+      const previous = this.current
+      this.current = next
+      await previous.close()
+      this.remember(target)
+      this.options.switched?.(target)
+      return next.info()
+    })
+    // One switch at a time: a second click waits for the first, then finds it done.
+    this.switching = run.catch(() => undefined)
+    return run
+  }
+
+  recent(): RecentWorkspace[] {
+    const open = realPathOf(this.current.info().workspace)
+    return readRecentWorkspaces(this.options.home).map((cwd) => {
+      const problem = workspaceProblem(cwd, this.options.home)
+      return {
+        cwd,
+        sessions: problem === null ? this.sessionCount(cwd) : 0,
+        current: problem === null && realPathOf(cwd) === open,
+        problem
+      }
+    })
+  }
+
+  private sessionCount(cwd: string): number {
+    try {
+      return this.sources.workspaceSessions(cwd).filter((s) => s.problem === null).length
+    } catch {
+      return 0
+    }
+  }
+
+  private remember(cwd: string): void {
+    try {
+      rememberWorkspace(this.options.home, cwd)
+    } catch {
+      // The recent list is a convenience: a settings file that cannot be written costs only it.
+    }
+  }
+
+  /** The contract's handlers: the workspace channels here, everything else to the open studio. */
+  handlers(): Handlers {
+    const workspaces: WorkspaceHandlers = {
+      'workspace:open': ({ cwd }) => this.openWorkspace(cwd),
+      'workspace:recent': async () => this.recent(),
+      'workspace:pick': async () => {
+        if (this.options.pickFolder === undefined) {
+          throw new StudioError(
+            'unavailable',
+            'This host has no folder dialog: type the folder’s path instead.'
+          )
+        }
+        return { cwd: await this.options.pickFolder() }
+      },
+      'fs:complete': async ({ path }) => completeFolder(path)
+    }
+    const delegating: Record<string, unknown> = {}
+    for (const channel of Object.keys(requests) as RequestChannel[]) {
+      delegating[channel] = (args: unknown) =>
+        (createHandlers(this.current, workspaces)[channel] as (a: unknown) => Promise<unknown>)(
+          args
+        )
+    }
+    return delegating as Handlers
+  }
+
+  close(): Promise<void> {
+    return this.switching.then(() => this.current.close())
+  }
+}
+
+/**
+ * The folder the desktop opens at start: the one named (--cwd, errors and all), else the one it
+ * was started in when that can be a workspace, else (started from / or the home folder, say) the
+ * newest recent workspace that opens; null when there is none: the desktop then opens the demo
+ * workspace and asks for a folder.
+ */
+export function startupWorkspace(cwd: string, named: boolean, home: string): string | null {
+  if (named || workspaceProblem(cwd, home) === null) return cwd
+  return readRecentWorkspaces(home).find((r) => workspaceProblem(r, home) === null) ?? null
+}

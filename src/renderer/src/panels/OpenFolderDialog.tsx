@@ -1,0 +1,114 @@
+// "Open folder…" in a browser (the desktop uses the system's dialog): a path field whose
+// suggestions are the folders the main process finds under what is typed (only folders, never a
+// .git, a bounded list), and the recent workspaces with their session counts. Opening one makes
+// it the workspace at once; the main process refuses /, the home folder and anything unfit,
+// saying why, and the workspace stays as it was.
+import { useEffect, useId, useRef, useState } from 'react'
+import { completeFolder, openWorkspace } from '../actions/workspace'
+import { selectRunning, useAppStore } from '../stores/app-store'
+import { Modal } from './Modal'
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+function useCompletion(path: string) {
+  const [state, setState] = useState<{ folders: string[]; more: boolean; problem: string | null }>({
+    folders: [],
+    more: false,
+    problem: null
+  })
+  const latest = useRef(0)
+  useEffect(() => {
+    const ask = ++latest.current
+    void completeFolder(path).then(({ completion, problem }) => {
+      // Keys come faster than answers: only the answer to the latest path is shown.
+      if (ask !== latest.current) return
+      setState({
+        folders: completion?.folders ?? [],
+        more: completion?.truncated ?? false,
+        problem
+      })
+    })
+  }, [path])
+  return state
+}
+
+export function OpenFolderDialog({ onClose }: { onClose: () => void }) {
+  const recent = useAppStore((s) => s.recent)
+  const running = useAppStore(selectRunning)
+  const workspace = useAppStore((s) => s.info?.workspace ?? '')
+  const [path, setPath] = useState(workspace === '' ? '/' : `${workspace}/`)
+  const [opening, setOpening] = useState(false)
+  const { folders, more, problem } = useCompletion(path)
+  const listId = useId()
+  const open = async (cwd: string) => {
+    setOpening(true)
+    if (await openWorkspace(cwd)) onClose()
+    else setOpening(false)
+  }
+  const typed = path.length > 1 ? path.replace(/\/+$/, '') : path
+  return (
+    <Modal title="Open folder" onClose={onClose} wide>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault()
+          void open(typed)
+        }}
+      >
+        <label className="field">
+          <span>Folder</span>
+          <input
+            type="text"
+            value={path}
+            spellCheck={false}
+            autoComplete="off"
+            aria-describedby={problem === null ? undefined : `${listId}-problem`}
+            onChange={(event) => setPath(event.target.value)}
+          />
+        </label>
+        {problem !== null && (
+          <p id={`${listId}-problem`} className="muted">
+            {problem}
+          </p>
+        )}
+        <ul className="folder-list" aria-label="Folders">
+          {folders.map((folder) => (
+            <li key={folder}>
+              <button type="button" onClick={() => setPath(`${folder}/`)}>
+                {folder}
+              </button>
+            </li>
+          ))}
+          {more && <li className="muted">More folders: type more of the name.</li>}
+        </ul>
+        <div className="modal__actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={opening || running}>
+            Open
+          </button>
+        </div>
+      </form>
+      {recent.length > 0 && (
+        <section aria-label="Recent workspaces">
+          <h3>Recent</h3>
+          <ul className="folder-list">
+            {recent.map((r) => (
+              <li key={r.cwd}>
+                <button
+                  type="button"
+                  disabled={opening || running || r.current || r.problem !== null}
+                  title={r.problem ?? r.cwd}
+                  onClick={() => void open(r.cwd)}
+                >
+                  {r.cwd} · {r.problem === null ? plural(r.sessions, 'session') : 'cannot open'}
+                  {r.current ? ' (open)' : ''}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </Modal>
+  )
+}

@@ -1,0 +1,83 @@
+// "Restore files here" on a prompt of a Claude Code session: its files as Claude Code's own
+// backups say they were before that prompt. The preview names every file, and every file whose
+// backup is missing (skipped, never restored halfway). Claude Code keeps only the content before
+// each change, so this is the one state it can give back: the dialog says so.
+import { useEffect, useState } from 'react'
+import type { GraphNode } from '../../../shared/views'
+import { applyRescue, loadRescuePreview, type RescuePreviewState } from '../actions/foreign'
+import { Modal } from './Modal'
+import { PreviewList } from './PreviewList'
+
+export const BEFORE_ONLY_NOTE =
+  'Claude Code keeps only the content before each change: files go back to how they were before a prompt; how a turn left them was never saved.'
+
+function RescueBody({ preview }: { preview: RescuePreviewState }) {
+  if (preview.state === 'loading') return <p className="muted">Computing what would change…</p>
+  if (preview.state === 'failed') {
+    return (
+      <p role="alert" className="callout callout--error">
+        {preview.message}
+      </p>
+    )
+  }
+  const { skipped } = preview.preview
+  return (
+    <>
+      <p>
+        The files go back to how they were before prompt {preview.preview.promptIndex}. Undo in the
+        header puts them back as they are now.
+      </p>
+      {skipped.length > 0 && (
+        <div role="alert" className="callout callout--warning">
+          <strong>No backup, left as they are:</strong>
+          <ul>
+            {skipped.map((file) => (
+              <li key={file.path}>
+                <code>{file.path}</code>: {file.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <PreviewList preview={preview.preview} />
+    </>
+  )
+}
+
+export function RescueDialog({ node, onClose }: { node: GraphNode; onClose: () => void }) {
+  const [preview, setPreview] = useState<RescuePreviewState>({ state: 'loading' })
+  const [applying, setApplying] = useState(false)
+  useEffect(() => {
+    let current = true
+    void loadRescuePreview(node.id).then((loaded) => {
+      if (current) setPreview(loaded)
+    })
+    return () => {
+      current = false
+    }
+  }, [node.id])
+  const restore = async () => {
+    setApplying(true)
+    if (await applyRescue(node.id)) onClose()
+    else setApplying(false)
+  }
+  return (
+    <Modal title="Restore files here" onClose={onClose} wide>
+      <p className="muted">{BEFORE_ONLY_NOTE}</p>
+      <RescueBody preview={preview} />
+      <div className="modal__actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={applying || preview.state !== 'ready'}
+          onClick={() => void restore()}
+        >
+          Restore files
+        </button>
+      </div>
+    </Modal>
+  )
+}
