@@ -21,7 +21,16 @@ const childProcessBan = ['node:child_process', 'child_process'].map((name) => ({
 }))
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'demo/**'] },
+  {
+    ignores: [
+      'out/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'demo/**',
+      '.bench-tmp/**'
+    ]
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,17 +1,26 @@
-// Restoring 1,000 changed files with the rewind engine (backup of what it overwrites, journal,
-// temp file + rename per file, session record) beside `cp` of the same 1,000 files, in the same
-// workspace, same run: files settled before the preview or not, in the process that made the
-// backups (the app) or in a fresh one (`cli rewind`).
-// Target: ratio at most 2.
-//   npx tsx bench/files-restore.ts
+// A rewind of 1,000 changed files as the user runs it, beside `cp` of the same 1,000 files in the
+// same workspace, same run. Ours, each from a session at rest on disk:
+//   - in the app: open the session (log, backups, recovery) + preview + apply, in this process;
+//   - the app that made the backups: preview + apply (its caches warm);
+//   - `cli rewind FILE --to 2` as a whole process: run through tsx as bin/rewind-studio.mjs does
+//     today (TypeScript compiled at start-up), and as built JavaScript (bundled here with esbuild,
+//     how a packaged CLI would ship);
+// with files settled before the preview (changed more than 2 s before it, see
+// docs/file-history.md) or changed just before it. Target: ratio at most 2.
+//   npx tsx bench/files-restore.ts [rounds]
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { build } from 'esbuild'
 import { RewindEngine, checkpointAt } from '../src/core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../src/core/rewind/workspace-files'
-import { makeWorkspace, openSession } from '../test/rewind/fixture'
+import { sessionHistoryPaths } from '../src/core/files/history-paths'
+import { SessionStore } from '../src/core/session/store'
+import { makeWorkspace, openSession, type WorkspaceSession } from '../test/rewind/fixture'
 
 const FILES = 1000
+const rounds = Number(process.argv[2] ?? 5)
+const repo = join(import.meta.dirname, '..')
 const where = makeWorkspace()
 const s = await openSession(where)
 const originals = join(where.base, 'originals')
@@ -26,9 +35,29 @@ s.reply('created')
 s.prompt('rewrite them all')
 await s.bash(`for f in f*.txt; do sed -i 's/original/rewritten/' $f; done`)
 s.reply('rewritten')
+const sessionFile = s.store.file
 
-const rewritten = join(where.base, 'rewritten')
-execFileSync('cp', ['-r', where.cwd, rewritten])
+// The CLI as built JavaScript: ESM, one chunk per command loaded on demand as the sources do,
+// dependencies from node_modules.
+const built = join(repo, '.bench-tmp', 'cli')
+const entry = join(built, 'entry.ts')
+mkdirSync(built, { recursive: true })
+writeFileSync(
+  entry,
+  `import { main } from '../../src/cli/index.ts'\nprocess.exitCode = await main(process.argv.slice(2))\n`
+)
+await build({
+  entryPoints: [entry],
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  outdir: join(built, 'out'),
+  outExtension: { '.js': '.mjs' },
+  logLevel: 'error'
+})
+const bundle = join(built, 'out', 'entry.mjs')
 
 const time = async (fn: () => unknown) => {
   const start = process.hrtime.bigint()
@@ -36,58 +65,128 @@ const time = async (fn: () => unknown) => {
   return Number(process.hrtime.bigint() - start) / 1e6
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
-const rounds = 5
-
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2100))
+const env = { ...process.env, REWIND_STUDIO_HOME: where.home }
+const cli = (entry: string[], args: string[]) =>
+  execFileSync(process.execPath, [...entry, ...args], { env, cwd: where.cwd, stdio: 'pipe' })
+
+type Mode = 'both' | 'code'
+
+/** A rewind from a session at rest on disk, all in this process: open + preview + apply. */
+async function openPreviewApply(mode: Mode): Promise<void> {
+  const store = SessionStore.open(sessionFile)
+  try {
+    const engine = new RewindEngine({
+      home: where.home,
+      store,
+      space: restoreSpaceAt(
+        s.history.root,
+        sessionHistoryPaths(where.home, sessionFile, where.cwd).root
+      )
+    })
+    await engine.recover()
+    const plan = await engine.planRewind(checkpointAt(store, 2), mode)
+    if (plan.files.length !== FILES) throw new Error(`planned ${plan.files.length} files`)
+    await engine.apply(plan)
+  } finally {
+    store.close()
+  }
+}
+
+async function undoAtRest(): Promise<void> {
+  const store = SessionStore.open(sessionFile)
+  try {
+    await new RewindEngine({
+      home: where.home,
+      store,
+      space: restoreSpaceAt(
+        s.history.root,
+        sessionHistoryPaths(where.home, sessionFile, where.cwd).root
+      )
+    }).undo()
+  } finally {
+    store.close()
+  }
+}
 
 interface Case {
   label: string
-  /** Files last changed more than two seconds before the preview (see docs/file-history.md). */
-  settled: boolean
-  /** A new engine and blob store per round, as a fresh `cli rewind` (its preview reads them). */
-  cold: boolean
+  /** The session open in this process (the app that made the backups) rather than at rest. */
+  live: boolean
+  /** `live`: the session open in this process, for a live case. */
+  run: (mode: Mode, live: WorkspaceSession | null) => Promise<unknown>
 }
 
 const cases: Case[] = [
-  { label: 'settled files, the app that made the backups', settled: true, cold: false },
-  { label: 'settled files, a fresh process (as cli rewind)', settled: true, cold: true },
-  { label: 'files changed just before the preview', settled: false, cold: false }
+  {
+    label: 'the app that made the backups: preview + apply',
+    live: true,
+    run: async (mode, live) => {
+      if (live === null) throw new Error('the live case needs the session open')
+      const plan = await live.engine.planRewind(checkpointAt(live.store, 2), mode)
+      if (plan.files.length !== FILES) throw new Error(`planned ${plan.files.length} files`)
+      await live.engine.apply(plan)
+    }
+  },
+  { label: 'in the app: open + preview + apply', live: false, run: openPreviewApply },
+  {
+    label: 'cli rewind, a process (JavaScript built)',
+    live: false,
+    run: async (mode) => cli([bundle], ['rewind', sessionFile, '--to', '2', '--mode', mode])
+  },
+  {
+    label: 'cli rewind, a process (through tsx, as bin/ today)',
+    live: false,
+    run: async (mode) =>
+      cli(
+        [join(repo, 'bin', 'rewind-studio.mjs')],
+        ['rewind', sessionFile, '--to', '2', '--mode', mode]
+      )
+  }
 ]
 
-/** Median time of the engine's apply, and of `cp` of the same files, each from the same state. */
-async function measure(mode: 'both' | 'code', c: Case): Promise<{ ours: number; cp: number }> {
+const rewritten = join(where.base, 'rewritten')
+execFileSync('cp', ['-r', where.cwd, rewritten])
+await s.close()
+
+/** Median times of ours and of `cp` of the same files, each from the same state. */
+async function measure(mode: Mode, c: Case, settled: boolean) {
   const ours: number[] = []
   const cp: number[] = []
-  for (let round = 0; round < rounds; round++) {
-    if (c.settled) await settle()
-    const engine = c.cold
-      ? new RewindEngine({
-          home: where.home,
-          store: s.store,
-          space: restoreSpaceAt(s.history.root, s.history.paths.root)
-        })
-      : s.engine
-    const plan = await engine.planRewind(checkpointAt(s.store, 2), mode)
-    if (plan.files.length !== FILES) throw new Error(`planned ${plan.files.length} files`)
-    // Both start with no dirty pages: replacing a file whose data is not yet written back
-    // makes ext4 flush it first (auto_da_alloc), which would charge one side for the other.
-    execFileSync('sync')
-    ours.push(await time(() => engine.apply(plan)))
-    await engine.undo()
-    execFileSync('sync')
-    cp.push(await time(() => execFileSync('sh', ['-c', `cp ${originals}/* .`], { cwd: where.cwd })))
-    execFileSync('sh', ['-c', `cp ${rewritten}/* .`], { cwd: where.cwd })
+  const live = c.live ? await openSession(where, SessionStore.open(sessionFile)) : null
+  try {
+    for (let round = 0; round < rounds; round++) {
+      if (settled) await settle()
+      // Both start with no dirty pages: replacing a file whose data is not yet written back
+      // makes ext4 flush it first (auto_da_alloc), which would charge one side for the other.
+      execFileSync('sync')
+      ours.push(await time(() => c.run(mode, live)))
+      if (live !== null) await live.engine.undo()
+      else await undoAtRest()
+      execFileSync('sync')
+      cp.push(
+        await time(() => execFileSync('sh', ['-c', `cp ${originals}/* .`], { cwd: where.cwd }))
+      )
+      execFileSync('sh', ['-c', `cp ${rewritten}/* .`], { cwd: where.cwd })
+    }
+  } finally {
+    await live?.close()
   }
   return { ours: median(ours), cp: median(cp) }
 }
 
+console.log(`restore ${FILES} changed files (medians of ${rounds} rounds per line)`)
 for (const mode of ['both', 'code'] as const) {
-  console.log(`restore ${FILES} changed files, mode ${mode} (medians of ${rounds}):`)
-  for (const c of cases) {
-    const { ours, cp } = await measure(mode, c)
-    console.log(
-      `  ${c.label}: ${ours.toFixed(0)} ms; cp of the same files ${cp.toFixed(0)} ms; ratio ${(ours / cp).toFixed(2)} (target <= 2)`
-    )
+  for (const settled of [true, false]) {
+    console.log(`mode ${mode}, files ${settled ? 'settled' : 'changed just before the preview'}:`)
+    for (const c of cases) {
+      const { ours, cp } = await measure(mode, c, settled)
+      console.log(
+        `  ${c.label}: ${ours.toFixed(0)} ms; cp ${cp.toFixed(0)} ms; ratio ${(ours / cp).toFixed(2)} (target <= 2)`
+      )
+    }
   }
 }
-await s.close()
+// The build is for this run only (and must not be left for lint to read).
+rmSync(join(repo, '.bench-tmp'), { recursive: true, force: true })
+rmSync(where.base, { recursive: true, force: true })

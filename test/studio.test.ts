@@ -48,12 +48,17 @@ describe('studio', () => {
     expect(detail.files.map((f) => f.path).sort()).toEqual(['config.py', 'utils.py'])
     expect(detail.files.find((f) => f.path === 'config.py')?.diff).toContain('-DEBUG = True')
 
-    const preview = await h.value<{ restore: { path: string }[]; delete: { path: string }[] }>(
-      'rewind:preview',
-      { checkpointUuid: second, mode: 'both' }
-    )
+    const preview = await h.value<{
+      restore: { path: string; diff: string | null }[]
+      delete: { path: string }[]
+    }>('rewind:preview', { checkpointUuid: second, mode: 'both' })
     expect(preview.restore.map((f) => f.path)).toEqual(['config.py'])
     expect(preview.delete.map((f) => f.path)).toEqual(['utils.py'])
+    // A diff asked for one file of the preview (what the dialog does for one it was sent without).
+    const asked = await h.value<{ diff: string }>('rewind:fileDiff', { path: 'config.py' })
+    expect(asked.diff).toBe(preview.restore[0]?.diff)
+    const notInIt = await h.call('rewind:fileDiff', { path: 'README.md' })
+    expect(notInIt.ok ? null : notInIt.error.code).toBe('not_found')
     const result = await h.value<{ prefill: string }>('rewind:apply', {
       checkpointUuid: second,
       mode: 'both'
@@ -161,7 +166,24 @@ describe('studio', () => {
       ok: false,
       error: { code: 'not_found' }
     })
+    expect(await h.call('rewind:fileDiff', { path: 'config.py' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' }
+    })
     expect(config(h.workspace)).toBe(before)
+  })
+
+  it('masks strings that look like API keys in a diff asked for from a preview', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    const first = (await h.value<SessionGraph>('session:graph')).nodes[0]?.id
+    // A key pasted by hand since the turn: the rewind's diff shows it going.
+    const key = `sk-ant-api03-${'Xy7'.repeat(30)}AbCd`
+    writeFileSync(join(h.workspace, 'config.py'), `${config(h.workspace)}API_KEY = "${key}"\n`)
+    await h.value('rewind:preview', { checkpointUuid: first, mode: 'code' })
+    const asked = await h.value<{ diff: string }>('rewind:fileDiff', { path: 'config.py' })
+    expect(asked.diff).toContain('-API_KEY = "sk-ant-…(107 chars, masked)"')
+    expect(asked.diff).not.toContain(key)
   })
 
   it('keeps settings, and offers the checkpoint tools once they are enabled', async () => {

@@ -27,7 +27,7 @@ const commands: Record<string, Command> = {
     load: () => import('./commands/chat')
   },
   rewind: {
-    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--json] | --undo | --redo',
+    usage: 'rewind FILE --to N [--mode M] [--dry-run] [--diff] [--json] | --undo | --redo',
     summary:
       "rewind a session to before its Nth prompt (files and/or conversation); undo, redo; a Claude Code session's files from its backups",
     load: () => import('./commands/rewind')

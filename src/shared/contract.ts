@@ -146,6 +146,8 @@ export const requests = {
   /** The same as timeline:undo (the name the first renderer used). */
   'rewind:undo': channel(Empty, RewindResult),
   'branch:preview': channel(z.object({ leafUuid: Uuid }).strict(), RewindPreview),
+  /** One file's diff from the last rewind or branch preview (one the preview left out). */
+  'rewind:fileDiff': channel(z.object({ path: z.string().min(1).max(4096) }).strict(), FileDiff),
   'branch:switch': channel(
     z.object({ leafUuid: Uuid, summary: LeaveChoice.optional() }).strict(),
     RewindResult

@@ -261,6 +261,13 @@ export const NodeDetail = z.object({
 })
 export type NodeDetail = z.infer<typeof NodeDetail>
 
+/**
+ * A file a rewind or switch would change. Its diff comes with the preview for the first few files
+ * only; null means it was left out: `rewind:fileDiff` gives it when the user opens the file.
+ */
+export const PreviewFile = FileDiff.extend({ diff: z.string().nullable() })
+export type PreviewFile = z.infer<typeof PreviewFile>
+
 /** One file that differs between the two sides of a compare, a → b. */
 export const CompareFile = z.object({
   path: z.string(),
@@ -298,9 +305,9 @@ export const CompareView = z.object({
 export type CompareView = z.infer<typeof CompareView>
 
 export const RewindPreview = z.object({
-  restore: z.array(FileDiff),
-  delete: z.array(FileDiff),
-  recreate: z.array(FileDiff),
+  restore: z.array(PreviewFile),
+  delete: z.array(PreviewFile),
+  recreate: z.array(PreviewFile),
   /** Files changed since by another session in this workspace: left alone unless confirmed. */
   conflicts: z.array(z.string()),
   /** Messages left on the branch after a conversation rewind. */

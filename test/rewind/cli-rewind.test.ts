@@ -76,6 +76,21 @@ describe('cli rewind', () => {
     expect(s.read('utils.py')).not.toBeNull()
   })
 
+  it('--dry-run lists the files; --diff adds their diffs', async () => {
+    const s = await seedSession()
+    const listed = cli(s.home, 'rewind', s.store.file, '--to', '2', '--dry-run')
+    expect(listed.code).toBe(0)
+    expect(listed.out).toContain('⎿ restore config.py')
+    expect(listed.out).not.toContain('+DEBUG = True')
+    const diffs = cli(s.home, 'rewind', s.store.file, '--to', '2', '--dry-run', '--diff')
+    expect(diffs.code).toBe(0)
+    expect(diffs.out).toContain('+DEBUG = True')
+    expect(diffs.out).toContain('-def helper():')
+    expect(diffs.out).toContain('Dry run: nothing was changed.')
+    expect(s.read('utils.py')).not.toBeNull()
+    expect(cli(s.home, 'rewind', s.store.file, '--undo', '--diff').code).toBe(2)
+  })
+
   it('rewinds, then --undo puts everything back', async () => {
     const s = await seedSession()
     const r = cli(s.home, 'rewind', s.store.file, '--to', '2')

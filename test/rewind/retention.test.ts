@@ -151,38 +151,57 @@ describe('retention', () => {
     expect(s.read('a.txt')).toBe('first hand edit')
   })
 
-  it('keeps the base a needed delta is made from, and lets it go with its last delta', async () => {
+  it('keeps the chain a needed delta is read through, and lets it go with its last delta', async () => {
     const long = (v: string) => `${'a line of a long file\n'.repeat(20)}version ${v}\n`
     const s = await newSession({ 'a.txt': long('0') })
     open.push(s)
-    for (const v of ['1', '2', '3']) {
+    for (const v of ['1', '2', '3', '4']) {
       s.prompt(`write ${v}`)
       await s.write('a.txt', long(v))
       s.reply('ok')
     }
     const blobs = s.history.blobs
-    const [v0, v1, v2, v3] = ['0', '1', '2', '3'].map((v) => blobOf(long(v)))
-    // v0 was kept whole; the later versions are deltas made from it.
-    expect(blobs.baseOf(v0 ?? '')).toBeNull()
-    for (const v of [v1, v2, v3]) expect(blobs.baseOf(v ?? '')).toBe(v0)
+    const versions = ['0', '1', '2', '3', '4'].map((v) => blobOf(long(v)))
+    // v0 was kept whole; each later version is a delta made from the one before it.
+    expect(versions.map((v) => blobs.baseOf(v))).toEqual([null, ...versions.slice(0, 4)])
     ageLooseBlobs(blobs.dir, 40)
     const workspace = workspaceFolder(s.cwd)
-    // Only checkpoint 3 must stay restorable: it needs v2 and v3, so their base v0 stays too.
-    const report = await collectGarbage(s.home, workspace, {
+    // Only checkpoint 4 must stay restorable: it needs v3 and v4, so v3's chain (v2, v1, v0)
+    // stays too, though no kept checkpoint names them.
+    const kept = await collectGarbage(s.home, workspace, {
       ...DEFAULT_RETENTION,
       keepCheckpoints: 1
     })
-    expect(report.deletedBlobs).toBe(1)
-    expect(await blobs.has(v1 ?? '')).toBe(false)
-    expect(new BlobStore(blobs.dir).read(v2 ?? '').toString()).toBe(long('2'))
-    // Nothing needed any more: the base goes with the deltas.
+    expect(kept.deletedBlobs).toBe(0)
+    expect(new BlobStore(blobs.dir).read(blobOf(long('4'))).toString()).toBe(long('4'))
+    // Nothing needed any more: the chain goes with its last delta.
     const all = await collectGarbage(s.home, workspace, {
       ...DEFAULT_RETENTION,
       keepCheckpoints: 0,
       graceHours: -1
     })
-    expect(await blobs.has(v0 ?? '')).toBe(false)
+    expect(all.deletedBlobs).toBe(5)
+    expect(await blobs.has(blobOf(long('0')))).toBe(false)
     expect(all.remainingBytes).toBe(0)
+  })
+
+  it('never prunes a blob from under a delta that stays, however deep its chain', async () => {
+    const long = (v: number) => `${'a line of a long file\n'.repeat(20)}version ${v}\n`
+    const s = await newSession({ 'a.txt': long(0) })
+    open.push(s)
+    for (let v = 1; v <= 40; v++) {
+      s.prompt(`write ${v}`)
+      await s.write('a.txt', long(v))
+      s.reply('ok')
+    }
+    ageLooseBlobs(s.history.blobs.dir, 40)
+    await collectGarbage(s.home, workspaceFolder(s.cwd), {
+      ...DEFAULT_RETENTION,
+      keepCheckpoints: 1
+    })
+    // Every version the kept checkpoint names reads back in a fresh store.
+    expect(new BlobStore(s.history.blobs.dir).read(blobOf(long(40))).toString()).toBe(long(40))
+    expect(new BlobStore(s.history.blobs.dir).read(blobOf(long(39))).toString()).toBe(long(39))
   })
 
   it('packs idle blobs into one file that restores, reuse and later pruning all read', async () => {

@@ -239,6 +239,29 @@ describe('resume', () => {
 })
 
 describe('crash safety', () => {
+  it('writes an append that is not durable at once, and makes it durable with the next sync', () => {
+    const s = create()
+    const prompt = s.appendMessage({ role: 'user', content: 'hi' })
+    const size = () => readFileSync(s.file).length
+    expect(s.syncedBytes).toBe(size())
+    const reply = s.appendMessage(
+      { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+      { durable: false }
+    )
+    // On the file (and in the tree, readers see it), not yet synced.
+    expect(readFileSync(s.file, 'utf8')).toContain(reply.uuid)
+    expect(s.syncedBytes).toBeLessThan(size())
+    s.sync()
+    expect(s.syncedBytes).toBe(size())
+    // A durable append covers what was written before it.
+    s.appendCustomMessage({ customType: 'note', hidden: true, content: 'x' }, { durable: false })
+    s.appendLabel({ targetUuid: prompt.uuid, label: 'start' })
+    expect(s.syncedBytes).toBe(size())
+    const again = SessionStore.open(s.file, { readOnly: true })
+    expect(again.tree().get(reply.uuid)).toBeDefined()
+    again.close()
+  })
+
   it('reports a torn last line, keeps every complete record, and appends on a fresh line', () => {
     const s = create()
     const u1 = s.appendMessage({ role: 'user', content: 'kept' })

@@ -102,7 +102,12 @@ export async function run(args: string[]): Promise<number> {
       if (options.dryRun) {
         for (const file of plan.files)
           say(`  ⎿ ${file.action} ${escapeControlCharsOneLine(file.path)}`)
-        for (const file of plan.files) if (file.diff !== '') say(maskSecrets(file.diff))
+        // The plan made diffs for its first few files only: the rest are made here.
+        const engine = engineFor(origin)
+        for (const file of plan.files) {
+          const diff = file.diff ?? engine.fileDiff(plan, file.path).diff
+          if (diff !== '') say(maskSecrets(diff))
+        }
         say('Dry run: nothing was changed.')
         return 0
       }

@@ -77,7 +77,8 @@ export async function rewindForeign(options: ForeignRewindOptions): Promise<numb
     const skipped = plan.unrestorable
     for (const { path, reason } of skipped) sayError(`note: ${path} is skipped: ${reason}`)
     if (options.dryRun) {
-      printPlan(options, plan, skipped, index)
+      const engine = space.engine
+      printPlan(options, plan, skipped, index, (path) => engine.fileDiff(plan, path).diff)
       return 0
     }
     const result = await space.engine.apply(plan)
@@ -113,7 +114,9 @@ function printPlan(
   options: ForeignRewindOptions,
   plan: RewindPlan,
   skipped: SkippedFile[],
-  index: number
+  index: number,
+  /** The diff of a file the plan made none for (it makes them for its first few only). */
+  diffOf: (path: string) => string
 ): void {
   const paths = (action: 'restore' | 'delete' | 'recreate') =>
     plan.files.filter((f) => f.action === action).map((f) => f.path)
@@ -123,7 +126,10 @@ function printPlan(
     return
   }
   printLists(lists)
-  for (const file of plan.files) if (file.diff !== '') say(maskSecrets(file.diff))
+  for (const file of plan.files) {
+    const diff = file.diff ?? diffOf(file.path)
+    if (diff !== '') say(maskSecrets(diff))
+  }
   say(
     `Dry run: nothing was changed. This would put the files back as Claude Code's backups say they were before prompt ${index}.`
   )

@@ -20,7 +20,7 @@ import { sessionSpace } from '../session-space'
 import { rewindForeign } from './rewind-foreign'
 
 const USAGE = `Usage: rewind-studio rewind SESSION_FILE --to N [--mode both|conversation|code] [--cwd DIR]
-                            [--dry-run] [--json]
+                            [--dry-run] [--diff] [--json]
        rewind-studio rewind SESSION_FILE --undo | --redo [--cwd DIR] [--json]
        rewind-studio rewind CLAUDE_SESSION.jsonl --to N [--mode code] [--cwd DIR] [--dry-run] [--json]
 
@@ -33,8 +33,8 @@ it are deleted; nothing else is touched. --undo reverses the last rewind, branch
 continue (hand edits included); run it again to go further back. --redo does again the last one
 undone, while nothing else was done since. --cwd restores into DIR instead of the session's
 workspace; it is required for a SESSION_FILE outside the sessions folder of the workspace its
-header names. --dry-run prints what would change, with diffs, and changes nothing. --json prints
-{restore, delete, recreate, outsideChanges}.
+header names. --dry-run prints what would change and changes nothing; --diff adds each file's
+diff (current → restored). --json prints {restore, delete, recreate, outsideChanges}.
 Refused: /, the home folder, a relative or empty workspace, and records naming the workspace
 folder itself or a path in any .git folder.
 
@@ -57,6 +57,7 @@ interface Options {
   mode: RewindMode | null
   cwd: string | null
   dryRun: boolean
+  diff: boolean
   json: boolean
 }
 
@@ -68,6 +69,7 @@ function parse(args: string[]): Options {
     mode: null,
     cwd: null,
     dryRun: false,
+    diff: false,
     json: false
   }
   const files: string[] = []
@@ -101,6 +103,7 @@ function parse(args: string[]): Options {
       }
       options.step = arg === '--undo' ? 'undo' : 'redo'
     } else if (arg === '--dry-run') options.dryRun = true
+    else if (arg === '--diff') options.diff = true
     else if (arg === '--json') options.json = true
     else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`)
     else files.push(arg)
@@ -112,6 +115,9 @@ function parse(args: string[]): Options {
   }
   if (options.step !== null && options.dryRun) {
     throw new UsageError(`--dry-run goes with --to, not --${options.step}`)
+  }
+  if (options.step !== null && options.diff) {
+    throw new UsageError(`--diff goes with --to, not --${options.step}`)
   }
   return options
 }
@@ -157,15 +163,19 @@ export async function run(args: string[]): Promise<number> {
       return 0
     }
     const checkpoint = checkpointAt(store, options.to ?? 0)
-    const plan = await engine.planRewind(checkpoint, options.mode ?? 'both')
+    // No diffs with the plan: only --diff prints them (each made when printed).
+    const plan = await engine.planRewind(checkpoint, options.mode ?? 'both', { diffs: false })
     for (const path of plan.conflicts) {
       sayError(`note: ${path} was changed since by another session: left alone`)
     }
     for (const { path, reason } of plan.unrestorable) {
       sayError(`note: ${path} cannot be restored: ${reason}`)
     }
+    // Made before the apply changes the files; only when asked (a diff per file costs more than
+    // restoring it).
+    const diffs = options.diff ? plan.files.map((f) => engine.fileDiff(plan, f.path).diff) : []
     const result = options.dryRun ? null : await engine.apply(plan)
-    print(options, result, plan)
+    print(options, result, plan, diffs)
     return 0
   } catch (error) {
     sayError(`rewind: ${(error as Error).message}`)
@@ -175,7 +185,12 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-function print(options: Options, result: RewindResult | null, plan: RewindPlan | null): void {
+function print(
+  options: Options,
+  result: RewindResult | null,
+  plan: RewindPlan | null,
+  diffs: string[] = []
+): void {
   const outside = plan?.files.filter((f) => f.outsideChange).map((f) => f.path) ?? []
   const paths = (action: 'restore' | 'delete' | 'recreate') =>
     plan?.files.filter((f) => f.action === action).map((f) => f.path) ?? []
@@ -197,8 +212,8 @@ function print(options: Options, result: RewindResult | null, plan: RewindPlan |
   for (const path of outside)
     say(`  ! ${path} was changed outside the agent since it last wrote it`)
   if (plan === null) return
+  for (const diff of diffs) if (diff !== '') say(maskSecrets(diff))
   if (options.dryRun) {
-    for (const file of plan.files) if (file.diff !== '') say(maskSecrets(file.diff))
     say('Dry run: nothing was changed.')
     return
   }

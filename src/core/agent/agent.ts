@@ -230,13 +230,21 @@ export class Agent {
     return turn
   }
 
+  /**
+   * A turn's records are made durable in groups (docs/session-format.md, "Crash safety"): the
+   * prompt before the model is called; a tool's file_change records, with everything before
+   * them, before its result is shown (file history appends them durably); the rest when the
+   * turn ends. The other records are written at once but not synced on their own.
+   */
   private async runTurn(prompt: string, abort: AbortController): Promise<TurnOutcome> {
     this.emit({ type: 'status', running: true })
     try {
-      const record = this.append({ role: 'user', content: prompt }, {})
+      const record = this.append({ role: 'user', content: prompt }, { durable: true })
       this.checkpoint.remindersThisTurn = 0
       await this.options.onCheckpoint(record.uuid)
-      return await this.loop(abort.signal)
+      const outcome = await this.loop(abort.signal)
+      this.options.session.sync()
+      return outcome
     } catch (error) {
       // Appends failing (read-only session, disk full) or file history refusing the checkpoint:
       // expected errors, reported as one line.
@@ -244,6 +252,7 @@ export class Agent {
       this.emit({ type: 'notice', level: 'error', message })
       return { status: 'failed', code: 'session', message }
     } finally {
+      syncQuietly(this.options.session)
       // The state in memory ends every turn equal to what the branch says. A rewind that a stop or
       // a failure kept from being applied is dropped here: its checkpoint is still open on the
       // branch, so the model can rewind again.
@@ -270,9 +279,10 @@ export class Agent {
       stop_reason?: string | null
       usage?: object
     },
-    extra: { uuid?: string; toolDetails?: Record<string, unknown> }
+    extra: { uuid?: string; toolDetails?: Record<string, unknown>; durable?: boolean }
   ): UserRecord | AssistantRecord {
-    const record = this.options.session.appendMessage(message, extra)
+    // Durable with the turn's next group (see runTurn), unless asked now.
+    const record = this.options.session.appendMessage(message, { durable: false, ...extra })
     const content = record.message.content
     this.emit({
       type: 'message_end',
@@ -284,7 +294,10 @@ export class Agent {
   }
 
   private note(customType: string, text: string): void {
-    this.options.session.appendCustomMessage({ customType, hidden: true, content: text })
+    this.options.session.appendCustomMessage(
+      { customType, hidden: true, content: text },
+      { durable: false }
+    )
   }
 
   private async loop(signal: AbortSignal): Promise<TurnOutcome> {
@@ -559,6 +572,18 @@ export class Agent {
       signal
     }
     return runTool(tool, call.input, ctx)
+  }
+}
+
+/**
+ * After a turn that failed or stopped: what it wrote is made durable if the disk lets it (a
+ * failure here was already reported, or is reported by the next append).
+ */
+function syncQuietly(session: SessionStore): void {
+  try {
+    session.sync()
+  } catch {
+    // See above.
   }
 }
 

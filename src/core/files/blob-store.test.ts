@@ -1,9 +1,24 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { BlobDamagedError, BlobMissingError, BlobStore, sha256 } from './blob-store'
+import {
+  BlobDamagedError,
+  BlobMissingError,
+  BlobStore,
+  CHAIN_KEYS,
+  CHAIN_STEPS,
+  sha256
+} from './blob-store'
 
 const store = () => new BlobStore(join(mkdtempSync(join(tmpdir(), 'rs-blobs-')), 'blobs'))
 const source = (name: string, changed = 'return a + b') =>
@@ -30,13 +45,89 @@ describe('blob store', () => {
     expect(again.read(v1).equals(source('f'))).toBe(true)
   })
 
-  it('makes a delta of a delta from its whole base, so a read never follows a chain', () => {
+  it('chains versions as deltas of deltas, bounded in depth, re-based from the whole blob when full', () => {
     const blobs = store()
-    const v1 = blobs.put(source('f'), { path: 'a.ts' })
-    const v2 = blobs.put(source('f', 'return a - b'), { previous: v1, path: 'a.ts' })
-    const v3 = blobs.put(source('f', 'return a / b'), { previous: v2, path: 'a.ts' })
-    expect(blobs.baseOf(v3)).toBe(v1)
-    expect(new BlobStore(blobs.dir).read(v3).equals(source('f', 'return a / b'))).toBe(true)
+    // A long file edited in one line per version, the edits adding up (in its first 40 lines,
+    // so a key made from the whole blob again still pays).
+    const lines = Array.from({ length: 400 }, (_, i) => `const line${i} = ${i} // some code here`)
+    const versions: string[] = []
+    const sizes: number[] = []
+    let previous: string | null = null
+    const total = CHAIN_KEYS * CHAIN_STEPS + 40
+    for (let v = 0; v < total; v++) {
+      lines[(v * 37) % 40] = `const line${(v * 37) % 40} = ${v} // edited`
+      const hash: string = blobs.put(Buffer.from(lines.join('\n')), { previous, path: 'a.ts' })
+      versions.push(hash)
+      sizes.push(onDisk(blobs, hash))
+      previous = hash
+    }
+    const depthOf = (hash: string) => {
+      let depth = 0
+      for (let h = blobs.baseOf(hash); h !== null; h = blobs.baseOf(h)) depth++
+      return depth
+    }
+    const depths = versions.map(depthOf)
+    expect(depths[0]).toBe(0)
+    expect(Math.max(...depths)).toBe(CHAIN_KEYS + CHAIN_STEPS - 1)
+    // Once keys went as deep as they go, a key is made from the whole blob again.
+    // (The first key is made from it too, CHAIN_STEPS versions in.)
+    expect(blobs.baseOf(versions[CHAIN_STEPS] ?? '')).toBe(versions[0])
+    const rebased = versions.findIndex((v, i) => i > CHAIN_STEPS && blobs.baseOf(v) === versions[0])
+    expect(rebased).toBe((CHAIN_KEYS + 1) * CHAIN_STEPS)
+    expect(depths[rebased + 1]).toBe(2)
+    // Each version costs about its edit, not every edit since the whole blob: the last hundred
+    // cost about what the first hundred did (one re-based key among them).
+    const cost = (from: number, to: number) => sizes.slice(from, to).reduce((a, b) => a + b, 0)
+    expect(cost(total - 100, total)).toBeLessThan(2 * cost(1, 101))
+    // A fresh store (another process) reads every version exactly.
+    const fresh = new BlobStore(blobs.dir)
+    lines.splice(
+      0,
+      lines.length,
+      ...Array.from({ length: 400 }, (_, i) => `const line${i} = ${i} // some code here`)
+    )
+    for (const [v, hash] of versions.entries()) {
+      lines[(v * 37) % 40] = `const line${(v * 37) % 40} = ${v} // edited`
+      expect(fresh.read(hash).toString()).toBe(lines.join('\n'))
+    }
+  })
+
+  it('stores a batch of many blobs as one pack that other stores read once committed', () => {
+    const blobs = store()
+    const batch = blobs.openBatch()
+    const hashes = Array.from({ length: 100 }, (_, i) =>
+      batch.put(source(`f${i}`), { path: `${i}.ts` })
+    )
+    // Readable here at once, by nobody else before the commit.
+    expect(blobs.read(hashes[99] ?? '').equals(source('f99'))).toBe(true)
+    expect(() => new BlobStore(blobs.dir).read(hashes[0] ?? '')).toThrow(BlobMissingError)
+    batch.commit()
+    const fresh = new BlobStore(blobs.dir)
+    for (const [i, hash] of hashes.entries())
+      expect(fresh.read(hash).equals(source(`f${i}`))).toBe(true)
+    expect(readdirSync(join(blobs.dir, 'packs'))).toHaveLength(1)
+    expect(existsSync(blobs.pathOf(hashes[0] ?? ''))).toBe(false)
+    // A small batch goes loose, and an aborted one leaves nothing.
+    const small = blobs.openBatch()
+    const one = small.put(source('single'))
+    small.commit()
+    expect(existsSync(blobs.pathOf(one))).toBe(true)
+    const dropped = blobs.openBatch()
+    const gone = Array.from({ length: 100 }, (_, i) => dropped.put(source(`g${i}`)))
+    dropped.abort()
+    expect(() => new BlobStore(blobs.dir).read(gone[5] ?? '')).toThrow(BlobMissingError)
+    expect(readdirSync(join(blobs.dir, 'packs'))).toHaveLength(1)
+    // A store that read the pack list finds a pack added since, and none that went (a gc).
+    const [first] = readdirSync(join(blobs.dir, 'packs'))
+    const later = blobs.openBatch()
+    const added = Array.from({ length: 100 }, (_, i) => later.put(source(`h${i}`)))
+    later.commit()
+    expect(fresh.read(added[3] ?? '').equals(source('h3'))).toBe(true)
+    const reading = new BlobStore(blobs.dir)
+    expect(reading.read(added[0] ?? '').equals(source('h0'))).toBe(true)
+    rmSync(join(blobs.dir, 'packs', first ?? ''))
+    expect(() => reading.read(hashes[2] ?? '')).toThrow(BlobMissingError)
+    expect(reading.read(added[5] ?? '').equals(source('h5'))).toBe(true)
   })
 
   it('compares a new file with the last whole file of the same kind, and stores unrelated content whole', () => {

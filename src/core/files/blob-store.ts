@@ -1,14 +1,24 @@
-// The workspace's content-addressed backup store: one immutable file per distinct content,
-// named by the sha256 of the raw bytes. Shared by every session of the workspace, so a file's
-// content is stored once however many turns or sessions keep it.
+// The workspace's content-addressed backup store: one immutable blob per distinct content, named by
+// the sha256 of the raw bytes. Shared by every session of the workspace, so a file's content is
+// stored once however many turns or sessions keep it.
 //
-// On disk a blob is either whole (a zlib stream) or a delta (DELTA_MAGIC, the 32-byte hash of a
-// whole blob it was made from, then the zlib-compressed copy/insert ops of delta.ts). A new
-// version of a file is stored as a delta from an earlier version; a new file as one from the
-// last whole blob with the same extension. A delta's base is always a whole blob, so reading
-// any blob costs at most two files (and the base is usually cached). Retention keeps a delta's
-// base as long as the delta, and packs blobs nobody used for a day into pack files
-// (pack-file.ts), which this store reads when a blob is not loose.
+// On disk a blob is either whole (a zlib stream) or a delta: a header naming the blob it was made
+// from (its base), then the zlib-compressed copy/insert ops of delta.ts. A new version of a file
+// is stored as a delta from an earlier version; a new file may be one from an earlier whole blob
+// of the same kind. A blob is loose (a file of its own), in a pack (pack-file.ts: gc packs idle
+// blobs, and a batch of many backups at once is written as one pack), or both.
+//
+// Chains. A delta may be made from a delta, so each version of a file often edited costs what
+// its edit costs, not every edit since a whole copy. Reading one applies every delta down to a
+// whole blob, so chains are kept short, as git bounds its packs' delta depth:
+//   - a file's versions form runs of "steps", each a delta of the version before it, at most
+//     CHAIN_STEPS - 1 long;
+//   - each run starts at a "key": a delta of the key (or whole blob) the previous run started at,
+//     so it carries the edits of one run;
+//   - keys chain at most CHAIN_KEYS deep; then the next key is made from the whole blob at the
+//     root again (carrying every edit since), or stored whole when that would not pay.
+// So a read applies at most CHAIN_KEYS + CHAIN_STEPS - 1 deltas, the store grows with the size
+// of the edits (each edit stored about twice), and a snapshot costs the same at turn 400 as at 4.
 import { createHash } from 'node:crypto'
 import {
   closeSync,
@@ -25,14 +35,15 @@ import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { WriteFailedError } from '../os/write-failure'
-import { applyDelta, DeltaIndex, encodeDelta } from './delta'
+import { applyDelta, DeltaIndex, encodeDelta, encodeEdits } from './delta'
 import {
   type PackedBlob,
   listPacks,
   PackDamagedError,
   packsDir,
-  readPackIndex,
-  readPacked
+  PackReader,
+  PackWriter,
+  readPackIndex
 } from './pack-file'
 
 /** Level 1 keeps the first checkpoint's snapshot of a big workspace quick; git's loose objects use the same. */
@@ -43,18 +54,42 @@ export function sha256(content: Buffer): string {
 }
 
 const HASH = /^[0-9a-f]{64}$/
-/** "RSD1": no zlib stream starts with 0x52, so whole blobs (and older stores) read as before. */
-const DELTA_MAGIC = Buffer.from('RSD1', 'latin1')
-const DELTA_HEADER_BYTES = DELTA_MAGIC.length + 32
-/** Decoded bases kept in memory: a restore reads many deltas of one base. */
-const BASE_CACHE_BYTES = 32_000_000
+/**
+ * "RSD1" (older stores: the base is whole) and "RSD2" (the base hash, then the delta's depth and
+ * how many steps end at it; see the module header). No zlib stream starts with 0x52, so whole
+ * blobs read as they always did.
+ */
+const DELTA_V1 = Buffer.from('RSD1', 'latin1')
+const DELTA_V2 = Buffer.from('RSD2', 'latin1')
+const MAGIC_BYTES = 4
+const V1_HEADER_BYTES = MAGIC_BYTES + 32
+const V2_HEADER_BYTES = V1_HEADER_BYTES + 2
+/** Versions in a run of steps, its key included (see the module header). */
+export const CHAIN_STEPS = 16
+/** How deep keys chain before one is made from the whole blob again. */
+export const CHAIN_KEYS = 16
+/** Deltas followed down a chain before it is taken for a loop of damaged headers. */
+const MAX_CHAIN_READ = 4 * (CHAIN_KEYS + CHAIN_STEPS)
+/** Decoded contents kept for deltas to be made from and read through, least recently used first. */
+const DECODED_CACHE_BYTES = 48_000_000
+/** Larger contents read on the way down a chain are not kept (see contentOf). */
+const MAX_CACHED_LINK_BYTES = DECODED_CACHE_BYTES / (CHAIN_KEYS + CHAIN_STEPS)
+/** Delta indexes kept (a kind's base serves many new files; a step's base serves one). */
+const INDEX_CACHE_BYTES = 64_000_000
 /** Contents stored or read lately, kept in memory; larger ones are read from disk each time. */
 const RECENT_CACHE_BYTES = 16_000_000
 const MAX_RECENT_CONTENT_BYTES = 1_000_000
 const RENEW_INTERVAL_MS = 3_600_000
-const MAX_RENEWALS_REMEMBERED = 200_000
+const MAX_REMEMBERED = 200_000
 /** Larger contents are stored whole: building a delta index for them costs more than it saves. */
 const MAX_DELTA_BYTES = 16_000_000
+/** Misses in a row after which a kind's base gives way to the next new file stored whole. */
+const KIND_BASE_MISSES = 16
+/**
+ * A batch keeps this many blobs in memory; with more it writes them all into a pack, else loose:
+ * a command that changed a few files adds a few loose blobs, a first checkpoint one pack.
+ */
+const MIN_BATCH_PACKED = 64
 
 /** What the caller knows about content it stores, so it can be stored as a delta. */
 export interface StoreHint {
@@ -83,26 +118,49 @@ export class BlobDamagedError extends Error {
   }
 }
 
-interface CachedBase {
-  content: Buffer
-  index: DeltaIndex | null
+/** Where a blob sits in its chain: whole (base null, depth 0) or a delta. */
+interface Shape {
+  base: string | null
+  /** Deltas to apply to read it. */
+  depth: number
+  /** Steps ending at it (0: a key or a whole blob). */
+  steps: number
+}
+
+/** A delta to make: from `base`, giving the new blob this shape. */
+type DeltaPlan = Shape & { base: string }
+
+/**
+ * Blobs stored together (the first checkpoint of a workspace, a command that changed many files):
+ * past a few, written into one pack file as they come rather than a file each, and visible to
+ * other processes only once committed. Commit before anything names them (a session record).
+ */
+export interface BlobBatch {
+  put(content: Buffer, hint?: StoreHint): string
+  commit(): void
+  abort(): void
 }
 
 export class BlobStore {
   /** Shard folders known to exist, so a put costs no mkdir. */
   private readonly shards = new Set<string>()
-  /** The last whole blob stored per file extension: the base tried for a new file. */
-  private readonly lastWholeByKind = new Map<string, string>()
-  /** Decoded whole blobs used as bases, least recently used first. */
-  private readonly bases = new Map<string, CachedBase>()
-  private cachedBytes = 0
+  /** Per file extension: the base tried for a new file, and how many missed it in a row. */
+  private readonly kindBases = new Map<string, { hash: string; bytes: number; misses: number }>()
+  private readonly decoded = new LruCache<Buffer>(DECODED_CACHE_BYTES, (c) => c.length)
+  private readonly indexes = new LruCache<DeltaIndex>(INDEX_CACHE_BYTES, (i) => i.bytes)
+  private readonly shapes = new Map<string, Shape>()
   /** Contents stored or read lately (see remember), least recently added first. */
   private readonly recent = new Map<string, Buffer>()
   private recentBytes = 0
   private readonly renewedAt = new Map<string, number>()
   /** Blobs in pack files (pack-file.ts) by hash; null until first needed. */
   private packed: Map<string, PackedBlob> | null = null
+  /** The pack files whose blobs `packed` holds (packs are never changed, only added or removed). */
+  private readonly packFiles = new Set<string>()
   private packsStamp = ''
+  private packsCheckedAt = 0
+  private readonly packReader = new PackReader()
+  private readonly batches = new Set<PendingBatch>()
 
   constructor(readonly dir: string) {}
 
@@ -117,7 +175,11 @@ export class BlobStore {
   }
 
   private isStored(hash: string): boolean {
-    return existsSync(this.pathOf(hash)) || this.findPacked(hash) !== undefined
+    return (
+      existsSync(this.pathOf(hash)) ||
+      this.findPacked(hash) !== undefined ||
+      [...this.batches].some((b) => b.has(hash))
+    )
   }
 
   /**
@@ -130,17 +192,168 @@ export class BlobStore {
    * libuv thread pool per syscall made it four times slower. Callers yield between batches.
    */
   put(content: Buffer, hint: StoreHint = {}): string {
+    return this.store(content, hint, null)
+  }
+
+  /** A batch of puts written together (see BlobBatch). */
+  openBatch(): BlobBatch {
+    const batch = new PendingBatch(this.dir)
+    this.batches.add(batch)
+    const close = () => this.batches.delete(batch)
+    return {
+      put: (content, hint = {}) => this.store(content, hint, batch),
+      commit: () => {
+        try {
+          batch.commit((hash, bytes) => this.writeLoose(hash, bytes))
+        } finally {
+          close()
+          // The pack folder changed: the next lookup reads the new pack's index.
+          this.packsCheckedAt = 0
+        }
+      },
+      abort: () => {
+        batch.abort()
+        close()
+      }
+    }
+  }
+
+  private store(content: Buffer, hint: StoreHint, batch: PendingBatch | null): string {
     const hash = sha256(content)
     this.remember(hash, content)
-    if (this.holds(hash)) return hash
+    if (this.heldIn(hash, batch)) return hash
     const kind = hint.path === undefined ? null : extname(hint.path)
-    const delta = this.deltaFor(
-      content,
-      hint.previous ?? (kind === null ? undefined : this.lastWholeByKind.get(kind))
-    )
-    this.writeLoose(hash, delta ?? deflateSync(content, { level: COMPRESSION_LEVEL }))
-    if (delta === null && kind !== null) this.lastWholeByKind.set(kind, hash)
+    const { bytes, shape, kindBase } = this.encode(content, hint.previous ?? null, kind, batch)
+    if (batch === null) this.writeLoose(hash, bytes)
+    else {
+      try {
+        batch.add(hash, bytes)
+      } catch (error) {
+        throw new WriteFailedError(`a backup in ${this.dir}`, error)
+      }
+    }
+    this.rememberShape(hash, shape)
+    if (kindBase !== null) this.kindBases.set(kindBase, { hash, bytes: content.length, misses: 0 })
+    // The next version of this file is made from this one (a batch's thousands are not kept).
+    if (batch === null && content.length <= MAX_DELTA_BYTES) this.decoded.set(hash, content)
     return hash
+  }
+
+  /**
+   * The stored form of `content`: a delta when one from a fitting base pays, else whole; and the
+   * kind (file extension) whose base for new files it becomes, if any.
+   */
+  private encode(
+    content: Buffer,
+    previous: string | null,
+    kind: string | null,
+    batch: PendingBatch | null
+  ): { bytes: Buffer; shape: Shape; kindBase: string | null } {
+    const whole = (kindBase: string | null = null) => ({
+      bytes: deflateSync(content, { level: COMPRESSION_LEVEL }),
+      shape: { base: null, depth: 0, steps: 0 },
+      kindBase
+    })
+    if (content.length > MAX_DELTA_BYTES) return whole()
+    if (previous !== null) {
+      const plan = this.chainPlan(previous)
+      const delta = plan === null ? null : this.deltaFrom(plan, content, batch)
+      return delta === null ? whole() : { ...delta, kindBase: null }
+    }
+    // A new file: perhaps much like another of its kind (generated code, fixtures). A miss costs
+    // a few dozen lookups (delta.ts worthTrying); after a few in a row, the next file stored
+    // whole becomes the base tried, as the old one is unlike what comes now. In a batch (a first
+    // checkpoint) only a file about the base's size is tried: on real code deltas between files
+    // saved ~1% of the store and took a third of the time; near-identical files (generated
+    // code) are about the same size.
+    if (kind === null) return whole()
+    const kindBase = this.kindBases.get(kind)
+    if (kindBase === undefined) return whole(kind)
+    const alike = batch === null || Math.abs(kindBase.bytes - content.length) <= content.length / 10
+    const delta = alike
+      ? this.deltaFrom({ base: kindBase.hash, depth: 1, steps: 0 }, content, batch)
+      : null
+    if (delta !== null) {
+      kindBase.misses = 0
+      return { ...delta, kindBase: null }
+    }
+    return whole(++kindBase.misses >= KIND_BASE_MISSES ? kind : null)
+  }
+
+  private rememberShape(hash: string, shape: Shape): void {
+    if (this.shapes.size >= MAX_REMEMBERED) this.shapes.clear()
+    this.shapes.set(hash, shape)
+  }
+
+  /**
+   * Which delta a new version of `previous` is made as (see the module header), or null to store
+   * it whole (the chain cannot be read, or its blobs are gone).
+   */
+  private chainPlan(previous: string): DeltaPlan | null {
+    try {
+      const shape = this.shapeOf(previous)
+      if (shape.steps + 1 < CHAIN_STEPS) {
+        return { base: previous, depth: shape.depth + 1, steps: shape.steps + 1 }
+      }
+      // The run is full: a new key, made from the key this run started at.
+      let key = previous
+      for (let k = 0; k < shape.steps; k++) key = this.shapeOf(key).base ?? key
+      const keyShape = this.shapeOf(key)
+      if (keyShape.depth + 1 <= CHAIN_KEYS) {
+        return { base: key, depth: keyShape.depth + 1, steps: 0 }
+      }
+      // The keys are as deep as they go: from the whole blob at the root again (a chain that
+      // never ends, of damaged headers, gets a whole blob instead).
+      let root = key
+      for (let hops = 0; hops <= MAX_CHAIN_READ; hops++) {
+        const base = this.shapeOf(root).base
+        if (base === null) return { base: root, depth: 1, steps: 0 }
+        root = base
+      }
+      return null
+    } catch {
+      // A hint is only a hint: a base pruned or damaged meanwhile means storing whole.
+      return null
+    }
+  }
+
+  /**
+   * The delta blob for `content` by `plan`, or null when too little of it is in the base or the
+   * base is gone. Using a base renews it (see renewed), so retention sees it in use from now on.
+   */
+  private deltaFrom(
+    plan: DeltaPlan,
+    content: Buffer,
+    batch: PendingBatch | null
+  ): { bytes: Buffer; shape: Shape } | null {
+    let ops: Buffer | null
+    try {
+      if (!this.heldIn(plan.base, batch)) return null
+      const base = this.contentOf(plan.base)
+      if (base.length > MAX_DELTA_BYTES) return null
+      // A version with a few local edits (the usual new version) needs no index of its base.
+      ops = encodeEdits(base, content) ?? encodeDelta(this.indexOf(plan.base, base), content)
+    } catch {
+      return null
+    }
+    if (ops === null) return null
+    const header = Buffer.alloc(V2_HEADER_BYTES)
+    DELTA_V2.copy(header, 0)
+    header.write(plan.base, MAGIC_BYTES, 'hex')
+    header[V1_HEADER_BYTES] = plan.depth
+    header[V1_HEADER_BYTES + 1] = plan.steps
+    return {
+      bytes: Buffer.concat([header, deflateSync(ops, { level: COMPRESSION_LEVEL })]),
+      shape: plan
+    }
+  }
+
+  private indexOf(hash: string, content: Buffer): DeltaIndex {
+    const cached = this.indexes.get(hash)
+    if (cached !== undefined) return cached
+    const index = new DeltaIndex(content)
+    this.indexes.set(hash, index)
+    return index
   }
 
   /**
@@ -176,37 +389,6 @@ export class BlobStore {
   }
 
   /**
-   * The blob file for `content` as a delta from `candidate` (or its base), or null to store it
-   * whole (no usable base, or too little in common). Using a base renews its mtime, so
-   * retention sees it in use from now on.
-   */
-  private deltaFor(content: Buffer, candidate: string | null | undefined): Buffer | null {
-    if (candidate === undefined || candidate === null || content.length > MAX_DELTA_BYTES) {
-      return null
-    }
-    let base: string
-    let cached: CachedBase
-    try {
-      // A delta is made from whole blobs only: from a delta's base when the hint is a delta.
-      base = this.bases.has(candidate) ? candidate : (this.baseOf(candidate) ?? candidate)
-      cached = this.wholeBase(base)
-      if (cached.content.length > MAX_DELTA_BYTES) return null
-      if (!this.holds(base)) return null
-    } catch {
-      // A hint is only a hint: a base pruned or damaged meanwhile means storing whole.
-      return null
-    }
-    cached.index ??= new DeltaIndex(cached.content)
-    const ops = encodeDelta(cached.index, content)
-    if (ops === null) return null
-    return Buffer.concat([
-      DELTA_MAGIC,
-      Buffer.from(base, 'hex'),
-      deflateSync(ops, { level: COMPRESSION_LEVEL })
-    ])
-  }
-
-  /**
    * Whether the blob is still there, giving it a fresh mtime: retention prunes by age, and an
    * old blob that a live session just started relying on must count as young. At most once an
    * hour per blob (the grace period is a day): a restore reuses a thousand blobs, the first
@@ -215,7 +397,7 @@ export class BlobStore {
   private renewed(hash: string): boolean {
     const now = Date.now()
     if (now - (this.renewedAt.get(hash) ?? 0) < RENEW_INTERVAL_MS) return true
-    if (this.renewedAt.size >= MAX_RENEWALS_REMEMBERED) this.renewedAt.clear()
+    if (this.renewedAt.size >= MAX_REMEMBERED) this.renewedAt.clear()
     const time = new Date(now)
     try {
       utimesSync(this.pathOf(hash), time, time)
@@ -228,44 +410,69 @@ export class BlobStore {
     return true
   }
 
-  /** The whole blob a delta blob was made from; null for a whole blob. Reads only the header. */
+  /** The blob a delta blob was made from; null for a whole blob. Reads only the header. */
   baseOf(hash: string): string | null {
-    const header = Buffer.alloc(DELTA_HEADER_BYTES)
-    let fd: number
-    try {
-      fd = openSync(this.pathOf(hash), 'r')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      return deltaBaseIn(this.storedBytes(hash))
-    }
-    try {
-      const n = readSync(fd, header, 0, header.length, 0)
-      return deltaBaseIn(header.subarray(0, n))
-    } finally {
-      closeSync(fd)
-    }
+    return this.shapeOf(hash).base
+  }
+
+  /** Where `hash` sits in its chain, from the blob's header (remembered once read). */
+  private shapeOf(hash: string): Shape {
+    const known = this.shapes.get(hash)
+    if (known !== undefined) return known
+    const shape = shapeIn(this.storedBytes(hash, V2_HEADER_BYTES))
+    if (this.shapes.size >= MAX_REMEMBERED) this.shapes.clear()
+    this.shapes.set(hash, shape)
+    return shape
   }
 
   /** Whether the store has `hash`, which counts as using it again (see renewed). */
   holds(hash: string): boolean {
+    return this.heldIn(hash, null)
+  }
+
+  /** holds(), counting also what `batch` holds (nothing else sees a batch before its commit). */
+  private heldIn(hash: string, batch: PendingBatch | null): boolean {
+    if (batch?.has(hash) === true) return true
     if (existsSync(this.pathOf(hash)) && this.renewed(hash)) return true
     // A packed blob cannot be given a fresh mtime: it is used again as a loose copy, which the
-    // next gc packs (and the older copy goes with its pack's next rewrite).
-    const packed = this.packedBytes(hash)
-    if (packed === null) return false
-    this.writeLoose(hash, packed)
+    // next gc packs (and the older copy goes with its pack's next rewrite). One packed within
+    // the hour (a batch) is young enough as it is. A pack another process wrote in the last
+    // second may be missed here: its blob is then stored twice, which is all it costs (a read
+    // looks again at once).
+    const packed = this.findPacked(hash, 1000)
+    if (packed === undefined) return false
+    if (Date.now() - packed.usedMs < RENEW_INTERVAL_MS) return true
+    const bytes = this.readPackedCopy(packed)
+    if (bytes === null) return false
+    this.writeLoose(hash, bytes)
     return true
   }
 
-  /** A packed blob, reloading the pack list when the packs folder changed since last read. */
-  private findPacked(hash: string): PackedBlob | undefined {
+  /**
+   * A packed blob, reloading the pack list when the packs folder changed since last read.
+   * `staleMs`: a folder looked at that recently is not looked at again (see heldIn).
+   */
+  private findPacked(hash: string, staleMs = 0): PackedBlob | undefined {
     const found = this.packed?.get(hash)
     if (found !== undefined) return found
+    const now = Date.now()
+    if (this.packed !== null && now - this.packsCheckedAt < staleMs) return undefined
+    this.packsCheckedAt = now
     const stamp = folderStamp(packsDir(this.dir))
     if (this.packed !== null && stamp === this.packsStamp) return undefined
     this.packsStamp = stamp
-    this.packed = new Map()
-    for (const file of listPacks(packsDir(this.dir))) {
+    // Only the new packs' indexes are read (a workspace's first checkpoint packs 20,000 blobs,
+    // and each command that changes many files adds a pack); all again when one went (a gc).
+    const files = listPacks(packsDir(this.dir))
+    const present = new Set(files)
+    if (this.packed === null || [...this.packFiles].some((file) => !present.has(file))) {
+      this.forgetPacks()
+      this.packed = new Map()
+    }
+    const packed = this.packed
+    for (const file of files) {
+      if (this.packFiles.has(file)) continue
+      this.packFiles.add(file)
       let blobs: PackedBlob[]
       try {
         blobs = readPackIndex(file)
@@ -275,9 +482,9 @@ export class BlobStore {
           continue
         throw error
       }
-      for (const blob of blobs) if (!this.packed.has(blob.hash)) this.packed.set(blob.hash, blob)
+      for (const blob of blobs) if (!packed.has(blob.hash)) packed.set(blob.hash, blob)
     }
-    return this.packed.get(hash)
+    return packed.get(hash)
   }
 
   /** The content of `hash` (shared: do not modify it); BlobMissingError when it is gone. */
@@ -287,22 +494,50 @@ export class BlobStore {
 
   /** get(), synchronously (restores read blobs in batches; see put()). */
   read(hash: string): Buffer {
-    const recent = this.recent.get(hash)
+    const cached = this.recent.get(hash) ?? this.decoded.get(hash)
     // Only while the store still has it: a pruned blob must read as missing here as elsewhere.
-    if (recent !== undefined && this.isStored(hash)) return recent
-    const content = this.decode(hash)
+    if (cached !== undefined && this.isStored(hash)) return cached
+    const content = this.decode(hash, 0)
+    if (content.length <= MAX_DELTA_BYTES) this.decoded.set(hash, content)
     this.remember(hash, content)
     return content
   }
 
-  private decode(hash: string): Buffer {
-    const packed = this.storedBytes(hash)
-    const base = deltaBaseIn(packed)
-    if (base === null) return inflate(hash, packed)
-    const { content } = this.wholeBase(base)
+  /**
+   * A blob's content through the cache of decoded contents: a chain is read from its nearest
+   * decoded blob. `depth`: how many deltas up the chain this read began.
+   */
+  /**
+   * A blob's content, decoded through its chain as far as needed. What was asked for is cached;
+   * the contents a chain is read through only when a whole chain of them fits the cache: a deep
+   * chain of a big file would evict everything else, the previous versions the next deltas are
+   * made from among them, and every later version would then be read through its whole chain
+   * again (400 turns on three 3.3 MB files took longer each turn).
+   */
+  private contentOf(hash: string, depth = 0): Buffer {
+    const cached = this.decoded.get(hash)
+    if (cached !== undefined) return cached
+    const content = this.decode(hash, depth)
+    const limit = depth === 0 ? MAX_DELTA_BYTES : MAX_CACHED_LINK_BYTES
+    if (content.length <= limit) this.decoded.set(hash, content)
+    return content
+  }
+
+  private decode(hash: string, depth: number): Buffer {
+    const stored = this.storedBytes(hash)
+    const shape = shapeIn(stored)
+    if (shape.base === null) return inflate(hash, stored)
+    // Far deeper than any chain this store makes: a loop of damaged headers, not a chain.
+    if (depth > MAX_CHAIN_READ) {
+      throw new BlobDamagedError(hash, 'its chain of deltas does not end in a whole blob')
+    }
+    const base = this.contentOf(shape.base, depth + 1)
+    const opsAt = stored.subarray(0, MAGIC_BYTES).equals(DELTA_V1)
+      ? V1_HEADER_BYTES
+      : V2_HEADER_BYTES
     let rebuilt: Buffer
     try {
-      rebuilt = applyDelta(content, inflateSync(packed.subarray(DELTA_HEADER_BYTES)))
+      rebuilt = applyDelta(base, inflateSync(stored.subarray(opsAt)))
     } catch (error) {
       throw new BlobDamagedError(hash, (error as Error).message)
     }
@@ -323,53 +558,156 @@ export class BlobStore {
     }
   }
 
-  private storedBytes(hash: string): Buffer {
-    try {
-      return readFileSync(this.pathOf(hash))
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  /**
+   * The stored bytes of a blob (its first `length` bytes when given: a header). Any copy will do,
+   * loose or packed, as each rebuilds the same content: one in a pack already known is read
+   * without looking for a loose file first (a missing file costs an exception).
+   */
+  private storedBytes(hash: string, length?: number): Buffer {
+    const known = this.packed?.get(hash)
+    if (known !== undefined) {
+      const bytes = this.readPackedCopy(known, length)
+      if (bytes !== null) return bytes
     }
-    const packed = this.packedBytes(hash)
-    if (packed === null) throw new BlobMissingError(hash)
-    return packed
+    const loose = readLoose(this.pathOf(hash), length)
+    if (loose !== null) return loose
+    const packed = this.packedBytes(hash, length)
+    if (packed !== null) return packed
+    for (const batch of this.batches) {
+      const pending = batch.read(hash)
+      if (pending !== null) return pending
+    }
+    throw new BlobMissingError(hash)
   }
 
   /** The stored bytes of a packed blob, or null when no pack has it. */
-  private packedBytes(hash: string): Buffer | null {
+  private packedBytes(hash: string, length?: number): Buffer | null {
     for (let attempt = 0; attempt < 2; attempt++) {
       const packed = this.findPacked(hash)
       if (packed === undefined) return null
-      try {
-        return readPacked(packed)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        this.packed = null // a gc rewrote that pack: look again
-      }
+      const bytes = this.readPackedCopy(packed, length)
+      if (bytes !== null) return bytes
     }
     return null
   }
 
-  /** A whole blob's content, through the cache of bases. */
-  private wholeBase(hash: string): CachedBase {
-    const hit = this.bases.get(hash)
-    if (hit !== undefined) {
-      this.bases.delete(hash)
-      this.bases.set(hash, hit)
-      return hit
+  /** null when its pack is gone (a gc rewrote it): the pack list is read again next time. */
+  private readPackedCopy(packed: PackedBlob, length?: number): Buffer | null {
+    try {
+      return this.packReader.read(packed, length)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      this.forgetPacks()
+      return null
     }
-    const packed = this.storedBytes(hash)
-    if (deltaBaseIn(packed) !== null) {
-      throw new BlobDamagedError(hash, 'it is a delta, but a delta was made from it')
+  }
+
+  private forgetPacks(): void {
+    this.packed = null
+    this.packFiles.clear()
+    this.packReader.close()
+  }
+}
+
+/**
+ * The blobs of one batch: the first few in memory, then (with more) all of them in a pack
+ * being written. Commit writes the few loose, or finishes the pack.
+ */
+class PendingBatch {
+  private readonly held = new Map<string, Buffer>()
+  private pack: PackWriter | null = null
+
+  constructor(private readonly dir: string) {}
+
+  has(hash: string): boolean {
+    return this.held.has(hash) || this.pack?.has(hash) === true
+  }
+
+  read(hash: string): Buffer | null {
+    return this.held.get(hash) ?? this.pack?.read(hash) ?? null
+  }
+
+  add(hash: string, bytes: Buffer): void {
+    if (this.pack === null && this.held.size < MIN_BATCH_PACKED) {
+      this.held.set(hash, bytes)
+      return
     }
-    const entry: CachedBase = { content: inflate(hash, packed), index: null }
-    this.bases.set(hash, entry)
-    this.cachedBytes += entry.content.length
-    for (const [old, { content }] of this.bases) {
-      if (this.cachedBytes <= BASE_CACHE_BYTES || old === hash) break
-      this.bases.delete(old)
-      this.cachedBytes -= content.length
+    if (this.pack === null) {
+      this.pack = new PackWriter(packsDir(this.dir))
+      for (const [h, b] of this.held) this.pack.add(h, b, Date.now())
+      this.held.clear()
     }
-    return entry
+    this.pack.add(hash, bytes, Date.now())
+  }
+
+  commit(writeLoose: (hash: string, bytes: Buffer) => void): void {
+    if (this.pack !== null) {
+      try {
+        this.pack.finish(false)
+      } catch (error) {
+        throw new WriteFailedError(`a backup in ${this.dir}`, error)
+      }
+    }
+    for (const [hash, bytes] of this.held) writeLoose(hash, bytes)
+    this.held.clear()
+  }
+
+  abort(): void {
+    this.pack?.abort()
+    this.held.clear()
+  }
+}
+
+/** A map of values least recently used first, dropping the oldest past a size budget. */
+class LruCache<T> {
+  private readonly entries = new Map<string, T>()
+  private bytes = 0
+
+  constructor(
+    private readonly budget: number,
+    private readonly sizeOf: (value: T) => number
+  ) {}
+
+  get(key: string): T | undefined {
+    const value = this.entries.get(key)
+    if (value !== undefined) {
+      this.entries.delete(key)
+      this.entries.set(key, value)
+    }
+    return value
+  }
+
+  set(key: string, value: T): void {
+    const old = this.entries.get(key)
+    if (old !== undefined) {
+      this.entries.delete(key)
+      this.bytes -= this.sizeOf(old)
+    }
+    this.entries.set(key, value)
+    this.bytes += this.sizeOf(value)
+    for (const [k, v] of this.entries) {
+      if (this.bytes <= this.budget || k === key) break
+      this.entries.delete(k)
+      this.bytes -= this.sizeOf(v)
+    }
+  }
+}
+
+/** A loose blob's stored bytes (the first `length` when given), or null when there is none. */
+function readLoose(file: string, length?: number): Buffer | null {
+  let fd: number
+  try {
+    fd = openSync(file, 'r')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  try {
+    if (length === undefined) return readFileSync(fd)
+    const buffer = Buffer.alloc(length)
+    return buffer.subarray(0, readSync(fd, buffer, 0, length, 0))
+  } finally {
+    closeSync(fd)
   }
 }
 
@@ -381,10 +719,20 @@ function folderStamp(dir: string): string {
   return stats === undefined ? 'none' : `${stats.ino}:${stats.mtimeNs}`
 }
 
-function deltaBaseIn(packed: Buffer): string | null {
-  if (packed.length < DELTA_HEADER_BYTES) return null
-  if (!packed.subarray(0, DELTA_MAGIC.length).equals(DELTA_MAGIC)) return null
-  return packed.subarray(DELTA_MAGIC.length, DELTA_HEADER_BYTES).toString('hex')
+/** The shape a blob's first bytes give: whole, an RSD1 delta (of a whole blob) or an RSD2 one. */
+function shapeIn(stored: Buffer): Shape {
+  const magic = stored.subarray(0, MAGIC_BYTES)
+  if (magic.equals(DELTA_V1) && stored.length >= V1_HEADER_BYTES) {
+    return { base: stored.toString('hex', MAGIC_BYTES, V1_HEADER_BYTES), depth: 1, steps: 0 }
+  }
+  if (magic.equals(DELTA_V2) && stored.length >= V2_HEADER_BYTES) {
+    return {
+      base: stored.toString('hex', MAGIC_BYTES, V1_HEADER_BYTES),
+      depth: stored[V1_HEADER_BYTES] ?? 1,
+      steps: stored[V1_HEADER_BYTES + 1] ?? 0
+    }
+  }
+  return { base: null, depth: 0, steps: 0 }
 }
 
 function inflate(hash: string, packed: Buffer): Buffer {

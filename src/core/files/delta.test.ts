@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { applyDelta, DeltaError, DeltaIndex, encodeDelta } from './delta'
+import { applyDelta, DeltaError, DeltaIndex, encodeDelta, encodeEdits } from './delta'
 
 const encode = (base: Uint8Array, target: Uint8Array) => encodeDelta(new DeltaIndex(base), target)
 
@@ -39,6 +39,53 @@ describe('copy/insert deltas', () => {
       }),
       { numRuns: 300 }
     )
+  })
+
+  it('rebuild exactly the target when made for local edits without an index (encodeEdits)', () => {
+    const oneEdit = fc
+      .tuple(
+        fc.uint8Array({ minLength: 100, maxLength: 3000, size: 'medium' }),
+        fc.nat(),
+        fc.nat({ max: 300 }),
+        fc.uint8Array({ maxLength: 300 })
+      )
+      .map(([base, at, remove, insert]) => {
+        const where = base.length === 0 ? 0 : at % base.length
+        const target = Buffer.concat([
+          base.subarray(0, where),
+          insert,
+          base.subarray(Math.min(base.length, where + remove))
+        ])
+        return { base, target }
+      })
+    let made = 0
+    fc.assert(
+      fc.property(fc.oneof(oneEdit, edited), ({ base, target }) => {
+        const delta = encodeEdits(base, target)
+        if (delta === null) return
+        made++
+        expect(applyDelta(base, delta).equals(target)).toBe(true)
+      }),
+      { numRuns: 400 }
+    )
+    expect(made).toBeGreaterThan(50)
+    // The usual edit of a file: a few bytes whatever its size.
+    const lines = Array.from({ length: 3000 }, (_, i) => `const value${i} = compute(${i})`)
+    const base = Buffer.from(lines.join('\n'))
+    lines[1500] = 'const value1500 = changed()'
+    const target = Buffer.from(lines.join('\n'))
+    expect(encodeEdits(base, target)?.length).toBeLessThan(60)
+    expect(encodeEdits(base, base)?.length).toBeLessThan(16)
+    // Edits far apart: each one costs its own bytes.
+    lines[10] = 'const value10 = changed()'
+    lines.splice(2990, 0, 'const inserted = true')
+    const spread = Buffer.from(lines.join('\n'))
+    const delta = encodeEdits(base, spread)
+    expect(delta?.length).toBeLessThan(150)
+    expect(applyDelta(base, delta ?? Buffer.alloc(0)).equals(spread)).toBe(true)
+    // A file rearranged or rewritten is left to encodeDelta.
+    const reversed = Buffer.from([...lines].reverse().join('\n'))
+    expect(encodeEdits(base, reversed)).toBeNull()
   })
 
   it('describe a small edit of a big file in a few bytes', () => {

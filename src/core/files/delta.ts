@@ -43,6 +43,11 @@ function windowHash(bytes: Uint8Array, at: number): number {
   return h
 }
 
+/** The hash of the window one byte on: `leaving` drops out at its start, `entering` comes in. */
+function rollHash(hash: number, leaving: number, entering: number): number {
+  return (Math.imul(hash - Math.imul(leaving, LEAVING_WEIGHT), 31) + entering) | 0
+}
+
 /**
  * Where each MIN_MATCH-byte window of a base occurs (the latest occurrences first). Built once
  * per base and reused for every content compared with it (a workspace's first snapshot
@@ -63,11 +68,23 @@ export class DeltaIndex {
     this.heads = new Int32Array(1 << bits).fill(-1)
     this.previous = new Int32Array(windows).fill(-1)
     this.shift = 32 - bits
-    for (let at = 0; at + MIN_MATCH <= base.length; at += this.step) {
-      const slot = this.slotOf(windowHash(base, at))
-      this.previous[at / this.step] = this.heads[slot] ?? -1
-      this.heads[slot] = at
+    const last = base.length - MIN_MATCH
+    // The window's hash rolls from one position to the next (a fresh hash per position cost
+    // eight times the work); every step-th position is indexed.
+    let hash = windowHash(base, 0)
+    for (let at = 0; at <= last; at++) {
+      if (at % this.step === 0) {
+        const slot = this.slotOf(hash)
+        this.previous[at / this.step] = this.heads[slot] ?? -1
+        this.heads[slot] = at
+      }
+      if (at < last) hash = rollHash(hash, base[at] ?? 0, base[at + MIN_MATCH] ?? 0)
     }
+  }
+
+  /** Memory the index holds beside its base. */
+  get bytes(): number {
+    return this.heads.byteLength + this.previous.byteLength
   }
 
   /** The first base position in the slot of `hash` (-1 for none); `next` walks the rest. */
@@ -129,6 +146,130 @@ const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1)
 const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2)
 
 /**
+ * The delta for a target that is its base with a few local edits (a new version of a file:
+ * lines changed, added or removed here and there), found without an index: runs are compared
+ * in native code, and after each edit the two are realigned by looking for a piece of what
+ * follows in the target near where the base went on. Null when that does not work out (an edit
+ * too big, the file rearranged, too little in common): encodeDelta, with its index, is then the
+ * one to ask. A copy is only ever made of bytes compared equal, so a wrong realignment costs
+ * size, never correctness.
+ */
+export function encodeEdits(base: Uint8Array, target: Uint8Array): Buffer | null {
+  if (target.length < MIN_DELTA_TARGET) return null
+  const tail = commonRun(base, target, Math.min(base.length, target.length), true)
+  const baseEnd = base.length - tail
+  const targetEnd = target.length - tail
+  const maxInserted = Math.min(MAX_EDITED_BYTES, target.length / 2)
+  const budget = { searched: 0, limit: SEARCH_WORK_PER_BYTE * target.length + 65_536 }
+  const out = new ByteWriter(256)
+  out.varint(base.length)
+  out.varint(target.length)
+  let cursor = 0
+  const copy = (from: number, n: number) => {
+    out.byte(OP_COPY)
+    out.varint(zigzag(from - cursor))
+    out.varint(n)
+    cursor = from + n
+  }
+  let inserted = 0
+  let t = 0
+  let b = 0
+  while (t < targetEnd) {
+    const limit = Math.min(baseEnd - b, targetEnd - t)
+    const same = commonRun(base.subarray(b), target.subarray(t), limit, false)
+    if (same > 0) {
+      copy(b, same)
+      t += same
+      b += same
+      continue
+    }
+    const next = realign(base, b, baseEnd, target, t, targetEnd, budget)
+    if (next === null || (next.t === t && next.b === b)) return null
+    inserted += next.t - t
+    if (inserted > maxInserted) return null
+    if (next.t > t) {
+      out.byte(OP_INSERT)
+      out.varint(next.t - t)
+      out.copyFrom(target, t, next.t)
+    }
+    t = next.t
+    b = next.b
+  }
+  if (tail > 0) copy(baseEnd, tail)
+  return out.result()
+}
+
+/** More edited bytes than this go to encodeDelta, which may find copies inside them. */
+const MAX_EDITED_BYTES = 65_536
+/** How far into an edit the target is probed for where it meets the base again. */
+const REALIGN_STEPS = [0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
+/** The length of a probe, and how far past the expected place the base is searched. */
+const PROBE_BYTES = 32
+const SEARCH_BYTES = 8192
+/** Bytes of base searched per target byte before the edits are left to encodeDelta. */
+const SEARCH_WORK_PER_BYTE = 4
+/** A target ending in this much that is not in the base is still an edit. */
+const MAX_NEW_END = 4096
+
+/**
+ * Where target and base agree again after an edit at (t, b): the first probe of the target
+ * found in the base near b, backed up over equal bytes. The rest of the target when there is
+ * little left; null when no probe is found (or the search budget is spent).
+ */
+function realign(
+  base: Uint8Array,
+  b: number,
+  baseEnd: number,
+  target: Uint8Array,
+  t: number,
+  targetEnd: number,
+  budget: { searched: number; limit: number }
+): { t: number; b: number } | null {
+  const inBase = bufferOf(base)
+  for (const step of REALIGN_STEPS) {
+    const at = t + step
+    if (at + PROBE_BYTES > targetEnd) break
+    const hi = Math.min(baseEnd, b + step + SEARCH_BYTES)
+    if (hi - b < PROBE_BYTES) break
+    budget.searched += hi - b
+    if (budget.searched > budget.limit) return null
+    const found = inBase.subarray(b, hi).indexOf(bufferOf(target).subarray(at, at + PROBE_BYTES))
+    if (found < 0) continue
+    let meetT = at
+    let meetB = b + found
+    while (meetT > t && meetB > b && target[meetT - 1] === base[meetB - 1]) {
+      meetT--
+      meetB--
+    }
+    return { t: meetT, b: meetB }
+  }
+  // Nothing found: the rest of the target is new, if it is short (an edit at the end).
+  return targetEnd - t <= MAX_NEW_END ? { t: targetEnd, b: baseEnd } : null
+}
+
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+}
+
+/**
+ * How many bytes `a` and `b` share from their start (`fromEnd`: from their end), at most `max`:
+ * a binary search over spans compared in native code, a dozen compares for a small file.
+ */
+function commonRun(a: Uint8Array, b: Uint8Array, max: number, fromEnd: boolean): number {
+  const span = (of: Uint8Array, from: number, to: number) =>
+    fromEnd ? of.subarray(of.length - to, of.length - from) : of.subarray(from, to)
+  let same = 0
+  let limit = max
+  // The first `same` bytes agree; the answer lies in [same, limit].
+  while (same < limit) {
+    const mid = (same + limit + 1) >>> 1
+    if (Buffer.compare(span(a, same, mid), span(b, same, mid)) === 0) same = mid
+    else limit = mid - 1
+  }
+  return same
+}
+
+/**
  * The delta that rebuilds `target` from `index.base`, or null when it would not pay: the target
  * is tiny, or less than half of it could be copied (then it is stored whole). Gives up as soon
  * as that is certain, so an unrelated file costs little more than one pass over half of it.
@@ -180,12 +321,7 @@ export function encodeDelta(index: DeltaIndex, target: Uint8Array): Buffer | nul
       continue
     }
     if (inserted + (at - pending) > maxInserted) return null
-    if (at < last) {
-      hash =
-        (Math.imul(hash - Math.imul(target[at] ?? 0, LEAVING_WEIGHT), 31) +
-          (target[at + MIN_MATCH] ?? 0)) |
-        0
-    }
+    if (at < last) hash = rollHash(hash, target[at] ?? 0, target[at + MIN_MATCH] ?? 0)
     at++
   }
   inserted += length - pending
@@ -243,14 +379,29 @@ function bestMatch(
 }
 
 /**
- * Whether enough of the target's windows occur in the base for a delta to be worth looking
- * for: checks a sample, so a file unlike the base costs a few dozen lookups.
+ * Whether enough of the target is found in the base for a delta to be worth looking for:
+ * checks a sample, so a file unlike the base costs a few dozen lookups. A sampled window counts
+ * when a long run of the base starts like it (GOOD_MATCH bytes, what a copy is taken for), not
+ * when its slot merely holds something, nor when its eight bytes recur: slots are shared, and
+ * code of one language shares many short runs (keywords, indentation) with any other file of
+ * it. Either way a file of varied code would be compared with an unrelated base byte by byte,
+ * half of it, before being stored whole.
  */
 function worthTrying(index: DeltaIndex, target: Uint8Array): boolean {
   const last = target.length - MIN_MATCH
   let found = 0
   for (let k = 0; k < PROBES; k++) {
-    if (index.first(windowHash(target, Math.floor((k * last) / (PROBES - 1)))) >= 0) found++
+    const at = Math.floor((k * last) / (PROBES - 1))
+    // Near the end a run cannot be long: what is left of the target is enough.
+    const wanted = Math.min(GOOD_MATCH, target.length - at)
+    let candidates = 0
+    for (let from = index.first(windowHash(target, at)); from >= 0; from = index.next(from)) {
+      if (commonLength(index.base, from, target, at, wanted) >= wanted) {
+        found++
+        break
+      }
+      if (++candidates >= MAX_CANDIDATES) break
+    }
   }
   return found >= PROBES / 4
 }
@@ -264,10 +415,16 @@ function copyBytes(from: Uint8Array, start: number, to: Uint8Array, at: number, 
   for (let k = 0; k < n; k++) to[at + k] = from[start + k] ?? 0
 }
 
-/** How many bytes of the base from `from` equal the target's from `at`. */
-function commonLength(base: Uint8Array, from: number, target: Uint8Array, at: number): number {
+/** How many bytes of the base from `from` equal the target's from `at` (at most `max`). */
+function commonLength(
+  base: Uint8Array,
+  from: number,
+  target: Uint8Array,
+  at: number,
+  max = Infinity
+): number {
   if (from < 0) return 0
-  const end = Math.min(target.length - at, base.length - from)
+  const end = Math.min(target.length - at, base.length - from, max)
   let length = 0
   while (length < end && target[at + length] === base[from + length]) length++
   return length

@@ -184,6 +184,43 @@ describe('FileHistory: Bash changes', () => {
     })
   })
 
+  it('sees 1,000 changes of one command across nested folders made and removed, and tracks the new ones', async () => {
+    // 2,000 files in 40 folders two levels deep (p0/q0 … p3/q9), 50 each.
+    const files: Record<string, string> = {}
+    const folder = (k: number) => `p${k % 4}/q${Math.floor(k / 4)}`
+    for (let k = 0; k < 40; k++) {
+      for (let i = 0; i < 50; i++) files[`${folder(k)}/f${i}.txt`] = `file ${k}/${i}\n`
+    }
+    const { sh } = await setup(files)
+    const sorted = (paths: string[]) => [...paths].sort()
+    const range = (n: number) => Array.from({ length: n }, (_, i) => i)
+    // 400 edited (folders 0-7), 300 created in 30 new folders three levels deep, 300 deleted
+    // (folders 34-39 removed whole).
+    const edited = range(8).flatMap((k) => range(50).map((i) => `${folder(k)}/f${i}.txt`))
+    const created = range(30).flatMap((n) => range(10).map((i) => `new${n % 3}/a${n}/b/g${i}.txt`))
+    const deleted = range(6).flatMap((k) => range(50).map((i) => `${folder(34 + k)}/f${i}.txt`))
+    const script = [
+      `for k in ${range(8).map(folder).join(' ')}; do sed -i 's/file/edited/' $k/*.txt; done`,
+      `for n in ${range(30).join(' ')}; do d=new$((n % 3))/a$n/b; mkdir -p $d; for i in ${range(10).join(' ')}; do echo $n > $d/g$i.txt; done; done`,
+      `rm -rf ${range(6)
+        .map((k) => folder(34 + k))
+        .join(' ')}`
+    ].join(' && ')
+    const changes = await sh(script)
+    expect(changes.modified).toEqual(sorted(edited))
+    expect(sorted(changes.created)).toEqual(sorted(created))
+    expect(sorted(changes.deleted)).toEqual(sorted(deleted))
+    expect(changes.untracked).toEqual([])
+    // The folders it made are watched, and a moved tree is seen whole, at both places.
+    const inNew = (n: number) => created.filter((path) => path.startsWith(`new${n}/`))
+    const moved = inNew(1).map((path) => path.replace('new1/', 'moved1/'))
+    const next = await sh('rm -r new2 && mv new1 moved1 && mkdir -p p2/q8 && echo 1 > p2/q8/x')
+    expect(sorted(next.created)).toEqual(sorted([...moved, 'p2/q8/x']))
+    expect(sorted(next.deleted)).toEqual(sorted([...inNew(1), ...inNew(2)]))
+    expect(next.modified).toEqual([])
+    expect((await sh('echo again > moved1/a1/b/g0.txt')).modified).toEqual(['moved1/a1/b/g0.txt'])
+  })
+
   it('sees a change inside a folder created by an earlier command', async () => {
     const { sh } = await setup()
     await sh('mkdir -p d1/d2 && echo 1 > d1/d2/x')

@@ -4,8 +4,8 @@
 //
 // Layout: "RSPK" 0x01 0 0 0 | each blob's stored bytes, back to back | the index: per blob its
 // hash (32 bytes), offset (u64), length (u32) and last use (f64, ms) | trailer: index offset
-// (u64), count (u32), "RSPK". Written to a temp file, fsync'd and renamed: a pack is whole or
-// absent, and never changes after.
+// (u64), count (u32), "RSPK". Written to a temp file and renamed (fsync'd first when other
+// copies of its blobs are to be deleted): a pack is whole or absent, and never changes after.
 import { randomBytes } from 'node:crypto'
 import {
   closeSync,
@@ -56,43 +56,111 @@ export function listPacks(dir: string): string[] {
   }
 }
 
-/** Writes one pack of `blobs` (stored bytes and last use) and returns its path. */
+/**
+ * A pack being written, blob by blob, to a temp file beside where it will be: readable from here
+ * meanwhile (read), visible to every store only once finish() renames it into place.
+ */
+export class PackWriter {
+  readonly file: string
+  private readonly temp: string
+  private fd: number | null
+  private offset = HEADER.length
+  private readonly entries: { hash: string; offset: number; length: number; usedMs: number }[] = []
+  private readonly byHash = new Map<string, { offset: number; length: number }>()
+
+  constructor(dir: string) {
+    ensurePrivateDir(dir)
+    this.file = join(dir, `${randomBytes(8).toString('hex')}.pack`)
+    this.temp = `${this.file}.tmp`
+    this.fd = openPrivateFileSync(this.temp, 'wx')
+    try {
+      writeAllSync(this.fd, HEADER)
+    } catch (error) {
+      this.abort()
+      throw error
+    }
+  }
+
+  get count(): number {
+    return this.entries.length
+  }
+
+  has(hash: string): boolean {
+    return this.byHash.has(hash)
+  }
+
+  add(hash: string, bytes: Buffer, usedMs: number): void {
+    if (this.byHash.has(hash)) return
+    writeAllSync(this.openFd(), bytes, this.offset)
+    const entry = { hash, offset: this.offset, length: bytes.length, usedMs }
+    this.entries.push(entry)
+    this.byHash.set(hash, entry)
+    this.offset += bytes.length
+  }
+
+  /** The stored bytes of a blob added here, or null. */
+  read(hash: string): Buffer | null {
+    const entry = this.byHash.get(hash)
+    return entry === undefined ? null : readAt(this.openFd(), entry.offset, entry.length)
+  }
+
+  /**
+   * Writes the index and trailer and renames the pack into place; returns its path. `durable`:
+   * fsync'd first (a caller about to delete other copies of its blobs needs that).
+   */
+  finish(durable: boolean): string {
+    const fd = this.openFd()
+    try {
+      const index = Buffer.alloc(this.entries.length * INDEX_ENTRY_BYTES)
+      for (const [i, entry] of this.entries.entries()) {
+        const at = i * INDEX_ENTRY_BYTES
+        Buffer.from(entry.hash, 'hex').copy(index, at)
+        index.writeBigUInt64LE(BigInt(entry.offset), at + 32)
+        index.writeUInt32LE(entry.length, at + 40)
+        index.writeDoubleLE(entry.usedMs, at + 44)
+      }
+      const trailer = Buffer.alloc(TRAILER_BYTES)
+      trailer.writeBigUInt64LE(BigInt(this.offset), 0)
+      trailer.writeUInt32LE(this.entries.length, 8)
+      MAGIC.copy(trailer, 12)
+      writeAllSync(fd, Buffer.concat([index, trailer]), this.offset)
+      if (durable) fsyncSync(fd)
+      closeSync(fd)
+      this.fd = null
+      renameSync(this.temp, this.file)
+    } catch (error) {
+      this.abort()
+      throw error
+    }
+    return this.file
+  }
+
+  /** Drops the pack: nothing of it becomes visible. */
+  abort(): void {
+    if (this.fd !== null) closeSync(this.fd)
+    this.fd = null
+    rmSync(this.temp, { force: true })
+  }
+
+  private openFd(): number {
+    if (this.fd === null) throw new Error(`the pack ${this.file} is finished or dropped`)
+    return this.fd
+  }
+}
+
+/** Writes one pack of `blobs` (stored bytes and last use), fsync'd, and returns its path. */
 export function writePack(
   dir: string,
   blobs: readonly { hash: string; bytes: Buffer; usedMs: number }[]
 ): string {
-  ensurePrivateDir(dir)
-  const file = join(dir, `${randomBytes(8).toString('hex')}.pack`)
-  const temp = `${file}.tmp`
-  const index = Buffer.alloc(blobs.length * INDEX_ENTRY_BYTES)
-  const fd = openPrivateFileSync(temp, 'wx')
+  const pack = new PackWriter(dir)
   try {
-    writeAllSync(fd, HEADER)
-    let offset = HEADER.length
-    for (const [i, blob] of blobs.entries()) {
-      const at = i * INDEX_ENTRY_BYTES
-      Buffer.from(blob.hash, 'hex').copy(index, at)
-      index.writeBigUInt64LE(BigInt(offset), at + 32)
-      index.writeUInt32LE(blob.bytes.length, at + 40)
-      index.writeDoubleLE(blob.usedMs, at + 44)
-      writeAllSync(fd, blob.bytes)
-      offset += blob.bytes.length
-    }
-    const trailer = Buffer.alloc(TRAILER_BYTES)
-    trailer.writeBigUInt64LE(BigInt(offset), 0)
-    trailer.writeUInt32LE(blobs.length, 8)
-    MAGIC.copy(trailer, 12)
-    writeAllSync(fd, index)
-    writeAllSync(fd, trailer)
-    fsyncSync(fd)
+    for (const blob of blobs) pack.add(blob.hash, blob.bytes, blob.usedMs)
   } catch (error) {
-    closeSync(fd)
-    rmSync(temp, { force: true })
+    pack.abort()
     throw error
   }
-  closeSync(fd)
-  renameSync(temp, file)
-  return file
+  return pack.finish(true)
 }
 
 /** The blobs a pack holds. PackDamagedError when its index cannot be trusted. */
@@ -129,15 +197,46 @@ export function readPackIndex(file: string): PackedBlob[] {
   }
 }
 
-/** The stored bytes of one packed blob. */
-export function readPacked(blob: PackedBlob): Buffer {
+/** The stored bytes of one packed blob (its first `length` bytes when given). */
+export function readPacked(blob: PackedBlob, length = blob.length): Buffer {
   const fd = openSync(blob.file, 'r')
   try {
-    return readAt(fd, blob.offset, blob.length)
+    return readAt(fd, blob.offset, Math.min(length, blob.length))
   } finally {
     closeSync(fd)
   }
 }
+
+/**
+ * readPacked through a few descriptors kept open: a command that changed a thousand files reads
+ * a thousand earlier versions from the same pack. A pack a gc replaced meanwhile still reads
+ * through its open descriptor (packs never change; a removed one stays readable until closed).
+ */
+export class PackReader {
+  private readonly open = new Map<string, number>()
+
+  read(blob: PackedBlob, length = blob.length): Buffer {
+    let fd = this.open.get(blob.file)
+    if (fd === undefined) {
+      fd = openSync(blob.file, 'r')
+      this.open.set(blob.file, fd)
+      for (const [file, old] of this.open) {
+        if (this.open.size <= MAX_OPEN_PACKS) break
+        closeSync(old)
+        this.open.delete(file)
+      }
+    }
+    return readAt(fd, blob.offset, Math.min(length, blob.length))
+  }
+
+  /** Closes every descriptor (a gc removed or replaced packs: they are opened afresh). */
+  close(): void {
+    for (const fd of this.open.values()) closeSync(fd)
+    this.open.clear()
+  }
+}
+
+const MAX_OPEN_PACKS = 4
 
 function readAt(fd: number, position: number, length: number): Buffer {
   const out = Buffer.alloc(length)

@@ -235,21 +235,29 @@ function neededBlobs(
   return needed
 }
 
-/** `chosen` less every blob that a blob staying in the store is a delta of. */
+/**
+ * `chosen` less every blob that a blob staying in the store is read through: its base, that
+ * base's base, and so on down its chain of deltas to a whole blob.
+ */
 function withoutBasesOfKept(paths: HistoryPaths, all: BlobFile[], chosen: BlobFile[]): BlobFile[] {
   if (chosen.length === 0) return chosen
   const store = new BlobStore(paths.blobs)
   const leaving = new Set(chosen.map((b) => b.hash))
+  // Every blob in here has had its chain walked (or is being walked): a walk stops at one.
   const keptBases = new Set<string>()
   for (const blob of all) {
     if (leaving.has(blob.hash)) continue
-    let base: string | null
-    try {
-      base = store.baseOf(blob.hash)
-    } catch {
-      continue // gone meanwhile: nothing of it to keep readable
+    for (let hash: string | null = blob.hash; hash !== null;) {
+      let base: string | null
+      try {
+        base = store.baseOf(hash)
+      } catch {
+        break // gone meanwhile: nothing of it to keep readable
+      }
+      if (base === null || keptBases.has(base)) break
+      keptBases.add(base)
+      hash = base
     }
-    if (base !== null) keptBases.add(base)
   }
   return chosen.filter((b) => !keptBases.has(b.hash))
 }

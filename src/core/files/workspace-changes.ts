@@ -4,9 +4,10 @@
 // its "before" content at hand). After that, each call re-stats only what the watcher saw move,
 // hashes only files whose stat changed, and backs up only content the store does not hold yet;
 // its cost follows the number of paths that moved, not the size of the workspace.
-import { lstatSync, readFileSync } from 'node:fs'
+import { lstatSync, readFileSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
-import { type BlobStore, sha256 } from './blob-store'
+import { type BlobBatch, type BlobStore, sha256 } from './blob-store'
+import { FolderSet, parentOf } from './folder-set'
 import { IgnoreRules } from './ignore-rules'
 import {
   type FileStat,
@@ -14,6 +15,7 @@ import {
   scanTree,
   scanUnnamed,
   statFile,
+  statOf,
   type UnnamedFiles,
   yieldToEventLoop
 } from './workspace-scan'
@@ -42,22 +44,22 @@ const UNNAMED_REASON = 'its name is not valid UTF-8, and file history records UT
 /** Files hashed and backed up between two yields to the event loop. */
 const FILES_PER_BATCH = 64
 
-function parentOf(rel: string): string {
-  const slash = rel.lastIndexOf('/')
-  return slash === -1 ? '' : rel.slice(0, slash)
-}
-
 /** The tracked files by path, and by folder so "everything under a/b" costs no full scan. */
 class Manifest {
   readonly files = new Map<string, Entry>()
   private readonly byDir = new Map<string, Set<string>>()
+  /** The folders of byDir, linked so the ones under a path are found without visiting the rest. */
+  private readonly dirs = new FolderSet()
 
   set(rel: string, entry: Entry): void {
     this.files.set(rel, entry)
     const dir = parentOf(rel)
     const set = this.byDir.get(dir)
-    if (set === undefined) this.byDir.set(dir, new Set([rel]))
-    else set.add(rel)
+    if (set !== undefined) set.add(rel)
+    else {
+      this.byDir.set(dir, new Set([rel]))
+      this.dirs.add(dir)
+    }
   }
 
   delete(rel: string): void {
@@ -65,7 +67,10 @@ class Manifest {
     const dir = parentOf(rel)
     const set = this.byDir.get(dir)
     set?.delete(rel)
-    if (set?.size === 0) this.byDir.delete(dir)
+    if (set?.size === 0) {
+      this.byDir.delete(dir)
+      this.dirs.delete(dir)
+    }
   }
 
   /** The entries at `rel` (a file) or below it (a folder). */
@@ -73,10 +78,8 @@ class Manifest {
     const found = new Map<string, Entry>()
     const file = this.files.get(rel)
     if (file !== undefined) found.set(rel, file)
-    const prefix = rel === '' ? '' : `${rel}/`
-    for (const [dir, paths] of this.byDir) {
-      if (dir !== rel && !dir.startsWith(prefix)) continue
-      for (const path of paths) {
+    for (const dir of this.dirs.under(rel)) {
+      for (const path of this.byDir.get(dir) ?? []) {
         const entry = this.files.get(path)
         if (entry !== undefined) found.set(path, entry)
       }
@@ -96,6 +99,8 @@ export class WorkspaceChanges {
   private rules: IgnoreRules
   /** Set during a refresh that must not stop at a failed backup (see refresh). */
   private unstored: string[] | null = null
+  /** Where a refresh's backups go (see refresh). */
+  private batch: BlobBatch | null = null
 
   constructor(
     private readonly root: string,
@@ -116,10 +121,44 @@ export class WorkspaceChanges {
    */
   async refresh(unstored?: string[]): Promise<DetectedChange[]> {
     this.unstored = unstored ?? null
+    // One batch per refresh: a baseline or a command that changed many files writes one pack,
+    // not a file per backup. Committed before the changes are returned (and recorded), and also
+    // when the refresh fails: the manifest may name what the batch holds.
+    const batch = this.blobs.openBatch()
+    this.batch = batch
     try {
-      return await this.refreshManifest()
+      let changes: DetectedChange[]
+      try {
+        changes = await this.refreshManifest()
+      } catch (error) {
+        this.commitOrForget(batch)
+        throw error
+      }
+      try {
+        batch.commit()
+      } catch (error) {
+        // The manifest names backups that are not there: the next refresh takes a new baseline.
+        this.manifest = null
+        if (this.unstored === null) throw error
+        for (const change of changes) {
+          if (change.kind === 'tracked' && change.after !== null) {
+            this.unstored.push(`${change.path} (${(error as Error).message})`)
+          }
+        }
+      }
+      return changes
     } finally {
       this.unstored = null
+      this.batch = null
+    }
+  }
+
+  private commitOrForget(batch: BlobBatch): void {
+    try {
+      batch.commit()
+    } catch {
+      batch.abort()
+      this.manifest = null
     }
   }
 
@@ -160,13 +199,14 @@ export class WorkspaceChanges {
     for (const rel of dirty) {
       if (rel.includes('\uFFFD')) holders.add(parentOf(rel))
       const abs = join(this.root, rel)
-      let isDir = false
+      // One lstat per path, and no exception for one that is gone (a command's deletions).
+      let stats: Stats | undefined
       try {
-        isDir = lstatSync(abs).isDirectory()
+        stats = lstatSync(abs, { throwIfNoEntry: false })
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+        if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
       }
+      const isDir = stats?.isDirectory() === true
       // A folder that moved or vanished takes its watches along; a new one gets watched.
       this.watcher.unwatchUnder(rel)
       const now = new Map<string, FileStat>()
@@ -178,9 +218,8 @@ export class WorkspaceChanges {
           holders.add(holder)
           fresh.set(holder, files)
         }
-      } else if (!isDir && !this.rules.isIgnored(rel, false)) {
-        const stat = statFile(abs)
-        if (stat !== null) now.set(rel, stat)
+      } else if (stats?.isFile() === true && !this.rules.isIgnored(rel, false)) {
+        now.set(rel, statOf(stats))
       }
       changes.push(...(await this.update(manifest, manifest.under(rel), now)))
     }
@@ -280,7 +319,8 @@ export class WorkspaceChanges {
     if (now === null) return null
     if (content.length > this.sizeCapBytes) return { stat: now, hash: null }
     try {
-      return { stat: now, hash: this.blobs.put(content, { previous, path }) }
+      const hint = { previous, path }
+      return { stat: now, hash: (this.batch ?? this.blobs).put(content, hint) }
     } catch (error) {
       if (this.unstored === null) throw error
       this.unstored.push(`${path} (${(error as Error).message})`)

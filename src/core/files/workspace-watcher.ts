@@ -5,6 +5,7 @@
 import { type FSWatcher, promises as fs, watch } from 'node:fs'
 import { join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
+import { FolderSet } from './folder-set'
 
 /** Past this many dirty paths a full re-stat is about as cheap, and memory stays bounded. */
 const MAX_DIRTY = 20_000
@@ -13,6 +14,8 @@ const FLUSH_TIMEOUT_MS = 2_000
 
 export class WorkspaceWatcher {
   private readonly watchers = new Map<string, FSWatcher>()
+  /** The watched folders, so those under a moved folder are found without visiting the rest. */
+  private readonly watched = new FolderSet()
   private dirty = new Set<string>()
   private overflowed = false
   private barrier: FSWatcher | null = null
@@ -53,6 +56,7 @@ export class WorkspaceWatcher {
           this.unwatch(dir)
         })
         this.watchers.set(dir, watcher)
+        this.watched.add(dir)
       } catch {
         // Gone already, or out of inotify watches: the next take() asks for a full re-stat.
         this.overflowed = true
@@ -62,9 +66,7 @@ export class WorkspaceWatcher {
 
   /** Stops watching `dir` and everything below it (it was deleted or moved away). */
   unwatchUnder(dir: string): void {
-    for (const watched of [...this.watchers.keys()]) {
-      if (dir === '' || watched === dir || watched.startsWith(`${dir}/`)) this.unwatch(watched)
-    }
+    for (const watched of this.watched.under(dir)) this.unwatch(watched)
   }
 
   /** Waits until every event the workspace produced so far has been collected. */
@@ -114,5 +116,6 @@ export class WorkspaceWatcher {
   private unwatch(dir: string): void {
     this.watchers.get(dir)?.close()
     this.watchers.delete(dir)
+    this.watched.delete(dir)
   }
 }

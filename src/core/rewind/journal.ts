@@ -100,6 +100,17 @@ export async function saveJournal(dir: string, journal: RestoreJournal): Promise
 }
 
 export async function loadJournal(dir: string, id: string): Promise<RestoreJournal> {
+  const journal = await readJournal(dir, id, () => true)
+  if (journal === null) throw new Error(`Restore journal ${id} was not read`)
+  return journal
+}
+
+/** The journal `id`, or null when `wanted` does not keep it. */
+async function readJournal(
+  dir: string,
+  id: string,
+  wanted: JournalFilter
+): Promise<RestoreJournal | null> {
   const file = journalFile(dir, id)
   let text: string
   try {
@@ -116,6 +127,7 @@ export async function loadJournal(dir: string, id: string): Promise<RestoreJourn
   } catch (error) {
     throw new Error(`Restore journal ${file} is damaged: ${(error as Error).message}`)
   }
+  if (!wanted(json as Partial<Record<string, unknown>>)) return null
   const parsed = RestoreJournal.safeParse(json)
   if (!parsed.success)
     throw new Error(`Restore journal ${file} is damaged: ${parsed.error.message}`)
@@ -123,18 +135,30 @@ export async function loadJournal(dir: string, id: string): Promise<RestoreJourn
 }
 
 /**
- * Every readable journal in `dir`, oldest first (ids are uuidv7: time-ordered). A damaged one
- * throws, unless `damaged` is given: then its message goes there and the rest are still read
- * (one bad file must not keep every session of the workspace from opening).
+ * Which journals a caller wants, told from their parsed JSON before it is checked against the
+ * schema (a journal of a thousand files costs more to check than to parse).
  */
-export async function listJournals(dir: string, damaged?: string[]): Promise<RestoreJournal[]> {
+export type JournalFilter = (journal: Partial<Record<string, unknown>>) => boolean
+
+/**
+ * Every readable journal in `dir` (that `wanted` keeps), oldest first (ids are uuidv7:
+ * time-ordered). A damaged one throws, unless `damaged` is given: then its message goes there
+ * and the rest are still read (one bad file must not keep every session of the workspace from
+ * opening).
+ */
+export async function listJournals(
+  dir: string,
+  damaged?: string[],
+  wanted: JournalFilter = () => true
+): Promise<RestoreJournal[]> {
   const names = await listDirIfPresent(dir)
   const journals: RestoreJournal[] = []
   for (const name of names.sort()) {
     const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''
     if (!ID.test(id)) continue
     try {
-      journals.push(await loadJournal(dir, id))
+      const journal = await readJournal(dir, id, wanted)
+      if (journal !== null) journals.push(journal)
     } catch (error) {
       if (damaged === undefined) throw error
       damaged.push((error as Error).message)

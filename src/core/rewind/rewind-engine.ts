@@ -15,7 +15,7 @@ import type { ErrorCode } from '../../shared/contract'
 import type { SessionStore } from '../session/store'
 import { isPrompt, promptText } from '../session/tree'
 import type { RewindMode } from '../../shared/messages'
-import type { FileDiff, RewindPreview, RewindResult } from '../../shared/views'
+import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
 import { type ContentSource, ContentMissingError, blobContent } from './content-source'
 import { fileTargets } from './file-targets'
@@ -91,7 +91,11 @@ export interface PlannedFile {
   /** How the preview found the file, so apply can tell it is untouched without reading it. */
   seenStamp: FileStamp | null
   outsideChange: boolean
-  diff: string
+  /**
+   * The unified diff current → target, computed with the plan for the first few files only
+   * (EAGER_DIFFS); null for the rest: fileDiff() gives it when the user opens the file.
+   */
+  diff: string | null
 }
 
 export interface RewindPlan {
@@ -123,6 +127,8 @@ export interface ExternalTarget {
 export interface PlanOptions {
   /** Restore files another session changed since, too (default: leave them alone). */
   overwriteConflicts?: boolean
+  /** Make the first files' diffs with the plan (default: yes, a preview shows them). */
+  diffs?: boolean
 }
 
 /**
@@ -141,6 +147,13 @@ export class RewindError extends CodedError {
  * through libuv's pool per syscall cost more than the syscalls); a batch blocks for milliseconds.
  */
 const FILES_PER_BATCH = 32
+
+/**
+ * Diffs a plan computes for its first files: a small rewind's preview shows every diff at once,
+ * a big one lists its files without making a thousand diffs nobody opens (they cost more than
+ * the restore itself). The rest are made one by one on request (fileDiff).
+ */
+const EAGER_DIFFS = { files: 20, contentBytes: 512_000 }
 
 export class RewindEngine {
   /**
@@ -492,7 +505,14 @@ export class RewindEngine {
   async recover(): Promise<string[]> {
     if (this.store.readOnlyReason !== null) return []
     const damaged: string[] = []
-    const journals = await listJournals(this.space.paths.restores, damaged)
+    // Only this session's unfinished journals need anything: the others are not checked
+    // against the schema (each names every file its restore touched).
+    const journals = await listJournals(
+      this.space.paths.restores,
+      damaged,
+      (j) =>
+        j.sessionId === this.store.sessionId && (j.state === 'pending' || j.state === 'applied')
+    )
     const notices = damaged.map(
       (message) =>
         `${message}. It was skipped: if a crash interrupted the restore it describes, that restore was not rolled back.`
@@ -803,6 +823,7 @@ export class RewindEngine {
     const files: PlannedFile[] = []
     const conflicts: string[] = []
     const unrestorable: { path: string; reason: string }[] = []
+    let diffBudget = EAGER_DIFFS.contentBytes
     for (const t of targets) {
       const file = readFileAt(absOf.get(t.path) ?? this.recordedPath(t.path), this.settleMs)
       const current = file?.content ?? null
@@ -816,6 +837,8 @@ export class RewindEngine {
           conflicts.push(t.path)
           if (options.overwriteConflicts !== true) continue
         }
+        // Read now, not only at apply: a backup retention pruned is reported before anything
+        // changes (and the blob store keeps what it read for the apply).
         content = t.target === null ? null : source.read(t.target)
       } catch (error) {
         if (!(error instanceof BlobMissingError || error instanceof ContentMissingError))
@@ -830,6 +853,10 @@ export class RewindEngine {
         continue
       }
       const action = target === null ? 'delete' : current === null ? 'recreate' : 'restore'
+      const sides = (current?.length ?? 0) + (content?.length ?? 0)
+      const eager =
+        options.diffs !== false && files.length < EAGER_DIFFS.files && sides <= diffBudget
+      if (eager) diffBudget -= sides
       files.push({
         path: t.path,
         action,
@@ -841,7 +868,7 @@ export class RewindEngine {
         seenStamp:
           file === null ? null : { stamp: file.stamp, settled: file.settled, mode: file.mode },
         outsideChange: t.expected !== undefined && have !== t.expected,
-        diff: unifiedDiff(t.path, current, content)
+        diff: eager ? unifiedDiff(t.path, current, content) : null
       })
     }
     return { files, conflicts, unrestorable }
@@ -888,8 +915,28 @@ export class RewindEngine {
     )
   }
 
+  /**
+   * The diff of one file of `plan` (one its preview left out), from what the file holds now to
+   * what the restore would give it.
+   */
+  fileDiff(plan: RewindPlan, path: string): FileDiff {
+    const file = plan.files.find((f) => f.path === path)
+    if (file === undefined) {
+      throw new RewindError(`${path} is not among the files this rewind would change`, 'not_found')
+    }
+    const current = readFileAt(this.recordedPath(path), this.settleMs)?.content ?? null
+    // A rescue restore's content is still in the other tool's backups until the apply.
+    const target =
+      file.to === null
+        ? null
+        : file.toRef !== undefined && plan.source !== undefined
+          ? plan.source.read(file.toRef)
+          : this.space.blobs.read(file.to)
+    return { path, diff: unifiedDiff(path, current, target), outsideChange: file.outsideChange }
+  }
+
   private finishPlan(plan: Omit<RewindPlan, 'preview'>): RewindPlan {
-    const diffs = (action: FileAction): FileDiff[] =>
+    const diffs = (action: FileAction): PreviewFile[] =>
       plan.files
         .filter((f) => f.action === action)
         .map((f) => ({ path: f.path, diff: f.diff, outsideChange: f.outsideChange }))

@@ -2,10 +2,14 @@
 // records form the tree that tree.ts models. Nothing here rewrites or removes a line, ever: a
 // rewind, a branch switch, a summary are all new records, and the abandoned branch stays.
 //
-// Durability: every append is one write() of the whole line on an O_APPEND descriptor, then
+// Durability: every append is one write() of its whole lines on an O_APPEND descriptor, then
 // fdatasync. A crash can therefore cut only the last line (loading reports it as a torn tail and
 // keeps everything before it), and a record the caller saw returned is on disk. The cost is one
-// fdatasync per record; its time does not depend on the file's size (bench/session-append.ts).
+// fdatasync per append; its time does not depend on the file's size (bench/session-append.ts).
+// A caller that knows which records must be durable together (the agent, for a turn: see
+// docs/session-format.md, "Crash safety") appends the others with `durable: false`: written at
+// once, in order, and made durable by the next durable append or sync(), which cover every line
+// before them.
 //
 // One writer: open() takes `<file>.lock` (lock.ts). A second process, or a second store in this
 // one, gets the session read-only with `readOnlyReason` saying who holds it; its appends throw.
@@ -57,6 +61,8 @@ export interface NewMessage {
 }
 
 export interface MessageExtra {
+  /** false: written now, durable with the next durable append or sync() (default true). */
+  durable?: boolean
   isMeta?: boolean
   toolDetails?: Record<string, unknown>
   /** A uuid chosen earlier (the agent streams a message under the id it will be saved with). */
@@ -83,6 +89,8 @@ export class SessionWriteError extends Error {
 
 interface Writer {
   fd: number
+  /** Bytes of the file known durable: up to the last fdatasync. */
+  synced: number
   release: () => void
   /** Bytes the file holds as far as this writer knows; anything else means another writer. */
   size: number
@@ -149,7 +157,13 @@ export class SessionStore {
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
       PRIVATE_FILE_MODE
     )
-    const writer: Writer = { fd, release: lock.release, size: 0, needsNewline: false }
+    const writer: Writer = {
+      fd,
+      synced: 0,
+      release: lock.release,
+      size: 0,
+      needsNewline: false
+    }
     const store = new SessionStore(
       file,
       header,
@@ -220,6 +234,7 @@ export class SessionStore {
     }
     const writer: Writer = {
       fd: openSync(file, constants.O_WRONLY | constants.O_APPEND),
+      synced: parsed.bytes,
       release: lock.release,
       size: parsed.bytes,
       needsNewline: !loaded.endsWithNewline
@@ -312,6 +327,7 @@ export class SessionStore {
     }
     const base = { uuid, parentUuid: this.leafUuid, timestamp: extra.timestamp ?? now() }
     const content = limitPersistedText(message.content)
+    const durable = extra.durable ?? true
     if (message.role === 'user') {
       return this.write(
         UserRecord.parse({
@@ -322,7 +338,8 @@ export class SessionStore {
             ? { toolDetails: limitPersistedText(extra.toolDetails) }
             : {}),
           ...(extra.isMeta !== undefined ? { isMeta: extra.isMeta } : {})
-        })
+        }),
+        durable
       )
     }
     return this.write(
@@ -336,7 +353,8 @@ export class SessionStore {
           ...(message.stop_reason !== undefined ? { stop_reason: message.stop_reason } : {}),
           ...(message.usage !== undefined ? { usage: message.usage } : {})
         }
-      })
+      }),
+      durable
     )
   }
 
@@ -417,13 +435,19 @@ export class SessionStore {
     )
   }
 
-  /** A harness message (the rewind report...) as the leaf's child; advances the leaf. */
-  appendCustomMessage(r: {
-    customType: string
-    hidden: boolean
-    content: MessageContent
-    details?: unknown
-  }): CustomMessageRecord {
+  /**
+   * A harness message (the rewind report...) as the leaf's child; advances the leaf. `durable`:
+   * see MessageExtra.
+   */
+  appendCustomMessage(
+    r: {
+      customType: string
+      hidden: boolean
+      content: MessageContent
+      details?: unknown
+    },
+    options: { durable?: boolean } = {}
+  ): CustomMessageRecord {
     return this.write(
       CustomMessageRecord.parse({
         type: 'custom_message',
@@ -432,7 +456,8 @@ export class SessionStore {
         hidden: r.hidden,
         content: limitPersistedText(r.content),
         ...(r.details !== undefined ? { details: limitPersistedText(r.details) } : {})
-      })
+      }),
+      options.durable ?? true
     )
   }
 
@@ -509,11 +534,36 @@ export class SessionStore {
     this.writeAll<{ uuid: string }>([...nodes, ...fileChanges, ...labels])
   }
 
-  /** Releases the writer lock. Later appends throw. */
+  /**
+   * Makes every line written so far durable (one fdatasync, only when an append with
+   * `durable: false` left some unsynced).
+   */
+  sync(): void {
+    const writer = this.writer
+    if (writer === null || writer.synced === writer.size) return
+    try {
+      fdatasyncSync(writer.fd)
+    } catch (error) {
+      throw new WriteFailedError(this.file, error, 'the last records may not survive a crash')
+    }
+    writer.synced = writer.size
+  }
+
+  /** How many bytes of the log are durable (the rest was written with `durable: false`). */
+  get syncedBytes(): number {
+    return this.writer?.synced ?? 0
+  }
+
+  /** Releases the writer lock (after making what was written durable). Later appends throw. */
   close(): void {
     if (this.closed) return
     this.closed = true
     if (this.writer !== null) {
+      try {
+        this.sync()
+      } catch {
+        // Closing still releases the lock; the records were written, only their fdatasync failed.
+      }
       closeSync(this.writer.fd)
       this.writer.release()
       this.writer = null
@@ -530,11 +580,11 @@ export class SessionStore {
     }
   }
 
-  private write<T extends { uuid: string }>(record: T): T {
-    return this.writeAll([record])[0] as T
+  private write<T extends { uuid: string }>(record: T, durable = true): T {
+    return this.writeAll([record], durable)[0] as T
   }
 
-  private writeAll<T extends { uuid: string }>(records: T[]): T[] {
+  private writeAll<T extends { uuid: string }>(records: T[], durable = true): T[] {
     const writer = this.writer
     if (writer === null) {
       throw new SessionWriteError(
@@ -554,7 +604,7 @@ export class SessionStore {
     const bytes = Buffer.from(`${writer.needsNewline ? '\n' : ''}${lines}`)
     try {
       writeAllSync(writer.fd, bytes)
-      fdatasyncSync(writer.fd)
+      if (durable) fdatasyncSync(writer.fd)
     } catch (error) {
       // A partial line may be on disk now (disk full): the next record must start a fresh line,
       // and the tree must not show a record that may not be there.
@@ -563,6 +613,7 @@ export class SessionStore {
       throw new WriteFailedError(this.file, error, 'nothing was appended')
     }
     writer.size += bytes.length
+    if (durable) writer.synced = writer.size
     writer.needsNewline = false
     for (const record of records) this.treeModel.addRecord(record)
     return records

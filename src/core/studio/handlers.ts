@@ -58,6 +58,7 @@ export function createHandlers(
       studio.rewind(checkpointUuid, mode, summary),
     'rewind:undo': () => studio.undo(),
     'branch:preview': ({ leafUuid }) => studio.previewSwitch(leafUuid),
+    'rewind:fileDiff': async ({ path }) => studio.previewFileDiff(path),
     'branch:switch': ({ leafUuid, summary }) => studio.switchBranch(leafUuid, summary),
     'summary:fromHere': ({ nodeId, instructions }) =>
       studio.summarizeFromHere(nodeId, instructions),

@@ -546,6 +546,14 @@ export class Studio {
     return this.remember(this.work.planContinue(await this.endOfNode(nodeId)))
   }
 
+  /** One file's diff from the preview shown last (a big preview leaves most diffs out). */
+  previewFileDiff(path: string): FileDiff {
+    if (this.lastPlan === null) {
+      throw new StudioError('not_found', 'No rewind preview is open: preview the rewind again.')
+    }
+    return maskSecretsIn(this.work.engine.fileDiff(this.lastPlan, path))
+  }
+
   /**
    * Applies the plan the user previewed when it still fits (same target, leaf unchanged), so
    * "Restore" does exactly what the preview showed; plans afresh otherwise.

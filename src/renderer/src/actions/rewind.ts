@@ -109,6 +109,11 @@ async function loadRewindPreview(): Promise<void> {
     )
 }
 
+/** A diff the preview left out (a big rewind lists its files without them). */
+export async function loadPreviewDiff(path: string): Promise<string> {
+  return (await getBridge().request('rewind:fileDiff', { path })).diff
+}
+
 /**
  * The prompts of the target's branch, numbered along it (the branch the graph draws through the
  * target when it is off the active path), for the picker's list.

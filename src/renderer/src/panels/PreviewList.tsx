@@ -1,15 +1,16 @@
 // What a rewind or branch switch would do to the files, each with its diff, and the warnings.
-import type { FileDiff, RewindPreview } from '../../../shared/views'
+import type { PreviewFile, RewindPreview } from '../../../shared/views'
+import { loadPreviewDiff } from '../actions/rewind'
 import { FileDiffList } from './FileDiffList'
 
-function FileGroup({ title, files }: { title: string; files: readonly FileDiff[] }) {
+function FileGroup({ title, files }: { title: string; files: readonly PreviewFile[] }) {
   if (files.length === 0) return null
   return (
     <section className="preview__group" aria-label={title}>
       <h3>
         {title} ({files.length})
       </h3>
-      <FileDiffList files={files} />
+      <FileDiffList files={files} loadDiff={loadPreviewDiff} />
     </section>
   )
 }
