@@ -2,7 +2,7 @@
 // a child process holds the session as its writer (as the CLI chat does) and appends a prompt every
 // 200 ms; the studio has it open read-only and follows the file (src/core/sources/live-tail.ts).
 // Latency: from asking the child to append (the line written, then fdatasync'd, in the child) to
-// the 'session:graph' event holding the new node, one clock (this process's).
+// the 'session:graphUpdate' push holding the new node, one clock (this process's).
 // Baseline in the same run: a bare fs.watch on the same file, from the same request to its
 // callback (the least any follower can take: the child's write plus the kernel's notice).
 // Target: < 1 s per line.
