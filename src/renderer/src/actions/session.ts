@@ -27,15 +27,16 @@ export async function refreshGraph(followTip = false, whole = false): Promise<vo
 }
 
 /**
- * A graph update pushed or fetched. A delta that does not fit what is held (another version, or
- * the same number from a studio opened since on another workspace) brings the whole graph.
+ * A graph update pushed or fetched. A delta from another version than the one held (a push
+ * crossing a fetch) asks for a delta from the one held; one from the version held that still
+ * does not fit brings the whole graph, so the page never asks the same question twice.
  */
 export async function receiveGraphUpdate(update: GraphUpdate, followTip = false): Promise<void> {
   const store = useGraphStore.getState()
   const held = store.graph === null ? null : { graph: store.graph, version: store.version }
   const next = applyGraphUpdate(held, update)
-  if (next === null) await refreshGraph(followTip, true)
-  else store.receiveGraph(next.graph, next.version, followTip)
+  if (next !== null) store.receiveGraph(next.graph, next.version, followTip)
+  else await refreshGraph(followTip, update.kind === 'delta' && update.base === store.version)
 }
 
 /** Messages fetched at a time: a screenful or two around what is shown. */
