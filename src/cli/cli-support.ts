@@ -36,6 +36,35 @@ export function wantsHelp(args: string[]): boolean {
   return args.includes('--help') || args.includes('-h')
 }
 
+/**
+ * How every `COMMAND FILE …` starts: --help prints the usage (exit 0), options `parse` refuses
+ * are said with the usage (2), a FILE that does not exist is named (1). Returns the options, or
+ * the exit code to end with.
+ */
+export function startFileCommand<Options extends { file: string }>(
+  name: string,
+  args: string[],
+  usage: string,
+  parse: (args: string[]) => Options
+): Options | number {
+  if (wantsHelp(args)) {
+    console.log(usage)
+    return 0
+  }
+  let options: Options
+  try {
+    options = parse(args)
+  } catch (error) {
+    sayError(`${name}: ${(error as Error).message}\n\n${usage}`)
+    return 2
+  }
+  if (!existsSync(options.file)) {
+    sayError(`${name}: no session file ${options.file}`)
+    return 1
+  }
+  return options
+}
+
 const expectedErrors = new Set([
   'UsageError',
   'SettingsError',

@@ -3,7 +3,6 @@
 // that differ with unified diffs, their content rebuilt from the backups, and the two
 // conversations from where they part. Reads only: nothing is written, the session is opened
 // read-only.
-import { existsSync } from 'node:fs'
 import { BlobStore } from '../../core/files/blob-store'
 import { historyPathsAt, sessionHistoryPaths } from '../../core/files/history-paths'
 import { DiskHashes } from '../../core/rewind/disk-hashes'
@@ -16,7 +15,7 @@ import { resolveNode } from '../../core/studio/node-refs'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import type { CompareView, TranscriptEntry } from '../../shared/views'
-import { wantsHelp } from '../cli-support'
+import { startFileCommand } from '../cli-support'
 import { say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
 
@@ -66,21 +65,8 @@ function parse(args: string[]): Options {
 }
 
 export async function run(args: string[]): Promise<number> {
-  if (wantsHelp(args)) {
-    say(USAGE)
-    return 0
-  }
-  let options: Options
-  try {
-    options = parse(args)
-  } catch (error) {
-    sayError(`diff: ${(error as Error).message}\n\n${USAGE}`)
-    return 2
-  }
-  if (!existsSync(options.file)) {
-    sayError(`diff: no session file ${options.file}`)
-    return 1
-  }
+  const options = startFileCommand('diff', args, USAGE, parse)
+  if (typeof options === 'number') return options
   let store: SessionStore | null = null
   try {
     store = SessionStore.open(options.file, { readOnly: true })

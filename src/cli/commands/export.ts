@@ -2,7 +2,7 @@
 // rendered by core/export (the same export the app's Export… gives), ours or another tool's
 // (Claude Code, pi, oh-my-pi). Read-only on FILE.
 import { randomUUID } from 'node:crypto'
-import { existsSync, linkSync, renameSync, rmSync } from 'node:fs'
+import { linkSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { renderExport } from '../../core/export/render'
 import type { ExportScope, ExportSource } from '../../core/export/export-model'
@@ -14,6 +14,7 @@ import { buildSessionGraph, indexTurns } from '../../core/studio/graph-view'
 import { branchLeafOf, resolveNode } from '../../core/studio/node-refs'
 import { escapeControlChars } from '../../shared/control-chars'
 import { ExportFormat } from '../../shared/views'
+import { startFileCommand } from '../cli-support'
 import { sayError } from '../format'
 
 const USAGE = `Usage: rewind-studio export FILE [--branch N|ID | --all] [--format md|html|json] [-o OUT] [--force]
@@ -78,21 +79,8 @@ function parse(args: string[]): Options {
 }
 
 export async function run(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(USAGE)
-    return 0
-  }
-  let options: Options
-  try {
-    options = parse(args)
-  } catch (error) {
-    sayError(`export: ${(error as Error).message}\n\n${USAGE}`)
-    return 2
-  }
-  if (!existsSync(options.file)) {
-    sayError(`export: no session file ${options.file}`)
-    return 1
-  }
+  const options = startFileCommand('export', args, USAGE, parse)
+  if (typeof options === 'number') return options
   let store: SessionStore | null = null
   try {
     // Ours through the store (its lock rules); another tool's session through its reader, as

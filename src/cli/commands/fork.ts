@@ -13,6 +13,7 @@ import { forkEnd, restoreInFork } from '../../core/studio/fork'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
+import { startFileCommand } from '../cli-support'
 import { restoreLines, say, sayError } from '../format'
 
 const USAGE = `Usage: rewind-studio fork FILE [--at N|ID] [--restore [--dry-run]] [--json]
@@ -60,21 +61,8 @@ function parse(args: string[]): Options {
 }
 
 export async function run(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(USAGE)
-    return 0
-  }
-  let options: Options
-  try {
-    options = parse(args)
-  } catch (error) {
-    sayError(`fork: ${(error as Error).message}\n\n${USAGE}`)
-    return 2
-  }
-  if (!existsSync(options.file)) {
-    sayError(`fork: no session file ${options.file}`)
-    return 1
-  }
+  const options = startFileCommand('fork', args, USAGE, parse)
+  if (typeof options === 'number') return options
   const stores: SessionStore[] = []
   try {
     // Read-only: a fork never writes its origin, which may be open in the app meanwhile.

@@ -3,7 +3,6 @@
 // user-typed prompt on the active path, as `/rewind` lists them. --undo and --redo walk the
 // session's timeline (every rewind, branch switch and continue), one step per run.
 // --dry-run prints the preview and changes nothing.
-import { existsSync } from 'node:fs'
 import { RewindEngine, checkpointAt, type RewindPlan } from '../../core/rewind/rewind-engine'
 import type { TimelineAction } from '../../core/rewind/timeline'
 import { detectFileFormat } from '../../core/session/load'
@@ -15,6 +14,7 @@ import { RewindMode } from '../../shared/messages'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
+import { startFileCommand } from '../cli-support'
 import { say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
 import { rewindForeign } from './rewind-foreign'
@@ -123,21 +123,8 @@ function parse(args: string[]): Options {
 }
 
 export async function run(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(USAGE)
-    return 0
-  }
-  let options: Options
-  try {
-    options = parse(args)
-  } catch (error) {
-    sayError(`rewind: ${(error as Error).message}\n\n${USAGE}`)
-    return 2
-  }
-  if (!existsSync(options.file)) {
-    sayError(`rewind: no session file ${options.file}`)
-    return 1
-  }
+  const options = startFileCommand('rewind', args, USAGE, parse)
+  if (typeof options === 'number') return options
   if (detectFileFormat(options.file) !== 'rewind-studio') return rewindForeign(options)
   let store: SessionStore | null = null
   try {

@@ -4,7 +4,6 @@
 // conversation goes on from before it (the prompt is printed, to send again). Up to here: what
 // comes before it becomes one summary (a compaction record); the turns from it on stay verbatim.
 // Records are appended, none rewritten; no file of the workspace is touched.
-import { existsSync } from 'node:fs'
 import { summarizeFromHere } from '../../core/agent/summary/branch-summary'
 import { compactUpTo } from '../../core/agent/summary/compaction'
 import { builtinRequestFrame } from '../../core/agent/summary/request-frame'
@@ -19,8 +18,8 @@ import { SessionStore } from '../../core/session/store'
 import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { maskSecrets } from '../../shared/mask-secrets'
-import { appRoot, failWith, wantsHelp } from '../cli-support'
-import { say, sayError } from '../format'
+import { appRoot, failWith, startFileCommand } from '../cli-support'
+import { say } from '../format'
 
 const USAGE = `Usage: rewind-studio summarize SESSION_FILE (--from N | --up-to N) [--instructions TEXT]
                                [--model M] [--setting key=value ...]
@@ -90,21 +89,8 @@ function parse(args: string[]): Options {
 }
 
 export async function run(args: string[]): Promise<number> {
-  if (wantsHelp(args)) {
-    console.log(USAGE)
-    return 0
-  }
-  let options: Options
-  try {
-    options = parse(args)
-  } catch (error) {
-    sayError(`summarize: ${(error as Error).message}\n\n${USAGE}`)
-    return 2
-  }
-  if (!existsSync(options.file)) {
-    sayError(`summarize: no session file ${options.file}`)
-    return 1
-  }
+  const options = startFileCommand('summarize', args, USAGE, parse)
+  if (typeof options === 'number') return options
   const abort = new AbortController()
   const stop = () => abort.abort()
   let store: SessionStore | null = null
