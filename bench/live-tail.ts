@@ -2,7 +2,7 @@
 // a child process holds the session as its writer (as the CLI chat does) and appends a prompt every
 // 200 ms; the studio has it open read-only and follows the file (src/core/sources/live-tail.ts).
 // Latency: from asking the child to append (the line written, then fdatasync'd, in the child) to
-// the 'session:graph' event holding the new node, one clock (this process's).
+// the 'session:graphUpdate' push holding the new node, one clock (this process's).
 // Baseline in the same run: a bare fs.watch on the same file, from the same request to its
 // callback (the least any follower can take: the child's write plus the kernel's notice).
 // Target: < 1 s per line.
@@ -12,8 +12,9 @@ import { join, resolve } from 'node:path'
 import { SessionStore } from '../src/core/session/store'
 import { launchStudio } from '../src/core/studio/launch'
 import { memorySecrets } from '../src/core/studio/secret-store'
-import type { SessionGraph } from '../src/shared/views'
+import type { GraphUpdate } from '../src/shared/graph-encoding'
 import { makeWorkspace } from '../test/rewind/fixture'
+import { graphFollower } from '../test/support/graph-updates'
 import { startSessionWriter } from '../test/support/session-writer'
 
 const appends = Number(process.argv[2] ?? 30)
@@ -27,6 +28,7 @@ created.close()
 const writer = await startSessionWriter(created.file)
 
 const shown = new Map<string, number>()
+const follow = graphFollower()
 const studio = await launchStudio({
   home: where.home,
   cwd: where.cwd,
@@ -39,9 +41,9 @@ const studio = await launchStudio({
   appRoot: repoRoot,
   secrets: memorySecrets(),
   emit: (event, payload) => {
-    if (event !== 'session:graph') return
+    if (event !== 'session:graphUpdate') return
     const at = now()
-    for (const node of (payload as SessionGraph).nodes)
+    for (const node of follow(payload as GraphUpdate).nodes)
       if (!shown.has(node.id)) shown.set(node.id, at)
   }
 })

@@ -1,9 +1,13 @@
 // The branch explorer in Chromium over the real web host (`rewind-studio serve`): time to the
-// first frame showing graph nodes, and frame times while panning, for a 5,000-turn session
-// (a rewind every 40 turns keeps ~125 abandoned branches) beside a 50-turn session measured the
+// first frame showing graph nodes, and frame times while panning, for two 5,000-turn sessions
+// (a rewind every 40 turns keeps ~125 abandoned branches, every 10 turns ~500) beside a 50-turn
+// session measured the
 // same way in the same run (the baseline: page load, WebSocket and fixed costs). Targets: first
-// frame < 1.5 s, pan at 60 fps. Frame times are requestAnimationFrame intervals (Performance API
-// timebase) while the mouse drags the pane for 120 steps.
+// frame < 1 s, at most 2 MB received before it, pan ≥ 55 fps. Frame times are requestAnimationFrame
+// intervals (Performance API timebase) while the mouse drags the pane for 120 steps. Bytes are the
+// WebSocket messages' payloads as the page receives them (UTF-8), counted by a wrapper the page
+// gets before its own code runs; a turn's bytes are those from Send until the page is quiet again
+// (the demo model's one-line answer: stream events, graph deltas, the new transcript entries).
 // Run: npx tsx bench/ui-first-frame.ts   (CHROMIUM_PATH overrides /usr/bin/chromium)
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,13 +22,28 @@ const RUNS = 3
 
 // Page code is passed as text: this script is typed for Node, without the DOM's types.
 const MARK_FIRST_FRAME = `
+  window.benchBytes = 0
+  const Socket = window.WebSocket
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args)
+      this.addEventListener('message', (event) => {
+        window.benchBytes += typeof event.data === 'string' ? new Blob([event.data]).size : event.data.byteLength
+      })
+    }
+  }
   const observer = new MutationObserver(() => {
     if (document.querySelector('.react-flow__node .node-card') === null) return
     observer.disconnect()
-    requestAnimationFrame(() => { document.documentElement.dataset.firstFrame = String(performance.now()) })
+    requestAnimationFrame(() => {
+      document.documentElement.dataset.firstFrame = String(performance.now())
+      document.documentElement.dataset.firstFrameBytes = String(window.benchBytes)
+    })
   })
   observer.observe(document, { childList: true, subtree: true })`
 const FIRST_FRAME = 'document.documentElement.dataset.firstFrame'
+const FIRST_FRAME_BYTES = 'Number(document.documentElement.dataset.firstFrameBytes)'
+const BYTES = 'window.benchBytes'
 const RECORD_FRAMES = `(() => {
   const frames = []
   let last = performance.now()
@@ -46,8 +65,33 @@ interface PanFigures {
 
 interface Figures {
   firstFrameMs: number
+  bytesBeforeFirstFrame: number
+  /** Everything received until the page was quiet after opening. */
+  bytesOnOpen: number
   atStart: PanFigures
   fitted: PanFigures
+  turnBytes: number
+}
+
+/** Waits until no WebSocket message has come for `quietMs`; returns the bytes received so far. */
+async function quietBytes(page: Page, quietMs: number): Promise<number> {
+  let last = await page.evaluate<number>(BYTES)
+  for (let still = 0; still < quietMs;) {
+    await page.waitForTimeout(100)
+    const now = await page.evaluate<number>(BYTES)
+    still = now === last ? still + 100 : 0
+    last = now
+  }
+  return last
+}
+
+/** Sends a prompt the demo model answers in one line; the bytes the page received for it. */
+async function turnBytes(page: Page): Promise<number> {
+  const before = await quietBytes(page, 1000)
+  await page.getByRole('textbox', { name: 'Prompt' }).fill('hello')
+  await page.getByRole('button', { name: 'Send' }).click()
+  await page.getByRole('button', { name: 'Stop' }).waitFor({ state: 'hidden', timeout: 60_000 })
+  return (await quietBytes(page, 1500)) - before
 }
 
 /** Drags the pane for 120 steps while recording the intervals between animation frames. */
@@ -87,14 +131,16 @@ async function measure(browser: Browser, url: string): Promise<Figures> {
     mark = await page.evaluate<string | undefined>(FIRST_FRAME)
   }
   const firstFrameMs = Number(mark)
-  await page.waitForTimeout(1000)
+  const bytesBeforeFirstFrame = await page.evaluate<number>(FIRST_FRAME_BYTES)
+  const bytesOnOpen = await quietBytes(page, 1000)
   const atStart = await panFrameTimes(page)
   // Then the whole tree in view (the Fit View control, down to the minimum zoom).
   await page.getByRole('button', { name: 'Fit View' }).click()
   await page.waitForTimeout(1000)
   const fitted = await panFrameTimes(page)
+  const turn = await turnBytes(page)
   await page.close()
-  return { firstFrameMs, atStart, fitted }
+  return { firstFrameMs, bytesBeforeFirstFrame, bytesOnOpen, atStart, fitted, turnBytes: turn }
 }
 
 function median(values: number[]): number {
@@ -103,37 +149,75 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const big = workspaceWith(root, home, TURNS)
-  const small = workspaceWith(root, home, BASELINE_TURNS)
-  const servers = [await serve(home, big.cwd), await serve(home, small.cwd)]
+  const sessions = [
+    { label: 'a rewind every 40 turns', every: 40, ...workspaceWith(root, home, TURNS) },
+    { label: 'a rewind every 10 turns', every: 10, ...workspaceWith(root, home, TURNS, 10) },
+    { label: 'baseline', every: 40, ...workspaceWith(root, home, BASELINE_TURNS) }
+  ]
+  const servers = await Promise.all(sessions.map((session) => serve(home, session.cwd)))
   const browser = await chromium.launch(chromiumLaunchOptions)
   try {
-    const results = { big: [] as Figures[], small: [] as Figures[] }
-    // Alternate, so neither size gets a quieter moment of this shared machine.
+    const results: Figures[][] = sessions.map(() => [])
+    // Alternate, so no session gets a quieter moment of this shared machine.
     for (let i = 0; i < RUNS; i++) {
-      results.big.push(await measure(browser, servers[0]!.url))
-      results.small.push(await measure(browser, servers[1]!.url))
+      for (const [at, server] of servers.entries()) {
+        results[at]!.push(await measure(browser, server.url))
+      }
     }
+    const range = (values: number[], unit: (v: number) => string) => {
+      const sorted = [...values].sort((a, b) => a - b)
+      return `${unit(sorted[0] ?? NaN)} / ${unit(median(values))} / ${unit(sorted.at(-1) ?? NaN)}`
+    }
+    const ms = (v: number) => `${v.toFixed(0)} ms`
+    const kb = (v: number) => `${(v / 1024).toFixed(1)} KB`
+    const fps = (v: number) => `${v.toFixed(1)} fps`
     const pan = (figures: PanFigures[]) =>
-      `frame ${median(figures.map((f) => f.medianFrameMs)).toFixed(1)} ms median, ` +
-      `${median(figures.map((f) => f.p95FrameMs)).toFixed(1)} ms p95, ` +
-      `${median(figures.map((f) => f.fps)).toFixed(1)} fps`
-    const first = (figures: Figures[]) => median(figures.map((f) => f.firstFrameMs))
-    const fps = (figures: PanFigures[]) => median(figures.map((f) => f.fps))
-    console.log(`branch explorer in Chromium, 1280x800, median of ${RUNS} runs`)
-    for (const [label, figures] of [
-      [`${big.turns} turns`, results.big],
-      [`${small.turns} turns (baseline)`, results.small]
-    ] as const) {
-      console.log(`  ${label}: first frame ${first(figures).toFixed(0)} ms`)
+      `${range(
+        figures.map((f) => f.fps),
+        fps
+      )} (frame ${median(figures.map((f) => f.medianFrameMs)).toFixed(1)} ms median, ` +
+      `${median(figures.map((f) => f.p95FrameMs)).toFixed(1)} ms p95)`
+    console.log(`branch explorer in Chromium, 1280x800, ${RUNS} runs (min / median / max)`)
+    for (const [at, session] of sessions.entries()) {
+      const figures = results[at]!
+      const branches = Math.floor(session.turns / session.every)
+      console.log(`  ${session.turns} turns, ${session.label} (~${branches} branches):`)
+      console.log(
+        `    first frame ${range(
+          figures.map((f) => f.firstFrameMs),
+          ms
+        )}`
+      )
+      console.log(
+        `    received before the first frame ${range(
+          figures.map((f) => f.bytesBeforeFirstFrame),
+          kb
+        )}, ` +
+          `on open ${range(
+            figures.map((f) => f.bytesOnOpen),
+            kb
+          )}`
+      )
+      console.log(
+        `    received for one turn ${range(
+          figures.map((f) => f.turnBytes),
+          kb
+        )}`
+      )
       console.log(`    pan at the start: ${pan(figures.map((f) => f.atStart))}`)
       console.log(`    pan after Fit View: ${pan(figures.map((f) => f.fitted))}`)
     }
-    console.log(
-      `  ratio ${big.turns}/${small.turns}: first frame ${(first(results.big) / first(results.small)).toFixed(2)}x (target < 1500 ms), ` +
-        `pan fps ${(fps(results.big.map((f) => f.atStart)) / fps(results.small.map((f) => f.atStart))).toFixed(2)}x ` +
-        `at the start, ${(fps(results.big.map((f) => f.fitted)) / fps(results.small.map((f) => f.fitted))).toFixed(2)}x fitted`
-    )
+    const baseline = results.at(-1)!
+    const ratio = (figures: Figures[], of: (f: Figures) => number) =>
+      (median(figures.map(of)) / median(baseline.map(of))).toFixed(2)
+    for (const [at, session] of sessions.slice(0, -1).entries()) {
+      console.log(
+        `  ratio ${session.turns} turns (${session.label}) / baseline: ` +
+          `first frame ${ratio(results[at]!, (f) => f.firstFrameMs)}x (target < 1000 ms, ≤ 2 MB before it), ` +
+          `pan fps ${ratio(results[at]!, (f) => f.atStart.fps)}x at the start, ` +
+          `${ratio(results[at]!, (f) => f.fitted.fps)}x fitted (target ≥ 55 fps)`
+      )
+    }
   } finally {
     await browser.close()
     for (const server of servers) server.child.kill()

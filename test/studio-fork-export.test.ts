@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { GraphUpdate } from '../src/shared/graph-encoding'
 import { ExportModel } from '../src/core/export/export-model'
 import { SessionStore } from '../src/core/session/store'
 import type { AppInfo, ExportedFile, RewindPreview, SessionGraph } from '../src/shared/views'
@@ -38,7 +39,8 @@ describe('studio fork', () => {
     expect(
       h.events.some(
         (e) =>
-          e.event === 'session:graph' && (e.payload as SessionGraph).sessionId === info.sessionId
+          e.event === 'session:graphUpdate' &&
+          (e.payload as GraphUpdate).sessionId === info.sessionId
       )
     ).toBe(true)
     // The conversation goes on in the fork, after the node.

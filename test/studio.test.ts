@@ -39,7 +39,7 @@ describe('studio', () => {
       ['also remove DEBUG and create utils.py', 2, true]
     ])
     const second = graph.nodes[1]?.id as string
-    const pushed = h.events.filter((e) => e.event === 'session:graph')
+    const pushed = h.events.filter((e) => e.event === 'session:graphUpdate')
     expect(pushed.length).toBeGreaterThan(0)
 
     const detail = await h.value<{ files: { path: string; diff: string }[] }>('session:node', {

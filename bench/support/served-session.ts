@@ -14,13 +14,17 @@ function promptsIn(file: string): number {
     .filter((line) => line.includes('"type":"user"') && line.includes('"content":"')).length
 }
 
-/** A workspace under `root` whose latest session has about `turns` prompts (sized by bytes). */
+/**
+ * A workspace under `root` whose latest session has about `turns` prompts (sized by bytes), a
+ * rewind every `rewindEvery` turns leaving a branch.
+ */
 export function workspaceWith(
   root: string,
   home: string,
-  turns: number
+  turns: number,
+  rewindEvery = 40
 ): { cwd: string; turns: number; file: string } {
-  const cwd = join(root, `ws-${turns}`)
+  const cwd = join(root, `ws-${turns}-${rewindEvery}`)
   mkdirSync(cwd, { recursive: true })
   writeFileSync(join(cwd, 'README.md'), 'bench workspace\n')
   const dir = sessionsDir(home, cwd)
@@ -31,7 +35,7 @@ export function workspaceWith(
   // The synthetic writer's own session id (a file name must hold a hex id to be listed); its
   // header names the workspace, whose file history the studio opens.
   const file = join(dir, sessionFileName('2026-01-01T00:00:00.000Z', SYNTHETIC_SESSION_ID))
-  writeSyntheticSession(file, Math.round(bytesPerTurn * turns), 1, { cwd })
+  writeSyntheticSession(file, Math.round(bytesPerTurn * turns), 1, { cwd, rewindEvery })
   return { cwd, turns: promptsIn(file), file }
 }
 

@@ -27,6 +27,8 @@ export interface ServeOptions {
   home?: string
   args?: string[]
   env?: Record<string, string>
+  /** Runs before the app starts (a session written under the data home, say). */
+  before?: (where: { workspace: string; home: string }) => void
 }
 
 export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
@@ -40,6 +42,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
     mkdirSync(join(workspace, path, '..'), { recursive: true })
     writeFileSync(join(workspace, path), content)
   }
+  options.before?.({ workspace, home })
   const env: NodeJS.ProcessEnv = { ...process.env, REWIND_STUDIO_HOME: home, ...options.env }
   delete env.ANTHROPIC_API_KEY
   const child: ChildProcess = spawn(

@@ -2,6 +2,7 @@
 // main → renderer with its payload schema. Both transports (Electron IPC, WebSocket) and both
 // sides (handlers in src/core/studio, the renderer's bridge) take their types from here.
 import { z } from 'zod'
+import { GraphUpdate } from './graph-encoding'
 import { LabelText } from './label-limit'
 import { RewindMode } from './messages'
 import { promptSizeProblem } from './prompt-limit'
@@ -30,7 +31,9 @@ import {
   SettingsUpdate,
   SummaryInstructions,
   TimelineEntry,
-  TranscriptEntry
+  TranscriptEntry,
+  TranscriptWindow,
+  MAX_TRANSCRIPT_RANGE
 } from './views'
 
 const Empty = z.object({}).strict()
@@ -69,10 +72,38 @@ export const requests = {
   /** "Restore files here": the shown foreign session's files as its backups say, before a prompt. */
   'rescue:preview': channel(z.object({ nodeId: Uuid }).strict(), RescuePreview),
   'rescue:apply': channel(z.object({ nodeId: Uuid }).strict(), RescueResult),
+  /** The whole graph and the whole transcript of a branch, as objects (scripts, tests). */
   'session:graph': channel(Empty, SessionGraph),
   'session:transcript': channel(
     z.object({ leafUuid: Uuid.nullable() }).strict(),
     z.array(TranscriptEntry)
+  ),
+  /**
+   * The graph in its compact form (shared/graph-encoding.ts): a delta from version `since` when
+   * the studio still knows it, else the whole graph. What the page uses.
+   */
+  'session:graphUpdate': channel(
+    z.object({ since: z.number().int().optional() }).strict(),
+    GraphUpdate
+  ),
+  /**
+   * A window of a branch's transcript (null: the active one): up to `before` entries before the
+   * anchor and `after` from it on. The anchor is an entry's index, 'end', or a node's first entry.
+   */
+  'session:transcriptRange': channel(
+    z
+      .object({
+        leafUuid: Uuid.nullable(),
+        anchor: z.union([
+          z.number().int().min(0),
+          z.literal('end'),
+          z.object({ nodeId: Uuid }).strict()
+        ]),
+        before: z.number().int().min(0).max(MAX_TRANSCRIPT_RANGE),
+        after: z.number().int().min(0).max(MAX_TRANSCRIPT_RANGE)
+      })
+      .strict(),
+    TranscriptWindow
   ),
   'session:node': channel(z.object({ nodeId: Uuid }).strict(), NodeDetail),
   /** What "Search the session" searches, per graph node (built once per shape of the tree). */
@@ -175,7 +206,8 @@ export const requests = {
 } as const
 
 export const events = {
-  'session:graph': SessionGraph,
+  /** The graph changed shape: a delta from the version pushed before, or the whole graph. */
+  'session:graphUpdate': GraphUpdate,
   'agent:event': AgentEvent,
   'agent:permission': PermissionRequest,
   /** A permission question is no longer waiting (answered in some window, or the run stopped):

@@ -197,6 +197,17 @@ export const TranscriptEntry = z.object({
 })
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>
 
+/** The most entries a page asks for on either side of an anchor (session:transcriptRange). */
+export const MAX_TRANSCRIPT_RANGE = 500
+
+/** Entries `start`… of a branch's transcript of `total` entries (session:transcriptRange). */
+export const TranscriptWindow = z.object({
+  total: z.number().int(),
+  start: z.number().int(),
+  entries: z.array(TranscriptEntry)
+})
+export type TranscriptWindow = z.infer<typeof TranscriptWindow>
+
 export const FileDiff = z.object({
   path: z.string(),
   /** Unified diff, current → target (empty when the content is unknown or binary). */

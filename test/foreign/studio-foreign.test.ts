@@ -20,7 +20,9 @@ import { createHandlers } from '../../src/core/studio/handlers'
 import { launchStudio } from '../../src/core/studio/launch'
 import { memorySecrets } from '../../src/core/studio/secret-store'
 import type { Studio } from '../../src/core/studio/studio'
+import type { GraphUpdate } from '../../src/shared/graph-encoding'
 import { repoRoot } from '../support/cli'
+import { graphFollower } from '../support/graph-updates'
 import { type FixtureCopy, copyFixture, fingerprint, relocateToWorkspace } from './cc-fixtures'
 
 const opened: Studio[] = []
@@ -175,8 +177,9 @@ describe('a Claude Code session in the explorer', () => {
     await expect
       .poll(
         () => {
-          const pushed = s.events.filter((e) => e.event === 'session:graph').at(-1)
-          return (pushed?.payload as SessionGraph | undefined)?.nodes.length
+          const follow = graphFollower()
+          const pushed = s.events.filter((e) => e.event === 'session:graphUpdate')
+          return pushed.map((e) => follow(e.payload as GraphUpdate)).at(-1)?.nodes.length
         },
         { timeout: 10_000 }
       )

@@ -30,13 +30,14 @@ function id(n: number): string {
 
 /**
  * Writes a session of about `targetBytes` to `file` (or of `limits.turns` turns, whichever comes
- * first), its header naming `limits.cwd`; returns its record count.
+ * first), its header naming `limits.cwd`, a rewind every `limits.rewindEvery` turns (40); returns
+ * its record count.
  */
 export function writeSyntheticSession(
   file: string,
   targetBytes: number,
   seed = 1,
-  limits: { turns?: number; cwd?: string } = {}
+  limits: { turns?: number; cwd?: string; rewindEvery?: number } = {}
 ): number {
   const random = seeded(seed)
   const fd = openSync(file, 'w')
@@ -123,7 +124,7 @@ export function writeSyntheticSession(
           content: [{ type: 'text', text: text(random, 100 + random() * 500) }]
         }
       })
-      if (turn % 40 === 0) {
+      if (turn % (limits.rewindEvery ?? 40) === 0) {
         // Back three turns: the abandoned turns stay as a branch.
         const target = turnStarts[turnStarts.length - 3] ?? null
         emit({

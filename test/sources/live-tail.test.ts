@@ -17,8 +17,10 @@ import { SessionStore } from '../../src/core/session/store'
 import { FileTail } from '../../src/core/sources/live-tail'
 import { launchStudio } from '../../src/core/studio/launch'
 import { memorySecrets } from '../../src/core/studio/secret-store'
+import type { GraphUpdate } from '../../src/shared/graph-encoding'
 import type { SessionGraph } from '../../src/shared/views'
 import { repoRoot } from '../support/cli'
+import { graphFollower } from '../support/graph-updates'
 import { startSessionWriter } from '../support/session-writer'
 import { makeWorkspace } from '../rewind/fixture'
 
@@ -117,6 +119,7 @@ describe('the studio on a session another process is writing', () => {
     cleanup.push(() => writer.close())
 
     const graphs: SessionGraph[] = []
+    const follow = graphFollower()
     let wake: (() => void) | null = null
     const studio = await launchStudio({
       home: where.home,
@@ -130,8 +133,8 @@ describe('the studio on a session another process is writing', () => {
       appRoot: repoRoot,
       secrets: memorySecrets(),
       emit: (event, payload) => {
-        if (event !== 'session:graph') return
-        graphs.push(payload as SessionGraph)
+        if (event !== 'session:graphUpdate') return
+        graphs.push(follow(payload as GraphUpdate))
         wake?.()
       }
     })

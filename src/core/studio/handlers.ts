@@ -38,6 +38,9 @@ export function createHandlers(
     'rescue:apply': ({ nodeId }) => studio.applyRescue(nodeId),
     'session:graph': () => studio.graph(),
     'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
+    'session:graphUpdate': ({ since }) => studio.graphUpdate(since),
+    'session:transcriptRange': async ({ leafUuid, anchor, before, after }) =>
+      studio.transcriptRange(leafUuid, anchor, before, after),
     'session:node': ({ nodeId }) => studio.node(nodeId),
     'session:searchIndex': async () => studio.searchIndex(),
     'session:label': async ({ nodeId, label }) => (studio.label(nodeId, label), ok),

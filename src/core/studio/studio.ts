@@ -11,6 +11,7 @@
 // left is "Restore files here" (a rescue restore from that tool's backups) and "Continue in
 // Rewind Studio" (a new session of ours holding the path to a node).
 import type { EventSink } from '../../shared/contract'
+import type { GraphUpdate } from '../../shared/graph-encoding'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
 import { formatBytes, utf8Length } from '../../shared/prompt-limit'
@@ -37,7 +38,8 @@ import {
   type Settings,
   type SettingsUpdate,
   type TimelineEntry,
-  type TranscriptEntry
+  type TranscriptEntry,
+  type TranscriptWindow
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { planRescue } from '../rewind/rescue'
@@ -67,6 +69,8 @@ import {
   type TurnIndex
 } from './graph-view'
 import { restoreInFork } from './fork'
+import { GraphVersions } from './graph-versions'
+import { type TranscriptAnchor, transcriptWindow } from './transcript-window'
 import { timelineEntries, timelineStep } from './timeline-view'
 import type { ModelSetup } from './model-setup'
 import { branchLeafOf, nodeEnd } from './node-refs'
@@ -88,7 +92,12 @@ export class Studio {
   private work!: WorkspaceSession
   private turnIndex: TurnIndex | null = null
   /** The graph of the tree's current shape, and the record its files are at. */
-  private graphCache: { graph: SessionGraph; filesAt: string | null } | null = null
+  private graphCache: { graph: SessionGraph; filesAt: string | null; version: number } | null = null
+  /** The graphs built lately, by version: the page gets deltas against them. */
+  private readonly graphVersions = new GraphVersions()
+  private pushedVersion: number | undefined
+  /** The last branch transcript built (unmasked), for the windows the page asks for. */
+  private transcriptCache: { leafUuid: string | null; entries: TranscriptEntry[] } | null = null
   private searchCache: SearchEntry[] | null = null
   private readonly pendingPermissions = new Map<
     string,
@@ -199,10 +208,20 @@ export class Studio {
    * edit shows the next time the renderer asks.
    */
   async graph(): Promise<SessionGraph> {
-    const { graph, filesAt } = this.graphCache ?? (await this.buildGraph())
+    return (await this.versionedGraph()).graph
+  }
+
+  /** The graph in the page's compact form: a delta from version `since` when it is still kept. */
+  async graphUpdate(since: number | undefined): Promise<GraphUpdate> {
+    const { graph, version } = await this.versionedGraph()
+    return this.graphVersions.update(graph, version, since)
+  }
+
+  private async versionedGraph(): Promise<{ graph: SessionGraph; version: number }> {
+    const { graph, filesAt, version } = this.graphCache ?? (await this.buildGraph())
     // Another tool's session records no after-state to compare the disk with.
     const changedSince = this.viewed === null && this.work.engine.filesChangedSince(filesAt)
-    return { ...graph, filesAt: { ...graph.filesAt, changedSince } }
+    return { graph: { ...graph, filesAt: { ...graph.filesAt, changedSince } }, version }
   }
 
   private async buildGraph(): Promise<NonNullable<Studio['graphCache']>> {
@@ -219,7 +238,7 @@ export class Studio {
       running: this.work.agent.running
     })
     if (viewed !== null) graph.nodes.push(...subagentNodes(viewed.subagents(), index, graph.nodes))
-    const built = { graph, filesAt }
+    const built = { graph, filesAt, version: this.graphVersions.record(graph) }
     // Another change may have landed while timeline() read its journals: keep only a fresh graph.
     if (generation === this.generation) this.graphCache = built
     return built
@@ -285,7 +304,14 @@ export class Studio {
     this.turnIndex = null
     this.graphCache = null
     this.searchCache = null
-    void this.graph().then((graph) => this.options.emit('session:graph', graph))
+    this.transcriptCache = null
+    // Each push is a delta from the one before, so a page that got them all follows along; one
+    // that missed some asks with the version it holds.
+    void this.versionedGraph().then(({ graph, version }) => {
+      const update = this.graphVersions.update(graph, version, this.pushedVersion)
+      this.pushedVersion = version
+      this.options.emit('session:graphUpdate', update)
+    })
     // A move, a summary or a new message changes what the next request holds: the header's meter.
     this.options.emit('agent:event', {
       type: 'context_usage',
@@ -304,11 +330,29 @@ export class Studio {
   }
 
   transcript(leafUuid: string | null): TranscriptEntry[] {
+    return maskSecretsIn(this.branchTranscript(leafUuid))
+  }
+
+  /** A window of a branch's transcript; only the entries sent are masked. */
+  transcriptRange(
+    leafUuid: string | null,
+    anchor: TranscriptAnchor,
+    before: number,
+    after: number
+  ): TranscriptWindow {
+    return maskSecretsIn(transcriptWindow(this.branchTranscript(leafUuid), anchor, before, after))
+  }
+
+  /** Built once per shape of the tree and branch: a page scrolling asks for many windows. */
+  private branchTranscript(leafUuid: string | null): TranscriptEntry[] {
+    if (this.transcriptCache?.leafUuid === leafUuid) return this.transcriptCache.entries
     const tree = this.viewTree()
     if (leafUuid !== null && tree.get(leafUuid) === undefined) {
       throw new StudioError('not_found', `No message ${leafUuid} in this session.`)
     }
-    return maskSecretsIn(buildTranscript(tree, leafUuid ?? tree.leafUuid, this.index()))
+    const entries = buildTranscript(tree, leafUuid ?? tree.leafUuid, this.index())
+    this.transcriptCache = { leafUuid, entries }
+    return entries
   }
 
   async node(nodeId: string): Promise<NodeDetail> {

@@ -5,9 +5,9 @@ import { promptSizeProblem } from '../../../shared/prompt-limit'
 import type { AgentEvent } from '../../../shared/views'
 import { useAppStore } from '../stores/app-store'
 import { conversationTip, useGraphStore } from '../stores/graph-store'
-import { useTranscriptStore } from '../stores/transcript-store'
+import { selectLaterCount, useTranscriptStore } from '../stores/transcript-store'
 import { attempt, reportFailure } from './report'
-import { refreshAll } from './session'
+import { loadTranscriptEnd, refreshAll } from './session'
 
 let queued: AgentEvent[] = []
 let frame: number | null = null
@@ -55,11 +55,13 @@ export async function sendPrompt(): Promise<void> {
     app.notify('error', `Not sent: ${tooLong}`)
     return
   }
-  // The transcript must show the active branch to stream into it.
+  // The transcript must show the active branch, down to its end, to stream into it.
   if (useTranscriptStore.getState().branchLeaf !== null) {
     const tip = conversationTip(useGraphStore.getState())
     if (tip !== null) useGraphStore.getState().select(tip)
   }
+  // Not waited for: the prompt goes at once (the window, when it lands, holds what was sent).
+  if (selectLaterCount(useTranscriptStore.getState()) > 0) void loadTranscriptEnd()
   app.setDraft('')
   app.dropStalePrefill()
   app.showPanel('transcript')

@@ -9,6 +9,7 @@ import {
   loadSession,
   newSession,
   onSelectionChanged,
+  receiveGraphUpdate,
   refreshTranscript
 } from './session'
 import { followWorkspace, openFolder } from './workspace'
@@ -16,14 +17,14 @@ import { followWorkspace, openFolder } from './workspace'
 export function connect(): () => void {
   const bridge = getBridge()
   const stops = [
-    bridge.on('session:graph', (graph) => {
+    bridge.on('session:graphUpdate', (update) => {
       // Another window opened another session: follow it rather than draw its graph under ours.
       const shown = useAppStore.getState().info
-      if (shown !== null && shown.sessionId !== graph.sessionId) {
+      if (shown !== null && shown.sessionId !== update.sessionId) {
         void followOtherWindow()
         return
       }
-      useGraphStore.getState().receiveGraph(graph)
+      void receiveGraphUpdate(update)
       // Another tool appending to the session it shows: its transcript grows too (ours streams).
       if (useAppStore.getState().info?.foreign != null) void refreshTranscript()
     }),

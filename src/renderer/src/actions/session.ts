@@ -1,12 +1,14 @@
 // Loading the open session into the stores, following the selection, and switching sessions.
+import type { RequestArgs } from '../../../shared/contract'
 import { getBridge } from '../bridge'
+import { applyGraphUpdate, type GraphUpdate } from '../../../shared/graph-encoding'
 import type { Direction } from '../graph/tree-index'
 import { neighbor } from '../graph/tree-index'
 import { useAppStore, type SidePanel } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import { useInspectorStore } from '../stores/inspector-store'
 import { useTimelineStore } from '../stores/timeline-store'
-import { useTranscriptStore } from '../stores/transcript-store'
+import { holdsNode, selectLaterCount, useTranscriptStore } from '../stores/transcript-store'
 import { attempt } from './report'
 
 /** The branch whose transcript shows a node: the active one (null) or the node's deepest leaf. */
@@ -15,19 +17,109 @@ function branchLeafOf(nodeId: string | null): string | null {
   return node === undefined || node.onActivePath ? null : node.branchLeafUuid
 }
 
-export async function refreshGraph(followTip = false): Promise<void> {
-  const graph = await attempt('Loading the graph', () => getBridge().request('session:graph', {}))
-  if (graph !== null) useGraphStore.getState().receiveGraph(graph, followTip)
+/** The graph again: a delta from the version held (the whole graph the first time, or `whole`). */
+export async function refreshGraph(followTip = false, whole = false): Promise<void> {
+  const { graph, version } = useGraphStore.getState()
+  const update = await attempt('Loading the graph', () =>
+    getBridge().request('session:graphUpdate', graph === null || whole ? {} : { since: version })
+  )
+  if (update !== null) await receiveGraphUpdate(update, followTip)
 }
 
+/**
+ * A graph update pushed or fetched. A delta from another version than the one held (a push
+ * crossing a fetch) asks for a delta from the one held; one from the version held that still
+ * does not fit brings the whole graph, so the page never asks the same question twice.
+ */
+export async function receiveGraphUpdate(update: GraphUpdate, followTip = false): Promise<void> {
+  const store = useGraphStore.getState()
+  const held = store.graph === null ? null : { graph: store.graph, version: store.version }
+  const next = applyGraphUpdate(held, update)
+  if (next !== null) store.receiveGraph(next.graph, next.version, followTip)
+  else await refreshGraph(followTip, update.kind === 'delta' && update.base === store.version)
+}
+
+/** Messages fetched at a time: a screenful or two around what is shown. */
+const PAGE = 100
+
+const range = (
+  branchLeaf: string | null,
+  anchor: TranscriptAnchor,
+  before: number,
+  after: number
+) => getBridge().request('session:transcriptRange', { leafUuid: branchLeaf, anchor, before, after })
+
+type TranscriptAnchor = RequestArgs<'session:transcriptRange'>['anchor']
+
+/**
+ * The selected node's branch again. What is held stays when the session still has it (its last
+ * message is where it was: a path to a record is one path): then only the messages after it
+ * come, a turn's worth after a turn. Anything else loads a window around the selection.
+ */
 export async function refreshTranscript(): Promise<void> {
   const branchLeaf = branchLeafOf(useGraphStore.getState().selectedId)
+  const held = useTranscriptStore.getState()
+  if (held.branchLeaf === branchLeaf && held.loaded > 0) {
+    const last = held.start + held.loaded - 1
+    const atEnd = held.start + held.loaded >= held.total
+    const window = await attempt('Loading the transcript', () =>
+      range(branchLeaf, last, 0, atEnd ? PAGE : 1)
+    )
+    if (window === null) return
+    const now = useTranscriptStore.getState()
+    if (window.start === last && window.entries[0]?.uuid === now.order[last - now.start]) {
+      // Still at the end: the new messages; elsewhere, the window stays (and learns the length).
+      now.receiveLater(branchLeaf, atEnd ? window : { ...window, entries: [], start: last + 1 })
+      return
+    }
+  }
+  await loadTranscriptAround(branchLeaf)
+}
+
+/** A window of the selected node's branch around it (its end when nothing is selected). */
+async function loadTranscriptAround(branchLeaf: string | null): Promise<void> {
+  const selectedId = useGraphStore.getState().selectedId
+  // The same window asked for twice (the first load, and the selection it makes) is fetched once.
+  const key = JSON.stringify([branchLeaf, selectedId])
+  if (loadingAround === key) return
+  loadingAround = key
   const transcript = useTranscriptStore.getState()
   transcript.startLoading(branchLeaf)
-  const entries = await attempt('Loading the transcript', () =>
-    getBridge().request('session:transcript', { leafUuid: branchLeaf })
+  const anchor: TranscriptAnchor = selectedId === null ? 'end' : { nodeId: selectedId }
+  const window = await attempt('Loading the transcript', () =>
+    range(branchLeaf, anchor, PAGE / 2, PAGE)
   )
-  if (entries !== null) transcript.receiveEntries(branchLeaf, entries)
+  if (loadingAround === key) loadingAround = null
+  if (window !== null) transcript.receiveWindow(branchLeaf, window)
+}
+
+let loadingAround: string | null = null
+
+/** The active branch's last messages (before a prompt: the stream goes after them). */
+export async function loadTranscriptEnd(): Promise<void> {
+  const transcript = useTranscriptStore.getState()
+  transcript.startLoading(null)
+  const window = await attempt('Loading the transcript', () => range(null, 'end', PAGE, 0))
+  if (window !== null) transcript.receiveWindow(null, window)
+}
+
+let fetchingMore = false
+
+/** More of the branch, as the reader scrolls towards the held window's start or end. */
+export async function loadMoreTranscript(side: 'earlier' | 'later'): Promise<void> {
+  const held = useTranscriptStore.getState()
+  if (held.loading || fetchingMore) return
+  const { branchLeaf, start, loaded } = held
+  fetchingMore = true
+  const window = await attempt('Loading the transcript', () =>
+    side === 'earlier'
+      ? range(branchLeaf, start, PAGE, 0)
+      : range(branchLeaf, start + loaded, 0, PAGE)
+  )
+  fetchingMore = false
+  if (window === null) return
+  if (side === 'earlier') useTranscriptStore.getState().receiveEarlier(branchLeaf, window)
+  else useTranscriptStore.getState().receiveLater(branchLeaf, window)
 }
 
 export async function refreshDetail(): Promise<void> {
@@ -87,7 +179,16 @@ export async function refreshDetailIfShown(): Promise<void> {
 export function onSelectionChanged(): void {
   const branchLeaf = branchLeafOf(useGraphStore.getState().selectedId)
   const transcript = useTranscriptStore.getState()
-  if (transcript.branchLeaf !== branchLeaf) void refreshTranscript()
+  const selectedId = useGraphStore.getState().selectedId
+  // While the agent runs, the selection follows a turn whose messages are still streaming in.
+  const streamedHere =
+    useAppStore.getState().running && branchLeaf === null && selectLaterCount(transcript) === 0
+  if (
+    transcript.branchLeaf !== branchLeaf ||
+    (selectedId !== null && !streamedHere && !holdsNode(transcript, selectedId))
+  ) {
+    void loadTranscriptAround(branchLeaf)
+  }
   void refreshDetailIfShown()
 }
 

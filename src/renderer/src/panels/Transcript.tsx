@@ -1,10 +1,12 @@
 // The transcript of the selected branch. The list subscribes to the order of message ids; each row
 // subscribes to its own message, and each tool call to its own outcome, so a streamed token
-// re-renders one line. Long transcripts show a window of rows around the selected turn.
+// re-renders one line. A long branch is held as a window of it (stores/transcript-store.ts): the
+// rows drawn are the ones held, more fetched as the reader nears either edge.
 // The studio masks API keys in what it sends; text still streaming arrives in pieces too small
 // to recognise a key in, so it is masked here, whole, as it is drawn.
-import { memo, useEffect, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { maskSecrets } from '../../../shared/mask-secrets'
+import { loadMoreTranscript } from '../actions/session'
 import { selectSelectedId, useGraphStore } from '../stores/graph-store'
 import {
   isToolResultCarrier,
@@ -13,16 +15,15 @@ import {
   type EntryView
 } from '../stores/transcript-model'
 import {
+  selectEarlierCount,
   selectEntry,
   selectEntryNodeId,
-  selectFirstIndexOf,
+  selectLaterCount,
   selectOrder,
   selectToolOutcome,
   selectTranscriptLoading,
   useTranscriptStore
 } from '../stores/transcript-store'
-
-const WINDOW = 150
 
 const ToolCall = memo(function ToolCall({ block }: { block: BlockView & { kind: 'tool' } }) {
   const outcome = useTranscriptStore(
@@ -93,6 +94,7 @@ const MessageRow = memo(function MessageRow({
       className={`message message--${entry.role}${selected ? ' message--selected' : ''}`}
       aria-label={`${ROLE_NAMES[entry.role]}${entry.streaming ? ' (streaming)' : ''}`}
       data-node-id={entry.nodeId}
+      data-uuid={uuid}
     >
       <header className="message__role">{ROLE_NAMES[entry.role]}</header>
       {entry.blocks.map((block, i) => (
@@ -103,24 +105,47 @@ const MessageRow = memo(function MessageRow({
   )
 })
 
+/** How near (px) the held window's edge the reader gets before more of the branch is fetched. */
+const FETCH_MARGIN = 600
+
+/** Where a row stands from the list's top edge, in pixels. */
+function topIn(list: HTMLElement, row: Element): number {
+  return row.getBoundingClientRect().top - list.getBoundingClientRect().top
+}
+
 export function Transcript() {
   const order = useTranscriptStore(selectOrder)
   const loading = useTranscriptStore(selectTranscriptLoading)
+  const earlier = useTranscriptStore(selectEarlierCount)
+  const later = useTranscriptStore(selectLaterCount)
   const selectedId = useGraphStore(selectSelectedId)
-  const anchor = useTranscriptStore(useMemo(() => selectFirstIndexOf(selectedId), [selectedId]))
-  // Rows shown beyond the window, reset whenever another node is selected.
-  const [more, setMore] = useState({ forId: selectedId, before: 0, after: 0 })
-  const extra = more.forId === selectedId ? more : { before: 0, after: 0 }
-  const showMore = (side: 'before' | 'after') =>
-    setMore({ ...extra, forId: selectedId, [side]: extra[side] + WINDOW })
   const listRef = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
-  const follow = anchor < 0 || anchor >= order.length - WINDOW
+  // The first row in view and where it stood: rows added or let go above it leave it there.
+  const reference = useRef<{ uuid: string; top: number } | null>(null)
 
-  // The window: around the selected turn, or the end of the branch while it grows.
-  const end = follow ? order.length : Math.min(order.length, anchor + WINDOW)
-  const start = Math.max(0, end - WINDOW - extra.before)
-  const shown = order.slice(start, Math.min(order.length, end + extra.after))
+  const rememberReference = () => {
+    const list = listRef.current
+    if (list === null) return
+    for (const row of list.querySelectorAll<HTMLElement>('article[data-uuid]')) {
+      const top = topIn(list, row)
+      if (top + row.offsetHeight > 0) {
+        reference.current = { uuid: row.dataset.uuid as string, top }
+        return
+      }
+    }
+    reference.current = null
+  }
+
+  useLayoutEffect(() => {
+    const list = listRef.current
+    const kept = reference.current
+    if (list !== null && kept !== null) {
+      const row = list.querySelector(`article[data-uuid="${CSS.escape(kept.uuid)}"]`)
+      if (row !== null) list.scrollTop += topIn(list, row) - kept.top
+    }
+    rememberReference()
+  }, [order])
 
   // A new selection brings its first message to the top of the panel, once: when its branch's
   // transcript arrives later, on arrival; streamed messages after that leave the scroll alone.
@@ -132,13 +157,14 @@ export function Transcript() {
     if (row === null) return
     row.scrollIntoView({ block: 'start' })
     scrolledFor.current = selectedId
+    rememberReference()
   }, [selectedId, order])
 
-  // Streaming: a reader at the bottom stays at the bottom; one who scrolled up is left alone.
+  // Streaming: a reader at the branch's end stays there; one who scrolled up is left alone.
   useEffect(() => {
     const list = listRef.current
-    if (list !== null && atBottom.current) list.scrollTop = list.scrollHeight
-  }, [order.length])
+    if (list !== null && atBottom.current && later === 0) list.scrollTop = list.scrollHeight
+  }, [order.length, later])
 
   return (
     <div
@@ -151,21 +177,25 @@ export function Transcript() {
       aria-busy={loading}
       onScroll={(event) => {
         const list = event.currentTarget
-        atBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < 40
+        const below = list.scrollHeight - list.scrollTop - list.clientHeight
+        atBottom.current = below < 40
+        rememberReference()
+        if (list.scrollTop < FETCH_MARGIN && earlier > 0) void loadMoreTranscript('earlier')
+        if (below < FETCH_MARGIN && later > 0) void loadMoreTranscript('later')
       }}
     >
-      {start > 0 && (
-        <button type="button" className="link" onClick={() => showMore('before')}>
-          Show earlier messages ({start})
+      {earlier > 0 && (
+        <button type="button" className="link" onClick={() => void loadMoreTranscript('earlier')}>
+          Show earlier messages ({earlier})
         </button>
       )}
       {order.length === 0 && !loading && <p className="muted">No messages on this branch yet.</p>}
-      {shown.map((uuid) => (
+      {order.map((uuid) => (
         <MessageRowForNode key={uuid} uuid={uuid} selectedId={selectedId} />
       ))}
-      {end + extra.after < order.length && (
-        <button type="button" className="link" onClick={() => showMore('after')}>
-          Show later messages ({order.length - end - extra.after})
+      {later > 0 && (
+        <button type="button" className="link" onClick={() => void loadMoreTranscript('later')}>
+          Show later messages ({later})
         </button>
       )}
     </div>

@@ -15,12 +15,14 @@ import {
 } from '../graph/graph-view'
 
 interface GraphStore extends GraphView {
+  /** The studio's name for the graph held (session:graphUpdate): deltas build on it. */
+  version: number
   selectedId: string | null
   collapseChoices: CollapseChoices
   /** The node whose full card shows over the compact ones (hovered or focused). */
   peekId: string | null
   /** `followTip`: select where the conversation now stands (after a rewind moved it). */
-  receiveGraph: (graph: SessionGraph, followTip?: boolean) => void
+  receiveGraph: (graph: SessionGraph, version: number, followTip?: boolean) => void
   select: (id: string | null) => void
   /** Folds the nodes under `id` away, or shows them again. */
   toggleCollapsed: (id: string) => void
@@ -47,10 +49,11 @@ function refold(state: GraphStore, choices: CollapseChoices): Partial<GraphStore
 
 export const useGraphStore = create<GraphStore>()((set) => ({
   ...emptyGraphView,
+  version: 0,
   selectedId: null,
   collapseChoices: new Map(),
   peekId: null,
-  receiveGraph: (graph, followTip = false) =>
+  receiveGraph: (graph, version, followTip = false) =>
     set((state) => {
       // Another session's graph starts with its own defaults.
       const choices = state.graph?.sessionId === graph.sessionId ? state.collapseChoices : new Map()
@@ -60,7 +63,12 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       const wasAtTip = state.selectedId !== null && state.selectedId === conversationTip(state)
       const keep =
         !followTip && !wasAtTip && state.selectedId !== null && view.positions.has(state.selectedId)
-      return { ...view, collapseChoices: choices, selectedId: keep ? state.selectedId : tip }
+      return {
+        ...view,
+        version,
+        collapseChoices: choices,
+        selectedId: keep ? state.selectedId : tip
+      }
     }),
   select: (id) => set({ selectedId: id }),
   toggleCollapsed: (id) =>

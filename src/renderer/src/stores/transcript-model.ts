@@ -95,7 +95,7 @@ function outcomesOf(blocks: readonly BlockView[]): Record<string, ToolOutcome> {
   return outcomes
 }
 
-/** A transcript as loaded from session:transcript. */
+/** A transcript as loaded from session:transcriptRange (a window of the branch). */
 export function fromEntries(entries: readonly TranscriptEntry[]): TranscriptModel {
   const byId: Record<string, EntryView> = {}
   const order: string[] = []
@@ -119,6 +119,34 @@ export function fromEntries(entries: readonly TranscriptEntry[]): TranscriptMode
     liveNodeId = entry.nodeId
   }
   return { order, byId, tools, liveNodeId }
+}
+
+/** `first`'s messages then `then`'s (windows of one branch, loaded apart). */
+export function joinModels(first: TranscriptModel, then: TranscriptModel): TranscriptModel {
+  return {
+    order: [...first.order, ...then.order.filter((id) => first.byId[id] === undefined)],
+    byId: { ...first.byId, ...then.byId },
+    tools: { ...first.tools, ...then.tools },
+    liveNodeId: then.liveNodeId ?? first.liveNodeId
+  }
+}
+
+/** The messages `from` … `to` (exclusive) of a model, with their tool calls' outcomes. */
+export function sliceModel(model: TranscriptModel, from: number, to: number): TranscriptModel {
+  const order = model.order.slice(from, to)
+  const byId: Record<string, EntryView> = {}
+  const tools: Record<string, ToolOutcome> = {}
+  for (const id of order) {
+    const entry = model.byId[id] as EntryView
+    byId[id] = entry
+    for (const block of entry.blocks) {
+      const toolUseId = block.kind === 'tool' || block.kind === 'tool_result' ? block.toolUseId : ''
+      const outcome = model.tools[toolUseId]
+      if (outcome !== undefined) tools[toolUseId] = outcome
+    }
+  }
+  const lastId = order[order.length - 1]
+  return { order, byId, tools, liveNodeId: lastId === undefined ? null : byId[lastId]!.nodeId }
 }
 
 /** A user message made only of tool results: shown under its tool calls, not as a row. */
