@@ -166,8 +166,10 @@ export function encodeGraph(graph: SessionGraph, version: number): GraphUpdate {
   return { ...headerOf(graph), kind: 'full', version, nodes: encodeNodes(graph.nodes) }
 }
 
-function sameNode(a: GraphNode, b: GraphNode): boolean {
+/** Two graph nodes that say the same in every field (the delta's test and the renderer's reuse). */
+export function sameGraphNode(a: GraphNode, b: GraphNode): boolean {
   return (
+    a.id === b.id &&
     a.parentId === b.parentId &&
     a.kind === b.kind &&
     a.title === b.title &&
@@ -216,7 +218,7 @@ export function graphDelta(
   next.nodes.forEach((node, i) => {
     const old = before.get(node.id)
     const oldLeaf = old === undefined ? '' : (renamed.get(old.branchLeafUuid) ?? old.branchLeafUuid)
-    if (old !== undefined && sameNode({ ...old, branchLeafUuid: oldLeaf }, node)) return
+    if (old !== undefined && sameGraphNode({ ...old, branchLeafUuid: oldLeaf }, node)) return
     changed.push(node)
     at.push(i)
   })

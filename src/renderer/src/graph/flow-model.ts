@@ -3,6 +3,7 @@
 // components compare by identity, so a graph event that only moves the active path re-renders the
 // nodes whose state changed, not all ten thousand.
 import { Position, type BuiltInEdge, type Edge, type Node, type NodeHandle } from '@xyflow/react'
+import { sameGraphNode } from '../../../shared/graph-encoding'
 import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/views'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 
@@ -125,21 +126,6 @@ export function nodeAccessibleName(node: GraphNode, facts: NodeFacts = NO_FACTS)
   if (facts.files !== null) parts.push(FILES_MARKERS[facts.files])
   parts.push(node.onActivePath ? 'active path' : 'abandoned branch')
   return parts.join(', ')
-}
-
-function sameGraphNode(a: GraphNode, b: GraphNode): boolean {
-  return (
-    a.id === b.id &&
-    a.parentId === b.parentId &&
-    a.kind === b.kind &&
-    a.title === b.title &&
-    a.timestamp === b.timestamp &&
-    a.filesChanged === b.filesChanged &&
-    a.onActivePath === b.onActivePath &&
-    a.branchLeafUuid === b.branchLeafUuid &&
-    a.label === b.label &&
-    a.outcome === b.outcome
-  )
 }
 
 /** The new graph's nodes, with each unchanged one replaced by the previous object. */
