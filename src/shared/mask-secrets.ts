@@ -134,7 +134,10 @@ export function maskSecretsIn<T>(value: T): T {
   }
   if (value !== null && typeof value === 'object') {
     let copy: Record<string, unknown> | null = null
-    for (const [key, item] of Object.entries(value)) {
+    // Keys, not entries: no [key, value] array per property (`inspect --json` of a long session
+    // walks tens of thousands of objects).
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key]
       const masked = maskSecretsIn(item)
       if (masked !== item) copy ??= { ...(value as Record<string, unknown>) }
       if (copy !== null) copy[key] = masked

@@ -2,7 +2,7 @@
 // Claude Code transcripts, pi and oh-my-pi sessions (mapped onto the same tree model), with their
 // sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
-import { contentText, isPrompt, promptText, type TreeRecord } from '../../core/session/tree'
+import { contentText, typedPrompt, type TreeRecord } from '../../core/session/tree'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import { sayError } from '../format'
@@ -177,7 +177,8 @@ function printableLine(line: string): string {
 function describe(r: TreeRecord): string {
   switch (r.type) {
     case 'user': {
-      if (isPrompt(r)) return `prompt: ${oneLine(promptText(r), 70)}`
+      const prompt = typedPrompt(r)
+      if (prompt !== null) return `prompt: ${oneLine(prompt, 70)}`
       const content = r.message.content
       const results =
         typeof content === 'string' ? 0 : content.filter((b) => b.type === 'tool_result').length

@@ -294,12 +294,13 @@ export class SessionTree {
   checkpoints(path: readonly TreeRecord[] = this.activePath()): Checkpoint[] {
     const out: Checkpoint[] = []
     for (const r of path) {
-      if (r.type !== 'user' || !isPrompt(r)) continue
+      const prompt = typedPrompt(r)
+      if (prompt === null) continue
       out.push({
         index: out.length + 1,
         uuid: r.uuid,
-        prompt: promptText(r),
-        filesChanged: new Set(this.fileChanges(r.uuid).map((f) => f.path)).size,
+        prompt,
+        filesChanged: distinctPaths(this.fileChanges(r.uuid)),
         timestamp: r.timestamp
       })
     }
@@ -474,14 +475,25 @@ export class SessionTree {
   }
 }
 
+/** How many paths the changes name (a checkpoint of none or one change needs no set). */
+function distinctPaths(changes: readonly FileChangeRecord[]): number {
+  return changes.length < 2 ? changes.length : new Set(changes.map((f) => f.path)).size
+}
+
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g
 
 /** A message a person typed: not harness-written, not a tool result, not only system reminders. */
 export function isPrompt(r: TreeRecord): boolean {
-  if (r.type !== 'user' || r.isMeta === true) return false
+  return typedPrompt(r) !== null
+}
+
+/** The typed text of a message a person typed (isPrompt); null for any other record. */
+export function typedPrompt(r: TreeRecord): string | null {
+  if (r.type !== 'user' || r.isMeta === true) return null
   const content = r.message.content
-  if (typeof content !== 'string' && content.some((b) => b.type === 'tool_result')) return false
-  return promptText(r) !== ''
+  if (typeof content !== 'string' && content.some((b) => b.type === 'tool_result')) return null
+  const text = promptText(r)
+  return text === '' ? null : text
 }
 
 /** The typed text of a user message, without system reminders. */
