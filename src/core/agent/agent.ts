@@ -51,7 +51,7 @@ import {
   overThreshold
 } from './summary/compaction'
 import type { SummaryContext } from './summary/summarize'
-import { DEFAULT_CONTEXT_WINDOW, contextUsage } from './summary/tokens'
+import { DEFAULT_CONTEXT_WINDOW, contextUsage, type RequestFrame } from './summary/tokens'
 import { buildSystemPrompt, localDate } from './system-prompt'
 import { describeToolCall, runTool, toolDefinition } from './tools/tool'
 import type { Tool, ToolContext, ToolDefinition, ToolOutput } from './tools/tool'
@@ -153,12 +153,14 @@ export class Agent {
 
   /** How full the context of the next request is (the header's meter). */
   contextUsage(): ContextUsage {
-    return contextUsage(
-      this.tree.activePath(),
-      { system: this.systemPrompt(), tools: this.definitions },
-      this.compaction.contextWindow
-    )
+    return contextUsage(this.tree.activePath(), this.requestFrame, this.compaction.contextWindow)
   }
+
+  /** What the next request carries besides its messages. */
+  private readonly requestFrame = (): RequestFrame => ({
+    system: this.systemPrompt(),
+    tools: this.definitions
+  })
 
   /**
    * Runs a summary operation as the agent's one job: refused while a turn runs (and a prompt is
@@ -193,7 +195,7 @@ export class Agent {
       model: this.options.model,
       cwd: this.options.cwd,
       window: this.compaction.contextWindow,
-      frame: { system: this.systemPrompt(), tools: this.definitions },
+      frame: this.requestFrame,
       signal
     }
   }
