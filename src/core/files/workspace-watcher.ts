@@ -2,9 +2,9 @@
 // (Node's recursive fs.watch would also walk ignored trees such as node_modules), collecting the
 // paths that saw an event. Anything the watcher cannot vouch for (an error, a nameless event,
 // too many events, no watch possible) sets `overflowed`, and the caller re-stats everything.
-import { type FSWatcher, promises as fs, watch } from 'node:fs'
+import { type FSWatcher, closeSync, rmSync, watch } from 'node:fs'
 import { join } from 'node:path'
-import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
+import { ensurePrivateDir, openPrivateFileSync } from '../os/private-files'
 import { FolderSet } from './folder-set'
 
 /** Past this many dirty paths a full re-stat is about as cheap, and memory stays bounded. */
@@ -83,10 +83,13 @@ export class WorkspaceWatcher {
         resolve(true)
       })
     })
-    await fs.writeFile(join(this.barrierDir, name), '', { mode: PRIVATE_FILE_MODE })
+    // The marker is made and removed synchronously: two syscalls, where a round trip through
+    // libuv's thread pool for each cost more than the wait for the event (bench/agent-turn.ts).
+    const marker = join(this.barrierDir, name)
+    closeSync(openPrivateFileSync(marker, 'w'))
     if (!(await arrived)) this.overflowed = true
     this.waiting.delete(name)
-    await fs.rm(join(this.barrierDir, name), { force: true })
+    rmSync(marker, { force: true })
   }
 
   /** The dirty paths since the last take, or 'everything' when the watcher lost track. */
