@@ -95,11 +95,23 @@ export function estimateRecordsTokens(records: readonly TreeRecord[]): number {
   return tokens
 }
 
+/** The tools' estimate, per list: an agent sends its one list with every request. */
+const toolsEstimates = new WeakMap<readonly ToolDefinition[], number>()
+
+function estimateToolsTokens(tools: readonly ToolDefinition[]): number {
+  let tokens = toolsEstimates.get(tools)
+  if (tokens === undefined) {
+    tokens = estimateJsonTokens(tools)
+    toolsEstimates.set(tools, tokens)
+  }
+  return tokens
+}
+
 /** The whole request on `path`, estimated: system prompt, tools and what the model sees. */
 export function estimateRequestTokens(path: readonly TreeRecord[], frame: RequestFrame): number {
   return (
     estimateTokens(frame.system) +
-    estimateJsonTokens(frame.tools) +
+    estimateToolsTokens(frame.tools) +
     estimateRecordsTokens(modelView(path))
   )
 }
