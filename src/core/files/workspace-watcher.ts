@@ -2,7 +2,7 @@
 // (Node's recursive fs.watch would also walk ignored trees such as node_modules), collecting the
 // paths that saw an event. Anything the watcher cannot vouch for (an error, a nameless event,
 // too many events, no watch possible) sets `overflowed`, and the caller re-stats everything.
-import { type FSWatcher, closeSync, rmSync, watch } from 'node:fs'
+import { type FSWatcher, closeSync, unlinkSync, watch } from 'node:fs'
 import { join } from 'node:path'
 import { ensurePrivateDir, openPrivateFileSync } from '../os/private-files'
 import { FolderSet } from './folder-set'
@@ -83,13 +83,18 @@ export class WorkspaceWatcher {
         resolve(true)
       })
     })
-    // The marker is made and removed synchronously: two syscalls, where a round trip through
+    // The marker is made and removed synchronously: a few syscalls, where a round trip through
     // libuv's thread pool for each cost more than the wait for the event (bench/agent-turn.ts).
     const marker = join(this.barrierDir, name)
     closeSync(openPrivateFileSync(marker, 'w'))
     if (!(await arrived)) this.overflowed = true
     this.waiting.delete(name)
-    rmSync(marker, { force: true })
+    try {
+      unlinkSync(marker)
+    } catch (error) {
+      // Gone with its folder (the session closing): nothing is left to remove.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
   }
 
   /** The dirty paths since the last take, or 'everything' when the watcher lost track. */
