@@ -1,7 +1,7 @@
 // The one place a host swaps its studio for another workspace (core/studio/workspace-host.ts),
 // through the contract's dispatch as both hosts call it: real studios on real temp folders, the
 // scripted model, the settings file under the data home.
-import { mkdirSync, mkdtempSync, realpathSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -95,10 +95,19 @@ describe('switching the workspace with no restart', () => {
     mkdirSync(join(a, '.git'))
     const { host, call } = await hostOn(home, a)
     const first = host.studio
-    for (const cwd of ['/', homedir(), join(a, '.git'), join(base, 'missing'), 'relative/path']) {
+    const expected: [string, string][] = [
+      ['/', 'refused'],
+      [homedir(), 'refused'],
+      [join(a, '.git'), 'refused'],
+      [join(base, 'missing'), 'not_found'],
+      [join(a, 'a-file'), 'not_found'],
+      ['relative/path', 'invalid_payload']
+    ]
+    writeFileSync(join(a, 'a-file'), 'not a folder\n')
+    for (const [cwd, code] of expected) {
       const reply = await call('workspace:open', { cwd })
       expect(reply.ok, cwd).toBe(false)
-      expect((reply as { error: { code: string } }).error.code).toBe('not_found')
+      expect((reply as { error: { code: string } }).error.code, cwd).toBe(code)
     }
     expect(host.studio).toBe(first)
     expect(readRecentWorkspaces(home)).toEqual([a])

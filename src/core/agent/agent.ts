@@ -24,7 +24,7 @@ import { promptSizeProblem } from '../../shared/prompt-limit'
 import type { WriteGuard } from '../files/write-guard'
 import type { AssistantRecord, UserRecord } from '../session/records'
 import type { SessionStore } from '../session/store'
-import { isPrompt, promptText } from '../session/tree'
+import { TURN_STOPPED_TYPE, isPrompt, promptText } from '../session/tree'
 import type { SessionTree } from '../session/tree'
 import { applyRewind } from './checkpoint/apply'
 import { checkpointToolNames } from './checkpoint/registration'
@@ -39,7 +39,7 @@ import {
   rewindRequiredWarning
 } from './checkpoint/texts'
 import { createCheckpointTools } from './checkpoint/tools'
-import { INTERRUPTED_RESULT, MessageBuilder } from './context'
+import { INTERRUPTED_RESULT, MessageBuilder, isInterrupted } from './context'
 import { FileStateTable } from './file-state'
 import { ModelCallError } from './model/model-client'
 import type { ModelClient, ModelErrorCode, ModelReply, ScriptPosition } from './model/model-client'
@@ -51,7 +51,7 @@ import {
   overThreshold
 } from './summary/compaction'
 import type { SummaryContext } from './summary/summarize'
-import { DEFAULT_CONTEXT_WINDOW, contextUsage } from './summary/tokens'
+import { DEFAULT_CONTEXT_WINDOW, contextUsage, type RequestFrame } from './summary/tokens'
 import { buildSystemPrompt, localDate } from './system-prompt'
 import { describeToolCall, runTool, toolDefinition } from './tools/tool'
 import type { Tool, ToolContext, ToolDefinition, ToolOutput } from './tools/tool'
@@ -155,12 +155,14 @@ export class Agent {
 
   /** How full the context of the next request is (the header's meter). */
   contextUsage(): ContextUsage {
-    return contextUsage(
-      this.tree.activePath(),
-      { system: this.systemPrompt(), tools: this.definitions },
-      this.compaction.contextWindow
-    )
+    return contextUsage(this.tree.activePath(), this.requestFrame, this.compaction.contextWindow)
   }
+
+  /** What the next request carries besides its messages. */
+  private readonly requestFrame = (): RequestFrame => ({
+    system: this.systemPrompt(),
+    tools: this.definitions
+  })
 
   /**
    * Runs a summary operation as the agent's one job: refused while a turn runs (and a prompt is
@@ -195,7 +197,7 @@ export class Agent {
       model: this.options.model,
       cwd: this.options.cwd,
       window: this.compaction.contextWindow,
-      frame: { system: this.systemPrompt(), tools: this.definitions },
+      frame: this.requestFrame,
       signal
     }
   }
@@ -245,6 +247,13 @@ export class Agent {
       this.checkpoint.remindersThisTurn = 0
       await this.options.onCheckpoint(record.uuid)
       const outcome = await this.loop(abort.signal)
+      const leaf = this.tree.get(this.options.session.leafUuid ?? '')
+      if (outcome.status === 'stopped' && leaf?.type === 'user' && !isInterrupted(leaf)) {
+        // Stopped before the model answered what it was last sent (the prompt, or tool results
+        // it had in full): the log says so (it would read like a failed call), and the next
+        // request tells the model that turn went unanswered.
+        this.note(TURN_STOPPED_TYPE, 'The user stopped the turn above before you answered it.')
+      }
       this.options.session.sync()
       return outcome
     } catch (error) {

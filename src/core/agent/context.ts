@@ -30,6 +30,26 @@ import type { ApiMessage } from './model/model-client'
 export const INTERRUPTED_RESULT =
   'Interrupted: the tool call did not complete, so there is no result.'
 
+/** Tool results a stop cut short: a call answered INTERRUPTED_RESULT. */
+export function isInterrupted(record: TreeRecord): boolean {
+  const content = record.type === 'user' ? record.message.content : ''
+  return (
+    typeof content !== 'string' &&
+    content.some(
+      (block) =>
+        block.type === 'tool_result' &&
+        (block.content === INTERRUPTED_RESULT ||
+          (Array.isArray(block.content) &&
+            block.content.some(
+              (part: unknown) =>
+                typeof part === 'object' &&
+                part !== null &&
+                (part as { text?: unknown }).text === INTERRUPTED_RESULT
+            )))
+    )
+  )
+}
+
 export function summaryText(summary: string): string {
   return `This conversation came back here from a branch that was left. Summary of that branch:\n<summary>\n${summary}\n</summary>`
 }

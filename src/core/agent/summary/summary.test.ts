@@ -222,7 +222,7 @@ describe('compaction', () => {
 })
 
 describe('context usage', () => {
-  const frame = { system: 's'.repeat(400), tools: [] }
+  const frame = () => ({ system: 's'.repeat(400), tools: [] })
 
   test('the last answer’s API usage plus an estimate of what came after it', () => {
     const records = chain(prompt('go'), {

@@ -49,10 +49,12 @@ export interface RequestFrame {
  * How big the next request on `path` is: the usage of the last answer on it plus an estimate of
  * what came after that answer; the whole request estimated where no answer since the last
  * compaction carries usage (an answer before a compaction measured a context that is gone).
+ * `frame` is asked for only then: building the system prompt and the tools' JSON schemas costs
+ * more than the rest of the count (a fresh `cli summarize` paid ~20 ms for it).
  */
 export function contextUsage(
   path: readonly TreeRecord[],
-  frame: RequestFrame,
+  frame: () => RequestFrame,
   window: number
 ): ContextUsage {
   for (let i = path.length - 1; i >= 0; i--) {
@@ -68,7 +70,7 @@ export function contextUsage(
       estimated: after.length > 0
     }
   }
-  return { tokens: estimateRequestTokens(path, frame), window, estimated: true }
+  return { tokens: estimateRequestTokens(path, frame()), window, estimated: true }
 }
 
 /**
