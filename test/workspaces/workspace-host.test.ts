@@ -6,8 +6,7 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/core/studio/dispatch'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { Studio } from '../../src/core/studio/studio'
 import {
   MAX_RECENT_WORKSPACES,
@@ -18,7 +17,6 @@ import {
 } from '../../src/core/studio/workspace-host'
 import type { EventChannel } from '../../src/shared/contract'
 import type { AppInfo, RecentWorkspace } from '../../src/shared/views'
-import { repoRoot } from '../support/cli'
 
 const opened: Studio[] = []
 afterEach(async () => {
@@ -38,17 +36,9 @@ function folders() {
 async function hostOn(home: string, cwd: string) {
   const events: { event: EventChannel; payload: unknown }[] = []
   const launch = async (at: string) => {
-    const studio = await launchStudio({
+    const studio = await launchScriptedStudio({
       home,
       cwd: at,
-      demo: false,
-      port: undefined,
-      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-      permissionMode: 'acceptEdits',
-      settingOverrides: [],
-      session: { kind: 'latest-or-new' },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
       emit: (event, payload) => events.push({ event, payload })
     })
     opened.push(studio)
