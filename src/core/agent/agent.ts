@@ -39,7 +39,7 @@ import {
   rewindRequiredWarning
 } from './checkpoint/texts'
 import { createCheckpointTools } from './checkpoint/tools'
-import { INTERRUPTED_RESULT, buildMessages, isInterrupted } from './context'
+import { INTERRUPTED_RESULT, MessageBuilder, isInterrupted } from './context'
 import { FileStateTable } from './file-state'
 import { ModelCallError } from './model/model-client'
 import type { ModelClient, ModelErrorCode, ModelReply, ScriptPosition } from './model/model-client'
@@ -103,6 +103,8 @@ export class Agent {
   private readonly definitions: ToolDefinition[]
   private readonly now: () => Date
   private readonly compaction: CompactionSettings
+  /** Each request's messages, built on the previous request's (context.ts). */
+  private readonly messages = new MessageBuilder()
   private abort: AbortController | null = null
   /** The latest turn or job, so stop() can wait until it has wound down (settled once it has). */
   private turn: Promise<unknown> | null = null
@@ -467,7 +469,7 @@ export class Agent {
     const request = {
       system: this.systemPrompt(),
       tools: this.definitions,
-      messages: buildMessages(this.tree.activePath()),
+      messages: this.messages.build(this.tree.activePath()),
       script: this.scriptPosition()
     }
     this.emit({ type: 'message_start', id, role: 'assistant' })
