@@ -4,7 +4,15 @@
 // its "before" content at hand). After that, each call re-stats only what the watcher saw move,
 // hashes only files whose stat changed, and backs up only content the store does not hold yet;
 // its cost follows the number of paths that moved, not the size of the workspace.
-import { lstatSync, readFileSync, type Stats } from 'node:fs'
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  type Stats
+} from 'node:fs'
 import { join } from 'node:path'
 import { type BlobBatch, type BlobStore, sha256 } from './blob-store'
 import { FolderSet, parentOf } from './folder-set'
@@ -14,7 +22,6 @@ import {
   sameStat,
   scanTree,
   scanUnnamed,
-  statFile,
   statOf,
   type UnnamedFiles,
   yieldToEventLoop
@@ -40,6 +47,8 @@ export type DetectedChange =
   | { kind: 'untracked'; path: string; reason: string }
 
 const UNNAMED_REASON = 'its name is not valid UTF-8, and file history records UTF-8 names only'
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK
 
 /** Files hashed and backed up between two yields to the event loop. */
 const FILES_PER_BATCH = 64
@@ -303,20 +312,38 @@ export class WorkspaceChanges {
     }
   }
 
-  /** `previous`: the hash the manifest had for the file, the base its new version is stored as a delta of. */
+  /**
+   * `previous`: the hash the manifest had for the file, the base its new version is stored as a
+   * delta of. null when the path holds no regular file any more.
+   */
   private backUp(path: string, stat: FileStat, previous: string | null | undefined): Entry | null {
     if (stat.size > this.sizeCapBytes) return { stat, hash: null }
-    let content: Buffer
+    // One descriptor for the stat and the read: the stat kept is the one taken before the bytes
+    // were read, so a write during the read shows as a changed stat next time (read again), never
+    // as a new stat beside old bytes. Not through a symlink put there since the scan, and no
+    // wait on a FIFO.
+    let fd: number
     try {
-      content = readFileSync(join(this.root, path))
+      fd = openSync(join(this.root, path), READ_FLAGS)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' || code === 'ENOTDIR') return null
+      // ELOOP: now a symlink; ENXIO: a socket.
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENXIO') {
+        return null
+      }
       throw error
     }
-    // Bytes read may be newer than the stat: keep the stat of what we hashed.
-    const now = statFile(join(this.root, path))
-    if (now === null) return null
+    let now: FileStat
+    let content: Buffer
+    try {
+      const stats = fstatSync(fd)
+      if (!stats.isFile()) return null
+      now = statOf(stats)
+      if (now.size > this.sizeCapBytes) return { stat: now, hash: null }
+      content = readFileSync(fd)
+    } finally {
+      closeSync(fd)
+    }
     if (content.length > this.sizeCapBytes) return { stat: now, hash: null }
     try {
       const hint = { previous, path }
