@@ -4,15 +4,7 @@
 // its "before" content at hand). After that, each call re-stats only what the watcher saw move,
 // hashes only files whose stat changed, and backs up only content the store does not hold yet;
 // its cost follows the number of paths that moved, not the size of the workspace.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  type Stats
-} from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { type BlobBatch, type BlobStore, sha256 } from './blob-store'
 import { FolderSet, parentOf } from './folder-set'
@@ -340,7 +332,7 @@ export class WorkspaceChanges {
       if (!stats.isFile()) return null
       now = statOf(stats)
       if (now.size > this.sizeCapBytes) return { stat: now, hash: null }
-      content = readFileSync(fd)
+      content = readAll(fd, now.size)
     } finally {
       closeSync(fd)
     }
@@ -352,6 +344,28 @@ export class WorkspaceChanges {
       if (this.unstored === null) throw error
       this.unstored.push(`${path} (${(error as Error).message})`)
       return { stat: now, hash: sha256(content) }
+    }
+  }
+}
+
+/**
+ * The content of the regular file open at `fd`, whose size a stat just gave: one read where the
+ * size still holds (a read of one byte more that comes back short is the end of the file),
+ * where readFileSync stats again and reads once more to see the end.
+ */
+function readAll(fd: number, size: number): Buffer {
+  let buffer = Buffer.allocUnsafe(size + 1)
+  let length = 0
+  for (;;) {
+    const wanted = buffer.length - length
+    const read = readSync(fd, buffer, length, wanted, null)
+    length += read
+    if (read === 0 || (read < wanted && length === size)) return buffer.subarray(0, length)
+    // Grown since the stat: read on until the end, in a bigger buffer.
+    if (length === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2)
+      buffer.copy(bigger, 0, 0, length)
+      buffer = bigger
     }
   }
 }

@@ -2,7 +2,7 @@
 // (Node's recursive fs.watch would also walk ignored trees such as node_modules), collecting the
 // paths that saw an event. Anything the watcher cannot vouch for (an error, a nameless event,
 // too many events, no watch possible) sets `overflowed`, and the caller re-stats everything.
-import { type FSWatcher, promises as fs, watch } from 'node:fs'
+import { closeSync, type FSWatcher, openSync, rmSync, watch } from 'node:fs'
 import { join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 import { FolderSet } from './folder-set'
@@ -83,10 +83,13 @@ export class WorkspaceWatcher {
         resolve(true)
       })
     })
-    await fs.writeFile(join(this.barrierDir, name), '', { mode: PRIVATE_FILE_MODE })
+    // Made and removed synchronously: two trips through libuv's thread pool cost more than the
+    // syscalls (each command's detection flushes twice).
+    const marker = join(this.barrierDir, name)
+    closeSync(openSync(marker, 'w', PRIVATE_FILE_MODE))
     if (!(await arrived)) this.overflowed = true
     this.waiting.delete(name)
-    await fs.rm(join(this.barrierDir, name), { force: true })
+    rmSync(marker, { force: true })
   }
 
   /** The dirty paths since the last take, or 'everything' when the watcher lost track. */
