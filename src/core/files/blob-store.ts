@@ -688,6 +688,8 @@ export class BlobStore {
 class PendingBatch {
   private readonly held = new Map<string, Buffer>()
   private pack: PackWriter | null = null
+  /** Whether a blob was added raw: its pack is then marked unsettled, for gc. */
+  private holdsRaw = false
 
   constructor(private readonly dir: string) {}
 
@@ -700,12 +702,13 @@ class PendingBatch {
   }
 
   add(hash: string, bytes: Buffer): void {
+    if (isRaw(bytes)) this.holdsRaw = true
     if (this.pack === null && this.held.size < MIN_BATCH_PACKED) {
       this.held.set(hash, bytes)
       return
     }
     if (this.pack === null) {
-      this.pack = new PackWriter(packsDir(this.dir), { unsettled: true })
+      this.pack = new PackWriter(packsDir(this.dir))
       for (const [h, b] of this.held) this.pack.add(h, b, Date.now())
       this.held.clear()
     }
@@ -715,6 +718,7 @@ class PendingBatch {
   commit(writeLoose: (hash: string, bytes: Buffer) => void): void {
     if (this.pack !== null) {
       try {
+        if (this.holdsRaw) this.pack.markUnsettled()
         this.pack.finish(false)
       } catch (error) {
         throw new WriteFailedError(`a backup in ${this.dir}`, error)

@@ -16,7 +16,8 @@ import {
   readdirSync,
   readSync,
   renameSync,
-  rmSync
+  rmSync,
+  statSync
 } from 'node:fs'
 import { join } from 'node:path'
 import { ensurePrivateDir, openPrivateFileSync } from '../os/private-files'
@@ -60,6 +61,30 @@ export function listPacks(dir: string): string[] {
 }
 
 /**
+ * Removes the temp files of packs whose writer died (a crash mid-batch) before `beforeMs`: a
+ * live writer's temp file is minutes old at most. Returns how many went.
+ */
+export function removeStalePackTemps(dir: string, beforeMs: number): number {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+    throw error
+  }
+  let removed = 0
+  for (const name of names) {
+    if (!/^[0-9a-f]{16}\.pack\.tmp$/.test(name)) continue
+    const file = join(dir, name)
+    const stats = statSync(file, { throwIfNoEntry: false })
+    if (stats === undefined || stats.mtimeMs >= beforeMs) continue
+    rmSync(file, { force: true })
+    removed++
+  }
+  return removed
+}
+
+/**
  * A pack being written, blob by blob, to a temp file beside where it will be: readable from here
  * meanwhile (read), visible to every store only once finish() renames it into place.
  */
@@ -74,16 +99,16 @@ export class PackWriter {
   private readonly entries: { hash: string; offset: number; length: number; usedMs: number }[] = []
   private readonly byHash = new Map<string, { offset: number; length: number }>()
 
-  /** `unsettled`: it may hold raw blobs for gc to settle (see the module header). */
-  constructor(dir: string, options: { unsettled?: boolean } = {}) {
+  /** Set by markUnsettled: it holds raw blobs for gc to settle (see the module header). */
+  private unsettled = false
+
+  constructor(dir: string) {
     ensurePrivateDir(dir)
     this.file = join(dir, `${randomBytes(8).toString('hex')}.pack`)
     this.temp = `${this.file}.tmp`
     this.fd = openPrivateFileSync(this.temp, 'wx')
     try {
-      const header = Buffer.concat([MAGIC, Buffer.from([1, 0, 0, 0])])
-      if (options.unsettled === true) header[FLAGS_AT] = UNSETTLED
-      writeAllSync(this.fd, header)
+      writeAllSync(this.fd, Buffer.concat([MAGIC, Buffer.from([1, 0, 0, 0])]))
     } catch (error) {
       this.abort()
       throw error
@@ -96,6 +121,10 @@ export class PackWriter {
 
   has(hash: string): boolean {
     return this.byHash.has(hash)
+  }
+
+  markUnsettled(): void {
+    this.unsettled = true
   }
 
   /** Adds a blob; written with the next ones (a write per ~1 MB, not per blob) or when read. */
@@ -134,6 +163,7 @@ export class PackWriter {
     const fd = this.openFd()
     try {
       this.writeOut()
+      if (this.unsettled) writeAllSync(fd, Buffer.from([UNSETTLED]), FLAGS_AT)
       const index = Buffer.alloc(this.entries.length * INDEX_ENTRY_BYTES)
       for (const [i, entry] of this.entries.entries()) {
         const at = i * INDEX_ENTRY_BYTES

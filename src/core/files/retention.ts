@@ -26,6 +26,7 @@ import {
   packsDir,
   readPackIndex,
   readPacked,
+  removeStalePackTemps,
   writePack
 } from './pack-file'
 
@@ -167,6 +168,8 @@ export async function collectGarbage(
   let packedBlobs = 0
   if (options.dryRun !== true) {
     const doomedHashes = new Set(doomed.map((b) => b.hash))
+    // What a batch a crash cut short left: its blobs were never named by a record.
+    removeStalePackTemps(packsDir(paths.blobs), graceStart)
     const store = new BlobStore(paths.blobs)
     rewritePacks(paths, store, packs, blobs, doomedHashes)
     for (const blob of doomed) if (blob.file !== null) await fs.rm(blob.file, { force: true })
