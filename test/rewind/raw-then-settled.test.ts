@@ -3,7 +3,6 @@
 // must read back byte-equal before and after, in a store that opens afresh, and gc must leave the
 // store as small as deltas made at once would (docs/file-history.md, "Raw, then settled").
 import { readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BlobStore, sha256 } from '../../src/core/files/blob-store'
 import { isUnsettledPack, listPacks, packsDir } from '../../src/core/files/pack-file'
