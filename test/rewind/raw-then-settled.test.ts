@@ -2,10 +2,21 @@
 // no zlib on its path); gc settles them into deltas of their previous versions. Every content
 // must read back byte-equal before and after, in a store that opens afresh, and gc must leave the
 // store as small as deltas made at once would (docs/file-history.md, "Raw, then settled").
-import { readdirSync, statSync } from 'node:fs'
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  statSync,
+  utimesSync,
+  writeSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BlobStore, sha256 } from '../../src/core/files/blob-store'
-import { isUnsettledPack, listPacks, packsDir } from '../../src/core/files/pack-file'
+import { BlobDamagedError, BlobStore, sha256 } from '../../src/core/files/blob-store'
+import { isUnsettledPack, listPacks, packsDir, readPackIndex } from '../../src/core/files/pack-file'
+import { historyPathsAt } from '../../src/core/files/history-paths'
 import { collectGarbage } from '../../src/core/files/retention'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
 import { workspaceFolder } from '../../src/core/session/paths'
@@ -122,5 +133,49 @@ describe('new versions stored raw by a command, settled by gc', () => {
         expect(store.baseOf(hash)).toBe(previous)
       }
     }
+  })
+
+  it('never settles a blob as a delta of a previous version the same gc deletes', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'rs-settle-'))
+    const workspace = '-ws-0000'
+    const blobs = new BlobStore(historyPathsAt(join(home, 'file-history', workspace)).blobs)
+    // Old versions loose and 40 days old, named by no session: this gc deletes them.
+    const old = Array.from({ length: 70 }, (_, i) =>
+      blobs.put(Buffer.from(`v0 ${i}\n`.repeat(200)))
+    )
+    const aged = new Date(Date.now() - 40 * 86_400_000)
+    for (const hash of old) utimesSync(blobs.pathOf(hash), aged, aged)
+    // Their new versions, raw in an unsettled pack, young: kept.
+    const batch = blobs.openBatch()
+    const fresh = old.map((previous, i) =>
+      batch.put(Buffer.from(`v1 ${i}\n${`v0 ${i}\n`.repeat(200)}`), { previous })
+    )
+    batch.commit()
+    const report = await collectGarbage(home, workspace)
+    expect(report.deletedBlobs).toBe(70)
+    const after = new BlobStore(blobs.dir)
+    for (const [i, hash] of fresh.entries()) {
+      expect(after.baseOf(hash)).toBeNull()
+      expect(after.read(hash).toString()).toBe(`v1 ${i}\n${`v0 ${i}\n`.repeat(200)}`)
+    }
+  })
+
+  it('reads a raw blob whose bytes were damaged as damaged, never as other content', () => {
+    const blobs = new BlobStore(mkdtempSync(join(tmpdir(), 'rs-raw-damaged-')))
+    const batch = blobs.openBatch()
+    const hashes = Array.from({ length: 70 }, (_, i) => {
+      const previous = blobs.put(Buffer.from(`old ${i}\n`.repeat(100)))
+      return batch.put(Buffer.from(`new ${i}\n`.repeat(100)), { previous })
+    })
+    batch.commit()
+    const [pack] = listPacks(packsDir(blobs.dir))
+    const entry = readPackIndex(pack ?? '').find((e) => e.hash === hashes[5])
+    const fd = openSync(pack ?? '', 'r+')
+    // A byte of the content, past the raw header (magic and the previous version's hash).
+    writeSync(fd, Buffer.from('X'), 0, 1, (entry?.offset ?? 0) + 40)
+    closeSync(fd)
+    const fresh = new BlobStore(blobs.dir)
+    expect(() => fresh.read(hashes[5] ?? '')).toThrow(BlobDamagedError)
+    expect(fresh.read(hashes[6] ?? '').toString()).toBe(`new 6\n`.repeat(100))
   })
 })
