@@ -199,30 +199,32 @@ export class WorkspaceChanges {
     const fresh = new Map<string, UnnamedFiles>()
     for (const rel of dirty) {
       if (rel.includes('\uFFFD')) holders.add(parentOf(rel))
-      const abs = join(this.root, rel)
-      // One lstat per path, and no exception for one that is gone (a command's deletions).
-      let stats: Stats | undefined
+      // A path ignored as a file and as a folder is tracked neither way: not even looked at.
+      const ignored = this.rules.isIgnored(rel, false) && this.rules.isIgnored(rel, true)
+      const found: Found = ignored
+        ? { kind: 'none' }
+        : openFound(join(this.root, rel), { unreadable: 'lstat' })
       try {
-        stats = lstatSync(abs, { throwIfNoEntry: false })
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
-      }
-      const isDir = stats?.isDirectory() === true
-      // A folder that moved or vanished takes its watches along; a new one gets watched.
-      this.watcher.unwatchUnder(rel)
-      const now = new Map<string, FileStat>()
-      if (isDir && !this.rules.isIgnored(rel, true)) {
-        const scan = await scanTree(this.root, this.rules, rel)
-        this.watcher.watchDirs(scan.dirs)
-        for (const [path, stat] of scan.files) now.set(path, stat)
-        for (const [holder, files] of scan.unnamed) {
-          holders.add(holder)
-          fresh.set(holder, files)
+        // A folder that moved or vanished takes its watches along; a new one gets watched.
+        this.watcher.unwatchUnder(rel)
+        const now = new Map<string, FileStat>()
+        let opened: { path: string; fd: number } | undefined
+        if (found.kind === 'folder' && !this.rules.isIgnored(rel, true)) {
+          const scan = await scanTree(this.root, this.rules, rel)
+          this.watcher.watchDirs(scan.dirs)
+          for (const [path, stat] of scan.files) now.set(path, stat)
+          for (const [holder, files] of scan.unnamed) {
+            holders.add(holder)
+            fresh.set(holder, files)
+          }
+        } else if (found.kind === 'file' && !this.rules.isIgnored(rel, false)) {
+          now.set(rel, found.stat)
+          if (found.fd !== null) opened = { path: rel, fd: found.fd }
         }
-      } else if (stats?.isFile() === true && !this.rules.isIgnored(rel, false)) {
-        now.set(rel, statOf(stats))
+        changes.push(...(await this.update(manifest, manifest.under(rel), now, opened)))
+      } finally {
+        if (found.kind === 'file' && found.fd !== null) closeSync(found.fd)
       }
-      changes.push(...(await this.update(manifest, manifest.under(rel), now)))
     }
     return [...changes, ...this.updateUnnamed(holders, fresh)]
   }
@@ -253,12 +255,14 @@ export class WorkspaceChanges {
 
   /**
    * Makes `manifest` agree with `now` over the paths of `known` ∪ `now`: unchanged stats are
-   * kept, the rest hashed and backed up. Returns the changes.
+   * kept, the rest hashed and backed up (`opened`: a file of `now` already open, its stat that
+   * descriptor's). Returns the changes.
    */
   private async update(
     manifest: Manifest,
     known: Map<string, Entry>,
-    now: Map<string, FileStat>
+    now: Map<string, FileStat>,
+    opened?: { path: string; fd: number }
   ): Promise<DetectedChange[]> {
     const changes: DetectedChange[] = []
     for (const [path, before] of known) {
@@ -270,7 +274,7 @@ export class WorkspaceChanges {
     for (const [path, stat] of now) {
       const before = known.get(path)
       if (before !== undefined && sameStat(before.stat, stat)) continue
-      const after = this.backUp(path, stat, before?.hash)
+      const after = this.backUp(path, stat, before?.hash, opened?.path === path ? opened.fd : null)
       if (after === null) manifest.delete(path)
       else manifest.set(path, after)
       this.report(changes, path, before, after ?? undefined)
@@ -306,35 +310,33 @@ export class WorkspaceChanges {
 
   /**
    * `previous`: the hash the manifest had for the file, the base its new version is stored as a
-   * delta of. null when the path holds no regular file any more.
+   * delta of; `opened`: the file open already, `stat` its descriptor's. null when the path holds
+   * no regular file any more.
    */
-  private backUp(path: string, stat: FileStat, previous: string | null | undefined): Entry | null {
+  private backUp(
+    path: string,
+    stat: FileStat,
+    previous: string | null | undefined,
+    opened: number | null
+  ): Entry | null {
     if (stat.size > this.sizeCapBytes) return { stat, hash: null }
     // One descriptor for the stat and the read: the stat kept is the one taken before the bytes
     // were read, so a write during the read shows as a changed stat next time (read again), never
-    // as a new stat beside old bytes. Not through a symlink put there since the scan, and no
-    // wait on a FIFO.
-    let fd: number
-    try {
-      fd = openSync(join(this.root, path), READ_FLAGS)
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      // ELOOP: now a symlink; ENXIO: a socket.
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENXIO') {
-        return null
-      }
-      throw error
-    }
-    let now: FileStat
+    // as a new stat beside old bytes.
+    let now = stat
     let content: Buffer
-    try {
-      const stats = fstatSync(fd)
-      if (!stats.isFile()) return null
-      now = statOf(stats)
-      if (now.size > this.sizeCapBytes) return { stat: now, hash: null }
-      content = readAll(fd, now.size)
-    } finally {
-      closeSync(fd)
+    if (opened !== null) content = readAll(opened, stat.size)
+    else {
+      // A file it cannot read fails here, refusing the command (or listed as not stored).
+      const found = openFound(join(this.root, path), { unreadable: 'throw' })
+      if (found.kind !== 'file' || found.fd === null) return null
+      try {
+        now = found.stat
+        if (now.size > this.sizeCapBytes) return { stat: now, hash: null }
+        content = readAll(found.fd, now.size)
+      } finally {
+        closeSync(found.fd)
+      }
     }
     if (content.length > this.sizeCapBytes) return { stat: now, hash: null }
     try {
@@ -346,6 +348,45 @@ export class WorkspaceChanges {
       return { stat: now, hash: sha256(content) }
     }
   }
+}
+
+/**
+ * What a path holds, by one open and fstat (the usual dirty path is a changed file, read next
+ * through the same descriptor: no lstat first). A regular file is left open for the caller to
+ * close; fd null where it cannot be opened (no read permission), its stat then lstat's. Not
+ * through a symlink (ELOOP: not tracked), and no wait on a FIFO put there (O_NONBLOCK).
+ */
+type Found = { kind: 'file'; fd: number | null; stat: FileStat } | { kind: 'folder' | 'none' }
+
+function openFound(abs: string, options: { unreadable: 'lstat' | 'throw' }): Found {
+  let fd: number
+  try {
+    fd = openSync(abs, READ_FLAGS)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    // ELOOP: a symlink; ENXIO: a socket.
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENXIO') {
+      return { kind: 'none' }
+    }
+    if ((code !== 'EACCES' && code !== 'EPERM') || options.unreadable === 'throw') throw error
+    // Unreadable: what it is comes from lstat (a folder is then walked as before; a file fails
+    // where it is read, as before).
+    const stats = lstatSync(abs, { throwIfNoEntry: false })
+    if (stats?.isDirectory() === true) return { kind: 'folder' }
+    return stats?.isFile() === true
+      ? { kind: 'file', fd: null, stat: statOf(stats) }
+      : { kind: 'none' }
+  }
+  let stats: Stats
+  try {
+    stats = fstatSync(fd)
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+  if (stats.isFile()) return { kind: 'file', fd, stat: statOf(stats) }
+  closeSync(fd)
+  return { kind: stats.isDirectory() ? 'folder' : 'none' }
 }
 
 /**
