@@ -127,16 +127,21 @@ export class PackWriter {
     this.unsettled = true
   }
 
-  /** Adds a blob; written with the next ones (a write per ~1 MB, not per blob) or when read. */
-  add(hash: string, bytes: Buffer, usedMs: number): void {
+  /** Adds a blob (its stored bytes, or their pieces in order); written with the next ones (a write per ~1 MB, not per blob) or when read. */
+  add(hash: string, bytes: Buffer | readonly Buffer[], usedMs: number): void {
     if (this.byHash.has(hash)) return
     this.openFd()
-    this.unwritten.push(bytes)
-    if (this.offset + bytes.length - this.unwrittenAt >= WRITE_CHUNK_BYTES) this.writeOut()
-    const entry = { hash, offset: this.offset, length: bytes.length, usedMs }
+    const pieces = Buffer.isBuffer(bytes) ? [bytes] : bytes
+    let length = 0
+    for (const piece of pieces) {
+      this.unwritten.push(piece)
+      length += piece.length
+    }
+    if (this.offset + length - this.unwrittenAt >= WRITE_CHUNK_BYTES) this.writeOut()
+    const entry = { hash, offset: this.offset, length, usedMs }
     this.entries.push(entry)
     this.byHash.set(hash, entry)
-    this.offset += bytes.length
+    this.offset += length
   }
 
   /** The stored bytes of a blob added here, or null. */
