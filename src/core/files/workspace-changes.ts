@@ -201,9 +201,15 @@ export class WorkspaceChanges {
       if (rel.includes('\uFFFD')) holders.add(parentOf(rel))
       // A path ignored as a file and as a folder is tracked neither way: not even looked at.
       const ignored = this.rules.isIgnored(rel, false) && this.rules.isIgnored(rel, true)
+      // A tracked file is usually there, changed: opened at once. Any other path (a new file,
+      // or a temp file already gone, as `sed -i` leaves one per file) is lstat'ed first, which
+      // costs no exception when there is nothing.
+      const abs = join(this.root, rel)
       const found: Found = ignored
         ? { kind: 'none' }
-        : openFound(join(this.root, rel), { unreadable: 'lstat' })
+        : manifest.files.has(rel)
+          ? openFound(abs, { unreadable: 'lstat' })
+          : lstatFound(abs)
       try {
         // A folder that moved or vanished takes its watches along; a new one gets watched.
         this.watcher.unwatchUnder(rel)
@@ -371,11 +377,7 @@ function openFound(abs: string, options: { unreadable: 'lstat' | 'throw' }): Fou
     if ((code !== 'EACCES' && code !== 'EPERM') || options.unreadable === 'throw') throw error
     // Unreadable: what it is comes from lstat (a folder is then walked as before; a file fails
     // where it is read, as before).
-    const stats = lstatSync(abs, { throwIfNoEntry: false })
-    if (stats?.isDirectory() === true) return { kind: 'folder' }
-    return stats?.isFile() === true
-      ? { kind: 'file', fd: null, stat: statOf(stats) }
-      : { kind: 'none' }
+    return lstatFound(abs)
   }
   let stats: Stats
   try {
@@ -387,6 +389,20 @@ function openFound(abs: string, options: { unreadable: 'lstat' | 'throw' }): Fou
   if (stats.isFile()) return { kind: 'file', fd, stat: statOf(stats) }
   closeSync(fd)
   return { kind: stats.isDirectory() ? 'folder' : 'none' }
+}
+
+/** What a path holds, by lstat: a file is not opened (fd null). */
+function lstatFound(abs: string): Found {
+  let stats: Stats | undefined
+  try {
+    stats = lstatSync(abs, { throwIfNoEntry: false })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
+  }
+  if (stats?.isDirectory() === true) return { kind: 'folder' }
+  return stats?.isFile() === true
+    ? { kind: 'file', fd: null, stat: statOf(stats) }
+    : { kind: 'none' }
 }
 
 /**
