@@ -72,7 +72,7 @@ const DELTA_V2 = Buffer.from('RSD2', 'latin1')
 const MAGIC_BYTES = 4
 const V1_HEADER_BYTES = MAGIC_BYTES + 32
 const V2_HEADER_BYTES = V1_HEADER_BYTES + 2
-/** "RSW1", the hash of the file's previous version (zeros: none), the raw content (see above). */
+/** "RSW1", the hash of the file's previous version, the raw content (see above). */
 const RAW = Buffer.from('RSW1', 'latin1')
 const RAW_HEADER_BYTES = MAGIC_BYTES + 32
 /** Versions in a run of steps, its key included (see the module header). */
@@ -247,7 +247,7 @@ export class BlobStore {
     if (batch === null) this.writeLoose(hash, joined(bytes))
     else {
       try {
-        batch.add(hash, bytes)
+        batch.add(hash, bytes, raw)
       } catch (error) {
         throw new WriteFailedError(`a backup in ${this.dir}`, error)
       }
@@ -353,7 +353,7 @@ export class BlobStore {
     if (!isRaw(stored)) return null
     const content = stored.subarray(RAW_HEADER_BYTES)
     const previous = stored.toString('hex', MAGIC_BYTES, RAW_HEADER_BYTES)
-    const plan = /^0+$/.test(previous) ? null : this.chainPlan(previous)
+    const plan = this.chainPlan(previous)
     const baseDepth = plan === null ? null : this.trueDepth(plan.base)
     const delta =
       plan === null || baseDepth === null || baseDepth + 1 >= CHAIN_KEYS + CHAIN_STEPS
@@ -704,8 +704,8 @@ class PendingBatch {
     return held === undefined ? (this.pack?.read(hash) ?? null) : joined(held)
   }
 
-  add(hash: string, bytes: Stored): void {
-    if (isRaw(Buffer.isBuffer(bytes) ? bytes : (bytes[0] ?? Buffer.alloc(0)))) this.holdsRaw = true
+  add(hash: string, bytes: Stored, raw: boolean): void {
+    if (raw) this.holdsRaw = true
     if (this.pack === null && this.held.size < MIN_BATCH_PACKED) {
       this.held.set(hash, bytes)
       return
@@ -798,7 +798,7 @@ function folderStamp(dir: string): string {
   return stats === undefined ? 'none' : `${stats.ino}:${stats.mtimeNs}`
 }
 
-const WHOLE: Shape = { base: null, depth: 0, steps: 0 }
+const WHOLE: Shape = Object.freeze({ base: null, depth: 0, steps: 0 })
 
 function isRaw(stored: Buffer): boolean {
   return stored.length >= RAW_HEADER_BYTES && stored.subarray(0, MAGIC_BYTES).equals(RAW)
