@@ -1,10 +1,14 @@
 // What the agent adds to a turn beyond what the turn must do. Scripted turns through the real
 // agent (WorkspaceSession: session log, file history, Write and Bash tools; a model that answers
 // at once, so only our own work is timed): each turn a prompt, a Write of a new file version, a
-// Bash command changing one file, and a closing answer. Beside it, in the same run, the durable
-// minimum for the same effects: the same log bytes written in the groups the crash-safety rule
-// asks to be durable together (docs/session-format.md), one fdatasync per group, the same file
-// written, the same command run. Counts fdatasyncs on both sides. Target: ours <= 2x the minimum.
+// Bash command changing one file, and a closing answer. Beside each turn, in the same run, the
+// durable minimum for the same effects: the same log bytes written in the groups the crash-safety
+// rule asks to be durable together (docs/session-format.md), one fdatasync per group, the file
+// replaced as the Write tool promises (temp file, fsync, rename: old or new after a crash), the
+// same command run by bash, as the Bash tool runs it. Also the minimum as this bench first
+// defined it (the command run by sh, the file written in place without fsync), for comparison
+// with earlier figures. Ours and the minimums alternate turn by turn, so a load that comes and
+// goes weighs on both. Counts fdatasyncs and fsyncs on every side. Target: ours <= 2x the minimum.
 //   npx tsx bench/agent-turn.ts [turns]
 import { execFileSync } from 'node:child_process'
 import fs, {
@@ -13,12 +17,13 @@ import fs, {
   mkdtempSync,
   openSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
   writeSync
 } from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ContentBlock } from '../src/shared/messages'
 import type { ModelClient, ModelReply, ModelRequest } from '../src/core/agent/model/model-client'
@@ -27,14 +32,28 @@ import { WorkspaceSession } from '../src/core/studio/workspace-session'
 
 const TURNS = Number(process.argv[2] ?? 200)
 
-// Every fdatasync in this process is counted (the session log's, and the minimum's).
-let syncs = 0
-const fdatasyncSync = fs.fdatasyncSync
+// Every fdatasync and fsync in this process is counted (the session log's, the Write's, the
+// minimums').
+const syncs = { fdatasync: 0, fsync: 0 }
+const { fdatasyncSync, fsyncSync } = fs
 fs.fdatasyncSync = (fd: number) => {
-  syncs++
+  syncs.fdatasync++
   fdatasyncSync(fd)
 }
+fs.fsyncSync = (fd: number) => {
+  syncs.fsync++
+  fsyncSync(fd)
+}
 syncBuiltinESMExports()
+const syncCount = () => ({ ...syncs })
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since)
+  return (used.user + used.system) / 1000
+}
+const syncsSince = (before: typeof syncs) => ({
+  fdatasync: syncs.fdatasync - before.fdatasync,
+  fsync: syncs.fsync - before.fsync
+})
 
 const base = mkdtempSync(join(tmpdir(), 'rs-bench-agent-'))
 const cwd = join(base, 'ws')
@@ -91,17 +110,86 @@ await work.history.prepareForCommands()
 
 interface Turn {
   ms: number
-  syncs: number
+  /** CPU time of this process (user + system, every thread), ms: less swayed by load than ms. */
+  cpu: number
+  syncs: typeof syncs
   /** The turn's log lines, and whether each is a file_change. */
   lines: { text: string; fileChange: boolean }[]
 }
+
+/**
+ * A minimum for one turn: its log lines written in the rule's groups (the prompt; each tool's
+ * file_change records with what came before them; the rest at the end of the turn), one write +
+ * fdatasync per group; the Write's file; the Bash command, spawned from this process.
+ */
+class Minimum {
+  readonly turns: Omit<Turn, 'lines'>[] = []
+  private readonly fd: number
+
+  constructor(
+    private readonly dir: string,
+    private readonly shell: 'bash' | 'sh',
+    private readonly durableReplace: boolean
+  ) {
+    mkdirSync(dir)
+    this.fd = openSync(join(dir, 'log.jsonl'), 'a')
+  }
+
+  run(turn: number, lines: Turn['lines']): void {
+    const syncsBefore = syncCount()
+    const cpuBefore = process.cpuUsage()
+    const start = process.hrtime.bigint()
+    let pending = ''
+    const flush = () => {
+      if (pending === '') return
+      writeSync(this.fd, pending)
+      fs.fdatasyncSync(this.fd)
+      pending = ''
+    }
+    for (const [i, line] of lines.entries()) {
+      pending += `${line.text}\n`
+      const endsFileChanges = line.fileChange && lines[i + 1]?.fileChange !== true
+      if (i === 0 || endsFileChanges) flush()
+      if (i === 0) this.writeFile(source(turn))
+      if (endsFileChanges && line.text.includes('"source":"Write"')) {
+        execFileSync(this.shell, ['-c', command(turn)], { cwd: this.dir })
+      }
+    }
+    flush()
+    const ms = Number(process.hrtime.bigint() - start) / 1e6
+    this.turns.push({ ms, cpu: cpuMs(cpuBefore), syncs: syncsSince(syncsBefore) })
+  }
+
+  close(): void {
+    closeSync(this.fd)
+  }
+
+  private writeFile(content: string): void {
+    const target = join(this.dir, 'hot.ts')
+    if (!this.durableReplace) {
+      writeFileSync(target, content)
+      return
+    }
+    const temp = `${target}.tmp`
+    const fd = openSync(temp, 'w')
+    writeSync(fd, content)
+    fs.fsyncSync(fd)
+    closeSync(fd)
+    renameSync(temp, target)
+  }
+}
+
+const minimum = new Minimum(join(base, 'minimum'), 'bash', true)
+const firstMinimum = new Minimum(join(base, 'first-minimum'), 'sh', false)
 const ours: Turn[] = []
 let logSize = readFileSync(store.file).length
 for (let turn = 1; turn <= TURNS; turn++) {
-  const syncsBefore = syncs
+  const syncsBefore = syncCount()
+  const cpuBefore = process.cpuUsage()
   const start = process.hrtime.bigint()
   const outcome = await work.agent.send(`turn ${turn}`)
   const ms = Number(process.hrtime.bigint() - start) / 1e6
+  const cpu = cpuMs(cpuBefore)
   if (outcome.status !== 'completed') throw new Error(`turn ${turn}: ${JSON.stringify(outcome)}`)
   const log = readFileSync(store.file)
   const lines = log
@@ -111,53 +199,33 @@ for (let turn = 1; turn <= TURNS; turn++) {
     .filter((line) => line !== '')
     .map((text) => ({ text, fileChange: text.includes('"type":"file_change"') }))
   logSize = log.length
-  ours.push({ ms, syncs: syncs - syncsBefore, lines })
+  ours.push({ ms, cpu, syncs: syncsSince(syncsBefore), lines })
+  minimum.run(turn, lines)
+  firstMinimum.run(turn, lines)
 }
 await work.history.close()
 store.close()
-
-/**
- * The minimum for the same turn: its log lines written in the rule's groups (the prompt; each
- * tool's file_change records with what came before them; the rest at the end of the turn), one
- * write + fdatasync per group; the Write's file; the Bash command, spawned from this process.
- */
-const minimumDir = join(base, 'minimum')
-mkdirSync(minimumDir)
-const fd = openSync(join(minimumDir, 'log.jsonl'), 'a')
-const minimum: { ms: number; syncs: number }[] = []
-for (const [k, turn] of ours.entries()) {
-  const syncsBefore = syncs
-  const start = process.hrtime.bigint()
-  let pending = ''
-  const flush = () => {
-    if (pending === '') return
-    writeSync(fd, pending)
-    fs.fdatasyncSync(fd)
-    pending = ''
-  }
-  for (const [i, line] of turn.lines.entries()) {
-    pending += `${line.text}\n`
-    const endsFileChanges = line.fileChange && turn.lines[i + 1]?.fileChange !== true
-    if (i === 0 || endsFileChanges) flush()
-    if (i === 0) writeFileSync(join(minimumDir, 'hot.ts'), source(k + 1))
-    if (endsFileChanges && line.text.includes('"source":"Write"')) {
-      execFileSync('sh', ['-c', command(k + 1)], { cwd: minimumDir })
-    }
-  }
-  flush()
-  minimum.push({ ms: Number(process.hrtime.bigint() - start) / 1e6, syncs: syncs - syncsBefore })
-}
-closeSync(fd)
+minimum.close()
+firstMinimum.close()
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+const syncText = (turns: { syncs: typeof syncs }[]) =>
+  `${median(turns.map((t) => t.syncs.fdatasync))} fdatasyncs + ${median(turns.map((t) => t.syncs.fsync))} fsync`
 const stats = (from: number, to: number) => {
   const o = ours.slice(from, to)
-  const m = minimum.slice(from, to)
-  const [oursMs, minMs] = [median(o.map((t) => t.ms)), median(m.map((t) => t.ms))]
-  return `ours ${oursMs.toFixed(1)} ms (${median(o.map((t) => t.syncs))} fdatasyncs, ${median(o.map((t) => t.lines.length))} records), minimum ${minMs.toFixed(1)} ms (${median(m.map((t) => t.syncs))} fdatasyncs), ratio ${(oursMs / minMs).toFixed(2)}`
+  const m = minimum.turns.slice(from, to)
+  const f = firstMinimum.turns.slice(from, to)
+  const [oursMs, minMs, firstMs] = [o, m, f].map((turns) => median(turns.map((t) => t.ms)))
+  const [oursCpu, minCpu, firstCpu] = [o, m, f].map((turns) => median(turns.map((t) => t.cpu)))
+  const ratio = (a = NaN, b = NaN) => (a / b).toFixed(2)
+  return [
+    `ours ${oursMs?.toFixed(1)} ms (${syncText(o)}, ${median(o.map((t) => t.lines.length))} records), minimum ${minMs?.toFixed(1)} ms (${syncText(m)}), ratio ${ratio(oursMs, minMs)}`,
+    `CPU: ours ${oursCpu?.toFixed(1)} ms, minimum ${minCpu?.toFixed(1)} ms, ratio ${ratio(oursCpu, minCpu)}`,
+    `minimum as first defined (sh, file written in place) ${firstMs?.toFixed(1)} ms (${syncText(f)}, CPU ${firstCpu?.toFixed(1)} ms), ratio ${ratio(oursMs, firstMs)}`
+  ].join('\n                ')
 }
 console.log(
-  `${TURNS} turns through the real agent (prompt, Write, Bash changing one file, answer), medians per turn:`
+  `${TURNS} turns through the real agent (prompt, Write, Bash changing one file, answer), medians per turn (load ${loadavg()[0]?.toFixed(1)} at the end):`
 )
 console.log(`  turns 1-50:   ${stats(0, 50)}`)
 console.log(`  last 50:      ${stats(TURNS - 50, TURNS)} (target <= 2)`)

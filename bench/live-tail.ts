@@ -8,17 +8,14 @@
 // Target: < 1 s per line.
 // Run: npx tsx bench/live-tail.ts [appends]
 import { watch } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { SessionStore } from '../src/core/session/store'
-import { launchStudio } from '../src/core/studio/launch'
-import { memorySecrets } from '../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../test/support/scripted-studio'
 import type { GraphUpdate } from '../src/shared/graph-encoding'
 import { makeWorkspace } from '../test/rewind/fixture'
 import { graphFollower } from '../test/support/graph-updates'
 import { startSessionWriter } from '../test/support/session-writer'
 
 const appends = Number(process.argv[2] ?? 30)
-const repoRoot = resolve(import.meta.dirname, '..')
 const now = () => performance.timeOrigin + performance.now()
 
 const where = makeWorkspace({ 'a.txt': 'a' })
@@ -29,17 +26,11 @@ const writer = await startSessionWriter(created.file)
 
 const shown = new Map<string, number>()
 const follow = graphFollower()
-const studio = await launchStudio({
+const studio = await launchScriptedStudio({
   home: where.home,
   cwd: where.cwd,
-  demo: false,
-  port: undefined,
-  model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
   permissionMode: 'default',
-  settingOverrides: [],
   session: { kind: 'id', id: created.sessionId },
-  appRoot: repoRoot,
-  secrets: memorySecrets(),
   emit: (event, payload) => {
     if (event !== 'session:graphUpdate') return
     const at = now()

@@ -233,4 +233,21 @@ test.describe('a 60-turn session', () => {
     await expect(page.locator('.node-peek')).toBeVisible()
     await shot(page, 'explorer-branches-10-peek')
   })
+
+  test('the minimap frames the view; a click on it takes the view there', async ({ page }) => {
+    await page.goto(app.url)
+    // The first view shows the last turns: the frame sits at the bottom of the map.
+    await expect(page.getByRole('group', { name: /conversation here/ })).toBeVisible()
+    await expect(page.getByRole('group', { name: /^Turn 1:/ })).toHaveCount(0)
+    const map = (await page
+      .getByRole('img', { name: 'Minimap of the branch graph' })
+      .boundingBox())!
+    const frame = page.locator('.graph-minimap__frame')
+    const frameTop = async () => (await frame.boundingBox())!.y - map.y
+    expect(await frameTop()).toBeGreaterThan(map.height / 2)
+    await page.mouse.click(map.x + map.width / 2, map.y + 6)
+    await expect(page.getByRole('group', { name: /^Turn 1:/ })).toBeVisible()
+    await expect.poll(frameTop).toBeLessThan(map.height / 4)
+    await shot(page, 'explorer-branches-11-minimap-click')
+  })
 })

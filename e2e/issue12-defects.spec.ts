@@ -36,7 +36,7 @@ test.describe('the explorer after two turns', () => {
     await page.goto(app.url)
     await expect(turn(page, 'also remove DEBUG')).toBeVisible()
     const canvas = await box(page, '.graph-canvas')
-    const minimap = await box(page, '.react-flow__minimap')
+    const minimap = await box(page, '.graph-minimap')
     expect(canvas.x + canvas.width - (minimap.x + minimap.width)).toBeLessThan(40)
     expect(minimap.y - canvas.y).toBeLessThan(40)
     const attribution = await box(page, '.react-flow__attribution')

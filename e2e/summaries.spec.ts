@@ -1,9 +1,9 @@
 // Summaries as a person uses them in the explorer, with the demo's scripted model (its "summary"):
 // leave a branch with a summary of it (the choice in the rewind dialog, with instructions), see
 // the summary node linked to the branch it summarizes and its text in the Inspector; then
-// summarize up to a prompt and see the compaction node. Then, with the real SDK against the
-// loopback Messages server, the tokens the API counted: per turn in the Inspector and in the
-// header's context meter. Screenshots in e2e/screenshots/.
+// summarize up to a prompt and see the compaction node; summarize from a prompt and get the prompt
+// back in the composer. Then, with the real SDK against the loopback Messages server, the tokens
+// the API counted: per turn in the Inspector and in the header's context meter. Screenshots in e2e/screenshots/.
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
@@ -107,6 +107,58 @@ test.describe('summaries in the explorer', () => {
     await expect(toContinue.getByRole('radio', { name: 'Summarize', exact: true })).toBeChecked()
     await shot(page, 'summaries-05-continue-remembers-the-choice')
     await toContinue.getByRole('button', { name: 'Cancel' }).click()
+  })
+
+  test('summarize from a prompt: the prompt comes back, the turns stay, the files do not move', async ({
+    page
+  }) => {
+    const fresh = await serve({ copyFrom: demoWorkspace })
+    try {
+      await page.goto(fresh.url)
+      await send(page, 'add TIMEOUT = 30 to config.py')
+      await send(page, 'also remove DEBUG and create utils.py')
+      const files = () => readFileSync(join(fresh.workspace, 'config.py'), 'utf8')
+      const before = files()
+
+      await turn(page, 'also remove DEBUG').click()
+      await page.getByRole('button', { name: 'Summarize from here' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Summarize from here' })
+      await expect(dialog).toContainText('“also remove DEBUG and create utils.py”')
+      await dialog
+        .getByRole('textbox', { name: 'Instructions for the summary (optional)' })
+        .fill('name the files')
+      await shot(page, 'summaries-07-summarize-from-here')
+      await expectAccessible(page, 'summaries-07-summarize-from-here')
+      await dialog.getByRole('button', { name: 'Summarize' }).click()
+      await expect(dialog).toBeHidden()
+
+      // The prompt is offered again; the conversation goes on from before it, with the summary.
+      await expect(page.getByRole('textbox', { name: 'Prompt' })).toHaveValue(
+        'also remove DEBUG and create utils.py'
+      )
+      const summary = page.getByRole('group', { name: /^Branch summary: / })
+      await expect(summary).toHaveCount(1)
+      await expect(summary).toHaveAccessibleName(/active path/)
+      await expect(page.locator('.react-flow__edge.flow-edge--summary')).toHaveCount(1)
+      // The summarized turn stays in the graph, off the active path now: no second summary of it.
+      const left = turn(page, 'also remove DEBUG')
+      await expect(left).toBeVisible()
+      await expect(left).not.toHaveAccessibleName(/active path/)
+      await left.click()
+      await expect(page.getByRole('button', { name: 'Summarize from here' })).toHaveCount(0)
+      await expect(page.getByRole('button', { name: 'Switch to this branch' })).toBeVisible()
+      await summary.click()
+      await page.getByRole('tab', { name: 'Inspector' }).click()
+      const report = page.getByRole('region', { name: 'Report' })
+      await expect(report).toContainText('Modified: config.py, utils.py')
+      await shot(page, 'summaries-08-summarized-from-here')
+      await expectAccessible(page, 'summaries-08-summarized-from-here')
+      // No file changed: the workspace is as the second turn left it.
+      expect(files()).toBe(before)
+      expect(readFileSync(join(fresh.workspace, 'utils.py'), 'utf8')).not.toBe('')
+    } finally {
+      await fresh.stop()
+    }
   })
 
   test('the tokens the API counted: per turn in the Inspector and in the context meter', async ({

@@ -164,7 +164,7 @@ test.describe('a session from empty to branched', () => {
     }
 
     await page.getByRole('button', { name: 'Fit View' }).click()
-    const minimap = page.locator('.react-flow__minimap')
+    const minimap = page.locator('.graph-minimap')
     await expect(minimap).toBeVisible()
     await expect(async () => {
       const map = (await minimap.boundingBox())!

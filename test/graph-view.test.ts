@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { loadSessionText } from '../src/core/session/load'
 import { INTERRUPTED_RESULT } from '../src/core/agent/context'
 import { buildSessionGraph } from '../src/core/studio/graph-view'
+import { TURN_STOPPED_TYPE } from '../src/core/session/tree'
 import { assistant, header, jsonl, toolResult, user } from './session/builders'
 
 const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`
@@ -121,6 +122,24 @@ describe('a turn’s outcome', () => {
 
   it('is stopped when the answer was cut off (kept without model or stop reason)', () => {
     expect(graphOf([user('p1', null), assistant('a1', 'p1')]).nodes[0]?.outcome).toBe('stopped')
+  })
+
+  it('is stopped when the agent noted a stop before the model answered', () => {
+    const note = (uuid: string, parentUuid: string) =>
+      stamped(
+        {
+          type: 'custom_message',
+          uuid,
+          parentUuid,
+          customType: TURN_STOPPED_TYPE,
+          hidden: true,
+          content: 'stopped'
+        },
+        9
+      )
+    expect(graphOf([user('p1', null), note('n1', 'p1')]).nodes[0]?.outcome).toBe('stopped')
+    const afterTools = [user('p1', null), toolCall('a1', 'p1', 'Read'), toolResult('r1', 'a1')]
+    expect(graphOf([...afterTools, note('n1', 'r1')]).nodes[0]?.outcome).toBe('stopped')
   })
 
   it('is failed when nothing answered the prompt or the tool results', () => {

@@ -15,9 +15,7 @@ import type {
 } from '../src/shared/views'
 import { dispatch } from '../src/core/studio/dispatch'
 import { createHandlers } from '../src/core/studio/handlers'
-import { launchStudio } from '../src/core/studio/launch'
-import { memorySecrets } from '../src/core/studio/secret-store'
-import { repoRoot } from './support/cli'
+import { launchScriptedStudio } from './support/scripted-studio'
 import { type Harness, studioHarnesses } from './support/studio-harness'
 
 const { harness, open } = studioHarnesses()
@@ -234,18 +232,10 @@ describe('explorer: refusals', () => {
     }
     await h.value('agent:stop')
 
-    const other = await launchStudio({
+    const other = await launchScriptedStudio({
       home: h.home,
       cwd: h.workspace,
-      demo: false,
-      port: undefined,
-      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-      permissionMode: undefined,
-      settingOverrides: [],
-      session: { kind: 'latest-or-new' },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
-      emit: () => {}
+      permissionMode: undefined
     })
     open.push(other)
     const readOnly = createHandlers(other)

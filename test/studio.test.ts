@@ -7,10 +7,8 @@ import { describe, expect, it } from 'vitest'
 import type { AgentEvent, SessionGraph } from '../src/shared/views'
 import { dispatch } from '../src/core/studio/dispatch'
 import { createHandlers } from '../src/core/studio/handlers'
-import { launchStudio } from '../src/core/studio/launch'
-import { memorySecrets } from '../src/core/studio/secret-store'
+import { launchScriptedStudio } from './support/scripted-studio'
 import { SessionStore } from '../src/core/session/store'
-import { repoRoot } from './support/cli'
 import { type Harness, studioHarnesses } from './support/studio-harness'
 
 const { harness, open } = studioHarnesses()
@@ -223,18 +221,10 @@ describe('studio', () => {
     await h.sendAndWait('add TIMEOUT = 30 to config.py')
     const file = (await h.value<{ sessionFile: string }>('app:info')).sessionFile
     // A second studio in this process, like a second window: the lock is held.
-    const other = await launchStudio({
+    const other = await launchScriptedStudio({
       home: h.home,
       cwd: h.workspace,
-      demo: false,
-      port: undefined,
-      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-      permissionMode: undefined,
-      settingOverrides: [],
-      session: { kind: 'latest-or-new' },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
-      emit: () => {}
+      permissionMode: undefined
     })
     open.push(other)
     const handlers = createHandlers(other)

@@ -234,6 +234,8 @@ export const ErrorCode = z.enum([
   'forbidden_sender',
   'unknown_channel',
   'not_found',
+  /** It exists but may not be used (the home folder or / as a workspace, a path through .git). */
+  'refused',
   'busy',
   'read_only',
   'conflict',

@@ -17,11 +17,9 @@ import type {
 } from '../../src/shared/views'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { Studio } from '../../src/core/studio/studio'
 import type { GraphUpdate } from '../../src/shared/graph-encoding'
-import { repoRoot } from '../support/cli'
 import { graphFollower } from '../support/graph-updates'
 import { type FixtureCopy, copyFixture, fingerprint, relocateToWorkspace } from './cc-fixtures'
 
@@ -40,17 +38,9 @@ async function studioOver(cc: FixtureCopy) {
   // Where the studio's discovery finds Claude Code's folder (sources/homes.ts).
   process.env.REWIND_STUDIO_CLAUDE_HOME = cc.claudeHome
   const events: { event: EventChannel; payload: unknown }[] = []
-  const studio = await launchStudio({
+  const studio = await launchScriptedStudio({
     home: cc.home,
     cwd: cc.workspace,
-    demo: false,
-    port: undefined,
-    model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-    permissionMode: 'acceptEdits',
-    settingOverrides: [],
-    session: { kind: 'latest-or-new' },
-    appRoot: repoRoot,
-    secrets: memorySecrets(),
     emit: (event, payload) => events.push({ event, payload })
   })
   opened.push(studio)

@@ -18,9 +18,8 @@ import type {
 } from '../../src/shared/views'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
-import { repoRoot, runCli } from '../support/cli'
+import { launchScriptedStudio } from '../support/scripted-studio'
+import { runCli } from '../support/cli'
 import { openSession, makeWorkspace } from '../rewind/fixture'
 
 // Built at run time, so the test file itself holds nothing a secret scanner would flag.
@@ -46,18 +45,10 @@ async function sessionWithSecrets() {
 describe('compare, the picker and the timeline mask keys and escape control characters', () => {
   it('in the studio’s views', async () => {
     const s = await sessionWithSecrets()
-    const studio = await launchStudio({
+    const studio = await launchScriptedStudio({
       home: s.home,
       cwd: s.cwd,
-      demo: false,
-      port: undefined,
-      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-      permissionMode: undefined,
-      settingOverrides: [],
-      session: { kind: 'latest-or-new' },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
-      emit: () => {}
+      permissionMode: undefined
     })
     try {
       const handlers = createHandlers(studio)

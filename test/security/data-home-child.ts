@@ -8,8 +8,7 @@ import { collectGarbage, DEFAULT_RETENTION } from '../../src/core/files/retentio
 import { workspaceFolder } from '../../src/core/session/paths'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { AgentEvent, SessionGraph } from '../../src/shared/views'
 
 const [home, cwd, script] = process.argv.slice(2)
@@ -21,17 +20,13 @@ process.umask(0)
 
 let turnEnded: () => void = () => undefined
 const ended = new Promise<void>((resolve) => (turnEnded = resolve))
-const studio = await launchStudio({
+const studio = await launchScriptedStudio({
   home,
   cwd,
-  demo: false,
-  port: undefined,
   model: `scripted:${script}`,
   permissionMode: 'bypassPermissions',
-  settingOverrides: [],
   session: { kind: 'new' },
   appRoot: process.cwd(),
-  secrets: memorySecrets(),
   emit: (event, payload) => {
     const e = payload as AgentEvent
     if (event === 'agent:event' && e.type === 'status' && !e.running) turnEnded()

@@ -6,12 +6,12 @@ import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
 import { describe, expect, it } from 'vitest'
-import { launchStudio, openSessionStore } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { openSessionStore } from '../../src/core/studio/launch'
 import { sessionFileName } from '../../src/core/session/paths'
 import { SessionStore } from '../../src/core/session/store'
 import { repoRoot } from '../support/cli'
 import { newSession } from '../rewind/fixture'
+import { launchScriptedStudio } from '../support/scripted-studio'
 
 const bin = join(repoRoot, 'bin/rewind-studio.mjs')
 const SEED = 'DEBUG = True\nHOST = "localhost"\n'
@@ -62,18 +62,9 @@ describe('an empty or header-less session file in a workspace', () => {
 
   it('does not stop the app from opening the workspace; its session list shows the problem', async () => {
     const w = await workspaceWithBrokenSessions()
-    const studio = await launchStudio({
+    const studio = await launchScriptedStudio({
       home: w.home,
-      cwd: w.cwd,
-      demo: false,
-      port: undefined,
-      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-      permissionMode: 'acceptEdits',
-      settingOverrides: [],
-      session: { kind: 'latest-or-new' },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
-      emit: () => {}
+      cwd: w.cwd
     })
     try {
       expect(studio.info().sessionFile).toBe(w.good)

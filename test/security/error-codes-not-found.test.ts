@@ -2,15 +2,13 @@
 // stack trace: `not_found`."
 // Over the contract, as both transports call it: the real studio on a temp workspace. Each is an
 // expected answer, so neither the reply nor the host's log carries a stack trace.
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { Studio } from '../../src/core/studio/studio'
 import type { Reply } from '../../src/shared/contract'
-import { repoRoot, seedWorkspace } from '../support/cli'
+import { seedWorkspace } from '../support/cli'
 
 const open: Studio[] = []
 afterEach(async () => {
@@ -19,18 +17,10 @@ afterEach(async () => {
 
 async function contract() {
   const { workspace, home } = seedWorkspace()
-  const studio = await launchStudio({
+  const studio = await launchScriptedStudio({
     home,
     cwd: workspace,
-    demo: false,
-    port: undefined,
-    model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-    permissionMode: 'acceptEdits',
-    settingOverrides: [],
-    session: { kind: 'new' },
-    appRoot: repoRoot,
-    secrets: memorySecrets(),
-    emit: () => undefined
+    session: { kind: 'new' }
   })
   open.push(studio)
   const handlers = createHandlers(studio)

@@ -9,10 +9,8 @@ import type { Reply } from '../../src/shared/contract'
 import type { SessionGraph } from '../../src/shared/views'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { Studio } from '../../src/core/studio/studio'
-import { repoRoot } from '../support/cli'
 import {
   type FixtureCopy,
   copyFixture,
@@ -33,18 +31,9 @@ afterEach(async () => {
 
 async function open(cc: FixtureCopy) {
   process.env.REWIND_STUDIO_CLAUDE_HOME = cc.claudeHome
-  const studio = await launchStudio({
+  const studio = await launchScriptedStudio({
     home: cc.home,
-    cwd: cc.workspace,
-    demo: false,
-    port: undefined,
-    model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-    permissionMode: 'acceptEdits',
-    settingOverrides: [],
-    session: { kind: 'latest-or-new' },
-    appRoot: repoRoot,
-    secrets: memorySecrets(),
-    emit: () => {}
+    cwd: cc.workspace
   })
   opened.push(studio)
   const handlers = createHandlers(studio)

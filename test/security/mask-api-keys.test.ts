@@ -11,12 +11,11 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { Studio } from '../../src/core/studio/studio'
 import type { EventChannel } from '../../src/shared/contract'
 import type { AgentEvent, SessionGraph } from '../../src/shared/views'
-import { repoRoot, runCli, seedWorkspace } from '../support/cli'
+import { runCli, seedWorkspace } from '../support/cli'
 
 // Built at run time, so the test file itself holds nothing a secret scanner would flag.
 const keys = {
@@ -64,17 +63,11 @@ describe('strings that look like API keys', () => {
     writeFileSync(script, JSON.stringify({ rules: [{ match: '', responses }] }))
 
     const events: { event: EventChannel; payload: unknown }[] = []
-    const studio = await launchStudio({
+    const studio = await launchScriptedStudio({
       home,
       cwd: workspace,
-      demo: false,
-      port: undefined,
       model: `scripted:${script}`,
-      permissionMode: 'acceptEdits',
-      settingOverrides: [],
       session: { kind: 'new' },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
       emit: (event, payload) => events.push({ event, payload })
     })
     open.push(studio)

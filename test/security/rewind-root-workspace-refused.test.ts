@@ -14,10 +14,10 @@ import { RewindEngine } from '../../src/core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../../src/core/rewind/workspace-files'
 import { sessionsDir } from '../../src/core/session/paths'
 import { SessionStore } from '../../src/core/session/store'
-import { launchStudio, openSessionStore } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
-import { repoRoot, runCli } from '../support/cli'
+import { openSessionStore } from '../../src/core/studio/launch'
+import { runCli } from '../support/cli'
 import { handMadeSession, placeIn } from '../support/hand-made-session'
+import { launchScriptedStudio } from '../support/scripted-studio'
 
 function scratch() {
   const base = mkdtempSync(join(tmpdir(), 'rs-root-'))
@@ -111,18 +111,11 @@ describe('serve, chat and the app refuse an unfit workspace before a session exi
     vi.stubEnv('HOME', user)
     try {
       await expect(
-        launchStudio({
+        launchScriptedStudio({
           home,
           cwd: user,
-          demo: false,
-          port: undefined,
           model: undefined,
-          permissionMode: undefined,
-          settingOverrides: [],
-          session: { kind: 'latest-or-new' },
-          appRoot: repoRoot,
-          secrets: memorySecrets(),
-          emit: () => undefined
+          permissionMode: undefined
         })
       ).rejects.toThrow(/it is your home folder/)
     } finally {

@@ -15,11 +15,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { LoadProblem } from '../../src/core/session/problems'
 import { SessionStore } from '../../src/core/session/store'
 import { FileTail } from '../../src/core/sources/live-tail'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { GraphUpdate } from '../../src/shared/graph-encoding'
 import type { SessionGraph } from '../../src/shared/views'
-import { repoRoot } from '../support/cli'
 import { graphFollower } from '../support/graph-updates'
 import { startSessionWriter } from '../support/session-writer'
 import { makeWorkspace } from '../rewind/fixture'
@@ -121,17 +119,11 @@ describe('the studio on a session another process is writing', () => {
     const graphs: SessionGraph[] = []
     const follow = graphFollower()
     let wake: (() => void) | null = null
-    const studio = await launchStudio({
+    const studio = await launchScriptedStudio({
       home: where.home,
       cwd: where.cwd,
-      demo: false,
-      port: undefined,
-      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
       permissionMode: 'default',
-      settingOverrides: [],
       session: { kind: 'id', id: created.sessionId },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
       emit: (event, payload) => {
         if (event !== 'session:graphUpdate') return
         graphs.push(follow(payload as GraphUpdate))

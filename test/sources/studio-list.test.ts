@@ -1,14 +1,11 @@
 // The studio's session list and All projects over the contract: every tool's sessions of the
 // workspace (homes from the environment, as the hosts find them), each answer valid against the
 // contract, titles masked; the list after a turn reads only the current session's new lines.
-import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createHandlers } from '../../src/core/studio/handlers'
 import { dispatch } from '../../src/core/studio/dispatch'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { ProjectSummary, SessionSummary } from '../../src/shared/views'
-import { repoRoot } from '../support/cli'
 import { claude, fakeHomes, writeClaudeSession } from './fake-homes'
 
 afterEach(() => {
@@ -28,18 +25,9 @@ describe('the studio lists every tool’s sessions', () => {
         '2026-03-01T10:00:00.000Z'
       )
     ])
-    const studio = await launchStudio({
+    const studio = await launchScriptedStudio({
       home: h.home,
-      cwd: h.ws,
-      demo: false,
-      port: undefined,
-      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-      permissionMode: 'acceptEdits',
-      settingOverrides: [],
-      session: { kind: 'latest-or-new' },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
-      emit: () => {}
+      cwd: h.ws
     })
     try {
       const handlers = createHandlers(studio)

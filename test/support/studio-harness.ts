@@ -6,8 +6,7 @@ import type { EventChannel, Handlers, Reply } from '../../src/shared/contract'
 import type { AgentEvent } from '../../src/shared/views'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from './scripted-studio'
 import type { Studio } from '../../src/core/studio/studio'
 import { repoRoot, seedWorkspace } from './cli'
 
@@ -53,17 +52,12 @@ async function harness(
 ): Promise<Harness> {
   const { workspace, home } = seedWorkspace()
   const events: Harness['events'] = []
-  const studio = await launchStudio({
+  const studio = await launchScriptedStudio({
     home,
     cwd: workspace,
-    demo: false,
-    port: undefined,
     model,
     permissionMode,
     settingOverrides,
-    session: { kind: 'latest-or-new' },
-    appRoot: repoRoot,
-    secrets: memorySecrets(),
     emit: (event, payload) => events.push({ event, payload })
   })
   open.push(studio)

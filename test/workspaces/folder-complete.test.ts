@@ -41,8 +41,8 @@ describe('completeFolder', () => {
   it('shows hidden folders only for a name starting with a dot, and never a .git in any case', () => {
     const base = tree()
     expect(completeFolder(`${base}/.`).folders).toEqual([join(base, '.hidden')])
-    expect(codeOf(() => completeFolder(`${base}/alpha/.git/`))).toBe('invalid_payload')
-    expect(codeOf(() => completeFolder(`${base}/.GIT/obj`))).toBe('invalid_payload')
+    expect(codeOf(() => completeFolder(`${base}/alpha/.git/`))).toBe('refused')
+    expect(codeOf(() => completeFolder(`${base}/.GIT/obj`))).toBe('refused')
   })
 
   it('refuses a relative path and a parent that is no folder', () => {

@@ -1,13 +1,12 @@
 // The one place a host swaps its studio for another workspace (core/studio/workspace-host.ts),
 // through the contract's dispatch as both hosts call it: real studios on real temp folders, the
 // scripted model, the settings file under the data home.
-import { mkdirSync, mkdtempSync, realpathSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/core/studio/dispatch'
-import { launchStudio } from '../../src/core/studio/launch'
-import { memorySecrets } from '../../src/core/studio/secret-store'
+import { launchScriptedStudio } from '../support/scripted-studio'
 import type { Studio } from '../../src/core/studio/studio'
 import {
   MAX_RECENT_WORKSPACES,
@@ -18,7 +17,6 @@ import {
 } from '../../src/core/studio/workspace-host'
 import type { EventChannel } from '../../src/shared/contract'
 import type { AppInfo, RecentWorkspace } from '../../src/shared/views'
-import { repoRoot } from '../support/cli'
 
 const opened: Studio[] = []
 afterEach(async () => {
@@ -38,17 +36,9 @@ function folders() {
 async function hostOn(home: string, cwd: string) {
   const events: { event: EventChannel; payload: unknown }[] = []
   const launch = async (at: string) => {
-    const studio = await launchStudio({
+    const studio = await launchScriptedStudio({
       home,
       cwd: at,
-      demo: false,
-      port: undefined,
-      model: `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
-      permissionMode: 'acceptEdits',
-      settingOverrides: [],
-      session: { kind: 'latest-or-new' },
-      appRoot: repoRoot,
-      secrets: memorySecrets(),
       emit: (event, payload) => events.push({ event, payload })
     })
     opened.push(studio)
@@ -95,10 +85,19 @@ describe('switching the workspace with no restart', () => {
     mkdirSync(join(a, '.git'))
     const { host, call } = await hostOn(home, a)
     const first = host.studio
-    for (const cwd of ['/', homedir(), join(a, '.git'), join(base, 'missing'), 'relative/path']) {
+    const expected: [string, string][] = [
+      ['/', 'refused'],
+      [homedir(), 'refused'],
+      [join(a, '.git'), 'refused'],
+      [join(base, 'missing'), 'not_found'],
+      [join(a, 'a-file'), 'not_found'],
+      ['relative/path', 'invalid_payload']
+    ]
+    writeFileSync(join(a, 'a-file'), 'not a folder\n')
+    for (const [cwd, code] of expected) {
       const reply = await call('workspace:open', { cwd })
       expect(reply.ok, cwd).toBe(false)
-      expect((reply as { error: { code: string } }).error.code).toBe('not_found')
+      expect((reply as { error: { code: string } }).error.code, cwd).toBe(code)
     }
     expect(host.studio).toBe(first)
     expect(readRecentWorkspaces(home)).toEqual([a])

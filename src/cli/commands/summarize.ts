@@ -113,12 +113,13 @@ export async function run(args: string[]): Promise<number> {
         `cannot change ${options.file}: ${store.readOnlyReason}. Nothing was changed.`
       )
     }
+    const cwd = store.cwd
     const ctx: SummaryContext = {
       store,
       model,
-      cwd: store.cwd,
+      cwd,
       window: models.settings().contextWindow,
-      frame: builtinRequestFrame(store.cwd),
+      frame: () => builtinRequestFrame(cwd),
       signal: abort.signal
     }
     process.on('SIGINT', stop)

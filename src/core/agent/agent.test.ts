@@ -7,6 +7,7 @@ import { apiModel, makeHarness, notices } from '../../../test/support/agent-harn
 import type { HarnessOptions } from '../../../test/support/agent-harness'
 import { MAX_PERMISSION_DETAIL_CHARS } from '../../shared/views'
 import { SessionStore } from '../session/store'
+import { TURN_STOPPED_TYPE } from '../session/tree'
 import { INTERRUPTED_RESULT } from './context'
 import { createModelClient } from './model/create'
 
@@ -325,6 +326,27 @@ describe('stop', () => {
       'assistant',
       'user'
     ])
+  })
+
+  test('before the model said anything: the log notes the stop, the next request tells the model', async () => {
+    let stopped = false
+    const { h, server } = await setup([text('never sent'), text('ok')], {
+      onEvent: (e, agent) => {
+        if (e.type === 'message_start' && !stopped) {
+          stopped = true
+          void agent.stop()
+        }
+      }
+    })
+    await expect(h.agent.send('hi')).resolves.toEqual({ status: 'stopped' })
+    const path = h.store.tree().activePath()
+    expect(path.map((r) => r.type)).toEqual(['user', 'custom_message'])
+    expect(path[1]).toMatchObject({ customType: TURN_STOPPED_TYPE, hidden: true })
+    await expect(h.agent.send('go on')).resolves.toMatchObject({ status: 'completed' })
+    const messages = server.requests.at(-1)?.body.messages ?? []
+    // One user message: the first prompt, the note as a reminder, the second prompt.
+    expect(messages.map((m) => m.role)).toEqual(['user'])
+    expect(JSON.stringify(messages[0])).toMatch(/hi.*stopped the turn above.*go on/)
   })
 
   test('mid-tool: the running command is killed and every call gets a result', async () => {

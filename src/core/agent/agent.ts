@@ -24,7 +24,7 @@ import { promptSizeProblem } from '../../shared/prompt-limit'
 import type { WriteGuard } from '../files/write-guard'
 import type { AssistantRecord, UserRecord } from '../session/records'
 import type { SessionStore } from '../session/store'
-import { isPrompt, promptText } from '../session/tree'
+import { TURN_STOPPED_TYPE, isPrompt, promptText } from '../session/tree'
 import type { SessionTree } from '../session/tree'
 import { applyRewind } from './checkpoint/apply'
 import { checkpointToolNames } from './checkpoint/registration'
@@ -39,7 +39,7 @@ import {
   rewindRequiredWarning
 } from './checkpoint/texts'
 import { createCheckpointTools } from './checkpoint/tools'
-import { INTERRUPTED_RESULT, buildMessages } from './context'
+import { INTERRUPTED_RESULT, MessageBuilder, isInterrupted } from './context'
 import { FileStateTable } from './file-state'
 import { ModelCallError } from './model/model-client'
 import type { ModelClient, ModelErrorCode, ModelReply, ScriptPosition } from './model/model-client'
@@ -51,7 +51,7 @@ import {
   overThreshold
 } from './summary/compaction'
 import type { SummaryContext } from './summary/summarize'
-import { DEFAULT_CONTEXT_WINDOW, contextUsage } from './summary/tokens'
+import { DEFAULT_CONTEXT_WINDOW, contextUsage, type RequestFrame } from './summary/tokens'
 import { buildSystemPrompt, localDate } from './system-prompt'
 import { describeToolCall, runTool, toolDefinition } from './tools/tool'
 import type { Tool, ToolContext, ToolDefinition, ToolOutput } from './tools/tool'
@@ -103,6 +103,8 @@ export class Agent {
   private readonly definitions: ToolDefinition[]
   private readonly now: () => Date
   private readonly compaction: CompactionSettings
+  /** Each request's messages, built on the previous request's (context.ts). */
+  private readonly messages = new MessageBuilder()
   private abort: AbortController | null = null
   /** The latest turn or job, so stop() can wait until it has wound down (settled once it has). */
   private turn: Promise<unknown> | null = null
@@ -153,12 +155,14 @@ export class Agent {
 
   /** How full the context of the next request is (the header's meter). */
   contextUsage(): ContextUsage {
-    return contextUsage(
-      this.tree.activePath(),
-      { system: this.systemPrompt(), tools: this.definitions },
-      this.compaction.contextWindow
-    )
+    return contextUsage(this.tree.activePath(), this.requestFrame, this.compaction.contextWindow)
   }
+
+  /** What the next request carries besides its messages. */
+  private readonly requestFrame = (): RequestFrame => ({
+    system: this.systemPrompt(),
+    tools: this.definitions
+  })
 
   /**
    * Runs a summary operation as the agent's one job: refused while a turn runs (and a prompt is
@@ -193,7 +197,7 @@ export class Agent {
       model: this.options.model,
       cwd: this.options.cwd,
       window: this.compaction.contextWindow,
-      frame: { system: this.systemPrompt(), tools: this.definitions },
+      frame: this.requestFrame,
       signal
     }
   }
@@ -243,6 +247,13 @@ export class Agent {
       this.checkpoint.remindersThisTurn = 0
       await this.options.onCheckpoint(record.uuid)
       const outcome = await this.loop(abort.signal)
+      const leaf = this.tree.get(this.options.session.leafUuid ?? '')
+      if (outcome.status === 'stopped' && leaf?.type === 'user' && !isInterrupted(leaf)) {
+        // Stopped before the model answered what it was last sent (the prompt, or tool results
+        // it had in full): the log says so (it would read like a failed call), and the next
+        // request tells the model that turn went unanswered.
+        this.note(TURN_STOPPED_TYPE, 'The user stopped the turn above before you answered it.')
+      }
       this.options.session.sync()
       return outcome
     } catch (error) {
@@ -458,7 +469,7 @@ export class Agent {
     const request = {
       system: this.systemPrompt(),
       tools: this.definitions,
-      messages: buildMessages(this.tree.activePath()),
+      messages: this.messages.build(this.tree.activePath()),
       script: this.scriptPosition()
     }
     this.emit({ type: 'message_start', id, role: 'assistant' })

@@ -1,7 +1,8 @@
 // Context building: records of a branch → the Messages API's messages.
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import type { TreeRecord } from '../session/tree'
-import { INTERRUPTED_RESULT, buildMessages } from './context'
+import { INTERRUPTED_RESULT, MessageBuilder, buildMessages } from './context'
 
 let n = 0
 const base = () => ({ uuid: `u${++n}`, parentUuid: null, timestamp: '2026-01-01T00:00:00.000Z' })
@@ -74,5 +75,71 @@ describe('buildMessages', () => {
   test('the same branch gives the same bytes', () => {
     const records = [user('a'), assistant([use('x')]), user([result('x')])]
     expect(JSON.stringify(buildMessages(records))).toBe(JSON.stringify(buildMessages(records)))
+  })
+})
+
+describe('MessageBuilder', () => {
+  /** One record of a random branch; tool ids are few, so results match calls, or orphan ones. */
+  const record = fc.oneof(
+    fc.constantFrom('go', '').map((text) => user(text)),
+    fc
+      .array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 2 })
+      .map((ids) => user(ids.map((id) => result(id)))),
+    fc.constantFrom('answer', '').map((text) => assistant([{ type: 'text', text }])),
+    fc
+      .array(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 2 })
+      .map((ids) => assistant([...new Set(ids)].map(use))),
+    fc.constantFrom('note', '').map(
+      (content) =>
+        ({
+          type: 'custom_message',
+          ...base(),
+          customType: 'n',
+          hidden: true,
+          content
+        }) as TreeRecord
+    ),
+    fc.constant(null).map(() => {
+      return {
+        type: 'compaction',
+        ...base(),
+        summary: 'earlier',
+        firstKeptUuid: null,
+        tokensBefore: 10,
+        trigger: 'manual'
+      } as TreeRecord
+    })
+  )
+
+  test('gives what buildMessages gives, request after request, also after a cut or a compaction', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ add: fc.array(record, { maxLength: 4 }), cut: fc.nat({ max: 3 }) }), {
+          maxLength: 25
+        }),
+        (steps) => {
+          const builder = new MessageBuilder()
+          let path: TreeRecord[] = []
+          for (const { add, cut } of steps) {
+            // Mostly the branch goes on; now and then it is cut back (a rewind) first.
+            if (cut === 0) path = path.slice(0, Math.floor(path.length / 2))
+            path = [...path, ...add]
+            expect(builder.build(path)).toEqual(buildMessages(path))
+          }
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+
+  test('repeats the messages it kept, and builds only what was added', () => {
+    const builder = new MessageBuilder()
+    const prompt = user('go')
+    const first = builder.build([prompt])
+    const call = assistant([use('a')])
+    const answer = user([result('a')])
+    const second = builder.build([prompt, call, answer])
+    expect(second[0]).toBe(first[0])
+    expect(second).toEqual(buildMessages([prompt, call, answer]))
   })
 })

@@ -30,6 +30,26 @@ import type { ApiMessage } from './model/model-client'
 export const INTERRUPTED_RESULT =
   'Interrupted: the tool call did not complete, so there is no result.'
 
+/** Tool results a stop cut short: a call answered INTERRUPTED_RESULT. */
+export function isInterrupted(record: TreeRecord): boolean {
+  const content = record.type === 'user' ? record.message.content : ''
+  return (
+    typeof content !== 'string' &&
+    content.some(
+      (block) =>
+        block.type === 'tool_result' &&
+        (block.content === INTERRUPTED_RESULT ||
+          (Array.isArray(block.content) &&
+            block.content.some(
+              (part: unknown) =>
+                typeof part === 'object' &&
+                part !== null &&
+                (part as { text?: unknown }).text === INTERRUPTED_RESULT
+            )))
+    )
+  )
+}
+
 export function summaryText(summary: string): string {
   return `This conversation came back here from a branch that was left. Summary of that branch:\n<summary>\n${summary}\n</summary>`
 }
@@ -176,4 +196,58 @@ export function buildMessages(path: readonly TreeRecord[]): ApiMessage[] {
 export function messagesOf(view: readonly TreeRecord[]): ApiMessage[] {
   const raw = view.map(messageOf).filter((m): m is ApiMessage => m !== null)
   return paired(merged(raw))
+}
+
+/** The role of the first record from `from` on (step 1) or the last before `from` (step -1) the model sees. */
+function roleNextTo(view: readonly TreeRecord[], from: number, step: 1 | -1): string | null {
+  for (let i = step === 1 ? from : from - 1; i >= 0 && i < view.length; i += step) {
+    const message = messageOf(view[i] as TreeRecord)
+    if (message !== null && message.content.length > 0) return message.role
+  }
+  return null
+}
+
+/**
+ * buildMessages for the agent's successive requests, built on the previous one. A request's
+ * branch is most often the previous request's plus what was appended since (the reply and its
+ * tool results), and records never change once in the tree; rebuilding the whole branch at each
+ * of a turn's model calls cost time that grew with the session (bench/agent-turn.ts). The
+ * messages of a view are kept when it ends with the user's side (a prompt, tool results): the
+ * next view that repeats it and goes on with the model's side is those messages followed by the
+ * new records' own, as no merging or pairing reaches across that point (see messagesOf). Any
+ * other view (a rewind, a compaction, a branch switch) is built whole. Gives what buildMessages
+ * gives (context.test.ts).
+ */
+export class MessageBuilder {
+  private kept: {
+    first: TreeRecord
+    last: TreeRecord
+    length: number
+    messages: readonly ApiMessage[]
+  } | null = null
+
+  build(path: readonly TreeRecord[]): ApiMessage[] {
+    const view = modelView(path)
+    const kept = this.kept
+    const continues =
+      kept !== null &&
+      view.length >= kept.length &&
+      view[0] === kept.first &&
+      view[kept.length - 1] === kept.last &&
+      (view.length === kept.length || roleNextTo(view, kept.length, 1) === 'assistant')
+    const messages = continues
+      ? [...kept.messages, ...messagesOf(view.slice(kept.length))]
+      : messagesOf(view)
+    const [first, last] = [view[0], view[view.length - 1]]
+    // Pairing can empty a last user message (results whose calls are elsewhere): then the model's
+    // next reply would merge with the message before it, so such a view is not kept.
+    this.kept =
+      first !== undefined &&
+      last !== undefined &&
+      roleNextTo(view, view.length, -1) === 'user' &&
+      messages.at(-1)?.role === 'user'
+        ? { first, last, length: view.length, messages }
+        : null
+    return messages
+  }
 }

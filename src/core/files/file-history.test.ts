@@ -1,5 +1,12 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -96,6 +103,24 @@ describe('FileHistory: Write/Edit hooks', () => {
     const config = records[1]
     expect((await history.blobs.get(config?.before ?? '')).toString()).toBe('DEBUG = True\n')
     expect((await history.blobs.get(config?.after ?? '')).toString()).toBe('TIMEOUT = 30\n')
+  })
+
+  it('records a write through a symlink, and a new file in a linked folder, under the real path', async () => {
+    const { cwd, records, write, history } = await setup({ 'real/a.txt': 'one\n' })
+    chmodSync(join(cwd, 'real/a.txt'), 0o640)
+    symlinkSync('real/a.txt', join(cwd, 'alias.txt'))
+    symlinkSync('real', join(cwd, 'linked'))
+    await write('alias.txt', 'two\n')
+    await write('linked/new.txt', 'new\n')
+    expect(records.map((r) => [r.path, r.beforeMode, r.afterMode])).toEqual([
+      ['real/a.txt', 0o640, 0o640],
+      ['real/new.txt', undefined, expect.any(Number)]
+    ])
+    const [changed, created] = records
+    expect((await history.blobs.get(changed?.before ?? '')).toString()).toBe('one\n')
+    expect((await history.blobs.get(changed?.after ?? '')).toString()).toBe('two\n')
+    expect(created?.before).toBeNull()
+    expect((await history.blobs.get(created?.after ?? '')).toString()).toBe('new\n')
   })
 })
 

@@ -3,7 +3,7 @@
 // Bash command the workspace is diffed against its manifest. Every change becomes a file_change
 // record in the session log (before/after hashes, grouped by checkpoint), so the index of what
 // changed is crash-safe, append-only, survives resume and follows branches for free.
-import { promises as fs, realpathSync } from 'node:fs'
+import { closeSync, fstatSync, promises as fs, openSync, readFileSync, realpathSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { BlobStore } from './blob-store'
 import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
@@ -123,8 +123,8 @@ export class FileHistory implements WriteGuard {
 
   async beforeWrite(absPath: string, _tool: string, newContent: string): Promise<void> {
     this.requireCheckpoint()
-    const rel = await this.trackedPath(absPath)
-    const file = await readWithMode(join(this.root, rel))
+    const rel = this.trackedPath(absPath)
+    const file = readWithMode(join(this.root, rel))
     const current = file?.content ?? null
     if (current !== null && current.length > this.sizeCapBytes) {
       throw new Error(
@@ -139,11 +139,11 @@ export class FileHistory implements WriteGuard {
 
   async afterWrite(absPath: string, tool: string): Promise<void> {
     const checkpointUuid = this.requireCheckpoint()
-    const rel = await this.trackedPath(absPath)
+    const rel = this.trackedPath(absPath)
     if (!this.pending.has(rel)) throw new Error(`${rel} was written without a backup (beforeWrite)`)
     const { hash: before = null, mode: beforeMode } = this.pending.get(rel) ?? {}
     this.pending.delete(rel)
-    const file = await readWithMode(join(this.root, rel))
+    const file = readWithMode(join(this.root, rel))
     const after =
       file === null ? null : this.blobs.put(file.content, { previous: before, path: rel })
     if (before === after) return
@@ -229,22 +229,37 @@ export class FileHistory implements WriteGuard {
   /**
    * The workspace-relative path a write to `abs` lands on. Refuses escapes and .git; a symlink
    * inside the workspace is followed (the tools write through it), so one file has one name.
+   * Synchronous, like the reads around a write (see readWithMode).
    */
-  private async trackedPath(abs: string): Promise<string> {
+  private trackedPath(abs: string): string {
     const asWritten = resolveInWorkspace(this.root, resolve(this.root, relative(this.cwd, abs)))
-    const real = await fs
-      .realpath(asWritten.abs)
-      .catch(() => fs.realpath(dirname(asWritten.abs)).then((dir) => join(dir, basename(abs))))
-      .catch(() => null)
+    const real = realPathOf(asWritten.abs, basename(abs))
     return real === null ? asWritten.rel : resolveInWorkspace(this.root, real).rel
   }
 }
 
-/** A file's content and permission bits, read through one handle; null when there is none. */
-async function readWithMode(abs: string): Promise<{ content: Buffer; mode: number } | null> {
-  let handle: fs.FileHandle
+/** `path` through symlinks; one not there yet, through its folder's (`name` in it); else null. */
+function realPathOf(path: string, name: string): string | null {
   try {
-    handle = await fs.open(abs, 'r')
+    return realpathSync(path)
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), name)
+    } catch {
+      return null
+    }
+  }
+}
+
+/**
+ * A file's content and permission bits, read through one descriptor; null when there is none.
+ * Synchronous, as the blob store's writes are (blob-store.ts): a write backs up one file, and a
+ * round trip through libuv's thread pool per syscall cost more than the reads themselves.
+ */
+function readWithMode(abs: string): { content: Buffer; mode: number } | null {
+  let fd: number
+  try {
+    fd = openSync(abs, 'r')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     // A path through a file (ENOTDIR) holds no file either.
@@ -252,9 +267,8 @@ async function readWithMode(abs: string): Promise<{ content: Buffer; mode: numbe
     throw error
   }
   try {
-    const [content, stats] = await Promise.all([handle.readFile(), handle.stat()])
-    return { content, mode: stats.mode & 0o7777 }
+    return { content: readFileSync(fd), mode: fstatSync(fd).mode & 0o7777 }
   } finally {
-    await handle.close()
+    closeSync(fd)
   }
 }

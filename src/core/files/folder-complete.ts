@@ -28,7 +28,7 @@ export function completeFolder(typed: string): FolderCompletion {
   const parent = resolve(typed.slice(0, cut) || '/')
   const start = typed.slice(cut)
   if (isInGitFolder(typed)) {
-    throw new CodedError('invalid_payload', `${typed} goes through a .git folder: never opened.`)
+    throw new CodedError('refused', `${typed} goes through a .git folder: never opened.`)
   }
   if (!isFolder(parent)) throw new CodedError('not_found', `No folder ${parent}.`)
   let names: string[]

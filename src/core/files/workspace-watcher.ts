@@ -2,7 +2,15 @@
 // (Node's recursive fs.watch would also walk ignored trees such as node_modules), collecting the
 // paths that saw an event. Anything the watcher cannot vouch for (an error, a nameless event,
 // too many events, no watch possible) sets `overflowed`, and the caller re-stats everything.
-import { closeSync, type FSWatcher, openSync, rmSync, watch } from 'node:fs'
+import {
+  type FSWatcher,
+  closeSync,
+  existsSync,
+  openSync,
+  unlinkSync,
+  watch,
+  writeSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 import { FolderSet } from './folder-set'
@@ -11,6 +19,8 @@ import { FolderSet } from './folder-set'
 const MAX_DIRTY = 20_000
 /** How long flush() waits for its own marker event before giving up on the watcher's news. */
 const FLUSH_TIMEOUT_MS = 2_000
+/** What flush() writes into its marker. */
+const MARK = Buffer.from('.')
 
 export class WorkspaceWatcher {
   private readonly watchers = new Map<string, FSWatcher>()
@@ -21,6 +31,8 @@ export class WorkspaceWatcher {
   private barrier: FSWatcher | null = null
   private barrierCount = 0
   private readonly waiting = new Map<string, () => void>()
+  /** The marker flush() writes to (see flush), open; null before the first flush. */
+  private marker: { fd: number; name: string } | null = null
 
   /**
    * `barrierDir`: a private folder outside the workspace. libuv reads every watch of the
@@ -75,7 +87,16 @@ export class WorkspaceWatcher {
       this.overflowed = true
       return
     }
-    const name = `flush-${process.pid}-${++this.barrierCount}`
+    // The first flush makes a marker, whose creation is the event waited for; the next ones
+    // write one byte into it, an event under the same name: one syscall where a marker made and
+    // removed each time cost four, each a journaled change of the data home's disk, which waits
+    // behind every other process's commits there (bench/agent-turn.ts). An event of an earlier
+    // flush must never be taken for this one's: each syscall here makes exactly one event the
+    // watch reports (a create, a write; the marker is made 0600 by open, no chmod), each flush
+    // waits for its own, and after one that timed out (its event may still come) the next
+    // flush makes a marker of a new name.
+    const marker = this.marker
+    const name = marker?.name ?? this.newMarkerName()
     const arrived = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), FLUSH_TIMEOUT_MS)
       this.waiting.set(name, () => {
@@ -83,13 +104,21 @@ export class WorkspaceWatcher {
         resolve(true)
       })
     })
-    // Made and removed synchronously: two trips through libuv's thread pool cost more than the
-    // syscalls (each command's detection flushes twice).
-    const marker = join(this.barrierDir, name)
-    closeSync(openSync(marker, 'w', PRIVATE_FILE_MODE))
-    if (!(await arrived)) this.overflowed = true
+    try {
+      if (marker === null) {
+        this.marker = { fd: openSync(join(this.barrierDir, name), 'wx', PRIVATE_FILE_MODE), name }
+      } else writeSync(marker.fd, MARK, 0, MARK.length, 0)
+    } catch (error) {
+      this.waiting.delete(name)
+      this.dropMarker()
+      throw error
+    }
+    const intime = await arrived
     this.waiting.delete(name)
-    rmSync(marker, { force: true })
+    if (!intime) {
+      this.overflowed = true
+      this.dropMarker()
+    }
   }
 
   /** The dirty paths since the last take, or 'everything' when the watcher lost track. */
@@ -104,6 +133,28 @@ export class WorkspaceWatcher {
     for (const dir of [...this.watchers.keys()]) this.unwatch(dir)
     this.barrier?.close()
     this.barrier = null
+    this.dropMarker()
+  }
+
+  /** A name no file in the barrier folder has (one a crash left behind is not reused). */
+  private newMarkerName(): string {
+    for (;;) {
+      const name = `flush-${process.pid}-${++this.barrierCount}`
+      if (!existsSync(join(this.barrierDir, name))) return name
+    }
+  }
+
+  private dropMarker(): void {
+    const marker = this.marker
+    if (marker === null) return
+    this.marker = null
+    closeSync(marker.fd)
+    try {
+      unlinkSync(join(this.barrierDir, marker.name))
+    } catch (error) {
+      // Gone with its folder already: nothing is left to remove.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
   }
 
   private markDirty(dir: string, name: string | null): void {

@@ -57,6 +57,12 @@ export interface TreeProblem {
 /** The custom_message type oh-my-pi's rewind writes after its branch_summary. */
 export const REWIND_REPORT_TYPE = 'rewind-report'
 
+/**
+ * The hidden note a turn stopped before the model answered ends with (agent.ts): without it the
+ * log of such a turn would read like one whose model call failed.
+ */
+export const TURN_STOPPED_TYPE = 'turn-stopped'
+
 type Role = 'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'unknown'
 
 /** Node ordinal "none" (no parent, no child), and the ordinal of a uuid that is not a node. */

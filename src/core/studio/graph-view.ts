@@ -18,13 +18,14 @@ import type {
   TranscriptEntry,
   TurnOutcome
 } from '../../shared/views'
-import { INTERRUPTED_RESULT } from '../agent/context'
+import { isInterrupted } from '../agent/context'
 import { listsOf } from '../agent/summary/files-touched'
 import { PI_COMPACTION_TYPE } from '../session/foreign/pi'
 import { isForeignRecord } from '../session/foreign/raw'
 import type { SubagentRun } from '../session/foreign/types'
 import {
   REWIND_REPORT_TYPE,
+  TURN_STOPPED_TYPE,
   type SessionTree,
   type TreeRecord,
   contentText,
@@ -210,25 +211,6 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   return { owner, heads, nodes, ends }
 }
 
-function isInterrupted(record: TreeRecord): boolean {
-  const content = record.type === 'user' ? record.message.content : ''
-  return (
-    typeof content !== 'string' &&
-    content.some(
-      (block) =>
-        block.type === 'tool_result' &&
-        (block.content === INTERRUPTED_RESULT ||
-          (Array.isArray(block.content) &&
-            block.content.some(
-              (part: unknown) =>
-                typeof part === 'object' &&
-                part !== null &&
-                (part as { text?: unknown }).text === INTERRUPTED_RESULT
-            )))
-    )
-  )
-}
-
 /**
  * How a node's turn ended, from its last record: see TurnOutcome (shared/views.ts). A last
  * record with a report, summary or exploration under it went on in that node: not an end.
@@ -253,9 +235,10 @@ function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefi
     }
     case 'user':
       return isInterrupted(end) ? 'stopped' : 'failed'
+    case 'custom_message':
+      return end.customType === TURN_STOPPED_TYPE ? 'stopped' : 'done'
     case 'branch_summary':
     case 'compaction':
-    case 'custom_message':
       return 'done'
   }
 }

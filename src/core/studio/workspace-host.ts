@@ -39,16 +39,25 @@ export function rememberWorkspace(home: string, cwd: string): void {
 
 /** Why `cwd` cannot be a workspace now (gone, not a folder, refused), or null. */
 export function workspaceProblem(cwd: string, home: string): string | null {
-  if (!isAbsolute(cwd)) return `${cwd} is no absolute path. Nothing was opened.`
+  return workspaceRefusal(cwd, home)?.message ?? null
+}
+
+/** workspaceProblem as the contract's error: `not_found` for what is not there, else `refused`. */
+function workspaceRefusal(cwd: string, home: string): StudioError | null {
+  if (!isAbsolute(cwd)) {
+    return new StudioError('invalid_payload', `${cwd} is no absolute path. Nothing was opened.`)
+  }
   try {
-    if (!statSync(cwd).isDirectory()) return `${cwd} is not a folder. Nothing was opened.`
+    if (!statSync(cwd).isDirectory()) {
+      return new StudioError('not_found', `${cwd} is not a folder. Nothing was opened.`)
+    }
   } catch {
-    return `No folder ${cwd}. Nothing was opened.`
+    return new StudioError('not_found', `No folder ${cwd}. Nothing was opened.`)
   }
   try {
     checkWorkspaceFolder(cwd, home)
   } catch (error) {
-    return (error as Error).message
+    return new StudioError('refused', (error as Error).message)
   }
   return null
 }
@@ -83,9 +92,10 @@ export class WorkspaceHost {
   /** Opens `cwd` as the workspace (its latest session), then closes the one open now. */
   openWorkspace(cwd: string): Promise<AppInfo> {
     const run = this.switching.then(async () => {
-      const target = resolve(cwd)
-      const problem = workspaceProblem(target, this.options.home)
-      if (problem !== null) throw new StudioError('not_found', problem)
+      // A relative path is refused, not resolved against wherever this process runs.
+      const target = isAbsolute(cwd) ? resolve(cwd) : cwd
+      const refusal = workspaceRefusal(target, this.options.home)
+      if (refusal !== null) throw refusal
       if (realPathOf(target) === realPathOf(this.current.info().workspace)) {
         return this.current.info()
       }

@@ -29,24 +29,34 @@ export function filesTouched(
     return rel
   }
   for (const record of records) {
-    if (record.type === 'assistant') {
-      const content = record.message.content
-      if (typeof content === 'string') continue
-      for (const block of content) {
-        if (block.type !== 'tool_use') continue
-        const { name, input } = block as { name?: unknown; input?: unknown }
-        const path = filePathOf(input)
-        if (path === null) continue
-        if (name === 'Read') read.add(relative(path))
-        else if (name === 'Write' || name === 'Edit') modified.add(relative(path))
+    switch (record.type) {
+      case 'assistant': {
+        const content = record.message.content
+        if (typeof content === 'string') break
+        for (const block of content) {
+          if (block.type !== 'tool_use') continue
+          const { name, input } = block as { name?: unknown; input?: unknown }
+          if (name !== 'Read' && name !== 'Write' && name !== 'Edit') continue
+          const path = filePathOf(input)
+          if (path === null) continue
+          if (name === 'Read') read.add(relative(path))
+          else modified.add(relative(path))
+        }
+        break
       }
-    } else if (record.type === 'user') {
-      // Changes are filed under the prompt that opened the turn; other records have none.
-      for (const change of tree.fileChanges(record.uuid)) modified.add(change.path)
-    } else if (record.type === 'branch_summary' || record.type === 'compaction') {
-      const listed = listsOf(record.details)
-      for (const path of listed.read) read.add(path)
-      for (const path of listed.modified) modified.add(path)
+      case 'user': {
+        // Changes are filed under the prompt that opened the turn; other records have none.
+        const changes = tree.fileChanges(record.uuid)
+        for (const change of changes) modified.add(change.path)
+        break
+      }
+      case 'branch_summary':
+      case 'compaction': {
+        const listed = listsOf(record.details)
+        for (const path of listed.read) read.add(path)
+        for (const path of listed.modified) modified.add(path)
+        break
+      }
     }
   }
   return {

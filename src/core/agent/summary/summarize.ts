@@ -16,8 +16,8 @@ export interface SummaryContext {
   cwd: string
   /** The model's context window, in tokens (setting compaction.contextWindow). */
   window: number
-  /** What the agent's requests carry besides messages, for the context's size. */
-  frame: RequestFrame
+  /** What the agent's requests carry besides messages, for the context's size (see contextUsage). */
+  frame: () => RequestFrame
   signal: AbortSignal
 }
 

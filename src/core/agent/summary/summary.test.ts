@@ -1,6 +1,7 @@
 // The summarizer's pieces: the request (newest material first into the budget, the structure,
 // the user's instructions), the files lists computed from the records, the cut a compaction makes,
 // and the model's view after a compaction.
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { SessionTree, type TreeRecord } from '../../session/tree'
 import { header } from '../../../../test/session/builders'
@@ -222,7 +223,7 @@ describe('compaction', () => {
 })
 
 describe('context usage', () => {
-  const frame = { system: 's'.repeat(400), tools: [] }
+  const frame = () => ({ system: 's'.repeat(400), tools: [] })
 
   test('the last answer’s API usage plus an estimate of what came after it', () => {
     const records = chain(prompt('go'), {
@@ -264,5 +265,42 @@ describe('context usage', () => {
       }
     )
     expect(contextUsage(withOldUsage, frame, 8_000).tokens).toBeLessThan(1_000)
+  })
+
+  test('counted on from the last count gives what a count from scratch gives', () => {
+    const record = fc.oneof(
+      fc.string({ maxLength: 40 }).map((text) => prompt(text)),
+      fc.string({ maxLength: 40 }).map((text) => answer(text)),
+      fc.nat({ max: 5_000 }).map((input_tokens) => ({
+        type: 'assistant' as const,
+        message: { role: 'assistant', content: [], usage: { input_tokens } }
+      })),
+      fc.constant({
+        type: 'compaction' as const,
+        summary: 'earlier',
+        firstKeptUuid: null,
+        tokensBefore: 10,
+        trigger: 'auto' as const
+      })
+    )
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ add: fc.array(record, { maxLength: 4 }), cut: fc.nat({ max: 3 }) }), {
+          maxLength: 20
+        }),
+        (steps) => {
+          let path: TreeRecord[] = []
+          for (const { add, cut } of steps) {
+            // Mostly the branch goes on; now and then it is cut back (a rewind) first.
+            if (cut === 0) path = path.slice(0, Math.floor(path.length / 2))
+            path = [...path, ...chain(...add)]
+            // Copies are records never counted: their count starts from scratch.
+            const fresh = contextUsage(structuredClone(path), frame, 8_000)
+            expect(contextUsage(path, frame, 8_000)).toEqual(fresh)
+          }
+        }
+      ),
+      { numRuns: 300 }
+    )
   })
 })

@@ -49,12 +49,71 @@ export interface RequestFrame {
  * How big the next request on `path` is: the usage of the last answer on it plus an estimate of
  * what came after that answer; the whole request estimated where no answer since the last
  * compaction carries usage (an answer before a compaction measured a context that is gone).
+ * `frame` is asked for only then: building the system prompt and the tools' JSON schemas costs
+ * more than the rest of the count (a fresh `cli summarize` paid ~20 ms for it).
  */
 export function contextUsage(
   path: readonly TreeRecord[],
-  frame: RequestFrame,
+  frame: () => RequestFrame,
   window: number
 ): ContextUsage {
+  const count = path.length === 0 ? null : recordsCount(path)
+  if (count?.measured === true) return { tokens: count.tokens, window, estimated: count.after > 0 }
+  return { tokens: (count?.tokens ?? 0) + estimateFrameTokens(frame()), window, estimated: true }
+}
+
+/**
+ * A path's records counted: the last answer's usage plus the estimates of the `after` records
+ * that follow it (`measured`), or the estimates of what the model sees (the frame not included).
+ */
+interface RecordsCount {
+  tokens: number
+  measured: boolean
+  after: number
+  /** The path it counts: its first record and its length (with its last record, the key). */
+  first: TreeRecord
+  length: number
+}
+
+/**
+ * Counts kept by the last record of the path counted: records never change once in the tree,
+ * and the loop asks before and after every request, for a path that is most often the last one
+ * plus a few records: only those are counted then (bench/agent-turn.ts).
+ */
+const counts = new WeakMap<TreeRecord, RecordsCount>()
+
+/** An answer the API measured, or a compaction: where a count starts afresh. */
+function startsCount(record: TreeRecord): boolean {
+  return (
+    record.type === 'compaction' ||
+    (record.type === 'assistant' && usageTokens(record.message.usage) !== null)
+  )
+}
+
+/** The count of a path that is not empty. */
+function recordsCount(path: readonly TreeRecord[]): RecordsCount {
+  const [first, last] = [path[0] as TreeRecord, path[path.length - 1] as TreeRecord]
+  let count: RecordsCount | null = null
+  // The latest count of a prefix of this path, unless a record after it starts a count afresh.
+  for (let i = path.length - 1; i >= 0 && count === null; i--) {
+    const record = path[i] as TreeRecord
+    const kept = counts.get(record)
+    if (kept !== undefined && kept.first === first && kept.length === i + 1) {
+      const added = path.slice(i + 1)
+      count = {
+        ...kept,
+        tokens: kept.tokens + estimateRecordsTokens(added),
+        after: kept.after + added.length,
+        length: path.length
+      }
+    } else if (startsCount(record)) break
+  }
+  count ??= countWhole(path, first)
+  counts.set(last, count)
+  return count
+}
+
+function countWhole(path: readonly TreeRecord[], first: TreeRecord): RecordsCount {
   for (let i = path.length - 1; i >= 0; i--) {
     const record = path[i] as TreeRecord
     if (record.type === 'compaction') break
@@ -62,13 +121,11 @@ export function contextUsage(
     const counted = usageTokens(record.message.usage)
     if (counted === null) continue
     const after = path.slice(i + 1)
-    return {
-      tokens: counted + estimateRecordsTokens(after),
-      window,
-      estimated: after.length > 0
-    }
+    const tokens = counted + estimateRecordsTokens(after)
+    return { tokens, measured: true, after: after.length, first, length: path.length }
   }
-  return { tokens: estimateRequestTokens(path, frame), window, estimated: true }
+  const tokens = estimateRecordsTokens(modelView(path))
+  return { tokens, measured: false, after: 0, first, length: path.length }
 }
 
 /**
@@ -95,11 +152,19 @@ export function estimateRecordsTokens(records: readonly TreeRecord[]): number {
   return tokens
 }
 
-/** The whole request on `path`, estimated: system prompt, tools and what the model sees. */
-export function estimateRequestTokens(path: readonly TreeRecord[], frame: RequestFrame): number {
-  return (
-    estimateTokens(frame.system) +
-    estimateJsonTokens(frame.tools) +
-    estimateRecordsTokens(modelView(path))
-  )
+/** The tools' estimate, per list: an agent sends its one list with every request. */
+const toolsEstimates = new WeakMap<readonly ToolDefinition[], number>()
+
+function estimateToolsTokens(tools: readonly ToolDefinition[]): number {
+  let tokens = toolsEstimates.get(tools)
+  if (tokens === undefined) {
+    tokens = estimateJsonTokens(tools)
+    toolsEstimates.set(tools, tokens)
+  }
+  return tokens
+}
+
+/** What a request carries besides its messages, estimated. */
+function estimateFrameTokens(frame: RequestFrame): number {
+  return estimateTokens(frame.system) + estimateToolsTokens(frame.tools)
 }

@@ -2,8 +2,19 @@
 // hook (file history) before anything is written, an atomic write (temp file + rename, so a
 // crash never leaves half a file), then the table and the after-hook.
 import { randomUUID } from 'node:crypto'
-import { chmod, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises'
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync
+} from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { writeAllSync } from '../../os/write-all'
 import { failureReason, WriteFailedError } from '../../os/write-failure'
 import { ToolError } from './tool'
 import type { ToolContext } from './tool'
@@ -26,23 +37,37 @@ export function assertSeenAsIs(ctx: ToolContext, target: ToolPath, current: stri
   }
 }
 
-async function writeFileAtomic(abs: string, content: string): Promise<void> {
+/**
+ * Synchronous, like file history's backup just before it: one file's few syscalls, each of which
+ * would otherwise be a round trip through libuv's thread pool (bench/agent-turn.ts).
+ */
+function writeFileAtomic(abs: string, content: string): void {
   // Through a symlink (one inside the workspace: paths.ts refused the others) the link's
   // target is replaced, and the link stays a link.
-  const target = await realpath(abs).catch(() => abs)
-  const previous = await stat(target).catch(() => null)
+  const target = realOrSelf(abs)
+  const previous = statSync(target, { throwIfNoEntry: false })
   const temp = join(dirname(target), `.${basename(target)}.${randomUUID().slice(0, 8)}.tmp`)
-  const handle = await open(temp, 'wx')
+  const fd = openSync(temp, 'wx')
   try {
-    await handle.writeFile(content, 'utf8')
-    await handle.sync()
-    await handle.close()
-    if (previous !== null) await chmod(temp, previous.mode & 0o7777)
-    await rename(temp, target)
+    try {
+      writeAllSync(fd, Buffer.from(content, 'utf8'))
+      fsyncSync(fd)
+      if (previous !== undefined) fchmodSync(fd, previous.mode & 0o7777)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temp, target)
   } catch (error) {
-    await handle.close().catch(() => undefined)
-    await unlink(temp).catch(() => undefined)
+    rmSync(temp, { force: true })
     throw error
+  }
+}
+
+function realOrSelf(abs: string): string {
+  try {
+    return realpathSync(abs)
+  } catch {
+    return abs
   }
 }
 
@@ -64,8 +89,8 @@ export async function guardedWrite(
     )
   }
   try {
-    await mkdir(dirname(target.abs), { recursive: true })
-    await writeFileAtomic(target.abs, content)
+    mkdirSync(dirname(target.abs), { recursive: true })
+    writeFileAtomic(target.abs, content)
   } catch (error) {
     throw new WriteFailedError(target.display, error, 'the file was left as it was')
   }

@@ -4,7 +4,6 @@
 import {
   Background,
   Controls,
-  MiniMap,
   ReactFlow,
   ReactFlowProvider,
   useStoreApi,
@@ -37,6 +36,7 @@ import { focusNodeElement, nodeElement } from '../focus'
 import { SearchBar } from '../panels/SearchBar'
 import type { FlowNode } from './flow-model'
 import { NODE_HEIGHT, NODE_WIDTH } from './layout'
+import { GraphMiniMap, MINIMAP_SIZE } from './GraphMiniMap'
 import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
 
@@ -46,8 +46,6 @@ const ARROWS: Record<string, Direction> = {
   ArrowLeft: 'previousSibling',
   ArrowRight: 'nextSibling'
 }
-
-const MINIMAP_SIZE = { width: 160, height: 110 }
 
 /**
  * Fitting the view keeps nodes out from under the minimap (top right) and the zoom controls
@@ -85,8 +83,6 @@ const FOLD_KEYS: Record<string, 'expand' | 'collapse'> = {
   '=': 'expand',
   '-': 'collapse'
 }
-const miniMapNodeClass = (node: FlowNode) =>
-  node.data.node.onActivePath ? 'minimap-node minimap-node--active' : 'minimap-node'
 
 type FlowStore = ReturnType<typeof useStoreApi<FlowNode>>
 
@@ -168,19 +164,6 @@ function useSelectionRendered(selectedId: string | null): [boolean, () => void] 
   return [rendered, check]
 }
 
-/**
- * True from the frame after the first paint. The minimap draws every node of the session (it
- * cannot cull), so it comes one frame after the canvas rather than delaying the first picture.
- */
-function useAfterFirstPaint(): boolean {
-  const [painted, setPainted] = useState(false)
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => setTimeout(() => setPainted(true), 0))
-    return () => cancelAnimationFrame(frame)
-  }, [])
-  return painted
-}
-
 function Canvas() {
   const flowNodes = useGraphStore(selectFlowNodes)
   const selectedId = useGraphStore(selectSelectedId)
@@ -191,7 +174,6 @@ function Canvas() {
     () => flowNodes.map((node) => (node.id === selectedId ? { ...node, focusable: true } : node)),
     [flowNodes, selectedId]
   )
-  const showMiniMap = useAfterFirstPaint()
   const { onMoveStart } = useKeepSelectionInView()
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
@@ -290,16 +272,7 @@ function Canvas() {
         onMoveEnd={checkSelectionRendered}
       >
         <Background gap={24} size={1} />
-        {showMiniMap && (
-          <MiniMap<FlowNode>
-            position="top-right"
-            style={MINIMAP_SIZE}
-            pannable
-            zoomable
-            nodeClassName={miniMapNodeClass}
-            ariaLabel="Minimap of the branch graph"
-          />
-        )}
+        <GraphMiniMap />
         <Controls showInteractive={false} fitViewOptions={CONTROLS_FIT_VIEW} />
       </ReactFlow>
     </div>
