@@ -2,9 +2,9 @@
 // same workspace, same run. Ours, each from a session at rest on disk:
 //   - in the app: open the session (log, backups, recovery) + preview + apply, in this process;
 //   - the app that made the backups: preview + apply (its caches warm);
-//   - `cli rewind FILE --to 2` as a whole process: run through tsx as bin/rewind-studio.mjs does
-//     today (TypeScript compiled at start-up), and as built JavaScript (bundled here with esbuild,
-//     how a packaged CLI would ship);
+//   - `cli rewind FILE --to 2` as a whole process: as built JavaScript (bundled here with
+//     esbuild, how a packaged CLI would ship), and through bin/rewind-studio.mjs as a user runs
+//     it (the build in out/cli, after its freshness check);
 // with files settled before the preview (changed more than 2 s before it, see
 // docs/file-history.md) or changed just before it. Target: ratio at most 2.
 //   npx tsx bench/files-restore.ts [rounds]
@@ -135,7 +135,7 @@ const cases: Case[] = [
     run: async (mode) => cli([bundle], ['rewind', sessionFile, '--to', '2', '--mode', mode])
   },
   {
-    label: 'cli rewind, a process (through tsx, as bin/ today)',
+    label: 'cli rewind, a process (bin/rewind-studio.mjs)',
     live: false,
     run: async (mode) =>
       cli(

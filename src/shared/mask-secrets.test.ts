@@ -64,3 +64,16 @@ describe('maskSecrets', () => {
     expect(dirty.key[1]).toBe(`x ${openai}`)
   })
 })
+
+describe('maskSecrets quick test', () => {
+  it('lets a Bearer token through in any case of the word, and the other keys as written', () => {
+    const token = `eyJh.${'bG9'.repeat(8)}.s1g`
+    for (const word of ['Bearer', 'bearer', 'BEARER', 'bEaReR'])
+      expect(maskSecrets(`Authorization: ${word} ${token}`)).toBe(
+        `Authorization: ${word} …(33 chars, masked)`
+      )
+    // The patterns are case-sensitive: an upper-case `SK-` is no OpenAI key, as before.
+    const upper = `SK-PROJ-${'ZQ8'.repeat(15)}`
+    expect(maskSecrets(upper)).toBe(upper)
+  })
+})

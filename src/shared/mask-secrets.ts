@@ -79,8 +79,22 @@ const PATTERNS: SecretPattern[] = [
   }
 ]
 
-/** Any pattern's hint, case-insensitively: a superset of where any pattern can match. */
-const ANY_HINT = new RegExp(PATTERNS.map((p) => p.hint.source).join('|'), 'i')
+/**
+ * Any pattern's hint: a superset of where any pattern can match. Case-sensitive as the patterns
+ * are (only Bearer is matched in any case, so only it is spelled in any case here): the `i` flag
+ * made this one test, run on every string an export or `inspect` shows, twice as slow.
+ */
+const ANY_HINT = new RegExp(
+  PATTERNS.map(({ pattern, hint }) =>
+    pattern.flags.includes('i') ? anyCase(hint.source) : hint.source
+  ).join('|')
+)
+
+/** A hint made of letters, matched in any case without the `i` flag: `ab` → `[Aa][Bb]`. */
+function anyCase(letters: string): string {
+  if (!/^[a-z]+$/i.test(letters)) throw new Error(`anyCase: ${letters} is not only letters`)
+  return [...letters].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('')
+}
 
 /** `text` with every string that looks like a key replaced by its kind, its length and a mask. */
 export function maskSecrets(text: string): string {
@@ -120,7 +134,10 @@ export function maskSecretsIn<T>(value: T): T {
   }
   if (value !== null && typeof value === 'object') {
     let copy: Record<string, unknown> | null = null
-    for (const [key, item] of Object.entries(value)) {
+    // Keys, not entries: no [key, value] array per property (`inspect --json` of a long session
+    // walks tens of thousands of objects).
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key]
       const masked = maskSecretsIn(item)
       if (masked !== item) copy ??= { ...(value as Record<string, unknown>) }
       if (copy !== null) copy[key] = masked

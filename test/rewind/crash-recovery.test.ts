@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { listJournals } from '../../src/core/rewind/journal'
@@ -18,6 +19,11 @@ async function sessionWithBigTurn() {
   await s.bash(`for i in $(seq 1 ${FILES}); do echo "rewritten $i" > f$i.txt; done`)
   s.reply('done')
   return { s, second }
+}
+
+/** The temp files of a restore left in the workspace (`.<name>.<pid>-<n>.rs-tmp`). */
+function tempFiles(cwd: string): string[] {
+  return readdirSync(cwd).filter((name) => name.endsWith('.rs-tmp'))
 }
 
 function countWith(s: { read(rel: string): string | null }, word: string): number {
@@ -49,12 +55,15 @@ describe('a restore interrupted by a crash', () => {
     const halfway = countWith(s, 'original')
     expect(halfway).toBeGreaterThanOrEqual(150)
     expect(halfway).toBeLessThan(FILES)
+    // Killed between a batch's writes and its renames: temp files beside old files.
+    expect(tempFiles(s.cwd).length).toBeGreaterThan(0)
 
     const store = SessionStore.open(file)
     const restarted = await openSession(s, store)
     const notices = await restarted.engine.recover()
     expect(notices.join('\n')).toMatch(/rolled back/)
     expect(countWith(restarted, 'rewritten')).toBe(FILES)
+    expect(tempFiles(s.cwd)).toEqual([])
     expect(store.leafUuid).toBe(leaf)
     expect((await listJournals(restarted.history.paths.restores))[0]?.state).toBe('rolled-back')
     // And the rewind still works afterwards.

@@ -2,7 +2,7 @@
 // Claude Code transcripts, pi and oh-my-pi sessions (mapped onto the same tree model), with their
 // sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
-import { contentText, isPrompt, promptText, type TreeRecord } from '../../core/session/tree'
+import { contentText, typedPrompt, type TreeRecord } from '../../core/session/tree'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import { sayError } from '../format'
@@ -36,19 +36,19 @@ export async function run(args: string[]): Promise<number> {
     console.log(
       escapeControlCharsInJson(JSON.stringify(maskSecretsIn(inspectJson(loaded)), null, 2))
     )
-  } else writeLines(inspectLines(loaded))
+  } else writeLines(loaded)
   return 0
 }
 
 /**
- * Prints lines as they are made, a batch at a time: the text of a 100 MB session is 120,000 lines,
- * and lines that are printed and dropped cost the garbage collector far less than lines all kept
+ * Prints the text a batch at a time, as it is made: the text of a 100 MB session is 120,000
+ * lines, and lines printed and dropped cost the garbage collector far less than lines all kept
  * until the end (bench/cli-startup.ts).
  */
-function writeLines(lines: Iterable<string>): void {
+function writeLines(loaded: LoadedSession): void {
   let batch: string[] = []
   let chars = 0
-  for (const line of lines) {
+  inspectLines(loaded, (line) => {
     batch.push(line)
     chars += line.length + 1
     if (chars >= 256 * 1024) {
@@ -56,7 +56,7 @@ function writeLines(lines: Iterable<string>): void {
       batch = []
       chars = 0
     }
-  }
+  })
   if (batch.length > 0) console.log(batch.join('\n'))
 }
 
@@ -96,50 +96,34 @@ export function inspectJson(loaded: LoadedSession) {
 /**
  * The tree as text. A chain stays at one indentation and only a fork indents (a 1,000-message
  * conversation without branches is 1,000 lines, not a staircase): each child after the first
- * of a node opens a nested block. Iterative, so a 100k-deep chain cannot overflow the stack.
- * Each line is safe to print (printableLine).
+ * of a node opens a nested block. Each line is safe to print: keys masked, control characters
+ * escaped.
  */
 export function inspectText(loaded: LoadedSession): string[] {
-  return [...inspectLines(loaded)]
+  const lines: string[] = []
+  inspectLines(loaded, (line) => lines.push(line))
+  return lines
 }
 
-/** inspectText, line by line as each is made. */
-export function* inspectLines(loaded: LoadedSession): Generator<string> {
+/** inspectText, line by line to `emit` as each is made. */
+function inspectLines(loaded: LoadedSession, emit: (line: string) => void): void {
   const { tree } = loaded
-  const onPath = new Set(tree.activePath().map((r) => r.uuid))
+  const onPath = new Set<TreeRecord>(tree.activePath())
   const labels = tree.labels()
   const head: string[] = [
     `${loaded.format} session ${tree.header?.sessionId ?? '(no header)'}${tree.header?.cwd ? ` in ${tree.header.cwd}` : ''}`,
     `${loaded.recordCount} records, ${tree.size} messages, ${tree.leaves().length} leaves; * active path, > leaf`,
     ''
   ]
-  yield* head.map(printableLine)
-  const stack: { node: TreeRecord; depth: number; fork: boolean }[] = tree
-    .children(null)
-    .reverse()
-    .map((node) => ({ node, depth: 0, fork: false }))
-  while (stack.length > 0) {
-    const item = stack.pop()
-    if (item === undefined) break
-    const { node, depth, fork } = item
-    const mark = node.uuid === tree.leafUuid ? '>' : onPath.has(node.uuid) ? '*' : ' '
-    const label = labels.get(node.uuid)
+  for (const line of head) emit(printableLine(line))
+  tree.forEachDepthFirst((node, forks, isFork) => {
+    const mark = node.uuid === tree.leafUuid ? '>' : onPath.has(node) ? '*' : ' '
+    const label = labels.size === 0 ? undefined : labels.get(node.uuid)
     // Each part from the file is masked where it is made (describe); the line is then made safe
     // to print. An id is too short to hold a key (shortId); the indentation is ours.
     const text = `${shortId(node.uuid)} ${describe(node)}${label ? `  [${maskSecrets(label)}]` : ''}`
-    yield `${mark} ${indentation(depth)}${fork ? '└ ' : ''}${escapeControlCharsOneLine(text)}`
-    const children = tree.children(node.uuid)
-    // Push in reverse so the first child (the chain's continuation) is printed next.
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i]
-      if (child === undefined) continue
-      stack.push(
-        i === 0
-          ? { node: child, depth, fork: false }
-          : { node: child, depth: depth + 1, fork: true }
-      )
-    }
-  }
+    emit(`${mark} ${indentation(forks)}${isFork ? '└ ' : ''}${escapeControlCharsOneLine(text)}`)
+  })
   const checkpoints = tree.checkpoints()
   const out: string[] = ['', `Checkpoints (${checkpoints.length}):`]
   for (const c of checkpoints) {
@@ -172,7 +156,7 @@ export function* inspectLines(loaded: LoadedSession): Generator<string> {
   for (const p of loaded.problems) out.push(`  line ${p.line}: ${p.kind}: ${p.message}`)
   if (loaded.tornTail)
     out.push('The last line is torn (a write was cut off); every earlier record is intact.')
-  yield* out.map(printableLine)
+  for (const line of out) emit(printableLine(line))
 }
 
 /** Forks deeper than this are not indented further: their depth is written instead. */
@@ -193,7 +177,8 @@ function printableLine(line: string): string {
 function describe(r: TreeRecord): string {
   switch (r.type) {
     case 'user': {
-      if (isPrompt(r)) return `prompt: ${oneLine(promptText(r), 70)}`
+      const prompt = typedPrompt(r)
+      if (prompt !== null) return `prompt: ${oneLine(prompt, 70)}`
       const content = r.message.content
       const results =
         typeof content === 'string' ? 0 : content.filter((b) => b.type === 'tool_result').length
@@ -203,16 +188,16 @@ function describe(r: TreeRecord): string {
     }
     case 'assistant': {
       const content = r.message.content
-      const tools =
-        typeof content === 'string'
-          ? []
-          : content.flatMap((b) =>
-              b.type === 'tool_use' && 'name' in b ? [maskSecrets(String(b.name))] : []
-            )
       const text = oneLine(contentText(content), 60)
-      const shown = [text, ...tools.map((t) => `[${t}]`)].filter((s) => s !== '')
+      let shown = text
+      if (typeof content !== 'string') {
+        for (const b of content)
+          if (b.type === 'tool_use' && 'name' in b)
+            shown += `${shown === '' ? '' : ' '}[${maskSecrets(String(b.name))}]`
+      }
+      if (shown !== '') return `assistant: ${shown}`
       const blocks = typeof content === 'string' ? [] : content.map((b) => maskSecrets(b.type))
-      return `assistant: ${shown.length > 0 ? shown.join(' ') : `(${blocks.join(', ') || 'empty'})`}`
+      return `assistant: (${blocks.join(', ') || 'empty'})`
     }
     case 'branch_summary':
       return `branch summary: ${oneLine(r.summary, 60)}`
@@ -244,10 +229,21 @@ const MASK_MARGIN = 128
  * the start of a long text is read (a 3 kB tool result shows 60 characters; inspect of a 100 MB
  * log describes 120,000 records).
  */
-function oneLine(text: string, width: number): string {
+export function oneLine(text: string, width: number): string {
   const start = text.length > width + MASK_MARGIN ? text.slice(0, width + MASK_MARGIN) : text
-  let flat = maskSecrets(start).replace(/\s+/g, ' ').trim()
+  let flat = foldWhitespace(maskSecrets(start))
   // Whitespace collapsed the start below the width: the rest is needed after all.
-  if (flat.length <= width && start !== text) flat = maskSecrets(text).replace(/\s+/g, ' ').trim()
+  if (flat.length <= width && start !== text) flat = foldWhitespace(maskSecrets(text))
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
 }
+
+/**
+ * Each whitespace run as one space, trimmed: what `.replace(/\s+/g, ' ').trim()` gives, matching
+ * only runs that change (any whitespace but a space, or a space and more): a replace per single
+ * space between words made it the costliest step of `inspect` (bench/cli-startup.ts).
+ */
+function foldWhitespace(text: string): string {
+  return text.replace(WHITESPACE_TO_FOLD, ' ').trim()
+}
+
+const WHITESPACE_TO_FOLD = /[^\S ]\s*| \s+/g

@@ -8,8 +8,6 @@ import type { TimelineAction } from '../../core/rewind/timeline'
 import { detectFileFormat } from '../../core/session/load'
 import { rewindStudioHome } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
-import { indexTurns } from '../../core/studio/graph-view'
-import { actionLabel } from '../../core/studio/timeline-view'
 import { RewindMode } from '../../shared/messages'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
@@ -17,7 +15,6 @@ import type { RewindResult } from '../../shared/views'
 import { startFileCommand } from '../cli-support'
 import { say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
-import { rewindForeign } from './rewind-foreign'
 
 const USAGE = `Usage: rewind-studio rewind SESSION_FILE --to N [--mode both|conversation|code] [--cwd DIR]
                             [--dry-run] [--diff] [--json]
@@ -125,7 +122,10 @@ function parse(args: string[]): Options {
 export async function run(args: string[]): Promise<number> {
   const options = startFileCommand('rewind', args, USAGE, parse)
   if (typeof options === 'number') return options
-  if (detectFileFormat(options.file) !== 'rewind-studio') return rewindForeign(options)
+  // A foreign session's rescue restore, and the views naming an undo's step, are imported when
+  // used: `--to` on our sessions loads neither (each module loaded is start-up time).
+  if (detectFileFormat(options.file) !== 'rewind-studio')
+    return (await import('./rewind-foreign')).rewindForeign(options)
   let store: SessionStore | null = null
   try {
     store = SessionStore.open(options.file, { readOnly: options.dryRun })
@@ -146,7 +146,7 @@ export async function run(args: string[]): Promise<number> {
       const action = options.step === 'undo' ? timeline.undoable : timeline.redoable
       const result = options.step === 'undo' ? await engine.undo() : await engine.redo()
       print(options, result, null)
-      if (!options.json && action !== null) sayStep(options.step, store, action)
+      if (!options.json && action !== null) await sayStep(options.step, store, action)
       return 0
     }
     const checkpoint = checkpointAt(store, options.to ?? 0)
@@ -213,7 +213,15 @@ function print(
 }
 
 /** What an undo or a redo did, named as the timeline names the action (masked, escaped). */
-function sayStep(step: 'undo' | 'redo', store: SessionStore, action: TimelineAction): void {
+async function sayStep(
+  step: 'undo' | 'redo',
+  store: SessionStore,
+  action: TimelineAction
+): Promise<void> {
+  const [{ indexTurns }, { actionLabel }] = await Promise.all([
+    import('../../core/studio/graph-view'),
+    import('../../core/studio/timeline-view')
+  ])
   const tree = store.tree()
   const label = actionLabel(tree, indexTurns(tree), action)
   say(

@@ -8,7 +8,7 @@
 //   0. copy target content from another source into our blob store (a failure changes nothing);
 //   1. back up what will be overwritten or deleted (a failure here changes nothing);
 //   2. write the journal (intent + backups), durably;
-//   3. write each file (temp + rename) or delete it;
+//   3. write each file (temp + rename, by batches: the temps, then their renames) or delete it;
 //   4. append the session record; a crash before it is completed or rolled back by recover().
 import { CodedError } from '../../shared/coded-error'
 import type { ErrorCode } from '../../shared/contract'
@@ -41,9 +41,11 @@ import {
   isFolderAt,
   readFileAt,
   removeLeftoverTemps,
+  removeTemp,
+  replaceWithTemp,
   settleMarginMs,
   unchangedSince,
-  writeFileAt
+  writeTempBeside
 } from './workspace-files'
 import { BlobMissingError, sha256 } from '../files/blob-store'
 import { failureReason } from '../os/write-failure'
@@ -147,6 +149,15 @@ export class RewindError extends CodedError {
  * through libuv's pool per syscall cost more than the syscalls); a batch blocks for milliseconds.
  */
 const FILES_PER_BATCH = 32
+
+/** A file's new content in a temp file beside it, waiting for its rename (applyOps). */
+interface PendingWrite {
+  op: RestoreOp
+  abs: string
+  /** The file's stamp when it was checked (null: no file); the rename needs it unchanged. */
+  stamp: string | null
+  temp: string
+}
 
 /**
  * Diffs a plan computes for its first files: a small rewind's preview shows every diff at once,
@@ -700,44 +711,86 @@ export class RewindEngine {
     const deletions = ops.filter((op) => op[side] === null).reverse()
     const ordered = [...deletions, ...ops.filter((op) => op[side] !== null)]
     const leftAlone: string[] = []
-    for (const [i, op] of ordered.entries()) {
-      const want = op[side]
-      const other = rollingBack ? op.to : op.from
-      try {
-        const { abs, stamp } = inspectPath(root, op.path)
-        const backedUp = readForBackup.get(op.path)
-        // Untouched since the backup read it: it holds `from`, in the mode the backup saw.
-        const current =
-          backedUp !== undefined && unchangedSince(backedUp, stamp)
-            ? { hash: op.from, mode: backedUp.mode }
-            : hashOfFileAt(abs)
-        const have = current?.hash ?? null
-        const folderAfter = want === null && (rollingBack ? op.fromFolder : op.toFolder) === true
-        if (have !== want) {
-          if (have !== other) {
-            if (rollingBack) throw new RewindError('it was changed since the restore began')
-            throw new RewindError(`${op.path} was changed while the restore ran`)
-          }
-          if (want === null) deleteFileAt(abs, folderAfter)
-          else {
-            const mode = rollingBack ? op.fromMode : op.toMode
-            writeFileAt(abs, blobs.read(want), mode, have === null ? undefined : current?.mode)
-          }
-        } else if (folderAfter && !isFolderAt(abs)) {
-          // The write that was to replace the folder removed it and then failed: it comes back.
-          deleteFileAt(abs, true)
-        }
-      } catch (error) {
-        const reason = failureReason(error)
-        if (!rollingBack) {
-          throw error instanceof RewindError || error instanceof PathOutsideWorkspaceError
-            ? error
-            : new RewindError(`Could not restore ${op.path}: ${reason}`)
-        }
-        leftAlone.push(`${op.path} (${reason})`)
+    const failed = (op: RestoreOp, error: unknown): void => {
+      const reason = failureReason(error)
+      if (!rollingBack) {
+        throw error instanceof RewindError || error instanceof PathOutsideWorkspaceError
+          ? error
+          : new RewindError(`Could not restore ${op.path}: ${reason}`)
       }
-      this.onProgress(i + 1, ops.length)
-      if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
+      leftAlone.push(`${op.path} (${reason})`)
+    }
+    let done = 0
+    const finished = () => this.onProgress(++done, ops.length)
+    // Writes go by batches: the batch's temp files are written, then renamed over their files
+    // one after another. On ext4 a rename over a file starts the writeback of its new data
+    // (auto_da_alloc); renames in a row, after the writes, cost less than a write and a rename
+    // in turn (bench/files-restore.ts). Each file is still old or new, never partial: a crash
+    // leaves temp files beside old files, which recover() removes before its rollback.
+    const pending: PendingWrite[] = []
+    const commit = () => {
+      for (let write = pending.shift(); write !== undefined; write = pending.shift()) {
+        try {
+          // Looked at again right before the rename: a change made since the check (or a link
+          // put on the path) is not overwritten, as when each write followed its check.
+          if (inspectPath(root, write.op.path).stamp !== write.stamp) {
+            throw new RewindError(
+              rollingBack
+                ? 'it was changed since the restore began'
+                : `${write.op.path} was changed while the restore ran`
+            )
+          }
+          replaceWithTemp(write.temp, write.abs)
+        } catch (error) {
+          removeTemp(write.temp)
+          failed(write.op, error)
+        }
+        finished()
+      }
+    }
+    try {
+      for (const [i, op] of ordered.entries()) {
+        const want = op[side]
+        const other = rollingBack ? op.to : op.from
+        let written = false
+        try {
+          const { abs, stamp } = inspectPath(root, op.path)
+          const backedUp = readForBackup.get(op.path)
+          // Untouched since the backup read it: it holds `from`, in the mode the backup saw.
+          const current =
+            backedUp !== undefined && unchangedSince(backedUp, stamp)
+              ? { hash: op.from, mode: backedUp.mode }
+              : hashOfFileAt(abs)
+          const have = current?.hash ?? null
+          const folderAfter = want === null && (rollingBack ? op.fromFolder : op.toFolder) === true
+          if (have !== want) {
+            if (have !== other) {
+              if (rollingBack) throw new RewindError('it was changed since the restore began')
+              throw new RewindError(`${op.path} was changed while the restore ran`)
+            }
+            if (want === null) deleteFileAt(abs, folderAfter)
+            else {
+              const mode = rollingBack ? op.fromMode : op.toMode
+              const replacing = have === null ? undefined : current?.mode
+              const temp = writeTempBeside(abs, blobs.read(want), mode, replacing)
+              pending.push({ op, abs, stamp, temp })
+              written = true
+            }
+          } else if (folderAfter && !isFolderAt(abs)) {
+            // The write that was to replace the folder removed it and then failed: it comes back.
+            deleteFileAt(abs, true)
+          }
+        } catch (error) {
+          failed(op, error)
+        }
+        if (!written) finished()
+        if (pending.length >= FILES_PER_BATCH) commit()
+        if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
+      }
+      commit()
+    } finally {
+      // An apply that stopped part way: the temp files not renamed are no file of the user's.
+      for (const write of pending) removeTemp(write.temp)
     }
     return leftAlone
   }

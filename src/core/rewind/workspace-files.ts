@@ -207,6 +207,20 @@ export function writeFileAt(
   mode?: number,
   replacingMode?: number
 ): void {
+  replaceWithTemp(writeTempBeside(abs, content, mode, replacingMode), abs)
+}
+
+/**
+ * writeFileAt's first half: the new content in a temp file beside `abs` (its folder made, an
+ * empty folder at `abs` removed), returned for replaceWithTemp. Until then `abs` is untouched;
+ * a crash leaves the temp file, which removeLeftoverTemps clears.
+ */
+export function writeTempBeside(
+  abs: string,
+  content: Buffer,
+  mode?: number,
+  replacingMode?: number
+): string {
   let keep = replacingMode
   if (replacingMode === undefined) {
     mkdirSync(dirname(abs), { recursive: true })
@@ -230,11 +244,26 @@ export function writeFileAt(
     } finally {
       closeSync(fd)
     }
-    renameSync(temp, abs)
   } catch (error) {
-    rmSync(temp, { force: true })
+    removeTemp(temp)
     throw error
   }
+  return temp
+}
+
+/** writeFileAt's second half: the temp file takes the file's place in one rename. */
+export function replaceWithTemp(temp: string, abs: string): void {
+  try {
+    renameSync(temp, abs)
+  } catch (error) {
+    removeTemp(temp)
+    throw error
+  }
+}
+
+/** Removes a temp file writeTempBeside made that will not be renamed. */
+export function removeTemp(temp: string): void {
+  rmSync(temp, { force: true })
 }
 
 function removeEmptyFolder(abs: string): void {

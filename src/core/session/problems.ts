@@ -1,32 +1,31 @@
 // What loading found wrong in a session file. Loading never fails on bad content: it keeps every
 // record it can and lists each problem with its line number, for inspect and the app's notices.
-import { z } from 'zod'
+//
+// Plain types, not zod schemas: nothing validates a problem (loading makes them), and this module
+// is on the path of every read of a session, where loading zod cost `inspect` ~60 ms of its start.
 
-export const LoadProblemKind = z.enum([
+export type LoadProblemKind =
   /** No record at all, not even the header: what a crash between creating and writing leaves. */
-  'empty',
+  | 'empty'
   /** A line that is not JSON (a complete line, so not a crash mid-write). */
-  'malformed',
+  | 'malformed'
   /** The last line is incomplete: the writer died (or the disk filled) mid-write. */
-  'torn-tail',
+  | 'torn-tail'
   /** A message whose parentUuid names no message in the file: shown as a root. */
-  'missing-parent',
+  | 'missing-parent'
   /** Following parentUuid would loop: the record closing the loop is shown as a root. */
-  'cycle',
+  | 'cycle'
   /** A uuid seen before: the first record wins, this one is ignored. */
-  'duplicate-uuid',
+  | 'duplicate-uuid'
   /** JSON, but not a usable record of its type (missing fields, or a bad header). */
-  'invalid-record'
-])
-export type LoadProblemKind = z.infer<typeof LoadProblemKind>
+  | 'invalid-record'
 
-export const LoadProblem = z.object({
+export interface LoadProblem {
   /** 1-based line in the file. */
-  line: z.number().int(),
-  kind: LoadProblemKind,
-  message: z.string()
-})
-export type LoadProblem = z.infer<typeof LoadProblem>
+  line: number
+  kind: LoadProblemKind
+  message: string
+}
 
 /** Why a file holding no record is no session (loading and listing both say it). */
 export function emptyFileMessage(bytes: number): string {

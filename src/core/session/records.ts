@@ -4,7 +4,8 @@ import { z } from 'zod'
 import { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_PROMPT_BYTES } from '../../shared/prompt-limit'
 
-export const SESSION_FORMAT_VERSION = 1
+export { SESSION_FORMAT_VERSION } from './format-version'
+
 /**
  * Longest text kept in one record; longer content is cut with a visible notice. A prompt the
  * contract accepts is stored whole: MAX_PROMPT_BYTES of UTF-8 are at most as many characters.

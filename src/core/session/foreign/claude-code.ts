@@ -32,7 +32,7 @@
 //   snapshot on the branch lists. After a branch's last turn Claude Code keeps no content: such
 //   records have `after: null, afterUnknown: true`.
 import { basename, dirname, join } from 'node:path'
-import { SESSION_FORMAT_VERSION } from '../records'
+import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import type { LoadProblem } from '../problems'
 import { SessionTree, isPrompt, type TreeRecord } from '../tree'

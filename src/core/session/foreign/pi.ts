@@ -10,7 +10,7 @@
 // - model_change, thinking_level_change, custom, session_info and entry types we do not know are
 //   not drawn: they stay links of the chain (ParentResolver) and are kept raw (FOREIGN_RECORD).
 // oh-my-pi (oh-my-pi.ts) writes the same entries and reads through this mapper.
-import { SESSION_FORMAT_VERSION } from '../records'
+import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import type { LoadProblem } from '../problems'
 import { ParentResolver } from './parents'
