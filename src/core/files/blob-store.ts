@@ -19,7 +19,14 @@
 //     root again (carrying every edit since), or stored whole when that would not pay.
 // So a read applies at most CHAIN_KEYS + CHAIN_STEPS - 1 deltas, the store grows with the size
 // of the edits (each edit stored about twice), and a snapshot costs the same at turn 400 as at 4.
-import { createHash } from 'node:crypto'
+//
+// Raw, then settled. A command that changed many files (a batch written as a pack) stores each
+// new version of a file raw, naming its previous version: no inflating of the previous version,
+// no delta, no zlib on the command's path (as git writes loose objects first and deltas at gc).
+// gc settles them (settled(): the delta of that previous version a put would have made, or
+// deflated whole) when it rewrites their pack, which is marked unsettled (pack-file.ts). A few
+// changed files (a loose batch) are settled at once, as they are written.
+import { hash as digestOf } from 'node:crypto'
 import {
   closeSync,
   existsSync,
@@ -50,7 +57,8 @@ import {
 const COMPRESSION_LEVEL = 1
 
 export function sha256(content: Buffer): string {
-  return createHash('sha256').update(content).digest('hex')
+  // One-shot: twice as fast as createHash on the few KB of a usual file.
+  return digestOf('sha256', content, 'hex')
 }
 
 const HASH = /^[0-9a-f]{64}$/
@@ -64,6 +72,9 @@ const DELTA_V2 = Buffer.from('RSD2', 'latin1')
 const MAGIC_BYTES = 4
 const V1_HEADER_BYTES = MAGIC_BYTES + 32
 const V2_HEADER_BYTES = V1_HEADER_BYTES + 2
+/** "RSW1", the hash of the file's previous version, the raw content (see above). */
+const RAW = Buffer.from('RSW1', 'latin1')
+const RAW_HEADER_BYTES = MAGIC_BYTES + 32
 /** Versions in a run of steps, its key included (see the module header). */
 export const CHAIN_STEPS = 16
 /** How deep keys chain before one is made from the whole blob again. */
@@ -204,7 +215,8 @@ export class BlobStore {
       put: (content, hint = {}) => this.store(content, hint, batch),
       commit: () => {
         try {
-          batch.commit((hash, bytes) => this.writeLoose(hash, bytes))
+          // A few blobs go loose: settled now, as no gc rewrites loose blobs before packing them.
+          batch.commit((hash, bytes) => this.writeLoose(hash, this.settled(hash, bytes) ?? bytes))
         } finally {
           close()
           // The pack folder changed: the next lookup reads the new pack's index.
@@ -223,11 +235,19 @@ export class BlobStore {
     this.remember(hash, content)
     if (this.heldIn(hash, batch)) return hash
     const kind = hint.path === undefined ? null : extname(hint.path)
-    const { bytes, shape, kindBase } = this.encode(content, hint.previous ?? null, kind, batch)
-    if (batch === null) this.writeLoose(hash, bytes)
+    const previous = hint.previous ?? null
+    const raw =
+      batch !== null &&
+      previous !== null &&
+      HASH.test(previous) &&
+      content.length <= MAX_DELTA_BYTES
+    const { bytes, shape, kindBase } = raw
+      ? { bytes: [rawHeader(previous), content], shape: WHOLE, kindBase: null }
+      : this.encode(content, previous, kind, batch)
+    if (batch === null) this.writeLoose(hash, joined(bytes))
     else {
       try {
-        batch.add(hash, bytes)
+        batch.add(hash, bytes, raw)
       } catch (error) {
         throw new WriteFailedError(`a backup in ${this.dir}`, error)
       }
@@ -251,13 +271,14 @@ export class BlobStore {
   ): { bytes: Buffer; shape: Shape; kindBase: string | null } {
     const whole = (kindBase: string | null = null) => ({
       bytes: deflateSync(content, { level: COMPRESSION_LEVEL }),
-      shape: { base: null, depth: 0, steps: 0 },
+      shape: WHOLE,
       kindBase
     })
+    const held = (hash: string) => this.heldIn(hash, batch)
     if (content.length > MAX_DELTA_BYTES) return whole()
     if (previous !== null) {
       const plan = this.chainPlan(previous)
-      const delta = plan === null ? null : this.deltaFrom(plan, content, batch)
+      const delta = plan === null ? null : this.deltaFrom(plan, content, held)
       return delta === null ? whole() : { ...delta, kindBase: null }
     }
     // A new file: perhaps much like another of its kind (generated code, fixtures). A miss costs
@@ -271,7 +292,7 @@ export class BlobStore {
     if (kindBase === undefined) return whole(kind)
     const alike = batch === null || Math.abs(kindBase.bytes - content.length) <= content.length / 10
     const delta = alike
-      ? this.deltaFrom({ base: kindBase.hash, depth: 1, steps: 0 }, content, batch)
+      ? this.deltaFrom({ base: kindBase.hash, depth: 1, steps: 0 }, content, held)
       : null
     if (delta !== null) {
       kindBase.misses = 0
@@ -318,17 +339,63 @@ export class BlobStore {
   }
 
   /**
+   * The stored form gc keeps of a blob a batch stored raw: the delta of the previous version it
+   * names that a put would have made (when that version is still stored and the delta pays),
+   * else deflated whole. null when `stored` is not raw (nothing to settle). `leaving`: blobs a gc
+   * is deleting, never made a base.
+   *
+   * The delta's depth is the chain's true depth, walked down to its whole blob: a blob another
+   * session made from this one while it was raw counted it as whole, so a header's depth may
+   * undercount by one settled chain; walking keeps every settled chain, and so every chain
+   * made on top of one, within MAX_CHAIN_READ.
+   */
+  settled(hash: string, stored: Buffer, leaving: ReadonlySet<string> = new Set()): Buffer | null {
+    if (!isRaw(stored)) return null
+    const content = stored.subarray(RAW_HEADER_BYTES)
+    const previous = stored.toString('hex', MAGIC_BYTES, RAW_HEADER_BYTES)
+    const plan = this.chainPlan(previous)
+    const baseDepth = plan === null ? null : this.trueDepth(plan.base)
+    const delta =
+      plan === null || baseDepth === null || baseDepth + 1 >= CHAIN_KEYS + CHAIN_STEPS
+        ? null
+        : this.deltaFrom(
+            { ...plan, depth: Math.max(plan.depth, baseDepth + 1) },
+            content,
+            (h) => !leaving.has(h) && this.isStored(h)
+          )
+    // A later blob of the same run may be settled as a delta of this one: plan it by this shape.
+    this.rememberShape(hash, delta?.shape ?? WHOLE)
+    return delta?.bytes ?? deflateSync(content, { level: COMPRESSION_LEVEL })
+  }
+
+  /** Deltas read to rebuild `hash`, by its chain's headers; null when the chain cannot be read. */
+  private trueDepth(hash: string): number | null {
+    try {
+      let at = hash
+      for (let depth = 0; depth <= MAX_CHAIN_READ; depth++) {
+        const base = this.shapeOf(at).base
+        if (base === null) return depth
+        at = base
+      }
+    } catch {
+      // Gone or damaged: settled whole.
+    }
+    return null
+  }
+
+  /**
    * The delta blob for `content` by `plan`, or null when too little of it is in the base or the
-   * base is gone. Using a base renews it (see renewed), so retention sees it in use from now on.
+   * base is gone (`held`: whether the store has it, for a put also renewing it: see renewed, so
+   * retention sees it in use from now on).
    */
   private deltaFrom(
     plan: DeltaPlan,
     content: Buffer,
-    batch: PendingBatch | null
+    held: (hash: string) => boolean
   ): { bytes: Buffer; shape: Shape } | null {
     let ops: Buffer | null
     try {
-      if (!this.heldIn(plan.base, batch)) return null
+      if (!held(plan.base)) return null
       const base = this.contentOf(plan.base)
       if (base.length > MAX_DELTA_BYTES) return null
       // A version with a few local edits (the usual new version) needs no index of its base.
@@ -526,6 +593,13 @@ export class BlobStore {
   private decode(hash: string, depth: number): Buffer {
     const stored = this.storedBytes(hash)
     const shape = shapeIn(stored)
+    if (isRaw(stored)) {
+      // No zlib checksum covers raw bytes: the hash does.
+      const content = stored.subarray(RAW_HEADER_BYTES)
+      if (sha256(content) !== hash)
+        throw new BlobDamagedError(hash, 'its content does not match its hash')
+      return content
+    }
     if (shape.base === null) return inflate(hash, stored)
     // Far deeper than any chain this store makes: a loop of damaged headers, not a chain.
     if (depth > MAX_CHAIN_READ) {
@@ -614,8 +688,10 @@ export class BlobStore {
  * being written. Commit writes the few loose, or finishes the pack.
  */
 class PendingBatch {
-  private readonly held = new Map<string, Buffer>()
+  private readonly held = new Map<string, Stored>()
   private pack: PackWriter | null = null
+  /** Whether a blob was added raw: its pack is then marked unsettled, for gc. */
+  private holdsRaw = false
 
   constructor(private readonly dir: string) {}
 
@@ -624,10 +700,12 @@ class PendingBatch {
   }
 
   read(hash: string): Buffer | null {
-    return this.held.get(hash) ?? this.pack?.read(hash) ?? null
+    const held = this.held.get(hash)
+    return held === undefined ? (this.pack?.read(hash) ?? null) : joined(held)
   }
 
-  add(hash: string, bytes: Buffer): void {
+  add(hash: string, bytes: Stored, raw: boolean): void {
+    if (raw) this.holdsRaw = true
     if (this.pack === null && this.held.size < MIN_BATCH_PACKED) {
       this.held.set(hash, bytes)
       return
@@ -643,12 +721,13 @@ class PendingBatch {
   commit(writeLoose: (hash: string, bytes: Buffer) => void): void {
     if (this.pack !== null) {
       try {
+        if (this.holdsRaw) this.pack.markUnsettled()
         this.pack.finish(false)
       } catch (error) {
         throw new WriteFailedError(`a backup in ${this.dir}`, error)
       }
     }
-    for (const [hash, bytes] of this.held) writeLoose(hash, bytes)
+    for (const [hash, bytes] of this.held) writeLoose(hash, joined(bytes))
     this.held.clear()
   }
 
@@ -717,6 +796,30 @@ function folderStamp(dir: string): string {
   // than the stat.
   const stats = statSync(dir, { bigint: true, throwIfNoEntry: false })
   return stats === undefined ? 'none' : `${stats.ino}:${stats.mtimeNs}`
+}
+
+const WHOLE: Shape = Object.freeze({ base: null, depth: 0, steps: 0 })
+
+function isRaw(stored: Buffer): boolean {
+  return stored.length >= RAW_HEADER_BYTES && stored.subarray(0, MAGIC_BYTES).equals(RAW)
+}
+
+/**
+ * A blob's stored bytes: whole, or in pieces written back to back (a raw blob is its header and
+ * the content as read: no copy of the content to put them together).
+ */
+type Stored = Buffer | readonly Buffer[]
+
+function joined(stored: Stored): Buffer {
+  return Buffer.isBuffer(stored) ? stored : Buffer.concat(stored)
+}
+
+/** What comes before the content of a raw blob, a new version of `previous` (see RAW). */
+function rawHeader(previous: string): Buffer {
+  const header = Buffer.allocUnsafe(RAW_HEADER_BYTES)
+  RAW.copy(header, 0)
+  header.write(previous, MAGIC_BYTES, 'hex')
+  return header
 }
 
 /** The shape a blob's first bytes give: whole, an RSD1 delta (of a whole blob) or an RSD2 one. */

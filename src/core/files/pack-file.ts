@@ -2,9 +2,10 @@
 // take a disk block. Retention writes them (retention.ts) from blobs no session used lately;
 // the blob store reads from them when a blob is not loose (blob-store.ts).
 //
-// Layout: "RSPK" 0x01 0 0 0 | each blob's stored bytes, back to back | the index: per blob its
+// Layout: "RSPK" 0x01 flags 0 0 | each blob's stored bytes, back to back | the index: per blob its
 // hash (32 bytes), offset (u64), length (u32) and last use (f64, ms) | trailer: index offset
-// (u64), count (u32), "RSPK". Written to a temp file and renamed (fsync'd first when other
+// (u64), count (u32), "RSPK". Flags: 1 = "unsettled", written by a batch that stored new versions
+// raw (blob-store.ts): gc rewrites such a pack with those blobs settled. Written to a temp file and renamed (fsync'd first when other
 // copies of its blobs are to be deleted): a pack is whole or absent, and never changes after.
 import { randomBytes } from 'node:crypto'
 import {
@@ -15,14 +16,17 @@ import {
   readdirSync,
   readSync,
   renameSync,
-  rmSync
+  rmSync,
+  statSync
 } from 'node:fs'
 import { join } from 'node:path'
 import { ensurePrivateDir, openPrivateFileSync } from '../os/private-files'
 import { writeAllSync } from '../os/write-all'
 
 const MAGIC = Buffer.from('RSPK', 'latin1')
-const HEADER = Buffer.concat([MAGIC, Buffer.from([1, 0, 0, 0])])
+const HEADER_BYTES = 8
+const FLAGS_AT = 5
+const UNSETTLED = 1
 const INDEX_ENTRY_BYTES = 32 + 8 + 4 + 8
 const TRAILER_BYTES = 8 + 4 + 4
 
@@ -57,6 +61,30 @@ export function listPacks(dir: string): string[] {
 }
 
 /**
+ * Removes the temp files of packs whose writer died (a crash mid-batch) before `beforeMs`: a
+ * live writer's temp file is minutes old at most. Returns how many went.
+ */
+export function removeStalePackTemps(dir: string, beforeMs: number): number {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+    throw error
+  }
+  let removed = 0
+  for (const name of names) {
+    if (!/^[0-9a-f]{16}\.pack\.tmp$/.test(name)) continue
+    const file = join(dir, name)
+    const stats = statSync(file, { throwIfNoEntry: false })
+    if (stats === undefined || stats.mtimeMs >= beforeMs) continue
+    rmSync(file, { force: true })
+    removed++
+  }
+  return removed
+}
+
+/**
  * A pack being written, blob by blob, to a temp file beside where it will be: readable from here
  * meanwhile (read), visible to every store only once finish() renames it into place.
  */
@@ -64,9 +92,15 @@ export class PackWriter {
   readonly file: string
   private readonly temp: string
   private fd: number | null
-  private offset = HEADER.length
+  private offset = HEADER_BYTES
+  /** Blobs added but not yet written, from `unwrittenAt` on: written together (see add). */
+  private unwritten: Buffer[] = []
+  private unwrittenAt = HEADER_BYTES
   private readonly entries: { hash: string; offset: number; length: number; usedMs: number }[] = []
   private readonly byHash = new Map<string, { offset: number; length: number }>()
+
+  /** Set by markUnsettled: it holds raw blobs for gc to settle (see the module header). */
+  private unsettled = false
 
   constructor(dir: string) {
     ensurePrivateDir(dir)
@@ -74,7 +108,7 @@ export class PackWriter {
     this.temp = `${this.file}.tmp`
     this.fd = openPrivateFileSync(this.temp, 'wx')
     try {
-      writeAllSync(this.fd, HEADER)
+      writeAllSync(this.fd, Buffer.concat([MAGIC, Buffer.from([1, 0, 0, 0])]))
     } catch (error) {
       this.abort()
       throw error
@@ -89,19 +123,41 @@ export class PackWriter {
     return this.byHash.has(hash)
   }
 
-  add(hash: string, bytes: Buffer, usedMs: number): void {
+  markUnsettled(): void {
+    this.unsettled = true
+  }
+
+  /** Adds a blob (its stored bytes, or their pieces in order); written with the next ones (a write per ~1 MB, not per blob) or when read. */
+  add(hash: string, bytes: Buffer | readonly Buffer[], usedMs: number): void {
     if (this.byHash.has(hash)) return
-    writeAllSync(this.openFd(), bytes, this.offset)
-    const entry = { hash, offset: this.offset, length: bytes.length, usedMs }
+    this.openFd()
+    const pieces = Buffer.isBuffer(bytes) ? [bytes] : bytes
+    let length = 0
+    for (const piece of pieces) {
+      this.unwritten.push(piece)
+      length += piece.length
+    }
+    if (this.offset + length - this.unwrittenAt >= WRITE_CHUNK_BYTES) this.writeOut()
+    const entry = { hash, offset: this.offset, length, usedMs }
     this.entries.push(entry)
     this.byHash.set(hash, entry)
-    this.offset += bytes.length
+    this.offset += length
   }
 
   /** The stored bytes of a blob added here, or null. */
   read(hash: string): Buffer | null {
     const entry = this.byHash.get(hash)
-    return entry === undefined ? null : readAt(this.openFd(), entry.offset, entry.length)
+    if (entry === undefined) return null
+    if (entry.offset >= this.unwrittenAt) this.writeOut()
+    return readAt(this.openFd(), entry.offset, entry.length)
+  }
+
+  private writeOut(): void {
+    if (this.unwritten.length === 0) return
+    const bytes = Buffer.concat(this.unwritten)
+    writeAllSync(this.openFd(), bytes, this.unwrittenAt)
+    this.unwritten = []
+    this.unwrittenAt += bytes.length
   }
 
   /**
@@ -111,6 +167,8 @@ export class PackWriter {
   finish(durable: boolean): string {
     const fd = this.openFd()
     try {
+      this.writeOut()
+      if (this.unsettled) writeAllSync(fd, Buffer.from([UNSETTLED]), FLAGS_AT)
       const index = Buffer.alloc(this.entries.length * INDEX_ENTRY_BYTES)
       for (const [i, entry] of this.entries.entries()) {
         const at = i * INDEX_ENTRY_BYTES
@@ -168,7 +226,7 @@ export function readPackIndex(file: string): PackedBlob[] {
   const fd = openSync(file, 'r')
   try {
     const size = fstatSync(fd).size
-    if (size < HEADER.length + TRAILER_BYTES) throw new PackDamagedError(`${file} is too short`)
+    if (size < HEADER_BYTES + TRAILER_BYTES) throw new PackDamagedError(`${file} is too short`)
     const trailer = readAt(fd, size - TRAILER_BYTES, TRAILER_BYTES)
     if (!trailer.subarray(12).equals(MAGIC)) throw new PackDamagedError(`${file} has no trailer`)
     const indexAt = Number(trailer.readBigUInt64LE(0))
@@ -181,7 +239,7 @@ export function readPackIndex(file: string): PackedBlob[] {
       const at = i * INDEX_ENTRY_BYTES
       const offset = Number(index.readBigUInt64LE(at + 32))
       const length = index.readUInt32LE(at + 40)
-      if (offset < HEADER.length || offset + length > indexAt) {
+      if (offset < HEADER_BYTES || offset + length > indexAt) {
         throw new PackDamagedError(`${file}: entry ${i} lies outside the pack`)
       }
       return {
@@ -192,6 +250,22 @@ export function readPackIndex(file: string): PackedBlob[] {
         usedMs: index.readDoubleLE(at + 44)
       }
     })
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Whether a pack was written unsettled (see the module header); false for a damaged one. */
+export function isUnsettledPack(file: string): boolean {
+  const fd = openSync(file, 'r')
+  try {
+    const header = Buffer.alloc(HEADER_BYTES)
+    const read = readSync(fd, header, 0, HEADER_BYTES, 0)
+    return (
+      read === HEADER_BYTES &&
+      header.subarray(0, 4).equals(MAGIC) &&
+      (header[FLAGS_AT] ?? 0) === UNSETTLED
+    )
   } finally {
     closeSync(fd)
   }
@@ -237,6 +311,8 @@ export class PackReader {
 }
 
 const MAX_OPEN_PACKS = 4
+/** A pack being written writes its blobs in pieces of about this size. */
+const WRITE_CHUNK_BYTES = 1 << 20
 
 function readAt(fd: number, position: number, length: number): Buffer {
   const out = Buffer.alloc(length)

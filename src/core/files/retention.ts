@@ -21,10 +21,12 @@ import { BlobStore } from './blob-store'
 import { type HistoryPaths, historyPathsAt } from './history-paths'
 import {
   type PackedBlob,
+  isUnsettledPack,
   listPacks,
   packsDir,
   readPackIndex,
   readPacked,
+  removeStalePackTemps,
   writePack
 } from './pack-file'
 
@@ -166,13 +168,21 @@ export async function collectGarbage(
   let packedBlobs = 0
   if (options.dryRun !== true) {
     const doomedHashes = new Set(doomed.map((b) => b.hash))
-    rewritePacksWithout(paths, packs, blobs, doomedHashes)
+    // What a batch a crash cut short left: its blobs were never named by a record.
+    removeStalePackTemps(packsDir(paths.blobs), graceStart)
+    const store = new BlobStore(paths.blobs)
+    rewritePacks(paths, store, packs, blobs, doomedHashes)
     for (const blob of doomed) if (blob.file !== null) await fs.rm(blob.file, { force: true })
     for (const j of oldJournals) await fs.rm(join(paths.restores, `${j.id}.json`), { force: true })
     const idle = blobs.filter(
       (b) => b.file !== null && !doomedHashes.has(b.hash) && b.mtimeMs < graceStart
     )
-    packedBlobs = await packIdleBlobs(paths, idle.slice(0, options.packLimit ?? idle.length))
+    packedBlobs = await packIdleBlobs(
+      paths,
+      store,
+      idle.slice(0, options.packLimit ?? idle.length),
+      doomedHashes
+    )
   }
   return {
     workspace,
@@ -400,15 +410,22 @@ const MIN_BLOBS_TO_PACK = 16
  * Moves loose blobs nobody used lately into one new pack file, then removes the loose files:
  * thousands of small backups stop taking a disk block each. Returns how many were packed.
  */
-async function packIdleBlobs(paths: HistoryPaths, idle: BlobFile[]): Promise<number> {
+async function packIdleBlobs(
+  paths: HistoryPaths,
+  store: BlobStore,
+  idle: BlobFile[],
+  doomed: ReadonlySet<string>
+): Promise<number> {
   if (idle.length < MIN_BLOBS_TO_PACK) return 0
   const entries: { hash: string; bytes: Buffer; usedMs: number; file: string }[] = []
   for (const blob of idle) {
     if (blob.file === null) continue
     try {
+      // A raw blob (an unsettled pack's, used again and so written loose) is packed settled.
+      const bytes = await fs.readFile(blob.file)
       entries.push({
         hash: blob.hash,
-        bytes: await fs.readFile(blob.file),
+        bytes: store.settled(blob.hash, bytes, doomed) ?? bytes,
         usedMs: blob.mtimeMs,
         file: blob.file
       })
@@ -429,10 +446,13 @@ async function packIdleBlobs(paths: HistoryPaths, idle: BlobFile[]): Promise<num
 
 /**
  * Rewrites each pack that holds a doomed blob without it (a pack never changes in place), and
- * drops packs left empty. The new pack is durable before the old one goes.
+ * each unsettled pack with its raw blobs settled (blob-store.ts), and drops packs left empty.
+ * The new pack is durable before the old one goes: a crash in between leaves a blob in both,
+ * each copy rebuilding the same content.
  */
-function rewritePacksWithout(
+function rewritePacks(
   paths: HistoryPaths,
+  store: BlobStore,
   byPack: Map<string, PackedBlob[]>,
   blobs: BlobFile[],
   doomed: Set<string>
@@ -441,11 +461,20 @@ function rewritePacksWithout(
   for (const [pack, entries] of byPack) {
     // Packed copies of blobs that are also loose are dropped too: the loose copy is newer.
     const keep = entries.filter((e) => !doomed.has(e.hash) && !loose.has(e.hash))
-    if (keep.length === entries.length) continue
+    const unsettled = isUnsettledPack(pack)
+    if (keep.length === entries.length && !unsettled) continue
     if (keep.length > 0) {
+      // In pack order, so a file's earlier version is settled before the later ones made from it.
       writePack(
         packsDir(paths.blobs),
-        keep.map((e) => ({ hash: e.hash, bytes: readPacked(e), usedMs: e.usedMs }))
+        keep.map((e) => {
+          const bytes = readPacked(e)
+          return {
+            hash: e.hash,
+            bytes: store.settled(e.hash, bytes, doomed) ?? bytes,
+            usedMs: e.usedMs
+          }
+        })
       )
     }
     rmSync(pack, { force: true })

@@ -4,7 +4,7 @@
 // its "before" content at hand). After that, each call re-stats only what the watcher saw move,
 // hashes only files whose stat changed, and backs up only content the store does not hold yet;
 // its cost follows the number of paths that moved, not the size of the workspace.
-import { lstatSync, readFileSync, type Stats } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { type BlobBatch, type BlobStore, sha256 } from './blob-store'
 import { FolderSet, parentOf } from './folder-set'
@@ -14,7 +14,6 @@ import {
   sameStat,
   scanTree,
   scanUnnamed,
-  statFile,
   statOf,
   type UnnamedFiles,
   yieldToEventLoop
@@ -40,6 +39,8 @@ export type DetectedChange =
   | { kind: 'untracked'; path: string; reason: string }
 
 const UNNAMED_REASON = 'its name is not valid UTF-8, and file history records UTF-8 names only'
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK
 
 /** Files hashed and backed up between two yields to the event loop. */
 const FILES_PER_BATCH = 64
@@ -198,30 +199,38 @@ export class WorkspaceChanges {
     const fresh = new Map<string, UnnamedFiles>()
     for (const rel of dirty) {
       if (rel.includes('\uFFFD')) holders.add(parentOf(rel))
+      // A path ignored as a file and as a folder is tracked neither way: not even looked at.
+      const ignored = this.rules.isIgnored(rel, false) && this.rules.isIgnored(rel, true)
+      // A tracked file is usually there, changed: opened at once. Any other path (a new file,
+      // or a temp file already gone, as `sed -i` leaves one per file) is lstat'ed first, which
+      // costs no exception when there is nothing.
       const abs = join(this.root, rel)
-      // One lstat per path, and no exception for one that is gone (a command's deletions).
-      let stats: Stats | undefined
+      const found: Found = ignored
+        ? { kind: 'none' }
+        : manifest.files.has(rel)
+          ? openFound(abs, { unreadable: 'lstat' })
+          : lstatFound(abs)
       try {
-        stats = lstatSync(abs, { throwIfNoEntry: false })
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
-      }
-      const isDir = stats?.isDirectory() === true
-      // A folder that moved or vanished takes its watches along; a new one gets watched.
-      this.watcher.unwatchUnder(rel)
-      const now = new Map<string, FileStat>()
-      if (isDir && !this.rules.isIgnored(rel, true)) {
-        const scan = await scanTree(this.root, this.rules, rel)
-        this.watcher.watchDirs(scan.dirs)
-        for (const [path, stat] of scan.files) now.set(path, stat)
-        for (const [holder, files] of scan.unnamed) {
-          holders.add(holder)
-          fresh.set(holder, files)
+        // A folder that moved or vanished takes its watches along; a new one gets watched.
+        this.watcher.unwatchUnder(rel)
+        const now = new Map<string, FileStat>()
+        let opened: { path: string; fd: number } | undefined
+        if (found.kind === 'folder' && !this.rules.isIgnored(rel, true)) {
+          const scan = await scanTree(this.root, this.rules, rel)
+          this.watcher.watchDirs(scan.dirs)
+          for (const [path, stat] of scan.files) now.set(path, stat)
+          for (const [holder, files] of scan.unnamed) {
+            holders.add(holder)
+            fresh.set(holder, files)
+          }
+        } else if (found.kind === 'file' && !this.rules.isIgnored(rel, false)) {
+          now.set(rel, found.stat)
+          if (found.fd !== null) opened = { path: rel, fd: found.fd }
         }
-      } else if (stats?.isFile() === true && !this.rules.isIgnored(rel, false)) {
-        now.set(rel, statOf(stats))
+        changes.push(...(await this.update(manifest, manifest.under(rel), now, opened)))
+      } finally {
+        if (found.kind === 'file' && found.fd !== null) closeSync(found.fd)
       }
-      changes.push(...(await this.update(manifest, manifest.under(rel), now)))
     }
     return [...changes, ...this.updateUnnamed(holders, fresh)]
   }
@@ -252,12 +261,14 @@ export class WorkspaceChanges {
 
   /**
    * Makes `manifest` agree with `now` over the paths of `known` ∪ `now`: unchanged stats are
-   * kept, the rest hashed and backed up. Returns the changes.
+   * kept, the rest hashed and backed up (`opened`: a file of `now` already open, its stat that
+   * descriptor's). Returns the changes.
    */
   private async update(
     manifest: Manifest,
     known: Map<string, Entry>,
-    now: Map<string, FileStat>
+    now: Map<string, FileStat>,
+    opened?: { path: string; fd: number }
   ): Promise<DetectedChange[]> {
     const changes: DetectedChange[] = []
     for (const [path, before] of known) {
@@ -269,7 +280,7 @@ export class WorkspaceChanges {
     for (const [path, stat] of now) {
       const before = known.get(path)
       if (before !== undefined && sameStat(before.stat, stat)) continue
-      const after = this.backUp(path, stat, before?.hash)
+      const after = this.backUp(path, stat, before?.hash, opened?.path === path ? opened.fd : null)
       if (after === null) manifest.delete(path)
       else manifest.set(path, after)
       this.report(changes, path, before, after ?? undefined)
@@ -303,20 +314,36 @@ export class WorkspaceChanges {
     }
   }
 
-  /** `previous`: the hash the manifest had for the file, the base its new version is stored as a delta of. */
-  private backUp(path: string, stat: FileStat, previous: string | null | undefined): Entry | null {
+  /**
+   * `previous`: the hash the manifest had for the file, the base its new version is stored as a
+   * delta of; `opened`: the file open already, `stat` its descriptor's. null when the path holds
+   * no regular file any more.
+   */
+  private backUp(
+    path: string,
+    stat: FileStat,
+    previous: string | null | undefined,
+    opened: number | null
+  ): Entry | null {
     if (stat.size > this.sizeCapBytes) return { stat, hash: null }
+    // One descriptor for the stat and the read: the stat kept is the one taken before the bytes
+    // were read, so a write during the read shows as a changed stat next time (read again), never
+    // as a new stat beside old bytes.
+    let now = stat
     let content: Buffer
-    try {
-      content = readFileSync(join(this.root, path))
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' || code === 'ENOTDIR') return null
-      throw error
+    if (opened !== null) content = readAll(opened, stat.size)
+    else {
+      // A file it cannot read fails here, refusing the command (or listed as not stored).
+      const found = openFound(join(this.root, path), { unreadable: 'throw' })
+      if (found.kind !== 'file' || found.fd === null) return null
+      try {
+        now = found.stat
+        if (now.size > this.sizeCapBytes) return { stat: now, hash: null }
+        content = readAll(found.fd, now.size)
+      } finally {
+        closeSync(found.fd)
+      }
     }
-    // Bytes read may be newer than the stat: keep the stat of what we hashed.
-    const now = statFile(join(this.root, path))
-    if (now === null) return null
     if (content.length > this.sizeCapBytes) return { stat: now, hash: null }
     try {
       const hint = { previous, path }
@@ -325,6 +352,77 @@ export class WorkspaceChanges {
       if (this.unstored === null) throw error
       this.unstored.push(`${path} (${(error as Error).message})`)
       return { stat: now, hash: sha256(content) }
+    }
+  }
+}
+
+/**
+ * What a path holds, by one open and fstat (the usual dirty path is a changed file, read next
+ * through the same descriptor: no lstat first). A regular file is left open for the caller to
+ * close; fd null where it cannot be opened (no read permission), its stat then lstat's. Not
+ * through a symlink (ELOOP: not tracked), and no wait on a FIFO put there (O_NONBLOCK).
+ */
+type Found = { kind: 'file'; fd: number | null; stat: FileStat } | { kind: 'folder' | 'none' }
+
+function openFound(abs: string, options: { unreadable: 'lstat' | 'throw' }): Found {
+  let fd: number
+  try {
+    fd = openSync(abs, READ_FLAGS)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    // ELOOP: a symlink; ENXIO: a socket.
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENXIO') {
+      return { kind: 'none' }
+    }
+    if ((code !== 'EACCES' && code !== 'EPERM') || options.unreadable === 'throw') throw error
+    // Unreadable: what it is comes from lstat (a folder is then walked as before; a file fails
+    // where it is read, as before).
+    return lstatFound(abs)
+  }
+  let stats: Stats
+  try {
+    stats = fstatSync(fd)
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+  if (stats.isFile()) return { kind: 'file', fd, stat: statOf(stats) }
+  closeSync(fd)
+  return { kind: stats.isDirectory() ? 'folder' : 'none' }
+}
+
+/** What a path holds, by lstat: a file is not opened (fd null). */
+function lstatFound(abs: string): Found {
+  let stats: Stats | undefined
+  try {
+    stats = lstatSync(abs, { throwIfNoEntry: false })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
+  }
+  if (stats?.isDirectory() === true) return { kind: 'folder' }
+  return stats?.isFile() === true
+    ? { kind: 'file', fd: null, stat: statOf(stats) }
+    : { kind: 'none' }
+}
+
+/**
+ * The content of the regular file open at `fd`, whose size a stat just gave: one read where the
+ * size still holds (a read of one byte more that comes back short is the end of the file),
+ * where readFileSync stats again and reads once more to see the end.
+ */
+function readAll(fd: number, size: number): Buffer {
+  let buffer = Buffer.allocUnsafe(size + 1)
+  let length = 0
+  for (;;) {
+    const wanted = buffer.length - length
+    const read = readSync(fd, buffer, length, wanted, null)
+    length += read
+    if (read === 0 || (read < wanted && length === size)) return buffer.subarray(0, length)
+    // Grown since the stat: read on until the end, in a bigger buffer.
+    if (length === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2)
+      buffer.copy(bigger, 0, 0, length)
+      buffer = bigger
     }
   }
 }
