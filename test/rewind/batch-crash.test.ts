@@ -2,8 +2,6 @@
 // writing them, leaves a consistent store: what was committed reads back byte-equal, what was not
 // is invisible (a pack is renamed into place whole or not at all), the session reopens and goes
 // on, and gc settles or removes what was left.
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { readdirSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -16,22 +14,12 @@ import { checkpointAt } from '../../src/core/rewind/rewind-engine'
 import { sessionsDir, workspaceFolder } from '../../src/core/session/paths'
 import { SessionStore } from '../../src/core/session/store'
 import { makeWorkspace, openSession } from './fixture'
+import { killWhenPaused } from '../support/kill-when-paused'
 
 const FILES = 100
 
 async function killedWhenPaused(home: string, cwd: string, mode: string): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(__dirname, 'batch-crash-child.ts'), home, cwd, mode],
-    { stdio: ['ignore', 'pipe', 'inherit'] }
-  )
-  let out = ''
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString()
-    if (out.includes('paused')) child.kill('SIGKILL')
-  })
-  const [, signal] = await once(child, 'exit')
-  expect(signal).toBe('SIGKILL')
+  await killWhenPaused(join(__dirname, 'batch-crash-child.ts'), [home, cwd, mode])
 }
 
 function withFiles() {

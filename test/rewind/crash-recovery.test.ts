@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -7,6 +5,7 @@ import { listJournals } from '../../src/core/rewind/journal'
 import { RewindEngine, checkpointAt } from '../../src/core/rewind/rewind-engine'
 import { SessionStore } from '../../src/core/session/store'
 import { makeWorkspace, openSession } from './fixture'
+import { killWhenPaused } from '../support/kill-when-paused'
 
 const FILES = 300
 
@@ -39,18 +38,7 @@ describe('a restore interrupted by a crash', () => {
     const file = s.store.file
     await s.close()
 
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(__dirname, 'crash-child.ts'), file, s.cwd, s.home, second, '150'],
-      { stdio: ['ignore', 'pipe', 'inherit'] }
-    )
-    let out = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      if (out.includes('paused')) child.kill('SIGKILL')
-    })
-    const [, signal] = await once(child, 'exit')
-    expect(signal).toBe('SIGKILL')
+    await killWhenPaused(join(__dirname, 'crash-child.ts'), [file, s.cwd, s.home, second, '150'])
     // Really mid-restore: some files rewritten back to "original", some not yet.
     const halfway = countWith(s, 'original')
     expect(halfway).toBeGreaterThanOrEqual(150)
