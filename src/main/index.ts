@@ -7,7 +7,7 @@
 import { app, BrowserWindow, dialog, Menu, nativeTheme, screen, session, shell } from 'electron'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { launchStudio, parseLaunchArgs } from '../core/studio/launch'
+import { folderLauncher, launchStudio, parseLaunchArgs } from '../core/studio/launch'
 import { validatingSink } from '../core/studio/events'
 import {
   readRecentWorkspaces,
@@ -92,8 +92,9 @@ async function openWindow(): Promise<void> {
   const options = parseLaunchArgs(argv)
   const emit = validatingSink((event, payload) => window?.webContents.send(event, payload))
   const secrets = safeStorageSecrets(options.home)
+  const launchOptions = { ...options, appRoot: app.getAppPath(), secrets, emit }
   const launch = (cwd: string | undefined, demo: boolean) =>
-    launchStudio({ ...options, cwd, demo, appRoot: app.getAppPath(), secrets, emit })
+    launchStudio({ ...launchOptions, cwd, demo })
   // Started from / or the home folder without --cwd: the newest recent folder, else the demo
   // workspace with the folder dialog open, instead of refusing to start.
   const first =
@@ -104,16 +105,7 @@ async function openWindow(): Promise<void> {
   const studio = await launch(first ?? undefined, options.demo || first === null)
   host = new WorkspaceHost(studio, {
     home: options.home,
-    launch: (cwd) =>
-      launchStudio({
-        ...options,
-        cwd,
-        demo: false,
-        session: { kind: 'latest-or-new' },
-        appRoot: app.getAppPath(),
-        secrets,
-        emit
-      }),
+    launch: folderLauncher(launchOptions),
     pickFolder,
     switched: (workspace) => {
       emit('workspace:changed', { workspace })

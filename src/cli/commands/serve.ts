@@ -1,7 +1,7 @@
 // `rewind-studio serve`: the web host without trying Electron. Opens the workspace on its latest
 // session and prints the URL (with this run's token) to open in a browser.
 import { join } from 'node:path'
-import { launchStudio } from '../../core/studio/launch'
+import { folderLauncher, launchStudio } from '../../core/studio/launch'
 import { parseLaunchArgs } from '../../core/studio/launch-options'
 import { validatingSink } from '../../core/studio/events'
 import { memorySecrets } from '../../core/studio/secret-store'
@@ -44,20 +44,11 @@ export async function run(args: string[]): Promise<number> {
     let broadcast: (event: EventChannel, payload: unknown) => void = () => {}
     const emit = validatingSink((event, payload) => broadcast(event, payload))
     const secrets = memorySecrets()
-    const studio = await launchStudio({ ...options, appRoot, secrets, emit })
-    // "Open folder…" re-opens the studio on another folder with this run's options.
+    const launchOptions = { ...options, appRoot, secrets, emit }
+    const studio = await launchStudio(launchOptions)
     const workspaces = new WorkspaceHost(studio, {
       home: options.home,
-      launch: (cwd) =>
-        launchStudio({
-          ...options,
-          cwd,
-          demo: false,
-          session: { kind: 'latest-or-new' },
-          appRoot,
-          secrets,
-          emit
-        }),
+      launch: folderLauncher(launchOptions),
       switched: (workspace) => emit('workspace:changed', { workspace })
     })
     const host = await startWebHost({

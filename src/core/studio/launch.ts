@@ -19,6 +19,14 @@ export interface LaunchStudioOptions extends LaunchOptions {
   emit: EventSink
 }
 
+/**
+ * How a host opens another folder ("Open folder…", Open Recent): the same run's options (model,
+ * settings, secrets, events), that folder's latest session, never the demo.
+ */
+export function folderLauncher(options: LaunchStudioOptions): (cwd: string) => Promise<Studio> {
+  return (cwd) => launchStudio({ ...options, cwd, demo: false, session: { kind: 'latest-or-new' } })
+}
+
 /** The demo workspace: a copy of demo/workspace the user may change freely. */
 export function demoWorkspace(home: string, appRoot: string): string {
   const dir = join(home, 'demo-workspace')
