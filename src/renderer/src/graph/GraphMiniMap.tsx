@@ -92,23 +92,19 @@ function useColourScheme(redraw: () => void): void {
   }, [redraw])
 }
 
-const selectView = (s: ReactFlowState) =>
-  `${s.transform[0]} ${s.transform[1]} ${s.transform[2]} ${s.width} ${s.height}`
+const selectTransform = (s: ReactFlowState) => s.transform
+const selectWidth = (s: ReactFlowState) => s.width
+const selectHeight = (s: ReactFlowState) => s.height
 
 /**
  * The frame of what the canvas shows, in minimap pixels, kept inside the minimap: a view wider
  * than the tree is framed by the minimap's edges (the map stays fixed while the view pans).
  */
 function ViewFrame({ fit }: { fit: MapFit }) {
-  // One string per view, so the frame re-renders only when the view moved.
-  const view = useStore(selectView)
-  const [tx, ty, zoom, width, height] = view.split(' ').map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number
-  ]
+  // The transform is a new array only when the view moved: the frame re-renders then only.
+  const [tx, ty, zoom] = useStore(selectTransform)
+  const width = useStore(selectWidth)
+  const height = useStore(selectHeight)
   const x = fit.offsetX + (-tx / zoom - fit.minX) * fit.scale
   const y = fit.offsetY + (-ty / zoom - fit.minY) * fit.scale
   const clamp = (v: number, max: number) => Math.min(max, Math.max(0, v))
