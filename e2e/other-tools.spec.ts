@@ -9,7 +9,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync 
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { copyFixture, readLines, relocateToWorkspace } from '../test/foreign/cc-fixtures'
+import {
+  copyFixture,
+  type FixtureName,
+  readLines,
+  relocateToWorkspace
+} from '../test/foreign/cc-fixtures'
 import { jsonl, ompTitleSlot, writeOmpSession, writePiSession } from '../test/sources/fake-homes'
 import { expectAccessible } from './support/axe'
 import { serve, type ServedApp } from './support/serve'
@@ -89,6 +94,28 @@ function appendPrompt(file: string, prompt: string): void {
 }
 
 const sessionList = (page: Page) => page.getByRole('navigation', { name: 'Sessions' })
+
+/** The app on a Claude Code fixture's workspace, its Claude home the fixture's; `prepare` first. */
+function serveClaudeFixture(
+  name: FixtureName,
+  prepare: (cc: ReturnType<typeof relocateToWorkspace>) => void = () => {}
+): Promise<ServedApp> {
+  const cc = relocateToWorkspace(copyFixture(name))
+  prepare(cc)
+  return serve({
+    workspace: cc.workspace,
+    home: cc.home,
+    env: { ...cc.env, REWIND_STUDIO_CLAUDE_HOME: cc.claudeHome }
+  })
+}
+
+/** Opens the page and, from the list, its Claude Code session. */
+async function openClaudeSession(page: Page, app: ServedApp): Promise<void> {
+  await page.goto(app.url)
+  await sessionList(page)
+    .getByRole('button', { name: /Claude Code/ })
+    .click()
+}
 
 test.describe('other tools’ sessions', () => {
   let app: ServedApp
@@ -261,22 +288,14 @@ test.describe('workspaces', () => {
 test.describe('sub-agents', () => {
   let app: ServedApp
   test.beforeAll(async () => {
-    const cc = relocateToWorkspace(copyFixture('compact-subagents'))
-    app = await serve({
-      workspace: cc.workspace,
-      home: cc.home,
-      env: { ...cc.env, REWIND_STUDIO_CLAUDE_HOME: cc.claudeHome }
-    })
+    app = await serveClaudeFixture('compact-subagents')
   })
   test.afterAll(async () => app?.stop())
 
   test('a Claude Code session’s sub-agents hang under the turn that ran them, folded away on request', async ({
     page
   }) => {
-    await page.goto(app.url)
-    await sessionList(page)
-      .getByRole('button', { name: /Claude Code/ })
-      .click()
+    await openClaudeSession(page, app)
     await expect(turn(page, 'delegate the survey')).toBeVisible()
     const subagent = (title: string) =>
       page.getByRole('group', { name: new RegExp(`^Sub-agent: ${title}`) })
@@ -307,21 +326,17 @@ test.describe('sub-agents', () => {
 test.describe('a backup Claude Code lost', () => {
   let app: ServedApp
   test.beforeAll(async () => {
-    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
     // Every backup of notes/two.txt is gone from Claude Code's file-history.
-    for (const line of readLines(cc.file)) {
-      const backups = (
-        line.snapshot as { trackedFileBackups?: Record<string, unknown> } | undefined
-      )?.trackedFileBackups
-      const name = (backups?.['notes/two.txt'] as { backupFileName?: string | null } | undefined)
-        ?.backupFileName
-      const file = join(cc.claudeHome, 'file-history', cc.sessionId, name ?? '')
-      if (typeof name === 'string' && existsSync(file)) rmSync(file)
-    }
-    app = await serve({
-      workspace: cc.workspace,
-      home: cc.home,
-      env: { ...cc.env, REWIND_STUDIO_CLAUDE_HOME: cc.claudeHome }
+    app = await serveClaudeFixture('rewind-parallel', (cc) => {
+      for (const line of readLines(cc.file)) {
+        const backups = (
+          line.snapshot as { trackedFileBackups?: Record<string, unknown> } | undefined
+        )?.trackedFileBackups
+        const name = (backups?.['notes/two.txt'] as { backupFileName?: string | null } | undefined)
+          ?.backupFileName
+        const file = join(cc.claudeHome, 'file-history', cc.sessionId, name ?? '')
+        if (typeof name === 'string' && existsSync(file)) rmSync(file)
+      }
     })
   })
   test.afterAll(async () => app?.stop())
@@ -329,10 +344,7 @@ test.describe('a backup Claude Code lost', () => {
   test('is named in the preview and after the restore, which restores the rest', async ({
     page
   }) => {
-    await page.goto(app.url)
-    await sessionList(page)
-      .getByRole('button', { name: /Claude Code/ })
-      .click()
+    await openClaudeSession(page, app)
     await turn(page, 'change the mode').click()
     await page
       .getByLabel('Selected node')
