@@ -3,7 +3,7 @@
 // 1 exactly (system prompt, tools, messages: the prompt cache keeps working) and hold nothing of
 // the turn left behind in the origin.
 import { afterEach, describe, expect, it } from 'vitest'
-import { chatIn, seedWorkspace } from './support/cli'
+import { loopbackChat } from './support/cli'
 import {
   type MessagesServer,
   type ServerStep,
@@ -28,12 +28,7 @@ describe('chat /fork against the Messages API', () => {
       text('Second answer.'),
       text('An answer in the fork.')
     ])
-    const { workspace, home } = seedWorkspace()
-    const chat = chatIn(workspace, 'claude-test', {
-      REWIND_STUDIO_HOME: home,
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: server.url
-    })
+    const { chat } = loopbackChat(server.url)
     const run = await chat(
       'the first prompt\nthe second prompt\n/fork 1\na prompt in the fork\n/exit\n'
     )

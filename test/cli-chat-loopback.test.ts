@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { chatIn, repoRoot, seedWorkspace } from './support/cli'
+import { loopbackChat, repoRoot } from './support/cli'
 import {
   type MessagesServer,
   type ServerStep,
@@ -45,12 +45,7 @@ afterEach(async () => {
 describe('cli chat against the Messages API', () => {
   it('walks through the seed with the real SDK and keeps the prompt prefix after /rewind', async () => {
     server = await startMessagesServer(seedSteps())
-    const { workspace, home } = seedWorkspace()
-    const chat = chatIn(workspace, 'claude-test', {
-      REWIND_STUDIO_HOME: home,
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: server.url
-    })
+    const { workspace, chat } = loopbackChat(server.url)
 
     const first = await chat(
       '给 config.py 加一个 TIMEOUT = 30\n顺便把 DEBUG 删掉，再建一个 utils.py\n/exit\n'

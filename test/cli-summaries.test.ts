@@ -7,7 +7,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { SessionStore } from '../src/core/session/store'
 import type { TreeRecord } from '../src/core/session/tree'
 import { SUMMARY_SYSTEM } from '../src/core/agent/summary/summary-request'
-import { chatIn, repoRoot, runCli, seedWorkspace, startCli } from './support/cli'
+import {
+  chatIn,
+  loopbackChat,
+  loopbackEnv,
+  repoRoot,
+  runCli,
+  seedWorkspace,
+  startCli
+} from './support/cli'
 import {
   type MessagesServer,
   type ServerStep,
@@ -190,12 +198,7 @@ describe('summaries through the real SDK', () => {
       text('## Goal\nRemove DEBUG.\n## Progress\n### Done\nDEBUG removed.'),
       text('Looked.')
     ])
-    const { workspace, home } = seedWorkspace()
-    const chat = chatIn(workspace, 'claude-test', {
-      REWIND_STUDIO_HOME: home,
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: server.url
-    })
+    const { workspace, chat } = loopbackChat(server.url)
     const run = await chat(
       'what is in config.py?\nremove DEBUG\n/rewind 2 --summary\njust look\n/exit\n'
     )
@@ -225,11 +228,10 @@ describe('summaries through the real SDK', () => {
       { kind: 'message', content: [{ type: 'text', text: 'Answer three.' }] }
     ])
     const { workspace, home } = seedWorkspace()
-    const chat = startCli(['chat', '--cwd', workspace, '--model', 'claude-test'], {
-      REWIND_STUDIO_HOME: home,
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: server.url
-    })
+    const chat = startCli(
+      ['chat', '--cwd', workspace, '--model', 'claude-test'],
+      loopbackEnv(home, server.url)
+    )
     chat.child.stdin.write('hello\nsecond\n/summarize-up-to 2\n')
     await chat.waitFor('Summarizing… (Ctrl-C stops)')
     await expect.poll(() => server?.requests.length).toBe(3)
@@ -251,11 +253,7 @@ describe('summaries through the real SDK', () => {
       { kind: 'message', content: [{ type: 'text', text: 'Turn one was a greeting.' }] }
     ])
     const { workspace, home } = seedWorkspace()
-    const env = {
-      REWIND_STUDIO_HOME: home,
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: server.url
-    }
+    const env = loopbackEnv(home, server.url)
     await chatIn(workspace, 'claude-test', env)('hello\nsecond\n/exit\n')
     const file = SessionStore.latest(home, workspace) as string
     const run = await runCli(['summarize', file, '--up-to', '2', '--model', 'claude-test'], { env })

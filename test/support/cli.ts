@@ -59,6 +59,17 @@ export function chatIn(
     )
 }
 
+/** What a CLI process needs to talk to the loopback Messages server at `url` (a fake key). */
+export function loopbackEnv(home: string, url: string): Record<string, string> {
+  return { REWIND_STUDIO_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: url }
+}
+
+/** A seed workspace and `cli chat` in it on model claude-test, answered by the server at `url`. */
+export function loopbackChat(url: string) {
+  const { workspace, home } = seedWorkspace()
+  return { workspace, home, chat: chatIn(workspace, 'claude-test', loopbackEnv(home, url)) }
+}
+
 export interface LiveCli {
   child: ChildProcessWithoutNullStreams
   /** Everything printed so far. */
