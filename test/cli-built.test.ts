@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { repoRoot } from './support/cli'
+import { corpusFile, haveCorpus } from './support/corpus'
 
-const corpus = join(repoRoot, '../shared/corpus/claude-code')
-const sample = join(corpus, 'entireio-cli_9b-3838281539_v2.1.33_file-history.jsonl')
+const sample = corpusFile('claude-code', 'entireio-cli_9b-3838281539_v2.1.33_file-history.jsonl')
 
 function copyOf(parts: string[]): string {
   const root = mkdtempSync(join(tmpdir(), 'rs-cli-copy-'))
@@ -30,13 +30,17 @@ function run(root: string, ...args: string[]) {
 }
 
 describe('the rewind-studio command', () => {
+  const buildOnly = () => copyOf(['package.json', 'bin', 'scripts', 'out/cli'])
+
   it('runs from its build alone: no sources, nothing compiled', () => {
-    const root = copyOf(['package.json', 'bin', 'scripts', 'out/cli'])
-    const help = run(root, '--help')
+    const help = run(buildOnly(), '--help')
     expect(help.err).toBe('')
     expect(help.code).toBe(0)
     expect(help.out).toMatch(/^Usage: rewind-studio <command>/)
-    const inspect = run(root, 'inspect', sample, '--json')
+  })
+
+  it.skipIf(!haveCorpus)('reads a Claude Code transcript from its build alone', () => {
+    const inspect = run(buildOnly(), 'inspect', sample, '--json')
     expect(inspect.err).toBe('')
     expect(JSON.parse(inspect.out)).toMatchObject({ format: 'claude-code', records: 31 })
   })

@@ -2,8 +2,6 @@
 // and the corpus, and on variants synthesized from them: a real rewind branch, parallel tool
 // calls, file history as each turn's changes, compactions with and without their logical parent,
 // sub-agents in files and inline, and records of a kind no version we know writes.
-import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
 import {
@@ -13,6 +11,7 @@ import {
   subagentNodes
 } from '../../src/core/studio/graph-view'
 import { copyFixture, readLines, writeLines } from './cc-fixtures'
+import { corpusFile, haveCorpus } from '../support/corpus'
 
 const prompts = (loaded: ReturnType<typeof readSessionFile>, leaf: string | null) =>
   loaded.tree.checkpoints(loaded.tree.pathTo(leaf)).map((c) => c.prompt)
@@ -193,12 +192,10 @@ describe('a Claude Code session with sub-agents and two /compact', () => {
   })
 })
 
-const corpus = resolve(import.meta.dirname, '../..', '../shared/corpus')
-
-describe.skipIf(!existsSync(corpus))('the corpus: Claude Code 1.0.108, sidechains inline', () => {
+describe.skipIf(!haveCorpus)('the corpus: Claude Code 1.0.108, sidechains inline', () => {
   it('inline sidechain records become runs linked to the Task calls by their prompt', () => {
     const loaded = readSessionFile(
-      join(corpus, 'claude-code', 'claude-code-viewer_5c0375b4_v1.0.108_inline-sidechain.jsonl')
+      corpusFile('claude-code', 'claude-code-viewer_5c0375b4_v1.0.108_inline-sidechain.jsonl')
     )
     expect(loaded.problems).toEqual([])
     const runs = loaded.subagents

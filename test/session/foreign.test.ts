@@ -1,15 +1,11 @@
 // Reading real Claude Code and pi transcripts (../shared/corpus beside the repository) into the
 // tree model, and a pi v3 file built here (the corpus has none with branches).
-import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { loadSessionText, readSessionFile } from '../../src/core/session/load'
+import { corpusFile, haveCorpus } from '../support/corpus'
 
-const corpus = resolve(__dirname, '../..', '../shared/corpus')
-const haveCorpus = existsSync(corpus)
-if (!haveCorpus)
-  console.log(`Skipping the corpus tests: ${corpus} is absent (shared/ beside the clone holds it)`)
-const cc = (name: string) => join(corpus, 'claude-code', name)
+const cc = (name: string) => corpusFile('claude-code', name)
 const SUBAGENTS = 'vscode-copilot-chat_b3a7bd3c_v2.1.33_subagents'
 
 describe.skipIf(!haveCorpus)('Claude Code transcripts', () => {
@@ -77,7 +73,7 @@ describe.skipIf(!haveCorpus)('Claude Code transcripts', () => {
 
 describe.skipIf(!haveCorpus)('pi sessions', () => {
   it('a version 1 file (no ids) is read as one chain in file order', () => {
-    const file = join(corpus, 'pi', 'large-session.v1.jsonl')
+    const file = corpusFile('pi', 'large-session.v1.jsonl')
     const loaded = readSessionFile(file)
     expect(loaded.format).toBe('pi')
     expect(loaded.problems).toEqual([])

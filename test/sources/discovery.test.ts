@@ -22,7 +22,7 @@ import { type SessionSource, sourceHomes } from '../../src/core/sources/homes'
 import { SessionIndex } from '../../src/core/sources/session-index'
 import { addRecord, emptySummary } from '../../src/core/sources/summary'
 import { readJsonlFile } from '../../src/core/session/jsonl'
-import { repoRoot } from '../support/cli'
+import { corpusDir, haveCorpus } from '../support/corpus'
 import { writeSyntheticSession } from '../session/synthetic'
 import { SessionStore } from '../../src/core/session/store'
 import { writeSettings } from '../../src/core/settings'
@@ -333,44 +333,47 @@ describe('where the homes are', () => {
 })
 
 describe('the summary the index keeps', () => {
-  it('is the summary of every complete line parsed, read at once or in two parts (real Claude Code and pi files, a synthetic session)', () => {
-    const h = fakeHomes()
-    const corpus = join(repoRoot, '../shared/corpus')
-    const synthetic = join(h.base, 'synthetic.jsonl')
-    writeSyntheticSession(synthetic, 2 * 1024 * 1024)
-    const files: [string, SessionSource][] = [
-      [
-        join(corpus, 'claude-code/entireio-cli_9b-3838281539_v2.1.33_file-history.jsonl'),
-        'claude-code'
-      ],
-      [
-        join(corpus, 'claude-code/claude-code-viewer_5c0375b4_v1.0.108_inline-sidechain.jsonl'),
-        'claude-code'
-      ],
-      [join(corpus, 'pi/large-session.v1.jsonl'), 'pi'],
-      [synthetic, 'rewind-studio']
-    ]
-    for (const [file, source] of files) {
-      // The complete lines only: the index leaves a last line without its newline for later
-      // (a writer may be half-way through it), and some corpus files end without one.
-      const text = readFileSync(file, 'utf8')
-      const complete = text.slice(0, text.lastIndexOf('\n') + 1)
-      const folder = mkdtempSync(join(h.base, 'copy-'))
-      const copy = join(folder, basename(file))
-      writeFileSync(copy, complete)
-      const every = emptySummary()
-      for (const value of readJsonlFile(copy).values) addRecord(every, source, value)
-      const [atOnce] = new SessionIndex(h.home).folder(folder, source)
-      expect(atOnce?.summary, basename(file)).toEqual(every)
+  it.skipIf(!haveCorpus)(
+    'is the summary of every complete line parsed, read at once or in two parts (real Claude Code and pi files, a synthetic session)',
+    () => {
+      const h = fakeHomes()
+      const corpus = corpusDir
+      const synthetic = join(h.base, 'synthetic.jsonl')
+      writeSyntheticSession(synthetic, 2 * 1024 * 1024)
+      const files: [string, SessionSource][] = [
+        [
+          join(corpus, 'claude-code/entireio-cli_9b-3838281539_v2.1.33_file-history.jsonl'),
+          'claude-code'
+        ],
+        [
+          join(corpus, 'claude-code/claude-code-viewer_5c0375b4_v1.0.108_inline-sidechain.jsonl'),
+          'claude-code'
+        ],
+        [join(corpus, 'pi/large-session.v1.jsonl'), 'pi'],
+        [synthetic, 'rewind-studio']
+      ]
+      for (const [file, source] of files) {
+        // The complete lines only: the index leaves a last line without its newline for later
+        // (a writer may be half-way through it), and some corpus files end without one.
+        const text = readFileSync(file, 'utf8')
+        const complete = text.slice(0, text.lastIndexOf('\n') + 1)
+        const folder = mkdtempSync(join(h.base, 'copy-'))
+        const copy = join(folder, basename(file))
+        writeFileSync(copy, complete)
+        const every = emptySummary()
+        for (const value of readJsonlFile(copy).values) addRecord(every, source, value)
+        const [atOnce] = new SessionIndex(h.home).folder(folder, source)
+        expect(atOnce?.summary, basename(file)).toEqual(every)
 
-      // Half the lines, indexed, then the rest appended: read on from where reading stopped.
-      const half = complete.indexOf('\n', complete.length >> 1) + 1
-      const home = mkdtempSync(join(h.base, 'home-'))
-      writeFileSync(copy, complete.slice(0, half))
-      new SessionIndex(home).folder(folder, source)
-      appendFileSync(copy, complete.slice(half))
-      const [inTwo] = new SessionIndex(home).folder(folder, source)
-      expect(inTwo?.summary, basename(file)).toEqual(every)
+        // Half the lines, indexed, then the rest appended: read on from where reading stopped.
+        const half = complete.indexOf('\n', complete.length >> 1) + 1
+        const home = mkdtempSync(join(h.base, 'home-'))
+        writeFileSync(copy, complete.slice(0, half))
+        new SessionIndex(home).folder(folder, source)
+        appendFileSync(copy, complete.slice(half))
+        const [inTwo] = new SessionIndex(home).folder(folder, source)
+        expect(inTwo?.summary, basename(file)).toEqual(every)
+      }
     }
-  })
+  )
 })
