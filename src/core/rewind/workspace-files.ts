@@ -9,6 +9,7 @@
 // of its time hopping through libuv's thread pool. The engine yields between small batches.
 import {
   type BigIntStats,
+  type Stats,
   closeSync,
   constants,
   fchmodSync,
@@ -56,11 +57,24 @@ export function restoreSpaceAt(root: string, historyRoot: string): RestoreSpace 
  * would write or delete a file the session never touched.
  */
 export function checkedPath(root: string, rel: string): string {
-  return inspectPath(root, rel).abs
+  return walkPath(root, rel, false).abs
 }
 
 /** checkedPath, plus the stamp of the regular file found there (null: none). */
 export function inspectPath(root: string, rel: string): { abs: string; stamp: string | null } {
+  const { abs, file } = walkPath(root, rel, true)
+  return { abs, stamp: file === null ? null : stampOf(file) }
+}
+
+/**
+ * checkedPath's walk: each part of the path lstat'ed from the root, a symlink refused; the
+ * regular file at its end, if any, with its stats (BigInt ones when a stamp is wanted).
+ */
+function walkPath<Big extends boolean>(
+  root: string,
+  rel: string,
+  bigint: Big
+): { abs: string; file: (Big extends true ? BigIntStats : Stats) | null } {
   const checked = workspacePathAsWritten(root, rel)
   if (checked.rel === '') {
     // A restore writes and deletes files: at the root itself it would replace the workspace
@@ -70,17 +84,18 @@ export function inspectPath(root: string, rel: string): { abs: string; stamp: st
       'it names the workspace folder itself, not a file in it'
     )
   }
+  const none = { abs: checked.abs, file: null }
   let at = root
-  let stats: BigIntStats | null = null
+  let stats: Stats | BigIntStats | undefined
   for (const part of checked.rel.split('/')) {
     at = join(at, part)
     try {
-      stats = lstatSync(at, { bigint: true })
+      stats = lstatSync(at, { bigint, throwIfNoEntry: false })
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' || code === 'ENOTDIR') return { abs: checked.abs, stamp: null }
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return none
       throw error
     }
+    if (stats === undefined) return none
     if (stats.isSymbolicLink()) {
       throw new PathOutsideWorkspaceError(
         rel,
@@ -90,7 +105,9 @@ export function inspectPath(root: string, rel: string): { abs: string; stamp: st
     if (!stats.isDirectory()) break
   }
   const isTheFile = at === checked.abs && stats?.isFile() === true
-  return { abs: checked.abs, stamp: isTheFile && stats !== null ? stampOf(stats) : null }
+  return isTheFile
+    ? { abs: checked.abs, file: stats as Big extends true ? BigIntStats : Stats }
+    : none
 }
 
 export interface FileOnDisk {
