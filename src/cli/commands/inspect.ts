@@ -62,9 +62,7 @@ interface TextSink {
  * chunk is a new buffer, as a write to a pipe may still hold the last one.
  */
 function writeLines(loaded: LoadedSession): void {
-  // A reader that stops early (`| head`) closes the pipe: the rest is dropped quietly, as
-  // console.log drops it, not thrown as an unhandled EPIPE.
-  process.stdout.on('error', () => {})
+  quietOnClosedStdout()
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES)
   let at = 0
   /** Room for `units` UTF-16 units: UTF-8 takes at most 3 bytes for each (4 for a pair). */
@@ -112,6 +110,19 @@ function writeLines(loaded: LoadedSession): void {
   })
   if (at > 0) process.stdout.write(chunk.subarray(0, at))
 }
+
+/**
+ * A reader that stops early (`| head`) closes the pipe: the rest is dropped quietly, as
+ * console.log drops it, not thrown as an unhandled EPIPE. Once per process (a process that runs
+ * many commands would gather a listener per command).
+ */
+function quietOnClosedStdout(): void {
+  if (quiet) return
+  process.stdout.on('error', () => {})
+  quiet = true
+}
+
+let quiet = false
 
 const CHUNK_BYTES = 256 * 1024
 const NEWLINE = 0x0a
