@@ -13,7 +13,6 @@
 // flows back as it comes, the helper pausing the command's pipes while its messages wait, so
 // memory stays bounded whatever the command prints. The helper exits when this process goes,
 // killing the groups of the commands still running.
-import type { ChildProcess } from 'node:child_process'
 import { childEnv, startNodeHelper } from './child-env'
 
 /**
@@ -91,7 +90,7 @@ interface Pending {
 class CommandHelper {
   private readonly pending = new Map<number, Pending>()
   private nextId = 0
-  private readonly child: ChildProcess
+  private readonly child: ReturnType<typeof startNodeHelper>
 
   constructor(private readonly onGone: () => void) {
     this.child = startNodeHelper(HELPER_SOURCE)
