@@ -83,6 +83,8 @@ export interface CommandHandlers {
 
 interface Pending {
   handlers: CommandHandlers
+  /** Its process group, once started. */
+  pid: number | null
   resolve(result: { exitCode: number | null }): void
   reject(error: Error): void
 }
@@ -108,7 +110,7 @@ class CommandHelper {
   ): Promise<{ exitCode: number | null }> {
     const id = ++this.nextId
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { handlers, resolve, reject })
+      this.pending.set(id, { handlers, pid: null, resolve, reject })
       // A command running keeps this process alive, as a child of its own would.
       this.child.ref()
       this.child.channel?.ref()
@@ -123,6 +125,7 @@ class CommandHelper {
     if (entry === undefined) return
     switch (message.type) {
       case 'start':
+        entry.pid = message.pid
         entry.handlers.onStart(message.pid)
         return
       case 'out': {
@@ -161,8 +164,18 @@ class CommandHelper {
     const pending = [...this.pending.values()]
     this.pending.clear()
     for (const entry of pending) {
+      // Nobody would end what it left running: a command outlives no runner.
+      if (entry.pid !== null) killGroup(entry.pid)
       entry.reject(new Error(`the process that starts commands stopped: ${why}`))
     }
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // ESRCH: the group has ended already.
   }
 }
 
