@@ -1,4 +1,13 @@
-import { readdirSync } from 'node:fs'
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+  writeSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { listJournals } from '../../src/core/rewind/journal'
@@ -31,6 +40,33 @@ function countWith(s: { read(rel: string): string | null }, word: string): numbe
   return n
 }
 
+/** The bytes of `text` written over the file from its first byte, the rest of it kept. */
+function writeOver(abs: string, text: string): void {
+  const fd = openSync(abs, 'r+')
+  try {
+    writeSync(fd, text, 0)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Recovery at the next start: every file back as before the restore, no temp file left. */
+async function recovered(
+  s: { cwd: string; home: string; base: string },
+  file: string,
+  leaf: string | null
+) {
+  const store = SessionStore.open(file)
+  const restarted = await openSession(s, store)
+  const notices = await restarted.engine.recover()
+  expect(notices.join('\n')).toMatch(/rolled back/)
+  expect(countWith(restarted, 'rewritten')).toBe(FILES)
+  expect(tempFiles(s.cwd)).toEqual([])
+  expect(store.leafUuid).toBe(leaf)
+  expect((await listJournals(restarted.history.paths.restores))[0]?.state).toBe('rolled-back')
+  return restarted
+}
+
 describe('a restore interrupted by a crash', () => {
   it('is rolled back at the next start when the process was killed mid-restore', async () => {
     const { s, second } = await sessionWithBigTurn()
@@ -39,24 +75,75 @@ describe('a restore interrupted by a crash', () => {
     await s.close()
 
     await killWhenPaused(join(__dirname, 'crash-child.ts'), [file, s.cwd, s.home, second, '150'])
-    // Really mid-restore: some files rewritten back to "original", some not yet.
+    // Really mid-restore: some files rewritten back to "original" (in place: no temp file), some not yet.
     const halfway = countWith(s, 'original')
     expect(halfway).toBeGreaterThanOrEqual(150)
     expect(halfway).toBeLessThan(FILES)
+    expect(tempFiles(s.cwd)).toEqual([])
+
+    const restarted = await recovered(s, file, leaf)
+    // And the rewind still works afterwards.
+    await restarted.engine.rewind(checkpointAt(restarted.store, 2), 'both')
+    expect(countWith(restarted, 'original')).toBe(FILES)
+    await restarted.close()
+  })
+
+  it('is rolled back with its temp files removed when killed between writes and renames', async () => {
+    const { s, second } = await sessionWithBigTurn()
+    // A second name for every file (outside the workspace): such a file is never written in
+    // place (the other name would change too), so it goes by temp file and rename.
+    const links = join(s.base, 'links')
+    mkdirSync(links)
+    for (let i = 1; i <= FILES; i++) linkSync(join(s.cwd, `f${i}.txt`), join(links, `f${i}.txt`))
+    const leaf = s.store.leafUuid
+    const file = s.store.file
+    await s.close()
+
+    await killWhenPaused(join(__dirname, 'crash-child.ts'), [file, s.cwd, s.home, second, '150'])
+    expect(countWith(s, 'original')).toBeGreaterThanOrEqual(150)
     // Killed between a batch's writes and its renames: temp files beside old files.
     expect(tempFiles(s.cwd).length).toBeGreaterThan(0)
 
+    const restarted = await recovered(s, file, leaf)
+    // The other names kept what the files had: a rename never writes through a link.
+    expect(readFileSync(join(links, 'f1.txt'), 'utf8')).toBe('rewritten 1\n')
+    await restarted.close()
+  })
+
+  it('puts back a file whose in-place write the crash cut short, and leaves a file someone changed', async () => {
+    const { s, second } = await sessionWithBigTurn()
+    const leaf = s.store.leafUuid
+    const file = s.store.file
+    await s.close()
+
+    await killWhenPaused(join(__dirname, 'crash-child.ts'), [file, s.cwd, s.home, second, '150'])
+    // The next files as a kill inside the write of f-next would leave them: "original N"
+    // written over "rewritten N" from the first byte and stopped after 5 bytes, or after the
+    // whole new content but before the old file's longer end was cut.
+    const untouched = [...Array(FILES).keys()]
+      .map((i) => `f${i + 1}.txt`)
+      .filter((rel) => s.read(rel)?.startsWith('rewritten') === true)
+    const [cut, uncut, changed] = untouched
+    if (cut === undefined || uncut === undefined || changed === undefined) {
+      throw new Error('the child restored too many files')
+    }
+    writeOver(join(s.cwd, cut), (s.read(cut) ?? '').replace('rewritten', 'original').slice(0, 5))
+    writeOver(join(s.cwd, uncut), (s.read(uncut) ?? '').replace('rewritten', 'original'))
+    expect(s.read(cut)).toMatch(/^origitten \d+\n$/)
+    expect(s.read(uncut)).toMatch(/^original \d+\n\d?\n?$/)
+    // And one someone else changed since: not the restore's doing.
+    writeFileSync(join(s.cwd, changed), 'edited by hand\n')
+
     const store = SessionStore.open(file)
     const restarted = await openSession(s, store)
-    const notices = await restarted.engine.recover()
-    expect(notices.join('\n')).toMatch(/rolled back/)
-    expect(countWith(restarted, 'rewritten')).toBe(FILES)
-    expect(tempFiles(s.cwd)).toEqual([])
+    const notices = (await restarted.engine.recover()).join('\n')
+    expect(notices).toMatch(/rolled back/)
+    expect(notices).toContain(`${changed} (it was changed since the restore began)`)
+    expect(s.read(cut)).toBe(`rewritten ${cut.slice(1, -4)}\n`)
+    expect(s.read(uncut)).toBe(`rewritten ${uncut.slice(1, -4)}\n`)
+    expect(s.read(changed)).toBe('edited by hand\n')
+    expect(countWith(restarted, 'rewritten')).toBe(FILES - 1)
     expect(store.leafUuid).toBe(leaf)
-    expect((await listJournals(restarted.history.paths.restores))[0]?.state).toBe('rolled-back')
-    // And the rewind still works afterwards.
-    await restarted.engine.rewind(checkpointAt(store, 2), 'both')
-    expect(countWith(restarted, 'original')).toBe(FILES)
     await restarted.close()
   })
 

@@ -193,11 +193,14 @@ function print(
     console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges: outside })))
     return
   }
-  for (const path of lists.restore) say(`  ⎿ restore ${path}`)
-  for (const path of lists.delete) say(`  ⎿ delete (created after the checkpoint) ${path}`)
-  for (const path of lists.recreate) say(`  ⎿ recreate ${path}`)
-  for (const path of outside)
-    say(`  ! ${path} was changed outside the agent since it last wrote it`)
+  // One write for the lists: a rewind of a thousand files printed a line at a time.
+  const lines = [
+    ...lists.restore.map((path) => `  ⎿ restore ${path}`),
+    ...lists.delete.map((path) => `  ⎿ delete (created after the checkpoint) ${path}`),
+    ...lists.recreate.map((path) => `  ⎿ recreate ${path}`),
+    ...outside.map((path) => `  ! ${path} was changed outside the agent since it last wrote it`)
+  ]
+  if (lines.length > 0) say(lines.join('\n'))
   if (plan === null) return
   for (const diff of diffs) if (diff !== '') say(maskSecrets(diff))
   if (options.dryRun) {

@@ -1,8 +1,14 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PathOutsideWorkspaceError, isGitFolderName, resolveInWorkspace } from './workspace-paths'
+import {
+  PathOutsideWorkspaceError,
+  isGitFolderName,
+  isInGitFolder,
+  resolveInWorkspace,
+  workspacePathAsWritten
+} from './workspace-paths'
 
 function workspace() {
   const base = mkdtempSync(join(tmpdir(), 'rs-paths-'))
@@ -76,6 +82,54 @@ describe('isGitFolderName', () => {
   it('leaves other names alone', () => {
     for (const name of ['.gitignore', '.github', 'git', '.gi', 'x.git', '.git2', 'GIT~']) {
       expect(isGitFolderName(name), name).toBe(false)
+    }
+  })
+})
+
+describe('workspacePathAsWritten', () => {
+  // What it answered before its shortcut for plain relative paths: resolved against the root.
+  function byResolving(root: string, requested: string): { abs: string; rel: string } | 'refused' {
+    const abs = resolve(root, requested)
+    const rel = relative(root, abs)
+    if (rel === '..' || rel.startsWith(`..${sep}`) || rel.startsWith(sep)) return 'refused'
+    return isInGitFolder(rel) ? 'refused' : { abs, rel: rel.split(sep).join('/') }
+  }
+
+  it('answers every path, plain or not, as resolving it against the root does', () => {
+    const parts = [
+      'a',
+      'b c',
+      '.',
+      '..',
+      '',
+      '.git',
+      'GIT~1',
+      'Git~2',
+      '.gİt',
+      '.g\u200cit',
+      '.GIT.',
+      'x\\y',
+      'git',
+      '..a',
+      '.b'
+    ]
+    // Every path of one to three of these parts.
+    const paths = parts.flatMap((a) => [
+      a,
+      ...parts.flatMap((b) => [`${a}/${b}`, ...parts.map((c) => `${a}/${b}/${c}`)])
+    ])
+    for (const root of ['/r/ws', '/r/ws/', '/r/./ws', '/']) {
+      for (const requested of paths) {
+        const expected = byResolving(root, requested)
+        let got: { abs: string; rel: string } | 'refused'
+        try {
+          got = workspacePathAsWritten(root, requested)
+        } catch (error) {
+          expect(error).toBeInstanceOf(PathOutsideWorkspaceError)
+          got = 'refused'
+        }
+        expect(got, `${root} + ${requested}`).toEqual(expected)
+      }
     }
   })
 })

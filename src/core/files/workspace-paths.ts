@@ -46,7 +46,8 @@ function realpathOfExistingPrefix(p: string): string {
 
 function isInside(root: string, target: string): boolean {
   const rel = relative(root, target)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+  // `..a` is a file's name inside, `..` or `../a` a way out.
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
 }
 
 /**
@@ -57,6 +58,12 @@ function isInside(root: string, target: string): boolean {
 export function workspacePathAsWritten(root: string, requested: string): WorkspacePath {
   if (requested.includes('\0'))
     throw new PathOutsideWorkspaceError(requested, 'it contains a NUL byte')
+  // The paths records hold (`src/a.ts`): inside by their form, `rel` as they are, no
+  // resolving (a restore checks every file it touches, several times).
+  if (isPlainRelative(requested) && isNormalRoot(root)) {
+    if (isInGitFolder(requested)) throw new PathOutsideWorkspaceError(requested, IN_GIT_FOLDER)
+    return { abs: `${root}/${requested}`, rel: requested }
+  }
   const abs = resolve(root, requested)
   if (!isInside(root, abs)) {
     throw new PathOutsideWorkspaceError(requested, `it is outside the workspace ${root}`)
@@ -67,6 +74,31 @@ export function workspacePathAsWritten(root: string, requested: string): Workspa
 }
 
 const IN_GIT_FOLDER = 'it is inside a .git folder (git runs commands its files name)'
+
+/**
+ * A relative path of names joined by single slashes, none `.` or `..`, no backslash: it
+ * resolves to the root, a slash and itself, wherever the root is. POSIX only (elsewhere `\`
+ * separates too).
+ */
+function isPlainRelative(path: string): boolean {
+  return sep === '/' && path !== '' && !NOT_PLAIN.test(path)
+}
+
+const NOT_PLAIN = /^\/|\/$|\/\/|\\|(?:^|\/)\.\.?(?:\/|$)/
+
+/** Whether `root` is absolute and as `resolve` gives it (no trailing slash, `.`, `..`, `//`). */
+function isNormalRoot(root: string): boolean {
+  if (root === normalRoot) return true
+  if (root.length < 2 || resolve(root) !== root) return false
+  normalRoot = root
+  return true
+}
+
+/** The last root isNormalRoot approved: a restore asks for one root a thousand times. */
+let normalRoot = ''
+
+/** What a name needs to fold to `.git` or `GIT~N`: "git" in some case, or a character not printable ASCII. */
+const MAY_NAME_GIT = /[gG][iI][tT]|[^ -~]/
 
 /** Characters HFS+ leaves out when it compares names, so `.g\u200cit` is `.git` there (git's is_hfs_dotgit). */
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g
@@ -79,6 +111,8 @@ const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g
  * costs a Linux user nothing, and the workspace may be a share or a checkout a Mac also uses.
  */
 export function isGitFolderName(name: string): boolean {
+  // Most names: ASCII without "git" in any case folds to neither form below.
+  if (!MAY_NAME_GIT.test(name)) return false
   const folded = (name.replace(HFS_IGNORED, '').split(':')[0] ?? '')
     .replace(/[. ]+$/, '')
     .toLowerCase()

@@ -28,7 +28,12 @@ export const RestoreOp = z.object({
    */
   fromFolder: z.boolean().optional(),
   /** With `to` null: the folder the undone restore replaced comes back (see fromFolder). */
-  toFolder: z.boolean().optional()
+  toFolder: z.boolean().optional(),
+  /**
+   * The restore may write `to` over the file in place (overwriteInPlace): a crash part way
+   * through that write leaves it partly written, which a rollback recognizes and puts back.
+   */
+  inPlace: z.boolean().optional()
 })
 export type RestoreOp = z.infer<typeof RestoreOp>
 

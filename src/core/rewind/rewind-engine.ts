@@ -8,7 +8,8 @@
 //   0. copy target content from another source into our blob store (a failure changes nothing);
 //   1. back up what will be overwritten or deleted (a failure here changes nothing);
 //   2. write the journal (intent + backups), durably;
-//   3. write each file (temp + rename, by batches: the temps, then their renames) or delete it;
+//   3. write each file (over itself in place where it can take it, else temp + rename by
+//      batches: the temps, then their renames) or delete it;
 //   4. append the session record; a crash before it is completed or rolled back by recover().
 import { CodedError } from '../../shared/coded-error'
 import type { ErrorCode } from '../../shared/contract'
@@ -39,6 +40,9 @@ import {
   deleteFileAt,
   inspectPath,
   isFolderAt,
+  isPartialOverwrite,
+  overwriteInPlace,
+  overwritesInPlace,
   readFileAt,
   removeLeftoverTemps,
   removeTemp,
@@ -177,6 +181,8 @@ export class RewindEngine {
   private readonly onProgress: (done: number, total: number) => void
   /** How long ago a file must have changed for its stamp to be trusted (settleMarginMs). */
   private readonly settleMs: number
+  /** Whether files here may be written over in place (overwritesInPlace). */
+  private readonly inPlace: boolean
   /** The disk's content of the files the session touched, read again only when changed. */
   readonly disk: DiskHashes
   /** The last state filesChangedSince compared the disk with. */
@@ -195,6 +201,7 @@ export class RewindEngine {
     this.space = options.space
     this.onProgress = options.onProgress ?? (() => undefined)
     this.settleMs = settleMarginMs(options.space.root)
+    this.inPlace = overwritesInPlace(options.space.root)
     this.disk = new DiskHashes(options.space.root, this.settleMs)
   }
 
@@ -651,7 +658,8 @@ export class RewindEngine {
           // A folder the file will replace: a rollback or an undo brings it back.
           ...(current === null && to !== null && isFolderAt(abs) ? { fromFolder: true } : {}),
           ...(to === null || toMode === undefined ? {} : { toMode }),
-          ...(to === null && toFolder === true ? { toFolder: true } : {})
+          ...(to === null && toFolder === true ? { toFolder: true } : {}),
+          ...(this.inPlace && current !== null && to !== null ? { inPlace: true } : {})
         })
       }
       if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
@@ -752,7 +760,7 @@ export class RewindEngine {
       for (const [i, op] of ordered.entries()) {
         const want = op[side]
         const other = rollingBack ? op.to : op.from
-        let written = false
+        let awaitingRename = false
         try {
           const { abs, stamp } = inspectPath(root, op.path)
           const backedUp = readForBackup.get(op.path)
@@ -764,17 +772,26 @@ export class RewindEngine {
           const have = current?.hash ?? null
           const folderAfter = want === null && (rollingBack ? op.fromFolder : op.toFolder) === true
           if (have !== want) {
-            if (have !== other) {
+            if (have !== other && !(rollingBack && this.cutShort(op, abs))) {
               if (rollingBack) throw new RewindError('it was changed since the restore began')
               throw new RewindError(`${op.path} was changed while the restore ran`)
             }
             if (want === null) deleteFileAt(abs, folderAfter)
             else {
               const mode = rollingBack ? op.fromMode : op.toMode
-              const replacing = have === null ? undefined : current?.mode
-              const temp = writeTempBeside(abs, blobs.read(want), mode, replacing)
-              pending.push({ op, abs, stamp, temp })
-              written = true
+              const content = blobs.read(want)
+              // A rollback always replaces: a crash in it leaves each file whole for the next.
+              const overwritten =
+                !rollingBack &&
+                op.inPlace === true &&
+                stamp !== null &&
+                overwriteInPlace(abs, content, stamp, mode)
+              if (!overwritten) {
+                const replacing = have === null ? undefined : current?.mode
+                const temp = writeTempBeside(abs, content, mode, replacing)
+                pending.push({ op, abs, stamp, temp })
+                awaitingRename = true
+              }
             }
           } else if (folderAfter && !isFolderAt(abs)) {
             // The write that was to replace the folder removed it and then failed: it comes back.
@@ -783,7 +800,7 @@ export class RewindEngine {
         } catch (error) {
           failed(op, error)
         }
-        if (!written) finished()
+        if (!awaitingRename) finished()
         if (pending.length >= FILES_PER_BATCH) commit()
         if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
       }
@@ -793,6 +810,18 @@ export class RewindEngine {
       for (const write of pending) removeTemp(write.temp)
     }
     return leftAlone
+  }
+
+  /**
+   * Whether the file at `abs` is this op's in-place write cut short by a crash or a failure
+   * (isPartialOverwrite): then it is the restore's own doing and rolls back like a whole one.
+   */
+  private cutShort(op: RestoreOp, abs: string): boolean {
+    if (op.inPlace !== true || op.from === null || op.to === null) return false
+    const file = readFileAt(abs)
+    if (file === null) return false
+    const { blobs } = this.space
+    return isPartialOverwrite(file.content, blobs.read(op.from), blobs.read(op.to))
   }
 
   private record(journal: RestoreJournal): void {
