@@ -64,6 +64,16 @@ describe('runCommand (commands started from the helper process)', () => {
     }
   })
 
+  it('passes a large output whole and in order (the helper pauses the pipes while its messages wait)', async () => {
+    const cwd = tempDir()
+    const big = randomBytes(24_000_000)
+    writeFileSync(join(cwd, 'big.bin'), big)
+    const ours = await run('cat big.bin; cat big.bin >&2', cwd)
+    expect(sha(ours.stdout)).toBe(sha(big))
+    expect(sha(ours.stderr)).toBe(sha(big))
+    expect(ours.exitCode).toBe(0)
+  })
+
   it('runs in the given folder, in a process group of its own, not as a child of this process', async () => {
     const cwd = tempDir()
     const { stdout, pid } = await run('pwd; echo $$; echo $PPID; ps -o pgid= -p $$', cwd)

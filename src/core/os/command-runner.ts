@@ -98,7 +98,7 @@ class CommandHelper {
     this.child = startNodeHelper(HELPER_SOURCE)
     this.child.on('message', (message: HelperMessage) => this.receive(message))
     this.child.on('error', (error) => this.gone(error.message))
-    this.child.on('exit', (code, signal) => this.gone(`it exited (${signal ?? code})`))
+    this.child.on('exit', (code, signal) => this.gone(`exit ${signal ?? code}`))
     this.idle()
   }
 
@@ -166,7 +166,11 @@ class CommandHelper {
     for (const entry of pending) {
       // Nobody would end what it left running: a command outlives no runner.
       if (entry.pid !== null) killGroup(entry.pid)
-      entry.reject(new Error(`the process that starts commands stopped: ${why}`))
+      entry.reject(
+        new Error(
+          `the process that starts commands stopped (${why}); the command, if it had started, was ended`
+        )
+      )
     }
   }
 }
