@@ -2,16 +2,16 @@
 // same workspace, same run. Ours, each from a session at rest on disk:
 //   - in the app: open the session (log, backups, recovery) + preview + apply, in this process;
 //   - the app that made the backups: preview + apply (its caches warm);
-//   - `cli rewind FILE --to 2` as a whole process: as built JavaScript (bundled here with
-//     esbuild, how a packaged CLI would ship), and through bin/rewind-studio.mjs as a user runs
-//     it (the build in out/cli, after its freshness check);
+//   - `cli rewind FILE --to 2` as a whole process: the built JavaScript (out/cli, built first
+//     if stale) started directly, and through bin/rewind-studio.mjs as a user runs it (after
+//     its freshness check of the build);
 // with files settled before the preview (changed more than 2 s before it, see
 // docs/file-history.md) or changed just before it. Target: ratio at most 2.
 //   npx tsx bench/files-restore.ts [rounds]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'esbuild'
+import { ensureCliBuild } from '../scripts/ensure-build.mjs'
 import { RewindEngine, checkpointAt } from '../src/core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../src/core/rewind/workspace-files'
 import { sessionHistoryPaths } from '../src/core/files/history-paths'
@@ -37,27 +37,13 @@ await s.bash(`for f in f*.txt; do sed -i 's/original/rewritten/' $f; done`)
 s.reply('rewritten')
 const sessionFile = s.store.file
 
-// The CLI as built JavaScript: ESM, one chunk per command loaded on demand as the sources do,
-// dependencies from node_modules.
-const built = join(repo, '.bench-tmp', 'cli')
-const entry = join(built, 'entry.ts')
-mkdirSync(built, { recursive: true })
-writeFileSync(
-  entry,
-  `import { main } from '../../src/cli/index.ts'\nprocess.exitCode = await main(process.argv.slice(2))\n`
-)
-await build({
-  entryPoints: [entry],
-  bundle: true,
-  splitting: true,
-  platform: 'node',
-  format: 'esm',
-  packages: 'external',
-  outdir: join(built, 'out'),
-  outExtension: { '.js': '.mjs' },
-  logLevel: 'error'
-})
-const bundle = join(built, 'out', 'entry.mjs')
+// The CLI as built JavaScript, started without bin's freshness check.
+ensureCliBuild()
+const builtCli = [
+  '--input-type=module',
+  '-e',
+  `const { main } = await import(${JSON.stringify(join(repo, 'out', 'cli', 'index.js'))}); process.exitCode = await main(process.argv.slice(1))`
+]
 
 const time = async (fn: () => unknown) => {
   const start = process.hrtime.bigint()
@@ -132,7 +118,7 @@ const cases: Case[] = [
   {
     label: 'cli rewind, a process (JavaScript built)',
     live: false,
-    run: async (mode) => cli([bundle], ['rewind', sessionFile, '--to', '2', '--mode', mode])
+    run: async (mode) => cli(builtCli, ['rewind', sessionFile, '--to', '2', '--mode', mode])
   },
   {
     label: 'cli rewind, a process (bin/rewind-studio.mjs)',
@@ -187,6 +173,4 @@ for (const mode of ['both', 'code'] as const) {
     }
   }
 }
-// The build is for this run only (and must not be left for lint to read).
-rmSync(join(repo, '.bench-tmp'), { recursive: true, force: true })
 rmSync(where.base, { recursive: true, force: true })

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, renameSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { PermissionMode } from '../shared/messages'
-import { CompactionThreshold, ContextWindow, SummaryOnLeave } from '../shared/views'
+import { CompactionThreshold, ContextWindow, SummaryOnLeave } from '../shared/summary-settings'
 import { ensurePrivateDir, writePrivateFileSync } from './os/private-files'
 
 export const SettingsFile = z.looseObject({

@@ -1,7 +1,10 @@
 // The shapes the main process shows the renderer: projections of the session tree, the agent's
 // stream, rewind previews and settings. Zod schemas first; each TypeScript type is inferred.
 import { z } from 'zod'
+import { CompactionThreshold, ContextWindow, SummaryOnLeave } from './summary-settings'
 import { ContentBlock, MessageContent, PermissionMode, RewindMode } from './messages'
+
+export { CompactionThreshold, ContextWindow, SummaryOnLeave }
 
 /** The longest text a permission prompt shows whole; the agent refuses a longer call unasked. */
 export const MAX_PERMISSION_DETAIL_CHARS = 1_000_000
@@ -369,17 +372,6 @@ export const SessionSummary = z.object({
   problem: z.string().nullable()
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
-
-/** Compact when the context would pass this share of the model's window. */
-export const CompactionThreshold = z.number().gt(0).lte(1)
-/** The model's context window in tokens (the settings' compaction.contextWindow). */
-export const ContextWindow = z.number().int().min(1_000).max(100_000_000)
-/**
- * What leaving a branch does with it (the remembered choice): ask each time (the app's dialog;
- * the terminal chat asks when it runs in a terminal), no summary, or a summary.
- */
-export const SummaryOnLeave = z.enum(['ask', 'none', 'summarize'])
-export type SummaryOnLeave = z.infer<typeof SummaryOnLeave>
 
 /** Instructions a user adds to a summary request. */
 export const SummaryInstructions = z.string().max(10_000)

@@ -3,7 +3,7 @@
 // restore crash-safe (an unfinished one is rolled back or completed at the next start) and
 // reversible (undo writes the backups back).
 import { randomBytes } from 'node:crypto'
-import { promises as fs } from 'node:fs'
+import { closeSync, fstatSync, openSync, promises as fs, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
 import { z } from 'zod'
@@ -154,7 +154,9 @@ export type JournalFilter = (journal: Partial<Record<string, unknown>>) => boole
 export async function listJournals(
   dir: string,
   damaged?: string[],
-  wanted: JournalFilter = () => true
+  wanted: JournalFilter = () => true,
+  /** Only journals in these states: one whose last bytes say another is not read (stateAtEnd). */
+  states?: ReadonlySet<JournalState>
 ): Promise<RestoreJournal[]> {
   const names = await listDirIfPresent(dir)
   const journals: RestoreJournal[] = []
@@ -162,6 +164,8 @@ export async function listJournals(
     const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''
     if (!ID.test(id)) continue
     try {
+      const end = states === undefined ? null : stateAtEnd(journalFile(dir, id))
+      if (end !== null && states?.has(end) === false) continue
       const journal = await readJournal(dir, id, wanted)
       if (journal !== null) journals.push(journal)
     } catch (error) {
@@ -171,3 +175,26 @@ export async function listJournals(
   }
   return journals
 }
+
+/**
+ * The state a journal's last bytes give, or null when they do not say. saveJournal writes
+ * `state` and `createdAt` last (a redo's `redoes` after them), so recovery tells a finished
+ * journal, which names every file its restore touched (a thousand-file one is 200 KB), from an
+ * unfinished one without reading all of it; anything else is read whole.
+ */
+function stateAtEnd(file: string): JournalState | null {
+  const fd = openSync(file, 'r')
+  try {
+    const size = fstatSync(fd).size
+    const tail = Buffer.alloc(Math.min(size, TAIL_BYTES))
+    readSync(fd, tail, 0, tail.length, size - tail.length)
+    const state = STATE_AT_END.exec(tail.toString('latin1'))?.[1]
+    const parsed = JournalState.safeParse(state)
+    return parsed.success ? parsed.data : null
+  } finally {
+    closeSync(fd)
+  }
+}
+
+const TAIL_BYTES = 256
+const STATE_AT_END = /"state":"([a-z-]+)","createdAt":"[^"\\]*"(?:,"redoes":"[0-9a-f-]*")?\}$/

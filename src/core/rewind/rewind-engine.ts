@@ -21,6 +21,7 @@ import { unifiedDiff } from './file-diff'
 import { type ContentSource, ContentMissingError, blobContent } from './content-source'
 import { fileTargets } from './file-targets'
 import {
+  type JournalState,
   type RestoreJournal,
   type RestoreOp,
   listJournals,
@@ -153,6 +154,9 @@ export class RewindError extends CodedError {
  * through libuv's pool per syscall cost more than the syscalls); a batch blocks for milliseconds.
  */
 const FILES_PER_BATCH = 32
+
+/** The journals recovery acts on. */
+const UNFINISHED: ReadonlySet<JournalState> = new Set(['pending', 'applied'])
 
 /** A file's new content in a temp file beside it, waiting for its rename (applyOps). */
 interface PendingWrite {
@@ -529,7 +533,8 @@ export class RewindEngine {
       this.space.paths.restores,
       damaged,
       (j) =>
-        j.sessionId === this.store.sessionId && (j.state === 'pending' || j.state === 'applied')
+        j.sessionId === this.store.sessionId && (j.state === 'pending' || j.state === 'applied'),
+      UNFINISHED
     )
     const notices = damaged.map(
       (message) =>

@@ -1,0 +1,14 @@
+// The summary and compaction settings' values, apart from the views: the settings file is read
+// by every command (the CLI's rewind among them), which then need not load every view's schema.
+import { z } from 'zod'
+
+/** Compact when the context would pass this share of the model's window. */
+export const CompactionThreshold = z.number().gt(0).lte(1)
+/** The model's context window in tokens (the settings' compaction.contextWindow). */
+export const ContextWindow = z.number().int().min(1_000).max(100_000_000)
+/**
+ * What leaving a branch does with it (the remembered choice): ask each time (the app's dialog;
+ * the terminal chat asks when it runs in a terminal), no summary, or a summary.
+ */
+export const SummaryOnLeave = z.enum(['ask', 'none', 'summarize'])
+export type SummaryOnLeave = z.infer<typeof SummaryOnLeave>
