@@ -17,7 +17,7 @@ const corePatterns = [
 const childProcessBan = ['node:child_process', 'child_process'].map((name) => ({
   name,
   message:
-    'Start children with spawnChild (src/core/os/child-env.ts): it scrubs secrets from their environment.'
+    'Start children from src/core/os/child-env.ts (commands: core/os/command-runner.ts): it scrubs secrets from their environment.'
 }))
 
 export default tseslint.config(

@@ -1,9 +1,11 @@
 // A restore writes a file over itself in place only when nothing but the moment of the write
 // can go wrong (overwriteInPlace), and a rollback tells its own cut-short write from anyone
 // else's change (isPartialOverwrite).
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import {
   chmodSync,
+  copyFileSync,
   linkSync,
   mkdtempSync,
   readFileSync,
@@ -112,6 +114,23 @@ describe('overwriteInPlace', () => {
       )
     ).toBe(false)
     expect(readFileSync(join(root, 'small.txt'), 'utf8')).toBe('x')
+  })
+
+  it('leaves a running program to be replaced (its file cannot be written while it runs)', async () => {
+    const root = workspace()
+    const program = join(root, 'sleeper')
+    copyFileSync('/bin/sleep', program)
+    const running = spawn(program, ['30'], { stdio: 'ignore' })
+    try {
+      await once(running, 'spawn')
+      const before = readFileSync(program)
+      expect(overwriteInPlace(program, Buffer.from('#!/bin/sh\n'), stampOf(root, 'sleeper'))).toBe(
+        false
+      )
+      expect(readFileSync(program).equals(before)).toBe(true)
+    } finally {
+      running.kill()
+    }
   })
 
   it('never writes through a link or waits on a FIFO swapped in after the check', () => {

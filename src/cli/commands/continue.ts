@@ -16,6 +16,7 @@ import { nodeEnd, resolveNode } from '../../core/studio/node-refs'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { failWith, wantsHelp } from '../cli-support'
 import { say } from '../format'
+import { UsageError, optionValue } from '../args'
 
 const USAGE = `Usage: rewind-studio continue FILE [--at N|ID] [--cwd DIR] [--json]
 
@@ -27,10 +28,6 @@ it on with \`rewind-studio chat --cwd DIR --resume ID\`. FILE is never written a
 changed (\`rewind FILE --to N --mode code\` restores a Claude Code session's files).
 The new session is for the folder FILE recorded, when FILE is in that tool's folder of that
 project; anywhere else, --cwd DIR names it. --json prints {sessionId, file, at}.`
-
-class UsageError extends Error {
-  override name = 'UsageError'
-}
 
 interface Options {
   file: string
@@ -44,11 +41,7 @@ function parse(args: string[]): Options {
   const files: string[] = []
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? ''
-    const value = () => {
-      const v = args[++i]
-      if (v === undefined || v === '') throw new UsageError(`${arg} needs a value`)
-      return v
-    }
+    const value = () => optionValue(args, ++i)
     if (arg === '--at') options.at = value()
     else if (arg === '--cwd') options.cwd = value()
     else if (arg === '--json') options.json = true

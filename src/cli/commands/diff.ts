@@ -18,6 +18,7 @@ import type { CompareView, TranscriptEntry } from '../../shared/views'
 import { startFileCommand } from '../cli-support'
 import { say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
+import { UsageError, optionValue } from '../args'
 
 const USAGE = `Usage: rewind-studio diff SESSION_FILE --from A --to B [--cwd DIR] [--json]
 
@@ -29,8 +30,6 @@ more). B may be "current": the files on disk now (only the files the session cha
 compared) and the conversation at the session's leaf; the files are read in the workspace the
 session's header names, or in DIR with --cwd (required for a SESSION_FILE outside the sessions
 folder of that workspace). --json prints the whole comparison as one object. Nothing is written.`
-
-class UsageError extends Error {}
 
 interface Options {
   file: string
@@ -45,11 +44,7 @@ function parse(args: string[]): Options {
   const options: Options = { file: '', from: '', to: '', cwd: null, json: false }
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? ''
-    const value = () => {
-      const v = args[++i]
-      if (v === undefined || v === '') throw new UsageError(`${arg} needs a value`)
-      return v
-    }
+    const value = () => optionValue(args, ++i)
     if (arg === '--from') options.from = value()
     else if (arg === '--to') options.to = value()
     else if (arg === '--cwd') options.cwd = value()

@@ -16,6 +16,7 @@ import { escapeControlChars } from '../../shared/control-chars'
 import { ExportFormat } from '../../shared/views'
 import { startFileCommand } from '../cli-support'
 import { sayError } from '../format'
+import { UsageError, optionValue } from '../args'
 
 const USAGE = `Usage: rewind-studio export FILE [--branch N|ID | --all] [--format md|html|json] [-o OUT] [--force]
 
@@ -29,8 +30,6 @@ Renders the session in FILE:
 a node id or short id); --all the whole tree. Strings that look like API keys are masked.
 The default format is md. -o OUT writes a new file (readable by you only, written whole or not at all); --force replaces an
 existing OUT. Without -o the export is printed.`
-
-class UsageError extends Error {}
 
 interface Options {
   file: string
@@ -49,11 +48,7 @@ function parse(args: string[]): Options {
   const files: string[] = []
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? ''
-    const value = () => {
-      const v = args[++i]
-      if (v === undefined || v === '') throw new UsageError(`${arg} needs a value`)
-      return v
-    }
+    const value = () => optionValue(args, ++i)
     if (arg === '--format') {
       const raw = value()
       const parsed = ExportFormat.safeParse(raw)

@@ -15,6 +15,7 @@ import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
 import { startFileCommand } from '../cli-support'
 import { restoreLines, say, sayError } from '../format'
+import { UsageError, optionValue } from '../args'
 
 const USAGE = `Usage: rewind-studio fork FILE [--at N|ID] [--restore [--dry-run]] [--json]
 
@@ -28,8 +29,6 @@ The workspace's files are left as they are unless --restore: then they are broug
 at that node, as a switch to it would, and the fork records it (\`rewind FORK --undo\` puts them
 back). --dry-run, with --restore, prints what would change and writes nothing.
 --json prints {file, sessionId, forkedFrom, restored, deleted, recreated}.`
-
-class UsageError extends Error {}
 
 interface Options {
   file: string
@@ -45,9 +44,7 @@ function parse(args: string[]): Options {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? ''
     if (arg === '--at') {
-      const value = args[++i]
-      if (value === undefined || value === '') throw new UsageError('--at needs N or an id')
-      options.at = value
+      options.at = optionValue(args, ++i)
     } else if (arg === '--restore') options.restore = true
     else if (arg === '--dry-run') options.dryRun = true
     else if (arg === '--json') options.json = true

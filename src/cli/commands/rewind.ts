@@ -15,6 +15,7 @@ import type { RewindResult } from '../../shared/views'
 import { startFileCommand } from '../cli-support'
 import { say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
+import { UsageError, optionValue } from '../args'
 
 const USAGE = `Usage: rewind-studio rewind SESSION_FILE --to N [--mode both|conversation|code] [--cwd DIR]
                             [--dry-run] [--diff] [--json]
@@ -44,8 +45,6 @@ missing is skipped and named (exit code 1: the restore is partial); a snapshot p
 workspace refuses the restore before anything changes. Claude Code keeps only the content
 before each change: the files after the last prompt's turn cannot be rebuilt.`
 
-class UsageError extends Error {}
-
 interface Options {
   file: string
   to: number | null
@@ -72,11 +71,7 @@ function parse(args: string[]): Options {
   const files: string[] = []
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? ''
-    const value = () => {
-      const v = args[++i]
-      if (v === undefined) throw new UsageError(`${arg} needs a value`)
-      return v
-    }
+    const value = () => optionValue(args, ++i)
     if (arg === '--to') {
       const raw = value()
       const n = Number(raw)

@@ -20,6 +20,7 @@ import { memorySecrets } from '../../core/studio/secret-store'
 import { maskSecrets } from '../../shared/mask-secrets'
 import { appRoot, failWith, startFileCommand } from '../cli-support'
 import { say } from '../format'
+import { UsageError, optionValue } from '../args'
 
 const USAGE = `Usage: rewind-studio summarize SESSION_FILE (--from N | --up-to N) [--instructions TEXT]
                                [--model M] [--setting key=value ...]
@@ -33,10 +34,6 @@ prompt on the active path, as /rewind lists them):
 ANTHROPIC_MODEL (an Anthropic model needs ANTHROPIC_API_KEY; without a key and without --model
 the built-in demo script answers). Ctrl-C stops the summary; nothing is changed then. Records are
 appended to SESSION_FILE, none rewritten; no workspace file is touched.`
-
-class UsageError extends Error {
-  override name = 'UsageError'
-}
 
 interface Options {
   file: string
@@ -59,11 +56,7 @@ function parse(args: string[]): Options {
   const files: string[] = []
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? ''
-    const value = () => {
-      const v = args[++i]
-      if (v === undefined) throw new UsageError(`${arg} needs a value`)
-      return v
-    }
+    const value = () => optionValue(args, ++i)
     const checkpoint = () => {
       const raw = value()
       const n = Number(raw)

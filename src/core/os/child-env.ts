@@ -1,10 +1,9 @@
 // The environment every child process the app starts gets: its own, minus the secrets. Whatever a
 // child prints can end up in the session log, which is kept for good: one `env` run through Bash
-// would otherwise write the API key there. Children are started through spawnChild only (lint
-// forbids importing node:child_process anywhere else in src), and Workers get childEnv() too.
-import { spawn, spawnSync } from 'node:child_process'
-import type { ChildProcessByStdio } from 'node:child_process'
-import type { Readable } from 'node:stream'
+// would otherwise write the API key there. Children are started from this module only (lint
+// forbids importing node:child_process anywhere else in src): commands through the helper
+// startNodeHelper starts (command-runner.ts), which passes them childEnv(); Workers get it too.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 
 /** What the Anthropic SDK reads from the environment to authenticate. */
 const MODEL_SECRETS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'])
@@ -21,23 +20,17 @@ export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEn
   return Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretName(name)))
 }
 
-export interface ChildOptions {
-  cwd: string
-  /** Its own process group (so the whole group can be signalled). */
-  detached?: boolean
-}
-
-/** Starts `command` with stdin empty, stdout and stderr piped, and the environment scrubbed. */
-export function spawnChild(
-  command: string,
-  args: readonly string[],
-  options: ChildOptions
-): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn(command, args, {
-    cwd: options.cwd,
-    detached: options.detached ?? false,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: childEnv()
+/**
+ * A Node process running `source` (JavaScript, as `node -e` takes it) with an IPC channel
+ * (advanced serialization: Buffers pass as they are), the environment scrubbed. Under Electron
+ * its own binary runs as Node (ELECTRON_RUN_AS_NODE), which the helper's children do not
+ * inherit: they get the environment the helper is sent.
+ */
+export function startNodeHelper(source: string): ChildProcess {
+  return spawn(process.execPath, ['-e', source], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    serialization: 'advanced',
+    env: { ...childEnv(), ELECTRON_RUN_AS_NODE: '1' }
   })
 }
 

@@ -71,6 +71,24 @@ export class CheckpointState {
   }
 }
 
+interface Walked {
+  active: ActiveCheckpoint | null
+  lastCompleted: CompletedRewind | null
+  /** The ids of the checkpoint calls on the path (a result names its call by id). */
+  checkpointCalls: ReadonlySet<string>
+  /** The path this state is of: its first record and its length. */
+  first: TreeRecord
+  length: number
+}
+
+/**
+ * The state a path ends in, kept by the path's last record: records never change once in the
+ * tree, so the state at the end of a turn goes on from the state at the end of the turn before
+ * (a few records) instead of walking the whole branch again, as the context's count does
+ * (summary/tokens.ts).
+ */
+const walked = new WeakMap<TreeRecord, Walked>()
+
 /**
  * Walks the branch root first: a successful checkpoint result opens a checkpoint (entry = the
  * message holding it); a rewind-report closes it and becomes the last completed rewind. rewind
@@ -80,10 +98,31 @@ export function rehydrated(path: readonly TreeRecord[]): {
   active: ActiveCheckpoint | null
   lastCompleted: CompletedRewind | null
 } {
-  let active: ActiveCheckpoint | null = null
-  let lastCompleted: CompletedRewind | null = null
-  const callNames = new Map<string, string>()
-  for (const r of path) {
+  const first = path[0]
+  if (first === undefined) return { active: null, lastCompleted: null }
+  let start = 0
+  let state: Walked = {
+    active: null,
+    lastCompleted: null,
+    checkpointCalls: new Set(),
+    first,
+    length: 0
+  }
+  for (let i = path.length - 1; i >= 0; i--) {
+    const kept = walked.get(path[i] as TreeRecord)
+    if (kept !== undefined && kept.first === first && kept.length === i + 1) {
+      state = kept
+      start = i + 1
+      break
+    }
+  }
+  let { active, lastCompleted, checkpointCalls } = state
+  const calls = (change: (set: Set<string>) => void) => {
+    const copy = new Set(checkpointCalls)
+    change(copy)
+    checkpointCalls = copy
+  }
+  for (const r of path.slice(start)) {
     if (r.type === 'assistant' && typeof r.message.content !== 'string') {
       for (const b of r.message.content) {
         if (
@@ -92,14 +131,19 @@ export function rehydrated(path: readonly TreeRecord[]): {
           'name' in b &&
           typeof b.id === 'string' &&
           typeof b.name === 'string'
-        )
-          callNames.set(b.id, b.name)
+        ) {
+          // The latest call of an id is the one its results answer.
+          const id = b.id
+          if (b.name === 'checkpoint') {
+            if (!checkpointCalls.has(id)) calls((set) => set.add(id))
+          } else if (checkpointCalls.has(id)) calls((set) => set.delete(id))
+        }
       }
     } else if (r.type === 'user' && typeof r.message.content !== 'string') {
       for (const b of r.message.content) {
         if (b.type !== 'tool_result' || !('tool_use_id' in b) || typeof b.tool_use_id !== 'string')
           continue
-        if (callNames.get(b.tool_use_id) !== 'checkpoint' || b.is_error === true) continue
+        if (!checkpointCalls.has(b.tool_use_id) || b.is_error === true) continue
         const details = CheckpointDetails.safeParse(r.toolDetails?.[b.tool_use_id])
         active = {
           goal: details.success ? details.data.goal : '',
@@ -116,5 +160,12 @@ export function rehydrated(path: readonly TreeRecord[]): {
         : { report: '', startedAt: r.timestamp, rewoundAt: r.timestamp }
     }
   }
+  walked.set(path[path.length - 1] as TreeRecord, {
+    active,
+    lastCompleted,
+    checkpointCalls,
+    first,
+    length: path.length
+  })
   return { active, lastCompleted }
 }

@@ -6,7 +6,7 @@
 import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
 import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'
-import { spawnChild } from '../../os/child-env'
+import { runCommand } from '../../os/command-runner'
 import type { CommandChanges } from '../../files/write-guard'
 import { ToolError } from './tool'
 import type { Tool } from './tool'
@@ -80,7 +80,7 @@ interface CommandLine {
   args: string[]
 }
 
-function runCommand(
+function runBash(
   line: CommandLine,
   cwd: string,
   timeoutMs: number,
@@ -88,47 +88,44 @@ function runCommand(
 ): Promise<CommandResult> {
   // Cancelled while file history was snapshotting: the command never starts.
   if (signal.aborted) return Promise.resolve({ output: '', exitCode: null, ended: 'cancelled' })
-  return new Promise((resolvePromise, reject) => {
-    // In the sandbox the group is bwrap's: ending bwrap ends everything inside (--die-with-parent).
-    const child = spawnChild(line.file, line.args, { cwd, detached: true })
-    const output = new CappedOutput(MAX_OUTPUT_CHARS)
-    let ended: CommandResult['ended'] = null
-    let exitCode: number | null = null
-    let killTimer: NodeJS.Timeout | undefined
-
-    const end = (reason: 'timeout' | 'cancelled') => {
-      if (ended !== null || child.pid === undefined) return
-      ended = reason
-      signalGroup(child.pid, 'SIGTERM')
-      killTimer = setTimeout(() => signalGroup(child.pid as number, 'SIGKILL'), KILL_GRACE_MS)
-    }
-    const timer = setTimeout(() => end('timeout'), timeoutMs)
-    const onAbort = () => end('cancelled')
-    signal.addEventListener('abort', onAbort, { once: true })
-
-    for (const stream of [child.stdout, child.stderr]) {
-      // One decoder per stream: a multi-byte character may be split across chunks.
-      const decoder = new StringDecoder('utf8')
-      stream.on('data', (chunk: Buffer) => output.append(decoder.write(chunk)))
-      stream.on('end', () => output.append(decoder.end()))
-    }
-    child.on('error', (error) => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', onAbort)
-      reject(error)
+  const output = new CappedOutput(MAX_OUTPUT_CHARS)
+  // One decoder per stream: a multi-byte character may be split across chunks.
+  const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') }
+  let ended: CommandResult['ended'] = null
+  let pid: number | null = null
+  let killTimer: NodeJS.Timeout | undefined
+  // In the sandbox the group is bwrap's: ending bwrap ends everything inside (--die-with-parent).
+  const signalEnded = () => {
+    if (pid === null || ended === null) return
+    signalGroup(pid, 'SIGTERM')
+    const group = pid
+    killTimer = setTimeout(() => signalGroup(group, 'SIGKILL'), KILL_GRACE_MS)
+  }
+  const end = (reason: 'timeout' | 'cancelled') => {
+    if (ended !== null) return
+    ended = reason
+    // Before the command has started, it is signalled as soon as it has.
+    signalEnded()
+  }
+  const timer = setTimeout(() => end('timeout'), timeoutMs)
+  const onAbort = () => end('cancelled')
+  signal.addEventListener('abort', onAbort, { once: true })
+  return runCommand(line.file, line.args, cwd, {
+    onStart: (started) => {
+      pid = started
+      signalEnded()
+    },
+    onOutput: (stream, chunk) => output.append(decoders[stream].write(chunk))
+  })
+    .then(({ exitCode }) => {
+      for (const decoder of Object.values(decoders)) output.append(decoder.end())
+      return { output: output.toString(), exitCode, ended }
     })
-    child.on('exit', (code) => {
-      exitCode = code
-      // Whatever it left behind holds the pipes open and could still change files.
-      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL')
-    })
-    child.on('close', () => {
+    .finally(() => {
       clearTimeout(timer)
       clearTimeout(killTimer)
       signal.removeEventListener('abort', onAbort)
-      resolvePromise({ output: output.toString(), exitCode, ended })
     })
-  })
 }
 
 function describeChanges(changes: CommandChanges): string {
@@ -192,7 +189,7 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
       }
       const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS
       // afterCommand runs even when the command could not start: beforeCommand expects its pair.
-      const result = await runCommand(line, ctx.cwd, timeoutMs, ctx.signal).catch(
+      const result = await runBash(line, ctx.cwd, timeoutMs, ctx.signal).catch(
         (error: Error) => error
       )
       const changes = await ctx.guard
