@@ -10,6 +10,8 @@ export { UsageError }
  */
 export function optionValue(args: readonly string[], at: number): string {
   const value = args[at]
-  if (value === undefined || value === '') throw new UsageError(`${args[at - 1]} needs a value`)
+  if (value === undefined || value === '') {
+    throw new UsageError(`${args[at - 1]} needs a value${value === '' ? ', not ""' : ''}`)
+  }
   return value
 }

@@ -83,7 +83,7 @@ describe('rewind FILE refuses a session whose header names an unfit workspace', 
     const env = { REWIND_STUDIO_HOME: home, HOME: user }
     const empty = await runCli(['rewind', file, '--to', '1', '--cwd', ''], { env })
     expect(empty.code).toBe(2)
-    expect(empty.stderr).toContain('--cwd needs a folder')
+    expect(empty.stderr).toContain('--cwd needs a value, not ""')
     const named = await runCli(['rewind', file, '--to', '1', '--cwd', user], { env })
     expect(named.code).toBe(1)
     expect(named.stderr).toContain('it is your home folder')

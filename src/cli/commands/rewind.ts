@@ -86,9 +86,8 @@ function parse(args: string[]): Options {
         throw new UsageError(`--mode must be both, conversation or code, not "${raw}"`)
       options.mode = mode.data
     } else if (arg === '--cwd') {
+      // Never empty (optionValue): resolve('') would be the current folder.
       options.cwd = value()
-      // resolve('') is the current folder: an empty --cwd (an unset variable) must not mean "here".
-      if (options.cwd === '') throw new UsageError('--cwd needs a folder, not ""')
     } else if (arg === '--undo' || arg === '--redo') {
       if (options.step !== null && options.step !== arg.slice(2)) {
         throw new UsageError('give --undo or --redo, not both')

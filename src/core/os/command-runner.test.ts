@@ -14,6 +14,8 @@ async function run(script: string, cwd: string) {
   const { exitCode } = await runCommand('bash', ['-c', script], cwd, {
     onStart: (started) => {
       pid = started
+      // For a command that must know this process has its pid (see "after the helper died").
+      writeFileSync(join(cwd, 'announced'), '')
     },
     onOutput: (stream, chunk) => out[stream].push(Buffer.from(chunk))
   })
@@ -115,7 +117,12 @@ describe('runCommand (commands started from the helper process)', () => {
 
   it('after the helper died: fails and ends the command it ran, starts a new one', async () => {
     const cwd = tempDir()
-    const running = run('echo $$ > cmd.pid; kill -9 $PPID; sleep 60', cwd)
+    // Killed once this process knows the command's group (before that, on a loaded machine, a
+    // command that kills the helper could outlive it, as one that calls setsid can anyway).
+    const running = run(
+      'echo $$ > cmd.pid; until [ -e announced ]; do sleep 0.01; done; kill -9 $PPID; sleep 60',
+      cwd
+    )
     await expect(running).rejects.toThrow(/the process that starts commands stopped/)
     await ended(Number(readFileSync(join(cwd, 'cmd.pid'), 'utf8')))
     expect((await run('echo again', cwd)).stdout.toString()).toBe('again\n')
