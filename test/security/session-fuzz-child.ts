@@ -12,7 +12,19 @@ console.log = (...args: unknown[]) => void (stdout += `${format(...args)}\n`)
 console.error = (...args: unknown[]) => void (stderr += `${format(...args)}\n`)
 console.warn = console.error
 
-const reply = (value: object) => process.stdout.write(`${JSON.stringify(value)}\n`)
+// What a command prints as bytes straight to stdout (inspect's text) is captured too; the
+// replies go through the real write.
+const write = process.stdout.write.bind(process.stdout)
+const decoder = new TextDecoder()
+process.stdout.write = ((chunk: string | Uint8Array) => {
+  stdout += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
+  return true
+}) as typeof process.stdout.write
+
+const reply = (value: object) => {
+  stdout += decoder.decode()
+  write(`${JSON.stringify(value)}\n`)
+}
 const die = (error: unknown) => {
   reply({ code: null, stdout, stderr, threw: `uncaught: ${(error as Error)?.stack ?? error}` })
   process.exit(70)

@@ -1,12 +1,22 @@
 // The fast paths `inspect` takes on a long session (issue 15 item 8) give what the plain code they
 // replaced gave: the tree walked by ordinal in the order and depth of a walk over children(),
 // whitespace folded by runs as a /\s+/ replace folds it, text blocks joined as join() joins them,
-// and the quick key test still letting every key through to be masked.
+// and the quick key test still letting every key through to be masked. The command as run (slim
+// records kept while parsing, each node described then, lines written as bytes) prints byte for
+// byte what the whole records printed as strings give, on generated, fuzzed and Claude Code files.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { oneLine } from '../../src/cli/commands/inspect'
+import { inspectJson, inspectText, oneLine } from '../../src/cli/commands/inspect'
+import { readSessionFile } from '../../src/core/session/load'
 import { contentText, SessionTree, type TreeRecord } from '../../src/core/session/tree'
-import { maskSecrets } from '../../src/shared/mask-secrets'
-import { assistant, header, user } from './builders'
+import { escapeControlCharsInJson } from '../../src/shared/control-chars'
+import { maskSecrets, maskSecretsIn } from '../../src/shared/mask-secrets'
+import { repoRoot } from '../support/cli'
+import { assistant, fileChange, header, jsonl, rewind, user } from './builders'
+import { writeSyntheticSession } from './synthetic'
 
 /** A seeded generator: the same cases on every run. */
 function seeded(seed: number): () => number {
@@ -34,6 +44,9 @@ const PIECES = [
   '\u001b[2J',
   'é',
   '😀',
+  '\ud800',
+  '…',
+  '└',
   `sk-ant-api03-${'aB3'.repeat(31)}xy`,
   `Bearer eyJh.${'bG9'.repeat(8)}.s1g`,
   `bEaReR ${'aB3'.repeat(10)}`,
@@ -126,4 +139,155 @@ describe('inspect fast paths', () => {
     expect(contentText(blocks(null, 5, 'x'))).toBe('\n\n5\n\nx')
     expect(contentText([{ type: 'tool_use', id: 't', name: 'Edit', input: {} }])).toBe('')
   })
+})
+
+/** The command's stdout as bytes: `inspect FILE` (and `--json`) in a child process. */
+function inspectBytes(file: string, ...args: string[]): Buffer {
+  const run = spawnSync(
+    process.execPath,
+    [join(repoRoot, 'bin/rewind-studio.mjs'), 'inspect', file, ...args],
+    { maxBuffer: 256 * 1024 * 1024 }
+  )
+  expect(run.stderr.toString()).toBe('')
+  expect(run.status).toBe(0)
+  return run.stdout
+}
+
+/** What inspect prints, made from the whole records as strings (no slim record, no bytes). */
+function plainInspect(file: string): { text: Buffer; json: Buffer } {
+  const loaded = readSessionFile(file)
+  const json = JSON.stringify(maskSecretsIn(inspectJson(loaded)), null, 2)
+  return {
+    text: Buffer.from(`${inspectText(loaded).join('\n')}\n`),
+    json: Buffer.from(`${escapeControlCharsInJson(json)}\n`)
+  }
+}
+
+/** A session of every record kind, with text of every piece, forks, strays and bad records. */
+function fuzzedSession(seed: number, records: number): unknown[] {
+  const random = seeded(seed)
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T
+  const text = () => {
+    let t = ''
+    for (let p = Math.floor(random() * 12); p > 0; p--) t += pick(PIECES)
+    return random() < 0.2 ? `<system-reminder>${t}</system-reminder>${pick(PIECES)}` : t
+  }
+  const nodes: string[] = []
+  const out: unknown[] = [header()]
+  for (let i = 0; i < records; i++) {
+    const uuid =
+      random() < 0.03 && nodes.length > 0 ? pick(nodes) : `n${i}${pick(['', '\u001b[2J', 'é'])}`
+    const r = random()
+    const parent =
+      nodes.length === 0 || r < 0.05
+        ? null
+        : r < 0.1
+          ? `missing-${i}`
+          : r < 0.7
+            ? (nodes[nodes.length - 1] ?? null)
+            : pick(nodes)
+    const kind = random()
+    if (kind < 0.25)
+      out.push(user(uuid, parent, random() < 0.7 ? text() : [{ type: 'text', text: text() }]))
+    else if (kind < 0.32)
+      out.push({
+        ...user(uuid, parent, [
+          { type: 'tool_result', tool_use_id: 't', content: text() },
+          ...(random() < 0.5 ? [{ type: 'tool_result', tool_use_id: 'u', content: '' }] : [])
+        ])
+      })
+    else if (kind < 0.37) out.push({ ...user(uuid, parent, text()), isMeta: true })
+    else if (kind < 0.39)
+      out.push(
+        user(
+          uuid,
+          parent,
+          `<system-<system-reminder>x</system-reminder>reminder>${text()}</system-reminder>`
+        )
+      )
+    else if (kind < 0.6) out.push(assistant(uuid, parent, text()))
+    else if (kind < 0.7) {
+      const a = assistant(uuid, parent, text())
+      const blocks: unknown[] = random() < 0.5 ? [] : a.message.content
+      blocks.push({ type: 'tool_use', id: 't', name: text(), input: {} })
+      if (random() < 0.3) blocks.push({ type: pick(['thinking', text()]), thinking: text() })
+      out.push({ ...a, message: { ...a.message, content: blocks } })
+    } else if (kind < 0.73)
+      out.push({
+        ...user(uuid, parent),
+        type: 'branch_summary',
+        fromId: pick(['root', ...nodes]),
+        summary: text()
+      })
+    else if (kind < 0.76)
+      out.push({
+        ...user(uuid, parent),
+        type: 'custom_message',
+        customType: pick(['rewind-report', 'turn-stopped', text()]),
+        hidden: random() < 0.5,
+        content: text()
+      })
+    else if (kind < 0.78)
+      out.push({
+        ...user(uuid, parent),
+        type: 'compaction',
+        summary: text(),
+        firstKeptUuid: null,
+        tokensBefore: 100,
+        trigger: 'auto'
+      })
+    else if (kind < 0.84 && nodes.length > 0)
+      out.push({
+        ...user(`l${i}`, null),
+        type: 'label',
+        targetUuid: pick(nodes),
+        label: random() < 0.2 ? null : text()
+      })
+    else if (kind < 0.9 && nodes.length > 0)
+      out.push(fileChange(`f${i}`, pick(nodes), pick(['a.ts', 'b.ts', text()])))
+    else if (kind < 0.93 && nodes.length > 0)
+      out.push(rewind(`r${i}`, null, pick(nodes), pick(nodes)))
+    else if (kind < 0.96) out.push(user(uuid, parent, 42))
+    else out.push(assistant(uuid, parent, text()))
+    if (kind < 0.78) nodes.push(uuid)
+  }
+  return out
+}
+
+describe('inspect as run, from slim records written as bytes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rs-inspect-fast-'))
+  const files: string[] = []
+  const generated = join(dir, 'generated.jsonl')
+  writeSyntheticSession(generated, 2 * 1024 * 1024)
+  files.push(generated)
+  for (const seed of [1, 2, 3]) {
+    const file = join(dir, `fuzzed-${seed}.jsonl`)
+    writeFileSync(file, jsonl(fuzzedSession(seed, 1500)))
+    files.push(file)
+  }
+  // On the active path, where checkpoints are read: a prompt whose reminder hid another's tag.
+  const reminders = join(dir, 'reminders.jsonl')
+  writeFileSync(
+    reminders,
+    jsonl([
+      header(),
+      user('p1', null, 'plain prompt'),
+      user('p2', 'p1', '<system-<system-reminder>x</system-reminder>reminder>y</system-reminder>'),
+      user('p3', 'p2', '<system-reminder>only a reminder</system-reminder>'),
+      user('p4', 'p3', '  <system-reminder>r</system-reminder> typed after a reminder  ')
+    ])
+  )
+  files.push(reminders)
+  const claude = join(repoRoot, 'test/fixtures/claude-code')
+  for (const entry of readdirSync(claude, { recursive: true, encoding: 'utf8' }))
+    if (entry.endsWith('.jsonl') && !entry.includes('/subagents/')) files.push(join(claude, entry))
+
+  it.each(files.map((f) => [f.slice(f.lastIndexOf('/') + 1), f]))(
+    '%s: the text and the JSON are byte for byte those of the whole records',
+    (_name, file) => {
+      const plain = plainInspect(file)
+      expect(inspectBytes(file).equals(plain.text)).toBe(true)
+      expect(inspectBytes(file, '--json').equals(plain.json)).toBe(true)
+    }
+  )
 })

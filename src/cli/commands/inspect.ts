@@ -23,16 +23,17 @@ export async function run(args: string[]): Promise<number> {
     return 2
   }
   const file = files[0] ?? ''
+  const json = args.includes('--json')
   let loaded: LoadedSession
   try {
-    loaded = readSessionFile(file)
+    loaded = readSessionFile(file, { keepNode: json ? slimNode : describedNode })
   } catch (error) {
     sayError(`inspect: cannot read ${file}: ${(error as Error).message}`)
     return 1
   }
   // What the log holds is shown with keys masked and control characters escaped: a prompt or a
   // foreign file may carry an API key, or an escape sequence that would act on the terminal.
-  if (args.includes('--json')) {
+  if (json) {
     console.log(
       escapeControlCharsInJson(JSON.stringify(maskSecretsIn(inspectJson(loaded)), null, 2))
     )
@@ -40,25 +41,94 @@ export async function run(args: string[]): Promise<number> {
   return 0
 }
 
+/** Where the text goes: whole lines, and each node's line as its parts, each safe to print. */
+interface TextSink {
+  line(text: string): void
+  /** The line `${mark} ${indentation(forks)}${isFork ? '└ ' : ''}${id} ${description}${label}`. */
+  node(
+    mark: string,
+    forks: number,
+    isFork: boolean,
+    id: string,
+    description: string,
+    label: string
+  ): void
+}
+
 /**
- * Prints the text a batch at a time, as it is made: the text of a 100 MB session is 120,000
- * lines, and lines printed and dropped cost the garbage collector far less than lines all kept
- * until the end (bench/cli-startup.ts).
+ * Prints the text as it is made, straight into chunks of bytes written one by one: the text of
+ * a 100 MB session is 120,000 lines, and lines joined into batches, or even into one string
+ * each, and then encoded again cost more than making them did (bench/cli-startup.ts). Each
+ * chunk is a new buffer, as a write to a pipe may still hold the last one.
  */
 function writeLines(loaded: LoadedSession): void {
-  let batch: string[] = []
-  let chars = 0
-  inspectLines(loaded, (line) => {
-    batch.push(line)
-    chars += line.length + 1
-    if (chars >= 256 * 1024) {
-      console.log(batch.join('\n'))
-      batch = []
-      chars = 0
+  quietOnClosedStdout()
+  let chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+  let at = 0
+  /** Room for `units` UTF-16 units: UTF-8 takes at most 3 bytes for each (4 for a pair). */
+  const room = (units: number) => {
+    const most = units * 3
+    if (at + most <= chunk.length) return
+    if (at > 0) process.stdout.write(chunk.subarray(0, at))
+    chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, most))
+    at = 0
+  }
+  /** Short ASCII (an id, the indentation) byte by byte: less than a call to encode it. */
+  const put = (text: string) => {
+    if (text.length > 16) {
+      at += chunk.write(text, at)
+      return
+    }
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      if (c >= 0x80) {
+        at += chunk.write(text.slice(i), at)
+        return
+      }
+      chunk[at++] = c
+    }
+  }
+  inspectLines(loaded, {
+    line(text) {
+      room(text.length + 1)
+      at += chunk.write(text, at)
+      chunk[at++] = NEWLINE
+    },
+    node(mark, forks, isFork, id, description, label) {
+      const indent = indentation(forks)
+      room(indent.length + id.length + description.length + label.length + 6)
+      chunk[at++] = mark.charCodeAt(0)
+      chunk[at++] = SPACE
+      put(indent)
+      if (isFork) at += FORK.copy(chunk, at)
+      put(id)
+      chunk[at++] = SPACE
+      at += chunk.write(description, at)
+      if (label !== '') at += chunk.write(label, at)
+      chunk[at++] = NEWLINE
     }
   })
-  if (batch.length > 0) console.log(batch.join('\n'))
+  if (at > 0) process.stdout.write(chunk.subarray(0, at))
 }
+
+/**
+ * A reader that stops early (`| head`) closes the pipe: the rest is dropped quietly, as
+ * console.log drops it, not thrown as an unhandled EPIPE. Once per process (a process that runs
+ * many commands would gather a listener per command).
+ */
+function quietOnClosedStdout(): void {
+  if (quiet) return
+  process.stdout.on('error', () => {})
+  quiet = true
+}
+
+let quiet = false
+
+const CHUNK_BYTES = 256 * 1024
+const NEWLINE = 0x0a
+const SPACE = 0x20
+/** What a fork's line shows before its id, as UTF-8 (not a two-byte string per line). */
+const FORK = Buffer.from('└ ')
 
 export function inspectJson(loaded: LoadedSession) {
   const { tree } = loaded
@@ -101,28 +171,42 @@ export function inspectJson(loaded: LoadedSession) {
  */
 export function inspectText(loaded: LoadedSession): string[] {
   const lines: string[] = []
-  inspectLines(loaded, (line) => lines.push(line))
+  inspectLines(loaded, {
+    line: (text) => lines.push(text),
+    node: (mark, forks, isFork, id, description, label) =>
+      lines.push(`${mark} ${indentation(forks)}${isFork ? '└ ' : ''}${id} ${description}${label}`)
+  })
   return lines
 }
 
-/** inspectText, line by line to `emit` as each is made. */
-function inspectLines(loaded: LoadedSession, emit: (line: string) => void): void {
+/** inspectText, line by line to `sink` as each is made. */
+function inspectLines(loaded: LoadedSession, sink: TextSink): void {
   const { tree } = loaded
-  const onPath = new Set<TreeRecord>(tree.activePath())
+  // The active path runs from a root down, so a walk depth first meets its nodes in order: the
+  // next one to meet is all a node is compared with (no set of 100,000 nodes to look up in).
+  const path = tree.activePath()
+  let onPath = 0
   const labels = tree.labels()
   const head: string[] = [
     `${loaded.format} session ${tree.header?.sessionId ?? '(no header)'}${tree.header?.cwd ? ` in ${tree.header.cwd}` : ''}`,
     `${loaded.recordCount} records, ${tree.size} messages, ${tree.leaves().length} leaves; * active path, > leaf`,
     ''
   ]
-  for (const line of head) emit(printableLine(line))
+  for (const line of head) sink.line(printableLine(line))
   tree.forEachDepthFirst((node, forks, isFork) => {
-    const mark = node.uuid === tree.leafUuid ? '>' : onPath.has(node) ? '*' : ' '
+    let mark = ' '
+    if (node === path[onPath]) mark = ++onPath === path.length ? '>' : '*'
     const label = labels.size === 0 ? undefined : labels.get(node.uuid)
-    // Each part from the file is masked where it is made (describe); the line is then made safe
-    // to print. An id is too short to hold a key (shortId); the indentation is ours.
-    const text = `${shortId(node.uuid)} ${describe(node)}${label ? `  [${maskSecrets(label)}]` : ''}`
-    emit(`${mark} ${indentation(forks)}${isFork ? '└ ' : ''}${escapeControlCharsOneLine(text)}`)
+    // Each part from the file is masked where it is made (describe) and made safe to print. An
+    // id is too short to hold a key (shortId); the indentation is ours.
+    sink.node(
+      mark,
+      forks,
+      isFork,
+      escapeControlCharsOneLine(shortId(node.uuid)),
+      (node as Described)[DESCRIBED] ?? printableDescription(node),
+      label ? escapeControlCharsOneLine(`  [${maskSecrets(label)}]`) : ''
+    )
   })
   const checkpoints = tree.checkpoints()
   const out: string[] = ['', `Checkpoints (${checkpoints.length}):`]
@@ -156,15 +240,18 @@ function inspectLines(loaded: LoadedSession, emit: (line: string) => void): void
   for (const p of loaded.problems) out.push(`  line ${p.line}: ${p.kind}: ${p.message}`)
   if (loaded.tornTail)
     out.push('The last line is torn (a write was cut off); every earlier record is intact.')
-  for (const line of out) emit(printableLine(line))
+  for (const line of out) sink.line(printableLine(line))
 }
 
 /** Forks deeper than this are not indented further: their depth is written instead. */
 const MAX_INDENT = 20
 
 function indentation(depth: number): string {
-  return depth <= MAX_INDENT ? '  '.repeat(depth) : `${'  '.repeat(MAX_INDENT)}(${depth}) `
+  return INDENTS[depth] ?? `${'  '.repeat(MAX_INDENT)}(${depth}) `
 }
+
+/** Each indentation up to MAX_INDENT, made once (not a string per line). */
+const INDENTS = Array.from({ length: MAX_INDENT + 1 }, (_, depth) => '  '.repeat(depth))
 
 /**
  * A line as it may be printed: keys masked, and every control or bidi character escaped,
@@ -174,10 +261,61 @@ function printableLine(line: string): string {
   return escapeControlCharsOneLine(maskSecrets(line))
 }
 
-function describe(r: TreeRecord): string {
+/** A node's description, safe to print, made when its line was parsed (describedNode). */
+const DESCRIBED = Symbol('described')
+type Described = TreeRecord & { [DESCRIBED]?: string }
+
+/**
+ * What inspect keeps of a user or assistant record (readSessionFile's keepNode): a record of
+ * the same type, uuids and time with the prompt whole (a checkpoint shows it) and no other
+ * content, for which the tree finds the same prompt (typedPrompt) or none. The rest of the
+ * record (tool results of kilobytes, the model's text) dies young: every record of a 100 MB log
+ * kept to the end cost `inspect --json` a fifth of its time in garbage collection
+ * (bench/cli-startup.ts: 1.28x a bare parse before, 1.05-1.10x after).
+ */
+function slimNode(record: TreeRecord, prompt = typedPrompt(record)): Described {
+  if (record.type !== 'user' && record.type !== 'assistant') return record
+  // A reminder's tag left in a prompt (one nested in another) would be taken out again when the
+  // slim record's prompt is read: such a record is kept whole.
+  if (prompt !== null && prompt.includes('<system-reminder>')) return record
+  const { uuid, parentUuid, timestamp } = record
+  if (record.type === 'assistant')
+    return {
+      type: 'assistant',
+      uuid,
+      parentUuid,
+      timestamp,
+      message: { role: 'assistant', content: '' }
+    }
+  return prompt === null
+    ? {
+        type: 'user',
+        uuid,
+        parentUuid,
+        timestamp,
+        isMeta: true,
+        message: { role: 'user', content: '' }
+      }
+    : { type: 'user', uuid, parentUuid, timestamp, message: { role: 'user', content: prompt } }
+}
+
+/** slimNode, with the node's description for its line made from the whole record. */
+function describedNode(record: TreeRecord): Described {
+  const prompt = typedPrompt(record)
+  const slim = slimNode(record, prompt)
+  if (slim !== record) slim[DESCRIBED] = printableDescription(record, prompt)
+  return slim
+}
+
+/** describe, with control characters escaped (as a line holding it would be). */
+function printableDescription(r: TreeRecord, prompt = typedPrompt(r)): string {
+  return escapeControlCharsOneLine(describe(r, prompt))
+}
+
+/** `prompt`: the record's typedPrompt, when already known. */
+function describe(r: TreeRecord, prompt = typedPrompt(r)): string {
   switch (r.type) {
     case 'user': {
-      const prompt = typedPrompt(r)
       if (prompt !== null) return `prompt: ${oneLine(prompt, 70)}`
       const content = r.message.content
       const results =
@@ -231,7 +369,9 @@ const MASK_MARGIN = 128
  */
 export function oneLine(text: string, width: number): string {
   const start = text.length > width + MASK_MARGIN ? text.slice(0, width + MASK_MARGIN) : text
-  let flat = foldWhitespace(maskSecrets(start))
+  const masked = maskSecrets(start)
+  if (foldsAsIs(masked, width + 1)) return `${masked.slice(0, width - 1)}…`
+  let flat = foldWhitespace(masked)
   // Whitespace collapsed the start below the width: the rest is needed after all.
   if (flat.length <= width && start !== text) flat = foldWhitespace(maskSecrets(text))
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
@@ -247,3 +387,21 @@ function foldWhitespace(text: string): string {
 }
 
 const WHITESPACE_TO_FOLD = /[^\S ]\s*| \s+/g
+
+/**
+ * Whether the first `n` characters of `text` are printable ASCII that folding and trimming leave
+ * as they are (no space first, none before another or a control), with more after them: then the
+ * folded text starts with them and is longer than `n - 1`, so it is cut there. Most of what a
+ * session says is such text: a loop over `n` characters instead of a replace over `n + 128`.
+ */
+function foldsAsIs(text: string, n: number): boolean {
+  if (text.length <= n || text.charCodeAt(0) === 0x20) return false
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i)
+    if (c > 0x20 && c < 0x7f) continue
+    if (c !== 0x20) return false
+    const next = text.charCodeAt(i + 1)
+    if (!(next > 0x20 && next < 0x7f)) return false
+  }
+  return true
+}

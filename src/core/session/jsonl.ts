@@ -72,14 +72,15 @@ export function parseJsonl(text: string): ParsedJsonl {
   return collected.result(text.length === 0 || text.endsWith('\n'))
 }
 
-function collector() {
+/** `keep`: what is kept of each parsed value (default: the value as parsed). */
+function collector(keep?: (value: unknown) => unknown) {
   const values: unknown[] = []
   const lines: number[] = []
   const problems: LoadProblem[] = []
   return {
     sink: {
       value(value: unknown, line: number) {
-        values.push(value)
+        values.push(keep === undefined ? value : keep(value))
         lines.push(line)
       },
       problem(problem: LoadProblem) {
@@ -225,11 +226,17 @@ export type FileJsonl = ParsedJsonl & {
   ino: number
 }
 
+export type ReadJsonlOptions = Omit<ReadLinesOptions, 'from'> & {
+  /**
+   * What to keep of each value as it is parsed (default: all of it). A reader that needs a few
+   * fields of each record keeps only those, so the rest dies young: a 100 MB log parsed and all
+   * kept costs the garbage collector a copy of every record (bench/cli-startup.ts).
+   */
+  keep?: (value: unknown) => unknown
+}
+
 /** A whole session file, read in chunks (see the top of this module). */
-export function readJsonlFile(
-  file: string,
-  options: Omit<ReadLinesOptions, 'from'> = {}
-): FileJsonl {
+export function readJsonlFile(file: string, options: ReadJsonlOptions = {}): FileJsonl {
   const fd = openSync(file, fsConstants.O_RDONLY)
   try {
     return readJsonlFd(fd, options)
@@ -239,8 +246,8 @@ export function readJsonlFile(
 }
 
 /** readJsonlFile on an open descriptor (the store reads through the one it locked for). */
-export function readJsonlFd(fd: number, options: Omit<ReadLinesOptions, 'from'> = {}): FileJsonl {
-  const collected = collector()
+export function readJsonlFd(fd: number, options: ReadJsonlOptions = {}): FileJsonl {
+  const collected = collector(options.keep)
   const read = readLines(fd, collected.sink, { ...options, from: 0, finalLine: true })
   return {
     ...collected.result(read.endsWithNewline !== false),

@@ -19,7 +19,7 @@ import type {
 } from './foreign/types'
 import { type ParsedJsonl, parseJsonl, readJsonlFile } from './jsonl'
 import { emptyFileMessage, type LoadProblem } from './problems'
-import { SessionTree } from './tree'
+import { conversationNodeOf, sessionHeaderOf, SessionTree, type TreeRecord } from './tree'
 
 export type SessionFormat = 'rewind-studio' | ForeignFormatName
 
@@ -44,10 +44,39 @@ export interface LoadedSession {
   backups: ForeignBackups | null
 }
 
+export interface ReadSessionOptions {
+  /**
+   * What the tree keeps of each conversation node of a session in our format, made as the line
+   * is parsed (default: the whole record). A reader that shows a few fields of each node (inspect)
+   * keeps a record holding just those, valid as the one it replaces, so the rest of each record
+   * dies young instead of being kept to the end. A foreign session's records reach its mapper
+   * whole.
+   */
+  keepNode?: (record: TreeRecord) => TreeRecord
+}
+
 /** A session file (of any size) with, for a foreign format, the sub-agent transcripts beside it. */
-export function readSessionFile(file: string): LoadedSession {
-  const parsed = readJsonlFile(file)
+export function readSessionFile(file: string, options: ReadSessionOptions = {}): LoadedSession {
+  const { keepNode } = options
+  const parsed = readJsonlFile(file, keepNode === undefined ? {} : { keep: keptInOurs(keepNode) })
   return loadParsed(parsed, parsed.bytes, (reader) => readSidecars(reader, file))
+}
+
+/**
+ * `keepNode` applied to the conversation nodes after a first line that is our header (the
+ * format is then ours: detectFormat); every other value, and every value of a file in another
+ * format, as parsed. A node is checked whole before it is replaced, as the tree checks it.
+ */
+function keptInOurs(keepNode: (record: TreeRecord) => TreeRecord): (value: unknown) => unknown {
+  let ours: boolean | null = null
+  return (value) => {
+    if (ours === null) {
+      ours = sessionHeaderOf(value) !== null
+      return value
+    }
+    const node = ours ? conversationNodeOf(value) : null
+    return node === null ? value : keepNode(node)
+  }
 }
 
 export function loadSessionText(

@@ -354,7 +354,13 @@ export class SessionTree {
     this.treeLink.push(n)
     this.treeSize.push(1)
     const parent = record.parentUuid
-    const p = parent === null ? NONE : this.ordinal(parent)
+    // Most nodes answer the node before them: that one is found without a lookup.
+    const p =
+      parent === null
+        ? NONE
+        : parent === this.nodeRecord[n - 1]?.uuid
+          ? n - 1
+          : this.ordinal(parent)
     if (p === n) {
       // Linked, it would be its own ancestor: every walk up from it would never end.
       this.roots.push(n)
