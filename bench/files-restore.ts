@@ -9,7 +9,7 @@
 // docs/file-history.md) or changed just before it. Target: ratio at most 2.
 //   npx tsx bench/files-restore.ts [rounds]
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensureCliBuild } from '../scripts/ensure-build.mjs'
 import { RewindEngine, checkpointAt } from '../src/core/rewind/rewind-engine'
@@ -134,11 +134,15 @@ const cases: Case[] = [
 const rewritten = join(where.base, 'rewritten')
 execFileSync('cp', ['-r', where.cwd, rewritten])
 await s.close()
+// Each line starts from this log: a code-only restore and its undo file 2,000 records, and
+// the lines after would otherwise measure a log grown by every round before them.
+const pristineLog = readFileSync(sessionFile)
 
 /** Median times of ours and of `cp` of the same files, each from the same state. */
 async function measure(mode: Mode, c: Case, settled: boolean) {
   const ours: number[] = []
   const cp: number[] = []
+  writeFileSync(sessionFile, pristineLog)
   const live = c.live ? await openSession(where, SessionStore.open(sessionFile)) : null
   try {
     for (let round = 0; round < rounds; round++) {

@@ -1,7 +1,17 @@
-import { existsSync, readdirSync, rmSync, utimesSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  utimesSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BlobStore, sha256 } from '../../src/core/files/blob-store'
+import { packsDir, writePack } from '../../src/core/files/pack-file'
 import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/files/retention'
 import { workspaceFolder } from '../../src/core/session/paths'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
@@ -246,5 +256,59 @@ describe('retention', () => {
     expect(existsSync(blobs.pathOf(blobOf(text(15))))).toBe(false)
     await s.engine.undo()
     expect(s.read('f15.txt')).toBe(changed(15))
+  })
+  it('renews the old packed backups a restore names in one new pack, not a file each', async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 100 }, (_, i) => [`f${i}.txt`, `file ${i}\n`])
+    )
+    const s = await newSession(files)
+    open.push(s)
+    s.prompt('change them all')
+    await s.bash('for f in f*.txt; do echo changed >> $f; done')
+    s.reply('ok')
+    const dir = s.history.paths.blobs
+    const loose = looseBlobs(dir).length
+    const packs = readdirSync(packsDir(dir)).length
+    // Two hours on: every backup is in a pack written more than an hour ago.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 2 * 3_600_000)
+    try {
+      await s.engine.rewind(checkpointAt(s.store, 1), 'code')
+      expect(s.read('f7.txt')).toBe('file 7\n')
+      // The 100 changed versions the restore backed up again: one pack, no loose copies.
+      expect(looseBlobs(dir)).toHaveLength(loose)
+      expect(readdirSync(packsDir(dir))).toHaveLength(packs + 1)
+      await s.engine.undo()
+      expect(s.read('f7.txt')).toBe('file 7\nchanged\n')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('counts a blob in two packs by its last use, whichever pack is read first', async () => {
+    const orders: [string, string][] = [
+      ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'],
+      ['bbbbbbbbbbbbbbbb', 'aaaaaaaaaaaaaaaa']
+    ]
+    for (const [older, newer] of orders) {
+      const home = mkdtempSync(join(tmpdir(), 'rs-two-packs-'))
+      const workspace = 'two-packs'
+      const blobs = join(home, 'file-history', workspace, 'blobs')
+      const store = new BlobStore(blobs)
+      const content = Buffer.from('used again an hour ago\n')
+      const hash = store.put(content)
+      const bytes = readFileSync(store.pathOf(hash))
+      const pack = (name: string, usedMs: number) =>
+        renameSync(
+          writePack(packsDir(blobs), [{ hash, bytes, usedMs }]),
+          join(packsDir(blobs), `${name}.pack`)
+        )
+      pack(older, Date.now() - 40 * DAY)
+      pack(newer, Date.now() - 3_600_000)
+      rmSync(store.pathOf(hash))
+      const report = await collectGarbage(home, workspace)
+      expect(report.deletedBlobs, `${older} the older pack`).toBe(0)
+      expect(new BlobStore(blobs).read(hash)).toEqual(content)
+    }
   })
 })

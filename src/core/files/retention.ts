@@ -389,15 +389,28 @@ async function listBlobs(paths: HistoryPaths): Promise<StoredBlobs> {
       blobs.push({ hash: name, file, bytes: stats.size, mtimeMs: stats.mtimeMs })
     }
   }
-  const listed = new Set(blobs.map((b) => b.hash))
+  const loose = new Set(blobs.map((b) => b.hash))
+  const packed = new Map<string, BlobFile>()
   for (const pack of listPacks(packsDir(paths.blobs))) {
     const entries = readPackIndex(pack)
     packs.set(pack, entries)
     for (const blob of entries) {
-      // A blob loose and packed (used again since it was packed) counts once, as loose.
-      if (listed.has(blob.hash)) continue
-      listed.add(blob.hash)
-      blobs.push({ hash: blob.hash, file: null, bytes: blob.length, mtimeMs: blob.usedMs })
+      // A blob loose and packed (used again since it was packed) counts once, as loose; one in
+      // two packs (copied into a new one when used again) once, by its last use.
+      if (loose.has(blob.hash)) continue
+      const known = packed.get(blob.hash)
+      if (known !== undefined) {
+        known.mtimeMs = Math.max(known.mtimeMs, blob.usedMs)
+        continue
+      }
+      const file: BlobFile = {
+        hash: blob.hash,
+        file: null,
+        bytes: blob.length,
+        mtimeMs: blob.usedMs
+      }
+      packed.set(blob.hash, file)
+      blobs.push(file)
     }
   }
   return { blobs, packs }

@@ -52,7 +52,7 @@ import {
   unchangedSince,
   writeTempBeside
 } from './workspace-files'
-import { BlobMissingError, sha256 } from '../files/blob-store'
+import { type BlobBatch, BlobMissingError, sha256 } from '../files/blob-store'
 import { failureReason } from '../os/write-failure'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { checkWorkspaceFolder } from '../files/workspace-root'
@@ -627,9 +627,42 @@ export class RewindEngine {
       seenStamp?: FileStamp | null
     }[]
   ): Promise<{ ops: RestoreOp[]; read: Map<string, FileStamp> }> {
-    const { root, blobs } = this.space
+    const { blobs } = this.space
     const ops: RestoreOp[] = []
     const read = new Map<string, FileStamp>()
+    // One batch: a thousand backups (or renewed copies of old ones) make one pack, not a file
+    // each; committed before the journal names them.
+    const batch = blobs.openBatch()
+    const stored: string[] = []
+    try {
+      await this.backUpInto(batch, files, ops, read, stored)
+    } catch (error) {
+      batch.abort()
+      throw error
+    }
+    try {
+      batch.commit()
+    } catch (error) {
+      const what =
+        stored.length === 0
+          ? 'the earlier versions this restore names'
+          : `${stored[0]}${stored.length > 1 ? ` and ${stored.length - 1} other file(s)` : ''}`
+      throw new RewindError(
+        `Could not back up ${what}: ${failureReason(error)}. Nothing was changed.`
+      )
+    }
+    return { ops, read }
+  }
+
+  /** backUp's loop: `stored` gets the paths whose content went into the batch. */
+  private async backUpInto(
+    batch: BlobBatch,
+    files: Parameters<RewindEngine['backUp']>[0],
+    ops: RestoreOp[],
+    read: Map<string, FileStamp>,
+    stored: string[]
+  ): Promise<void> {
+    const { root } = this.space
     for (const [i, { path, to, toMode, toFolder, seen, seenStamp }] of files.entries()) {
       const { abs, stamp } = inspectPath(root, path)
       let current: { hash: string; file: FileStamp } | null
@@ -639,7 +672,7 @@ export class RewindEngine {
         seenStamp !== undefined &&
         seenStamp !== null &&
         unchangedSince(seenStamp, stamp) &&
-        blobs.holds(seen)
+        batch.holds(seen)
       ) {
         // Untouched since the preview read it, and that content is kept already.
         current = { hash: seen, file: seenStamp }
@@ -650,7 +683,8 @@ export class RewindEngine {
             `${path} changed since the preview was made: preview the rewind again. Nothing was changed.`
           )
         }
-        current = file === null ? null : { hash: this.backUpContent(path, file, to), file }
+        if (file !== null) stored.push(path)
+        current = file === null ? null : { hash: this.backUpContent(batch, path, file, to), file }
       }
       const from = current?.hash ?? null
       if (current !== null) read.set(path, current.file)
@@ -669,7 +703,6 @@ export class RewindEngine {
       }
       if (i % FILES_PER_BATCH === FILES_PER_BATCH - 1) await yieldToEventLoop()
     }
-    return { ops, read }
   }
 
   /**
@@ -695,9 +728,14 @@ export class RewindEngine {
     }
   }
 
-  private backUpContent(path: string, file: { content: Buffer }, to: string | null): string {
+  private backUpContent(
+    batch: BlobBatch,
+    path: string,
+    file: { content: Buffer },
+    to: string | null
+  ): string {
     try {
-      return this.space.blobs.put(file.content, { previous: to, path })
+      return batch.put(file.content, { previous: to, path })
     } catch (error) {
       throw new RewindError(
         `Could not back up ${path}: ${failureReason(error)}. Nothing was changed.`
