@@ -760,7 +760,15 @@ export class RewindEngine {
     const { root, blobs } = this.space
     const rollingBack = side === 'from'
     const deletions = ops.filter((op) => op[side] === null).reverse()
-    const ordered = [...deletions, ...ops.filter((op) => op[side] !== null)]
+    const writes = ops.filter((op) => op[side] !== null)
+    // The files that may be written in place go last: the others need space (a new inode, new
+    // blocks) and those need none, so a full disk stops a restore before any file was written
+    // in place, and every rollback of it replaces nothing but what the deletions freed.
+    const ordered = [
+      ...deletions,
+      ...writes.filter((op) => op.inPlace !== true),
+      ...writes.filter((op) => op.inPlace === true)
+    ]
     const leftAlone: string[] = []
     const failed = (op: RestoreOp, error: unknown): void => {
       const reason = failureReason(error)
@@ -823,12 +831,10 @@ export class RewindEngine {
             else {
               const mode = rollingBack ? op.fromMode : op.toMode
               const content = blobs.read(want)
-              // A rollback always replaces: a crash in it leaves each file whole for the next.
+              // A rollback too, where the file can take it: on a full disk a replace would fail.
+              // A crash in it leaves a file cutShort recognizes, for the next rollback.
               const overwritten =
-                !rollingBack &&
-                op.inPlace === true &&
-                stamp !== null &&
-                overwriteInPlace(abs, content, stamp, mode)
+                op.inPlace === true && stamp !== null && overwriteInPlace(abs, content, stamp, mode)
               if (!overwritten) {
                 const replacing = have === null ? undefined : current?.mode
                 const temp = writeTempBeside(abs, content, mode, replacing)
@@ -857,14 +863,16 @@ export class RewindEngine {
 
   /**
    * Whether the file at `abs` is this op's in-place write cut short by a crash or a failure
-   * (isPartialOverwrite): then it is the restore's own doing and rolls back like a whole one.
+   * (isPartialOverwrite), either way: the restore's (`to` over `from`) or its rollback's (`from`
+   * over `to`). Then it is the restore's own doing and rolls back like a whole one.
    */
   private cutShort(op: RestoreOp, abs: string): boolean {
     if (op.inPlace !== true || op.from === null || op.to === null) return false
     const file = readFileAt(abs)
     if (file === null) return false
-    const { blobs } = this.space
-    return isPartialOverwrite(file.content, blobs.read(op.from), blobs.read(op.to))
+    const from = this.space.blobs.read(op.from)
+    const to = this.space.blobs.read(op.to)
+    return isPartialOverwrite(file.content, from, to) || isPartialOverwrite(file.content, to, from)
   }
 
   private record(journal: RestoreJournal): void {
