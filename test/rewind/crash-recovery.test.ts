@@ -110,7 +110,7 @@ describe('a restore interrupted by a crash', () => {
     await restarted.close()
   })
 
-  it('puts back a file whose in-place write the crash cut short, and leaves a file someone changed', async () => {
+  it("puts back a file whose in-place write (or its rollback's) a crash cut short, and leaves a file someone changed", async () => {
     const { s, second } = await sessionWithBigTurn()
     const leaf = s.store.leafUuid
     const file = s.store.file
@@ -133,6 +133,14 @@ describe('a restore interrupted by a crash', () => {
     expect(s.read(uncut)).toMatch(/^original \d+\n\d?\n?$/)
     // And one someone else changed since: not the restore's doing.
     writeFileSync(join(s.cwd, changed), 'edited by hand\n')
+    // One restored already whose rollback (writing "rewritten N" back in place) was cut short
+    // after 3 bytes by a second crash.
+    const back = [...Array(FILES).keys()]
+      .map((i) => `f${i + 1}.txt`)
+      .find((rel) => s.read(rel)?.startsWith('original') === true)
+    if (back === undefined) throw new Error('the child restored no file')
+    writeOver(join(s.cwd, back), 'rew')
+    expect(s.read(back)).toMatch(/^rewginal \d+\n$/)
 
     const store = SessionStore.open(file)
     const restarted = await openSession(s, store)
@@ -141,6 +149,7 @@ describe('a restore interrupted by a crash', () => {
     expect(notices).toContain(`${changed} (it was changed since the restore began)`)
     expect(s.read(cut)).toBe(`rewritten ${cut.slice(1, -4)}\n`)
     expect(s.read(uncut)).toBe(`rewritten ${uncut.slice(1, -4)}\n`)
+    expect(s.read(back)).toBe(`rewritten ${back.slice(1, -4)}\n`)
     expect(s.read(changed)).toBe('edited by hand\n')
     expect(countWith(restarted, 'rewritten')).toBe(FILES - 1)
     expect(store.leafUuid).toBe(leaf)
