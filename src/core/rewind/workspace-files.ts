@@ -281,7 +281,7 @@ let tempCount = 0
 const TEMP_SUFFIX = '.rs-tmp'
 
 /**
- * Removes the temp files writeFileAt may have left beside `abs` when a crash came between
+ * Removes the temp files writeTempBeside may have left beside `abs` when a crash came between
  * writing one and renaming it (`.<name>.<pid>-<n>.rs-tmp`): they are no file of the user's.
  */
 export function removeLeftoverTemps(abs: string): void {
@@ -306,27 +306,15 @@ export class FolderInTheWayError extends Error {
 }
 
 /**
- * Replaces (or creates) the file atomically. `mode` gives it those permission bits exactly (set
- * with fchmod, so the umask cannot strip any); without it an existing file keeps its own.
- * An empty folder standing where the file goes is removed (a command turned the file into a
- * folder and the restore emptied it); one that still holds anything is left alone.
+ * The first half of replacing (or creating) a file atomically: the new content in a temp file
+ * beside `abs` (its folder made, an empty folder at `abs` removed: a command turned the file
+ * into a folder and the restore emptied it; one that still holds anything is left alone),
+ * returned for replaceWithTemp. Until then `abs` is untouched; a crash leaves the temp file,
+ * which removeLeftoverTemps clears.
  *
- * `replacingMode`: the caller just found a regular file with these bits at `abs`, so its folder
- * exists and nothing else needs looking at.
- */
-export function writeFileAt(
-  abs: string,
-  content: Buffer,
-  mode?: number,
-  replacingMode?: number
-): void {
-  replaceWithTemp(writeTempBeside(abs, content, mode, replacingMode), abs)
-}
-
-/**
- * writeFileAt's first half: the new content in a temp file beside `abs` (its folder made, an
- * empty folder at `abs` removed), returned for replaceWithTemp. Until then `abs` is untouched;
- * a crash leaves the temp file, which removeLeftoverTemps clears.
+ * `mode` gives it those permission bits exactly (set with fchmod, so the umask cannot strip
+ * any); without it an existing file keeps its own. `replacingMode`: the caller just found a
+ * regular file with these bits at `abs`, so its folder exists and nothing else needs looking at.
  */
 export function writeTempBeside(
   abs: string,
@@ -364,7 +352,7 @@ export function writeTempBeside(
   return temp
 }
 
-/** writeFileAt's second half: the temp file takes the file's place in one rename. */
+/** The second half (see writeTempBeside): the temp file takes the file's place in one rename. */
 export function replaceWithTemp(temp: string, abs: string): void {
   try {
     renameSync(temp, abs)
@@ -393,7 +381,7 @@ function removeEmptyFolder(abs: string): void {
 
 /**
  * Deletes the file. `folderAfter`: a folder stood at the path before a restore put the file in
- * its place (writeFileAt removed it, empty), so an empty folder takes the file's place again.
+ * its place (writeTempBeside removed it, empty), so an empty folder takes the file's place again.
  */
 export function deleteFileAt(abs: string, folderAfter = false): void {
   rmSync(abs, { force: true })
