@@ -532,8 +532,7 @@ export class RewindEngine {
     const journals = await listJournals(
       this.space.paths.restores,
       damaged,
-      (j) =>
-        j.sessionId === this.store.sessionId && (j.state === 'pending' || j.state === 'applied'),
+      (j) => j.sessionId === this.store.sessionId && UNFINISHED.has(j.state as JournalState),
       UNFINISHED
     )
     const notices = damaged.map(
@@ -779,6 +778,13 @@ export class RewindEngine {
       }
       leftAlone.push(`${op.path} (${reason})`)
     }
+    // A file that holds neither side, or whose stamp moved between its check and its rename.
+    const changedMeanwhile = (op: RestoreOp) =>
+      new RewindError(
+        rollingBack
+          ? 'it was changed since the restore began'
+          : `${op.path} was changed while the restore ran`
+      )
     let done = 0
     const finished = () => this.onProgress(++done, ops.length)
     // Writes go by batches: the batch's temp files are written, then renamed over their files
@@ -793,11 +799,7 @@ export class RewindEngine {
           // Looked at again right before the rename: a change made since the check (or a link
           // put on the path) is not overwritten, as when each write followed its check.
           if (inspectPath(root, write.op.path).stamp !== write.stamp) {
-            throw new RewindError(
-              rollingBack
-                ? 'it was changed since the restore began'
-                : `${write.op.path} was changed while the restore ran`
-            )
+            throw changedMeanwhile(write.op)
           }
           replaceWithTemp(write.temp, write.abs)
         } catch (error) {
@@ -824,8 +826,7 @@ export class RewindEngine {
           const folderAfter = want === null && (rollingBack ? op.fromFolder : op.toFolder) === true
           if (have !== want) {
             if (have !== other && !(rollingBack && this.cutShort(op, abs))) {
-              if (rollingBack) throw new RewindError('it was changed since the restore began')
-              throw new RewindError(`${op.path} was changed while the restore ran`)
+              throw changedMeanwhile(op)
             }
             if (want === null) deleteFileAt(abs, folderAfter)
             else {
