@@ -278,6 +278,10 @@ describe('inspect as run, from slim records written as bytes', () => {
     ])
   )
   files.push(reminders)
+  // Rewound every 4 turns: most lines are forks deeper than the indentation goes (MAX_INDENT).
+  const deep = join(dir, 'deep.jsonl')
+  writeSyntheticSession(deep, 512 * 1024, 2, { rewindEvery: 4 })
+  files.push(deep)
   const claude = join(repoRoot, 'test/fixtures/claude-code')
   for (const entry of readdirSync(claude, { recursive: true, encoding: 'utf8' }))
     if (entry.endsWith('.jsonl') && !entry.includes('/subagents/')) files.push(join(claude, entry))
@@ -290,4 +294,19 @@ describe('inspect as run, from slim records written as bytes', () => {
       expect(inspectBytes(file, '--json').equals(plain.json)).toBe(true)
     }
   )
+
+  it('indents each line by its forks, and writes the depth past 20 of them', () => {
+    const expected: string[] = []
+    readSessionFile(deep).tree.forEachDepthFirst((_node, forks) =>
+      expected.push(forks <= 20 ? '  '.repeat(forks) : `${'  '.repeat(20)}(${forks}) `)
+    )
+    const lines = inspectBytes(deep).toString().split('\n')
+    // After the two header lines and a blank one, a line per node: mark, space, indentation.
+    const shown = lines
+      .slice(3, 3 + expected.length)
+      .map((line) => /^[ *>] ((?: {2})*(?:\(\d+\) )?)/.exec(line)?.[1])
+    expect(shown).toEqual(expected)
+    // Deep lines, each depth met many times (the indentation of each made once).
+    expect(expected.filter((indent) => indent.includes('(')).length).toBeGreaterThan(100)
+  })
 })
