@@ -278,6 +278,21 @@ describe('inspect as run, from slim records written as bytes', () => {
     ])
   )
   files.push(reminders)
+  // Ids written from their own characters, or escaped: long and short, ASCII or not.
+  const ids = join(dir, 'ids.jsonl')
+  writeFileSync(
+    ids,
+    jsonl([
+      header(),
+      user('01900000-0000-7000-8000-00000000000a', null, 'a uuid'),
+      user('long-id-ending-in-\u001b[2J', '01900000-0000-7000-8000-00000000000a', 'an escape'),
+      user('long-id-ending-in-é\u202e', 'long-id-ending-in-\u001b[2J', 'é and a bidi override'),
+      user('short\u0007', 'long-id-ending-in-é\u202e', 'a bell'),
+      user('twelve-chars', 'short\u0007', 'whole'),
+      user('thirteen-char', 'twelve-chars', 'cut')
+    ])
+  )
+  files.push(ids)
   // Rewound every 4 turns: most lines are forks deeper than the indentation goes (MAX_INDENT).
   const deep = join(dir, 'deep.jsonl')
   writeSyntheticSession(deep, 512 * 1024, 2, { rewindEvery: 4 })

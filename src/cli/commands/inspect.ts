@@ -240,7 +240,7 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
   out(`Checkpoints (${checkpoints.length}):`)
   for (const c of checkpoints) {
     out(
-      `  ${c.index}. ${shortId(c.uuid)} ${oneLine(c.prompt, 70)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
+      `  ${c.index}. ${shortId(c.uuid)} ${shownPrompt(tree.get(c.uuid), c.prompt)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
     )
   }
   const summaries = tree.summaries()
@@ -299,9 +299,13 @@ function printableLine(line: string): string {
   return escapeControlCharsOneLine(maskSecrets(line))
 }
 
-/** A node's description, safe to print, made when its line was parsed (describedNode). */
+/**
+ * A node's description, safe to print, made when its line was parsed (describedNode), and a
+ * prompt's text as shown (oneLine), which its checkpoint's line shows again (shownPrompt).
+ */
 const DESCRIBED = Symbol('described')
-type Described = TreeRecord & { [DESCRIBED]?: string }
+const SHOWN = Symbol('shown prompt')
+type Described = TreeRecord & { [DESCRIBED]?: string; [SHOWN]?: string }
 
 /**
  * What inspect keeps of a user or assistant record (readSessionFile's keepNode): a record of
@@ -341,20 +345,37 @@ function slimNode(record: TreeRecord, prompt = typedPrompt(record)): Described {
 function describedNode(record: TreeRecord): Described {
   const prompt = typedPrompt(record)
   const slim = slimNode(record, prompt)
-  if (slim !== record) slim[DESCRIBED] = printableDescription(record, prompt)
+  if (slim === record) return slim
+  const shown = prompt === null ? undefined : oneLine(prompt, PROMPT_WIDTH)
+  slim[DESCRIBED] = printableDescription(record, prompt, shown)
+  if (shown !== undefined) slim[SHOWN] = shown
   return slim
 }
 
-/** describe, with control characters escaped (as a line holding it would be). */
-function printableDescription(r: TreeRecord, prompt = typedPrompt(r)): string {
-  return escapeControlCharsOneLine(describe(r, prompt))
+/**
+ * oneLine(prompt, PROMPT_WIDTH) for the checkpoint at `node`: as made for its node's line when
+ * its record was parsed (20,000 checkpoints of a 100 MB log), or made now.
+ */
+function shownPrompt(node: Described | undefined, prompt: string): string {
+  const shown = node?.[SHOWN]
+  return shown !== undefined && node?.type === 'user' && node.message.content === prompt
+    ? shown
+    : oneLine(prompt, PROMPT_WIDTH)
 }
 
-/** `prompt`: the record's typedPrompt, when already known. */
-function describe(r: TreeRecord, prompt = typedPrompt(r)): string {
+/** describe, with control characters escaped (as a line holding it would be). */
+function printableDescription(r: TreeRecord, prompt = typedPrompt(r), shown?: string): string {
+  return escapeControlCharsOneLine(describe(r, prompt, shown))
+}
+
+/**
+ * `prompt`: the record's typedPrompt, when already known; `shown`: that prompt as shown
+ * (oneLine), when already made.
+ */
+function describe(r: TreeRecord, prompt = typedPrompt(r), shown?: string): string {
   switch (r.type) {
     case 'user': {
-      if (prompt !== null) return `prompt: ${oneLine(prompt, 70)}`
+      if (prompt !== null) return `prompt: ${shown ?? oneLine(prompt, PROMPT_WIDTH)}`
       const content = r.message.content
       const results =
         typeof content === 'string' ? 0 : content.filter((b) => b.type === 'tool_result').length
@@ -393,6 +414,9 @@ function shortId(id: string): string {
 }
 
 const SHORT_ID = 8
+
+/** How many characters of a prompt a line shows. */
+const PROMPT_WIDTH = 70
 
 /** shortId, safe to print: too short to hold a key, its control characters escaped. */
 function printableId(id: string): string {
