@@ -272,8 +272,8 @@ export function overwriteAsBackedUp(
   backedUp: FileStamp,
   mode?: number
 ): boolean {
-  if (!backedUp.settled) return false
-  return overwriteInPlace(workspacePathAsWritten(root, rel).abs, content, backedUp.stamp, mode)
+  const { abs } = workspacePathAsWritten(root, rel)
+  return backedUp.settled && overwriteInPlace(abs, content, backedUp.stamp, mode)
 }
 
 /**
