@@ -1,17 +1,76 @@
 // A long branch's transcript is fetched by windows (issue 15 item 7): the page opens on its end,
 // holds a bounded number of messages, fetches earlier ones as the reader scrolls up (letting the
-// end go), and later ones again as they scroll back down.
+// end go), and later ones again as they scroll back down, even when the reader reached the end
+// while earlier ones were still on their way.
 import { mkdirSync } from 'node:fs'
-import { expect, test, type Locator } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
 import { serve, type ServedApp } from './support/serve'
+import { shot } from './support/ui'
 
-/** The count a "Show earlier/later messages (N)" button gives, 0 when it is not there. */
+/**
+ * The count a "Show earlier/later messages (N)" button gives, 0 when it is not there. Read in one
+ * go: a count, then a text, hung on a button that went in between (the text waits for it).
+ */
 async function countIn(button: Locator): Promise<number> {
-  if ((await button.count()) === 0) return 0
-  return Number(/\((\d+)\)/.exec((await button.textContent()) ?? '')?.[1] ?? NaN)
+  const [text] = await button.allTextContents()
+  return text === undefined ? 0 : Number(/\((\d+)\)/.exec(text)?.[1] ?? NaN)
 }
+
+/**
+ * The page's WebSocket to the host, passed through, with the answers to transcript ranges held
+ * back while `hold` is on: a slow host, on demand.
+ */
+async function rangeAnswers(page: Page) {
+  const asked: { before: number; after: number }[] = []
+  const ranges = new Set<number>()
+  const unanswered = new Set<number>()
+  let holding = false
+  const held: (() => void)[] = []
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { id: number; channel: string; args: never }
+      if (frame.channel === 'session:transcriptRange') {
+        asked.push(frame.args)
+        ranges.add(frame.id)
+        unanswered.add(frame.id)
+      }
+      server.send(message)
+    })
+    server.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { id?: number }
+      if (frame.id === undefined || !ranges.has(frame.id)) return ws.send(message)
+      const answer = () => {
+        unanswered.delete(frame.id as number)
+        ws.send(message)
+      }
+      if (holding) held.push(answer)
+      else answer()
+    })
+  })
+  return {
+    asked,
+    unanswered: () => unanswered.size,
+    hold: () => (holding = true),
+    release: () => {
+      holding = false
+      for (const answer of held.splice(0)) answer()
+    }
+  }
+}
+
+/** Scrolls the list to `top` and resolves once its scroll event was handled. */
+const scrollTo = (list: Locator, top: 'start' | 'end') =>
+  list.evaluate(
+    (element, to) =>
+      new Promise<void>((done) => {
+        element.addEventListener('scroll', () => done(), { once: true })
+        element.scrollTop = to === 'start' ? 0 : element.scrollHeight
+      }),
+    top
+  )
 
 test.describe('a long transcript', () => {
   let app: ServedApp
@@ -50,6 +109,8 @@ test.describe('a long transcript', () => {
     }).toPass({ timeout: 20_000 })
     expect(await countIn(earlier)).toBeLessThan(atOpen)
     expect(await rows.count()).toBeLessThanOrEqual(300)
+    await messages.evaluate((list) => (list.scrollTop = list.scrollHeight / 2))
+    await shot(page, 'transcript-window-01-middle')
 
     // Scrolling back down fetches the later ones again, down to the end.
     const laterBefore = await countIn(later)
@@ -61,5 +122,42 @@ test.describe('a long transcript', () => {
       await messages.evaluate((list) => (list.scrollTop = list.scrollHeight))
       await expect(later).toHaveCount(0, { timeout: 200 })
     }).toPass({ timeout: 20_000 })
+  })
+
+  test('reaching the end while earlier messages are on their way fetches the later ones', async ({
+    page
+  }) => {
+    const answers = await rangeAnswers(page)
+    await page.goto(app.url)
+    const messages = page.getByRole('region', { name: 'Messages' })
+    const later = messages.getByRole('button', { name: /^Show later messages/ })
+    await expect(messages.getByRole('button', { name: /^Show earlier messages/ })).toBeVisible()
+    // Up until the end is let go, then every answer in and the reader away from the start.
+    await expect(async () => {
+      await messages.evaluate((list) => (list.scrollTop = 0))
+      expect(await countIn(later)).toBeGreaterThan(0)
+    }).toPass({ timeout: 20_000 })
+    await expect
+      .poll(async () =>
+        answers.unanswered() === 0 ? await messages.evaluate((list) => list.scrollTop) : 0
+      )
+      .toBeGreaterThan(600)
+
+    // Up: earlier messages asked for, their answer held; down to the end meanwhile.
+    answers.hold()
+    const asked = answers.asked.length
+    await scrollTo(messages, 'start')
+    await expect.poll(() => answers.asked.length).toBe(asked + 1)
+    expect(answers.asked[asked]).toMatchObject({ before: 100, after: 0 })
+    const laterBefore = await countIn(later)
+    await scrollTo(messages, 'end')
+    const lastRead = await messages.locator('article').last().getAttribute('data-uuid')
+
+    // The answer lands; with no scroll after it, the later messages come, and the ones scrolled
+    // to stay (the earlier answer would have let them go).
+    answers.release()
+    await expect.poll(() => countIn(later)).toBeLessThan(laterBefore)
+    await expect(messages.locator(`article[data-uuid="${lastRead}"]`)).toHaveCount(1)
+    await shot(page, 'transcript-window-02-later-after-held-earlier')
   })
 })

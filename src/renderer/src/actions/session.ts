@@ -105,11 +105,22 @@ export async function loadTranscriptEnd(): Promise<void> {
 
 let fetchingMore = false
 
-/** More of the branch, as the reader scrolls towards the held window's start or end. */
-export async function loadMoreTranscript(side: 'earlier' | 'later'): Promise<void> {
+/** Which side of the held window the reader needs more of now, if any. */
+export type TranscriptWant = () => 'earlier' | 'later' | null
+
+/**
+ * More of the branch, for a reader near the held window's start or end. One request at a time:
+ * a scroll made while it is out is not lost, as `want` is asked again when the answer lands (and
+ * the panel asks again whenever the window changed). An answer for a side the reader has left is
+ * dropped, not joined: it would let go of the messages they scrolled to; the side they are at is
+ * fetched instead. An answer from before a window replaced the held one (another branch or
+ * session) is dropped too.
+ */
+export async function loadMoreTranscript(want: TranscriptWant): Promise<void> {
   const held = useTranscriptStore.getState()
-  if (held.loading || fetchingMore) return
-  const { branchLeaf, start, loaded } = held
+  const side = want()
+  if (held.loading || fetchingMore || side === null) return
+  const { branchLeaf, start, loaded, generation } = held
   fetchingMore = true
   const window = await attempt('Loading the transcript', () =>
     side === 'earlier'
@@ -117,9 +128,11 @@ export async function loadMoreTranscript(side: 'earlier' | 'later'): Promise<voi
       : range(branchLeaf, start + loaded, 0, PAGE)
   )
   fetchingMore = false
-  if (window === null) return
-  if (side === 'earlier') useTranscriptStore.getState().receiveEarlier(branchLeaf, window)
-  else useTranscriptStore.getState().receiveLater(branchLeaf, window)
+  const now = useTranscriptStore.getState()
+  if (window === null || now.generation !== generation) return
+  if (want() !== side) return loadMoreTranscript(want)
+  if (side === 'earlier') now.receiveEarlier(branchLeaf, window)
+  else now.receiveLater(branchLeaf, window)
 }
 
 export async function refreshDetail(): Promise<void> {
