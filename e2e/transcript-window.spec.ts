@@ -1,8 +1,8 @@
 // A long branch's transcript is fetched by windows (issue 15 item 7): the page opens on its end,
 // holds a bounded number of messages, fetches earlier ones as the reader scrolls up (letting the
 // end go), and later ones again as they scroll back down, even when the reader reached the end
-// while earlier ones were still on their way.
-import { mkdirSync } from 'node:fs'
+// while earlier ones were still on their way; an answer for a session left meanwhile is dropped.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
@@ -19,15 +19,16 @@ async function countIn(button: Locator): Promise<number> {
 }
 
 /**
- * The page's WebSocket to the host, passed through, with the answers to transcript ranges held
- * back while `hold` is on: a slow host, on demand.
+ * The page's WebSocket to the host, passed through; `holdNext` holds back the answer to the next
+ * transcript range asked until `release`: a slow host, on demand.
  */
 async function rangeAnswers(page: Page) {
   const asked: { before: number; after: number }[] = []
   const ranges = new Set<number>()
   const unanswered = new Set<number>()
-  let holding = false
-  const held: (() => void)[] = []
+  let holdNext = false
+  let holding: number | null = null
+  let held: (() => void) | null = null
   await page.routeWebSocket(/\/ws/, (ws) => {
     const server = ws.connectToServer()
     ws.onMessage((message) => {
@@ -36,6 +37,7 @@ async function rangeAnswers(page: Page) {
         asked.push(frame.args)
         ranges.add(frame.id)
         unanswered.add(frame.id)
+        if (holdNext) [holding, holdNext] = [frame.id, false]
       }
       server.send(message)
     })
@@ -46,17 +48,17 @@ async function rangeAnswers(page: Page) {
         unanswered.delete(frame.id as number)
         ws.send(message)
       }
-      if (holding) held.push(answer)
+      if (frame.id === holding) held = answer
       else answer()
     })
   })
   return {
     asked,
     unanswered: () => unanswered.size,
-    hold: () => (holding = true),
+    holdNext: () => (holdNext = true),
     release: () => {
-      holding = false
-      for (const answer of held.splice(0)) answer()
+      holding = null
+      held?.()
     }
   }
 }
@@ -144,7 +146,7 @@ test.describe('a long transcript', () => {
       .toBeGreaterThan(600)
 
     // Up: earlier messages asked for, their answer held; down to the end meanwhile.
-    answers.hold()
+    answers.holdNext()
     const asked = answers.asked.length
     await scrollTo(messages, 'start')
     await expect.poll(() => answers.asked.length).toBe(asked + 1)
@@ -159,5 +161,61 @@ test.describe('a long transcript', () => {
     await expect.poll(() => countIn(later)).toBeLessThan(laterBefore)
     await expect(messages.locator(`article[data-uuid="${lastRead}"]`)).toHaveCount(1)
     await shot(page, 'transcript-window-02-later-after-held-earlier')
+  })
+})
+
+/** A synthetic session's ids are the same in every file: another session's, by their prefix. */
+const OPENED = '01900000-0000-7000-8001-'
+const OTHER = '01900000-0000-7000-8000-'
+
+test.describe('two sessions of the same shape', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serve({
+      // The same branch twice under other ids: a window of one has the other's indices. The
+      // later one is the session the studio opens.
+      before: ({ workspace, home }) => {
+        const dir = sessionsDir(home, workspace)
+        mkdirSync(dir, { recursive: true })
+        const other = `${dir}/${sessionFileName('2026-01-01T00:00:00.000Z', `${OTHER}000000000000`)}`
+        writeSyntheticSession(other, 1024 * 1024, 1, { cwd: workspace })
+        const opened = `${dir}/${sessionFileName('2026-01-02T00:00:00.000Z', `${OPENED}000000000000`)}`
+        writeFileSync(opened, readFileSync(other, 'utf8').replaceAll(OTHER, OPENED))
+      }
+    })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('an answer asked for in the session left is not joined to the one opened', async ({
+    page
+  }) => {
+    const answers = await rangeAnswers(page)
+    await page.goto(app.url)
+    const messages = page.getByRole('region', { name: 'Messages' })
+    const earlier = messages.getByRole('button', { name: /^Show earlier messages/ })
+    const rows = (prefix: string) => messages.locator(`article[data-uuid^="${prefix}"]`)
+    await expect(earlier).toBeVisible()
+    await expect(rows(OPENED).first()).toBeVisible()
+    const atOpen = await countIn(earlier)
+
+    // Up in the first session: its earlier messages asked for, the answer held; the other
+    // session opened meanwhile, on the same indices, and scrolled up too.
+    answers.holdNext()
+    const asked = answers.asked.length
+    await scrollTo(messages, 'start')
+    await expect.poll(() => answers.asked.length).toBe(asked + 1)
+    await page
+      .getByRole('list', { name: 'Sessions of this workspace' })
+      .locator('button:not([aria-current])')
+      .click()
+    await expect(rows(OPENED)).toHaveCount(0)
+    await expect(rows(OTHER).first()).toBeVisible()
+    await expect.poll(() => countIn(earlier)).toBe(atOpen)
+    await scrollTo(messages, 'start')
+
+    // The first session's answer lands: dropped, and the other's earlier messages asked for.
+    answers.release()
+    await expect.poll(() => countIn(earlier)).toBeLessThan(atOpen)
+    await expect(rows(OPENED)).toHaveCount(0)
   })
 })

@@ -111,10 +111,9 @@ export type TranscriptWant = () => 'earlier' | 'later' | null
 /**
  * More of the branch, for a reader near the held window's start or end. One request at a time:
  * a scroll made while it is out is not lost, as `want` is asked again when the answer lands (and
- * the panel asks again whenever the window changed). An answer for a side the reader has left is
- * dropped, not joined: it would let go of the messages they scrolled to; the side they are at is
- * fetched instead. An answer from before a window replaced the held one (another branch or
- * session) is dropped too.
+ * the panel asks again whenever the window changed). An answer from before a window replaced the
+ * held one (another branch or session), or for a side the reader has left, is dropped, not joined
+ * (the latter would let go of the messages they scrolled to), and what they need now is asked.
  */
 export async function loadMoreTranscript(want: TranscriptWant): Promise<void> {
   const held = useTranscriptStore.getState()
@@ -128,9 +127,9 @@ export async function loadMoreTranscript(want: TranscriptWant): Promise<void> {
       : range(branchLeaf, start + loaded, 0, PAGE)
   )
   fetchingMore = false
+  if (window === null) return
   const now = useTranscriptStore.getState()
-  if (window === null || now.generation !== generation) return
-  if (want() !== side) return loadMoreTranscript(want)
+  if (now.generation !== generation || want() !== side) return loadMoreTranscript(want)
   if (side === 'earlier') now.receiveEarlier(branchLeaf, window)
   else now.receiveLater(branchLeaf, window)
 }
