@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
+import { expectAccessible } from './support/axe'
 import { serve, type ServedApp } from './support/serve'
 import { shot } from './support/ui'
 
@@ -113,6 +114,7 @@ test.describe('a long transcript', () => {
     expect(await rows.count()).toBeLessThanOrEqual(300)
     await messages.evaluate((list) => (list.scrollTop = list.scrollHeight / 2))
     await shot(page, 'transcript-window-01-middle')
+    await expectAccessible(page, 'transcript-window-01-middle')
 
     // Scrolling back down fetches the later ones again, down to the end.
     const laterBefore = await countIn(later)
