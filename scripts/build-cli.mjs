@@ -15,7 +15,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const INLINED = new Set(['zod', 'uuid', 'diff'])
+const INLINED = new Set(['zod', 'diff'])
 
 /** Every package the app depends on but INLINED, with its subpaths: left as imports. */
 function externalPackages(root) {

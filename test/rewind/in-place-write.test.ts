@@ -7,8 +7,10 @@ import {
   chmodSync,
   copyFileSync,
   linkSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
   writeFileSync
@@ -19,8 +21,10 @@ import { describe, expect, it } from 'vitest'
 import {
   inspectPath,
   isPartialOverwrite,
+  overwriteAsBackedUp,
   overwriteInPlace,
-  overwritesInPlace
+  overwritesInPlace,
+  readFileAt
 } from '../../src/core/rewind/workspace-files'
 
 function workspace(): string {
@@ -153,5 +157,71 @@ describe('overwriteInPlace', () => {
     // measures); elsewhere it may be either.
     const type = execFileSync('stat', ['-f', '-c', '%T', tmpdir()], { encoding: 'utf8' }).trim()
     expect(overwritesInPlace(tmpdir())).toBe(['ext2/ext3', 'tmpfs'].includes(type))
+  })
+})
+
+describe('overwriteAsBackedUp', () => {
+  /**
+   * What a restore's backup remembers of the file at `rel`: read settled (changed well before
+   * the read), or, with `settleMs`, as readFileAt judges it.
+   */
+  const backedUp = (root: string, rel: string, settleMs?: number) => {
+    const file = readFileAt(join(root, rel), settleMs ?? 0)
+    if (file === null) throw new Error(`no file at ${rel}`)
+    return { stamp: file.stamp, settled: settleMs === undefined || file.settled, mode: file.mode }
+  }
+
+  it('writes over the very file the backup read, without walking its path again', () => {
+    const root = workspace()
+    mkdirSync(join(root, 'src'))
+    writeFileSync(join(root, 'src', 'a.txt'), 'backed up\n')
+    const inode = statSync(join(root, 'src', 'a.txt')).ino
+    const read = backedUp(root, 'src/a.txt')
+    expect(overwriteAsBackedUp(root, 'src/a.txt', Buffer.from('restored\n'), read)).toBe(true)
+    expect(readFileSync(join(root, 'src', 'a.txt'), 'utf8')).toBe('restored\n')
+    expect(statSync(join(root, 'src', 'a.txt')).ino).toBe(inode)
+  })
+
+  it('writes nothing through a folder swapped for a symlink since the backup', () => {
+    const root = workspace()
+    mkdirSync(join(root, 'src'))
+    writeFileSync(join(root, 'src', 'a.txt'), 'same\n')
+    const read = backedUp(root, 'src/a.txt')
+    // Outside: a folder with a file of the same name and content; the workspace's folder moved
+    // away and a link to the outside one put in its place.
+    const outside = workspace()
+    writeFileSync(join(outside, 'a.txt'), 'same\n')
+    renameSync(join(root, 'src'), join(root, 'moved'))
+    symlinkSync(outside, join(root, 'src'))
+    expect(overwriteAsBackedUp(root, 'src/a.txt', Buffer.from('restored\n'), read)).toBe(false)
+    expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('same\n')
+    expect(readFileSync(join(root, 'moved', 'a.txt'), 'utf8')).toBe('same\n')
+  })
+
+  it('writes nothing over a file replaced since, or one read before it settled', () => {
+    const root = workspace()
+    writeFileSync(join(root, 'a.txt'), 'same\n')
+    const read = backedUp(root, 'a.txt')
+    // Replaced by another file of the same content: another inode, another stamp.
+    writeFileSync(join(root, 'new.txt'), 'same\n')
+    renameSync(join(root, 'new.txt'), join(root, 'a.txt'))
+    expect(overwriteAsBackedUp(root, 'a.txt', Buffer.from('restored\n'), read)).toBe(false)
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('same\n')
+    // Read as changed just before: its stamp proves nothing (unchangedSince).
+    const racy = backedUp(root, 'a.txt', 60_000)
+    expect(racy.settled).toBe(false)
+    expect(overwriteAsBackedUp(root, 'a.txt', Buffer.from('restored\n'), racy)).toBe(false)
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('same\n')
+  })
+
+  it('refuses a path into a .git folder as every restore write does', () => {
+    const root = workspace()
+    mkdirSync(join(root, '.git'))
+    writeFileSync(join(root, '.git', 'config'), 'x')
+    const read = backedUp(root, '.git/config')
+    expect(() => overwriteAsBackedUp(root, '.git/config', Buffer.from('y'), read)).toThrow(
+      /\.git folder/
+    )
+    expect(readFileSync(join(root, '.git', 'config'), 'utf8')).toBe('x')
   })
 })

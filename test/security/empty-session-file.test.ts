@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { v7 as uuidv7 } from 'uuid'
+import { uuidv7 } from '../../src/core/session/uuid-v7'
 import { describe, expect, it } from 'vitest'
 import { openSessionStore } from '../../src/core/studio/launch'
 import { sessionFileName } from '../../src/core/session/paths'

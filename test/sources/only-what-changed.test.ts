@@ -53,6 +53,35 @@ describe('the conflict check over other sessions', () => {
   })
 })
 
+describe('the conflict check over this session', () => {
+  it('never reads its own log, however it grows, nor a log last written before the check looks', async () => {
+    const { where, mine } = await twoSessions()
+    mine.prompt('edit b here')
+    await mine.write('b.txt', 'b2')
+    const sources = new Sources({ home: where.home })
+    const changes = (sinceMs = 0) =>
+      otherSessionsChanges(sources, where.cwd, mine.store.sessionId, sinceMs)
+    changes()
+    // The other session's log only: this one is never summarized for the check.
+    expect(sources.index.reads.files).toBe(1)
+    const before = { ...sources.index.reads }
+
+    // This session goes on (each of its appends changes its log): still nothing read.
+    mine.prompt('edit notes here')
+    await mine.write('notes.txt', 'n9')
+    mine.reply('ok')
+    expect([...changes().keys()].sort()).toEqual(['b.txt', 'notes.txt'])
+    expect(sources.index.reads).toEqual(before)
+
+    // Sessions last written before the earliest change asked about hold no later one: unread.
+    const fresh = new Sources({ home: where.home })
+    expect(
+      otherSessionsChanges(fresh, where.cwd, mine.store.sessionId, Date.now() + 60_000).size
+    ).toBe(0)
+    expect(fresh.index.reads.files).toBe(0)
+  })
+})
+
 describe('the usage scan of gc and du', () => {
   it('uses what it found in a log whose size and mtime did not change, without reading it', async () => {
     const { where, other } = await twoSessions()

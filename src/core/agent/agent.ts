@@ -12,7 +12,7 @@
 // a request the API still refuses as too long is compacted and sent once more. Summaries the user
 // asks for (a branch left, from here, up to here, /compact) run as the agent's one job too
 // (runSummaryJob): a prompt waits for them, and stop() cancels them.
-import { v7 as uuidv7 } from 'uuid'
+import { uuidv7 } from '../session/uuid-v7'
 import type { ContentBlock, PermissionMode, ToolUseBlock } from '../../shared/messages'
 import {
   type AgentEvent,

@@ -14,6 +14,7 @@
 // memory stays bounded whatever the command prints. The helper exits when this process goes,
 // killing the groups of the commands still running.
 import { childEnv, startNodeHelper } from './child-env'
+import { signalGroup } from './process-group'
 
 /**
  * The helper: plain JavaScript run with `node -e` (no build step, nothing to import), kept
@@ -165,21 +166,13 @@ class CommandHelper {
     this.pending.clear()
     for (const entry of pending) {
       // Nobody would end what it left running: a command outlives no runner.
-      if (entry.pid !== null) killGroup(entry.pid)
+      if (entry.pid !== null) signalGroup(entry.pid, 'SIGKILL')
       entry.reject(
         new Error(
           `the process that starts commands stopped (${why}); the command, if it had started, was ended`
         )
       )
     }
-  }
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // ESRCH: the group has ended already.
   }
 }
 

@@ -3,7 +3,7 @@
 // the blocked libuv thread then keeps the process from exiting); a device could stream forever.
 // So the path is opened with O_NONBLOCK (opening a FIFO returns at once, and for a regular file
 // the flag changes nothing), and only what fstat on that descriptor calls a regular file is read.
-import { type BigIntStats, closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs'
+import { type BigIntStats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 
 export type PathContent =
   | { kind: 'file'; content: Buffer; stats: BigIntStats }
@@ -44,8 +44,30 @@ export function readRegularFile(
   try {
     const stats = fstatSync(fd, { bigint: true })
     if (!stats.isFile()) return { kind: 'other', what: kindOf(stats) }
-    return { kind: 'file', content: readFileSync(fd), stats }
+    return { kind: 'file', content: readOpenFile(fd, Number(stats.size)), stats }
   } finally {
     closeSync(fd)
   }
+}
+
+/**
+ * The content of the regular file open at `fd`, whose size fstat just gave: readFileSync would
+ * fstat it again (a restore reads a thousand files). Read up to that size, as readFileSync does;
+ * a file that says 0 (those of /proc) is read to its end.
+ */
+function readOpenFile(fd: number, size: number): Buffer {
+  let buffer = Buffer.allocUnsafeSlow(size > 0 ? size : 8192)
+  let length = 0
+  for (;;) {
+    if (length === buffer.length) {
+      if (size > 0) break
+      const bigger = Buffer.allocUnsafeSlow(buffer.length * 2)
+      buffer.copy(bigger, 0, 0, length)
+      buffer = bigger
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null)
+    if (read === 0) break
+    length += read
+  }
+  return length === buffer.length ? buffer : buffer.subarray(0, length)
 }

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto'
 import { closeSync, constants, fdatasyncSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { v7 as uuidv7 } from 'uuid'
+import { uuidv7 } from '../session/uuid-v7'
 import { type HistoryPaths, historyPathsAt } from '../files/history-paths'
 import { ensurePrivateDir, openPrivateFileSync } from '../os/private-files'
 import { writeAllSync } from '../os/write-all'

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, fstatSync, openSync, promises as fs, readSync } from 'node:fs'
 import { join } from 'node:path'
-import { v7 as uuidv7 } from 'uuid'
+import { uuidv7 } from '../session/uuid-v7'
 import { z } from 'zod'
 import { RewindMode } from '../../shared/messages'
 import { listDirIfPresent } from '../os/list-dir'

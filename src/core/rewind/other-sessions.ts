@@ -19,10 +19,15 @@ export function otherSessionsChanges(
   sinceMs: number
 ): Map<string, string> {
   const latest = new Map<string, string>()
-  for (const session of sources.ourSessions(cwd)) {
+  // Left out before they are read: this session (its summary would be made again after each of
+  // its appends), and sessions whose file was last written before `sinceMs`.
+  const others = sources.ourSessions(
+    cwd,
+    ({ sessionId, stamp }) => sessionId !== ownSessionId && stamp.mtimeMs >= sinceMs
+  )
+  for (const session of others) {
     // A file with no header (empty) holds no change; the listing says why it is none.
-    if (session.sessionId === ownSessionId || session.problem !== null) continue
-    if (session.stamp.mtimeMs < sinceMs) continue
+    if (session.problem !== null) continue
     for (const [path, at] of Object.entries(session.summary.changed)) {
       const known = latest.get(path)
       if (known === undefined || at > known) latest.set(path, at)

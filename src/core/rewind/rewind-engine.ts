@@ -42,6 +42,7 @@ import {
   inspectPath,
   isFolderAt,
   isPartialOverwrite,
+  overwriteAsBackedUp,
   overwriteInPlace,
   overwritesInPlace,
   readFileAt,
@@ -815,37 +816,51 @@ export class RewindEngine {
         const other = rollingBack ? op.to : op.from
         let awaitingRename = false
         try {
-          const { abs, stamp } = inspectPath(root, op.path)
           const backedUp = readForBackup.get(op.path)
-          // Untouched since the backup read it: it holds `from`, in the mode the backup saw.
-          const current =
-            backedUp !== undefined && unchangedSince(backedUp, stamp)
-              ? { hash: op.from, mode: backedUp.mode }
-              : hashOfFileAt(abs)
-          const have = current?.hash ?? null
-          const folderAfter = want === null && (rollingBack ? op.fromFolder : op.toFolder) === true
-          if (have !== want) {
-            if (have !== other && !(rollingBack && this.cutShort(op, abs))) {
-              throw changedMeanwhile(op)
-            }
-            if (want === null) deleteFileAt(abs, folderAfter)
-            else {
-              const mode = rollingBack ? op.fromMode : op.toMode
-              const content = blobs.read(want)
-              // A rollback too, where the file can take it: on a full disk a replace would fail.
-              // A crash in it leaves a file cutShort recognizes, for the next rollback.
-              const overwritten =
-                op.inPlace === true && stamp !== null && overwriteInPlace(abs, content, stamp, mode)
-              if (!overwritten) {
-                const replacing = have === null ? undefined : current?.mode
-                const temp = writeTempBeside(abs, content, mode, replacing)
-                pending.push({ op, abs, stamp, temp })
-                awaitingRename = true
+          // Applying, a file the backup found settled a moment ago is written over without its
+          // path walked again: overwriteAsBackedUp proves, on the file it opened, that it is the
+          // one backed up.
+          const written =
+            !rollingBack &&
+            want !== null &&
+            op.inPlace === true &&
+            backedUp !== undefined &&
+            overwriteAsBackedUp(root, op.path, blobs.read(want), backedUp, op.toMode)
+          if (!written) {
+            const { abs, stamp } = inspectPath(root, op.path)
+            // Untouched since the backup read it: it holds `from`, in the mode the backup saw.
+            const current =
+              backedUp !== undefined && unchangedSince(backedUp, stamp)
+                ? { hash: op.from, mode: backedUp.mode }
+                : hashOfFileAt(abs)
+            const have = current?.hash ?? null
+            const folderAfter =
+              want === null && (rollingBack ? op.fromFolder : op.toFolder) === true
+            if (have !== want) {
+              if (have !== other && !(rollingBack && this.cutShort(op, abs))) {
+                throw changedMeanwhile(op)
               }
+              if (want === null) deleteFileAt(abs, folderAfter)
+              else {
+                const mode = rollingBack ? op.fromMode : op.toMode
+                const content = blobs.read(want)
+                // A rollback too, where the file can take it: on a full disk a replace would fail.
+                // A crash in it leaves a file cutShort recognizes, for the next rollback.
+                const overwritten =
+                  op.inPlace === true &&
+                  stamp !== null &&
+                  overwriteInPlace(abs, content, stamp, mode)
+                if (!overwritten) {
+                  const replacing = have === null ? undefined : current?.mode
+                  const temp = writeTempBeside(abs, content, mode, replacing)
+                  pending.push({ op, abs, stamp, temp })
+                  awaitingRename = true
+                }
+              }
+            } else if (folderAfter && !isFolderAt(abs)) {
+              // The write that was to replace the folder removed it and then failed: it comes back.
+              deleteFileAt(abs, true)
             }
-          } else if (folderAfter && !isFolderAt(abs)) {
-            // The write that was to replace the folder removed it and then failed: it comes back.
-            deleteFileAt(abs, true)
           }
         } catch (error) {
           failed(op, error)

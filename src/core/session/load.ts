@@ -184,16 +184,29 @@ export function detectFormat(values: readonly unknown[]): SessionFormat {
   return READERS.find((reader) => reader.detect(values))?.format ?? 'rewind-studio'
 }
 
+/** How many of a file's first lines tell its format (detectFormat). */
+const FORMAT_LINES = 50
+
 /** The format of a session file, judged from its first lines (up to 1 MB) without reading it all. */
 export function detectFileFormat(file: string): SessionFormat {
   const fd = openSync(file, 'r')
   try {
     const head = Buffer.alloc(1024 * 1024)
     const n = readSync(fd, head, 0, head.length, 0)
-    const text = head.subarray(0, n).toString('utf8')
-    // Only whole lines: a cut last line would be a parse problem, not a format.
-    const whole = n < head.length ? text : text.slice(0, text.lastIndexOf('\n') + 1)
-    return detectFormat(parseJsonl(whole).values.slice(0, 50))
+    const read = head.subarray(0, n)
+    // The first FORMAT_LINES lines are all detectFormat looks at: only they are decoded and
+    // parsed (the first megabyte of a session holds thousands). Only whole lines: a cut last
+    // line would be a parse problem, not a format; a file read to its end has no cut line.
+    let end = 0
+    for (let line = 0; line < FORMAT_LINES; line++) {
+      const newline = read.indexOf(0x0a, end)
+      if (newline === -1) {
+        if (n < head.length) end = n
+        break
+      }
+      end = newline + 1
+    }
+    return detectFormat(parseJsonl(read.subarray(0, end).toString('utf8')).values)
   } finally {
     closeSync(fd)
   }

@@ -18,7 +18,7 @@ import {
   writeSync
 } from 'node:fs'
 import { PRIVATE_FILE_MODE } from '../os/private-files'
-import { v7 as uuidv7 } from 'uuid'
+import { uuidv7 } from './uuid-v7'
 import { isProcessAlive } from '../os/process-alive'
 import { WriteFailedError } from '../os/write-failure'
 

@@ -95,14 +95,28 @@ export class Sources {
     return this.probeCache
   }
 
-  /** Our sessions of the workspace (both folder layouts) and files there that are none. */
-  ourSessions(cwd: string): DiscoveredSession[] {
+  /**
+   * Our sessions of the workspace (both folder layouts) and files there that are none; with
+   * `wanted`, only the sessions it keeps, judged by the id in the file's name and its stamp.
+   */
+  ourSessions(
+    cwd: string,
+    wanted?: (session: { sessionId: string; stamp: FileStamp }) => boolean
+  ): DiscoveredSession[] {
     const real = realPathOf(cwd)
     const realOf = memoRealPath()
     const root = join(this.options.home, SESSIONS_FOLDER['rewind-studio'])
     const folders = [...new Set([workspaceFolder(cwd), ...legacyWorkspaceFolders(cwd)])]
+    // Judged before a file is read: a session left out costs no summary.
+    const keeps =
+      wanted === undefined
+        ? undefined
+        : (name: string, stamp: FileStamp) => {
+            const named = parseSessionFileName(name)
+            return named !== null && wanted({ sessionId: named.sessionId, stamp })
+          }
     return folders.flatMap((folder) =>
-      this.index.folder(join(root, folder), 'rewind-studio').flatMap((indexed) => {
+      this.index.folder(join(root, folder), 'rewind-studio', keeps).flatMap((indexed) => {
         const named = parseSessionFileName(indexed.name)
         if (named === null) return []
         // A session of another workspace in a shared (older) folder is not listed here; a file

@@ -82,8 +82,15 @@ export class SessionIndex {
     private readonly persist = true
   ) {}
 
-  /** Every `*.jsonl` file directly in `folder` (none when it does not exist), summarized. */
-  folder(folder: string, source: SessionSource): IndexedFile[] {
+  /**
+   * Every `*.jsonl` file directly in `folder` (none when it does not exist), summarized; with
+   * `wanted`, only the files it keeps, judged by name and stamp before any is read.
+   */
+  folder(
+    folder: string,
+    source: SessionSource,
+    wanted?: (name: string, stamp: FileStamp) => boolean
+  ): IndexedFile[] {
     const names = jsonlFilesIn(folder)
     if (names.length === 0 && !this.caches.has(folder)) return []
     const cache = this.cacheFor(folder)
@@ -99,6 +106,7 @@ export class SessionIndex {
       } catch {
         continue // gone since the readdir
       }
+      if (wanted !== undefined && !wanted(name, stamp)) continue
       const cached = cache.get(name)
       let entry: Entry
       if (cached !== undefined && sameStamp(cached.stamp, stamp)) entry = cached.value

@@ -7,6 +7,7 @@ import { StringDecoder } from 'node:string_decoder'
 import { z } from 'zod'
 import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'
 import { runCommand } from '../../os/command-runner'
+import { signalGroup } from '../../os/process-group'
 import type { CommandChanges } from '../../files/write-guard'
 import { ToolError } from './tool'
 import type { Tool } from './tool'
@@ -55,15 +56,6 @@ class CappedOutput {
   toString(): string {
     if (this.dropped === 0) return this.head + this.tail
     return `${this.head}\n\n... [${this.dropped} characters of output cut] ...\n\n${this.tail}`
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch (error) {
-    // ESRCH: every process of the group has already ended.
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error
   }
 }
 

@@ -105,11 +105,21 @@ export async function loadTranscriptEnd(): Promise<void> {
 
 let fetchingMore = false
 
-/** More of the branch, as the reader scrolls towards the held window's start or end. */
-export async function loadMoreTranscript(side: 'earlier' | 'later'): Promise<void> {
+/** Which side of the held window the reader needs more of now, if any. */
+export type TranscriptWant = () => 'earlier' | 'later' | null
+
+/**
+ * More of the branch, for a reader near the held window's start or end. One request at a time:
+ * a scroll made while it is out is not lost, as `want` is asked again when the answer lands (and
+ * the panel asks again whenever the window changed). An answer from before a window replaced the
+ * held one (another branch or session), or for a side the reader has left, is dropped, not joined
+ * (the latter would let go of the messages they scrolled to), and what they need now is asked.
+ */
+export async function loadMoreTranscript(want: TranscriptWant): Promise<void> {
   const held = useTranscriptStore.getState()
-  if (held.loading || fetchingMore) return
-  const { branchLeaf, start, loaded } = held
+  const side = want()
+  if (held.loading || fetchingMore || side === null) return
+  const { branchLeaf, start, loaded, generation } = held
   fetchingMore = true
   const window = await attempt('Loading the transcript', () =>
     side === 'earlier'
@@ -118,8 +128,10 @@ export async function loadMoreTranscript(side: 'earlier' | 'later'): Promise<voi
   )
   fetchingMore = false
   if (window === null) return
-  if (side === 'earlier') useTranscriptStore.getState().receiveEarlier(branchLeaf, window)
-  else useTranscriptStore.getState().receiveLater(branchLeaf, window)
+  const now = useTranscriptStore.getState()
+  if (now.generation !== generation || want() !== side) return loadMoreTranscript(want)
+  if (side === 'earlier') now.receiveEarlier(branchLeaf, window)
+  else now.receiveLater(branchLeaf, window)
 }
 
 export async function refreshDetail(): Promise<void> {

@@ -4,9 +4,9 @@
 // rows drawn are the ones held, more fetched as the reader nears either edge.
 // The studio masks API keys in what it sends; text still streaming arrives in pieces too small
 // to recognise a key in, so it is masked here, whole, as it is drawn.
-import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { maskSecrets } from '../../../shared/mask-secrets'
-import { loadMoreTranscript } from '../actions/session'
+import { loadMoreTranscript, type TranscriptWant } from '../actions/session'
 import { selectSelectedId, useGraphStore } from '../stores/graph-store'
 import {
   isToolResultCarrier,
@@ -166,6 +166,21 @@ export function Transcript() {
     if (list !== null && atBottom.current && later === 0) list.scrollTop = list.scrollHeight
   }, [order.length, later])
 
+  // The side the reader is near, when more of the branch lies beyond it; asked on every scroll,
+  // and again whenever the window changed (after the effects above placed the scroll): setting
+  // the scroll where it already is fires no event, so an edge reached while a fetch was out
+  // would otherwise wait for another scroll.
+  const want = useCallback<TranscriptWant>(() => {
+    const list = listRef.current
+    if (list === null) return null
+    const held = useTranscriptStore.getState()
+    const below = list.scrollHeight - list.scrollTop - list.clientHeight
+    if (list.scrollTop < FETCH_MARGIN && selectEarlierCount(held) > 0) return 'earlier'
+    if (below < FETCH_MARGIN && selectLaterCount(held) > 0) return 'later'
+    return null
+  }, [])
+  useEffect(() => void loadMoreTranscript(want), [want, order, earlier, later])
+
   return (
     <div
       className="transcript"
@@ -180,12 +195,15 @@ export function Transcript() {
         const below = list.scrollHeight - list.scrollTop - list.clientHeight
         atBottom.current = below < 40
         rememberReference()
-        if (list.scrollTop < FETCH_MARGIN && earlier > 0) void loadMoreTranscript('earlier')
-        if (below < FETCH_MARGIN && later > 0) void loadMoreTranscript('later')
+        void loadMoreTranscript(want)
       }}
     >
       {earlier > 0 && (
-        <button type="button" className="link" onClick={() => void loadMoreTranscript('earlier')}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => void loadMoreTranscript(() => 'earlier')}
+        >
           Show earlier messages ({earlier})
         </button>
       )}
@@ -194,7 +212,11 @@ export function Transcript() {
         <MessageRowForNode key={uuid} uuid={uuid} selectedId={selectedId} />
       ))}
       {later > 0 && (
-        <button type="button" className="link" onClick={() => void loadMoreTranscript('later')}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => void loadMoreTranscript(() => 'later')}
+        >
           Show later messages ({later})
         </button>
       )}

@@ -26,6 +26,8 @@ interface TranscriptStore extends TranscriptModel {
   loaded: number
   /** The branch's length when last asked. */
   total: number
+  /** Counts the windows started in place of what is held: an answer asked for before is stale. */
+  generation: number
   startLoading: (branchLeaf: string | null) => void
   /** A window in place of what is held. */
   receiveWindow: (branchLeaf: string | null, window: TranscriptWindow) => void
@@ -43,7 +45,9 @@ export const useTranscriptStore = create<TranscriptStore>()((set) => ({
   start: 0,
   loaded: 0,
   total: 0,
-  startLoading: (branchLeaf) => set({ branchLeaf, loading: true }),
+  generation: 0,
+  startLoading: (branchLeaf) =>
+    set((state) => ({ branchLeaf, loading: true, generation: state.generation + 1 })),
   receiveWindow: (branchLeaf, window) =>
     set((state) =>
       // A slower answer for a branch the reader has already left is dropped.

@@ -1,0 +1,78 @@
+// detectFileFormat decodes and parses only a file's first lines (the first megabyte of a long
+// session holds thousands): it must judge every file as the whole first megabyte's first 50
+// records judged it, on real Claude Code transcripts, ours, pi's and odd files.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { detectFileFormat, detectFormat } from '../../src/core/session/load'
+import { parseJsonl } from '../../src/core/session/jsonl'
+import { FIXTURES } from '../foreign/cc-fixtures'
+
+const dir = mkdtempSync(join(tmpdir(), 'rs-detect-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The plain judgement: every whole line of the first megabyte parsed, the first 50 kept. */
+function plainFormat(file: string) {
+  const text = readFileSync(file)
+    .subarray(0, 1024 * 1024)
+    .toString('utf8')
+  const cut = readFileSync(file).length > 1024 * 1024
+  const whole = cut ? text.slice(0, text.lastIndexOf('\n') + 1) : text
+  return detectFormat(parseJsonl(whole).values.slice(0, 50))
+}
+
+const fixtureTranscripts = [
+  'rewind-parallel/claude/projects/-tmp-cc-offline-fZeFtF-ws/7d7a2229-dbc1-4214-af1e-e197f89a6e19.jsonl',
+  'compact-subagents/claude/projects/-tmp-cc-offline-0gEFZt-ws/011d0715-fd20-4fcf-af29-94c1aae5c3b5.jsonl'
+].map((rel) => join(FIXTURES, rel))
+
+const ourHeader = JSON.stringify({
+  type: 'session',
+  version: 1,
+  sessionId: '01a23017-300b-758e-8548-1d52c98f26de',
+  timestamp: '2026-12-01T00:00:00.000Z',
+  cwd: '/tmp/ws'
+})
+const piHeader = JSON.stringify({
+  type: 'session',
+  version: 3,
+  id: 'a',
+  timestamp: '2026-12-01T00:00:00.000Z',
+  cwd: '/tmp/ws'
+})
+const note = (i: number) => JSON.stringify({ type: 'custom', i, text: 'x'.repeat(200) })
+
+function file(name: string, text: string): string {
+  const path = join(dir, name)
+  writeFileSync(path, text)
+  return path
+}
+
+describe('detectFileFormat', () => {
+  it('judges real Claude Code transcripts as the whole first megabyte did', () => {
+    for (const path of fixtureTranscripts) {
+      expect(detectFileFormat(path)).toBe('claude-code')
+      expect(detectFileFormat(path)).toBe(plainFormat(path))
+    }
+  })
+
+  it('judges ours, pi-like and odd files as the whole first megabyte did', () => {
+    const many = (header: string, lines: number) =>
+      [header, ...Array.from({ length: lines }, (_, i) => note(i))].join('\n') + '\n'
+    const files = [
+      file('ours-long.jsonl', many(ourHeader, 20_000)), // past the megabyte, cut there
+      file('ours-short.jsonl', many(ourHeader, 3)),
+      file('ours-no-newline.jsonl', ourHeader),
+      file('pi.jsonl', many(piHeader, 100)),
+      file('blank-first.jsonl', `\n\n${many(ourHeader, 60)}`),
+      file('garbage-first.jsonl', `not json\n${many(piHeader, 60)}`),
+      file('one-huge-line.jsonl', `${JSON.stringify({ text: 'y'.repeat(1024 * 1024) })}\n`),
+      file('empty.jsonl', ''),
+      // A two-byte character cut by the megabyte's end, in a line that is not whole.
+      file('cut-char.jsonl', `${ourHeader}\n${JSON.stringify({ t: 'é'.repeat(600_000) })}\n`)
+    ]
+    for (const path of files) expect(detectFileFormat(path), path).toBe(plainFormat(path))
+    expect(detectFileFormat(files[0] as string)).toBe('rewind-studio')
+  })
+})
