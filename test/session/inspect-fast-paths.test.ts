@@ -278,6 +278,25 @@ describe('inspect as run, from slim records written as bytes', () => {
     ])
   )
   files.push(reminders)
+  // Ids written from their own characters, or escaped: long and short, ASCII or not.
+  const ids = join(dir, 'ids.jsonl')
+  writeFileSync(
+    ids,
+    jsonl([
+      header(),
+      user('01900000-0000-7000-8000-00000000000a', null, 'a uuid'),
+      user('long-id-ending-in-\u001b[2J', '01900000-0000-7000-8000-00000000000a', 'an escape'),
+      user('long-id-ending-in-é\u202e', 'long-id-ending-in-\u001b[2J', 'é and a bidi override'),
+      user('short\u0007', 'long-id-ending-in-é\u202e', 'a bell'),
+      user('twelve-chars', 'short\u0007', 'whole'),
+      user('thirteen-char', 'twelve-chars', 'cut')
+    ])
+  )
+  files.push(ids)
+  // Rewound every 4 turns: most lines are forks deeper than the indentation goes (MAX_INDENT).
+  const deep = join(dir, 'deep.jsonl')
+  writeSyntheticSession(deep, 512 * 1024, 2, { rewindEvery: 4 })
+  files.push(deep)
   const claude = join(repoRoot, 'test/fixtures/claude-code')
   for (const entry of readdirSync(claude, { recursive: true, encoding: 'utf8' }))
     if (entry.endsWith('.jsonl') && !entry.includes('/subagents/')) files.push(join(claude, entry))
@@ -290,4 +309,19 @@ describe('inspect as run, from slim records written as bytes', () => {
       expect(inspectBytes(file, '--json').equals(plain.json)).toBe(true)
     }
   )
+
+  it('indents each line by its forks, and writes the depth past 20 of them', () => {
+    const expected: string[] = []
+    readSessionFile(deep).tree.forEachDepthFirst((_node, forks) =>
+      expected.push(forks <= 20 ? '  '.repeat(forks) : `${'  '.repeat(20)}(${forks}) `)
+    )
+    const lines = inspectBytes(deep).toString().split('\n')
+    // After the two header lines and a blank one, a line per node: mark, space, indentation.
+    const shown = lines
+      .slice(3, 3 + expected.length)
+      .map((line) => /^[ *>] ((?: {2})*(?:\(\d+\) )?)/.exec(line)?.[1])
+    expect(shown).toEqual(expected)
+    // Deep lines, each depth met many times (the indentation of each made once).
+    expect(expected.filter((indent) => indent.includes('(')).length).toBeGreaterThan(100)
+  })
 })

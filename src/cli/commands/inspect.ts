@@ -44,12 +44,15 @@ export async function run(args: string[]): Promise<number> {
 /** Where the text goes: whole lines, and each node's line as its parts, each safe to print. */
 interface TextSink {
   line(text: string): void
-  /** The line `${mark} ${indentation(forks)}${isFork ? '└ ' : ''}${id} ${description}${label}`. */
+  /**
+   * The line `${mark} ${indentation(forks)}${isFork ? '└ ' : ''}${id} ${description}${label}`,
+   * `id` being printableId(uuid).
+   */
   node(
     mark: string,
     forks: number,
     isFork: boolean,
-    id: string,
+    uuid: string,
     description: string,
     label: string
   ): void
@@ -88,20 +91,38 @@ function writeLines(loaded: LoadedSession): void {
       chunk[at++] = c
     }
   }
+  /**
+   * printableId(uuid), from the uuid's own characters when they are printable ASCII (most are):
+   * no string cut from it, nothing to escape. `then`: the units the line still needs after it.
+   */
+  const putId = (uuid: string, then: number) => {
+    const start = at
+    for (let i = uuid.length > SHORT_ID + 4 ? uuid.length - SHORT_ID : 0; i < uuid.length; i++) {
+      const c = uuid.charCodeAt(i)
+      if (c < 0x20 || c >= 0x7f) {
+        at = start
+        const id = printableId(uuid)
+        room(id.length + then)
+        put(id)
+        return
+      }
+      chunk[at++] = c
+    }
+  }
   inspectLines(loaded, {
     line(text) {
       room(text.length + 1)
       at += chunk.write(text, at)
       chunk[at++] = NEWLINE
     },
-    node(mark, forks, isFork, id, description, label) {
+    node(mark, forks, isFork, uuid, description, label) {
       const indent = indentation(forks)
-      room(indent.length + id.length + description.length + label.length + 6)
+      room(indent.length + SHORT_ID + 4 + description.length + label.length + 6)
       chunk[at++] = mark.charCodeAt(0)
       chunk[at++] = SPACE
       put(indent)
       if (isFork) at += FORK.copy(chunk, at)
-      put(id)
+      putId(uuid, description.length + label.length + 2)
       chunk[at++] = SPACE
       at += chunk.write(description, at)
       if (label !== '') at += chunk.write(label, at)
@@ -173,8 +194,10 @@ export function inspectText(loaded: LoadedSession): string[] {
   const lines: string[] = []
   inspectLines(loaded, {
     line: (text) => lines.push(text),
-    node: (mark, forks, isFork, id, description, label) =>
-      lines.push(`${mark} ${indentation(forks)}${isFork ? '└ ' : ''}${id} ${description}${label}`)
+    node: (mark, forks, isFork, uuid, description, label) =>
+      lines.push(
+        `${mark} ${indentation(forks)}${isFork ? '└ ' : ''}${printableId(uuid)} ${description}${label}`
+      )
   })
   return lines
 }
@@ -197,61 +220,76 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
     let mark = ' '
     if (node === path[onPath]) mark = ++onPath === path.length ? '>' : '*'
     const label = labels.size === 0 ? undefined : labels.get(node.uuid)
-    // Each part from the file is masked where it is made (describe) and made safe to print. An
-    // id is too short to hold a key (shortId); the indentation is ours.
+    // Each part from the file is masked where it is made (describe) and made safe to print (the
+    // id by the sink: printableId); the indentation is ours.
     sink.node(
       mark,
       forks,
       isFork,
-      escapeControlCharsOneLine(shortId(node.uuid)),
+      node.uuid,
       (node as Described)[DESCRIBED] ?? printableDescription(node),
       label ? escapeControlCharsOneLine(`  [${maskSecrets(label)}]`) : ''
     )
   })
+  // Each line written as it is made: 20,000 checkpoints' lines gathered first all outlived the
+  // young generation, and copying them out of it cost more than making them
+  // (bench/cli-startup.ts).
+  const out = (line: string) => sink.line(printableLine(line))
   const checkpoints = tree.checkpoints()
-  const out: string[] = ['', `Checkpoints (${checkpoints.length}):`]
+  out('')
+  out(`Checkpoints (${checkpoints.length}):`)
   for (const c of checkpoints) {
-    out.push(
-      `  ${c.index}. ${shortId(c.uuid)} ${oneLine(c.prompt, 70)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
+    out(
+      `  ${c.index}. ${shortId(c.uuid)} ${shownPrompt(tree.get(c.uuid), c.prompt)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
     )
   }
   const summaries = tree.summaries()
   if (summaries.length > 0) {
-    out.push('', `Summaries (${summaries.length}):`)
+    out('')
+    out(`Summaries (${summaries.length}):`)
     for (const s of summaries)
-      out.push(
-        `  ${shortId(s.uuid)} ${s.kind} from ${shortId(s.fromId)}: ${oneLine(s.summary, 70)}`
-      )
+      out(`  ${shortId(s.uuid)} ${s.kind} from ${shortId(s.fromId)}: ${oneLine(s.summary, 70)}`)
   }
   if (loaded.subagents.length > 0) {
-    out.push('', `Sub-agents (${loaded.subagents.length}):`)
+    out('')
+    out(`Sub-agents (${loaded.subagents.length}):`)
     for (const run of loaded.subagents) {
       const from =
         run.parentUuid === null ? 'no call found' : `called from ${shortId(run.parentUuid)}`
-      out.push(
+      out(
         `  ${run.id} ${oneLine(run.title, 50)} (${run.tree.size} messages, ${from}, ${run.source})`
       )
     }
   }
-  out.push(
-    '',
-    loaded.problems.length === 0 ? 'No problems.' : `Problems (${loaded.problems.length}):`
-  )
-  for (const p of loaded.problems) out.push(`  line ${p.line}: ${p.kind}: ${p.message}`)
+  out('')
+  out(loaded.problems.length === 0 ? 'No problems.' : `Problems (${loaded.problems.length}):`)
+  for (const p of loaded.problems) out(`  line ${p.line}: ${p.kind}: ${p.message}`)
   if (loaded.tornTail)
-    out.push('The last line is torn (a write was cut off); every earlier record is intact.')
-  for (const line of out) sink.line(printableLine(line))
+    out('The last line is torn (a write was cut off); every earlier record is intact.')
 }
 
 /** Forks deeper than this are not indented further: their depth is written instead. */
 const MAX_INDENT = 20
 
 function indentation(depth: number): string {
-  return INDENTS[depth] ?? `${'  '.repeat(MAX_INDENT)}(${depth}) `
+  const shallow = INDENTS[depth]
+  if (shallow !== undefined) return shallow
+  let deep = DEEP_INDENTS.get(depth)
+  if (deep === undefined) {
+    deep = `${'  '.repeat(MAX_INDENT)}(${depth}) `
+    DEEP_INDENTS.set(depth, deep)
+  }
+  return deep
 }
 
-/** Each indentation up to MAX_INDENT, made once (not a string per line). */
+/**
+ * Each indentation, made once (not a string per line): up to MAX_INDENT, and deeper ones as they
+ * are met. A long session that was often rewound has most of its lines deeper than MAX_INDENT (the
+ * 100 MB one of bench/cli-startup.ts: 93,000 of 119,000), and a string made for each cost more
+ * than writing the line.
+ */
 const INDENTS = Array.from({ length: MAX_INDENT + 1 }, (_, depth) => '  '.repeat(depth))
+const DEEP_INDENTS = new Map<number, string>()
 
 /**
  * A line as it may be printed: keys masked, and every control or bidi character escaped,
@@ -261,9 +299,13 @@ function printableLine(line: string): string {
   return escapeControlCharsOneLine(maskSecrets(line))
 }
 
-/** A node's description, safe to print, made when its line was parsed (describedNode). */
+/**
+ * A node's description, safe to print, made when its line was parsed (describedNode), and a
+ * prompt's text as shown (oneLine), which its checkpoint's line shows again (shownPrompt).
+ */
 const DESCRIBED = Symbol('described')
-type Described = TreeRecord & { [DESCRIBED]?: string }
+const SHOWN = Symbol('shown prompt')
+type Described = TreeRecord & { [DESCRIBED]?: string; [SHOWN]?: string }
 
 /**
  * What inspect keeps of a user or assistant record (readSessionFile's keepNode): a record of
@@ -303,20 +345,37 @@ function slimNode(record: TreeRecord, prompt = typedPrompt(record)): Described {
 function describedNode(record: TreeRecord): Described {
   const prompt = typedPrompt(record)
   const slim = slimNode(record, prompt)
-  if (slim !== record) slim[DESCRIBED] = printableDescription(record, prompt)
+  if (slim === record) return slim
+  const shown = prompt === null ? undefined : oneLine(prompt, PROMPT_WIDTH)
+  slim[DESCRIBED] = printableDescription(record, prompt, shown)
+  if (shown !== undefined) slim[SHOWN] = shown
   return slim
 }
 
-/** describe, with control characters escaped (as a line holding it would be). */
-function printableDescription(r: TreeRecord, prompt = typedPrompt(r)): string {
-  return escapeControlCharsOneLine(describe(r, prompt))
+/**
+ * oneLine(prompt, PROMPT_WIDTH) for the checkpoint at `node`: as made for its node's line when
+ * its record was parsed (20,000 checkpoints of a 100 MB log), or made now.
+ */
+function shownPrompt(node: Described | undefined, prompt: string): string {
+  const shown = node?.[SHOWN]
+  return shown !== undefined && node?.type === 'user' && node.message.content === prompt
+    ? shown
+    : oneLine(prompt, PROMPT_WIDTH)
 }
 
-/** `prompt`: the record's typedPrompt, when already known. */
-function describe(r: TreeRecord, prompt = typedPrompt(r)): string {
+/** describe, with control characters escaped (as a line holding it would be). */
+function printableDescription(r: TreeRecord, prompt = typedPrompt(r), shown?: string): string {
+  return escapeControlCharsOneLine(describe(r, prompt, shown))
+}
+
+/**
+ * `prompt`: the record's typedPrompt, when already known; `shown`: that prompt as shown
+ * (oneLine), when already made.
+ */
+function describe(r: TreeRecord, prompt = typedPrompt(r), shown?: string): string {
   switch (r.type) {
     case 'user': {
-      if (prompt !== null) return `prompt: ${oneLine(prompt, 70)}`
+      if (prompt !== null) return `prompt: ${shown ?? oneLine(prompt, PROMPT_WIDTH)}`
       const content = r.message.content
       const results =
         typeof content === 'string' ? 0 : content.filter((b) => b.type === 'tool_result').length
@@ -351,7 +410,17 @@ function describe(r: TreeRecord, prompt = typedPrompt(r)): string {
  * second share their first 8); a short foreign id (pi's "pi-line-12", "a1b2c3d4") whole.
  */
 function shortId(id: string): string {
-  return id.length <= 12 ? id : id.slice(-8)
+  return id.length <= SHORT_ID + 4 ? id : id.slice(-SHORT_ID)
+}
+
+const SHORT_ID = 8
+
+/** How many characters of a prompt a line shows. */
+const PROMPT_WIDTH = 70
+
+/** shortId, safe to print: too short to hold a key, its control characters escaped. */
+function printableId(id: string): string {
+  return escapeControlCharsOneLine(shortId(id))
 }
 
 /**
