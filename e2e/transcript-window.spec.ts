@@ -64,6 +64,13 @@ async function rangeAnswers(page: Page) {
   }
 }
 
+/** The path of a session of `workspace` in the data home, made on `day` (its folder made). */
+function sessionPath(home: string, workspace: string, day: string, id: string): string {
+  const dir = sessionsDir(home, workspace)
+  mkdirSync(dir, { recursive: true })
+  return `${dir}/${sessionFileName(`${day}T00:00:00.000Z`, id)}`
+}
+
 /** Scrolls the list to `top` and resolves once its scroll event was handled. */
 const scrollTo = (list: Locator, top: 'start' | 'end') =>
   list.evaluate(
@@ -81,9 +88,12 @@ test.describe('a long transcript', () => {
     app = await serve({
       // About 400 turns (the synthetic writer's ~2.6 KB each), as the session the studio opens.
       before: ({ workspace, home }) => {
-        const dir = sessionsDir(home, workspace)
-        mkdirSync(dir, { recursive: true })
-        const file = `${dir}/${sessionFileName('2026-01-01T00:00:00.000Z', '01900000-0000-7000-8000-000000000000')}`
+        const file = sessionPath(
+          home,
+          workspace,
+          '2026-01-01',
+          '01900000-0000-7000-8000-000000000000'
+        )
         writeSyntheticSession(file, 1024 * 1024, 1, { cwd: workspace })
       }
     })
@@ -177,11 +187,9 @@ test.describe('two sessions of the same shape', () => {
       // The same branch twice under other ids: a window of one has the other's indices. The
       // later one is the session the studio opens.
       before: ({ workspace, home }) => {
-        const dir = sessionsDir(home, workspace)
-        mkdirSync(dir, { recursive: true })
-        const other = `${dir}/${sessionFileName('2026-01-01T00:00:00.000Z', `${OTHER}000000000000`)}`
+        const other = sessionPath(home, workspace, '2026-01-01', `${OTHER}000000000000`)
         writeSyntheticSession(other, 1024 * 1024, 1, { cwd: workspace })
-        const opened = `${dir}/${sessionFileName('2026-01-02T00:00:00.000Z', `${OPENED}000000000000`)}`
+        const opened = sessionPath(home, workspace, '2026-01-02', `${OPENED}000000000000`)
         writeFileSync(opened, readFileSync(other, 'utf8').replaceAll(OTHER, OPENED))
       }
     })
