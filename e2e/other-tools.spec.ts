@@ -204,9 +204,18 @@ test.describe('other tools’ sessions', () => {
     expect(readFileSync(homes.cc.file, 'utf8')).toBe(transcript)
 
     // Live: a prompt another process appends shows in the graph; the selection stays.
-    await turn(page, 'make two notes').click()
+    // Selected first (a click while the graph still moves after the undo can miss the card):
+    // the selection can only stay if it was made.
+    await expect(async () => {
+      await turn(page, 'make two notes').click()
+      await expect(bar.locator('.selection-bar__title')).toHaveText('make two notes', {
+        timeout: 1000
+      })
+    }).toPass()
     appendPrompt(homes.cc.file, 'one more thing')
     await expect(turn(page, 'one more thing')).toBeVisible()
+    // Claude Code is at work on it (its file grew as we watched): running, not failed.
+    await expect(turn(page, 'one more thing').locator('.node-badge--running')).toBeVisible()
     await expect(bar.locator('.selection-bar__title')).toHaveText('make two notes')
     await shot(page, 'other-tools-05-live-append')
 

@@ -27,13 +27,14 @@ const stamped = <T extends object>(record: T, second: number) => ({
   timestamp: at(second)
 })
 
-function graphOf(records: unknown[], running = false) {
+function graphOf(records: unknown[], running = false, answering = false) {
   const tree = loadSessionText(jsonl([header(), ...records])).tree
   return buildSessionGraph(tree, 's1', undefined, {
     filesAt: { nodeId: null, changedSince: false },
     undo: null,
     redo: null,
-    running
+    running,
+    answering
   })
 }
 
@@ -149,6 +150,27 @@ describe('a turn’s outcome', () => {
     // A next prompt typed after the failure leaves the failed turn failed.
     const graph = graphOf([user('p1', null), user('p2', 'p1'), answer('a2', 'p2')])
     expect(graph.nodes.map((n) => n.outcome)).toEqual(['failed', 'done'])
+  })
+
+  it('is running at the leaf of a session another program is writing, while it waits on an answer or a tool', () => {
+    const watched = (...records: unknown[]) =>
+      graphOf(records, false, true).nodes.map((n) => n.outcome)
+    // A prompt not yet answered, a tool still running, tool results the model has yet to read.
+    expect(watched(user('p1', null))).toEqual(['running'])
+    expect(watched(user('p1', null), toolCall('a1', 'p1', 'Bash'))).toEqual(['running'])
+    const afterTools = [user('p1', null), toolCall('a1', 'p1', 'Read'), toolResult('r1', 'a1')]
+    expect(watched(...afterTools)).toEqual(['running'])
+    // Not a turn that ended: answered, interrupted, or one before the leaf's.
+    expect(watched(user('p1', null), answer('a1', 'p1'))).toEqual(['done'])
+    const interrupted = user('r1', 'a1', [
+      { type: 'tool_result', tool_use_id: 't-a1', content: INTERRUPTED_RESULT, is_error: true }
+    ])
+    expect(watched(user('p1', null), toolCall('a1', 'p1', 'Bash'), interrupted)).toEqual([
+      'stopped'
+    ])
+    expect(watched(user('p1', null), user('p2', 'p1'))).toEqual(['failed', 'running'])
+    // Not watched growing: the unanswered prompt is a failed turn, as before.
+    expect(graphOf([user('p1', null)]).nodes[0]?.outcome).toBe('failed')
   })
 
   it('is running for the turn holding the leaf while the agent runs', () => {

@@ -211,6 +211,21 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   return { owner, heads, nodes, ends }
 }
 
+/** An assistant message whose tool calls have no results after them. */
+function callsLeftOpen(end: TreeRecord & { type: 'assistant' }): boolean {
+  const content = end.message.content
+  return typeof content !== 'string' && content.some((block) => block.type === 'tool_use')
+}
+
+/**
+ * Whether a turn that ends on `end` waits for what comes next: a prompt not answered (nor
+ * interrupted), or tool calls without their results.
+ */
+function awaitsAnswer(end: TreeRecord | undefined): boolean {
+  if (end?.type === 'user') return !isInterrupted(end)
+  return end?.type === 'assistant' && callsLeftOpen(end)
+}
+
 /**
  * How a node's turn ended, from its last record: see TurnOutcome (shared/views.ts). A last
  * record with a report, summary or exploration under it went on in that node: not an end.
@@ -224,14 +239,11 @@ function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefi
   if (continued) return 'done'
   switch (end.type) {
     case 'assistant': {
-      const content = end.message.content
-      const callsLeftOpen =
-        typeof content !== 'string' && content.some((block) => block.type === 'tool_use')
       // A stop keeps the text already streamed as a message of its own, without the model's
       // name or a stop reason (agent.ts); a finished answer has both.
       const message = end.message as { model?: unknown; stop_reason?: unknown }
       const cutOff = message.model === undefined && message.stop_reason === undefined
-      return callsLeftOpen || cutOff ? 'stopped' : 'done'
+      return callsLeftOpen(end) || cutOff ? 'stopped' : 'done'
     }
     case 'user':
       return isInterrupted(end) ? 'stopped' : 'failed'
@@ -276,6 +288,12 @@ export interface GraphMarks {
   redo: TimelineStep | null
   /** The agent is running a turn: the node holding the leaf is `running`. */
   running?: boolean
+  /**
+   * Another program is writing the session as we watch (a viewed session whose file grew while
+   * followed): a turn at the leaf still waiting on its answer or on a tool is `running`, not
+   * failed or stopped.
+   */
+  answering?: boolean
 }
 
 export function buildSessionGraph(
@@ -290,9 +308,16 @@ export function buildSessionGraph(
     const own = owner.get(record.uuid)
     if (own !== null && own !== undefined) activeOwners.add(own)
   }
-  const { running, ...shown } = marks
+  const { running, answering, ...shown } = marks
+  const leafNode = tree.leafUuid === null ? undefined : owner.get(tree.leafUuid)
   const runningNode =
-    running === true && tree.leafUuid !== null ? owner.get(tree.leafUuid) : undefined
+    running === true ||
+    (answering === true &&
+      leafNode !== undefined &&
+      leafNode !== null &&
+      awaitsAnswer(index.ends.get(leafNode)))
+      ? leafNode
+      : undefined
 
   // The newest leaf below each node: walk up from each leaf, newest first, stopping at nodes a
   // newer leaf already claimed, so every record is visited once.

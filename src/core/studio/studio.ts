@@ -235,7 +235,8 @@ export class Studio {
       filesAt: { nodeId: ownerNode(index, filesAt), changedSince: false },
       undo: timelineStep(tree, index, timeline.undoable),
       redo: timelineStep(tree, index, timeline.redoable),
-      running: this.work.agent.running
+      running: this.work.agent.running,
+      answering: viewed?.grewWhileFollowed === true
     })
     if (viewed !== null) graph.nodes.push(...subagentNodes(viewed.subagents(), index, graph.nodes))
     const built = { graph, filesAt, version: this.graphVersions.record(graph) }

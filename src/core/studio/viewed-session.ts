@@ -28,6 +28,12 @@ export class ViewedSession {
   private built: SessionBuilder
   private readTo: ReadPosition
   private tail: FileTail | null = null
+  /**
+   * Lines were appended while this view followed the file: the program that writes it is at
+   * work now, and a turn at its end that waits for an answer is running (the graph's
+   * `answering`), not failed.
+   */
+  grewWhileFollowed = false
   private backupFolder: ClaudeCodeBackups | null = null
 
   constructor(
@@ -62,6 +68,7 @@ export class ViewedSession {
       appended: (values, lines) => {
         values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
         if (this.tail !== null) this.readTo = this.tail.at
+        if (values.length > 0) this.grewWhileFollowed = true
         onChange()
       },
       reset: () => {
