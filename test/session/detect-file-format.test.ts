@@ -66,6 +66,9 @@ describe('detectFileFormat', () => {
       file('ours-no-newline.jsonl', ourHeader),
       file('pi.jsonl', many(piHeader, 100)),
       file('blank-first.jsonl', `\n\n${many(ourHeader, 60)}`),
+      // More blank and malformed lines than the records judged: they give no record.
+      file('blank-many.jsonl', `${'\n'.repeat(80)}${many(piHeader, 60)}`),
+      file('garbage-many.jsonl', `${'{not json\n'.repeat(70)}${many(piHeader, 60)}`),
       file('garbage-first.jsonl', `not json\n${many(piHeader, 60)}`),
       file('one-huge-line.jsonl', `${JSON.stringify({ text: 'y'.repeat(1024 * 1024) })}\n`),
       file('empty.jsonl', ''),

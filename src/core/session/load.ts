@@ -184,8 +184,8 @@ export function detectFormat(values: readonly unknown[]): SessionFormat {
   return READERS.find((reader) => reader.detect(values))?.format ?? 'rewind-studio'
 }
 
-/** How many of a file's first lines tell its format (detectFormat). */
-const FORMAT_LINES = 50
+/** How many of a file's first records tell its format (detectFormat). */
+const FORMAT_RECORDS = 50
 
 /** The format of a session file, judged from its first lines (up to 1 MB) without reading it all. */
 export function detectFileFormat(file: string): SessionFormat {
@@ -194,19 +194,27 @@ export function detectFileFormat(file: string): SessionFormat {
     const head = Buffer.alloc(1024 * 1024)
     const n = readSync(fd, head, 0, head.length, 0)
     const read = head.subarray(0, n)
-    // The first FORMAT_LINES lines are all detectFormat looks at: only they are decoded and
-    // parsed (the first megabyte of a session holds thousands). Only whole lines: a cut last
+    // The first FORMAT_RECORDS records of the megabyte's whole lines are all detectFormat looks
+    // at: lines are decoded and parsed only until they gave that many (blank and malformed
+    // lines give none), not the thousands a long session's first megabyte holds. A cut last
     // line would be a parse problem, not a format; a file read to its end has no cut line.
+    const values: unknown[] = []
     let end = 0
-    for (let line = 0; line < FORMAT_LINES; line++) {
-      const newline = read.indexOf(0x0a, end)
-      if (newline === -1) {
-        if (n < head.length) end = n
-        break
+    while (values.length < FORMAT_RECORDS) {
+      let next = end
+      for (let line = values.length; line < FORMAT_RECORDS; line++) {
+        const newline = read.indexOf(0x0a, next)
+        if (newline === -1) {
+          if (n < head.length) next = n
+          break
+        }
+        next = newline + 1
       }
-      end = newline + 1
+      if (next === end) break
+      values.push(...parseJsonl(read.subarray(end, next).toString('utf8')).values)
+      end = next
     }
-    return detectFormat(parseJsonl(read.subarray(0, end).toString('utf8')).values)
+    return detectFormat(values.slice(0, FORMAT_RECORDS))
   } finally {
     closeSync(fd)
   }
