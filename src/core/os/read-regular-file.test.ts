@@ -25,6 +25,15 @@ describe('readRegularFile', () => {
     }
   })
 
+  it("refuses a file past 2 GiB with readFileSync's error, allocating nothing", () => {
+    const path = join(dir, 'sparse-huge')
+    // Sparse: 3 GiB long, no block written.
+    execFileSync('truncate', ['-s', '3G', path])
+    expect(() => readRegularFile(path)).toThrow(
+      expect.objectContaining({ code: 'ERR_FS_FILE_TOO_LARGE' })
+    )
+  })
+
   it('reads a file that reports no size to its end', () => {
     const status = contentAt('/proc/self/status').toString('utf8')
     expect(status).toContain('Name:')

@@ -56,12 +56,14 @@ export function readRegularFile(
  * a file that says 0 (those of /proc) is read to its end.
  */
 function readOpenFile(fd: number, size: number): Buffer {
+  if (size > MAX_READ_BYTES) throw tooLarge(size)
   let buffer = Buffer.allocUnsafeSlow(size > 0 ? size : 8192)
   let length = 0
   for (;;) {
     if (length === buffer.length) {
       if (size > 0) break
-      const bigger = Buffer.allocUnsafeSlow(buffer.length * 2)
+      if (length * 2 > MAX_READ_BYTES) throw tooLarge(length * 2)
+      const bigger = Buffer.allocUnsafeSlow(length * 2)
       buffer.copy(bigger, 0, 0, length)
       buffer = bigger
     }
@@ -70,4 +72,13 @@ function readOpenFile(fd: number, size: number): Buffer {
     length += read
   }
   return length === buffer.length ? buffer : buffer.subarray(0, length)
+}
+
+/** readFileSync's own limit: past it, a clear error rather than an allocation that may fail. */
+const MAX_READ_BYTES = 2 ** 31 - 1
+
+function tooLarge(size: number): Error {
+  return Object.assign(new RangeError(`File size (${size}) is greater than 2 GiB`), {
+    code: 'ERR_FS_FILE_TOO_LARGE'
+  })
 }
