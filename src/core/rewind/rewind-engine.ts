@@ -819,12 +819,13 @@ export class RewindEngine {
           const backedUp = readForBackup.get(op.path)
           // Applying, a file the backup found settled a moment ago is written over without its
           // path walked again: overwriteAsBackedUp proves, on the file it opened, that it is the
-          // one backed up.
+          // one backed up. An unsettled one goes the checked way at once (its content not read
+          // for a write that cannot happen).
           const written =
             !rollingBack &&
             want !== null &&
             op.inPlace === true &&
-            backedUp !== undefined &&
+            backedUp?.settled === true &&
             overwriteAsBackedUp(root, op.path, blobs.read(want), backedUp, op.toMode)
           if (!written) {
             const { abs, stamp } = inspectPath(root, op.path)
