@@ -26,22 +26,33 @@ const FILES = 20
 const fill = (cwd: string) =>
   spawnSync('dd', ['if=/dev/zero', `of=${join(cwd, 'filler.bin')}`, 'bs=4k'], { stdio: 'ignore' })
 
+/**
+ * A session in folder `name` on the small disk: turn 1 writes FILES files and runs `first`,
+ * turn 2 rewrites them and runs `then`; the disk is then filled to its last block.
+ */
+async function filledAfterTwoTurns(name: string, first: string, then: string) {
+  const cwd = join(disk, name)
+  mkdirSync(cwd)
+  const home = join(mkdtempSync(join(tmpdir(), 'rs-full-home-')), 'home')
+  const s = await openSession({ base: disk, cwd, home })
+  s.prompt('create them')
+  await s.bash(`for i in $(seq 1 ${FILES}); do echo "original $i" > f$i.txt; done`)
+  await s.bash(first)
+  s.reply('ok')
+  s.prompt('rewrite them')
+  await s.bash(`for i in $(seq 1 ${FILES}); do echo "rewritten $i" > f$i.txt; done; ${then}`)
+  s.reply('ok')
+  fill(cwd)
+  return { cwd, s }
+}
+
 describe.skipIf(!mounted)('a restore on a full disk', () => {
   it('fails before writing any file in place when one needs space, and changes nothing', async () => {
-    const cwd = join(disk, 'ws')
-    mkdirSync(cwd)
-    const home = join(mkdtempSync(join(tmpdir(), 'rs-full-home-')), 'home')
-    const s = await openSession({ base: disk, cwd, home })
-    s.prompt('create them')
-    await s.bash(`for i in $(seq 1 ${FILES}); do echo "original $i" > f$i.txt; done`)
-    await s.bash('head -c 8192 /dev/urandom > zz-gone.bin')
-    s.reply('ok')
-    s.prompt('rewrite them, remove one')
-    await s.bash(
-      `for i in $(seq 1 ${FILES}); do echo "rewritten $i" > f$i.txt; done; rm zz-gone.bin`
+    const { cwd, s } = await filledAfterTwoTurns(
+      'ws',
+      'head -c 8192 /dev/urandom > zz-gone.bin',
+      'rm zz-gone.bin'
     )
-    s.reply('ok')
-    fill(cwd)
     expect(execFileSync('df', ['--output=avail', disk], { encoding: 'utf8' })).toMatch(/\n\s*0\n/)
 
     // zz-gone.bin comes back only with space: refused, every file as it was.
@@ -63,20 +74,11 @@ describe.skipIf(!mounted)('a restore on a full disk', () => {
     rmSync(cwd, { recursive: true })
   })
   it('rolls back in place what it wrote in place when a later file needs space', async () => {
-    const cwd = join(disk, 'ws2')
-    mkdirSync(cwd)
-    const home = join(mkdtempSync(join(tmpdir(), 'rs-full-home-')), 'home')
-    const s = await openSession({ base: disk, cwd, home })
-    s.prompt('create them')
-    await s.bash(`for i in $(seq 1 ${FILES}); do echo "original $i" > f$i.txt; done`)
-    await s.bash('head -c 16384 /dev/urandom > zz-grows.bin')
-    s.reply('ok')
-    s.prompt('rewrite them, cut one')
-    await s.bash(
-      `for i in $(seq 1 ${FILES}); do echo "rewritten $i" > f$i.txt; done; echo small > zz-grows.bin`
+    const { s } = await filledAfterTwoTurns(
+      'ws2',
+      'head -c 16384 /dev/urandom > zz-grows.bin',
+      'echo small > zz-grows.bin'
     )
-    s.reply('ok')
-    fill(cwd)
     // zz-grows.bin is written last (after the files written in place) and needs new blocks.
     await expect(s.engine.rewind(checkpointAt(s.store, 2), 'code')).rejects.toThrow(
       /^Could not restore zz-grows\.bin: the disk is full \(ENOSPC\)\. Nothing was changed\.$/
