@@ -144,6 +144,28 @@ describe('serve, chat and the app refuse an unfit workspace before a session exi
     expect(readdirSync(project)).toEqual([])
   })
 
+  // The lead's hostile pass (stop 21): "Open folder…" accepted the data folder's own sessions
+  // folder (its logs became the agent's files) and /proc, /sys and /dev.
+  it('a folder inside the data folder, and the kernel folders, are refused too', () => {
+    const { home } = scratch()
+    const inside = join(home, 'sessions')
+    mkdirSync(inside, { recursive: true })
+    expect(() => openSessionStore(home, inside, { kind: 'new' })).toThrow(
+      /is inside Rewind Studio's data folder/
+    )
+    expect(readdirSync(inside)).toEqual([])
+    // The demo workspace lives in the data folder, and is one.
+    const demo = join(home, 'demo-workspace')
+    mkdirSync(demo)
+    openSessionStore(home, demo, { kind: 'new' }).close()
+    for (const folder of ['/proc', '/sys/kernel', '/dev']) {
+      expect(() => openSessionStore(home, folder, { kind: 'new' })).toThrow(
+        new RegExp(`is in /${folder.split('/')[1]}, the kernel's view`)
+      )
+    }
+    // "Open folder…" asks the same check: test/workspaces/workspace-host.test.ts.
+  })
+
   it('file history and the rewind engine refuse "/" themselves (no path into the core skips it)', async () => {
     const { home } = scratch()
     const store = SessionStore.create({ home, cwd: join(home, '..') })

@@ -80,7 +80,7 @@ describe('switching the workspace with no restart', () => {
     expect(statSync(join(home, 'settings.json')).mode & 0o077).toBe(0)
   })
 
-  it('refuses /, the home folder, a .git, a missing folder and a file, changing nothing', async () => {
+  it('refuses /, the home folder, a .git, the data folder and the kernel folders, a missing folder and a file, changing nothing', async () => {
     const { home, a, base } = folders()
     mkdirSync(join(a, '.git'))
     const { host, call } = await hostOn(home, a)
@@ -89,6 +89,10 @@ describe('switching the workspace with no restart', () => {
       ['/', 'refused'],
       [homedir(), 'refused'],
       [join(a, '.git'), 'refused'],
+      [join(home, 'sessions'), 'refused'],
+      ['/proc', 'refused'],
+      ['/sys', 'refused'],
+      ['/dev', 'refused'],
       [join(base, 'missing'), 'not_found'],
       [join(a, 'a-file'), 'not_found'],
       ['relative/path', 'invalid_payload']

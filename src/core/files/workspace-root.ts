@@ -1,12 +1,13 @@
 // Which folders may be a workspace. The agent writes anywhere inside one and a restore writes and
 // deletes files in it, so a folder that holds far more than a project is refused: the file
-// system root, the home folder, a folder holding Rewind Studio's own data (its session logs and
-// backups would become files the agent may rewrite), and a folder inside a .git (git's own
-// files). Every host checks its workspace here before a session is created or a file touched;
+// system root, the home folder, a folder holding Rewind Studio's own data or inside it but for the
+// demo workspace (its session logs and backups would become files the agent may rewrite), a folder inside a .git (git's own
+// files), and the kernel's folders (/proc, /sys, /dev). Every host checks its workspace here before a session is created or a file touched;
 // file history and the rewind engine check again, so no path into the core skips it.
 import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, parse, relative, resolve } from 'node:path'
+import { demoWorkspaceDir } from '../session/paths'
 import { isInGitFolder } from './workspace-paths'
 
 export class WorkspaceRefusedError extends Error {
@@ -27,6 +28,12 @@ function realOrResolved(p: string): string {
     return resolve(p)
   }
 }
+
+/**
+ * Folders that are the kernel's interface, not files (Linux): writing there changes the running
+ * system (/proc/sys, /sys), reaches devices (/dev), and reading them can block or never end.
+ */
+const KERNEL_FOLDERS = ['/proc', '/sys', '/dev']
 
 function holds(folder: string, target: string): boolean {
   const rel = relative(folder, target)
@@ -50,10 +57,24 @@ export function checkWorkspaceFolder(cwd: string, dataHome: string): void {
   if (real === realOrResolved(homedir())) {
     throw new WorkspaceRefusedError(cwd, 'it is your home folder: open a project folder in it')
   }
-  if (holds(real, realOrResolved(dataHome))) {
+  const data = realOrResolved(dataHome)
+  if (holds(real, data)) {
     throw new WorkspaceRefusedError(
       cwd,
       `it holds Rewind Studio's data folder ${dataHome}, whose session logs and backups the agent must not change`
+    )
+  }
+  if (holds(data, real) && !holds(realOrResolved(demoWorkspaceDir(dataHome)), real)) {
+    throw new WorkspaceRefusedError(
+      cwd,
+      `it is inside Rewind Studio's data folder ${dataHome}, whose session logs and backups the agent must not change`
+    )
+  }
+  const system = KERNEL_FOLDERS.find((folder) => holds(folder, real))
+  if (system !== undefined) {
+    throw new WorkspaceRefusedError(
+      cwd,
+      `it is in ${system}, the kernel's view of the system, where a write changes the running system: open a project folder`
     )
   }
   if (isInGitFolder(real)) {

@@ -11,6 +11,14 @@ export function rewindStudioHome(env: NodeJS.ProcessEnv = process.env): string {
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(homedir(), '.rewind-studio')
 }
 
+/**
+ * The demo workspace, a copy of demo/workspace (launch.ts): the one folder inside the data home
+ * that may be a workspace (workspace-root.ts).
+ */
+export function demoWorkspaceDir(home: string): string {
+  return join(home, 'demo-workspace')
+}
+
 /** Claude Code's folder name for a path: every character other than [A-Za-z0-9] becomes '-'. */
 export function encodeCwd(cwd: string): string {
   return cwd.replace(/[^A-Za-z0-9]/g, '-')

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { EventSink } from '../../shared/contract'
 import { checkWorkspaceFolder } from '../files/workspace-root'
 import { SessionStore } from '../session/store'
+import { demoWorkspaceDir } from '../session/paths'
 import { StudioError } from './dispatch'
 import type { LaunchOptions, SessionChoice } from './launch-options'
 import { ModelSetup } from './model-setup'
@@ -29,7 +30,7 @@ export function folderLauncher(options: LaunchStudioOptions): (cwd: string) => P
 
 /** The demo workspace: a copy of demo/workspace the user may change freely. */
 export function demoWorkspace(home: string, appRoot: string): string {
-  const dir = join(home, 'demo-workspace')
+  const dir = demoWorkspaceDir(home)
   if (!existsSync(dir)) cpSync(join(appRoot, 'demo', 'workspace'), dir, { recursive: true })
   return dir
 }
