@@ -154,14 +154,18 @@ export class FileHistory implements WriteGuard {
 
   /**
    * Takes the Bash baseline now (every tracked file backed up once) instead of on the first
-   * command: a host calls it when a session opens, so a big workspace's one-time cost is paid
-   * while the user types, not inside the first Bash call. Safe to call more than once.
+   * command, and makes the backup store's folders: a host calls it when a session opens, so a
+   * big workspace's one-time cost is paid while the user types, not inside the first turns.
+   * Safe to call more than once.
    */
   prepareForCommands(): Promise<void> {
     if (this.baseline === null) {
       const baseline = (async () => {
         await this.watcher.start()
         await this.changes.refresh()
+        // The folders the turns' backups go into, made now rather than one in most of the
+        // first turns' backups (blob-store.ts makeShardFolders).
+        await this.blobs.makeShardFolders()
       })()
       // A failed baseline (disk full) is retried by the next call rather than remembered.
       baseline.catch(() => {
