@@ -187,7 +187,11 @@ export class Studio {
       readOnlyReason: viewed !== null ? foreignReadOnly(viewed) : this.store.readOnlyReason,
       demo: this.options.models.isScripted(),
       model: this.options.models.settings().model,
-      notices: [...this.options.models.notices(), ...this.work.notices],
+      notices: [
+        ...this.options.models.notices(),
+        ...this.work.notices,
+        ...(viewed?.problemsNotice() ?? [])
+      ],
       running: this.work.agent.running,
       pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request),
       contextUsage: this.work.agent.contextUsage(),
