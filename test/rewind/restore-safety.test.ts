@@ -239,9 +239,10 @@ describe('a command whose changes cannot all be backed up afterwards (full disk)
     const s = await session({ 'a.txt': 'v0\n', 'b.txt': 'b0\n' })
     s.prompt('change both')
     await s.history.prepareForCommands()
-    // The store cannot take a.txt's new content: a file stands where its shard folder goes.
+    // The store cannot take a.txt's new content: a file stands where its shard folder goes
+    // (made ahead, empty, by prepareForCommands).
     const shard = join(s.history.paths.blobs, sha256(Buffer.from('v1\n')).slice(0, 2))
-    expect(existsSync(shard)).toBe(false)
+    rmSync(shard, { recursive: true })
     writeFileSync(shard, '')
     await expect(s.bash('echo v1 > a.txt && echo b1 > b.txt')).rejects.toThrow(/a\.txt/)
     rmSync(shard)

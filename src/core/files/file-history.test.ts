@@ -3,13 +3,17 @@ import {
   chmodSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
+  rmSync,
+  statSync,
   symlinkSync,
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { sha256 } from './blob-store'
 import { type FileChange, FileHistory, NoCheckpointError } from './file-history'
 
 const open: FileHistory[] = []
@@ -185,6 +189,21 @@ describe('FileHistory: Bash changes', () => {
     })
     const before = records.at(-1)?.before ?? ''
     expect((await history.blobs.get(before)).toString()).toBe('hand edit')
+  })
+
+  it('makes the backup store’s 256 shard folders ahead, private, so the first turns make none', async () => {
+    const { history, write } = await setup({ 'a.txt': '1' })
+    await history.prepareForCommands()
+    const shards = readdirSync(history.blobs.dir).filter((name) => /^[0-9a-f]{2}$/.test(name))
+    expect(shards).toHaveLength(256)
+    expect(
+      new Set(shards.map((name) => statSync(join(history.blobs.dir, name)).mode & 0o777))
+    ).toEqual(new Set([0o700]))
+    // A shard gc emptied and removed meanwhile is made again by the backup that needs it.
+    for (const name of shards) rmSync(join(history.blobs.dir, name), { recursive: true })
+    await write('b.txt', 'new file')
+    const hash = sha256(Buffer.from('new file'))
+    expect((await history.blobs.get(hash)).toString()).toBe('new file')
   })
 
   it('sees a folder renamed, then removed, and keeps watching the new name', async () => {

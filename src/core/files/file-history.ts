@@ -58,6 +58,7 @@ export class FileHistory implements WriteGuard {
   private readonly watcher: WorkspaceWatcher
   private readonly changes: WorkspaceChanges
   private baseline: Promise<void> | null = null
+  private shardFolders: Promise<void> | null = null
 
   private constructor(
     /** The workspace root, resolved through symlinks. */
@@ -154,10 +155,18 @@ export class FileHistory implements WriteGuard {
 
   /**
    * Takes the Bash baseline now (every tracked file backed up once) instead of on the first
-   * command: a host calls it when a session opens, so a big workspace's one-time cost is paid
-   * while the user types, not inside the first Bash call. Safe to call more than once.
+   * command, and makes the backup store's folders: a host calls it when a session opens, so a
+   * big workspace's one-time cost is paid while the user types, not inside the first turns.
+   * Safe to call more than once.
    */
   prepareForCommands(): Promise<void> {
+    // The folders the turns' backups go into, made once the baseline is taken, rather than one
+    // in most of the first turns' backups (blob-store.ts makeShardFolders; it never throws).
+    return this.takeBaseline().then(() => (this.shardFolders ??= this.blobs.makeShardFolders()))
+  }
+
+  /** The baseline, taken once (commands wait for it, not for the shard folders). */
+  private takeBaseline(): Promise<void> {
     if (this.baseline === null) {
       const baseline = (async () => {
         await this.watcher.start()
@@ -179,7 +188,7 @@ export class FileHistory implements WriteGuard {
   async beforeCommand(_tool: string): Promise<void> {
     this.requireCheckpoint()
     const fresh = this.baseline === null
-    await this.prepareForCommands()
+    await this.takeBaseline()
     // What changed since the last command (hand edits, the agent's own writes) is the
     // starting point of this one, not a change it made.
     if (!fresh) await this.changes.refresh()
