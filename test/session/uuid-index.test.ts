@@ -22,10 +22,9 @@ describe('UuidIndex', () => {
           adds.forEach(([inOrder, text], value) => {
             // Half of the ids grow (as ours do), the others fall anywhere.
             const id = inOrder ? (rising = `${rising}~${text}`) : text
-            if (model.has(id)) return
-            expect(index.get(id)).toBeUndefined()
-            index.add(id, value)
-            model.set(id, value)
+            // An id added again is refused and keeps its first value.
+            expect(index.addNew(id, value)).toBe(!model.has(id))
+            if (!model.has(id)) model.set(id, value)
           })
           for (const id of [...model.keys(), ...probes]) {
             expect(index.get(id)).toBe(model.get(id))

@@ -138,7 +138,9 @@ export class SessionTree {
     if (role === 'unknown') return
     // classify() checked the fields each role reads; the rest keeps its JSON form.
     const record = value as { uuid: string }
-    if (this.ids.get(record.uuid) !== undefined) {
+    // Indexed at once, a node by the ordinal it is about to get: a node naming itself as its
+    // parent finds itself.
+    if (!this.ids.addNew(record.uuid, role === 'node' ? this.nodeRecord.length : OTHER)) {
       return this.problem(
         index,
         'duplicate-uuid',
@@ -147,7 +149,6 @@ export class SessionTree {
     }
     switch (role) {
       case 'header':
-        this.ids.add(record.uuid, OTHER)
         this.headerRecord = value as SessionHeader
         return
       case 'node':
@@ -155,7 +156,6 @@ export class SessionTree {
         this.leaf = record.uuid
         return
       case 'leaf-move': {
-        this.ids.add(record.uuid, OTHER)
         const move = value as RewindRecord | NavigateRecord
         const target = move.leafUuid
         if (target !== null && !(this.ordinal(target) >= 0)) {
@@ -169,14 +169,12 @@ export class SessionTree {
         return
       }
       case 'label': {
-        this.ids.add(record.uuid, OTHER)
         const label = value as LabelRecord
         if (label.label === null) this.labelMap.delete(label.targetUuid)
         else this.labelMap.set(label.targetUuid, label.label)
         return
       }
       case 'file-change': {
-        this.ids.add(record.uuid, OTHER)
         const change = value as FileChangeRecord
         const list = this.fileChangesOf.get(change.checkpointUuid)
         if (list === undefined) this.fileChangesOf.set(change.checkpointUuid, [change])
@@ -353,7 +351,6 @@ export class SessionTree {
   private addNode(record: TreeRecord, index: number): void {
     const n = this.nodeRecord.length
     if (n === this.capacity) this.grow(Math.max(16, n * 2))
-    this.ids.add(record.uuid, n)
     this.nodeRecord.push(record)
     this.nodeIndex[n] = index
     this.nodeParent[n] = NONE

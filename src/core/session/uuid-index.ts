@@ -25,13 +25,22 @@ export class UuidIndex {
     return this.get(uuid) !== undefined
   }
 
-  /** Adds a uuid not in the index (the caller checked: `get` gave undefined). */
-  add(uuid: string, value: number): void {
+  /**
+   * Adds `uuid` with `value` unless it is there already; false then (nothing changed). A new id
+   * of ours costs one comparison.
+   */
+  addNew(uuid: string, value: number): boolean {
     const last = this.sorted[this.sorted.length - 1]
     if (last === undefined || uuid > last) {
+      // Greater than every id before it: each of the others was less than the last sorted id
+      // when it came, and that only grows.
       this.sorted.push(uuid)
       this.sortedValues.push(value)
-    } else this.others.set(uuid, value)
+      return true
+    }
+    if (this.get(uuid) !== undefined) return false
+    this.others.set(uuid, value)
+    return true
   }
 
   /** Position of `uuid` in `sorted`, or -1. */
