@@ -235,12 +235,17 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
   // young generation, and copying them out of it cost more than making them
   // (bench/cli-startup.ts).
   const out = (line: string) => sink.line(printableLine(line))
-  const checkpoints = tree.checkpoints()
+  const checkpoints = tree.checkpoints(path)
   out('')
   out(`Checkpoints (${checkpoints.length}):`)
+  // The checkpoints are prompts of the active path, in its order: each one's node is found by
+  // going on along the path. A lookup by uuid costs more: a binary search for ids of ours, each
+  // step reaching a string somewhere in the heap (UuidIndex).
+  let atNode = 0
   for (const c of checkpoints) {
+    while (atNode < path.length && path[atNode]?.uuid !== c.uuid) atNode++
     out(
-      `  ${c.index}. ${shortId(c.uuid)} ${shownPrompt(tree.get(c.uuid), c.prompt)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
+      `  ${c.index}. ${shortId(c.uuid)} ${shownPrompt(path[atNode], c.prompt)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
     )
   }
   const summaries = tree.summaries()
