@@ -3,7 +3,7 @@
 // back from Claude Code's backups and the restore undone ("Restore files here"); lines appended by
 // another process drawn as they come; and continued as a session of ours with the agent ready.
 import { spawn } from 'node:child_process'
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventChannel, Reply } from '../../src/shared/contract'
@@ -70,6 +70,8 @@ describe('a Claude Code session in the explorer', () => {
     })
     expect(info.sessionId).toBe(cc.sessionId)
     expect(info.readOnlyReason).toContain('read-only')
+    // Every line read: no notice about the file.
+    expect(info.notices.filter((n) => n.includes(cc.file))).toEqual([])
 
     const graph = await s.value<SessionGraph>('session:graph')
     expect(graph.sessionId).toBe(cc.sessionId)
@@ -174,6 +176,30 @@ describe('a Claude Code session in the explorer', () => {
         { timeout: 10_000 }
       )
       .toBe(4)
+  })
+
+  it('names the lines it could not read in a notice, read at open and as they are appended', async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    const s = await studioOver(cc)
+    const lines = readFileSync(cc.file, 'utf8').split('\n')
+    writeFileSync(cc.file, ['{not json', ...lines].join('\n'))
+    const opened = await s.value<AppInfo>('session:openFile', { file: cc.file })
+    expect(opened.notices.filter((n) => n.includes(cc.file))).toEqual([
+      expect.stringMatching(
+        /^A problem in this session's file \(line 1: not JSON: .*\)\. Everything else is shown/
+      )
+    ])
+    expect((await s.value<SessionGraph>('session:graph')).nodes.length).toBeGreaterThan(3)
+
+    appendFileSync(cc.file, '{"cut off\n')
+    await expect
+      .poll(
+        async () => (await s.value<AppInfo>('app:info')).notices.find((n) => n.includes(cc.file)),
+        {
+          timeout: 10_000
+        }
+      )
+      .toContain("2 problems in this session's file (line 1: not JSON")
   })
 
   it('continues as a session of ours holding the path to a node, with the agent ready', async () => {

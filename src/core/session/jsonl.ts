@@ -8,6 +8,7 @@
 // offset for a file that grew (the session index, the live tail): a last line without its '\n'
 // is incomplete until the writer finishes it.
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs'
+import { MAX_RECORD_DEPTH, nestsTooDeep } from './json-depth'
 import type { LoadProblem } from './problems'
 
 export interface ParsedJsonl {
@@ -51,7 +52,9 @@ function parseLines(text: string, firstLine: number, last: boolean, sink: LineSi
     start = end + 1
     if (line === '') continue
     try {
-      sink.value(JSON.parse(line), lineNo)
+      const value: unknown = JSON.parse(line)
+      if (nestsTooDeep(line, value)) sink.problem(tooDeep(lineNo))
+      else sink.value(value, lineNo)
     } catch (error) {
       if (line.trim() === '') continue
       // Writes are whole lines ending in '\n', so only the unterminated last line can be a
@@ -67,6 +70,14 @@ function parseLines(text: string, firstLine: number, last: boolean, sink: LineSi
     }
   }
   return next
+}
+
+function tooDeep(line: number): LoadProblem {
+  return {
+    line,
+    kind: 'malformed',
+    message: `nested deeper than ${MAX_RECORD_DEPTH} levels (no tool writes such a record; it could not be shown): skipped`
+  }
 }
 
 /** The whole text at once (tests, and callers that already hold the text). */

@@ -31,3 +31,25 @@ export interface LoadProblem {
 export function emptyFileMessage(bytes: number): string {
   return `${bytes === 0 ? 'the file is empty (0 bytes)' : 'the file holds only blank lines'}: no session header, no records (a crash between creating a session and writing its header leaves this)`
 }
+
+/**
+ * The app's notice for a session read with problems (none when it has none). The file is not
+ * changed: what could be read is shown, and `inspect` lists every problem. A torn last line is
+ * left out: the app says that in its own words (ours) or waits for the line (a session followed
+ * while its tool writes it).
+ */
+export function problemsNotice(file: string, problems: readonly LoadProblem[]): string[] {
+  const listed = problems.filter((p) => p.kind !== 'torn-tail')
+  const first = listed[0]
+  if (first === undefined) return []
+  const more = listed.length > 1 ? `, and ${listed.length - 1} more` : ''
+  const count = listed.length === 1 ? 'A problem' : `${listed.length} problems`
+  return [
+    `${count} in this session's file (line ${first.line}: ${first.message}${more}). Everything else is shown and the file is unchanged; \`rewind-studio inspect ${shellWord(file)}\` lists ${listed.length === 1 ? 'it' : 'them'}.`
+  ]
+}
+
+/** `path` as one word of a POSIX shell command, quoted only when it must be. */
+function shellWord(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`
+}

@@ -29,6 +29,7 @@ import { WriteFailedError } from '../os/write-failure'
 import { uuidv7 } from './uuid-v7'
 import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
+import { MAX_RECORD_DEPTH, deeperThanLimit, nestsTooDeep } from './json-depth'
 import { type ReadPosition, readJsonlFile } from './jsonl'
 import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
@@ -320,6 +321,10 @@ export class SessionStore {
     if (extra.uuid !== undefined && this.treeModel.get(uuid) !== undefined) {
       throw new Error(`Entry ${uuid} already exists`)
     }
+    // Checked before anything recurses into the content (limitPersistedText does).
+    if (deeperThanLimit(message.content) || deeperThanLimit(extra.toolDetails)) {
+      throw this.tooDeep()
+    }
     const base = { uuid, parentUuid: this.leafUuid, timestamp: extra.timestamp ?? now() }
     const content = limitPersistedText(message.content)
     const durable = extra.durable ?? true
@@ -607,7 +612,7 @@ export class SessionStore {
         `${this.file} changed on disk (${onDisk} bytes, expected ${writer.size}): another program wrote to it; nothing was appended`
       )
     }
-    const lines = records.map((record) => `${JSON.stringify(record)}\n`).join('')
+    const lines = records.map((record) => `${this.serialized(record)}\n`).join('')
     const bytes = Buffer.from(`${writer.needsNewline ? '\n' : ''}${lines}`)
     try {
       writeAllSync(writer.fd, bytes)
@@ -624,6 +629,28 @@ export class SessionStore {
     writer.needsNewline = false
     for (const record of records) this.treeModel.addRecord(record)
     return records
+  }
+
+  /**
+   * A record's line. One nested past MAX_RECORD_DEPTH (a model's tool input, say) is refused:
+   * reading would skip it (json-depth.ts), and past ~4,000 levels JSON.stringify itself overflows.
+   */
+  private serialized(record: { uuid: string }): string {
+    let line: string
+    try {
+      line = JSON.stringify(record)
+    } catch (error) {
+      if (error instanceof RangeError && deeperThanLimit(record)) throw this.tooDeep()
+      throw error
+    }
+    if (nestsTooDeep(line, record)) throw this.tooDeep()
+    return line
+  }
+
+  private tooDeep(): SessionWriteError {
+    return new SessionWriteError(
+      `A record nested deeper than ${MAX_RECORD_DEPTH} levels cannot be kept in ${basename(this.file)}: nothing was appended`
+    )
   }
 }
 

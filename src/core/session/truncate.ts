@@ -8,9 +8,11 @@ const KEPT_KEYS = new Set(['type', 'id', 'tool_use_id', 'name', 'signature', 'me
 /** Blocks whose text can be cut and still make sense; any other block is replaced whole. */
 const TEXTUAL_BLOCKS = new Set(['text', 'thinking', 'tool_use', 'tool_result'])
 
-export function truncationNotice(dropped: number, total: number, max = MAX_PERSIST_CHARS): string {
-  return `\n\n[Rewind Studio truncated this record: ${dropped} of ${total} characters were not saved (limit ${max} characters per record)]`
-}
+/** What a cut string ends with, saying how much of how much was left out (`max`: the limit). */
+export type CutNotice = (dropped: number, total: number, max: number) => string
+
+const truncationNotice: CutNotice = (dropped, total, max) =>
+  `\n\n[Rewind Studio truncated this record: ${dropped} of ${total} characters were not saved (limit ${max} characters per record)]`
 
 /** Characters of content text in a value (identifier fields excluded). */
 export function textSize(value: unknown, key = ''): number {
@@ -24,12 +26,17 @@ export function textSize(value: unknown, key = ''): number {
   return 0
 }
 
+/** A record's fields as they are saved: limitText to MAX_PERSIST_CHARS. */
+export function limitPersistedText<T>(value: T, max = MAX_PERSIST_CHARS): T {
+  return limitText(value, max, truncationNotice)
+}
+
 /**
  * The fields of one record, cut so their text totals at most `max` characters. Returns the same
  * object when it fits (the common case: no copy). Text is kept in order until the budget runs out;
  * the string where it runs out ends with the notice, later strings become the notice alone.
  */
-export function limitPersistedText<T>(value: T, max = MAX_PERSIST_CHARS): T {
+export function limitText<T>(value: T, max: number, notice: CutNotice): T {
   const total = textSize(value)
   if (total <= max) return value
   let budget = max
@@ -41,7 +48,7 @@ export function limitPersistedText<T>(value: T, max = MAX_PERSIST_CHARS): T {
       }
       const kept = v.slice(0, budget)
       budget = 0
-      return kept + truncationNotice(v.length - kept.length, total, max)
+      return kept + notice(v.length - kept.length, total, max)
     }
     if (Array.isArray(v)) return v.map((item) => cut(item, ''))
     if (typeof v === 'object' && v !== null) {

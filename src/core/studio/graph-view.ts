@@ -34,6 +34,8 @@ import {
   promptText,
   summarizedLeafOf
 } from '../session/tree'
+import { type CutNotice, limitText } from '../session/truncate'
+import { MAX_PERSIST_CHARS } from '../session/records'
 
 const TITLE_CHARS = 120
 /** Tool names an exploration's title lists before "…". */
@@ -425,7 +427,7 @@ export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
     const details = record.details as { startedAt?: unknown } | undefined
     const files = listsOf(record.details)
     return {
-      text: record.summary,
+      text: cutForViews(record.summary),
       startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
       rewoundAt: record.timestamp,
       readFiles: files.read,
@@ -436,13 +438,43 @@ export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
     const details = record.details as
       { report?: unknown; startedAt?: unknown; rewoundAt?: unknown } | undefined
     return {
-      text: typeof details?.report === 'string' ? details.report : contentText(record.content),
+      text: cutForViews(
+        typeof details?.report === 'string' ? details.report : contentText(record.content)
+      ),
       startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
       rewoundAt: typeof details?.rewoundAt === 'string' ? details.rewoundAt : null
     }
   }
   return null
 }
+
+/**
+ * A record's text as the views send it (transcript, inspector, compare, export): at most
+ * MAX_PERSIST_CHARS, which our own records never pass. Another tool's record can hold far more
+ * (a 20 MB command output went to the page whole, twice for the inspector: 52 MB, 24 s).
+ */
+export function cutForViews<T>(value: T): T {
+  return limitText(value, MAX_PERSIST_CHARS, notShown)
+}
+
+/**
+ * A record as the inspector shows it raw: each field within the limit. (cutForViews of the record
+ * itself would take it for a block of an unknown type and replace it whole.)
+ */
+export function cutRecordForViews(record: unknown): unknown {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    return cutForViews(record)
+  }
+  let copy: Record<string, unknown> | null = null
+  for (const [key, value] of Object.entries(record)) {
+    const shown = cutForViews(value)
+    if (shown !== value) (copy ??= { ...record })[key] = shown
+  }
+  return copy ?? record
+}
+
+const notShown: CutNotice = (dropped, total) =>
+  `\n\n[Rewind Studio shows part of this record: ${dropped} of its ${total} characters are left out here; the session file holds them all]`
 
 /** One record as a transcript entry of graph node `nodeId`. */
 export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptEntry {
@@ -454,7 +486,7 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
         role: 'user',
         isPrompt: isPrompt(record),
         hidden: record.isMeta === true,
-        content: record.message.content
+        content: cutForViews(record.message.content)
       }
     case 'assistant':
       return {
@@ -462,18 +494,24 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
         role: 'assistant',
         isPrompt: false,
         hidden: false,
-        content: record.message.content
+        content: cutForViews(record.message.content)
       }
     case 'branch_summary':
     case 'compaction':
-      return { ...base, role: 'summary', isPrompt: false, hidden: false, content: record.summary }
+      return {
+        ...base,
+        role: 'summary',
+        isPrompt: false,
+        hidden: false,
+        content: cutForViews(record.summary)
+      }
     case 'custom_message':
       return {
         ...base,
         role: 'note',
         isPrompt: false,
         hidden: record.hidden,
-        content: record.content
+        content: cutForViews(record.content)
       }
   }
 }
@@ -544,7 +582,8 @@ export function rawRecordsOf(
   tree.records.forEach((record, i) => {
     const line = lines?.[i] ?? null
     if (isForeignRecord(record)) {
-      if (ownerOf(record.anchor) === nodeId) out.push({ line, record: record.value })
+      if (ownerOf(record.anchor) === nodeId)
+        out.push({ line, record: cutRecordForViews(record.value) })
       return
     }
     const r = record as { uuid?: unknown; parentUuid?: unknown; type?: unknown } | null
@@ -555,7 +594,7 @@ export function rawRecordsOf(
         ? ownerOf(r.uuid) === nodeId
         : !isKnownRecordType(r.type) && ownerOf(r.parentUuid) === nodeId
     )
-      out.push({ line, record })
+      out.push({ line, record: cutRecordForViews(record) })
   })
   return out
 }

@@ -4,7 +4,7 @@
 // renderer indexes it once and filters it per keystroke. Labels come with the graph.
 import type { SearchEntry } from '../../shared/views'
 import { type SessionTree, contentText, isPrompt, promptText } from '../session/tree'
-import type { TurnIndex } from './graph-view'
+import { type TurnIndex, cutForViews } from './graph-view'
 
 /** Input fields of the built-in tools that name a file or a folder. */
 const PATH_FIELDS = ['file_path', 'path', 'notebook_path']
@@ -52,8 +52,9 @@ export function buildSearchIndex(tree: SessionTree, index: TurnIndex): SearchEnt
     const changed = new Set(tree.fileChanges(record.uuid).map((change) => change.path))
     return {
       nodeId: record.uuid,
-      prompt: prompts.get(record.uuid) ?? '',
-      text: [...parts, ...changed].join('\n')
+      prompt: cutForViews(prompts.get(record.uuid) ?? ''),
+      // Searched on the page: no more of a turn's text than its views show.
+      text: cutForViews([...parts, ...changed].join('\n'))
     }
   })
 }

@@ -64,6 +64,7 @@ import {
   ownerNode,
   ownerTitle,
   rawRecordsOf,
+  cutRecordForViews,
   subagentNodeId,
   subagentNodes,
   type TurnIndex
@@ -187,7 +188,11 @@ export class Studio {
       readOnlyReason: viewed !== null ? foreignReadOnly(viewed) : this.store.readOnlyReason,
       demo: this.options.models.isScripted(),
       model: this.options.models.settings().model,
-      notices: [...this.options.models.notices(), ...this.work.notices],
+      notices: [
+        ...this.options.models.notices(),
+        ...this.work.notices,
+        ...(viewed?.problemsNotice() ?? [])
+      ],
       running: this.work.agent.running,
       pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request),
       contextUsage: this.work.agent.contextUsage(),
@@ -364,7 +369,10 @@ export class Studio {
     if (run !== undefined) {
       // A sub-agent's node holds its whole transcript.
       const entries = buildTranscript(run.tree, run.tree.leafUuid).map((e) => ({ ...e, nodeId }))
-      const raw = run.tree.records.map((record) => ({ line: null, record }))
+      const raw = run.tree.records.map((record) => ({
+        line: null,
+        record: cutRecordForViews(record)
+      }))
       return maskSecretsIn({ node, entries, files: [], summary: null, usage: null, raw })
     }
     const tree = this.viewTree()

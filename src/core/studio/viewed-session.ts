@@ -21,6 +21,7 @@ import {
 import type { ForeignFormatName, ForeignReader, SubagentRun } from '../session/foreign/types'
 import { type ReadPosition, readJsonlFile } from '../session/jsonl'
 import { SessionBuilder, readSidecars } from '../session/load'
+import { type LoadProblem, problemsNotice } from '../session/problems'
 import type { SessionTree } from '../session/tree'
 import { FileTail } from '../sources/live-tail'
 
@@ -35,19 +36,22 @@ export class ViewedSession {
    */
   grewWhileFollowed = false
   private backupFolder: ClaudeCodeBackups | null = null
+  /** Lines that could not be read as JSON (the builder's problems are the records'). */
+  private parseProblems: LoadProblem[]
 
   constructor(
     readonly file: string,
     readonly reader: ForeignReader,
     private readonly dirs: { home: string; claudeHome: string }
   ) {
-    const { built, readTo } = this.read()
+    const { built, readTo, problems } = this.read()
     this.built = built
     this.readTo = readTo
+    this.parseProblems = problems
   }
 
   /** The whole file, and where a follower goes on from. */
-  private read(): { built: SessionBuilder; readTo: ReadPosition } {
+  private read(): { built: SessionBuilder; readTo: ReadPosition; problems: LoadProblem[] } {
     const parsed = readJsonlFile(this.file)
     // A last line without its '\n' that did not parse is being written: it is read once complete.
     const pending = !parsed.endsWithNewline && parsed.tornTail
@@ -57,7 +61,8 @@ export class ViewedSession {
         offset: pending ? parsed.complete : parsed.bytes,
         nextLine: parsed.nextLine,
         ino: parsed.ino
-      }
+      },
+      problems: parsed.problems
     }
   }
 
@@ -65,8 +70,9 @@ export class ViewedSession {
   follow(onChange: () => void): void {
     this.tail?.close()
     this.tail = new FileTail(this.file, this.readTo, {
-      appended: (values, lines) => {
+      appended: (values, lines, problems) => {
         values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
+        this.parseProblems.push(...problems)
         if (this.tail !== null) this.readTo = this.tail.at
         if (values.length > 0) this.grewWhileFollowed = true
         onChange()
@@ -74,6 +80,7 @@ export class ViewedSession {
       reset: () => {
         // Replaced or truncated: read again from the start (FileTail goes on from there too).
         try {
+          this.parseProblems = []
           this.built = SessionBuilder.of(
             this.reader,
             { values: [], lines: [] },
@@ -118,6 +125,11 @@ export class ViewedSession {
 
   subagents(): SubagentRun[] {
     return this.builder.subagents()
+  }
+
+  /** The notice of what could not be read of the file (none when all could). */
+  problemsNotice(): string[] {
+    return problemsNotice(this.file, [...this.parseProblems, ...this.builder.problems()])
   }
 
   info(): NonNullable<AppInfo['foreign']> {

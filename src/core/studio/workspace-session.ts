@@ -16,6 +16,7 @@ import { type SummaryContext, SummaryError, summaryFailure } from '../agent/summ
 import { builtinTools } from '../agent/tools'
 import { FileHistory } from '../files/file-history'
 import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
+import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
 
 export interface WorkspaceSessionOptions {
@@ -90,6 +91,7 @@ export class WorkspaceSession {
             'The session file ended in a torn line (a crash mid-write); every complete record was kept.'
           ]
         : []),
+      ...problemsNotice(store.file, store.problems),
       ...history.notices,
       ...recovered
     ]

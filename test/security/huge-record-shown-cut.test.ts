@@ -1,0 +1,84 @@
+// Finding (lead's hostile-file pass, stop 21): "A session record holding a 20 MB command output
+// (another tool's: ours are cut to 500,000 characters when written) goes to the page whole: the
+// transcript sends 26 MB, the inspector 52 MB (the text, and again the raw record) and takes 24 s
+// to show." Every view of a record (transcript, inspector, search, export) sends at most
+// MAX_PERSIST_CHARS of its text, ending with a notice; the file keeps all of it.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { MAX_PERSIST_CHARS } from '../../src/core/session/records'
+import { sessionFileName, sessionsDir } from '../../src/core/session/paths'
+import type { ExportedFile, NodeDetail, SearchEntry, TranscriptEntry } from '../../src/shared/views'
+import { studioHarnesses } from '../support/studio-harness'
+import { assistant, header, user } from '../session/builders'
+
+const NOTICE =
+  /\[Rewind Studio shows part of this record: \d+ of its \d+ characters are left out here; the session file holds them all\]$/
+
+const { harness } = studioHarnesses()
+
+/** A session in `workspace`'s folder: a prompt, a command whose output is 3 MB, an answer of 2 MB. */
+function hugeSession(home: string, workspace: string): { sessionId: string; file: string } {
+  const sessionId = '01a23126-a977-760a-8cc0-0000000000aa'
+  const records = [
+    { ...header(sessionId), cwd: workspace },
+    user('u1', null, 'run the build'),
+    {
+      ...assistant('a1', 'u1'),
+      message: {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }]
+      }
+    },
+    user('r1', 'a1', [{ type: 'tool_result', tool_use_id: 't1', content: 'o'.repeat(3_000_000) }]),
+    assistant('a2', 'r1', `done: ${'d'.repeat(2_000_000)}`)
+  ]
+  const dir = sessionsDir(home, workspace)
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, sessionFileName('2026-01-01T00:00:00.000Z', sessionId))
+  writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''))
+  return { sessionId, file }
+}
+
+/** Every string in `value`. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value]
+  if (Array.isArray(value)) return value.flatMap(strings)
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings)
+  return []
+}
+
+describe('a record far over the limit our own records keep', () => {
+  it('is sent to the page cut, with a notice, in every view; the file keeps it whole', async () => {
+    const h = await harness()
+    const { sessionId, file } = hugeSession(h.home, h.workspace)
+    const before = readFileSync(file, 'utf8')
+    await h.value('session:open', { sessionId })
+
+    const entries = await h.value<TranscriptEntry[]>('session:transcript', { leafUuid: null })
+    const longest = (value: unknown) => Math.max(...strings(value).map((s) => s.length))
+    const limit = MAX_PERSIST_CHARS + 200
+    expect(longest(entries)).toBeLessThan(limit)
+    const cut = strings(entries).filter((s) => NOTICE.test(s))
+    expect(cut).toHaveLength(2)
+    expect(cut.map((s) => s.slice(0, 6))).toEqual(['oooooo', 'done: '])
+
+    const detail = await h.value<NodeDetail>('session:node', { nodeId: 'u1' })
+    expect(longest(detail)).toBeLessThan(limit)
+    expect(strings(detail.raw).filter((s) => NOTICE.test(s))).toHaveLength(2)
+    // Its two long texts, each in its entry and again in its raw record.
+    expect(JSON.stringify(detail).length).toBeLessThan(5 * limit)
+
+    const search = await h.value<SearchEntry[]>('session:searchIndex')
+    expect(longest(search)).toBeLessThan(limit)
+
+    const exported = await h.value<ExportedFile>('session:export', {
+      format: 'md',
+      scope: 'all'
+    })
+    expect(exported.content.length).toBeLessThan(3 * limit)
+    expect(exported.content).toContain('characters are left out here')
+
+    expect(readFileSync(file, 'utf8')).toBe(before)
+  })
+})
