@@ -2,7 +2,7 @@
 // sorted list and every other id in a hash map (uuid-index.ts). Both ways must give the same
 // answers: the index against a Map, and whole trees built from the same records with their ids
 // named in file order, in reverse, and shuffled, against each other (duplicates, late parents,
-// cycles, leaf moves and labels included).
+// cycles, leaf moves and labels included), and built a record at a time.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { SessionTree } from '../../src/core/session/tree'
@@ -61,7 +61,8 @@ const namings = (count: number, shuffle: number[]) => {
   }
 }
 
-function treeOf(steps: Step[], named: (id: number) => string): SessionTree {
+/** `oneByOne`: added a record at a time (as the store does), its columns grown as it goes. */
+function treeOf(steps: Step[], named: (id: number) => string, oneByOne = false): SessionTree {
   const records: unknown[] = [{ ...header(), uuid: named(0) }]
   for (const s of steps) {
     const uuid = named(s.id)
@@ -75,7 +76,10 @@ function treeOf(steps: Step[], named: (id: number) => string): SessionTree {
       records.push({ ...navigate(uuid, null, null), type: 'label', targetUuid, label: s.label })
     }
   }
-  return SessionTree.fromRecords(records)
+  if (!oneByOne) return SessionTree.fromRecords(records)
+  const tree = new SessionTree()
+  for (const record of records) tree.addRecord(record)
+  return tree
 }
 
 /** What a tree shows, its ids given back as the scenario's numbers. */
@@ -148,6 +152,8 @@ describe('SessionTree with ids in order and out of order', () => {
         const expected = shape(treeOf(steps, naming.inOrder), naming.inOrder, ids)
         for (const named of [naming.reversed, naming.shuffled])
           expect(shape(treeOf(steps, named), named, ids)).toEqual(expected)
+        const inOrder = naming.inOrder
+        expect(shape(treeOf(steps, inOrder, true), inOrder, ids)).toEqual(expected)
       }),
       { numRuns: 300 }
     )
