@@ -6,6 +6,9 @@
 // overrides and isolates (U+202A–202E, U+2066–2069) reorder the text after them, so `rm -rf ~`
 // could read as something else.
 //
+// A page needs less: escapeReorderingChars escapes only the characters that reorder (what the
+// app's views draw of a session goes through it); exports and terminals take escapeControlChars.
+//
 // Newlines and tabs are kept by escapeControlChars (a command's lines show as lines; where it
 // matters, the caller states the line count) and escaped by escapeControlCharsOneLine. A
 // backslash is left as it is: `\x1b` in the text and an escaped ESC look the same, which hides
@@ -20,6 +23,8 @@ const UNSAFE =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g
 const UNSAFE_OR_LINE_BREAK =
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g
+/** The characters that reorder the text around them: ALM, LRM/RLM, embeddings/overrides, isolates. */
+const REORDERING = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 /* eslint-enable no-control-regex */
 /**
  * Whether a text holds anything to escape: most text holds nothing, and a replace with a function
@@ -48,6 +53,16 @@ export function escapeControlChars(text: string): string {
 /** As escapeControlChars, with newlines and tabs escaped too: for what must stay on one line. */
 export function escapeControlCharsOneLine(text: string): string {
   return HAS_UNSAFE_OR_LINE_BREAK.test(text) ? text.replace(UNSAFE_OR_LINE_BREAK, escaped) : text
+}
+
+/**
+ * `text` as a page shows it: the characters that reorder text escaped (`\u202e`), the rest kept.
+ * A page draws no control sequence and a `\r` moves nothing, so those stay as they are (a file
+ * with Windows line ends is not shown with `\r` on every line); a bidi override does reorder
+ * what follows it. Inside JSON text the escape means the same character, so JSON stays valid.
+ */
+export function escapeReorderingChars(text: string): string {
+  return text.replace(REORDERING, escaped)
 }
 
 /**

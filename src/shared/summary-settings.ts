@@ -4,8 +4,14 @@ import { z } from 'zod'
 
 /** Compact when the context would pass this share of the model's window. */
 export const CompactionThreshold = z.number().gt(0).lte(1)
+/** The context windows the settings accept, in tokens (the settings dialog's field says so too). */
+export const CONTEXT_WINDOW_TOKENS = { min: 1_000, max: 100_000_000 } as const
 /** The model's context window in tokens (the settings' compaction.contextWindow). */
-export const ContextWindow = z.number().int().min(1_000).max(100_000_000)
+export const ContextWindow = z
+  .number()
+  .int()
+  .min(CONTEXT_WINDOW_TOKENS.min)
+  .max(CONTEXT_WINDOW_TOKENS.max)
 /**
  * What leaving a branch does with it (the remembered choice): ask each time (the app's dialog;
  * the terminal chat asks when it runs in a terminal), no summary, or a summary.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadSessionText } from '../../src/core/session/load'
-import { isPrompt, SessionTree, type TreeRecord } from '../../src/core/session/tree'
+import { isPrompt, NOT_A_SESSION, SessionTree, type TreeRecord } from '../../src/core/session/tree'
 import {
   assistant,
   fileChange,
@@ -66,7 +66,7 @@ describe('bad input: loading succeeds, keeps what it can, lists each problem', (
   it('reports a record of a known type without its fields, and a missing header', () => {
     const loaded = loadSessionText(jsonl([user('u1', null), { type: 'assistant', uuid: 'a1' }, 42]))
     expect(loaded.problems.map((p) => [p.line, p.kind, p.message])).toEqual([
-      [1, 'invalid-record', 'the first line is not a session header'],
+      [1, 'invalid-record', NOT_A_SESSION],
       [2, 'invalid-record', 'assistant: parentUuid is not a uuid or null'],
       [3, 'invalid-record', 'not a JSON object']
     ])

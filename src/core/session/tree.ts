@@ -70,6 +70,13 @@ type Role = 'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'unknown
 const NONE = -1
 const OTHER = -2
 
+/**
+ * The problem of a file whose first line is no header of ours. Only such a file gets here: one of
+ * another tool's formats is read by its own reader (load.ts).
+ */
+export const NOT_A_SESSION =
+  "not a session Rewind Studio reads (its own, Claude Code's, pi's or oh-my-pi's)"
+
 export class SessionTree {
   private readonly all: unknown[] = []
   private headerRecord: SessionHeader | null = null
@@ -132,7 +139,7 @@ export class SessionTree {
     this.cachedLeaves = null
     const role = classify(value, index)
     if (index === 0 && role !== 'header' && typeof role === 'string') {
-      this.problem(0, 'invalid-record', 'the first line is not a session header')
+      this.problem(0, 'invalid-record', NOT_A_SESSION)
     }
     if (typeof role !== 'string') return this.problem(index, 'invalid-record', role.invalid)
     if (role === 'unknown') return

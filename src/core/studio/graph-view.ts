@@ -8,6 +8,8 @@
 // that rewind (an abandoned branch off the checkpoint's turn) is drawn under the report as an
 // `exploration` node, so the explored steps hang off the report that replaced them.
 import { maskSecrets } from '../../shared/mask-secrets'
+import { escapeControlCharsOneLine } from '../../shared/control-chars'
+import { shownFirstLine } from '../../shared/shown-line'
 import type {
   FilesAt,
   GraphNode,
@@ -59,10 +61,8 @@ function nodeKind(record: TreeRecord): GraphNodeKind | null {
   return null
 }
 
-/** Keys masked (shared/mask-secrets.ts) before the cut, so no piece of one is left unmasked. */
 function firstLine(text: string): string {
-  const line = maskSecrets(text.trim()).split('\n', 1)[0] ?? ''
-  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line
+  return shownFirstLine(text, TITLE_CHARS)
 }
 
 function nodeTitle(record: TreeRecord): string {
@@ -92,8 +92,8 @@ function summaryHeadline(summary: string): string {
   return lines.find((line) => line !== '' && !line.startsWith('#')) ?? summary
 }
 
-function maskOrNull(label: string | undefined): string | null {
-  return label === undefined ? null : maskSecrets(label)
+function shownLabel(label: string | undefined): string | null {
+  return label === undefined ? null : escapeControlCharsOneLine(maskSecrets(label))
 }
 
 /** Each conversation record mapped to the graph node it belongs to, in parents-first order. */
@@ -352,7 +352,7 @@ export function buildSessionGraph(
         kind === 'turn' ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size : 0,
       onActivePath: activeOwners.has(record.uuid),
       branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
-      label: maskOrNull(labels.get(record.uuid)),
+      label: shownLabel(labels.get(record.uuid)),
       // An exploration ends where the agent rewound it, by design: never a failure. A compaction
       // asks no answer (Claude Code's is a user record, with its command's output after it).
       outcome:

@@ -11,7 +11,8 @@ export interface SecretStore {
 export function memorySecrets(): SecretStore {
   let key: string | null = null
   return {
-    warning: 'This key is kept in memory for this run only; set ANTHROPIC_API_KEY to keep it.',
+    warning:
+      'A key pasted here is kept in memory for this run only (this host has no key store); set ANTHROPIC_API_KEY to keep one.',
     get: () => key,
     set(next) {
       key = next === '' ? null : next

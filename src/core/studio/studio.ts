@@ -12,6 +12,7 @@
 // Rewind Studio" (a new session of ours holding the path to a node).
 import type { EventSink } from '../../shared/contract'
 import type { GraphUpdate } from '../../shared/graph-encoding'
+import { escapeReorderingChars } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
 import { formatBytes, utf8Length } from '../../shared/prompt-limit'
@@ -277,7 +278,7 @@ export class Studio {
     return tree.checkpoints(tree.pathTo(leafUuid ?? tree.leafUuid)).map((c) => ({
       index: c.index,
       uuid: c.uuid,
-      prompt: maskSecrets(c.prompt),
+      prompt: escapeReorderingChars(maskSecrets(c.prompt)),
       filesChanged: c.filesChanged
     }))
   }
@@ -695,8 +696,11 @@ export class Studio {
       source: s.source,
       createdAt: s.createdAt,
       lastActivity: s.lastActivity,
-      title: s.title === null ? null : maskSecrets(s.title),
-      firstPrompt: s.summary.firstPrompt === null ? null : maskSecrets(s.summary.firstPrompt),
+      title: s.title === null ? null : escapeReorderingChars(maskSecrets(s.title)),
+      firstPrompt:
+        s.summary.firstPrompt === null
+          ? null
+          : escapeReorderingChars(maskSecrets(s.summary.firstPrompt)),
       prompts: s.summary.prompts,
       current: s.file === (this.viewed?.file ?? this.store.file),
       problem: s.problem

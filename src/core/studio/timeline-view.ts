@@ -2,7 +2,7 @@
 // "add tests" (code only); Switch to branch "…"; Continue from "…"), for the Undo / Redo
 // buttons, the timeline list, and the CLI's and chat's lines. Prompt text is masked
 // (shared/mask-secrets.ts) like every title the studio shows.
-import { maskSecrets } from '../../shared/mask-secrets'
+import { shownFirstLine } from '../../shared/shown-line'
 import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
 import type { Timeline, TimelineAction } from '../rewind/timeline'
@@ -18,8 +18,7 @@ const MODE_NAMES: Record<RewindMode, string> = {
 }
 
 function quoted(text: string): string {
-  const line = maskSecrets(text.trim()).split('\n', 1)[0] ?? ''
-  return `"${line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS - 1)}…` : line}"`
+  return `"${shownFirstLine(text, QUOTED_CHARS)}"`
 }
 
 export function actionLabel(tree: SessionTree, index: TurnIndex, action: TimelineAction): string {

@@ -1,6 +1,8 @@
 // A unified diff, one coloured line per change. Long diffs are cut so a huge file cannot stall
-// the dialog; the count of hidden lines is shown.
+// the dialog; the count of hidden lines is shown. Characters that reorder text are escaped: a bidi
+// override in code would show it in another order than it reads.
 import { memo } from 'react'
+import { escapeReorderingChars } from '../../../shared/control-chars'
 
 const MAX_LINES = 400
 
@@ -20,7 +22,7 @@ export const DiffView = memo(function DiffView({ diff }: { diff: string }) {
     <pre className="diff">
       {shown.map((line, i) => (
         <span key={i} className={lineClass(line)}>
-          {line}
+          {escapeReorderingChars(line)}
           {'\n'}
         </span>
       ))}

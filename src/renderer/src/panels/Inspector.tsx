@@ -4,6 +4,7 @@
 // whole text with when it was started and rewound (and the files the summarized part read and
 // modified). Last, folded, its records as the log holds them (another tool's unknown records
 // among them).
+import { escapeReorderingChars } from '../../../shared/control-chars'
 import type { NodeDetail } from '../../../shared/views'
 import { selectDetail, useInspectorStore } from '../stores/inspector-store'
 import { toBlockViews, type BlockView } from '../stores/transcript-model'
@@ -97,7 +98,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
               for word.
             </p>
           )}
-          <div className="prose">{detail.summary.text}</div>
+          <div className="prose">{escapeReorderingChars(detail.summary.text)}</div>
         </section>
       )}
       {prompt !== undefined && (
@@ -151,7 +152,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
               {detail.raw.map(({ line, record }, i) => (
                 <li key={i}>
                   {line !== null && <span className="muted">line {line}</span>}
-                  <pre>{JSON.stringify(record, null, 2)}</pre>
+                  <pre>{escapeReorderingChars(JSON.stringify(record, null, 2))}</pre>
                 </li>
               ))}
             </ul>

@@ -2,6 +2,7 @@
 // one comes from, so the field starts empty and a saved key is never shown.
 import { useEffect, useState } from 'react'
 import type { PermissionMode } from '../../../shared/messages'
+import { CONTEXT_WINDOW_TOKENS } from '../../../shared/summary-settings'
 import type { Settings, SettingsUpdate, SummaryOnLeave } from '../../../shared/views'
 import { loadSettings, saveSettings } from '../actions/settings'
 import { selectSettingsOpen, useAppStore } from '../stores/app-store'
@@ -173,7 +174,8 @@ function SettingsForm({
         <span>Context window (tokens)</span>
         <input
           type="number"
-          min={1000}
+          min={CONTEXT_WINDOW_TOKENS.min}
+          max={CONTEXT_WINDOW_TOKENS.max}
           step={1000}
           required
           value={contextWindow}

@@ -1,7 +1,8 @@
 // The transcript as the renderer shows it, and how the agent's stream changes it. Messages are kept
 // by id with their order apart, so a streamed token replaces one entry object: the row showing
 // that message re-renders, the other rows and the list do not.
-import { escapeControlCharsOneLine } from '../../../shared/control-chars'
+import { escapeReorderingChars } from '../../../shared/control-chars'
+import { shownLine } from '../../../shared/shown-line'
 import { maskSecrets } from '../../../shared/mask-secrets'
 import type { ContentBlock, MessageContent } from '../../../shared/messages'
 import type { AgentEvent, TranscriptEntry } from '../../../shared/views'
@@ -56,28 +57,39 @@ function inputText(input: unknown): string {
   return input === undefined ? '' : JSON.stringify(input, null, 2)
 }
 
+/**
+ * A block as the panels draw it. Its text has the characters that reorder text escaped
+ * (shared/control-chars.ts): a bidi override in a command or a file would show it in another
+ * order than it runs or reads. Streamed pieces are escaped as they come (appendDelta).
+ */
 function toBlockView(block: ContentBlock): BlockView {
   switch (block.type) {
     case 'text':
-      return { kind: 'text', text: typeof block.text === 'string' ? block.text : '' }
+      return {
+        kind: 'text',
+        text: escapeReorderingChars(typeof block.text === 'string' ? block.text : '')
+      }
     case 'thinking':
-      return { kind: 'thinking', text: typeof block.thinking === 'string' ? block.thinking : '' }
+      return {
+        kind: 'thinking',
+        text: escapeReorderingChars(typeof block.thinking === 'string' ? block.thinking : '')
+      }
     case 'tool_use':
       return {
         kind: 'tool',
         toolUseId: String(block.id),
-        name: String(block.name),
-        inputText: inputText(block.input)
+        name: escapeReorderingChars(String(block.name)),
+        inputText: escapeReorderingChars(inputText(block.input))
       }
     case 'tool_result':
       return {
         kind: 'tool_result',
         toolUseId: String(block.tool_use_id),
-        text: resultText(block.content),
+        text: escapeReorderingChars(resultText(block.content)),
         isError: block.is_error === true
       }
     default:
-      return { kind: 'other', type: block.type }
+      return { kind: 'other', type: escapeReorderingChars(block.type) }
   }
 }
 
@@ -159,7 +171,9 @@ function emptyBlock(blockType: 'text' | 'thinking' | 'tool_use'): BlockView {
   return { kind: blockType, text: '' }
 }
 
-function appendDelta(block: BlockView, text: string): BlockView {
+function appendDelta(block: BlockView, piece: string): BlockView {
+  // Escaping is per character, so escaped pieces join into the escaped whole.
+  const text = escapeReorderingChars(piece)
   switch (block.kind) {
     case 'text':
     case 'thinking':
@@ -247,7 +261,10 @@ export function applyAgentEvent(
         ...model,
         tools: {
           ...model.tools,
-          [event.toolUseId]: { state: event.isError ? 'error' : 'done', text: event.text }
+          [event.toolUseId]: {
+            state: event.isError ? 'error' : 'done',
+            text: escapeReorderingChars(event.text)
+          }
         }
       }
     case 'status': {
@@ -287,7 +304,6 @@ export function toolCallSubject(inputText: string): string {
   // The first line, saying how many follow: a command's later lines are never out of sight
   // unannounced. Keys masked, control characters escaped.
   const [first = '', ...rest] = maskSecrets(record[field] as string).split('\n')
-  const line = escapeControlCharsOneLine(first)
-  const cut = line.length > SUBJECT_CHARS ? `${line.slice(0, SUBJECT_CHARS - 1)}…` : line
+  const cut = shownLine(first, SUBJECT_CHARS)
   return rest.length === 0 ? cut : `${cut} … +${rest.length} line${rest.length === 1 ? '' : 's'}`
 }
