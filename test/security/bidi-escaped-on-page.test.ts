@@ -20,19 +20,12 @@ import {
   fromEntries,
   toolCallSubject
 } from '../../src/renderer/src/stores/transcript-model'
+import { stringsIn } from '../support/strings-in'
 import { studioHarnesses } from '../support/studio-harness'
 
 const RLO = '\u202e'
 const PDF = '\u202c'
 const REORDERING = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
-
-/** Every string in `value`. */
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value]
-  if (Array.isArray(value)) return value.flatMap(strings)
-  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings)
-  return []
-}
 
 describe('escapeReorderingChars', () => {
   it('escapes each reordering character and keeps line breaks, tabs and carriage returns', () => {
@@ -113,7 +106,7 @@ describe('the views the studio builds', () => {
       await h.value<SessionSummary[]>('session:list'),
       await h.value('timeline:list')
     ]
-    const shown = strings(views)
+    const shown = stringsIn(views)
     expect(shown.filter((s) => REORDERING.test(s))).toEqual([])
     expect(shown).toContain('\\u202elabel')
   })

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { MAX_PERSIST_CHARS } from '../../src/core/session/records'
 import { sessionFileName, sessionsDir } from '../../src/core/session/paths'
 import type { ExportedFile, NodeDetail, SearchEntry, TranscriptEntry } from '../../src/shared/views'
+import { stringsIn } from '../support/strings-in'
 import { studioHarnesses } from '../support/studio-harness'
 import { assistant, header, user } from '../session/builders'
 
@@ -40,14 +41,6 @@ function hugeSession(home: string, workspace: string): { sessionId: string; file
   return { sessionId, file }
 }
 
-/** Every string in `value`. */
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value]
-  if (Array.isArray(value)) return value.flatMap(strings)
-  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings)
-  return []
-}
-
 describe('a record far over the limit our own records keep', () => {
   it('is sent to the page cut, with a notice, in every view; the file keeps it whole', async () => {
     const h = await harness()
@@ -56,16 +49,16 @@ describe('a record far over the limit our own records keep', () => {
     await h.value('session:open', { sessionId })
 
     const entries = await h.value<TranscriptEntry[]>('session:transcript', { leafUuid: null })
-    const longest = (value: unknown) => Math.max(...strings(value).map((s) => s.length))
+    const longest = (value: unknown) => Math.max(...stringsIn(value).map((s) => s.length))
     const limit = MAX_PERSIST_CHARS + 200
     expect(longest(entries)).toBeLessThan(limit)
-    const cut = strings(entries).filter((s) => NOTICE.test(s))
+    const cut = stringsIn(entries).filter((s) => NOTICE.test(s))
     expect(cut).toHaveLength(2)
     expect(cut.map((s) => s.slice(0, 6))).toEqual(['oooooo', 'done: '])
 
     const detail = await h.value<NodeDetail>('session:node', { nodeId: 'u1' })
     expect(longest(detail)).toBeLessThan(limit)
-    expect(strings(detail.raw).filter((s) => NOTICE.test(s))).toHaveLength(2)
+    expect(stringsIn(detail.raw).filter((s) => NOTICE.test(s))).toHaveLength(2)
     // Its two long texts, each in its entry and again in its raw record.
     expect(JSON.stringify(detail).length).toBeLessThan(5 * limit)
 

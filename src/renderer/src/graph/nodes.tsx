@@ -130,7 +130,7 @@ function cardClass(data: FlowNode['data'], selected: boolean, form: string): str
   return `node-card node-card--${data.node.kind} node-card--${form}${selected ? ' node-card--selected' : ''}`
 }
 
-/** The card at full size: kind and number, label, time, the title on two lines, the badges. */
+/** The card at full size: kind and number, time, the title on two lines, the badges and label. */
 function FullCard({
   id,
   data,
@@ -148,15 +148,19 @@ function FullCard({
           {kindName(node)}
           {facts.promptNumber !== null && ` ${facts.promptNumber}`}
         </span>
+        <span className="node-card__time">{shortTime(node.timestamp)}</span>
+      </div>
+      <div className="node-card__title">{node.title || '(empty)'}</div>
+      {/* The label sits by the badges, where the row has room for it: beside a long kind and
+          the time ("Rewind report", a date) it had a few letters. */}
+      <div className="node-card__foot">
+        <Badges id={id} data={data} short={false} />
         {node.label !== null && (
           <span className="node-card__label" title={node.label}>
             {node.label}
           </span>
         )}
-        <span className="node-card__time">{shortTime(node.timestamp)}</span>
       </div>
-      <div className="node-card__title">{node.title || '(empty)'}</div>
-      <Badges id={id} data={data} short={false} />
     </div>
   )
 }
