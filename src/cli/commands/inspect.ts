@@ -76,7 +76,7 @@ function writeLines(loaded: LoadedSession): void {
     chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, most))
     at = 0
   }
-  /** Short ASCII (an id, the indentation) byte by byte: less than a call to encode it. */
+  /** Short ASCII (an id) byte by byte: less than a call to encode it. */
   const put = (text: string) => {
     if (text.length > 16) {
       at += chunk.write(text, at)
@@ -116,11 +116,11 @@ function writeLines(loaded: LoadedSession): void {
       chunk[at++] = NEWLINE
     },
     node(mark, forks, isFork, uuid, description, label) {
-      const indent = indentation(forks)
+      const indent = indentationBytes(forks)
       room(indent.length + SHORT_ID + 4 + description.length + label.length + 6)
       chunk[at++] = mark.charCodeAt(0)
       chunk[at++] = SPACE
-      put(indent)
+      at += indent.copy(chunk, at)
       if (isFork) at += FORK.copy(chunk, at)
       putId(uuid, description.length + label.length + 2)
       chunk[at++] = SPACE
@@ -235,12 +235,17 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
   // young generation, and copying them out of it cost more than making them
   // (bench/cli-startup.ts).
   const out = (line: string) => sink.line(printableLine(line))
-  const checkpoints = tree.checkpoints()
+  const checkpoints = tree.checkpoints(path)
   out('')
   out(`Checkpoints (${checkpoints.length}):`)
+  // The checkpoints are prompts of the active path, in its order: each one's node is found by
+  // going on along the path. A lookup by uuid costs more: a binary search for ids of ours, each
+  // step reaching a string somewhere in the heap (UuidIndex).
+  let atNode = 0
   for (const c of checkpoints) {
+    while (atNode < path.length && path[atNode]?.uuid !== c.uuid) atNode++
     out(
-      `  ${c.index}. ${shortId(c.uuid)} ${shownPrompt(tree.get(c.uuid), c.prompt)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
+      `  ${c.index}. ${shortId(c.uuid)} ${shownPrompt(path[atNode], c.prompt)} (${c.filesChanged} file${c.filesChanged === 1 ? '' : 's'} changed)`
     )
   }
   const summaries = tree.summaries()
@@ -290,6 +295,21 @@ function indentation(depth: number): string {
  */
 const INDENTS = Array.from({ length: MAX_INDENT + 1 }, (_, depth) => '  '.repeat(depth))
 const DEEP_INDENTS = new Map<number, string>()
+
+/**
+ * indentation(depth) as the bytes writeLines copies, each made once: a copy of bytes costs a
+ * fraction of encoding the string again on each of the 119,000 lines (bench/cli-startup.ts).
+ */
+function indentationBytes(depth: number): Buffer {
+  let bytes = INDENT_BYTES.get(depth)
+  if (bytes === undefined) {
+    bytes = Buffer.from(indentation(depth))
+    INDENT_BYTES.set(depth, bytes)
+  }
+  return bytes
+}
+
+const INDENT_BYTES = new Map<number, Buffer>()
 
 /**
  * A line as it may be printed: keys masked, and every control or bidi character escaped,

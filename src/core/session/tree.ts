@@ -23,6 +23,7 @@ import type {
 } from './records'
 import { isObject, isString, type Json } from './json'
 import type { LoadProblemKind } from './problems'
+import { UuidIndex } from './uuid-index'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 
 export type TreeRecord =
@@ -81,17 +82,21 @@ export class SessionTree {
   private headerRecord: SessionHeader | null = null
   // Opening a 100k-record session must cost about what JSON.parse costs (bench/session-open.ts),
   // so the tree allocates nothing per node: every uuid maps to a number (a node's ordinal, or
-  // OTHER for records that are not nodes) and the nodes live in parallel arrays, their children
-  // as linked lists of ordinals. One map lookup and one insert per record, plus one for the parent.
-  private readonly ids = new Map<string, number>()
+  // OTHER for records that are not nodes) and the nodes live in parallel columns of Int32Arrays
+  // (grown together, by doubling), their children as linked lists of ordinals. One lookup and one
+  // insert per record (for ids in the order ours are made, a comparison and a push: UuidIndex),
+  // plus a lookup for a parent that is not the node before.
+  private readonly ids = new UuidIndex()
   private readonly nodeRecord: TreeRecord[] = []
+  /** How many nodes the columns below have room for. */
+  private capacity = 0
   /** Position of each node in the records given. */
-  private readonly nodeIndex: number[] = []
+  private nodeIndex = new Int32Array(0)
   /** The parent a node is drawn under: NONE for roots, missing parents and cycle breakers. */
-  private readonly nodeParent: number[] = []
-  private readonly firstChild: number[] = []
-  private readonly lastChild: number[] = []
-  private readonly nextSibling: number[] = []
+  private nodeParent = new Int32Array(0)
+  private firstChild = new Int32Array(0)
+  private lastChild = new Int32Array(0)
+  private nextSibling = new Int32Array(0)
   /**
    * The roots in file order, and nodes adopted since they were added (a child that came before
    * its parent): those are dropped in one pass when the roots are next asked for, not one
@@ -104,9 +109,11 @@ export class SessionTree {
    * exactly when the child (always a root) and its new parent are already in one tree. A walk up
    * the parent's path per adoption instead costs the path's length each time: quadratic for a
    * crafted file of a long chain whose every node adopts a child written before it.
+   * Made when the first child is adopted (most files have none), from the links so far: until
+   * then every parent came before its child.
    */
-  private readonly treeLink: number[] = []
-  private readonly treeSize: number[] = []
+  private treeLink: Int32Array | null = null
+  private treeSize = new Int32Array(0)
   /** Nodes whose parent has not appeared (yet): uuid of the parent → waiting children. */
   private readonly waiting = new Map<string, number[]>()
   private readonly fixedProblems: TreeProblem[] = []
@@ -119,6 +126,7 @@ export class SessionTree {
 
   static fromRecords(records: readonly unknown[]): SessionTree {
     const tree = new SessionTree()
+    tree.grow(records.length)
     for (const record of records) tree.addRecord(record)
     return tree
   }
@@ -137,7 +145,9 @@ export class SessionTree {
     if (role === 'unknown') return
     // classify() checked the fields each role reads; the rest keeps its JSON form.
     const record = value as { uuid: string }
-    if (this.ids.get(record.uuid) !== undefined) {
+    // Indexed at once, a node by the ordinal it is about to get: a node naming itself as its
+    // parent finds itself.
+    if (!this.ids.addNew(record.uuid, role === 'node' ? this.nodeRecord.length : OTHER)) {
       return this.problem(
         index,
         'duplicate-uuid',
@@ -146,7 +156,6 @@ export class SessionTree {
     }
     switch (role) {
       case 'header':
-        this.ids.set(record.uuid, OTHER)
         this.headerRecord = value as SessionHeader
         return
       case 'node':
@@ -154,7 +163,6 @@ export class SessionTree {
         this.leaf = record.uuid
         return
       case 'leaf-move': {
-        this.ids.set(record.uuid, OTHER)
         const move = value as RewindRecord | NavigateRecord
         const target = move.leafUuid
         if (target !== null && !(this.ordinal(target) >= 0)) {
@@ -168,14 +176,12 @@ export class SessionTree {
         return
       }
       case 'label': {
-        this.ids.set(record.uuid, OTHER)
         const label = value as LabelRecord
         if (label.label === null) this.labelMap.delete(label.targetUuid)
         else this.labelMap.set(label.targetUuid, label.label)
         return
       }
       case 'file-change': {
-        this.ids.set(record.uuid, OTHER)
         const change = value as FileChangeRecord
         const list = this.fileChangesOf.get(change.checkpointUuid)
         if (list === undefined) this.fileChangesOf.set(change.checkpointUuid, [change])
@@ -351,15 +357,17 @@ export class SessionTree {
 
   private addNode(record: TreeRecord, index: number): void {
     const n = this.nodeRecord.length
-    this.ids.set(record.uuid, n)
+    if (n === this.capacity) this.grow(Math.max(16, n * 2))
     this.nodeRecord.push(record)
-    this.nodeIndex.push(index)
-    this.nodeParent.push(NONE)
-    this.firstChild.push(NONE)
-    this.lastChild.push(NONE)
-    this.nextSibling.push(NONE)
-    this.treeLink.push(n)
-    this.treeSize.push(1)
+    this.nodeIndex[n] = index
+    this.nodeParent[n] = NONE
+    this.firstChild[n] = NONE
+    this.lastChild[n] = NONE
+    this.nextSibling[n] = NONE
+    if (this.treeLink !== null) {
+      this.treeLink[n] = n
+      this.treeSize[n] = 1
+    }
     const parent = record.parentUuid
     // Most nodes answer the node before them: that one is found without a lookup.
     const p =
@@ -392,6 +400,26 @@ export class SessionTree {
       this.recordSummary(record)
   }
 
+  /** Room in the columns for `capacity` nodes (never less than they hold). */
+  private grow(capacity: number): void {
+    if (capacity <= this.capacity) return
+    const column = (old: Int32Array) => {
+      const grown = new Int32Array(capacity)
+      grown.set(old)
+      return grown
+    }
+    this.nodeIndex = column(this.nodeIndex)
+    this.nodeParent = column(this.nodeParent)
+    this.firstChild = column(this.firstChild)
+    this.lastChild = column(this.lastChild)
+    this.nextSibling = column(this.nextSibling)
+    if (this.treeLink !== null) {
+      this.treeLink = column(this.treeLink)
+      this.treeSize = column(this.treeSize)
+    }
+    this.capacity = capacity
+  }
+
   /** Makes `n` the last child of `p`, in one tree with it. */
   private link(p: number, n: number): void {
     this.nodeParent[n] = p
@@ -399,7 +427,7 @@ export class SessionTree {
     if (last === NONE) this.firstChild[p] = n
     else this.nextSibling[last] = n
     this.lastChild[p] = n
-    this.joinTrees(p, n)
+    if (this.treeLink !== null) this.joinTrees(p, n)
   }
 
   /**
@@ -434,12 +462,32 @@ export class SessionTree {
     return this.roots
   }
 
+  /**
+   * The union-find of the trees drawn so far, made on first use. Until a child is adopted every
+   * parent came before its child, so one pass in ordinal order links each node to its root.
+   */
+  private treeLinks(): Int32Array {
+    if (this.treeLink !== null) return this.treeLink
+    const link = new Int32Array(this.capacity)
+    const size = new Int32Array(this.capacity)
+    for (let n = 0; n < this.nodeRecord.length; n++) {
+      const p = this.nodeParent[n] ?? NONE
+      const root = p === NONE ? n : (link[p] ?? p)
+      link[n] = root
+      size[root] = (size[root] ?? 0) + 1
+    }
+    this.treeSize = size
+    this.treeLink = link
+    return link
+  }
+
   /** The representative of the tree holding `n` (union-find with path halving). */
   private treeOf(n: number): number {
+    const link = this.treeLinks()
     let at = n
-    for (let up = this.treeLink[at] ?? at; up !== at; up = this.treeLink[at] ?? at) {
-      const skip = this.treeLink[up] ?? up
-      this.treeLink[at] = skip
+    for (let up = link[at] ?? at; up !== at; up = link[at] ?? at) {
+      const skip = link[up] ?? up
+      link[at] = skip
       at = skip
     }
     return at
@@ -449,14 +497,15 @@ export class SessionTree {
     const ra = this.treeOf(a)
     const rb = this.treeOf(b)
     if (ra === rb) return
+    const link = this.treeLinks()
     // The smaller tree joins the larger, so no representative sits deep (union by size).
     const sa = this.treeSize[ra] ?? 1
     const sb = this.treeSize[rb] ?? 1
     if (sa >= sb) {
-      this.treeLink[rb] = ra
+      link[rb] = ra
       this.treeSize[ra] = sa + sb
     } else {
-      this.treeLink[ra] = rb
+      link[ra] = rb
       this.treeSize[rb] = sa + sb
     }
   }
