@@ -33,6 +33,7 @@ const REORDERING = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
  */
 const HAS_UNSAFE = new RegExp(UNSAFE.source)
 const HAS_UNSAFE_OR_LINE_BREAK = new RegExp(UNSAFE_OR_LINE_BREAK.source)
+const HAS_REORDERING = new RegExp(REORDERING.source)
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
 
@@ -62,7 +63,7 @@ export function escapeControlCharsOneLine(text: string): string {
  * what follows it. Inside JSON text the escape means the same character, so JSON stays valid.
  */
 export function escapeReorderingChars(text: string): string {
-  return text.replace(REORDERING, escaped)
+  return HAS_REORDERING.test(text) ? text.replace(REORDERING, escaped) : text
 }
 
 /**
