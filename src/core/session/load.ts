@@ -152,8 +152,16 @@ export class SessionBuilder {
     return builder
   }
 
+  private linesAdded = 0
+
+  /** Lines added so far: what problems() says changes only when this does. */
+  get added(): number {
+    return this.linesAdded
+  }
+
   /** Maps one parsed line; its records join the tree at once. */
   add(value: unknown, line: number): void {
+    this.linesAdded++
     this.mapper.add(value, line, this.emit)
   }
 

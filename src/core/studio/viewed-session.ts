@@ -38,6 +38,8 @@ export class ViewedSession {
   private backupFolder: ClaudeCodeBackups | null = null
   /** Lines that could not be read as JSON (the builder's problems are the records'). */
   private parseProblems: LoadProblem[]
+  /** problemsNotice's last answer, and what it was made from. */
+  private notice: { builder: SessionBuilder; count: number; text: string[] } | null = null
 
   constructor(
     readonly file: string,
@@ -127,9 +129,18 @@ export class ViewedSession {
     return this.builder.subagents()
   }
 
-  /** The notice of what could not be read of the file (none when all could). */
+  /**
+   * The notice of what could not be read of the file (none when all could). Made again only when
+   * lines were read since: every app:info asks, and a hostile file can hold a million problems.
+   */
   problemsNotice(): string[] {
-    return problemsNotice(this.file, [...this.parseProblems, ...this.builder.problems()])
+    const builder = this.builder
+    const count = this.parseProblems.length + builder.added
+    if (this.notice?.builder !== builder || this.notice.count !== count) {
+      const text = problemsNotice(this.file, [...this.parseProblems, ...builder.problems()])
+      this.notice = { builder, count, text }
+    }
+    return this.notice.text
   }
 
   info(): NonNullable<AppInfo['foreign']> {
