@@ -415,6 +415,7 @@ export const FolderCompletion = z.object({
 export type FolderCompletion = z.infer<typeof FolderCompletion>
 
 export const Settings = z.object({
+  /** The model asked for (what the settings save); AppInfo.model is the one answering. */
   model: z.string(),
   permissionMode: PermissionMode,
   checkpointEnabled: z.boolean(),

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { writeSettings } from '../settings'
+import { readSettings, writeSettings } from '../settings'
 import { demoScript, ModelSetup } from './model-setup'
 import { memorySecrets } from './secret-store'
 
@@ -40,10 +40,23 @@ describe('ModelSetup', () => {
   it('answers with the demo script when an API model has no key, and says so', () => {
     const { make } = setup({ model: 'claude-x' })
     const models = make()
-    expect(models.settings().model).toBe(`scripted:${demoScript('/app')}`)
+    expect(models.effectiveModel()).toBe(`scripted:${demoScript('/app')}`)
     expect(models.isScripted()).toBe(true)
     expect(models.notices().join()).toMatch(/No API key.*claude-x/)
     expect(models.settings().apiKeySource).toBe('none')
+  })
+
+  // The lead's pass (stop 21): the settings showed the demo's model in place of the one asked
+  // for, and the dialog saved it with any other change: a key added later still met the demo.
+  it('shows and keeps the model asked for while the demo answers for want of a key', async () => {
+    const { home, make } = setup()
+    writeSettings(home, { model: 'claude-x' })
+    const models = make()
+    expect(models.settings().model).toBe('claude-x')
+    expect(models.effectiveModel()).toMatch(/^scripted:/)
+    // What the settings dialog sends back: the model it showed, and the change made.
+    await models.update({ model: models.settings().model, permissionMode: 'acceptEdits' })
+    expect(readSettings(home).model).toBe('claude-x')
   })
 
   it('uses a key typed into settings, and never shows it', async () => {

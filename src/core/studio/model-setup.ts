@@ -70,7 +70,7 @@ export class ModelSetup {
   }
 
   /** The model that will answer: the requested one, or the demo script when it has no key. */
-  private effectiveModel(): string {
+  effectiveModel(): string {
     const requested = this.requestedModel()
     if (isScriptedSpec(requested) || this.apiKey().key !== null) return requested
     if (this.options.demoFallback === false) return requested
@@ -101,7 +101,10 @@ export class ModelSetup {
   settings(): Settings {
     const file = this.file()
     return {
-      model: this.effectiveModel(),
+      // The model asked for, which the settings edit and save; without a key the demo answers
+      // instead (effectiveModel, the header's), and the notice says so. Showing the demo's here
+      // saved it with any other change, so a key added later still met the demo model.
+      model: this.requestedModel(),
       permissionMode: this.runPermissionMode ?? file.permissionMode ?? 'default',
       checkpointEnabled: file.checkpoint?.enabled ?? false,
       compactionThreshold: file.compaction?.threshold ?? DEFAULT_COMPACTION_THRESHOLD,

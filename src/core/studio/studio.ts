@@ -188,7 +188,7 @@ export class Studio {
       sessionFile: viewed?.file ?? this.store.file,
       readOnlyReason: viewed !== null ? foreignReadOnly(viewed) : this.store.readOnlyReason,
       demo: this.options.models.isScripted(),
-      model: this.options.models.settings().model,
+      model: this.options.models.effectiveModel(),
       notices: [
         ...this.options.models.notices(),
         ...this.work.notices,

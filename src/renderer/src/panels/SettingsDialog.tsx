@@ -59,7 +59,9 @@ function SettingsForm({
       onSubmit={(event) => {
         event.preventDefault()
         void save({
-          model: model.trim() === '' ? undefined : model.trim(),
+          ...(model.trim() !== '' && model.trim() !== settings.model
+            ? { model: model.trim() }
+            : {}),
           permissionMode,
           checkpointEnabled,
           bashSandbox,
