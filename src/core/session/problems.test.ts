@@ -15,6 +15,13 @@ describe('problemsNotice', () => {
     ])
   })
 
+  it('escapes what a message quotes of the line (JSON.parse quotes a bit of it)', () => {
+    const [notice] = problemsNotice('/s.jsonl', [
+      { line: 2, kind: 'malformed', message: 'not JSON: "\u202e\u001b]0;x" is not valid' }
+    ])
+    expect(notice).toContain('(line 2: not JSON: "\\u202e\\x1b]0;x" is not valid)')
+  })
+
   it('quotes a path the shell would split or expand', () => {
     const [notice] = problemsNotice("/tmp/my dir/it's $HOME.jsonl", [malformed(1)])
     expect(notice).toContain("`rewind-studio inspect '/tmp/my dir/it'\\''s $HOME.jsonl'` lists it.")

@@ -3,6 +3,7 @@
 //
 // Plain types, not zod schemas: nothing validates a problem (loading makes them), and this module
 // is on the path of every read of a session, where loading zod cost `inspect` ~60 ms of its start.
+import { escapeControlCharsOneLine } from '../../shared/control-chars'
 
 export type LoadProblemKind =
   /** No record at all, not even the header: what a crash between creating and writing leaves. */
@@ -33,7 +34,8 @@ export function emptyFileMessage(bytes: number): string {
 }
 
 /**
- * The app's notice for a session read with problems (none when it has none). The file is not
+ * The app's notice for a session read with problems (none when it has none); a problem's message
+ * can quote the line (JSON.parse's does), so it is escaped. The file is not
  * changed: what could be read is shown, and `inspect` lists every problem. A torn last line is
  * left out: the app says that in its own words (ours) or waits for the line (a session followed
  * while its tool writes it).
@@ -45,7 +47,7 @@ export function problemsNotice(file: string, problems: readonly LoadProblem[]): 
   const more = listed.length > 1 ? `, and ${listed.length - 1} more` : ''
   const count = listed.length === 1 ? 'A problem' : `${listed.length} problems`
   return [
-    `${count} in this session's file (line ${first.line}: ${first.message}${more}). Everything else is shown and the file is unchanged; \`rewind-studio inspect ${shellWord(file)}\` lists ${listed.length === 1 ? 'it' : 'them'}.`
+    `${count} in this session's file (line ${first.line}: ${escapeControlCharsOneLine(first.message)}${more}). Everything else is shown and the file is unchanged; \`rewind-studio inspect ${shellWord(file)}\` lists ${listed.length === 1 ? 'it' : 'them'}.`
   ]
 }
 
