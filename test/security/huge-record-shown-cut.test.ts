@@ -18,7 +18,10 @@ const NOTICE =
 
 const { harness } = studioHarnesses()
 
-/** A session in `workspace`'s folder: a prompt, a command whose output is 3 MB, an answer of 2 MB. */
+/**
+ * A session in `workspace`'s folder: a prompt, a command whose output is 3 MB, an answer of 2 MB,
+ * then a prompt holding a screenshot.
+ */
 function hugeSession(home: string, workspace: string): { sessionId: string; file: string } {
   const sessionId = '01a23126-a977-760a-8cc0-0000000000aa'
   const records = [
@@ -32,7 +35,16 @@ function hugeSession(home: string, workspace: string): { sessionId: string; file
       }
     },
     user('r1', 'a1', [{ type: 'tool_result', tool_use_id: 't1', content: 'o'.repeat(3_000_000) }]),
-    assistant('a2', 'r1', `done: ${'d'.repeat(2_000_000)}`)
+    assistant('a2', 'r1', `done: ${'d'.repeat(2_000_000)}`),
+    // A pasted screenshot of 1.3 MB: its block stays an image (the views name it), its data cut.
+    user('u2', 'a2', [
+      { type: 'text', text: 'see this' },
+      {
+        type: 'image',
+        source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(1_300_000) }
+      }
+    ]),
+    assistant('a3', 'u2')
   ]
   const dir = sessionsDir(home, workspace)
   mkdirSync(dir, { recursive: true })
@@ -53,8 +65,9 @@ describe('a record far over the limit our own records keep', () => {
     const limit = MAX_PERSIST_CHARS + 200
     expect(longest(entries)).toBeLessThan(limit)
     const cut = stringsIn(entries).filter((s) => NOTICE.test(s))
-    expect(cut).toHaveLength(2)
-    expect(cut.map((s) => s.slice(0, 6))).toEqual(['oooooo', 'done: '])
+    expect(cut.map((s) => s.slice(0, 6))).toEqual(['oooooo', 'done: ', 'AAAAAA'])
+    const screenshot = entries.find((e) => e.uuid === 'u2')?.content as { type: string }[]
+    expect(screenshot.map((block) => block.type)).toEqual(['text', 'image'])
 
     const detail = await h.value<NodeDetail>('session:node', { nodeId: 'u1' })
     expect(longest(detail)).toBeLessThan(limit)

@@ -35,8 +35,11 @@ export function limitPersistedText<T>(value: T, max = MAX_PERSIST_CHARS): T {
  * The fields of one record, cut so their text totals at most `max` characters. Returns the same
  * object when it fits (the common case: no copy). Text is kept in order until the budget runs out;
  * the string where it runs out ends with the notice, later strings become the notice alone.
+ * `wholeBlocks`: a non-text block (an image) that does not fit is replaced by a text block saying
+ * so, as a record saved must (a cut base64 is garbage to the model); a view, which only names such
+ * a block, has its strings cut like any other.
  */
-export function limitText<T>(value: T, max: number, notice: CutNotice): T {
+export function limitText<T>(value: T, max: number, notice: CutNotice, wholeBlocks = true): T {
   const total = textSize(value)
   if (total <= max) return value
   let budget = max
@@ -54,7 +57,7 @@ export function limitText<T>(value: T, max: number, notice: CutNotice): T {
     if (typeof v === 'object' && v !== null) {
       const type = (v as { type?: unknown }).type
       const size = textSize(v)
-      if (typeof type === 'string' && !TEXTUAL_BLOCKS.has(type) && size > budget) {
+      if (wholeBlocks && typeof type === 'string' && !TEXTUAL_BLOCKS.has(type) && size > budget) {
         // An image or document cut mid-base64 is garbage: say what was dropped instead.
         return {
           type: 'text',

@@ -454,7 +454,8 @@ export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
  * (a 20 MB command output went to the page whole, twice for the inspector: 52 MB, 24 s).
  */
 export function cutForViews<T>(value: T): T {
-  return limitText(value, MAX_PERSIST_CHARS, notShown)
+  // An image's data cut too, not the block replaced: the views name such a block by its type.
+  return limitText(value, MAX_PERSIST_CHARS, notShown, false)
 }
 
 /**
