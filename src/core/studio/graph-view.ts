@@ -9,7 +9,7 @@
 // `exploration` node, so the explored steps hang off the report that replaced them.
 import { maskSecrets } from '../../shared/mask-secrets'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
-import { shownFirstLine } from '../../shared/shown-line'
+import { shownFirstLine } from '../../shared/shown-text'
 import type {
   FilesAt,
   GraphNode,

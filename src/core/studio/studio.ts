@@ -12,8 +12,8 @@
 // Rewind Studio" (a new session of ours holding the path to a node).
 import type { EventSink } from '../../shared/contract'
 import type { GraphUpdate } from '../../shared/graph-encoding'
-import { escapeReorderingChars } from '../../shared/control-chars'
-import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
+import { maskSecretsIn } from '../../shared/mask-secrets'
+import { shownText } from '../../shared/shown-text'
 import type { RewindMode } from '../../shared/messages'
 import { formatBytes, utf8Length } from '../../shared/prompt-limit'
 import {
@@ -278,7 +278,7 @@ export class Studio {
     return tree.checkpoints(tree.pathTo(leafUuid ?? tree.leafUuid)).map((c) => ({
       index: c.index,
       uuid: c.uuid,
-      prompt: escapeReorderingChars(maskSecrets(c.prompt)),
+      prompt: shownText(c.prompt),
       filesChanged: c.filesChanged
     }))
   }
@@ -696,11 +696,8 @@ export class Studio {
       source: s.source,
       createdAt: s.createdAt,
       lastActivity: s.lastActivity,
-      title: s.title === null ? null : escapeReorderingChars(maskSecrets(s.title)),
-      firstPrompt:
-        s.summary.firstPrompt === null
-          ? null
-          : escapeReorderingChars(maskSecrets(s.summary.firstPrompt)),
+      title: s.title === null ? null : shownText(s.title),
+      firstPrompt: s.summary.firstPrompt === null ? null : shownText(s.summary.firstPrompt),
       prompts: s.summary.prompts,
       current: s.file === (this.viewed?.file ?? this.store.file),
       problem: s.problem

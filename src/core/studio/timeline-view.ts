@@ -2,7 +2,7 @@
 // "add tests" (code only); Switch to branch "…"; Continue from "…"), for the Undo / Redo
 // buttons, the timeline list, and the CLI's and chat's lines. Prompt text is masked
 // (shared/mask-secrets.ts) like every title the studio shows.
-import { shownFirstLine } from '../../shared/shown-line'
+import { shownFirstLine } from '../../shared/shown-text'
 import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
 import type { Timeline, TimelineAction } from '../rewind/timeline'

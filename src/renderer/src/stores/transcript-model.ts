@@ -2,7 +2,7 @@
 // by id with their order apart, so a streamed token replaces one entry object: the row showing
 // that message re-renders, the other rows and the list do not.
 import { escapeReorderingChars } from '../../../shared/control-chars'
-import { shownLine } from '../../../shared/shown-line'
+import { shownLine } from '../../../shared/shown-text'
 import { maskSecrets } from '../../../shared/mask-secrets'
 import type { ContentBlock, MessageContent } from '../../../shared/messages'
 import type { AgentEvent, TranscriptEntry } from '../../../shared/views'
