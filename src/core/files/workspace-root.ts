@@ -1,9 +1,10 @@
 // Which folders may be a workspace. The agent writes anywhere inside one and a restore writes and
 // deletes files in it, so a folder that holds far more than a project is refused: the file
-// system root, the home folder, a folder holding Rewind Studio's own data or inside it but for the
-// demo workspace (its session logs and backups would become files the agent may rewrite), a folder inside a .git (git's own
-// files), and the kernel's folders (/proc, /sys, /dev). Every host checks its workspace here before a session is created or a file touched;
-// file history and the rewind engine check again, so no path into the core skips it.
+// system root, the home folder, a folder holding Rewind Studio's own data or inside it but for
+// the demo workspace (its session logs and backups would become files the agent may rewrite), a
+// folder inside a .git (git's own files), and the kernel's folders (/proc, /sys, /dev). Every
+// host checks its workspace here before a session is created or a file touched; file history
+// and the rewind engine check again, so no path into the core skips it.
 import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, parse, relative, resolve } from 'node:path'
