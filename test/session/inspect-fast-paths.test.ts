@@ -260,39 +260,31 @@ describe('inspect as run, from slim records written as bytes', () => {
   const generated = join(dir, 'generated.jsonl')
   writeSyntheticSession(generated, 2 * 1024 * 1024)
   files.push(generated)
-  for (const seed of [1, 2, 3]) {
-    const file = join(dir, `fuzzed-${seed}.jsonl`)
-    writeFileSync(file, jsonl(fuzzedSession(seed, 1500)))
+  /** A session of `records` written to `name` in dir, and inspected. */
+  const written = (name: string, records: unknown[]) => {
+    const file = join(dir, name)
+    writeFileSync(file, jsonl(records))
     files.push(file)
   }
+  for (const seed of [1, 2, 3]) written(`fuzzed-${seed}.jsonl`, fuzzedSession(seed, 1500))
   // On the active path, where checkpoints are read: a prompt whose reminder hid another's tag.
-  const reminders = join(dir, 'reminders.jsonl')
-  writeFileSync(
-    reminders,
-    jsonl([
-      header(),
-      user('p1', null, 'plain prompt'),
-      user('p2', 'p1', '<system-<system-reminder>x</system-reminder>reminder>y</system-reminder>'),
-      user('p3', 'p2', '<system-reminder>only a reminder</system-reminder>'),
-      user('p4', 'p3', '  <system-reminder>r</system-reminder> typed after a reminder  ')
-    ])
-  )
-  files.push(reminders)
+  written('reminders.jsonl', [
+    header(),
+    user('p1', null, 'plain prompt'),
+    user('p2', 'p1', '<system-<system-reminder>x</system-reminder>reminder>y</system-reminder>'),
+    user('p3', 'p2', '<system-reminder>only a reminder</system-reminder>'),
+    user('p4', 'p3', '  <system-reminder>r</system-reminder> typed after a reminder  ')
+  ])
   // Ids written from their own characters, or escaped: long and short, ASCII or not.
-  const ids = join(dir, 'ids.jsonl')
-  writeFileSync(
-    ids,
-    jsonl([
-      header(),
-      user('01900000-0000-7000-8000-00000000000a', null, 'a uuid'),
-      user('long-id-ending-in-\u001b[2J', '01900000-0000-7000-8000-00000000000a', 'an escape'),
-      user('long-id-ending-in-é\u202e', 'long-id-ending-in-\u001b[2J', 'é and a bidi override'),
-      user('short\u0007', 'long-id-ending-in-é\u202e', 'a bell'),
-      user('twelve-chars', 'short\u0007', 'whole'),
-      user('thirteen-char', 'twelve-chars', 'cut')
-    ])
-  )
-  files.push(ids)
+  written('ids.jsonl', [
+    header(),
+    user('01900000-0000-7000-8000-00000000000a', null, 'a uuid'),
+    user('long-id-ending-in-\u001b[2J', '01900000-0000-7000-8000-00000000000a', 'an escape'),
+    user('long-id-ending-in-é\u202e', 'long-id-ending-in-\u001b[2J', 'é and a bidi override'),
+    user('short\u0007', 'long-id-ending-in-é\u202e', 'a bell'),
+    user('twelve-chars', 'short\u0007', 'whole'),
+    user('thirteen-char', 'twelve-chars', 'cut')
+  ])
   // Rewound every 4 turns: most lines are forks deeper than the indentation goes (MAX_INDENT).
   const deep = join(dir, 'deep.jsonl')
   writeSyntheticSession(deep, 512 * 1024, 2, { rewindEvery: 4 })
