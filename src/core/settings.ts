@@ -3,7 +3,7 @@
 // Unknown keys are kept, so a newer version's settings survive an older one saving.
 import { existsSync, readFileSync, renameSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { PermissionMode } from '../shared/messages'
 import { CompactionThreshold, ContextWindow, SummaryOnLeave } from '../shared/summary-settings'
 import { ensurePrivateDir, writePrivateFileSync } from './os/private-files'

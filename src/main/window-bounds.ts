@@ -4,7 +4,7 @@
 // displays' work areas come in as plain rectangles, so this is tested without Electron.
 import { readFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ensurePrivateDir, writePrivateFileSync } from '../core/os/private-files'
 
 export const Rect = z.object({

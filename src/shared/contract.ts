@@ -1,7 +1,7 @@
 // The IPC contract: every request channel with its argument and result schemas, and every event
 // main → renderer with its payload schema. Both transports (Electron IPC, WebSocket) and both
 // sides (handlers in src/core/studio, the renderer's bridge) take their types from here.
-import { z } from 'zod'
+import * as z from 'zod'
 import { GraphUpdate } from './graph-encoding'
 import { LabelText } from './label-limit'
 import { RewindMode } from './messages'

@@ -4,7 +4,7 @@
 // page gets a delta against the version it holds: the new and changed nodes only, and the branch
 // leaves renamed (a turn moves its branch's leaf, which every node of that branch names).
 // SessionGraph (views.ts) stays the one shape both sides compute with; this is only its wire form.
-import { z } from 'zod'
+import * as z from 'zod'
 import { GraphNodeKind, SessionGraph, TurnOutcome, type GraphNode } from './views'
 
 const KINDS = GraphNodeKind.options

@@ -1,7 +1,7 @@
 // The one limit on a label (a bookmark on a node): the contract checks it, the CLI and the chat
 // refuse a longer one with the same words, and the renderer's field stops at it. A label is a
 // name to find a node by in the graph, the /tree listing and an export, not a note.
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The longest label, in characters (UTF-16 code units, as an input's maxLength counts them). */
 export const MAX_LABEL_CHARS = 80

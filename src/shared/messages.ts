@@ -1,6 +1,6 @@
 // Anthropic Messages content blocks, as the session stores them and the renderer shows them.
 // Unknown fields are kept (`looseObject`) so a newer API block round-trips through the log.
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string() })
 export const ThinkingBlock = z.looseObject({

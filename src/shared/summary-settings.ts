@@ -1,6 +1,6 @@
 // The summary and compaction settings' values, apart from the views: the settings file is read
 // by every command (the CLI's rewind among them), which then need not load every view's schema.
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** Compact when the context would pass this share of the model's window. */
 export const CompactionThreshold = z.number().gt(0).lte(1)

@@ -1,6 +1,6 @@
 // The shapes the main process shows the renderer: projections of the session tree, the agent's
 // stream, rewind previews and settings. Zod schemas first; each TypeScript type is inferred.
-import { z } from 'zod'
+import * as z from 'zod'
 import { CompactionThreshold, ContextWindow, SummaryOnLeave } from './summary-settings'
 import { ContentBlock, MessageContent, PermissionMode, RewindMode } from './messages'
 

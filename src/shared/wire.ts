@@ -1,6 +1,6 @@
 // The WebSocket transport's frames. The contract's channels and schemas are the same as over
 // Electron IPC; only the envelope differs.
-import { z } from 'zod'
+import * as z from 'zod'
 import { Reply } from './contract'
 import { MAX_PROMPT_BYTES } from './prompt-limit'
 

@@ -3,7 +3,7 @@
 // messages, in the order /tree lists them (studio/node-refs.ts). The JSON export is this model;
 // the Markdown and HTML exports render it. Strings that look like API keys are masked here
 // (shared/mask-secrets.ts), so no format can leak one.
-import { z } from 'zod'
+import * as z from 'zod'
 import { maskSecretsIn } from '../../shared/mask-secrets'
 import { GraphNode, TranscriptEntry } from '../../shared/views'
 import type { SessionHeader } from '../session/records'

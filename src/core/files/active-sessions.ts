@@ -2,7 +2,7 @@
 // its process id. A second session is warned, and rewinds check the other's changes (conflicts).
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { isProcessAlive } from '../os/process-alive'
 import { listDirIfPresent } from '../os/list-dir'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'

@@ -6,7 +6,7 @@
 // made from it.
 import { promises as fs, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { listJournals, type RestoreJournal } from '../rewind/journal'
 import { fileChangeRecords } from '../rewind/other-sessions'
 import { parseSessionFileName } from '../session/paths'

@@ -1,6 +1,6 @@
 // The session log's record types (format version 1). docs/session-format.md documents each one;
 // this module is the single source of their shapes: zod schemas, and types inferred from them.
-import { z } from 'zod'
+import * as z from 'zod'
 import { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_PROMPT_BYTES } from '../../shared/prompt-limit'
 

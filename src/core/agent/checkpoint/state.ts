@@ -3,7 +3,7 @@
 // active checkpoint and the completed rewind can be rebuilt from the session (rehydrate); a pending
 // report lives only in memory, so a rewind result left on the log by a killed process is never
 // applied again (oh-my-pi #7739).
-import { z } from 'zod'
+import * as z from 'zod'
 import type { TreeRecord } from '../../session/tree'
 import { REWIND_REPORT_TYPE } from './texts'
 

@@ -1,7 +1,7 @@
 // The checkpoint and rewind tools. Both only touch the agent's CheckpointState: rewind records a
 // report and the agent applies it when the step ends (apply.ts), never in the middle of a batch.
 // A checkpoint and its rewind in the same step work: checkpoint sets the state as it runs.
-import { z } from 'zod'
+import * as z from 'zod'
 import { ToolError } from '../tools/tool'
 import type { Tool, ToolOutput } from '../tools/tool'
 import type { CheckpointState } from './state'

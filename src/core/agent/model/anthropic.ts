@@ -3,7 +3,7 @@
 // this edge into ModelCallError codes with one line the user can act on.
 import Anthropic from '@anthropic-ai/sdk'
 import type { MessageParam, MessageStreamParams, Tool } from '@anthropic-ai/sdk/resources'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ContentBlock } from '../../../shared/messages'
 import type { ContentBlock as ContentBlockType } from '../../../shared/messages'
 import { ModelCallError } from './model-client'

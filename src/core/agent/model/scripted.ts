@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import { isObject } from '../../session/json'
 import { ModelCallError } from './model-client'
 import type {

@@ -4,7 +4,7 @@
 // running when bash exits is ended too (there is no background shell, and file history must see
 // every change before it reports). File history snapshots around it and says what it changed.
 import { StringDecoder } from 'node:string_decoder'
-import { z } from 'zod'
+import * as z from 'zod'
 import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'
 import { runCommand } from '../../os/command-runner'
 import { signalGroup } from '../../os/process-group'

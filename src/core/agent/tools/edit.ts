@@ -1,7 +1,7 @@
 // Edit: replaces an exact string in a file the agent has read as it is now. The string must
 // occur exactly once unless replace_all is set, so the model says which place it means.
 import { createTwoFilesPatch } from 'diff'
-import { z } from 'zod'
+import * as z from 'zod'
 import { assertSeenAsIs, guardedWrite } from './guarded-write'
 import { describePath, resolveToolPath } from './paths'
 import { numberLines, readExistingText, splitLines } from './text-files'

@@ -2,7 +2,7 @@
 // files the user is working on come first. Same walk as Grep: .gitignore honoured, .git skipped.
 // Matching runs in a worker thread (search-run.ts): a pattern with many stars can take for ever
 // on a long name, and then only the call is stopped, by Stop or by its time limit.
-import { z } from 'zod'
+import * as z from 'zod'
 import { describePath } from './paths'
 import { resolveSearchBase } from './search-base'
 import { runSearch, SEARCH_TIME_LIMIT_MS, stoppedNote } from './search-run'

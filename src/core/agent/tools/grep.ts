@@ -4,7 +4,7 @@
 // The search runs in a worker thread (search-run.ts), so a pattern that backtracks for ever
 // freezes nothing: the call is ended by Stop at once, and by its time limit otherwise, answering
 // with what was found until then.
-import { z } from 'zod'
+import * as z from 'zod'
 import { runSearch, SEARCH_TIME_LIMIT_MS, stoppedNote } from './search-run'
 import { resolveSearchBase } from './search-base'
 import { ToolError } from './tool'

@@ -1,6 +1,6 @@
 // Read: a text file as numbered lines (`cat -n`), whole or a window of it. Records what it saw
 // in the read-before-edit table, so Edit and Write may then change the file.
-import { z } from 'zod'
+import * as z from 'zod'
 import { describePath, resolveToolPath } from './paths'
 import { numberLines, readExistingText, splitLines } from './text-files'
 import { ToolError } from './tool'

@@ -1,7 +1,7 @@
 // The shape every agent tool has, and the two functions the loop calls around them: the tool
 // list sent to the API (toolDefinition) and the one safe way to run a tool (runTool). A tool
 // never crashes the loop: bad input and failures come back as an isError result the model reads.
-import { z } from 'zod'
+import * as z from 'zod'
 import type { WriteGuard } from '../../files/write-guard'
 import type { FileStateTable } from '../file-state'
 

@@ -1,6 +1,6 @@
 // Write: creates a file or replaces one the agent has read as it is now.
 import { createTwoFilesPatch } from 'diff'
-import { z } from 'zod'
+import * as z from 'zod'
 import { assertSeenAsIs, guardedWrite } from './guarded-write'
 import { describePath, resolveToolPath } from './paths'
 import { readExistingText, splitLines } from './text-files'
