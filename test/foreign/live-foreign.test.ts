@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCode } from '../../src/core/session/foreign/claude-code'
+import { buildSessionGraph } from '../../src/core/studio/graph-view'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
 import { copyFixture } from './cc-fixtures'
 
@@ -33,8 +34,8 @@ afterEach(() => {
   for (const v of viewed.splice(0)) v.close()
 })
 
-function view(file: string, home: string, claudeHome: string) {
-  const session = new ViewedSession(file, claudeCode, { home, claudeHome })
+function view(file: string, home: string, claudeHome: string, writerQuietMs?: number) {
+  const session = new ViewedSession(file, claudeCode, { home, claudeHome }, writerQuietMs)
   viewed.push(session)
   let changes = 0
   session.follow(() => changes++)
@@ -76,5 +77,41 @@ describe('a Claude Code session file another program is writing', () => {
     writeFileSync(`${cc.file}.new`, full)
     renameSync(`${cc.file}.new`, cc.file)
     await expect.poll(() => session.tree.leaves().length, { timeout: 10_000 }).toBe(2)
+  })
+
+  it('takes the writer as at work while it writes, and not once it has been quiet a while', async () => {
+    const cc = copyFixture('rewind-parallel')
+    const { head, rest } = split(cc.file)
+    writeFileSync(cc.file, head)
+    const quietMs = 1500
+    const promptId = (JSON.parse(rest[0] ?? '{}') as { uuid?: string }).uuid
+    const { session, changes } = view(cc.file, cc.home, cc.claudeHome, quietMs)
+    const leafOutcome = () => {
+      const graph = buildSessionGraph(session.tree, session.sessionId, undefined, {
+        filesAt: { nodeId: null, changedSince: false },
+        undo: null,
+        redo: null,
+        answering: session.writerAtWork()
+      })
+      return graph.nodes.find((node) => node.id === promptId)?.outcome
+    }
+    expect(session.writerAtWork()).toBe(false)
+
+    // A prompt lands and nothing answers it: the other program is at work on it.
+    appendFromChild(cc.file, `${rest[0]}\n`)
+    await expect.poll(changes, { timeout: 10_000 }).toBe(1)
+    expect(session.writerAtWork()).toBe(true)
+    expect(leafOutcome()).toBe('running')
+
+    // The writer died mid-turn: once it has been quiet that long, the view is told, and the turn
+    // shows as the file opened afresh shows it.
+    await expect.poll(changes, { timeout: quietMs + 5_000 }).toBe(2)
+    expect(session.writerAtWork()).toBe(false)
+    expect(leafOutcome()).toBe('failed')
+
+    // It writes again: at work again.
+    appendFromChild(cc.file, `${rest[1]}\n`)
+    await expect.poll(changes, { timeout: 10_000 }).toBe(3)
+    expect(session.writerAtWork()).toBe(true)
   })
 })

@@ -242,7 +242,7 @@ export class Studio {
       undo: timelineStep(tree, index, timeline.undoable),
       redo: timelineStep(tree, index, timeline.redoable),
       running: this.work.agent.running,
-      answering: viewed?.grewWhileFollowed === true
+      answering: viewed?.writerAtWork() === true
     })
     if (viewed !== null) graph.nodes.push(...subagentNodes(viewed.subagents(), index, graph.nodes))
     const built = { graph, filesAt, version: this.graphVersions.record(graph) }

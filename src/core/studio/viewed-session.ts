@@ -25,16 +25,20 @@ import { type LoadProblem, problemsNotice } from '../session/problems'
 import type { SessionTree } from '../session/tree'
 import { FileTail } from '../sources/live-tail'
 
+/**
+ * How long a writer may be silent and still be taken as at work. Claude Code's longest silence
+ * mid-turn is a Bash command at its 10-minute timeout (a model's answer streams far sooner).
+ */
+const WRITER_QUIET_MS = 10 * 60_000
+
 export class ViewedSession {
   private built: SessionBuilder
   private readTo: ReadPosition
   private tail: FileTail | null = null
-  /**
-   * Lines were appended while this view followed the file: the program that writes it is at
-   * work now, and a turn at its end that waits for an answer is running (the graph's
-   * `answering`), not failed.
-   */
-  grewWhileFollowed = false
+  /** When lines were last appended while this view followed the file (ms); null: not yet. */
+  private grewAt: number | null = null
+  /** Tells the follower once the writer has been quiet for writerQuietMs (see writerAtWork). */
+  private quietTimer: NodeJS.Timeout | null = null
   private backupFolder: ClaudeCodeBackups | null = null
   /** Lines that could not be read as JSON (the builder's problems are the records'). */
   private parseProblems: LoadProblem[]
@@ -44,7 +48,8 @@ export class ViewedSession {
   constructor(
     readonly file: string,
     readonly reader: ForeignReader,
-    private readonly dirs: { home: string; claudeHome: string }
+    private readonly dirs: { home: string; claudeHome: string },
+    private readonly writerQuietMs = WRITER_QUIET_MS
   ) {
     const { built, readTo, problems } = this.read()
     this.built = built
@@ -76,7 +81,7 @@ export class ViewedSession {
         values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
         this.parseProblems.push(...problems)
         if (this.tail !== null) this.readTo = this.tail.at
-        if (values.length > 0) this.grewWhileFollowed = true
+        if (values.length > 0) this.grew(onChange)
         onChange()
       },
       reset: () => {
@@ -99,6 +104,29 @@ export class ViewedSession {
   close(): void {
     this.tail?.close()
     this.tail = null
+    if (this.quietTimer !== null) clearTimeout(this.quietTimer)
+    this.quietTimer = null
+  }
+
+  /**
+   * Whether the program writing the file is at work: it appended lines while this view followed
+   * the file, the last within writerQuietMs. Then a turn at the file's end that waits for an
+   * answer or a tool is running (the graph's `answering`). Past that the writer may have died
+   * mid-turn (killed, crashed, its machine asleep), and the turn shows as it does in the file
+   * opened afresh: stopped or failed, not running for ever. Its next line makes it running again.
+   */
+  writerAtWork(now = Date.now()): boolean {
+    return this.grewAt !== null && now - this.grewAt < this.writerQuietMs
+  }
+
+  private grew(onChange: () => void): void {
+    this.grewAt = Date.now()
+    if (this.quietTimer !== null) clearTimeout(this.quietTimer)
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null
+      onChange()
+    }, this.writerQuietMs)
+    this.quietTimer.unref()
   }
 
   private get builder(): SessionBuilder {
