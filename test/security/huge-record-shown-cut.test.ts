@@ -87,4 +87,73 @@ describe('a record far over the limit our own records keep', () => {
 
     expect(readFileSync(file, 'utf8')).toBe(before)
   })
+
+  it('is sent with its shape bounded too: a million fields have no long text to cut', async () => {
+    const h = await harness()
+    const sessionId = '01a23126-a977-760a-8cc0-0000000000ab'
+    const numbers = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`n${i}`, i]))
+    const records = [
+      { ...header(sessionId), cwd: h.workspace },
+      user('u1', null, 'run it'),
+      {
+        ...assistant('a1', 'u1'),
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: numbers }]
+        }
+      },
+      {
+        ...user('r1', 'a1', [
+          {
+            type: 'tool_result',
+            tool_use_id: 't1',
+            content: Array.from({ length: 100_000 }, () => ({ type: 'text', text: 'x' }))
+          }
+        ]),
+        // Another tool's own fields, a million of them, on the record itself.
+        ...Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`extra${i}`, true]))
+      },
+      {
+        ...assistant('a2', 'r1'),
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 't2', name: 'Bash', input: { ['k'.repeat(1_000_000)]: 1 } }
+          ]
+        }
+      }
+    ]
+    const dir = sessionsDir(h.home, h.workspace)
+    mkdirSync(dir, { recursive: true })
+    const file = join(dir, sessionFileName('2026-01-01T00:00:00.000Z', sessionId))
+    writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''))
+    const before = readFileSync(file, 'utf8')
+    await h.value('session:open', { sessionId })
+
+    const ENTRIES_NOTICE =
+      /^\[Rewind Studio shows part of this record: \d+ more entries here are left out; the session file holds them all\]$/
+    const entries = await h.value<TranscriptEntry[]>('session:transcript', { leafUuid: null })
+    // 7.2 MB whole: 200,000 fields, a key of a million characters, 100,000 blocks.
+    expect(JSON.stringify(entries).length).toBeLessThan(1_000_000)
+    expect(stringsIn(entries).filter((s) => ENTRIES_NOTICE.test(s))).toHaveLength(2)
+    type Call = { type: string; input: Record<string, unknown> }
+    const [call] = entries.find((e) => e.uuid === 'a1')?.content as Call[]
+    expect(call?.type).toBe('tool_use')
+    expect(call?.input['n0']).toBe(0)
+    expect(call?.input['…']).toMatch(ENTRIES_NOTICE)
+    const [longKey] = entries.find((e) => e.uuid === 'a2')?.content as Call[]
+    expect(Object.keys(longKey?.input ?? {})).toEqual([`${'k'.repeat(200)}…`])
+    // The result's blocks stay blocks: the notice closes them as a text block of its own.
+    type Result = { content: { type: string; text: string }[] }
+    const [result] = entries.find((e) => e.uuid === 'r1')?.content as unknown as Result[]
+    expect(result?.content.at(-1)?.type).toBe('text')
+    expect(result?.content.at(-1)?.text).toMatch(ENTRIES_NOTICE)
+
+    const detail = await h.value<NodeDetail>('session:node', { nodeId: 'u1' })
+    expect(JSON.stringify(detail).length).toBeLessThan(2_000_000)
+
+    const exported = await h.value<ExportedFile>('session:export', { format: 'md', scope: 'all' })
+    expect(exported.content.length).toBeLessThan(2_000_000)
+    expect(readFileSync(file, 'utf8')).toBe(before)
+  })
 })

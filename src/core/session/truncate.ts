@@ -72,3 +72,92 @@ export function limitText<T>(value: T, max: number, notice: CutNotice, wholeBloc
   // became a text block, which every content union accepts.
   return cut(value, '') as T
 }
+
+/** What a structure cut by limitEntries holds in place of the `dropped` entries it left out. */
+export type EntriesNotice = (dropped: number) => string
+
+/**
+ * Keys a cut object keeps past the budget: the identifiers, and what a content block needs to
+ * stay one (shared/messages.ts), each itself cut.
+ */
+const NEEDED_KEYS = new Set([
+  ...KEPT_KEYS,
+  'text',
+  'thinking',
+  'data',
+  'input',
+  'content',
+  'source',
+  'is_error'
+])
+/** Longer keys are cut: no real field is named with more, a hostile one by megabytes. */
+const MAX_KEY_CHARS = 200
+
+/**
+ * A value with at most `max` array items and object entries in all (limitText bounds its text,
+ * not its shape: a tool input of 200,000 numbers has no text), and no key longer than
+ * MAX_KEY_CHARS. The same object when it fits. Past the budget an array keeps the items before
+ * and ends with the notice (as a text block when it holds blocks, so a content array stays
+ * one); an object keeps its NEEDED_KEYS, each cut alike, and puts the notice under `…`.
+ */
+export function limitEntries<T>(value: T, max: number, notice: EntriesNotice): T {
+  if (fitsEntries(value, max)) return value
+  let budget = max
+  const cut = (v: unknown): unknown => {
+    if (Array.isArray(v)) {
+      const out: unknown[] = []
+      for (let i = 0; i < v.length; i++) {
+        if (budget <= 0) {
+          const text = notice(v.length - i)
+          out.push(isBlock(v[0]) ? { type: 'text', text } : text)
+          break
+        }
+        budget--
+        out.push(cut(v[i]))
+      }
+      return out
+    }
+    if (typeof v === 'object' && v !== null) {
+      const out: Record<string, unknown> = {}
+      let dropped = 0
+      for (const [key, item] of Object.entries(v)) {
+        if (budget > 0) {
+          budget--
+          out[key.length > MAX_KEY_CHARS ? `${key.slice(0, MAX_KEY_CHARS)}…` : key] = cut(item)
+        } else if (NEEDED_KEYS.has(key)) out[key] = cut(item)
+        else dropped++
+      }
+      if (dropped > 0) out['…'] = notice(dropped)
+      return out
+    }
+    return v
+  }
+  return cut(value) as T
+}
+
+/** Whether `value` has at most `max` entries and no key over MAX_KEY_CHARS (stops when not). */
+function fitsEntries(value: unknown, max: number): boolean {
+  let left = max
+  const walk = (v: unknown): boolean => {
+    if (Array.isArray(v)) {
+      left -= v.length
+      return left >= 0 && v.every(walk)
+    }
+    if (typeof v === 'object' && v !== null) {
+      for (const key in v) {
+        if (--left < 0 || key.length > MAX_KEY_CHARS) return false
+        if (!walk((v as Record<string, unknown>)[key])) return false
+      }
+    }
+    return true
+  }
+  return walk(value)
+}
+
+function isBlock(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === 'string'
+  )
+}

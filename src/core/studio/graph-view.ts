@@ -36,7 +36,7 @@ import {
   promptText,
   summarizedLeafOf
 } from '../session/tree'
-import { type CutNotice, limitText } from '../session/truncate'
+import { type CutNotice, type EntriesNotice, limitEntries, limitText } from '../session/truncate'
 import { MAX_PERSIST_CHARS } from '../session/records'
 
 const TITLE_CHARS = 120
@@ -450,12 +450,17 @@ export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
 
 /**
  * A record's text as the views send it (transcript, inspector, compare, export): at most
- * MAX_PERSIST_CHARS, which our own records never pass. Another tool's record can hold far more
- * (a 20 MB command output went to the page whole, twice for the inspector: 52 MB, 24 s).
+ * MAX_PERSIST_CHARS, which our own records never pass, in at most MAX_VIEW_ENTRIES entries.
+ * Another tool's record can hold far more (a 20 MB command output went to the page whole, twice
+ * for the inspector: 52 MB, 24 s).
  */
 export function cutForViews<T>(value: T): T {
   // An image's data cut too, not the block replaced: the views name such a block by its type.
-  return limitText(value, MAX_PERSIST_CHARS, notShown, false)
+  return limitEntries(
+    limitText(value, MAX_PERSIST_CHARS, notShown, false),
+    MAX_VIEW_ENTRIES,
+    notAllShown
+  )
 }
 
 /**
@@ -468,14 +473,25 @@ export function cutRecordForViews(record: unknown): unknown {
   }
   let copy: Record<string, unknown> | null = null
   for (const [key, value] of Object.entries(record)) {
-    const shown = cutForViews(value)
+    const shown = limitText(value, MAX_PERSIST_CHARS, notShown, false)
     if (shown !== value) (copy ??= { ...record })[key] = shown
   }
-  return copy ?? record
+  // Its shape bounded as a whole: a record of a million fields has no long one.
+  return limitEntries(copy ?? record, MAX_VIEW_ENTRIES, notAllShown)
 }
 
 const notShown: CutNotice = (dropped, total) =>
   `\n\n[Rewind Studio shows part of this record: ${dropped} of its ${total} characters are left out here; the session file holds them all]`
+
+/**
+ * Array items and object fields a view sends of one record. Real ones hold far fewer (196 at
+ * most in ../shared/corpus; a Claude Code edit's patch adds one per line changed); another tool's
+ * record can hold any number (a tool input of 200,000 numbers went whole: 2.6 MB).
+ */
+const MAX_VIEW_ENTRIES = 20_000
+
+const notAllShown: EntriesNotice = (dropped) =>
+  `[Rewind Studio shows part of this record: ${dropped} more entries here are left out; the session file holds them all]`
 
 /** One record as a transcript entry of graph node `nodeId`. */
 export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptEntry {
