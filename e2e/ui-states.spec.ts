@@ -3,10 +3,12 @@
 // undo), abandoned branches that stay readable, the minimap beside the tree, a read-only window,
 // a permission question showing a whole command that tries to hide a line.
 // Each step saves a screenshot in e2e/screenshots/ to look at.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
+import { sessionFileName, sessionsDir } from '../src/core/session/paths'
+import { assistant, header, user } from '../test/session/builders'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
 import { promptField, shot, turn } from './support/ui'
@@ -90,8 +92,9 @@ test.describe('a session from empty to branched', () => {
     await expect(question.getByRole('button', { name: 'Deny' })).toBeFocused()
     await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled()
-    // The reply streamed so far is on screen before the run ends.
+    // The reply streamed so far is on screen before the run ends, its call waiting on the answer.
     await expect(page.locator('.transcript')).toContainText('Removing DEBUG')
+    await expect(page.locator('.tool__state').last()).toHaveText('running…')
     await shot(page, 'ui-02-permission')
     await expectAccessible(page, 'ui-02-permission')
     await page.keyboard.press('Tab')
@@ -289,5 +292,46 @@ test.describe('a prompt over the size limit', () => {
     await expect(page.getByText('No turns yet.')).toBeVisible()
     await shot(page, 'ui-06-prompt-too-long')
     await expectAccessible(page, 'ui-06-prompt-too-long')
+  })
+})
+
+// Seen in a hostile-file pass (stop 22): a call whose turn stopped before its result (the agent
+// crashed, another tool's session ended mid-call) read "running…" for ever.
+test.describe('a turn that stopped before its call was answered', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serve({
+      before: ({ workspace, home }) => {
+        const sessionId = '01900000-0000-7000-8000-0000000000c1'
+        const records = [
+          { ...header(sessionId), cwd: workspace },
+          user('01900000-0000-7000-8000-000000000001', null, 'list the files'),
+          {
+            ...assistant(
+              '01900000-0000-7000-8000-000000000002',
+              '01900000-0000-7000-8000-000000000001'
+            ),
+            message: {
+              role: 'assistant',
+              content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }]
+            }
+          }
+        ]
+        const dir = sessionsDir(home, workspace)
+        mkdirSync(dir, { recursive: true })
+        writeFileSync(
+          join(dir, sessionFileName('2026-01-01T00:00:00.000Z', sessionId)),
+          records.map((record) => `${JSON.stringify(record)}\n`).join('')
+        )
+      }
+    })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('shows the call with no result, not running', async ({ page }) => {
+    await page.goto(app.url)
+    await turn(page, 'list the files').click()
+    await expect(page.locator('.tool__state')).toHaveText('no result')
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden()
   })
 })

@@ -7,7 +7,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { maskSecrets } from '../../../shared/mask-secrets'
 import { loadMoreTranscript, type TranscriptWant } from '../actions/session'
-import { selectSelectedId, useGraphStore } from '../stores/graph-store'
+import { selectIsRunning, selectSelectedId, useGraphStore } from '../stores/graph-store'
 import {
   isToolResultCarrier,
   toolCallSubject,
@@ -25,19 +25,33 @@ import {
   useTranscriptStore
 } from '../stores/transcript-store'
 
-const ToolCall = memo(function ToolCall({ block }: { block: BlockView & { kind: 'tool' } }) {
+const TOOL_STATES = {
+  running: 'running…',
+  error: 'failed',
+  done: 'done',
+  unanswered: 'no result'
+} as const
+
+const ToolCall = memo(function ToolCall({
+  block,
+  nodeId
+}: {
+  block: BlockView & { kind: 'tool' }
+  nodeId: string
+}) {
   const outcome = useTranscriptStore(
     useMemo(() => selectToolOutcome(block.toolUseId), [block.toolUseId])
   )
-  const state = outcome?.state ?? 'running'
+  // A call with no result yet is running only in the turn running now: in a turn that stopped
+  // (the agent crashed, another tool's session ended mid-call) it never got one.
+  const turnRunning = useGraphStore(useMemo(() => selectIsRunning(nodeId), [nodeId]))
+  const state = outcome?.state ?? (turnRunning ? 'running' : 'unanswered')
   return (
     <details className={`tool tool--${state}`}>
       <summary>
         <span className="tool__name">{block.name || 'tool'}</span>
         <span className="tool__subject">{toolCallSubject(block.inputText)}</span>
-        <span className="tool__state">
-          {state === 'running' ? 'running…' : state === 'error' ? 'failed' : 'done'}
-        </span>
+        <span className="tool__state">{TOOL_STATES[state]}</span>
       </summary>
       <div className="tool__body">
         <h4>Input</h4>
@@ -53,7 +67,7 @@ const ToolCall = memo(function ToolCall({ block }: { block: BlockView & { kind: 
   )
 })
 
-function Block({ block }: { block: BlockView }) {
+function Block({ block, nodeId }: { block: BlockView; nodeId: string }) {
   switch (block.kind) {
     case 'text':
       return <div className="message__text">{maskSecrets(block.text)}</div>
@@ -65,7 +79,7 @@ function Block({ block }: { block: BlockView }) {
         </details>
       )
     case 'tool':
-      return <ToolCall block={block} />
+      return <ToolCall block={block} nodeId={nodeId} />
     case 'tool_result':
       return null
     case 'other':
@@ -98,7 +112,7 @@ const MessageRow = memo(function MessageRow({
     >
       <header className="message__role">{ROLE_NAMES[entry.role]}</header>
       {entry.blocks.map((block, i) => (
-        <Block key={i} block={block} />
+        <Block key={i} block={block} nodeId={entry.nodeId} />
       ))}
       {entry.streaming && <span className="cursor" aria-hidden="true" />}
     </article>

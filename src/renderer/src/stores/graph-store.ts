@@ -119,6 +119,9 @@ export const selectSelectedId = (s: State) => s.selectedId
 export const selectSelectedNode = (s: State): GraphNode | null =>
   s.selectedId === null ? null : (s.nodesById.get(s.selectedId) ?? null)
 export const selectIsSelected = (id: string) => (s: State) => s.selectedId === id
+/** Whether node `id`'s turn is running now (the agent's, or another program's it follows). */
+export const selectIsRunning = (id: string) => (s: State) =>
+  s.nodesById.get(id)?.outcome === 'running'
 /** The shown node where the conversation stands (the node folding it away when hidden). */
 export const conversationTip = (s: GraphView): string | null =>
   shownAncestor(s.fullIndex, s.positions, activeTip(s.nodes))
