@@ -115,8 +115,8 @@ export class ViewedSession {
    * mid-turn (killed, crashed, its machine asleep), and the turn shows as it does in the file
    * opened afresh: stopped or failed, not running for ever. Its next line makes it running again.
    */
-  writerAtWork(now = Date.now()): boolean {
-    return this.grewAt !== null && now - this.grewAt < this.writerQuietMs
+  writerAtWork(): boolean {
+    return this.grewAt !== null && Date.now() - this.grewAt < this.writerQuietMs
   }
 
   private grew(onChange: () => void): void {
