@@ -8,7 +8,6 @@
 //
 // Builds are serialized by a lock file in out/: processes starting together (a test suite) wait
 // for one build instead of writing the same folder at once.
-import { spawnSync } from 'node:child_process'
 import {
   closeSync,
   existsSync,
@@ -24,6 +23,14 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const projectRoot = dirname(dirname(fileURLToPath(import.meta.url)))
+
+/**
+ * spawnSync, loaded only when a build runs: every command starts through this file, and
+ * node:child_process costs ~2 ms to load (the rewind command itself never loads it).
+ */
+function spawnBuild(...args) {
+  return process.getBuiltinModule('node:child_process').spawnSync(...args)
+}
 
 const APP = {
   outputs: ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'],
@@ -110,7 +117,7 @@ export function ensureBuild(root = projectRoot) {
     () => !buildIsFresh(root),
     () => {
       console.log('rewind-studio: building the app (electron-vite build)…')
-      const result = spawnSync(
+      const result = spawnBuild(
         process.execPath,
         [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
         { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] }
@@ -127,7 +134,7 @@ export function ensureCliBuild(root = projectRoot) {
     () => !cliBuildIsFresh(root),
     () => {
       // A child process: the build's imports (esbuild) stay out of the command's own process.
-      const result = spawnSync(
+      const result = spawnBuild(
         process.execPath,
         [
           '--input-type=module',
