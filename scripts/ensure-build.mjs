@@ -44,8 +44,8 @@ const CLI = {
 
 /** The newest mtime under `path`; 0 when it does not exist (a copy holding only the build). */
 function newestMtime(path) {
-  if (!existsSync(path)) return 0
-  const stat = statSync(path)
+  const stat = statSync(path, { throwIfNoEntry: false })
+  if (stat === undefined) return 0
   if (!stat.isDirectory()) return stat.mtimeMs
   let newest = stat.mtimeMs
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)))
