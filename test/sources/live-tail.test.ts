@@ -12,7 +12,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { LoadProblem } from '../../src/core/session/problems'
+import type { LoadProblem, ProblemLog } from '../../src/core/session/problems'
 import { SessionStore } from '../../src/core/session/store'
 import { FileTail } from '../../src/core/sources/live-tail'
 import { launchScriptedStudio } from '../support/scripted-studio'
@@ -40,8 +40,8 @@ function recorder() {
   }
   return {
     listener: {
-      appended: (values: unknown[], lines: number[], problems: LoadProblem[]) =>
-        push({ kind: 'appended', values, lines, problems }),
+      appended: (values: unknown[], lines: number[], problems: ProblemLog) =>
+        push({ kind: 'appended', values, lines, problems: problems.listed }),
       reset: () => push({ kind: 'reset' })
     },
     /** Resolves with the next call (in order). */

@@ -2,6 +2,7 @@
 // Claude Code transcripts, pi and oh-my-pi sessions (mapped onto the same tree model), with their
 // sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
+import { MAX_LISTED_PROBLEMS } from '../../core/session/problems'
 import { contentText, typedPrompt, type TreeRecord } from '../../core/session/tree'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
@@ -180,7 +181,9 @@ export function inspectJson(loaded: LoadedSession) {
       source: run.source,
       messages: run.tree.size
     })),
-    problems: loaded.problems
+    problems: loaded.problems,
+    /** Problems found past those listed: a file of millions lists the first ones of each source. */
+    unlistedProblems: loaded.unlistedProblems
   }
 }
 
@@ -267,8 +270,14 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
     }
   }
   out('')
-  out(loaded.problems.length === 0 ? 'No problems.' : `Problems (${loaded.problems.length}):`)
+  const problems = loaded.problems.length + loaded.unlistedProblems
+  out(problems === 0 ? 'No problems.' : `Problems (${problems}):`)
   for (const p of loaded.problems) out(`  line ${p.line}: ${p.kind}: ${p.message}`)
+  if (loaded.unlistedProblems > 0) {
+    out(
+      `  … and ${loaded.unlistedProblems} more, not listed (the first ${MAX_LISTED_PROBLEMS} the lines, the tree and the format each found are)`
+    )
+  }
   if (loaded.tornTail)
     out('The last line is torn (a write was cut off); every earlier record is intact.')
 }

@@ -9,14 +9,17 @@
 // is incomplete until the writer finishes it.
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs'
 import { MAX_RECORD_DEPTH, nestsTooDeep } from './json-depth'
-import type { LoadProblem } from './problems'
+import { type LoadProblem, ProblemLog } from './problems'
 
 export interface ParsedJsonl {
   /** Every line that parsed, in file order (any JSON value: the tree judges what it is). */
   values: unknown[]
   /** The 1-based line number of each value. */
   lines: number[]
+  /** The first MAX_LISTED_PROBLEMS problems (ProblemLog), and a torn last line's. */
   problems: LoadProblem[]
+  /** Problems found past those listed. */
+  unlistedProblems: number
   /** The last line was incomplete (a crash or full disk mid-write); it is not in `values`. */
   tornTail: boolean
   /** False when the last byte is not '\n': the next append must start a fresh line first. */
@@ -31,6 +34,8 @@ const CHUNK_BYTES = 4 * 1024 * 1024
 export interface LineSink {
   value(value: unknown, line: number): void
   problem(problem: LoadProblem): void
+  /** The sink only counts problems now (ProblemLog.full): a bad line's message need not be made. */
+  readonly full?: boolean
 }
 
 /**
@@ -44,6 +49,9 @@ function parseLines(text: string, firstLine: number, last: boolean, sink: LineSi
   // type feedback and threw that code away at the end of every chunk, and the next chunk's lines
   // went through the interpreter until it was optimized again (bench/cli-startup.ts).
   let next = firstLine
+  // A line that is not JSON costs an exception: made without a stack trace it costs half (a
+  // hostile file of millions of bad lines).
+  const stackTraceLimit = Error.stackTraceLimit
   while (start < text.length) {
     const nl = text.indexOf('\n', start)
     const end = nl === -1 ? text.length : nl
@@ -51,15 +59,20 @@ function parseLines(text: string, firstLine: number, last: boolean, sink: LineSi
     const line = text.slice(start, end)
     start = end + 1
     if (line === '') continue
+    // Writes are whole lines ending in '\n', so only the unterminated last line can be a
+    // partial write; a bad line anywhere else was written bad (or edited by hand).
+    const torn = last && nl === -1
+    if (sink.full === true && !torn && !mayBeJson(line)) {
+      sink.problem({ line: lineNo, kind: 'malformed', message: NOT_JSON })
+      continue
+    }
+    let value: unknown
+    Error.stackTraceLimit = 0
     try {
-      const value: unknown = JSON.parse(line)
-      if (nestsTooDeep(line, value)) sink.problem(tooDeep(lineNo))
-      else sink.value(value, lineNo)
+      value = JSON.parse(line)
     } catch (error) {
+      Error.stackTraceLimit = stackTraceLimit
       if (line.trim() === '') continue
-      // Writes are whole lines ending in '\n', so only the unterminated last line can be a
-      // partial write; a bad line anywhere else was written bad (or edited by hand).
-      const torn = last && nl === -1
       sink.problem({
         line: lineNo,
         kind: torn ? 'torn-tail' : 'malformed',
@@ -67,9 +80,38 @@ function parseLines(text: string, firstLine: number, last: boolean, sink: LineSi
           ? `incomplete last line (${line.length} characters): a write was cut off; earlier records are intact`
           : `not JSON: ${(error as Error).message}`
       })
+      continue
     }
+    Error.stackTraceLimit = stackTraceLimit
+    if (nestsTooDeep(line, value)) sink.problem(tooDeep(lineNo))
+    else sink.value(value, lineNo)
   }
   return next
+}
+
+/** Said of a bad line only counted (its details are not listed): no JSON.parse to word it. */
+const NOT_JSON = 'not JSON'
+
+/**
+ * Whether a line may be JSON, by its first character: a value's first, or whitespace (then
+ * JSON.parse decides). What fails here is not parsed: garbage costs no exception.
+ */
+function mayBeJson(line: string): boolean {
+  const c = line.charCodeAt(0)
+  return (
+    c === 0x7b || // {
+    c === 0x5b || // [
+    c === 0x22 || // "
+    c === 0x2d || // -
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x74 || // t
+    c === 0x66 || // f
+    c === 0x6e || // n
+    c === 0x20 ||
+    c === 0x09 ||
+    c === 0x0d ||
+    c === 0xfeff
+  )
 }
 
 function tooDeep(line: number): LoadProblem {
@@ -91,7 +133,8 @@ export function parseJsonl(text: string): ParsedJsonl {
 function collector(keep?: (value: unknown) => unknown) {
   const values: unknown[] = []
   const lines: number[] = []
-  const problems: LoadProblem[] = []
+  const problems = new ProblemLog()
+  let torn: LoadProblem | null = null
   return {
     sink: {
       value(value: unknown, line: number) {
@@ -99,14 +142,20 @@ function collector(keep?: (value: unknown) => unknown) {
         lines.push(line)
       },
       problem(problem: LoadProblem) {
-        problems.push(problem)
+        // A torn last line is always listed: the store and the live tail act on it.
+        if (problem.kind === 'torn-tail') torn = problem
+        else problems.add(problem)
+      },
+      get full() {
+        return problems.full
       }
     } satisfies LineSink,
     result: (endsWithNewline: boolean): ParsedJsonl => ({
       values,
       lines,
-      problems,
-      tornTail: problems.some((p) => p.kind === 'torn-tail'),
+      problems: torn === null ? problems.listed : [...problems.listed, torn],
+      unlistedProblems: problems.unlisted,
+      tornTail: torn !== null,
       endsWithNewline
     })
   }

@@ -31,8 +31,10 @@ export interface LoadedSession {
   tree: SessionTree
   /** The file line of each record in tree.records. */
   lines: readonly number[]
-  /** Parse problems and tree problems, by line. */
+  /** Parse problems and tree problems, by line: the first of each source (ProblemLog). */
   problems: LoadProblem[]
+  /** Problems found past those listed. */
+  unlistedProblems: number
   tornTail: boolean
   /** False when the file's last byte is not '\n'. */
   endsWithNewline: boolean
@@ -112,6 +114,7 @@ export function loadParsed(
       tree,
       lines: parsed.lines,
       problems: sortByLine([...empty, ...parsed.problems, ...treeProblems(tree, parsed.lines)]),
+      unlistedProblems: parsed.unlistedProblems + tree.unlistedProblems,
       subagents: [],
       backups: null
     }
@@ -122,6 +125,7 @@ export function loadParsed(
     tree: builder.tree,
     lines: builder.lines,
     problems: sortByLine([...empty, ...parsed.problems, ...builder.problems()]),
+    unlistedProblems: parsed.unlistedProblems + builder.unlistedProblems,
     subagents: builder.subagents(),
     backups: builder.backups
   }
@@ -171,7 +175,12 @@ export class SessionBuilder {
   }
 
   problems(): LoadProblem[] {
-    return sortByLine([...this.mapper.problems, ...treeProblems(this.tree, this.lines)])
+    return sortByLine([...this.mapper.problems.listed, ...treeProblems(this.tree, this.lines)])
+  }
+
+  /** Problems found past those problems() lists. */
+  get unlistedProblems(): number {
+    return this.mapper.problems.unlisted + this.tree.unlistedProblems
   }
 
   subagents(): SubagentRun[] {

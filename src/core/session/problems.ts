@@ -1,5 +1,6 @@
 // What loading found wrong in a session file. Loading never fails on bad content: it keeps every
-// record it can and lists each problem with its line number, for inspect and the app's notices.
+// record it can and lists each problem with its line number (the first MAX_LISTED_PROBLEMS of
+// each source, the rest counted), for inspect and the app's notices.
 //
 // Plain types, not zod schemas: nothing validates a problem (loading makes them), and this module
 // is on the path of every read of a session, where loading zod cost `inspect` ~60 ms of its start.
@@ -28,6 +29,29 @@ export interface LoadProblem {
   message: string
 }
 
+/**
+ * Problems listed one by one per source (the lines, the tree, a format's mapper); past that they
+ * are counted. A hostile file can hold millions: 2,000,000 lines of `x` (4 MB) took the app 40 s
+ * and 1.7 GB to open, most of it in their objects.
+ */
+export const MAX_LISTED_PROBLEMS = 1000
+
+/** Problems as they are found: the first MAX_LISTED_PROBLEMS kept, the rest counted. */
+export class ProblemLog<P = LoadProblem> {
+  readonly listed: P[] = []
+  unlisted = 0
+
+  add(problem: P): void {
+    if (this.listed.length < MAX_LISTED_PROBLEMS) this.listed.push(problem)
+    else this.unlisted++
+  }
+
+  /** Whether another problem would only be counted: its details need not be made. */
+  get full(): boolean {
+    return this.listed.length >= MAX_LISTED_PROBLEMS
+  }
+}
+
 /** Why a file holding no record is no session (loading and listing both say it). */
 export function emptyFileMessage(bytes: number): string {
   return `${bytes === 0 ? 'the file is empty (0 bytes)' : 'the file holds only blank lines'}: no session header, no records (a crash between creating a session and writing its header leaves this)`
@@ -35,19 +59,26 @@ export function emptyFileMessage(bytes: number): string {
 
 /**
  * The app's notice for a session read with problems (none when it has none); a problem's message
- * can quote the line (JSON.parse's does), so it is escaped. The file is not
- * changed: what could be read is shown, and `inspect` lists every problem. A torn last line is
- * left out: the app says that in its own words (ours) or waits for the line (a session followed
- * while its tool writes it).
+ * can quote the line (JSON.parse's does), so it is escaped. The file is not changed: what could
+ * be read is shown, and `inspect` lists the problems (the first ones, past ProblemLog's limit).
+ * A torn last line is left out: the app says that in its own words (ours) or waits for the line
+ * (a session followed while its tool writes it).
  */
-export function problemsNotice(file: string, problems: readonly LoadProblem[]): string[] {
+export function problemsNotice(
+  file: string,
+  problems: readonly LoadProblem[],
+  /** Problems found past those listed (ProblemLog). */
+  unlisted = 0
+): string[] {
   const listed = problems.filter((p) => p.kind !== 'torn-tail')
   const first = listed[0]
   if (first === undefined) return []
-  const more = listed.length > 1 ? `, and ${listed.length - 1} more` : ''
-  const count = listed.length === 1 ? 'A problem' : `${listed.length} problems`
+  const total = listed.length + unlisted
+  const more = total > 1 ? `, and ${total - 1} more` : ''
+  const count = total === 1 ? 'A problem' : `${total} problems`
+  const lists = total === 1 ? 'lists it' : unlisted > 0 ? 'lists the first ones' : 'lists them'
   return [
-    `${count} in this session's file (line ${first.line}: ${escapeControlCharsOneLine(first.message)}${more}). Everything else is shown and the file is unchanged; \`rewind-studio inspect ${shellWord(file)}\` lists ${listed.length === 1 ? 'it' : 'them'}.`
+    `${count} in this session's file (line ${first.line}: ${escapeControlCharsOneLine(first.message)}${more}). Everything else is shown and the file is unchanged; \`rewind-studio inspect ${shellWord(file)}\` ${lists}.`
   ]
 }
 

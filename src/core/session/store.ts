@@ -105,6 +105,8 @@ export class SessionStore {
     readonly header: SessionHeader,
     private readonly treeModel: SessionTree,
     readonly problems: LoadProblem[],
+    /** Problems found past those listed (ProblemLog). */
+    readonly unlistedProblems: number,
     readonly tornTail: boolean,
     writer: Writer | null,
     readonly readOnlyReason: string | null
@@ -165,6 +167,7 @@ export class SessionStore {
       header,
       SessionTree.fromRecords([]),
       [],
+      0,
       false,
       writer,
       null
@@ -205,6 +208,7 @@ export class SessionStore {
         header,
         loaded.tree,
         loaded.problems,
+        loaded.unlistedProblems,
         loaded.tornTail,
         null,
         reason
@@ -240,6 +244,7 @@ export class SessionStore {
       header,
       loaded.tree,
       loaded.problems,
+      loaded.unlistedProblems,
       loaded.tornTail,
       writer,
       null

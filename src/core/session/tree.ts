@@ -22,7 +22,7 @@ import type {
   UserRecord
 } from './records'
 import { isObject, isString, type Json } from './json'
-import type { LoadProblemKind } from './problems'
+import { type LoadProblemKind, MAX_LISTED_PROBLEMS, ProblemLog } from './problems'
 import { UuidIndex } from './uuid-index'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 
@@ -116,7 +116,7 @@ export class SessionTree {
   private treeSize = new Int32Array(0)
   /** Nodes whose parent has not appeared (yet): uuid of the parent → waiting children. */
   private readonly waiting = new Map<string, number[]>()
-  private readonly fixedProblems: TreeProblem[] = []
+  private readonly fixedProblems = new ProblemLog<TreeProblem>()
   private readonly fileChangesOf = new Map<string, FileChangeRecord[]>()
   private readonly labelMap = new Map<string, string>()
   private readonly summaryList: SummaryEntry[] = []
@@ -211,18 +211,28 @@ export class SessionTree {
     return this.nodeRecord.length
   }
 
+  /** The first problems of each kind of check (ProblemLog); unlistedProblems counts the rest. */
   get problems(): TreeProblem[] {
-    const missing: TreeProblem[] = []
+    const missing = new ProblemLog<TreeProblem>()
     for (const [parent, children] of this.waiting) {
       for (const child of children) {
-        missing.push({
+        missing.add({
           index: this.nodeIndex[child] ?? -1,
           kind: 'missing-parent',
           message: `parent ${parent} of ${this.uuidOf(child)} is not in the file: shown as a root`
         })
+        if (missing.full) break
       }
+      if (missing.full) break
     }
-    return [...this.fixedProblems, ...missing].sort((a, b) => a.index - b.index)
+    return [...this.fixedProblems.listed, ...missing.listed].sort((a, b) => a.index - b.index)
+  }
+
+  /** Problems found past those `problems` lists. */
+  get unlistedProblems(): number {
+    let waitingChildren = 0
+    for (const children of this.waiting.values()) waitingChildren += children.length
+    return this.fixedProblems.unlisted + Math.max(0, waitingChildren - MAX_LISTED_PROBLEMS)
   }
 
   /** Whether any record (a node, a label, a file change, a leaf move) has this uuid. */
@@ -539,7 +549,7 @@ export class SessionTree {
   }
 
   private problem(index: number, kind: LoadProblemKind, message: string): void {
-    this.fixedProblems.push({ index, kind, message })
+    this.fixedProblems.add({ index, kind, message })
   }
 }
 

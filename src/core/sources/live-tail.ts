@@ -10,11 +10,11 @@
 //   the start: `reset` first, then every line as appended.
 import { type FSWatcher, closeSync, openSync, statSync, watch } from 'node:fs'
 import { type LineSink, type ReadPosition, readLines } from '../session/jsonl'
-import type { LoadProblem } from '../session/problems'
+import { ProblemLog } from '../session/problems'
 
 export interface TailListener {
   /** Complete lines appended since the last call, parsed, with their line numbers and problems. */
-  appended(values: unknown[], lines: number[], problems: LoadProblem[]): void
+  appended(values: unknown[], lines: number[], problems: ProblemLog): void
   /** The file was replaced or truncated: what was read before is void; it is read from the start. */
   reset(): void
   /** The file could not be read (gone, no permission): following goes on, it may come back. */
@@ -105,13 +105,16 @@ export class FileTail {
     if (size === this.position.offset) return
     const values: unknown[] = []
     const lines: number[] = []
-    const problems: LoadProblem[] = []
+    const problems = new ProblemLog()
     const sink: LineSink = {
       value: (value, line) => {
         values.push(value)
         lines.push(line)
       },
-      problem: (problem) => problems.push(problem)
+      problem: (problem) => problems.add(problem),
+      get full() {
+        return problems.full
+      }
     }
     let fd: number
     try {
@@ -130,6 +133,8 @@ export class FileTail {
     } finally {
       closeSync(fd)
     }
-    if (values.length > 0 || problems.length > 0) this.listener.appended(values, lines, problems)
+    if (values.length > 0 || problems.listed.length > 0) {
+      this.listener.appended(values, lines, problems)
+    }
   }
 }

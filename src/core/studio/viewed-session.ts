@@ -21,7 +21,7 @@ import {
 import type { ForeignFormatName, ForeignReader, SubagentRun } from '../session/foreign/types'
 import { type ReadPosition, readJsonlFile } from '../session/jsonl'
 import { SessionBuilder, readSidecars } from '../session/load'
-import { type LoadProblem, problemsNotice } from '../session/problems'
+import { ProblemLog, problemsNotice } from '../session/problems'
 import type { SessionTree } from '../session/tree'
 import { FileTail } from '../sources/live-tail'
 
@@ -41,7 +41,7 @@ export class ViewedSession {
   private quietTimer: NodeJS.Timeout | null = null
   private backupFolder: ClaudeCodeBackups | null = null
   /** Lines that could not be read as JSON (the builder's problems are the records'). */
-  private parseProblems: LoadProblem[]
+  private parseProblems: ProblemLog
   /** problemsNotice's last answer, and what it was made from. */
   private notice: { builder: SessionBuilder; count: number; text: string[] } | null = null
 
@@ -58,10 +58,13 @@ export class ViewedSession {
   }
 
   /** The whole file, and where a follower goes on from. */
-  private read(): { built: SessionBuilder; readTo: ReadPosition; problems: LoadProblem[] } {
+  private read(): { built: SessionBuilder; readTo: ReadPosition; problems: ProblemLog } {
     const parsed = readJsonlFile(this.file)
     // A last line without its '\n' that did not parse is being written: it is read once complete.
     const pending = !parsed.endsWithNewline && parsed.tornTail
+    const problems = new ProblemLog()
+    for (const problem of parsed.problems) if (problem.kind !== 'torn-tail') problems.add(problem)
+    problems.unlisted += parsed.unlistedProblems
     return {
       built: SessionBuilder.of(this.reader, parsed, readSidecars(this.reader, this.file)),
       readTo: {
@@ -69,7 +72,7 @@ export class ViewedSession {
         nextLine: parsed.nextLine,
         ino: parsed.ino
       },
-      problems: parsed.problems
+      problems
     }
   }
 
@@ -79,7 +82,8 @@ export class ViewedSession {
     this.tail = new FileTail(this.file, this.readTo, {
       appended: (values, lines, problems) => {
         values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
-        this.parseProblems.push(...problems)
+        for (const problem of problems.listed) this.parseProblems.add(problem)
+        this.parseProblems.unlisted += problems.unlisted
         if (this.tail !== null) this.readTo = this.tail.at
         if (values.length > 0) this.grew(onChange)
         onChange()
@@ -87,7 +91,7 @@ export class ViewedSession {
       reset: () => {
         // Replaced or truncated: read again from the start (FileTail goes on from there too).
         try {
-          this.parseProblems = []
+          this.parseProblems = new ProblemLog()
           this.built = SessionBuilder.of(
             this.reader,
             { values: [], lines: [] },
@@ -163,9 +167,14 @@ export class ViewedSession {
    */
   problemsNotice(): string[] {
     const builder = this.builder
-    const count = this.parseProblems.length + builder.added
+    const parse = this.parseProblems
+    const count = parse.listed.length + parse.unlisted + builder.added
     if (this.notice?.builder !== builder || this.notice.count !== count) {
-      const text = problemsNotice(this.file, [...this.parseProblems, ...builder.problems()])
+      const text = problemsNotice(
+        this.file,
+        [...parse.listed, ...builder.problems()],
+        parse.unlisted + builder.unlistedProblems
+      )
       this.notice = { builder, count, text }
     }
     return this.notice.text

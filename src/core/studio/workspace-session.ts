@@ -91,7 +91,7 @@ export class WorkspaceSession {
             'The session file ended in a torn line (a crash mid-write); every complete record was kept.'
           ]
         : []),
-      ...problemsNotice(store.file, store.problems),
+      ...problemsNotice(store.file, store.problems, store.unlistedProblems),
       ...history.notices,
       ...recovered
     ]

@@ -34,7 +34,7 @@
 import { basename, dirname, join } from 'node:path'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
-import type { LoadProblem } from '../problems'
+import { ProblemLog } from '../problems'
 import { SessionTree, isPrompt, type TreeRecord } from '../tree'
 import { ClaudeCodeFileHistory } from './claude-code-history'
 import { ParentResolver } from './parents'
@@ -80,7 +80,7 @@ interface SubagentCall {
 }
 
 class ClaudeCodeMapper implements ForeignMapper {
-  readonly problems: LoadProblem[] = []
+  readonly problems = new ProblemLog()
   readonly backups = new ClaudeCodeFileHistory()
   private header: Json | null = null
   /** 'main' for a session, 'sidechain' for a sub-agent's transcript; null until a message says. */
@@ -242,7 +242,7 @@ class ClaudeCodeMapper implements ForeignMapper {
     const logical = parent === null ? stringOrNull(v.logicalParentUuid) : null
     if (logical === null || this.parents.known(logical))
       return this.parents.resolve(parent ?? logical)
-    this.problems.push({
+    this.problems.add({
       line,
       kind: 'missing-parent',
       message: `the logical parent ${logical} of compaction ${String(v.uuid)} is not in the file: ${this.lastDrawn === null ? 'shown as a root' : `attached after ${this.lastDrawn}, the record before it in the file`}`

@@ -12,7 +12,7 @@
 // oh-my-pi (oh-my-pi.ts) writes the same entries and reads through this mapper.
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
-import type { LoadProblem } from '../problems'
+import { ProblemLog } from '../problems'
 import { ParentResolver } from './parents'
 import { foreignRecord } from './raw'
 import type { Emit, ForeignFormatName, ForeignMapper, ForeignReader, SubagentRun } from './types'
@@ -36,7 +36,7 @@ export function looksLikePi(first: unknown): boolean {
 export const PI_COMPACTION_TYPE = 'pi:compaction'
 
 export class PiMapper implements ForeignMapper {
-  readonly problems: LoadProblem[] = []
+  readonly problems = new ProblemLog()
   readonly backups = null
   private headerSeen = false
   private version = 1

@@ -2,7 +2,7 @@
 // any format the same way, and read it incrementally while another program appends to it
 // (SessionBuilder). A reader is one module per format in this folder; it imports nothing from the
 // loader, so adding a format is one file here and one line in load.ts's list.
-import type { LoadProblem } from '../problems'
+import type { ProblemLog } from '../problems'
 import type { SessionTree } from '../tree'
 
 export type ForeignFormatName = 'claude-code' | 'pi' | 'oh-my-pi'
@@ -32,7 +32,7 @@ export type Emit = (record: unknown, line: number) => void
 export interface ForeignMapper {
   add(value: unknown, line: number, emit: Emit): void
   /** Problems the mapping found so far (a compaction whose logical parent is missing...). */
-  readonly problems: readonly LoadProblem[]
+  readonly problems: ProblemLog
   /** Sub-agent runs found so far (inline sidechains, and the sidecar files given). */
   subagents(): SubagentRun[]
   /** What the format's own backups say about the files, when it keeps any. */
