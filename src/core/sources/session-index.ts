@@ -196,7 +196,9 @@ export class SessionIndex {
       const summary: FileSummary = grown ? structuredClone(previous.summary) : emptySummary()
       const sink: LineSink = {
         value: (value) => addRecord(summary, source, value),
-        problem: (problem) => addProblem(summary, problem.line)
+        problem: (problem) => addProblem(summary, problem.line),
+        // A summary counts problems, never words them: garbage lines need no JSON.parse.
+        full: true
       }
       const result = readLines(fd, sink, {
         from: grown ? previous.scanned : 0,
