@@ -72,7 +72,8 @@ const expectedErrors = new Set([
   'WorkspaceRefusedError',
   'SessionError',
   'ModelConfigError',
-  'WriteFailedError'
+  'WriteFailedError',
+  'TooManyRecordsError'
 ])
 
 export function failWith(error: unknown): number {

@@ -3,15 +3,20 @@
 // (10 MB) 36 s. Each bad line became a problem object, and each failed JSON.parse an exception
 // with a stack trace." Problems are listed up to MAX_LISTED_PROBLEMS per source and counted past
 // that (ProblemLog); a line past the list that cannot start JSON is not parsed at all; the
-// notices and `inspect` give the whole count.
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+// notices and `inspect` give the whole count. And records cost memory by their count (15,000,000
+// lines of `{}`, 45 MB, took 2 GB): a file of more than MAX_RECORDS is refused in words, and the
+// workspace opens a new session beside it.
+import { appendFileSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { MAX_RECORDS } from '../../src/core/session/jsonl'
 import { readSessionFile } from '../../src/core/session/load'
 import { sessionFileName, sessionsDir } from '../../src/core/session/paths'
 import { MAX_LISTED_PROBLEMS } from '../../src/core/session/problems'
 import { claudeCode } from '../../src/core/session/foreign/claude-code'
+import { SessionStore } from '../../src/core/session/store'
+import { openSessionStore } from '../../src/core/studio/launch'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
 import type { AppInfo } from '../../src/shared/views'
 import { runCli } from '../support/cli'
@@ -110,5 +115,38 @@ describe('a session file with a million problems', () => {
     } finally {
       session.close()
     }
+  })
+
+  it('of more records than are read: refused in words; the workspace opens a new session beside it', async () => {
+    const home = root()
+    const cwd = root()
+    const sessionId = '01900000-0000-7000-8000-0000000000bb'
+    const dir = sessionsDir(home, cwd)
+    mkdirSync(dir, { recursive: true })
+    const file = join(dir, sessionFileName('2026-01-01T00:00:00.000Z', sessionId))
+    // Numbers: JSON that makes no object, so the test itself stays small (10 MB, no 2 GB).
+    writeFileSync(
+      file,
+      `${JSON.stringify({ ...header(sessionId), cwd })}\n${'1\n'.repeat(MAX_RECORDS)}`
+    )
+    const size = statSync(file).size
+
+    expect(() => SessionStore.open(file)).toThrow(
+      `Cannot open ${file}: it holds more than 5,000,000 records, more than Rewind Studio reads`
+    )
+    const run = await runCli(['inspect', file])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('it holds more than 5,000,000 records')
+
+    const store = openSessionStore(home, cwd, { kind: 'latest-or-new' })
+    try {
+      expect(store.file).not.toBe(file)
+      expect(store.openingNotices).toEqual([
+        expect.stringContaining('A new session was started; that file is unchanged.')
+      ])
+    } finally {
+      store.close()
+    }
+    expect(statSync(file).size).toBe(size)
   })
 })

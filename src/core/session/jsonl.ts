@@ -28,6 +28,25 @@ export interface ParsedJsonl {
 
 /** A line longer than this is skipped as a problem (no session writes one; V8 cannot hold it). */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024
+/**
+ * The most records a file is read with: a 1 GB session holds ~1,200,000. Past it, reading stops
+ * with TooManyRecordsError rather than exhaust the heap: kept records cost memory by their count
+ * (15,000,000 lines of `{}`, 45 MB, took 2 GB), so a file of tiny ones can be hostile.
+ */
+export const MAX_RECORDS = 5_000_000
+
+export class TooManyRecordsError extends Error {
+  constructor(
+    readonly max: number,
+    /** The file, when the message should name it. */
+    file?: string
+  ) {
+    super(
+      `${file === undefined ? '' : `Cannot open ${file}: `}it holds more than ${max.toLocaleString('en-US')} records, more than Rewind Studio reads (a 1 GB session holds about 1,200,000)`
+    )
+    this.name = 'TooManyRecordsError'
+  }
+}
 const CHUNK_BYTES = 4 * 1024 * 1024
 
 /** What to do with each line: parsed JSON, or the problem it is. */
@@ -130,7 +149,7 @@ export function parseJsonl(text: string): ParsedJsonl {
 }
 
 /** `keep`: what is kept of each parsed value (default: the value as parsed). */
-function collector(keep?: (value: unknown) => unknown) {
+function collector(keep?: (value: unknown) => unknown, maxRecords = MAX_RECORDS) {
   const values: unknown[] = []
   const lines: number[] = []
   const problems = new ProblemLog()
@@ -138,6 +157,7 @@ function collector(keep?: (value: unknown) => unknown) {
   return {
     sink: {
       value(value: unknown, line: number) {
+        if (values.length >= maxRecords) throw new TooManyRecordsError(maxRecords)
         values.push(keep === undefined ? value : keep(value))
         lines.push(line)
       },
@@ -297,6 +317,8 @@ export type ReadJsonlOptions = Omit<ReadLinesOptions, 'from'> & {
    * kept costs the garbage collector a copy of every record (bench/cli-startup.ts).
    */
   keep?: (value: unknown) => unknown
+  /** For tests: MAX_RECORDS. */
+  maxRecords?: number
 }
 
 /** A whole session file, read in chunks (see the top of this module). */
@@ -311,7 +333,7 @@ export function readJsonlFile(file: string, options: ReadJsonlOptions = {}): Fil
 
 /** readJsonlFile on an open descriptor (the store reads through the one it locked for). */
 export function readJsonlFd(fd: number, options: ReadJsonlOptions = {}): FileJsonl {
-  const collected = collector(options.keep)
+  const collected = collector(options.keep, options.maxRecords)
   const read = readLines(fd, collected.sink, { ...options, from: 0, finalLine: true })
   return {
     ...collected.result(read.endsWithNewline !== false),

@@ -30,7 +30,7 @@ import { uuidv7 } from './uuid-v7'
 import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_RECORD_DEPTH, deeperThanLimit, nestsTooDeep } from './json-depth'
-import { type ReadPosition, readJsonlFile } from './jsonl'
+import { type ReadPosition, TooManyRecordsError, readJsonlFile } from './jsonl'
 import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
@@ -114,6 +114,9 @@ export class SessionStore {
     this.writer = writer
   }
 
+  /** What the app says when it opens this store, besides its problems (set by who opened it). */
+  readonly openingNotices: string[] = []
+
   static create(opts: {
     home: string
     cwd: string
@@ -190,7 +193,7 @@ export class SessionStore {
       parsed = readJsonlFile(file)
     } catch (error) {
       release()
-      throw error
+      throw error instanceof TooManyRecordsError ? new TooManyRecordsError(error.max, file) : error
     }
     const loaded = loadParsed(parsed, parsed.bytes)
     const header = loaded.tree.header

@@ -4,6 +4,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EventSink } from '../../shared/contract'
 import { checkWorkspaceFolder } from '../files/workspace-root'
+import { TooManyRecordsError } from '../session/jsonl'
 import { SessionStore } from '../session/store'
 import { demoWorkspaceDir } from '../session/paths'
 import { StudioError } from './dispatch'
@@ -44,7 +45,18 @@ export function openSessionStore(home: string, cwd: string, choice: SessionChoic
       return SessionStore.create({ home, cwd })
     case 'latest-or-new': {
       const latest = SessionStore.latest(home, cwd)
-      return latest === null ? SessionStore.create({ home, cwd }) : SessionStore.open(latest)
+      if (latest === null) return SessionStore.create({ home, cwd })
+      try {
+        return SessionStore.open(latest)
+      } catch (error) {
+        if (!(error instanceof TooManyRecordsError)) throw error
+        // A file past what can be read must not keep the workspace from opening.
+        const store = SessionStore.create({ home, cwd })
+        store.openingNotices.push(
+          `${error.message}. A new session was started; that file is unchanged.`
+        )
+        return store
+      }
     }
     case 'latest': {
       const latest = SessionStore.latest(home, cwd)

@@ -85,6 +85,7 @@ export class WorkspaceSession {
       ...(options.compaction !== undefined ? { compaction: options.compaction } : {})
     })
     const notices = [
+      ...store.openingNotices,
       ...(store.readOnlyReason !== null ? [store.readOnlyReason] : []),
       ...(store.tornTail
         ? [
