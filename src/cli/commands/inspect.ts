@@ -275,7 +275,7 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
   for (const p of loaded.problems) out(`  line ${p.line}: ${p.kind}: ${p.message}`)
   if (loaded.unlistedProblems > 0) {
     out(
-      `  … and ${loaded.unlistedProblems} more, not listed (the first ${MAX_LISTED_PROBLEMS} the lines, the tree and the format each found are)`
+      `  … and ${loaded.unlistedProblems} more, not listed (each check lists its first ${MAX_LISTED_PROBLEMS})`
     )
   }
   if (loaded.tornTail)
