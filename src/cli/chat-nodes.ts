@@ -12,6 +12,7 @@ import { escapeControlCharsOneLine } from '../shared/control-chars'
 import { labelProblem } from '../shared/label-limit'
 import { maskSecrets } from '../shared/mask-secrets'
 import type { GraphNode, LeaveChoice, SessionGraph } from '../shared/views'
+import { shownOneLine } from '../shared/shown-text'
 import { restoreLines, say } from './format'
 
 /** What the node commands need of the chat. */
@@ -188,5 +189,5 @@ function tryResolve(v: View, ref: string): GraphNode | null {
 /** A node as a reply names it, numbered as the tree is now: “3. title”. */
 function nameOf(store: SessionStore, node: GraphNode): string {
   const number = listNodes(view(store).graph).find((l) => l.node.id === node.id)?.number ?? null
-  return `“${escapeControlCharsOneLine(maskSecrets(number === null ? node.title : `${number}. ${node.title}`))}”`
+  return `“${shownOneLine(number === null ? node.title : `${number}. ${node.title}`)}”`
 }

@@ -11,6 +11,11 @@ export function shownText(text: string): string {
   return escapeReorderingChars(maskSecrets(text))
 }
 
+/** `text` shown on one line whole: keys masked, every control and bidi character escaped. */
+export function shownOneLine(text: string): string {
+  return escapeControlCharsOneLine(maskSecrets(text))
+}
+
 /** The first line of `text`, shown as a title. */
 export function shownFirstLine(text: string, max: number): string {
   return shownLine(maskSecrets(text.trim()).split('\n', 1)[0] ?? '', max)

@@ -6,6 +6,7 @@ import { MAX_LISTED_PROBLEMS } from '../../core/session/problems'
 import { contentText, typedPrompt, type TreeRecord } from '../../core/session/tree'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
+import { shownOneLine } from '../../shared/shown-text'
 import { sayError } from '../format'
 
 const USAGE = 'Usage: rewind-studio inspect FILE [--json]'
@@ -325,7 +326,7 @@ const INDENT_BYTES = new Map<number, Buffer>()
  * newlines too (ids, labels and paths from a foreign file can hold anything).
  */
 function printableLine(line: string): string {
-  return escapeControlCharsOneLine(maskSecrets(line))
+  return shownOneLine(line)
 }
 
 /**

@@ -6,7 +6,7 @@ import { buildSessionGraph, indexTurns } from '../../core/studio/graph-view'
 import { resolveNode } from '../../core/studio/node-refs'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { MAX_LABEL_CHARS, labelProblem } from '../../shared/label-limit'
-import { maskSecrets } from '../../shared/mask-secrets'
+import { shownOneLine } from '../../shared/shown-text'
 import { say, sayError } from '../format'
 
 const USAGE = `Usage: rewind-studio label FILE N|ID TEXT…
@@ -66,7 +66,7 @@ export async function run(args: string[]): Promise<number> {
     } else {
       const label = text.trim()
       store.appendLabel({ targetUuid: node.id, label })
-      say(`Labelled “${title}”: ${escapeControlCharsOneLine(maskSecrets(label))}`)
+      say(`Labelled “${title}”: ${shownOneLine(label)}`)
     }
     return 0
   } catch (error) {

@@ -7,9 +7,7 @@
 // graph draws them as ONE node, the report. What the agent explored between its checkpoint and
 // that rewind (an abandoned branch off the checkpoint's turn) is drawn under the report as an
 // `exploration` node, so the explored steps hang off the report that replaced them.
-import { maskSecrets } from '../../shared/mask-secrets'
-import { escapeControlCharsOneLine } from '../../shared/control-chars'
-import { shownFirstLine } from '../../shared/shown-text'
+import { shownFirstLine, shownOneLine } from '../../shared/shown-text'
 import type {
   FilesAt,
   GraphNode,
@@ -93,7 +91,7 @@ function summaryHeadline(summary: string): string {
 }
 
 function shownLabel(label: string | undefined): string | null {
-  return label === undefined ? null : escapeControlCharsOneLine(maskSecrets(label))
+  return label === undefined ? null : shownOneLine(label)
 }
 
 /** Each conversation record mapped to the graph node it belongs to, in parents-first order. */
