@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MAX_RECORDS } from '../../src/core/session/jsonl'
-import { readSessionFile } from '../../src/core/session/load'
+import { loadSessionText, readSessionFile } from '../../src/core/session/load'
 import { sessionFileName, sessionsDir } from '../../src/core/session/paths'
 import { MAX_LISTED_PROBLEMS } from '../../src/core/session/problems'
 import { claudeCode } from '../../src/core/session/foreign/claude-code'
@@ -63,6 +63,21 @@ describe('a session file with a million problems', () => {
       message: expect.stringContaining('not JSON: Unexpected token')
     })
     expect(loaded.tree.size).toBe(2)
+  })
+
+  it("counts the tree's missing parents past the list too", () => {
+    const orphans = MAX_LISTED_PROBLEMS + 500
+    const text = [
+      { ...header('s1'), cwd: '/work' },
+      ...Array.from({ length: orphans }, (_, i) => user(`u${i}`, `gone${i}`, 'hello'))
+    ]
+      .map((record) => `${JSON.stringify(record)}\n`)
+      .join('')
+    const loaded = loadSessionText(text)
+    expect(loaded.problems.filter((p) => p.kind === 'missing-parent')).toHaveLength(
+      MAX_LISTED_PROBLEMS
+    )
+    expect(loaded.unlistedProblems).toBe(500)
   })
 
   it('`inspect` gives the whole count and lists the first ones', async () => {

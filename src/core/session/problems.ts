@@ -46,6 +46,12 @@ export class ProblemLog<P = LoadProblem> {
     else this.unlisted++
   }
 
+  /** Problems another log found: those it listed, and the count of those it did not. */
+  addAll(listed: readonly P[], unlisted: number): void {
+    for (const problem of listed) this.add(problem)
+    this.unlisted += unlisted
+  }
+
   /** Whether another problem would only be counted: its details need not be made. */
   get full(): boolean {
     return this.listed.length >= MAX_LISTED_PROBLEMS

@@ -22,7 +22,7 @@ import type {
   UserRecord
 } from './records'
 import { isObject, isString, type Json } from './json'
-import { type LoadProblemKind, MAX_LISTED_PROBLEMS, ProblemLog } from './problems'
+import { type LoadProblemKind, ProblemLog } from './problems'
 import { UuidIndex } from './uuid-index'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 
@@ -213,26 +213,32 @@ export class SessionTree {
 
   /** The first problems of each kind of check (ProblemLog); unlistedProblems counts the rest. */
   get problems(): TreeProblem[] {
-    const missing = new ProblemLog<TreeProblem>()
-    for (const [parent, children] of this.waiting) {
-      for (const child of children) {
-        missing.add({
-          index: this.nodeIndex[child] ?? -1,
-          kind: 'missing-parent',
-          message: `parent ${parent} of ${this.uuidOf(child)} is not in the file: shown as a root`
-        })
-        if (missing.full) break
-      }
-      if (missing.full) break
-    }
-    return [...this.fixedProblems.listed, ...missing.listed].sort((a, b) => a.index - b.index)
+    return [...this.fixedProblems.listed, ...this.missingParents().listed].sort(
+      (a, b) => a.index - b.index
+    )
   }
 
   /** Problems found past those `problems` lists. */
   get unlistedProblems(): number {
-    let waitingChildren = 0
-    for (const children of this.waiting.values()) waitingChildren += children.length
-    return this.fixedProblems.unlisted + Math.max(0, waitingChildren - MAX_LISTED_PROBLEMS)
+    return this.fixedProblems.unlisted + this.missingParents().unlisted
+  }
+
+  /** A problem per node whose parent never came; past the list only counted, none made. */
+  private missingParents(): ProblemLog<TreeProblem> {
+    const missing = new ProblemLog<TreeProblem>()
+    for (const [parent, children] of this.waiting) {
+      for (const child of children) {
+        if (missing.full) missing.unlisted++
+        else {
+          missing.add({
+            index: this.nodeIndex[child] ?? -1,
+            kind: 'missing-parent',
+            message: `parent ${parent} of ${this.uuidOf(child)} is not in the file: shown as a root`
+          })
+        }
+      }
+    }
+    return missing
   }
 
   /** Whether any record (a node, a label, a file change, a leaf move) has this uuid. */

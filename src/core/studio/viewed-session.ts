@@ -63,8 +63,10 @@ export class ViewedSession {
     // A last line without its '\n' that did not parse is being written: it is read once complete.
     const pending = !parsed.endsWithNewline && parsed.tornTail
     const problems = new ProblemLog()
-    for (const problem of parsed.problems) if (problem.kind !== 'torn-tail') problems.add(problem)
-    problems.unlisted += parsed.unlistedProblems
+    problems.addAll(
+      parsed.problems.filter((problem) => problem.kind !== 'torn-tail'),
+      parsed.unlistedProblems
+    )
     return {
       built: SessionBuilder.of(this.reader, parsed, readSidecars(this.reader, this.file)),
       readTo: {
@@ -82,8 +84,7 @@ export class ViewedSession {
     this.tail = new FileTail(this.file, this.readTo, {
       appended: (values, lines, problems) => {
         values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
-        for (const problem of problems.listed) this.parseProblems.add(problem)
-        this.parseProblems.unlisted += problems.unlisted
+        this.parseProblems.addAll(problems.listed, problems.unlisted)
         if (this.tail !== null) this.readTo = this.tail.at
         if (values.length > 0) this.grew(onChange)
         onChange()
