@@ -1,6 +1,7 @@
 // Keeping one record under MAX_PERSIST_CHARS of text. A huge tool output (a 50 MB log cat'ed by
 // Bash) must not bloat the session or the next open, but dropping it silently would leave the
 // model and the user guessing: the cut text ends with a notice saying how much was left out.
+import { isObject, isString } from './json'
 import { MAX_PERSIST_CHARS } from './records'
 
 /** Identifiers, not content: never cut (a cut signature or tool id breaks the next request). */
@@ -155,9 +156,5 @@ function fitsEntries(value: unknown, max: number): boolean {
 }
 
 function isBlock(value: unknown): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { type?: unknown }).type === 'string'
-  )
+  return isObject(value) && isString(value.type)
 }
