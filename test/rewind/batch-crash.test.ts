@@ -11,6 +11,7 @@ import { isUnsettledPack, listPacks, packsDir } from '../../src/core/files/pack-
 import { collectGarbage } from '../../src/core/files/retention'
 import { fileChangeRecords } from '../../src/core/rewind/other-sessions'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { SPARE_NAME, SPARES_FOLDER } from '../../src/core/files/spare-files'
 import { sessionsDir, workspaceFolder } from '../../src/core/session/paths'
 import { SessionStore } from '../../src/core/session/store'
 import { makeWorkspace, openSession } from './fixture'
@@ -99,5 +100,20 @@ describe('a crash while a command is backed up', () => {
     utimesSync(join(packs, temps[0] ?? ''), old, old)
     await collectGarbage(where.home, workspace)
     expect(readdirSync(packs).filter((name) => name.endsWith('.tmp'))).toEqual([])
+  })
+  it('leaves the spare files it made ahead (spare-files.ts): gc keeps them while young, removes them once stale', async () => {
+    const { where } = withFiles()
+    await killedWhenPaused(where.home, where.cwd, 'after-blobs')
+    const spares = join(historyPaths(where.home, where.cwd).blobs, SPARES_FOLDER)
+    const left = readdirSync(spares)
+    expect(left.length).toBeGreaterThan(0)
+    for (const name of left) expect(name).toMatch(SPARE_NAME)
+    const workspace = workspaceFolder(where.cwd)
+    await collectGarbage(where.home, workspace)
+    expect(readdirSync(spares).sort()).toEqual(left.sort())
+    const old = new Date(Date.now() - 2 * 86_400_000)
+    for (const name of left) utimesSync(join(spares, name), old, old)
+    await collectGarbage(where.home, workspace)
+    expect(readdirSync(spares)).toEqual([])
   })
 })

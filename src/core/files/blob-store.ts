@@ -29,6 +29,7 @@
 import { hash as digestOf } from 'node:crypto'
 import {
   closeSync,
+  constants,
   existsSync,
   openSync,
   readFileSync,
@@ -42,6 +43,7 @@ import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { WriteFailedError } from '../os/write-failure'
+import { writeAllSync } from '../os/write-all'
 import { applyDelta, DeltaIndex, encodeDelta, encodeEdits } from './delta'
 import {
   type PackedBlob,
@@ -52,6 +54,7 @@ import {
   PackWriter,
   readPackIndex
 } from './pack-file'
+import { SPARES_FOLDER, SpareFiles } from './spare-files'
 
 /** Level 1 keeps the first checkpoint's snapshot of a big workspace quick; git's loose objects use the same. */
 const COMPRESSION_LEVEL = 1
@@ -176,8 +179,23 @@ export class BlobStore {
   private packsCheckedAt = 0
   private readonly packReader = new PackReader()
   private readonly batches = new Set<PendingBatch>()
+  /** Files made ahead for loose blobs (spare-files.ts), for a store that lives through turns. */
+  private spares: SpareFiles | null = null
 
   constructor(readonly dir: string) {}
+
+  /** Keeps spare files ready for this store's loose blobs from now on, until close(). */
+  keepSpareFiles(): Promise<void> {
+    this.spares ??= new SpareFiles(join(this.dir, SPARES_FOLDER))
+    return this.spares.fill()
+  }
+
+  /** Removes the spare files not used (the store stays usable, making its files as it goes). */
+  async close(): Promise<void> {
+    const spares = this.spares
+    this.spares = null
+    await spares?.close()
+  }
 
   pathOf(hash: string): string {
     // A hash comes from session records; a malformed one must not become a path.
@@ -451,20 +469,32 @@ export class BlobStore {
   }
 
   /**
-   * Writes a blob file (temp + rename, so a crash leaves none or a whole one). A failure names
+   * Writes a blob file (into a spare or a new temp file, then renamed: a crash leaves none or a
+   * whole one). A failure names
    * the backup folder (it may be on another disk than the workspace): the caller says what it
    * refused because of it.
    */
   private writeLoose(hash: string, stored: Buffer): void {
     const target = this.pathOf(hash)
     const shard = dirname(target)
-    // pid + counter: unique without asking the OS for random bytes per blob.
-    const temp = `${target}.${process.pid}-${++tempCount}.tmp`
     try {
       if (!this.shards.has(shard)) {
         ensurePrivateDir(shard)
         this.shards.add(shard)
       }
+    } catch (error) {
+      throw new WriteFailedError(`a backup in ${this.dir}`, error)
+    }
+    const spare = this.spares?.take() ?? null
+    if (spare === null || !writeInto(spare, target, stored)) this.writeNewFile(target, stored)
+    this.renewedAt.set(hash, Date.now())
+  }
+
+  private writeNewFile(target: string, stored: Buffer): void {
+    const shard = dirname(target)
+    // pid + counter: unique without asking the OS for random bytes per blob.
+    const temp = `${target}.${process.pid}-${++tempCount}.tmp`
+    try {
       // 0600 whatever the backed-up file's mode was: that mode is kept in the records.
       try {
         writePrivateFileSync(temp, stored)
@@ -479,7 +509,6 @@ export class BlobStore {
       rmSync(temp, { force: true })
       throw new WriteFailedError(`a backup in ${this.dir}`, error)
     }
-    this.renewedAt.set(hash, Date.now())
   }
 
   /**
@@ -720,6 +749,27 @@ export class BlobStore {
     this.packed = null
     this.packFiles.clear()
     this.packReader.close()
+  }
+}
+
+/**
+ * Writes `bytes` into `spare` and renames it to `target`. False, the spare removed, when the spare
+ * is gone (a gc removed it) or cannot be written: the caller then makes a file of its own, which
+ * says what went wrong if that fails too.
+ */
+function writeInto(spare: string, target: string, bytes: Buffer): boolean {
+  try {
+    const fd = openSync(spare, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW)
+    try {
+      writeAllSync(fd, bytes)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(spare, target)
+    return true
+  } catch {
+    rmSync(spare, { force: true })
+    return false
   }
 }
 

@@ -161,8 +161,14 @@ export class FileHistory implements WriteGuard {
    */
   prepareForCommands(): Promise<void> {
     // The folders the turns' backups go into, made once the baseline is taken, rather than one
-    // in most of the first turns' backups (blob-store.ts makeShardFolders; it never throws).
-    return this.takeBaseline().then(() => (this.shardFolders ??= this.blobs.makeShardFolders()))
+    // in most of the first turns' backups (blob-store.ts makeShardFolders), then the files they
+    // are written into (spare-files.ts). Neither throws.
+    return this.takeBaseline().then(
+      () =>
+        (this.shardFolders ??= this.blobs
+          .makeShardFolders()
+          .then(() => this.blobs.keepSpareFiles()))
+    )
   }
 
   /** The baseline, taken once (commands wait for it, not for the shard folders). */
@@ -219,9 +225,10 @@ export class FileHistory implements WriteGuard {
     return result
   }
 
-  /** Stops watching and removes this session's live marker. */
+  /** Stops watching, removes this session's live marker and the backups' spare files. */
   async close(): Promise<void> {
     this.watcher.close()
+    await this.blobs.close()
     await unmarkActive(this.paths.active, this.sessionId)
     await fs.rm(join(this.paths.watch, this.sessionId), { recursive: true, force: true })
   }

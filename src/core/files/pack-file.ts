@@ -16,8 +16,7 @@ import {
   readdirSync,
   readSync,
   renameSync,
-  rmSync,
-  statSync
+  rmSync
 } from 'node:fs'
 import { join } from 'node:path'
 import { ensurePrivateDir, openPrivateFileSync } from '../os/private-files'
@@ -60,29 +59,8 @@ export function listPacks(dir: string): string[] {
   }
 }
 
-/**
- * Removes the temp files of packs whose writer died (a crash mid-batch) before `beforeMs`: a
- * live writer's temp file is minutes old at most. Returns how many went.
- */
-export function removeStalePackTemps(dir: string, beforeMs: number): number {
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
-    throw error
-  }
-  let removed = 0
-  for (const name of names) {
-    if (!/^[0-9a-f]{16}\.pack\.tmp$/.test(name)) continue
-    const file = join(dir, name)
-    const stats = statSync(file, { throwIfNoEntry: false })
-    if (stats === undefined || stats.mtimeMs >= beforeMs) continue
-    rmSync(file, { force: true })
-    removed++
-  }
-  return removed
-}
+/** A pack's temp file while it is written (a crash mid-batch leaves one: retention removes it). */
+export const PACK_TEMP_NAME = /^[0-9a-f]{16}\.pack\.tmp$/
 
 /**
  * A pack being written, blob by blob, to a temp file beside where it will be: readable from here

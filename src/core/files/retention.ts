@@ -26,9 +26,11 @@ import {
   packsDir,
   readPackIndex,
   readPacked,
-  removeStalePackTemps,
+  PACK_TEMP_NAME,
   writePack
 } from './pack-file'
+import { SPARE_NAME, SPARES_FOLDER } from './spare-files'
+import { removeStaleFiles } from './stale-files'
 
 export interface RetentionPolicy {
   maxBytes: number
@@ -168,8 +170,10 @@ export async function collectGarbage(
   let packedBlobs = 0
   if (options.dryRun !== true) {
     const doomedHashes = new Set(doomed.map((b) => b.hash))
-    // What a batch a crash cut short left: its blobs were never named by a record.
-    removeStalePackTemps(packsDir(paths.blobs), graceStart)
+    // What a writer that died left: a batch's pack cut short (its blobs were never named by a
+    // record), spares it never took (spare-files.ts).
+    removeStaleFiles(packsDir(paths.blobs), PACK_TEMP_NAME, graceStart)
+    removeStaleFiles(join(paths.blobs, SPARES_FOLDER), SPARE_NAME, graceStart)
     const store = new BlobStore(paths.blobs)
     rewritePacks(paths, store, packs, blobs, doomedHashes)
     for (const blob of doomed) if (blob.file !== null) await fs.rm(blob.file, { force: true })
