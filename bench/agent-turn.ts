@@ -71,7 +71,7 @@ const source = (turn: number) =>
   ).join('\n')
 const command = (turn: number) => `echo "turn ${turn}" >> log.txt`
 
-/** Answers at once: a Write, then a Bash command, then a closing text, for the prompt "turn N". */
+/** Answers at once, with its usage: a Write, then a Bash command, then a closing text, for "turn N". */
 const model: ModelClient = {
   id: 'bench',
   async complete(request: ModelRequest): Promise<ModelReply> {
@@ -92,7 +92,9 @@ const model: ModelClient = {
     return {
       content,
       stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
-      model: 'bench'
+      model: 'bench',
+      // As the API's every reply does (the context meter then counts from it, not estimating).
+      usage: { input_tokens: 2_000 + 300 * turn, output_tokens: 40 }
     }
   }
 }
