@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -72,5 +72,58 @@ describe('listJournals with the states wanted', () => {
     expect(damaged).toEqual([])
     await listJournals(dir, damaged)
     expect(damaged[0]).toMatch(/is damaged/)
+  })
+
+  it('reads a finished journal once listed as finished, which takes 16 of them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-journals-'))
+    const pending = journal('pending')
+    const finished = Array.from({ length: 15 }, (_, i) =>
+      journal(i % 2 === 0 ? 'recorded' : 'rolled-back')
+    )
+    for (const j of [pending, ...finished]) await saveJournal(dir, j)
+    const unfinished = new Set<JournalState>(['pending', 'applied'])
+    const ids = async () => (await listJournals(dir, [], () => true, unfinished)).map((j) => j.id)
+    const listed = () =>
+      existsSync(join(dir, 'finished'))
+        ? readFileSync(join(dir, 'finished'), 'latin1').split('\n').filter(Boolean).sort()
+        : []
+    // 15 finished: read again at each start, not listed yet (listing costs a folder fsync).
+    expect(await ids()).toEqual([pending.id])
+    expect(listed()).toEqual([])
+    // The 16th is the pending one, finished now.
+    await saveJournal(dir, { ...pending, state: 'recorded' })
+    expect(await ids()).toEqual([])
+    const all = [pending, ...finished].map((j) => j.id).sort()
+    expect(listed()).toEqual(all)
+    // A listed journal is not read: garbage in its place goes unnoticed by recovery (a listing
+    // of every journal still reports it).
+    writeFileSync(join(dir, `${finished[0]?.id}.json`), 'not a journal')
+    const damaged: string[] = []
+    expect(await listJournals(dir, damaged, () => true, unfinished)).toEqual([])
+    expect(damaged).toEqual([])
+    await listJournals(dir, damaged)
+    expect(damaged[0]).toMatch(/is damaged/)
+    // Journals retention pruned leave the list when it is written again.
+    for (const j of finished.slice(1, 6)) rmSync(join(dir, `${j.id}.json`))
+    const more = Array.from({ length: 16 }, () => journal('recorded'))
+    for (const j of more) await saveJournal(dir, j)
+    const fresh = journal('applied')
+    await saveJournal(dir, fresh)
+    expect(await ids()).toEqual([fresh.id])
+    const pruned = new Set(finished.slice(1, 6).map((j) => j.id))
+    expect(listed()).toEqual(
+      [...all.filter((id) => !pruned.has(id)), ...more.map((j) => j.id)].sort()
+    )
+  })
+
+  it('a damaged list of finished journals costs reads, never a journal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-journals-'))
+    const saved = [journal('pending'), journal('recorded'), journal('applied')]
+    for (const j of saved) await saveJournal(dir, j)
+    // Torn, or written by hand: an unfinished id cut short, garbage, nothing that is an id.
+    writeFileSync(join(dir, 'finished'), `${saved[0]?.id.slice(0, 20)}\n\u0000garbage\n`)
+    const unfinished = new Set<JournalState>(['pending', 'applied'])
+    const found = await listJournals(dir, [], () => true, unfinished)
+    expect(found.map((j) => j.id).sort()).toEqual([saved[0]?.id, saved[2]?.id].sort())
   })
 })

@@ -9,6 +9,7 @@ import { uuidv7 } from '../session/uuid-v7'
 import * as z from 'zod'
 import { RewindMode } from '../../shared/messages'
 import { listDirIfPresent } from '../os/list-dir'
+import { readFinishedIds, saveFinishedIds } from './finished-journals'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 
 export const RestoreOp = z.object({
@@ -159,12 +160,25 @@ export async function listJournals(
   states?: ReadonlySet<JournalState>
 ): Promise<RestoreJournal[]> {
   const names = await listDirIfPresent(dir)
+  // Asked for unfinished ones only (recovery): the journals known finished are not read at all.
+  const finished =
+    states !== undefined && !FINISHED.some((state) => states.has(state))
+      ? await readFinishedIds(dir)
+      : null
+  const present = new Set<string>()
+  let newlyFinished = 0
   const journals: RestoreJournal[] = []
   for (const name of names.sort()) {
     const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''
     if (!ID.test(id)) continue
+    present.add(id)
+    if (finished?.has(id) === true) continue
     try {
       const end = states === undefined ? null : stateAtEnd(journalFile(dir, id))
+      if (end !== null && FINISHED.includes(end) && finished !== null) {
+        finished.add(id)
+        newlyFinished++
+      }
       if (end !== null && states?.has(end) === false) continue
       const journal = await readJournal(dir, id, wanted)
       if (journal !== null) journals.push(journal)
@@ -173,8 +187,22 @@ export async function listJournals(
       damaged.push((error as Error).message)
     }
   }
+  // Listed again once enough more are finished to pay for the folder's fsync that listing takes
+  // (each start after a rewind finds its journal finished); pruned ones leave the list then.
+  if (finished !== null && newlyFinished >= FINISHED_TO_LIST) {
+    await saveFinishedIds(
+      dir,
+      [...finished].filter((id) => present.has(id))
+    )
+  }
   return journals
 }
+
+/** Finished journals read again at each start before they are listed (see above). */
+const FINISHED_TO_LIST = 16
+
+/** States a journal never leaves (see finished-journals.ts). */
+const FINISHED: readonly JournalState[] = ['recorded', 'rolled-back']
 
 /**
  * The state a journal's last bytes give, or null when they do not say. saveJournal writes
