@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCode } from '../../src/core/session/foreign/claude-code'
+import { MAX_RECORDS } from '../../src/core/session/jsonl'
 import { buildSessionGraph } from '../../src/core/studio/graph-view'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
 import { copyFixture } from './cc-fixtures'
@@ -34,8 +35,20 @@ afterEach(() => {
   for (const v of viewed.splice(0)) v.close()
 })
 
-function view(file: string, home: string, claudeHome: string, writerQuietMs?: number) {
-  const session = new ViewedSession(file, claudeCode, { home, claudeHome }, writerQuietMs)
+function view(
+  file: string,
+  home: string,
+  claudeHome: string,
+  writerQuietMs?: number,
+  maxRecords?: number
+) {
+  const session = new ViewedSession(
+    file,
+    claudeCode,
+    { home, claudeHome },
+    writerQuietMs,
+    maxRecords === undefined ? {} : { maxRecords }
+  )
   viewed.push(session)
   let changes = 0
   session.follow(() => changes++)
@@ -113,5 +126,53 @@ describe('a Claude Code session file another program is writing', () => {
     appendFromChild(cc.file, `${rest[1]}\n`)
     await expect.poll(changes, { timeout: 10_000 }).toBe(3)
     expect(session.writerAtWork()).toBe(true)
+  })
+
+  it('stops following a file that grows past the records read, says so, and keeps what it read', async () => {
+    const cc = copyFixture('rewind-parallel')
+    const { head, rest } = split(cc.file)
+    writeFileSync(cc.file, head)
+    const { session, changes } = view(cc.file, cc.home, cc.claudeHome)
+    const before = session.tree.records.length
+    // A writer gone wrong: five million and one tiny lines at once (15 MB), past MAX_RECORDS
+    // with what the file held. Read whole, they would hold gigabytes of the app's heap.
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        'require("fs").appendFileSync(process.argv[1], "{}\\n".repeat(Number(process.argv[2])))',
+        cc.file,
+        String(MAX_RECORDS + 1)
+      ],
+      { encoding: 'utf8' }
+    )
+    expect(child.status).toBe(0)
+    await expect
+      .poll(() => session.problemsNotice().join('\n'), { timeout: 60_000 })
+      .toMatch(/Stopped following .*: it holds more than 5,000,000 records/)
+    expect(changes()).toBeGreaterThan(0)
+    expect(session.tree.records.length).toBe(before)
+    expect(prompts(session)).toEqual(['create the config', 'make two notes', 'change the mode'])
+    // The writer goes on: nothing more is read.
+    appendFromChild(cc.file, `${rest.join('\n')}\n`)
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    expect(session.tree.records.length).toBe(before)
+  })
+
+  it('counts what it read when it opened the file against the bound', async () => {
+    const cc = copyFixture('rewind-parallel')
+    const { head, rest } = split(cc.file)
+    writeFileSync(cc.file, head)
+    const lines = head.trimEnd().split('\n').length
+    // Room for the branch's lines and no more.
+    const { session } = view(cc.file, cc.home, cc.claudeHome, undefined, lines + rest.length)
+    appendFromChild(cc.file, `${rest.join('\n')}\n`)
+    await expect.poll(() => session.tree.leaves().length, { timeout: 10_000 }).toBe(2)
+    expect(session.problemsNotice().join('\n')).not.toMatch(/Stopped following/)
+    appendFromChild(cc.file, '{}\n')
+    await expect
+      .poll(() => session.problemsNotice().join('\n'), { timeout: 10_000 })
+      .toMatch(/Stopped following/)
+    expect(session.tree.leaves()).toHaveLength(2)
   })
 })

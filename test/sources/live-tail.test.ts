@@ -2,6 +2,7 @@
 // read, a half-written last line waits for its newline, a file replaced or truncated is read again
 // from the start; the studio pushes the new graph when a line lands, and never writes the file.
 // (How soon is measured by bench/live-tail.ts, not asserted here.)
+import { spawnSync } from 'node:child_process'
 import {
   appendFileSync,
   readFileSync,
@@ -12,9 +13,10 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { MAX_RECORDS } from '../../src/core/session/jsonl'
 import type { LoadProblem, ProblemLog } from '../../src/core/session/problems'
 import { SessionStore } from '../../src/core/session/store'
-import { FileTail } from '../../src/core/sources/live-tail'
+import { FileTail, type TailOptions } from '../../src/core/sources/live-tail'
 import { launchScriptedStudio } from '../support/scripted-studio'
 import type { GraphUpdate } from '../../src/shared/graph-encoding'
 import type { SessionGraph } from '../../src/shared/views'
@@ -32,6 +34,7 @@ function recorder() {
   const calls: (
     | { kind: 'appended'; values: unknown[]; lines: number[]; problems: LoadProblem[] }
     | { kind: 'reset' }
+    | { kind: 'stopped'; message: string }
   )[] = []
   let wake: (() => void) | null = null
   const push = (call: (typeof calls)[number]) => {
@@ -42,7 +45,8 @@ function recorder() {
     listener: {
       appended: (values: unknown[], lines: number[], problems: ProblemLog) =>
         push({ kind: 'appended', values, lines, problems: problems.listed }),
-      reset: () => push({ kind: 'reset' })
+      reset: () => push({ kind: 'reset' }),
+      stopped: (error: Error) => push({ kind: 'stopped', message: error.message })
     },
     /** Resolves with the next call (in order). */
     async next() {
@@ -53,9 +57,13 @@ function recorder() {
   }
 }
 
-function tailOf(file: string, listener: ReturnType<typeof recorder>['listener']) {
+function tailOf(
+  file: string,
+  listener: ReturnType<typeof recorder>['listener'],
+  options: TailOptions = {}
+) {
   const { size, ino } = statSync(file)
-  const tail = new FileTail(file, { offset: size, nextLine: 2, ino }, listener)
+  const tail = new FileTail(file, { offset: size, nextLine: 2, ino }, listener, options)
   cleanup.push(() => tail.close())
   return tail
 }
@@ -81,6 +89,27 @@ describe('a file followed while another program writes it', () => {
       lines: [3],
       problems: []
     })
+  })
+
+  it('stops following once the file holds more records than are read, keeping none past the bound', async () => {
+    const { base } = makeWorkspace()
+    const file = join(base, 'live.jsonl')
+    writeFileSync(file, '{"n":1}\n{"n":2}\n')
+    const r = recorder()
+    const tail = tailOf(file, r.listener, { held: 2, maxRecords: 5 })
+    appendFileSync(file, '{"n":3}\n{"n":4}\n')
+    expect(await r.next()).toMatchObject({ kind: 'appended', values: [{ n: 3 }, { n: 4 }] })
+    // One more fits (5 held); the two after it do not: none of the three is handed on.
+    appendFileSync(file, '{"n":5}\n{"n":6}\n{"n":7}\n')
+    expect(await r.next()).toEqual({
+      kind: 'stopped',
+      message: expect.stringMatching(/holds more than 5 records/)
+    })
+    // Stopped for good: later appends are not read.
+    appendFileSync(file, '{"n":8}\n')
+    tail.check()
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(r.pendingCalls()).toBe(0)
   })
 
   it('reads a truncated or replaced file again from the start', async () => {
@@ -154,5 +183,40 @@ describe('the studio on a session another process is writing', () => {
     // Every line is one the writer appended; the studio added nothing.
     expect(readFileSync(created.file, 'utf8')).toBe(written)
     expect(written.trimEnd().split('\n')).toHaveLength(4)
+  })
+
+  it('stops following it, with a notice, once it grows past the records read', async () => {
+    const where = makeWorkspace({ 'a.txt': 'a' })
+    const created = SessionStore.create({ home: where.home, cwd: where.cwd })
+    created.appendMessage({ role: 'user', content: 'first prompt' })
+    created.close()
+    const writer = await startSessionWriter(created.file)
+    cleanup.push(() => writer.close())
+    const notices: string[] = []
+    const studio = await launchScriptedStudio({
+      home: where.home,
+      cwd: where.cwd,
+      permissionMode: 'default',
+      session: { kind: 'id', id: created.sessionId },
+      emit: (event, payload) => {
+        const p = payload as { type?: string; message?: string }
+        if (event === 'agent:event' && p.type === 'notice') notices.push(p.message ?? '')
+      }
+    })
+    cleanup.push(() => studio.close())
+    // Another program gone wrong appends five million tiny lines at once.
+    const child = spawnSync(process.execPath, [
+      '-e',
+      'require("fs").appendFileSync(process.argv[1], "{}\\n".repeat(Number(process.argv[2])))',
+      created.file,
+      String(MAX_RECORDS)
+    ])
+    expect(child.status).toBe(0)
+    await expect
+      .poll(() => notices.join('\n'), { timeout: 60_000 })
+      .toMatch(
+        /Stopped following .*holds more than 5,000,000 records.*What was read before is shown/
+      )
+    expect((await studio.graph()).nodes.map((n) => n.title)).toEqual(['first prompt'])
   })
 })

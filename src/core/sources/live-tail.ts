@@ -8,8 +8,17 @@
 // - A last line without its '\n' is half-written: it waits for the newline (jsonl.ts readLines).
 // - A file replaced (another inode) or truncated (shorter than what was read) is read again from
 //   the start: `reset` first, then every line as appended.
+// - Bounded as opening is (jsonl.ts MAX_RECORDS): a file that grows past it while followed (a
+//   writer gone wrong, or a hostile one appending millions of tiny lines) stops being followed,
+//   with `stopped`, before the lines past the bound are kept. What was handed on stays.
 import { type FSWatcher, closeSync, openSync, statSync, watch } from 'node:fs'
-import { type LineSink, type ReadPosition, readLines } from '../session/jsonl'
+import {
+  type LineSink,
+  MAX_RECORDS,
+  type ReadPosition,
+  TooManyRecordsError,
+  readLines
+} from '../session/jsonl'
 import { ProblemLog } from '../session/problems'
 
 export interface TailListener {
@@ -19,6 +28,17 @@ export interface TailListener {
   reset(): void
   /** The file could not be read (gone, no permission): following goes on, it may come back. */
   failed?(error: Error): void
+  /** The file grew past the records read (MAX_RECORDS): following has stopped for good. */
+  stopped(error: TooManyRecordsError): void
+}
+
+export interface TailOptions {
+  pollMs?: number
+  debounceMs?: number
+  /** Records the follower holds from the file already (read before following it). */
+  held?: number
+  /** The most records held from the file (MAX_RECORDS unless a test says fewer). */
+  maxRecords?: number
 }
 
 /** How often the file is looked at without a watch event. */
@@ -32,14 +52,17 @@ export class FileTail {
   private poll: NodeJS.Timeout | null = null
   private pending: NodeJS.Timeout | null = null
   private closed = false
+  /** Records held from the file: those read before, and those handed on since. */
+  private held: number
 
   constructor(
     private readonly file: string,
     from: ReadPosition,
     private readonly listener: TailListener,
-    private readonly options: { pollMs?: number; debounceMs?: number } = {}
+    private readonly options: TailOptions = {}
   ) {
     this.position = { ...from }
+    this.held = options.held ?? 0
     this.watchFile()
     this.poll = setInterval(() => this.check(), options.pollMs ?? POLL_MS)
     this.poll.unref()
@@ -96,6 +119,7 @@ export class FileTail {
     }
     if (ino !== this.position.ino || size < this.position.offset) {
       this.position = { offset: 0, nextLine: 1, ino }
+      this.held = 0
       this.listener.reset()
       if (this.closed) return // the listener reads the file again itself
       this.watchFile()
@@ -106,8 +130,10 @@ export class FileTail {
     const values: unknown[] = []
     const lines: number[] = []
     const problems = new ProblemLog()
+    const max = this.options.maxRecords ?? MAX_RECORDS
     const sink: LineSink = {
       value: (value, line) => {
+        if (this.held + values.length >= max) throw new TooManyRecordsError(max)
         values.push(value)
         lines.push(line)
       },
@@ -130,9 +156,15 @@ export class FileTail {
         finalLine: false
       })
       this.position = { offset: read.complete, nextLine: read.nextLine, ino }
+    } catch (error) {
+      if (!(error instanceof TooManyRecordsError)) throw error
+      this.close()
+      this.listener.stopped(error)
+      return
     } finally {
       closeSync(fd)
     }
+    this.held += values.length
     if (values.length > 0 || problems.listed.length > 0) {
       this.listener.appended(values, lines, problems)
     }

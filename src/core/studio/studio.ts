@@ -155,18 +155,29 @@ export class Studio {
     this.tail = null
     const from = store.followFrom
     if (from === null) return
-    const tail: FileTail = new FileTail(store.file, from, {
-      appended: (records) => {
-        store.follow(records, tail.at)
-        this.shapeChanged()
+    const tail: FileTail = new FileTail(
+      store.file,
+      from,
+      {
+        appended: (records) => {
+          store.follow(records, tail.at)
+          this.shapeChanged()
+        },
+        reset: () => {
+          tail.close()
+          void this.replaceSession(() => SessionStore.open(store.file, { readOnly: true })).catch(
+            (error: unknown) => this.notice('error', (error as Error).message)
+          )
+        },
+        stopped: (error) => {
+          this.notice(
+            'error',
+            `Stopped following ${store.file}: ${error.message}. What was read before is shown.`
+          )
+        }
       },
-      reset: () => {
-        tail.close()
-        void this.replaceSession(() => SessionStore.open(store.file, { readOnly: true })).catch(
-          (error: unknown) => this.notice('error', (error as Error).message)
-        )
-      }
-    })
+      { held: store.tree().records.length }
+    )
     this.tail = tail
   }
 

@@ -23,7 +23,7 @@ import { type ReadPosition, readJsonlFile } from '../session/jsonl'
 import { SessionBuilder, readSidecars } from '../session/load'
 import { ProblemLog, problemsNotice } from '../session/problems'
 import type { SessionTree } from '../session/tree'
-import { FileTail } from '../sources/live-tail'
+import { FileTail, type TailOptions } from '../sources/live-tail'
 
 /**
  * How long a writer may be silent and still be taken as at work. Claude Code's longest silence
@@ -44,21 +44,33 @@ export class ViewedSession {
   private parseProblems: ProblemLog
   /** problemsNotice's last answer, and what it was made from. */
   private notice: { builder: SessionBuilder; count: number; text: string[] } | null = null
+  /** Why following the file stopped for good (it grew past what is read), or null. */
+  private stoppedFollowing: string | null = null
+  /** Records read from the file when it was read whole (the tail's bound counts them). */
+  private heldRecords = 0
 
   constructor(
     readonly file: string,
     readonly reader: ForeignReader,
     private readonly dirs: { home: string; claudeHome: string },
-    private readonly writerQuietMs = WRITER_QUIET_MS
+    private readonly writerQuietMs = WRITER_QUIET_MS,
+    /** The tail's options (a test's smaller bound on the records followed). */
+    private readonly tailOptions: Pick<TailOptions, 'maxRecords'> = {}
   ) {
-    const { built, readTo, problems } = this.read()
+    const { built, readTo, problems, held } = this.read()
     this.built = built
     this.readTo = readTo
     this.parseProblems = problems
+    this.heldRecords = held
   }
 
   /** The whole file, and where a follower goes on from. */
-  private read(): { built: SessionBuilder; readTo: ReadPosition; problems: ProblemLog } {
+  private read(): {
+    built: SessionBuilder
+    readTo: ReadPosition
+    problems: ProblemLog
+    held: number
+  } {
     const parsed = readJsonlFile(this.file)
     // A last line without its '\n' that did not parse is being written: it is read once complete.
     const pending = !parsed.endsWithNewline && parsed.tornTail
@@ -74,36 +86,48 @@ export class ViewedSession {
         nextLine: parsed.nextLine,
         ino: parsed.ino
       },
-      problems
+      problems,
+      held: parsed.values.length
     }
   }
 
   /** Calls `onChange` whenever appended lines (or a fresh read) changed the tree. */
   follow(onChange: () => void): void {
     this.tail?.close()
-    this.tail = new FileTail(this.file, this.readTo, {
-      appended: (values, lines, problems) => {
-        values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
-        this.parseProblems.addAll(problems.listed, problems.unlisted)
-        if (this.tail !== null) this.readTo = this.tail.at
-        if (values.length > 0) this.grew(onChange)
-        onChange()
-      },
-      reset: () => {
-        // Replaced or truncated: read again from the start (FileTail goes on from there too).
-        try {
-          this.parseProblems = new ProblemLog()
-          this.built = SessionBuilder.of(
-            this.reader,
-            { values: [], lines: [] },
-            readSidecars(this.reader, this.file)
-          )
+    this.stoppedFollowing = null
+    this.tail = new FileTail(
+      this.file,
+      this.readTo,
+      {
+        appended: (values, lines, problems) => {
+          values.forEach((value, i) => this.built.add(value, lines[i] ?? 0))
+          this.parseProblems.addAll(problems.listed, problems.unlisted)
+          if (this.tail !== null) this.readTo = this.tail.at
+          if (values.length > 0) this.grew(onChange)
           onChange()
-        } catch {
-          // Gone for a moment: the next look finds it again.
+        },
+        reset: () => {
+          // Replaced or truncated: read again from the start (FileTail goes on from there too).
+          try {
+            this.parseProblems = new ProblemLog()
+            this.built = SessionBuilder.of(
+              this.reader,
+              { values: [], lines: [] },
+              readSidecars(this.reader, this.file)
+            )
+            onChange()
+          } catch {
+            // Gone for a moment: the next look finds it again.
+          }
+        },
+        stopped: (error) => {
+          this.tail = null
+          this.stoppedFollowing = `Stopped following ${this.file}: ${error.message}. What was read before is shown; open it again to read it afresh.`
+          onChange()
         }
-      }
-    })
+      },
+      { held: this.heldRecords, ...this.tailOptions }
+    )
   }
 
   close(): void {
@@ -178,7 +202,9 @@ export class ViewedSession {
       )
       this.notice = { builder, count, text }
     }
-    return this.notice.text
+    return this.stoppedFollowing === null
+      ? this.notice.text
+      : [...this.notice.text, this.stoppedFollowing]
   }
 
   info(): NonNullable<AppInfo['foreign']> {
