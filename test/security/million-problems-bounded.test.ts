@@ -85,9 +85,11 @@ describe('a session file with a million problems', () => {
     hostileSession(file, 's1', '/work')
     const text = await runCli(['inspect', file])
     expect(text.code).toBe(0)
-    expect(text.stdout).toContain(`Problems (${GARBAGE + EMPTY_OBJECTS}):`)
     expect(text.stdout).toContain(
-      `… and ${GARBAGE + EMPTY_OBJECTS - 2 * MAX_LISTED_PROBLEMS} more, not listed`
+      `Problems (${(GARBAGE + EMPTY_OBJECTS).toLocaleString('en-US')}):`
+    )
+    expect(text.stdout).toContain(
+      `… and ${(GARBAGE + EMPTY_OBJECTS - 2 * MAX_LISTED_PROBLEMS).toLocaleString('en-US')} more, not listed`
     )
     const json = await runCli(['inspect', file, '--json'])
     const out = JSON.parse(json.stdout) as { problems: unknown[]; unlistedProblems: number }
@@ -107,7 +109,7 @@ describe('a session file with a million problems', () => {
     )
     const info = await h.value<AppInfo>('session:open', { sessionId })
     expect(info.notices.join('\n')).toContain(
-      `${GARBAGE + EMPTY_OBJECTS} problems in this session's file (line 4:`
+      `${(GARBAGE + EMPTY_OBJECTS).toLocaleString('en-US')} problems in this session's file (line 4:`
     )
     expect(info.notices.join('\n')).toContain('lists the first ones')
   })
@@ -126,7 +128,7 @@ describe('a session file with a million problems', () => {
       await expect.poll(() => changes, { timeout: 10_000 }).toBeGreaterThan(0)
       await expect
         .poll(() => session.problemsNotice().join(''), { timeout: 10_000 })
-        .toContain(`${GARBAGE} problems in this session's file`)
+        .toContain(`${GARBAGE.toLocaleString('en-US')} problems in this session's file`)
     } finally {
       session.close()
     }

@@ -272,11 +272,11 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
   }
   out('')
   const problems = loaded.problems.length + loaded.unlistedProblems
-  out(problems === 0 ? 'No problems.' : `Problems (${problems}):`)
+  out(problems === 0 ? 'No problems.' : `Problems (${problems.toLocaleString('en-US')}):`)
   for (const p of loaded.problems) out(`  line ${p.line}: ${p.kind}: ${p.message}`)
   if (loaded.unlistedProblems > 0) {
     out(
-      `  … and ${loaded.unlistedProblems} more, not listed (each check lists its first ${MAX_LISTED_PROBLEMS})`
+      `  … and ${loaded.unlistedProblems.toLocaleString('en-US')} more, not listed (each check lists its first ${MAX_LISTED_PROBLEMS.toLocaleString('en-US')})`
     )
   }
   if (loaded.tornTail)

@@ -80,8 +80,8 @@ export function problemsNotice(
   const first = listed[0]
   if (first === undefined) return []
   const total = listed.length + unlisted
-  const more = total > 1 ? `, and ${total - 1} more` : ''
-  const count = total === 1 ? 'A problem' : `${total} problems`
+  const more = total > 1 ? `, and ${(total - 1).toLocaleString('en-US')} more` : ''
+  const count = total === 1 ? 'A problem' : `${total.toLocaleString('en-US')} problems`
   const lists = total === 1 ? 'lists it' : unlisted > 0 ? 'lists the first ones' : 'lists them'
   return [
     `${count} in this session's file (line ${first.line}: ${escapeControlCharsOneLine(first.message)}${more}). Everything else is shown and the file is unchanged; \`rewind-studio inspect ${shellWord(file)}\` ${lists}.`
