@@ -869,7 +869,10 @@ export class Studio {
       }
       this.stopViewing()
       this.viewed = viewed
-      viewed.follow(() => this.shapeChanged())
+      viewed.follow(
+        () => this.shapeChanged(),
+        (notice) => this.notice('error', notice)
+      )
       this.shapeChanged()
       return this.info()
     })

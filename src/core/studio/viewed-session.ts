@@ -91,8 +91,11 @@ export class ViewedSession {
     }
   }
 
-  /** Calls `onChange` whenever appended lines (or a fresh read) changed the tree. */
-  follow(onChange: () => void): void {
+  /**
+   * Calls `onChange` whenever appended lines (or a fresh read) changed the tree, and `onStopped`
+   * with the notice (also kept in problemsNotice) if the file grows past what is read.
+   */
+  follow(onChange: () => void, onStopped: (notice: string) => void = () => undefined): void {
     this.tail?.close()
     this.stoppedFollowing = null
     this.tail = new FileTail(
@@ -122,7 +125,8 @@ export class ViewedSession {
         },
         stopped: (error) => {
           this.tail = null
-          this.stoppedFollowing = `Stopped following ${this.file}: ${error.message}. What was read before is shown; open it again to read it afresh.`
+          this.stoppedFollowing = `Stopped following ${this.file}: ${error.message}. What was read before is shown.`
+          onStopped(this.stoppedFollowing)
           onChange()
         }
       },

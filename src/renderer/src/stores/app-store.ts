@@ -110,16 +110,23 @@ export const useAppStore = create<AppStore>()((set) => ({
   askPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
   settlePermission: (requestId) =>
     set((s) => ({ permissions: s.permissions.filter((p) => p.requestId !== requestId) })),
+  // A notice already showing is not shown twice (an event, then app:info keeping the same words).
   notify: (level, message) =>
-    set((s) => ({ notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5) })),
+    set((s) =>
+      s.notices.some((n) => n.message === message)
+        ? {}
+        : { notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5) }
+    ),
   announce: (level, message) =>
     set((s) =>
       s.announced.has(message)
         ? {}
-        : {
-            announced: new Set([...s.announced, message]),
-            notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5)
-          }
+        : s.notices.some((n) => n.message === message)
+          ? { announced: new Set([...s.announced, message]) }
+          : {
+              announced: new Set([...s.announced, message]),
+              notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5)
+            }
     ),
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   setStatus: (status) => set({ status }),
