@@ -51,8 +51,12 @@ function view(
   )
   viewed.push(session)
   let changes = 0
-  session.follow(() => changes++)
-  return { session, changes: () => changes }
+  const stopped: string[] = []
+  session.follow(
+    () => changes++,
+    (notice) => stopped.push(notice)
+  )
+  return { session, changes: () => changes, stopped }
 }
 
 const prompts = (session: ViewedSession) => session.tree.checkpoints().map((c) => c.prompt)
@@ -132,7 +136,7 @@ describe('a Claude Code session file another program is writing', () => {
     const cc = copyFixture('rewind-parallel')
     const { head, rest } = split(cc.file)
     writeFileSync(cc.file, head)
-    const { session, changes } = view(cc.file, cc.home, cc.claudeHome)
+    const { session, changes, stopped } = view(cc.file, cc.home, cc.claudeHome)
     const before = session.tree.records.length
     // A writer gone wrong: five million and one tiny lines at once (15 MB), past MAX_RECORDS
     // with what the file held. Read whole, they would hold gigabytes of the app's heap.
@@ -151,6 +155,10 @@ describe('a Claude Code session file another program is writing', () => {
       .poll(() => session.problemsNotice().join('\n'), { timeout: 60_000 })
       .toMatch(/Stopped following .*: it holds more than 5,000,000 records/)
     expect(changes()).toBeGreaterThan(0)
+    // Told as it happens too (the studio sends it to the page as a notice).
+    expect(stopped).toEqual([
+      expect.stringMatching(/^Stopped following .*What was read before is shown\.$/)
+    ])
     expect(session.tree.records.length).toBe(before)
     expect(prompts(session)).toEqual(['create the config', 'make two notes', 'change the mode'])
     // The writer goes on: nothing more is read.
