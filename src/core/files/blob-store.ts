@@ -31,6 +31,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  fdatasyncSync,
   openSync,
   readFileSync,
   readSync,
@@ -497,12 +498,12 @@ export class BlobStore {
     try {
       // 0600 whatever the backed-up file's mode was: that mode is kept in the records.
       try {
-        writePrivateFileSync(temp, stored)
+        writePrivateFileSync(temp, stored, { durable: true })
       } catch (error) {
         // A gc removed the shard folder once packing emptied it: make it again.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
         ensurePrivateDir(shard)
-        writePrivateFileSync(temp, stored)
+        writePrivateFileSync(temp, stored, { durable: true })
       }
       renameSync(temp, target)
     } catch (error) {
@@ -762,6 +763,7 @@ function writeInto(spare: string, target: string, bytes: Buffer): boolean {
     const fd = openSync(spare, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW)
     try {
       writeAllSync(fd, bytes)
+      fdatasyncSync(fd)
     } finally {
       closeSync(fd)
     }
@@ -812,7 +814,7 @@ class PendingBatch {
     if (this.pack !== null) {
       try {
         if (this.holdsRaw) this.pack.markUnsettled()
-        this.pack.finish(false)
+        this.pack.finish()
       } catch (error) {
         throw new WriteFailedError(`a backup in ${this.dir}`, error)
       }

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import {
   closeSync,
   fstatSync,
-  fsyncSync,
+  fdatasyncSync,
   openSync,
   readdirSync,
   readSync,
@@ -139,10 +139,11 @@ export class PackWriter {
   }
 
   /**
-   * Writes the index and trailer and renames the pack into place; returns its path. `durable`:
-   * fsync'd first (a caller about to delete other copies of its blobs needs that).
+   * Writes the index and trailer, makes them and the blobs durable (fdatasync: a record, a
+   * journal or a gc about to delete other copies relies on them once this returns) and renames
+   * the pack into place; returns its path.
    */
-  finish(durable: boolean): string {
+  finish(): string {
     const fd = this.openFd()
     try {
       this.writeOut()
@@ -160,7 +161,7 @@ export class PackWriter {
       trailer.writeUInt32LE(this.entries.length, 8)
       MAGIC.copy(trailer, 12)
       writeAllSync(fd, Buffer.concat([index, trailer]), this.offset)
-      if (durable) fsyncSync(fd)
+      fdatasyncSync(fd)
       closeSync(fd)
       this.fd = null
       renameSync(this.temp, this.file)
@@ -184,7 +185,7 @@ export class PackWriter {
   }
 }
 
-/** Writes one pack of `blobs` (stored bytes and last use), fsync'd, and returns its path. */
+/** Writes one pack of `blobs` (stored bytes and last use), durably, and returns its path. */
 export function writePack(
   dir: string,
   blobs: readonly { hash: string; bytes: Buffer; usedMs: number }[]
@@ -196,7 +197,7 @@ export function writePack(
     pack.abort()
     throw error
   }
-  return pack.finish(true)
+  return pack.finish()
 }
 
 /** The blobs a pack holds. PackDamagedError when its index cannot be trusted. */

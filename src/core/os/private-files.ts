@@ -4,7 +4,15 @@
 // of 0 (or 022) leaves nothing readable by others; a folder of ours found with group or other
 // bits (made by an older version) is tightened when it is opened. A backed-up file's own mode
 // lives in the restore journal (RestoreOp fromMode/toMode), never on its blob.
-import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, statSync } from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fdatasyncSync,
+  mkdirSync,
+  openSync,
+  statSync
+} from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { writeAllSync } from './write-all'
 
@@ -51,11 +59,19 @@ export function openPrivateFileSync(path: string, flags: string | number): numbe
   return fd
 }
 
-/** Writes `data` to `path` (created or truncated) as a 0600 file. */
-export function writePrivateFileSync(path: string, data: string | Uint8Array): void {
+/**
+ * Writes `data` to `path` (created or truncated) as a 0600 file. `durable`: its bytes are on the
+ * disk (fdatasync) when this returns.
+ */
+export function writePrivateFileSync(
+  path: string,
+  data: string | Uint8Array,
+  options: { durable?: boolean } = {}
+): void {
   const fd = openPrivateFileSync(path, 'w')
   try {
     writeAllSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data)
+    if (options.durable === true) fdatasyncSync(fd)
   } finally {
     closeSync(fd)
   }
