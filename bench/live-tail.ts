@@ -8,40 +8,25 @@
 // Target: < 1 s per line.
 // Run: npx tsx bench/live-tail.ts [appends]
 import { watch } from 'node:fs'
-import { SessionStore } from '../src/core/session/store'
-import { launchScriptedStudio } from '../test/support/scripted-studio'
 import type { GraphUpdate } from '../src/shared/graph-encoding'
-import { makeWorkspace } from '../test/rewind/fixture'
 import { graphFollower } from '../test/support/graph-updates'
-import { startSessionWriter } from '../test/support/session-writer'
+import { studioBesideWriter } from '../test/support/session-writer'
 
 const appends = Number(process.argv[2] ?? 30)
 const now = () => performance.timeOrigin + performance.now()
 
-const where = makeWorkspace({ 'a.txt': 'a' })
-const created = SessionStore.create({ home: where.home, cwd: where.cwd })
-created.appendMessage({ role: 'user', content: 'first prompt' })
-created.close()
-const writer = await startSessionWriter(created.file)
-
 const shown = new Map<string, number>()
 const follow = graphFollower()
-const studio = await launchScriptedStudio({
-  home: where.home,
-  cwd: where.cwd,
-  permissionMode: 'default',
-  session: { kind: 'id', id: created.sessionId },
-  emit: (event, payload) => {
-    if (event !== 'session:graphUpdate') return
-    const at = now()
-    for (const node of follow(payload as GraphUpdate).nodes)
-      if (!shown.has(node.id)) shown.set(node.id, at)
-  }
+const { file, writer, studio } = await studioBesideWriter((event, payload) => {
+  if (event !== 'session:graphUpdate') return
+  const at = now()
+  for (const node of follow(payload as GraphUpdate).nodes)
+    if (!shown.has(node.id)) shown.set(node.id, at)
 })
 if (studio.info().readOnlyReason === null) throw new Error('the studio should have it read-only')
 
 let lastWatch = 0
-const watcher = watch(created.file, () => (lastWatch = now()))
+const watcher = watch(file, () => (lastWatch = now()))
 
 const latency: number[] = []
 const watchLatency: number[] = []

@@ -15,13 +15,11 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_RECORDS } from '../../src/core/session/jsonl'
 import type { LoadProblem, ProblemLog } from '../../src/core/session/problems'
-import { SessionStore } from '../../src/core/session/store'
 import { FileTail, type TailOptions } from '../../src/core/sources/live-tail'
-import { launchScriptedStudio } from '../support/scripted-studio'
 import type { GraphUpdate } from '../../src/shared/graph-encoding'
 import type { SessionGraph } from '../../src/shared/views'
 import { graphFollower } from '../support/graph-updates'
-import { startSessionWriter } from '../support/session-writer'
+import { studioBesideWriter } from '../support/session-writer'
 import { makeWorkspace } from '../rewind/fixture'
 
 const cleanup: (() => Promise<void> | void)[] = []
@@ -138,27 +136,15 @@ describe('a file followed while another program writes it', () => {
 
 describe('the studio on a session another process is writing', () => {
   it('opens it read-only, pushes the graph with each appended line, and never writes the file', async () => {
-    const where = makeWorkspace({ 'a.txt': 'a' })
-    const created = SessionStore.create({ home: where.home, cwd: where.cwd })
-    created.appendMessage({ role: 'user', content: 'first prompt' })
-    created.close()
-    const writer = await startSessionWriter(created.file)
-    cleanup.push(() => writer.close())
-
     const graphs: SessionGraph[] = []
     const follow = graphFollower()
     let wake: (() => void) | null = null
-    const studio = await launchScriptedStudio({
-      home: where.home,
-      cwd: where.cwd,
-      permissionMode: 'default',
-      session: { kind: 'id', id: created.sessionId },
-      emit: (event, payload) => {
-        if (event !== 'session:graphUpdate') return
-        graphs.push(follow(payload as GraphUpdate))
-        wake?.()
-      }
+    const { file, writer, studio } = await studioBesideWriter((event, payload) => {
+      if (event !== 'session:graphUpdate') return
+      graphs.push(follow(payload as GraphUpdate))
+      wake?.()
     })
+    cleanup.push(() => writer.close())
     cleanup.push(() => studio.close())
     expect(studio.info().readOnlyReason).toMatch(/is open in process \d+/)
     const graphWith = async (uuid: string) => {
@@ -178,37 +164,26 @@ describe('the studio on a session another process is writing', () => {
     expect((await graphWith(third)).nodes).toHaveLength(3)
 
     await writer.close()
-    const written = readFileSync(created.file, 'utf8')
+    const written = readFileSync(file, 'utf8')
     await studio.close()
     // Every line is one the writer appended; the studio added nothing.
-    expect(readFileSync(created.file, 'utf8')).toBe(written)
+    expect(readFileSync(file, 'utf8')).toBe(written)
     expect(written.trimEnd().split('\n')).toHaveLength(4)
   })
 
   it('stops following it, with a notice, once it grows past the records read', async () => {
-    const where = makeWorkspace({ 'a.txt': 'a' })
-    const created = SessionStore.create({ home: where.home, cwd: where.cwd })
-    created.appendMessage({ role: 'user', content: 'first prompt' })
-    created.close()
-    const writer = await startSessionWriter(created.file)
-    cleanup.push(() => writer.close())
     const notices: string[] = []
-    const studio = await launchScriptedStudio({
-      home: where.home,
-      cwd: where.cwd,
-      permissionMode: 'default',
-      session: { kind: 'id', id: created.sessionId },
-      emit: (event, payload) => {
-        const p = payload as { type?: string; message?: string }
-        if (event === 'agent:event' && p.type === 'notice') notices.push(p.message ?? '')
-      }
+    const { file, writer, studio } = await studioBesideWriter((event, payload) => {
+      const p = payload as { type?: string; message?: string }
+      if (event === 'agent:event' && p.type === 'notice') notices.push(p.message ?? '')
     })
+    cleanup.push(() => writer.close())
     cleanup.push(() => studio.close())
     // Another program gone wrong appends five million tiny lines at once.
     const child = spawnSync(process.execPath, [
       '-e',
       'require("fs").appendFileSync(process.argv[1], "{}\\n".repeat(Number(process.argv[2])))',
-      created.file,
+      file,
       String(MAX_RECORDS)
     ])
     expect(child.status).toBe(0)

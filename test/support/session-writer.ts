@@ -1,6 +1,11 @@
 // Drives test/support/session-writer-child.ts: a session file written by another process.
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { SessionStore } from '../../src/core/session/store'
+import type { LaunchStudioOptions } from '../../src/core/studio/launch'
+import type { Studio } from '../../src/core/studio/studio'
+import { makeWorkspace } from '../rewind/fixture'
+import { launchScriptedStudio } from './scripted-studio'
 
 export interface SessionWriter {
   /** Appends a prompt in the child; resolves with its uuid once it is on disk. */
@@ -45,4 +50,28 @@ export async function startSessionWriter(file: string): Promise<SessionWriter> {
       await exited
     }
   }
+}
+
+/**
+ * A session of one prompt held by a writer child, and a scripted studio that has it open
+ * read-only (following what the writer appends): the studio's `emit` is the caller's.
+ */
+export async function studioBesideWriter(emit: LaunchStudioOptions['emit']): Promise<{
+  file: string
+  writer: SessionWriter
+  studio: Studio
+}> {
+  const where = makeWorkspace({ 'a.txt': 'a' })
+  const created = SessionStore.create({ home: where.home, cwd: where.cwd })
+  created.appendMessage({ role: 'user', content: 'first prompt' })
+  created.close()
+  const writer = await startSessionWriter(created.file)
+  const studio = await launchScriptedStudio({
+    home: where.home,
+    cwd: where.cwd,
+    permissionMode: 'default',
+    session: { kind: 'id', id: created.sessionId },
+    emit
+  })
+  return { file: created.file, writer, studio }
 }
