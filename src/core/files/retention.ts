@@ -149,7 +149,7 @@ export async function collectGarbage(
   for (const journal of keptJournals) {
     for (const op of journal.ops) for (const h of [op.from, op.to]) if (h !== null) needed.add(h)
   }
-  const { blobs, packs } = await listBlobs(paths)
+  const { blobs, packs, temps } = await listBlobs(paths)
   const graceStart = now - policy.graceHours * 3_600_000
   const ageLimit = now - policy.maxAgeDays * 86_400_000
   const candidates = blobs
@@ -171,9 +171,10 @@ export async function collectGarbage(
   if (options.dryRun !== true) {
     const doomedHashes = new Set(doomed.map((b) => b.hash))
     // What a writer that died left: a batch's pack cut short (its blobs were never named by a
-    // record), spares it never took (spare-files.ts).
+    // record), spares it never took (spare-files.ts), a loose blob's temp file.
     removeStaleFiles(packsDir(paths.blobs), PACK_TEMP_NAME, graceStart)
     removeStaleFiles(join(paths.blobs, SPARES_FOLDER), SPARE_NAME, graceStart)
+    for (const temp of temps) if (temp.mtimeMs < graceStart) await fs.rm(temp.file, { force: true })
     const store = new BlobStore(paths.blobs)
     rewritePacks(paths, store, packs, blobs, doomedHashes)
     for (const blob of doomed) if (blob.file !== null) await fs.rm(blob.file, { force: true })
@@ -371,6 +372,8 @@ function blobsNamedBy(file: string, keep: number): SessionBlobs {
 interface StoredBlobs {
   /** Every blob of the workspace: loose ones, then packed ones not also loose. */
   blobs: BlobFile[]
+  /** Temp files of loose blobs a writer left (killed between their write and rename). */
+  temps: { file: string; mtimeMs: number }[]
   /** What each pack file holds. */
   packs: Map<string, PackedBlob[]>
 }
@@ -378,15 +381,22 @@ interface StoredBlobs {
 async function listBlobs(paths: HistoryPaths): Promise<StoredBlobs> {
   const blobs: BlobFile[] = []
   const packs = new Map<string, PackedBlob[]>()
+  const temps: StoredBlobs['temps'] = []
   let shards: string[]
   try {
     shards = await fs.readdir(paths.blobs)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { blobs, packs }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { blobs, packs, temps }
     throw error
   }
   for (const shard of shards.filter((name) => /^[0-9a-f]{2}$/.test(name))) {
     for (const name of await fs.readdir(join(paths.blobs, shard))) {
+      if (LOOSE_TEMP_NAME.test(name)) {
+        const file = join(paths.blobs, shard, name)
+        const stats = await fs.stat(file).catch(() => null)
+        if (stats !== null) temps.push({ file, mtimeMs: stats.mtimeMs })
+        continue
+      }
       if (!/^[0-9a-f]{64}$/.test(name)) continue
       const file = join(paths.blobs, shard, name)
       const stats = await fs.stat(file)
@@ -417,8 +427,11 @@ async function listBlobs(paths: HistoryPaths): Promise<StoredBlobs> {
       blobs.push(file)
     }
   }
-  return { blobs, packs }
+  return { blobs, packs, temps }
 }
+
+/** A loose blob's temp file: `<hash>.<pid>-<n>.tmp` (blob-store.ts writeNewFile). */
+const LOOSE_TEMP_NAME = /^[0-9a-f]{64}\.\d+-\d+\.tmp$/
 
 /** Loose blobs packed together at most once per gc, and only when there are enough to pay. */
 const MIN_BLOBS_TO_PACK = 16
