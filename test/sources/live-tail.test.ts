@@ -193,5 +193,7 @@ describe('the studio on a session another process is writing', () => {
         /Stopped following .*holds more than 5,000,000 records.*What was read before is shown/
       )
     expect((await studio.graph()).nodes.map((n) => n.title)).toEqual(['first prompt'])
+    // A page opened later learns it from app:info.
+    expect(studio.info().notices.join('\n')).toMatch(/Stopped following /)
   })
 })

@@ -116,6 +116,8 @@ export class Studio {
   private lastRescue: { nodeId: string; plan: RewindPlan } | null = null
   /** Following the session's file while another program writes it (read-only views). */
   private tail: FileTail | null = null
+  /** Why following our read-only session's file stopped for good (it grew past what is read). */
+  private stoppedFollowing: string | null = null
 
   private constructor(private readonly options: StudioOptions) {
     this.sources = new Sources({ home: options.home })
@@ -153,6 +155,7 @@ export class Studio {
   private followAppends(store: SessionStore): void {
     this.tail?.close()
     this.tail = null
+    this.stoppedFollowing = null
     const from = store.followFrom
     if (from === null) return
     const tail: FileTail = new FileTail(
@@ -170,10 +173,9 @@ export class Studio {
           )
         },
         stopped: (error) => {
-          this.notice(
-            'error',
-            `Stopped following ${store.file}: ${error.message}. What was read before is shown.`
-          )
+          // Kept for the next app:info too (a page opened later learns it there).
+          this.stoppedFollowing = `Stopped following ${store.file}: ${error.message}. What was read before is shown.`
+          this.notice('error', this.stoppedFollowing)
         }
       },
       { held: store.tree().records.length }
@@ -203,7 +205,8 @@ export class Studio {
       notices: [
         ...this.options.models.notices(),
         ...this.work.notices,
-        ...(viewed?.problemsNotice() ?? [])
+        ...(viewed?.problemsNotice() ?? []),
+        ...(viewed === null && this.stoppedFollowing !== null ? [this.stoppedFollowing] : [])
       ],
       running: this.work.agent.running,
       pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request),
