@@ -470,10 +470,9 @@ export class BlobStore {
   }
 
   /**
-   * Writes a blob file (into a spare or a new temp file, then renamed: a crash leaves none or a
-   * whole one). A failure names
-   * the backup folder (it may be on another disk than the workspace): the caller says what it
-   * refused because of it.
+   * Writes a blob file (into a spare or a new temp file, synced, then renamed: a crash leaves none
+   * or a whole one). A failure names the backup folder (it may be on another disk than the
+   * workspace): the caller says what it refused because of it.
    */
   private writeLoose(hash: string, stored: Buffer): void {
     const target = this.pathOf(hash)

@@ -58,7 +58,8 @@ export class FileHistory implements WriteGuard {
   private readonly watcher: WorkspaceWatcher
   private readonly changes: WorkspaceChanges
   private baseline: Promise<void> | null = null
-  private shardFolders: Promise<void> | null = null
+  /** The blob store's shard folders made, then its spare files (prepareForCommands). */
+  private backupFiles: Promise<void> | null = null
 
   private constructor(
     /** The workspace root, resolved through symlinks. */
@@ -165,9 +166,7 @@ export class FileHistory implements WriteGuard {
     // are written into (spare-files.ts). Neither throws.
     return this.takeBaseline().then(
       () =>
-        (this.shardFolders ??= this.blobs
-          .makeShardFolders()
-          .then(() => this.blobs.keepSpareFiles()))
+        (this.backupFiles ??= this.blobs.makeShardFolders().then(() => this.blobs.keepSpareFiles()))
     )
   }
 

@@ -41,6 +41,11 @@ export interface TailOptions {
   maxRecords?: number
 }
 
+/** What a follower tells the user once following `file` stopped for good (TailListener.stopped). */
+export function stoppedFollowingNotice(file: string, error: TooManyRecordsError): string {
+  return `Stopped following ${file}: ${error.message}. What was read before is shown.`
+}
+
 /** How often the file is looked at without a watch event. */
 const POLL_MS = 250
 /** How long after a watch event the file is read (appends that come together are read at once). */

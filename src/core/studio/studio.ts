@@ -55,7 +55,7 @@ import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { Sources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
-import { FileTail } from '../sources/live-tail'
+import { FileTail, stoppedFollowingNotice } from '../sources/live-tail'
 import { StudioError } from './dispatch'
 import {
   buildSessionGraph,
@@ -174,7 +174,7 @@ export class Studio {
         },
         stopped: (error) => {
           // Kept for the next app:info too (a page opened later learns it there).
-          this.stoppedFollowing = `Stopped following ${store.file}: ${error.message}. What was read before is shown.`
+          this.stoppedFollowing = stoppedFollowingNotice(store.file, error)
           this.notice('error', this.stoppedFollowing)
         }
       },

@@ -23,7 +23,7 @@ import { type ReadPosition, readJsonlFile } from '../session/jsonl'
 import { SessionBuilder, readSidecars } from '../session/load'
 import { ProblemLog, problemsNotice } from '../session/problems'
 import type { SessionTree } from '../session/tree'
-import { FileTail, type TailOptions } from '../sources/live-tail'
+import { FileTail, stoppedFollowingNotice, type TailOptions } from '../sources/live-tail'
 
 /**
  * How long a writer may be silent and still be taken as at work. Claude Code's longest silence
@@ -125,7 +125,7 @@ export class ViewedSession {
         },
         stopped: (error) => {
           this.tail = null
-          this.stoppedFollowing = `Stopped following ${this.file}: ${error.message}. What was read before is shown.`
+          this.stoppedFollowing = stoppedFollowingNotice(this.file, error)
           onStopped(this.stoppedFollowing)
           onChange()
         }
