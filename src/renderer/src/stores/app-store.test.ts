@@ -1,0 +1,65 @@
+// Notices on the page: one per message showing, an announced warning once a page, and a warning
+// the main process stops giving goes from the page.
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fixedInfo } from '../../../../test/support/recording-handlers'
+import type { AppInfo } from '../../../shared/views'
+import { useAppStore } from './app-store'
+
+const initial = useAppStore.getState()
+
+/** app:info as the main process gives it, with `notices`. */
+const infoWith = (notices: string[]): AppInfo => ({ ...fixedInfo, notices })
+
+const messages = () => useAppStore.getState().notices.map((n) => n.message)
+
+describe('notices', () => {
+  beforeEach(() => useAppStore.setState(initial, true))
+
+  it('shows a message once while it is showing, and again once dismissed', () => {
+    const { notify } = useAppStore.getState()
+    notify('error', 'Stopped following the file')
+    notify('error', 'Stopped following the file')
+    expect(messages()).toEqual(['Stopped following the file'])
+    const [shown] = useAppStore.getState().notices
+    useAppStore.getState().dismissNotice(shown?.id ?? -1)
+    notify('error', 'Stopped following the file')
+    expect(messages()).toEqual(['Stopped following the file'])
+  })
+
+  it('keeps the last five', () => {
+    for (let i = 1; i <= 7; i++) useAppStore.getState().notify('info', `notice ${i}`)
+    expect(messages()).toEqual(['notice 3', 'notice 4', 'notice 5', 'notice 6', 'notice 7'])
+  })
+
+  it('announces a warning once a page, even after it is dismissed', () => {
+    const { announce } = useAppStore.getState()
+    announce('warning', 'No API key')
+    const [shown] = useAppStore.getState().notices
+    useAppStore.getState().dismissNotice(shown?.id ?? -1)
+    announce('warning', 'No API key')
+    expect(messages()).toEqual([])
+  })
+
+  it('does not announce what an event already shows (the event, then app:info)', () => {
+    useAppStore.getState().notify('error', 'Stopped following the file')
+    useAppStore.getState().announce('error', 'Stopped following the file')
+    expect(messages()).toEqual(['Stopped following the file'])
+    // Announced all the same: dismissed, it does not come back with the next app:info.
+    const [shown] = useAppStore.getState().notices
+    useAppStore.getState().dismissNotice(shown?.id ?? -1)
+    useAppStore.getState().announce('error', 'Stopped following the file')
+    expect(messages()).toEqual([])
+  })
+
+  it('drops a warning app:info no longer gives, and announces it again should it return', () => {
+    const { setInfo, announce } = useAppStore.getState()
+    setInfo(infoWith(['No API key']))
+    announce('warning', 'No API key')
+    expect(messages()).toEqual(['No API key'])
+    setInfo(infoWith([]))
+    expect(messages()).toEqual([])
+    setInfo(infoWith(['No API key']))
+    useAppStore.getState().announce('warning', 'No API key')
+    expect(messages()).toEqual(['No API key'])
+  })
+})
