@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BlobStore, sha256 } from '../../src/core/files/blob-store'
-import { packsDir, writePack } from '../../src/core/files/pack-file'
+import { listPacks, packsDir, readPackIndex, writePack } from '../../src/core/files/pack-file'
 import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/files/retention'
 import { workspaceFolder } from '../../src/core/session/paths'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
@@ -310,5 +310,30 @@ describe('retention', () => {
       expect(report.deletedBlobs, `${older} the older pack`).toBe(0)
       expect(new BlobStore(blobs).read(hash)).toEqual(content)
     }
+  })
+
+  it('counts once a blob a batch stored again while it was loose, and keeps its loose copy', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'rs-loose-and-packed-'))
+    const workspace = 'loose-and-packed'
+    const blobs = join(home, 'file-history', workspace, 'blobs')
+    const store = new BlobStore(blobs)
+    // A Write's backup (loose), then a command bringing that content back among 100 others: a
+    // batch does not look for loose copies (a syscall per blob), so it packs one too.
+    const content = Buffer.from('what a Write backed up, brought back by a command\n')
+    const hash = store.put(content)
+    const batch = store.openBatch()
+    expect(batch.put(content)).toBe(hash)
+    for (let i = 0; i < 100; i++) batch.put(Buffer.from(`file ${i} as the command left it\n`))
+    batch.commit()
+    const packed = () => listPacks(packsDir(blobs)).flatMap((p) => readPackIndex(p))
+    expect(packed().map((e) => e.hash)).toContain(hash)
+    expect(existsSync(store.pathOf(hash))).toBe(true)
+    expect((await workspaceUsage(home, workspace)).blobCount).toBe(101)
+    // gc drops the packed copy (the loose one is the newer use) and loses nothing.
+    const report = await collectGarbage(home, workspace)
+    expect(report.deletedBlobs).toBe(0)
+    expect(packed().map((e) => e.hash)).not.toContain(hash)
+    expect(packed()).toHaveLength(100)
+    expect(new BlobStore(blobs).read(hash)).toEqual(content)
   })
 })
