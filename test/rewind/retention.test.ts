@@ -5,6 +5,7 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  statSync,
   utimesSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -334,6 +335,30 @@ describe('retention', () => {
     expect(report.deletedBlobs).toBe(0)
     expect(packed().map((e) => e.hash)).not.toContain(hash)
     expect(packed()).toHaveLength(100)
+    expect(new BlobStore(blobs).read(hash)).toEqual(content)
+  })
+
+  it('counts a blob loose and packed by its later use: an old loose copy packed again today stays', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'rs-old-loose-'))
+    const workspace = 'old-loose'
+    const blobs = join(home, 'file-history', workspace, 'blobs')
+    const store = new BlobStore(blobs)
+    const content = Buffer.from('backed up 40 days ago, brought back by a command today\n')
+    const hash = store.put(content)
+    const old = new Date(Date.now() - 40 * DAY)
+    utimesSync(store.pathOf(hash), old, old)
+    const batch = new BlobStore(blobs).openBatch()
+    batch.put(content)
+    for (let i = 0; i < 100; i++) batch.put(Buffer.from(`file ${i} as the command left it\n`))
+    batch.commit()
+    // Past the age limit by its loose copy, used today by its packed one: kept, and the loose
+    // copy that stays carries today's use (the packed one is dropped).
+    const report = await collectGarbage(home, workspace)
+    expect(report.deletedBlobs).toBe(0)
+    expect(new BlobStore(blobs).read(hash)).toEqual(content)
+    expect(Date.now() - statSync(store.pathOf(hash)).mtimeMs).toBeLessThan(DAY)
+    const again = await collectGarbage(home, workspace)
+    expect(again.deletedBlobs).toBe(0)
     expect(new BlobStore(blobs).read(hash)).toEqual(content)
   })
 })

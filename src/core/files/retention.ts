@@ -4,7 +4,7 @@
 // nor anything touched in the last day (a live session's baseline snapshot is referenced by no
 // record yet). A blob stored as a delta keeps its base: the base goes only with the last delta
 // made from it.
-import { promises as fs, rmSync } from 'node:fs'
+import { promises as fs, rmSync, statSync, utimesSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import * as z from 'zod'
 import { listJournals, type RestoreJournal } from '../rewind/journal'
@@ -53,7 +53,10 @@ interface BlobFile {
   /** The loose blob file, or null for a blob in a pack. */
   file: string | null
   bytes: number
-  /** The loose file's mtime, or the last use a pack recorded. */
+  /**
+   * Its last use: the loose file's mtime, or the last use a pack recorded; the later of the two
+   * for a blob both loose and packed.
+   */
   mtimeMs: number
 }
 
@@ -403,15 +406,21 @@ async function listBlobs(paths: HistoryPaths): Promise<StoredBlobs> {
       blobs.push({ hash: name, file, bytes: stats.size, mtimeMs: stats.mtimeMs })
     }
   }
-  const loose = new Set(blobs.map((b) => b.hash))
+  const loose = new Map(blobs.map((b) => [b.hash, b]))
   const packed = new Map<string, BlobFile>()
   for (const pack of listPacks(packsDir(paths.blobs))) {
     const entries = readPackIndex(pack)
     packs.set(pack, entries)
     for (const blob of entries) {
-      // A blob loose and packed (used again since it was packed) counts once, as loose; one in
-      // two packs (copied into a new one when used again) once, by its last use.
-      if (loose.has(blob.hash)) continue
+      // A blob loose and packed counts once, as loose, by its last use: the loose copy was used
+      // again since it was packed, or a batch packed again one it found only loose (blob-store.ts
+      // store). One in two packs (copied into a new one when used again) counts once, by its last
+      // use.
+      const looseCopy = loose.get(blob.hash)
+      if (looseCopy !== undefined) {
+        looseCopy.mtimeMs = Math.max(looseCopy.mtimeMs, blob.usedMs)
+        continue
+      }
       const known = packed.get(blob.hash)
       if (known !== undefined) {
         known.mtimeMs = Math.max(known.mtimeMs, blob.usedMs)
@@ -487,12 +496,17 @@ function rewritePacks(
   blobs: BlobFile[],
   doomed: Set<string>
 ): void {
-  const loose = new Set(blobs.filter((b) => b.file !== null).map((b) => b.hash))
+  const loose = new Map(blobs.flatMap((b) => (b.file === null ? [] : [[b.hash, b.file] as const])))
   for (const [pack, entries] of byPack) {
-    // Packed copies of blobs that are also loose are dropped too: the loose copy is newer.
+    // Packed copies of blobs that are also loose are dropped too; the loose copy keeps the later
+    // use of the two (listBlobs), set before the packed copy goes.
     const keep = entries.filter((e) => !doomed.has(e.hash) && !loose.has(e.hash))
     const unsettled = isUnsettledPack(pack)
     if (keep.length === entries.length && !unsettled) continue
+    for (const e of entries) {
+      const file = doomed.has(e.hash) ? undefined : loose.get(e.hash)
+      if (file !== undefined) keepLaterUse(file, e.usedMs)
+    }
     if (keep.length > 0) {
       // In pack order, so a file's earlier version is settled before the later ones made from it.
       writePack(
@@ -509,6 +523,14 @@ function rewritePacks(
     }
     rmSync(pack, { force: true })
   }
+}
+
+/** Gives a loose blob the mtime `usedMs` when that is later than its own (gone: nothing to do). */
+function keepLaterUse(file: string, usedMs: number): void {
+  const stats = statSync(file, { throwIfNoEntry: false })
+  if (stats === undefined || stats.mtimeMs >= usedMs) return
+  const time = new Date(usedMs)
+  utimesSync(file, time, time)
 }
 
 function sum(xs: number[]): number {
