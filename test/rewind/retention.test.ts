@@ -314,23 +314,12 @@ describe('retention', () => {
   })
 
   it('counts once a blob a batch stored again while it was loose, and keeps its loose copy', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'rs-loose-and-packed-'))
-    const workspace = 'loose-and-packed'
-    const blobs = join(home, 'file-history', workspace, 'blobs')
-    const store = new BlobStore(blobs)
-    // A Write's backup (loose), then a command bringing that content back among 100 others: a
-    // batch does not look for loose copies (a syscall per blob), so it packs one too.
-    const content = Buffer.from('what a Write backed up, brought back by a command\n')
-    const hash = store.put(content)
-    const batch = store.openBatch()
-    expect(batch.put(content)).toBe(hash)
-    for (let i = 0; i < 100; i++) batch.put(Buffer.from(`file ${i} as the command left it\n`))
-    batch.commit()
+    const { home, workspace, blobs, hash, content } = await loosePackedAgain(0)
     const packed = () => listPacks(packsDir(blobs)).flatMap((p) => readPackIndex(p))
     expect(packed().map((e) => e.hash)).toContain(hash)
-    expect(existsSync(store.pathOf(hash))).toBe(true)
+    expect(existsSync(new BlobStore(blobs).pathOf(hash))).toBe(true)
     expect((await workspaceUsage(home, workspace)).blobCount).toBe(101)
-    // gc drops the packed copy (the loose one is the newer use) and loses nothing.
+    // gc drops the packed copy (the loose one is kept) and loses nothing.
     const report = await collectGarbage(home, workspace)
     expect(report.deletedBlobs).toBe(0)
     expect(packed().map((e) => e.hash)).not.toContain(hash)
@@ -339,26 +328,35 @@ describe('retention', () => {
   })
 
   it('counts a blob loose and packed by its later use: an old loose copy packed again today stays', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'rs-old-loose-'))
-    const workspace = 'old-loose'
-    const blobs = join(home, 'file-history', workspace, 'blobs')
-    const store = new BlobStore(blobs)
-    const content = Buffer.from('backed up 40 days ago, brought back by a command today\n')
-    const hash = store.put(content)
-    const old = new Date(Date.now() - 40 * DAY)
-    utimesSync(store.pathOf(hash), old, old)
-    const batch = new BlobStore(blobs).openBatch()
-    batch.put(content)
-    for (let i = 0; i < 100; i++) batch.put(Buffer.from(`file ${i} as the command left it\n`))
-    batch.commit()
+    const { home, workspace, blobs, hash, content } = await loosePackedAgain(40)
     // Past the age limit by its loose copy, used today by its packed one: kept, and the loose
     // copy that stays carries today's use (the packed one is dropped).
     const report = await collectGarbage(home, workspace)
     expect(report.deletedBlobs).toBe(0)
     expect(new BlobStore(blobs).read(hash)).toEqual(content)
-    expect(Date.now() - statSync(store.pathOf(hash)).mtimeMs).toBeLessThan(DAY)
+    expect(Date.now() - statSync(new BlobStore(blobs).pathOf(hash)).mtimeMs).toBeLessThan(DAY)
     const again = await collectGarbage(home, workspace)
     expect(again.deletedBlobs).toBe(0)
     expect(new BlobStore(blobs).read(hash)).toEqual(content)
   })
 })
+
+/**
+ * A Write's backup (loose, `ageDays` old), then a command bringing that content back among 100
+ * others: a batch does not look for loose copies (a syscall per blob), so it packs one too.
+ */
+async function loosePackedAgain(ageDays: number) {
+  const home = mkdtempSync(join(tmpdir(), 'rs-loose-and-packed-'))
+  const workspace = 'loose-and-packed'
+  const blobs = join(home, 'file-history', workspace, 'blobs')
+  const content = Buffer.from('what a Write backed up, brought back by a command\n')
+  const store = new BlobStore(blobs)
+  const hash = store.put(content)
+  const old = new Date(Date.now() - ageDays * DAY)
+  utimesSync(store.pathOf(hash), old, old)
+  const batch = new BlobStore(blobs).openBatch()
+  expect(batch.put(content)).toBe(hash)
+  for (let i = 0; i < 100; i++) batch.put(Buffer.from(`file ${i} as the command left it\n`))
+  batch.commit()
+  return { home, workspace, blobs, hash, content }
+}
