@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -128,6 +129,21 @@ describe('blob store', () => {
     rmSync(join(blobs.dir, 'packs', first ?? ''))
     expect(() => reading.read(hashes[2] ?? '')).toThrow(BlobMissingError)
     expect(reading.read(added[5] ?? '').equals(source('h5'))).toBe(true)
+  })
+
+  it('writes a small batch loose, leaving a blob already loose as it is', () => {
+    const blobs = store()
+    const written = blobs.put(source('backed up by a Write'))
+    const inode = statSync(blobs.pathOf(written)).ino
+    // A command's detection backs up the file the Write left, and one it changed.
+    const batch = blobs.openBatch()
+    expect(batch.put(source('backed up by a Write'))).toBe(written)
+    const changed = batch.put(source('changed by the command'))
+    batch.commit()
+    expect(statSync(blobs.pathOf(written)).ino).toBe(inode)
+    expect(new BlobStore(blobs.dir).read(changed).equals(source('changed by the command'))).toBe(
+      true
+    )
   })
 
   it('compares a new file with the last whole file of the same kind, and stores unrelated content whole', () => {

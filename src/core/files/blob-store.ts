@@ -266,7 +266,12 @@ export class BlobStore {
       commit: () => {
         try {
           // A few blobs go loose: settled now, as no gc rewrites loose blobs before packing them.
-          batch.commit((hash, bytes) => this.writeLoose(hash, this.settled(hash, bytes) ?? bytes))
+          // One already loose is used again, not written again (store did not look for it: a
+          // command's backup of the file a Write just backed up would cost a file and a sync).
+          batch.commit((hash, bytes) => {
+            if (existsSync(this.pathOf(hash)) && this.renewed(hash)) return
+            this.writeLoose(hash, this.settled(hash, bytes) ?? bytes)
+          })
         } finally {
           close()
           // The pack folder changed: the next lookup reads the new pack's index.
@@ -284,9 +289,10 @@ export class BlobStore {
     const hash = sha256(content)
     this.remember(hash, content)
     // A put into a batch does not look for a loose copy: that is a syscall per blob (~8 µs, a
-    // tenth of a command changing 1,000 files), and a blob found loose is rare there (content a
-    // Write backed up, which a command then brought back). One is stored again in the pack, a
-    // state gc resolves (retention.ts keeps the loose copy, drops the packed one).
+    // tenth of a command changing 1,000 files), and a blob found loose is rare in a batch big
+    // enough for a pack (content a Write backed up, which a command then brought back). One is
+    // stored again in the pack, a state gc resolves (retention.ts keeps the loose copy, by the
+    // later use); a batch small enough to go loose looks at its commit.
     const held =
       batch === null ? this.heldIn(hash, null) : batch.has(hash) || this.heldPacked(hash, batch)
     if (held) return hash
