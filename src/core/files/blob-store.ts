@@ -269,8 +269,7 @@ export class BlobStore {
           // One already loose is used again, not written again (store did not look for it: a
           // command's backup of the file a Write just backed up would cost a file and a sync).
           batch.commit((hash, bytes) => {
-            if (existsSync(this.pathOf(hash)) && this.renewed(hash)) return
-            this.writeLoose(hash, this.settled(hash, bytes) ?? bytes)
+            if (!this.heldLoose(hash)) this.writeLoose(hash, this.settled(hash, bytes) ?? bytes)
           })
         } finally {
           close()
@@ -576,8 +575,13 @@ export class BlobStore {
     // restore asks this of the thousand files it overwrites, a command backed them up).
     const known = this.packed?.get(hash)
     if (known !== undefined && this.packedRecently(hash, known, Date.now())) return true
-    if (existsSync(this.pathOf(hash)) && this.renewed(hash)) return true
+    if (this.heldLoose(hash)) return true
     return this.heldPacked(hash, batch)
+  }
+
+  /** Whether `hash` is stored as a loose file, which counts as using it again (renewed). */
+  private heldLoose(hash: string): boolean {
+    return existsSync(this.pathOf(hash)) && this.renewed(hash)
   }
 
   /** Packed, or copied into a batch, within the hour: young enough as it is. */

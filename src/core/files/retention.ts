@@ -525,7 +525,10 @@ function rewritePacks(
   }
 }
 
-/** Gives a loose blob the mtime `usedMs` when that is later than its own (gone: nothing to do). */
+/**
+ * Gives a loose blob the mtime `usedMs` when that is later than its own (gone: nothing to do).
+ * Its mtime is read again, not taken from listBlobs: a session may have used it since.
+ */
 function keepLaterUse(file: string, usedMs: number): void {
   const stats = statSync(file, { throwIfNoEntry: false })
   if (stats === undefined || stats.mtimeMs >= usedMs) return
