@@ -68,6 +68,19 @@ interface AppStore {
 
 let nextNoticeId = 1
 
+/**
+ * `notices` with `message` added (the last five kept), or as they are when it is already showing
+ * (an event, then app:info keeping the same words).
+ */
+function withNotice(
+  notices: readonly Notice[],
+  level: Notice['level'],
+  message: string
+): readonly Notice[] {
+  if (notices.some((n) => n.message === message)) return notices
+  return [...notices, { id: nextNoticeId++, level, message }].slice(-5)
+}
+
 export const useAppStore = create<AppStore>()((set) => ({
   info: null,
   sessions: [],
@@ -110,23 +123,15 @@ export const useAppStore = create<AppStore>()((set) => ({
   askPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
   settlePermission: (requestId) =>
     set((s) => ({ permissions: s.permissions.filter((p) => p.requestId !== requestId) })),
-  // A notice already showing is not shown twice (an event, then app:info keeping the same words).
-  notify: (level, message) =>
-    set((s) =>
-      s.notices.some((n) => n.message === message)
-        ? {}
-        : { notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5) }
-    ),
+  notify: (level, message) => set((s) => ({ notices: withNotice(s.notices, level, message) })),
   announce: (level, message) =>
     set((s) =>
       s.announced.has(message)
         ? {}
-        : s.notices.some((n) => n.message === message)
-          ? { announced: new Set([...s.announced, message]) }
-          : {
-              announced: new Set([...s.announced, message]),
-              notices: [...s.notices, { id: nextNoticeId++, level, message }].slice(-5)
-            }
+        : {
+            announced: new Set([...s.announced, message]),
+            notices: withNotice(s.notices, level, message)
+          }
     ),
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   setStatus: (status) => set({ status }),
