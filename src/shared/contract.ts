@@ -206,7 +206,10 @@ export const requests = {
 } as const
 
 export const events = {
-  /** The graph changed shape: a delta from the version pushed before, or the whole graph. */
+  /**
+   * The graph changed shape, or what its marks say (a hand edit moved "files changed since"): a
+   * delta from the version pushed before, or the whole graph.
+   */
   'session:graphUpdate': GraphUpdate,
   'agent:event': AgentEvent,
   'agent:permission': PermissionRequest,
