@@ -6,9 +6,11 @@ import { dirname, join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
-import { send, shot, turn } from './support/ui'
+import { promptField, send, shot, turn } from './support/ui'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
+
+const status = (page: Page) => page.getByRole('banner').getByRole('status').last()
 
 test.describe('after one turn of the demo', () => {
   let app: ServedApp
@@ -58,5 +60,21 @@ test.describe('after one turn of the demo', () => {
     writeFileSync(config, agents)
     await expect(first(page)).toHaveAccessibleName(/, files here,/)
     await other.close()
+  })
+
+  // "After Stop the header stays on "Stopping the agent"."
+  test('after Stop the header says the agent stopped, not that it is stopping', async ({
+    page
+  }) => {
+    await page.goto(app.url)
+    await promptField(page).fill('also remove DEBUG and create utils.py')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect(page.getByRole('alertdialog', { name: 'Permission request' })).toBeVisible()
+    await page.getByRole('button', { name: 'Stop' }).dblclick()
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+    await expect(status(page)).toHaveText('Agent stopped')
+    await expect(turn(page, 'also remove DEBUG')).toHaveAccessibleName(/, stopped,/)
+    await shot(page, 'issue26-05-stopped')
+    await expectAccessible(page, 'after Stop')
   })
 })
