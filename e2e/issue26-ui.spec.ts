@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
-import { promptField, send, shot, turn } from './support/ui'
+import { focusedElement, promptField, send, shot, turn } from './support/ui'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
 
@@ -60,6 +60,56 @@ test.describe('after one turn of the demo', () => {
     writeFileSync(config, agents)
     await expect(first(page)).toHaveAccessibleName(/, files here,/)
     await other.close()
+  })
+
+  // "Focus goes to <body> when the Compare dialog closes."
+  test('closing Compare gives the focus back to the control that opened it', async ({ page }) => {
+    await page.goto(app.url)
+    for (const close of ['Escape', 'Close'] as const) {
+      await turn(page, 'add TIMEOUT').click()
+      const start = page.getByRole('button', { name: 'Compare…' })
+      await start.click()
+      await page
+        .getByRole('group', { name: 'Compare' })
+        .getByRole('button', {
+          name: 'Compare with current files'
+        })
+        .click()
+      const dialog = page.getByRole('dialog', { name: 'Compare' })
+      await expect(dialog.getByRole('region', { name: 'Files that differ' })).toBeVisible()
+      if (close === 'Escape') await page.keyboard.press('Escape')
+      else await dialog.getByRole('button', { name: 'Close' }).click()
+      await expect(dialog).toBeHidden()
+      await expect(start, `after ${close}: ${await focusedElement(page)}`).toBeFocused()
+    }
+    await expectAccessible(page, 'after Compare closed')
+  })
+
+  // "Open folder's errors appear behind the modal."
+  test('Open folder says why a folder is refused inside its dialog', async ({ page }) => {
+    await page.goto(app.url)
+    await expect(turn(page, 'add TIMEOUT')).toBeVisible()
+    await page.getByRole('button', { name: 'Open folder…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Open folder' })
+    const field = dialog.getByRole('textbox', { name: 'Folder' })
+    for (const [path, why] of [
+      ['/', /root of the file system/],
+      ['/no/such/folder/here', /No folder \/no\/such\/folder\/here/]
+    ] as const) {
+      await field.fill(path)
+      await dialog.getByRole('button', { name: 'Open', exact: true }).dblclick()
+      await expect(dialog.getByRole('alert')).toHaveText(why)
+      // Nothing behind the dialog, and the focus back on the path to change it.
+      await expect(page.getByRole('alert').filter({ hasText: why })).toHaveCount(1)
+      await expect(field).toBeFocused()
+    }
+    await shot(page, 'issue26-02-open-folder-refused')
+    await expectAccessible(page, 'Open folder with a refusal')
+    // Typing another path takes the refusal down.
+    await field.fill(`${app.workspace}/`)
+    await expect(dialog.getByRole('alert')).toHaveCount(0)
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await expect(dialog).toBeHidden()
   })
 
   // "After Stop the header stays on "Stopping the agent"."
