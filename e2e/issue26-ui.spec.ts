@@ -10,6 +10,7 @@ import { focusedElement, promptField, send, shot, turn } from './support/ui'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
 
+const notices = (page: Page) => page.getByRole('region', { name: 'Notices' })
 const status = (page: Page) => page.getByRole('banner').getByRole('status').last()
 
 test.describe('after one turn of the demo', () => {
@@ -112,6 +113,39 @@ test.describe('after one turn of the demo', () => {
     await expect(dialog).toBeHidden()
   })
 
+  // "Old notices pile up (three took 115 px)."
+  test('notices fold: only the newest shows whole, the earlier ones in one line', async ({
+    page
+  }) => {
+    await page.goto(app.url)
+    await expect(turn(page, 'add TIMEOUT')).toBeVisible()
+    // Three refusals, each of its own size, on top of the "No API key" warning.
+    for (const size of [510_000, 520_000, 530_000]) {
+      await promptField(page).fill('x'.repeat(size))
+      await page.getByRole('button', { name: 'Send' }).click()
+      await expect(
+        page.getByRole('alert').filter({ hasText: size.toLocaleString('en-US') })
+      ).toBeVisible()
+    }
+    await expect(page.getByRole('alert')).toHaveCount(1)
+    const region = notices(page)
+    const show = region.getByRole('button', { name: 'Show 3 earlier notices' })
+    await expect(show).toHaveAttribute('aria-expanded', 'false')
+    const folded = await region.boundingBox()
+    expect(folded?.height ?? Infinity).toBeLessThan(80)
+    await promptField(page).fill('')
+    await shot(page, 'issue26-03-notices-folded')
+    await expectAccessible(page, 'notices folded')
+    await show.click()
+    await expect(region.getByRole('alert')).toHaveCount(4)
+    await expect(region.getByRole('button', { name: 'Hide 3 earlier notices' })).toBeVisible()
+    await shot(page, 'issue26-04-notices-shown')
+    await expectAccessible(page, 'notices shown')
+    await region.getByRole('button', { name: 'Dismiss all' }).click()
+    await expect(notices(page)).toHaveCount(0)
+    expect(await focusedElement(page)).not.toBe('BODY')
+  })
+
   // "After Stop the header stays on "Stopping the agent"."
   test('after Stop the header says the agent stopped, not that it is stopping', async ({
     page
@@ -126,5 +160,34 @@ test.describe('after one turn of the demo', () => {
     await expect(turn(page, 'also remove DEBUG')).toHaveAccessibleName(/, stopped,/)
     await shot(page, 'issue26-05-stopped')
     await expectAccessible(page, 'after Stop')
+  })
+})
+
+test.describe('the demo without a key', () => {
+  let app: ServedApp
+  test.beforeEach(async () => {
+    app = await serve({ copyFrom: demoWorkspace })
+  })
+  test.afterEach(async () => app?.stop())
+
+  // ""No API key" comes back when another tab connects."
+  test('"No API key" dismissed in one tab stays dismissed in every tab of the host', async ({
+    page,
+    context
+  }) => {
+    await page.goto(app.url)
+    const warning = (p: Page) => p.getByRole('alert').filter({ hasText: 'No API key' })
+    await expect(warning(page)).toHaveCount(1)
+    await warning(page).getByRole('button', { name: 'Dismiss' }).click()
+    await expect(warning(page)).toHaveCount(0)
+    const other = await context.newPage()
+    await other.goto(app.url)
+    await expect(other.getByText('No turns yet.')).toBeVisible()
+    await expect(warning(other)).toHaveCount(0)
+    await page.reload()
+    await expect(page.getByText('No turns yet.')).toBeVisible()
+    await expect(warning(page)).toHaveCount(0)
+    await shot(other, 'issue26-06-second-tab-no-warning')
+    await other.close()
   })
 })
