@@ -190,4 +190,41 @@ test.describe('the demo without a key', () => {
     await shot(other, 'issue26-06-second-tab-no-warning')
     await other.close()
   })
+
+  // "Double-clicking Undo shows a "Still busy" error."
+  test('a double-clicked Undo undoes once, with no error', async ({ page }) => {
+    await page.goto(app.url)
+    await send(page, 'add TIMEOUT = 30 to config.py')
+    await send(page, 'also remove DEBUG and create utils.py')
+    await turn(page, 'also remove DEBUG').click()
+    await page.getByRole('button', { name: 'Rewind here' }).click()
+    const rewind = page.getByRole('dialog', { name: 'Rewind' })
+    await rewind.getByRole('button', { name: 'Restore' }).click()
+    await expect(rewind).toBeHidden()
+    const undo = page.getByRole('banner').getByRole('button', { name: /^Undo rewind/ })
+    await undo.dblclick()
+    await expect(status(page)).toHaveText(/^Undone: Rewind to before prompt 2/)
+    await expect(page.getByRole('alert').filter({ hasText: /busy/i })).toHaveCount(0)
+    // One step undone: Redo brings the rewind back; nothing is left to undo.
+    await expect(
+      page.getByRole('banner').getByRole('button', { name: /^Redo rewind/ })
+    ).toBeEnabled()
+    await expect(
+      page.getByRole('banner').getByRole('button', { name: 'Undo', exact: true })
+    ).toBeDisabled()
+    expect(readFileSync(join(app.workspace, 'config.py'), 'utf8')).toBe(
+      'TIMEOUT = 30\nHOST = "localhost"\n'
+    )
+    expect(await focusedElement(page)).not.toBe('BODY')
+    await shot(page, 'issue26-07-undo-once')
+    await expectAccessible(page, 'after a double-clicked Undo')
+    // A reload while a Redo runs: the page comes back where the host is, with no error.
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Redo rewind/ })
+      .click()
+    await page.reload()
+    await expect(turn(page, 'also remove DEBUG')).toHaveAccessibleName(/abandoned branch/)
+    await expect(page.getByRole('alert').filter({ hasText: /busy/i })).toHaveCount(0)
+  })
 })
