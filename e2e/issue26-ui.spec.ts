@@ -227,4 +227,20 @@ test.describe('the demo without a key', () => {
     await expect(turn(page, 'also remove DEBUG')).toHaveAccessibleName(/abandoned branch/)
     await expect(page.getByRole('alert').filter({ hasText: /busy/i })).toHaveCount(0)
   })
+
+  // "The Settings "Checkpoint tools" box is unchecked while the demo agent uses them."
+  test('Settings shows the checkpoint tools on while the demo uses them', async ({ page }) => {
+    await page.goto(app.url)
+    await page.getByRole('button', { name: 'Settings' }).click()
+    const settings = page.getByRole('dialog', { name: 'Settings' })
+    await expect(settings.getByRole('checkbox', { name: 'Checkpoint tools' })).toBeChecked()
+    await shot(page, 'issue26-08-settings-checkpoint-tools')
+    await expectAccessible(page, 'Settings in the demo')
+    await settings.getByRole('button', { name: 'Close' }).click()
+    // And the demo's checkpoint prompt runs them: its calls are done, not refused as unknown.
+    await send(page, 'explore the project with a checkpoint')
+    const messages = page.getByRole('region', { name: 'Messages' })
+    await expect(messages).toContainText('Explored and rewound')
+    await expect(messages).not.toContainText('Unknown tool')
+  })
 })
