@@ -143,6 +143,54 @@ describe('a turn’s outcome', () => {
     expect(graphOf([...afterTools, note('n1', 'r1')]).nodes[0]?.outcome).toBe('stopped')
   })
 
+  // Issue 26: "a turn stopped during a compaction shows no `stopped` badge."
+  it('is the compaction’s own when the agent compacted mid-turn: stopped, done or failed', () => {
+    const compaction = (uuid: string, parentUuid: string, trigger: string) => ({
+      type: 'compaction',
+      uuid,
+      parentUuid,
+      timestamp: at(5),
+      summary: '# Goal\nkeep going',
+      firstKeptUuid: parentUuid,
+      tokensBefore: 1000,
+      trigger
+    })
+    const stoppedNote = {
+      type: 'custom_message',
+      uuid: 'n1',
+      parentUuid: 'c1',
+      timestamp: at(6),
+      customType: TURN_STOPPED_TYPE,
+      hidden: true,
+      content: 'stopped'
+    }
+    const outcomes = (...records: unknown[]) =>
+      graphOf([user('p1', null), ...records]).nodes.map((n) => [n.kind, n.outcome])
+    // The turn went on in the compaction's node: that node says how the turn ended.
+    expect(outcomes(compaction('c1', 'p1', 'auto'), stoppedNote)).toEqual([
+      ['turn', 'done'],
+      ['compaction', 'stopped']
+    ])
+    expect(outcomes(compaction('c1', 'p1', 'auto'), assistant('a1', 'c1'))).toEqual([
+      ['turn', 'done'],
+      ['compaction', 'stopped']
+    ])
+    expect(outcomes(compaction('c1', 'p1', 'overflow'), answer('a1', 'c1'))).toEqual([
+      ['turn', 'done'],
+      ['compaction', 'done']
+    ])
+    // Nothing after a compaction made mid-turn: the model never answered.
+    expect(outcomes(compaction('c1', 'p1', 'auto'))).toEqual([
+      ['turn', 'done'],
+      ['compaction', 'failed']
+    ])
+    // One the user asked for ("Summarize up to here", /compact) ends there.
+    expect(outcomes(answer('a0', 'p1'), compaction('c1', 'a0', 'manual'))).toEqual([
+      ['turn', 'done'],
+      ['compaction', 'done']
+    ])
+  })
+
   it('is failed when nothing answered the prompt or the tool results', () => {
     expect(graphOf([user('p1', null)]).nodes[0]?.outcome).toBe('failed')
     const afterTools = [user('p1', null), toolCall('a1', 'p1', 'Read'), toolResult('r1', 'a1')]

@@ -56,6 +56,11 @@ function channel<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
 
 export const requests = {
   'app:info': channel(Empty, AppInfo),
+  /**
+   * A warning app:info carries (No API key…) dismissed on a page: app:info leaves it out for every
+   * page of this host from then on, until the host stops giving it.
+   */
+  'notice:dismiss': channel(z.object({ message: z.string().min(1).max(65_536) }).strict(), Ok),
   /** The workspace's sessions from every source (ours, Claude Code, pi, oh-my-pi), newest first. */
   'session:list': channel(Empty, z.array(SessionSummary)),
   /** Every project found in the homes of the tools (All projects), newest first. */
@@ -206,7 +211,10 @@ export const requests = {
 } as const
 
 export const events = {
-  /** The graph changed shape: a delta from the version pushed before, or the whole graph. */
+  /**
+   * The graph changed shape, or what its marks say (a hand edit moved "files changed since"): a
+   * delta from the version pushed before, or the whole graph.
+   */
   'session:graphUpdate': GraphUpdate,
   'agent:event': AgentEvent,
   'agent:permission': PermissionRequest,

@@ -248,10 +248,12 @@ export class Agent {
       await this.options.onCheckpoint(record.uuid)
       const outcome = await this.loop(abort.signal)
       const leaf = this.tree.get(this.options.session.leafUuid ?? '')
-      if (outcome.status === 'stopped' && leaf?.type === 'user' && !isInterrupted(leaf)) {
-        // Stopped before the model answered what it was last sent (the prompt, or tool results
-        // it had in full): the log says so (it would read like a failed call), and the next
-        // request tells the model that turn went unanswered.
+      const unanswered =
+        (leaf?.type === 'user' && !isInterrupted(leaf)) || leaf?.type === 'compaction'
+      if (outcome.status === 'stopped' && unanswered) {
+        // Stopped before the model answered what it was last sent (the prompt, tool results it
+        // had in full, or the conversation just compacted): the log says so (it would read like
+        // a failed call), and the next request tells the model that turn went unanswered.
         this.note(TURN_STOPPED_TYPE, 'The user stopped the turn above before you answered it.')
       }
       this.options.session.sync()

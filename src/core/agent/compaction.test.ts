@@ -13,6 +13,7 @@ import {
   startMessagesServer
 } from '../../../test/support/messages-server'
 import type { CompactionRecord } from '../session/records'
+import { TURN_STOPPED_TYPE } from '../session/tree'
 import type { ModelClient, ModelRequest } from './model/model-client'
 import { ScriptedModel } from './model/scripted'
 import { SUMMARY_SYSTEM } from './summary/summary-request'
@@ -227,5 +228,39 @@ describe('compaction and the requests', () => {
     expect(next.body.messages.slice(0, after.body.messages.length - 1).map(plain)).toEqual(
       after.body.messages.slice(0, -1).map(plain)
     )
+  }, 60_000)
+})
+
+describe('a stop right after an automatic compaction', () => {
+  // Issue 26: "a turn stopped during a compaction shows no `stopped` badge."
+  // The note makes the compaction's node show the turn stopped (test/graph-view.test.ts).
+  test('is noted in the log after the compaction, as a stop before the model answered', async () => {
+    let compacted = false
+    server = await startMessagesServer([], {
+      usage: 'body-size',
+      answer: (body) =>
+        isSummaryRequest(body)
+          ? { kind: 'message', content: [{ type: 'text', text: 'Numbered turns, all answered.' }] }
+          : compacted
+            ? { kind: 'stall', content: [] }
+            : { kind: 'message', content: [{ type: 'text', text: `Answered. ${words(0)}` }] }
+    })
+    const h = makeHarness({
+      model: apiModel(server.url),
+      compaction: small,
+      // Stopped once the compaction is written, while the model is asked the turn's question.
+      onEvent: (e, agent) => {
+        if (e.type === 'notice' && e.message.startsWith('Compacted the conversation')) {
+          compacted = true
+        }
+        if (compacted && e.type === 'message_start') void agent.stop()
+      }
+    })
+    let outcome = { status: 'completed' } as Awaited<ReturnType<typeof h.agent.send>>
+    for (let i = 1; !compacted && i <= 100; i++) outcome = await h.agent.send(words(i))
+    expect(outcome).toEqual({ status: 'stopped' })
+    const path = h.store.tree().activePath()
+    expect(path.at(-2)?.type).toBe('compaction')
+    expect(path.at(-1)).toMatchObject({ type: 'custom_message', customType: TURN_STOPPED_TYPE })
   }, 60_000)
 })

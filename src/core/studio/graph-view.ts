@@ -250,8 +250,12 @@ function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefi
     case 'custom_message':
       return end.customType === TURN_STOPPED_TYPE ? 'stopped' : 'done'
     case 'branch_summary':
-    case 'compaction':
       return 'done'
+    case 'compaction':
+      // One the agent made mid-turn (auto, overflow) is followed by the rest of the turn: with
+      // nothing after it the model never answered (a stop leaves the turn-stopped note after
+      // it). One the user asked for ends there.
+      return end.trigger === 'manual' ? 'done' : 'failed'
   }
 }
 
@@ -351,12 +355,13 @@ export function buildSessionGraph(
       onActivePath: activeOwners.has(record.uuid),
       branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
       label: shownLabel(labels.get(record.uuid)),
-      // An exploration ends where the agent rewound it, by design: never a failure. A compaction
-      // asks no answer (Claude Code's is a user record, with its command's output after it).
+      // An exploration ends where the agent rewound it, by design: never a failure. Another
+      // tool's compaction asks no answer (Claude Code's is a user record, with its command's
+      // output after it); ours made in a turn holds the rest of that turn, and its outcome.
       outcome:
         runningNode === record.uuid
           ? 'running'
-          : kind === 'exploration' || kind === 'compaction'
+          : kind === 'exploration' || (kind === 'compaction' && record.type !== 'compaction')
             ? 'done'
             : outcomeOf(tree, index, index.ends.get(record.uuid))
     }

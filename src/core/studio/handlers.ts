@@ -1,6 +1,7 @@
 // The contract's request handlers over a studio: one line each. Both hosts serve these same
 // handlers; dispatch() has validated every argument before a handler runs.
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
+import { DismissedNotices } from './dismissed-notices'
 import { StudioError } from './dispatch'
 import type { Studio } from './studio'
 
@@ -21,13 +22,19 @@ const oneWorkspace: WorkspaceHandlers = {
   'fs:complete': noWorkspaceSwitch
 }
 
+/**
+ * `dismissed`: the warnings a page dismissed, kept by the host across its studios (a WorkspaceHost
+ * holds one), so no page of it shows them again.
+ */
 export function createHandlers(
   studio: Studio,
-  workspaces: WorkspaceHandlers = oneWorkspace
+  workspaces: WorkspaceHandlers = oneWorkspace,
+  dismissed: DismissedNotices = new DismissedNotices()
 ): Handlers {
   return {
     ...workspaces,
-    'app:info': async () => studio.info(),
+    'app:info': async () => dismissed.shown(studio.info()),
+    'notice:dismiss': async ({ message }) => (dismissed.dismiss(message, studio.info()), ok),
     'session:list': async () => studio.listSessions(),
     'projects:list': async () => studio.listProjects(),
     'session:open': ({ sessionId }) => studio.openSession(sessionId),

@@ -80,4 +80,19 @@ describe('ModelSetup', () => {
     await models.update({ permissionMode: 'default', checkpointEnabled: false })
     expect(models.settings()).toMatchObject({ permissionMode: 'default', checkpointEnabled: false })
   })
+
+  // Issue 26: "The Settings "Checkpoint tools" box is unchecked while the demo agent uses them."
+  it('has the checkpoint tools on while the demo script stands in for the model, unless set', async () => {
+    const { make } = setup({ model: 'claude-x' })
+    const models = make()
+    expect(models.settings().checkpointEnabled).toBe(true)
+    await models.update({ checkpointEnabled: false })
+    expect(models.settings().checkpointEnabled).toBe(false)
+    // With a key the model asked for answers: the tools are off unless set.
+    expect(
+      setup({ model: 'claude-x' }, { ANTHROPIC_API_KEY: 'k' }).make().settings()
+    ).toMatchObject({ checkpointEnabled: false })
+    // A scripted model named on purpose is no stand-in: its setting is its own.
+    expect(setup({ model: 'scripted:mine.json' }).make().settings().checkpointEnabled).toBe(false)
+  })
 })

@@ -81,11 +81,16 @@ export class ModelSetup {
     return isScriptedSpec(this.effectiveModel())
   }
 
+  /** No key, so the demo script answers instead of the model asked for. */
+  private demoStandsIn(): boolean {
+    return this.effectiveModel() !== this.requestedModel()
+  }
+
   notices(): string[] {
     const requested = this.requestedModel()
     const settings = this.settings()
     return [
-      ...(this.effectiveModel() === requested
+      ...(!this.demoStandsIn()
         ? []
         : [
             `No API key: the built-in scripted demo model answers instead of ${requested}. Add a key in Settings or set ANTHROPIC_API_KEY.`
@@ -106,7 +111,9 @@ export class ModelSetup {
       // saved it with any other change, so a key added later still met the demo model.
       model: this.requestedModel(),
       permissionMode: this.runPermissionMode ?? file.permissionMode ?? 'default',
-      checkpointEnabled: file.checkpoint?.enabled ?? false,
+      // The demo script calls checkpoint and rewind (its "explore the project with a checkpoint"):
+      // where it stands in for the model, the tools are on unless set, and Settings says so.
+      checkpointEnabled: file.checkpoint?.enabled ?? this.demoStandsIn(),
       compactionThreshold: file.compaction?.threshold ?? DEFAULT_COMPACTION_THRESHOLD,
       // Every Claude model takes 200,000 tokens; the scripted model is given the same unless set.
       contextWindow: file.compaction?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,

@@ -49,6 +49,7 @@ import { readerOf } from '../session/load'
 import { realPathOf } from '../session/paths'
 import type { SessionTree, TreeRecord } from '../session/tree'
 import { unifiedDiff } from '../rewind/file-diff'
+import { allFileChanges } from '../rewind/node-files'
 import { renderExport } from '../export/render'
 import { usageTokens } from '../agent/summary/tokens'
 import { forkSession } from '../session/fork'
@@ -77,6 +78,7 @@ import { timelineEntries, timelineStep } from './timeline-view'
 import type { ModelSetup } from './model-setup'
 import { branchLeafOf, nodeEnd } from './node-refs'
 import { buildSearchIndex } from './search-view'
+import { TouchedFilesWatch } from './touched-files-watch'
 import { ViewedSession } from './viewed-session'
 import { WorkspaceSession } from './workspace-session'
 
@@ -98,6 +100,12 @@ export class Studio {
   /** The graphs built lately, by version: the page gets deltas against them. */
   private readonly graphVersions = new GraphVersions()
   private pushedVersion: number | undefined
+  /** What the last graph pushed said of the files (the marker's "changed since"). */
+  private pushedChangedSince: boolean | undefined
+  /** The folders of the files the session touched, watched for the marker (see recheckFiles). */
+  private readonly touchedWatch: TouchedFilesWatch
+  /** How many records the tree had when touchedWatch was last given its paths. */
+  private watchedRecords = -1
   /** The last branch transcript built (unmasked), for the windows the page asks for. */
   private transcriptCache: { leafUuid: string | null; entries: TranscriptEntry[] } | null = null
   private searchCache: SearchEntry[] | null = null
@@ -121,6 +129,7 @@ export class Studio {
 
   private constructor(private readonly options: StudioOptions) {
     this.sources = new Sources({ home: options.home })
+    this.touchedWatch = new TouchedFilesWatch(realPathOf(options.cwd), () => this.recheckFiles())
   }
 
   static async open(options: StudioOptions): Promise<Studio> {
@@ -143,6 +152,7 @@ export class Studio {
       onEvent: (event) => this.onAgentEvent(event)
     })
     this.followAppends(store)
+    this.watchedRecords = -1
     this.shapeChanged()
   }
 
@@ -228,12 +238,15 @@ export class Studio {
    * edit shows the next time the renderer asks.
    */
   async graph(): Promise<SessionGraph> {
-    return (await this.versionedGraph()).graph
+    const { graph, version } = await this.versionedGraph()
+    this.tellFilesMarker(graph, version)
+    return graph
   }
 
   /** The graph in the page's compact form: a delta from version `since` when it is still kept. */
   async graphUpdate(since: number | undefined): Promise<GraphUpdate> {
     const { graph, version } = await this.versionedGraph()
+    this.tellFilesMarker(graph, version)
     return this.graphVersions.update(graph, version, since)
   }
 
@@ -326,18 +339,65 @@ export class Studio {
     this.graphCache = null
     this.searchCache = null
     this.transcriptCache = null
-    // Each push is a delta from the one before, so a page that got them all follows along; one
-    // that missed some asks with the version it holds.
-    void this.versionedGraph().then(({ graph, version }) => {
-      const update = this.graphVersions.update(graph, version, this.pushedVersion)
-      this.pushedVersion = version
-      this.options.emit('session:graphUpdate', update)
-    })
+    void this.versionedGraph().then(({ graph, version }) => this.pushGraph(graph, version))
+    this.watchTouchedFiles()
     // A move, a summary or a new message changes what the next request holds: the header's meter.
     this.options.emit('agent:event', {
       type: 'context_usage',
       usage: this.work.agent.contextUsage()
     })
+  }
+
+  /**
+   * Pushes the graph to every page. Each push is a delta from the one before, so a page that got
+   * them all follows along; one that missed some asks with the version it holds.
+   */
+  private pushGraph(graph: SessionGraph, version: number): void {
+    const update = this.graphVersions.update(graph, version, this.pushedVersion)
+    this.pushedVersion = version
+    this.pushedChangedSince = graph.filesAt.changedSince
+    this.options.emit('session:graphUpdate', update)
+  }
+
+  /**
+   * Gives the watch the files our session touched: every path a file_change record names (the
+   * marker's state holds each). Looked at again when the log grew, once a turn is over (the
+   * checks wait for its end anyway); none while another tool's session is shown (no marker).
+   */
+  private watchTouchedFiles(): void {
+    if (this.work.agent.running) return
+    if (this.viewed !== null) {
+      this.watchedRecords = -1
+      this.touchedWatch.follow([])
+      return
+    }
+    const tree = this.store.tree()
+    if (tree.records.length === this.watchedRecords) return
+    this.watchedRecords = tree.records.length
+    this.touchedWatch.follow([...new Set(allFileChanges(tree).map((change) => change.path))])
+  }
+
+  /**
+   * A touched file changed on disk (touched-files-watch.ts): the graph is pushed when the marker
+   * says something else than the last push did. Not while the agent or a restore writes: they
+   * push the graph when they are done.
+   */
+  private recheckFiles(): void {
+    if (this.viewed !== null || this.work.agent.running || this.operation !== null) return
+    void this.versionedGraph()
+      .then(({ graph, version }) => this.tellFilesMarker(graph, version))
+      // The next request reads the disk again and says what failed.
+      .catch(() => undefined)
+  }
+
+  /**
+   * Every page learns what the files marker says when it says something else than the last push:
+   * found by the watch, or by a page asking (on focus, a change the watch could not see), so the
+   * pages agree and the watch compares with what they hold.
+   */
+  private tellFilesMarker(graph: SessionGraph, version: number): void {
+    if (this.work.agent.running || this.operation !== null) return
+    if (graph.filesAt.changedSince !== this.pushedChangedSince) this.pushGraph(graph, version)
   }
 
   /** Bookmarks a node of the graph (null removes the bookmark); the graph shows it at once. */
@@ -1028,6 +1088,7 @@ export class Studio {
   }
 
   async close(): Promise<void> {
+    this.touchedWatch.close()
     this.viewed?.close()
     this.tail?.close()
     await this.stop()

@@ -14,6 +14,7 @@ import { realPathOf } from '../session/paths'
 import { readSettings, writeSettings } from '../settings'
 import { Sources } from '../sources/discovery'
 import { StudioError } from './dispatch'
+import { DismissedNotices } from './dismissed-notices'
 import { createHandlers, type WorkspaceHandlers } from './handlers'
 import type { Studio } from './studio'
 
@@ -75,6 +76,8 @@ export interface WorkspaceHostOptions {
 export class WorkspaceHost {
   private switching: Promise<unknown> = Promise.resolve()
   private readonly sources: Sources
+  /** The warnings a page dismissed: for every page of this host, whichever folder is open. */
+  private readonly dismissed = new DismissedNotices()
 
   /** `first`: the studio the host was started on (its --cwd, or the demo workspace). */
   constructor(
@@ -166,9 +169,11 @@ export class WorkspaceHost {
     const delegating: Record<string, unknown> = {}
     for (const channel of Object.keys(requests) as RequestChannel[]) {
       delegating[channel] = (args: unknown) =>
-        (createHandlers(this.current, workspaces)[channel] as (a: unknown) => Promise<unknown>)(
-          args
-        )
+        (
+          createHandlers(this.current, workspaces, this.dismissed)[channel] as (
+            a: unknown
+          ) => Promise<unknown>
+        )(args)
     }
     return delegating as Handlers
   }

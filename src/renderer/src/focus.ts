@@ -23,6 +23,11 @@ export function composerField(): HTMLTextAreaElement | null {
   return document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Prompt"]')
 }
 
+/** The selection bar's "Compare…", the control a compare starts from. */
+export function compareButton(): HTMLButtonElement | null {
+  return document.querySelector<HTMLButtonElement>('button[data-starts="compare"]')
+}
+
 function usable(element: Element | null): element is HTMLElement {
   return (
     element instanceof HTMLElement &&

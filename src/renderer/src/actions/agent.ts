@@ -75,10 +75,20 @@ export async function sendPrompt(): Promise<void> {
   }
 }
 
+/**
+ * Says the stop is under way while it is (a killed command, the interrupted results written),
+ * and that it is done once agent:stop answers: it answers when the run has wound down.
+ */
 export async function stopAgent(): Promise<void> {
+  const app = useAppStore.getState()
+  app.setStatus(STOPPING)
   const stopped = await attempt('Stopping the agent', () => getBridge().request('agent:stop', {}))
-  if (stopped !== null) useAppStore.getState().setStatus('Stopping the agent')
+  // The run's end may have said something else meanwhile (an agent's notice): that stays.
+  const now = useAppStore.getState().status
+  if (now === STOPPING || now === '') app.setStatus(stopped === null ? '' : 'Agent stopped')
 }
+
+const STOPPING = 'Stopping the agent…'
 
 export async function answerPermission(requestId: string, allow: boolean): Promise<void> {
   useAppStore.getState().settlePermission(requestId)

@@ -10,9 +10,31 @@ import {
   newSession,
   onSelectionChanged,
   receiveGraphUpdate,
+  refreshGraph,
   refreshTranscript
 } from './session'
 import { followWorkspace, openFolder } from './workspace'
+
+/**
+ * The files marker ("files changed since") follows the disk: the main process watches the files
+ * the session touched and pushes a change. What its watch cannot see (past its bound, a write
+ * through a hard link elsewhere) is read again when the page comes back into view or focus: the
+ * graph again, a delta from the version held, which carries the marker as the disk is now.
+ */
+function followFilesOnReturn(): () => void {
+  let asking = false
+  const back = () => {
+    if (asking || document.visibilityState !== 'visible') return
+    asking = true
+    void refreshGraph().finally(() => (asking = false))
+  }
+  window.addEventListener('focus', back)
+  document.addEventListener('visibilitychange', back)
+  return () => {
+    window.removeEventListener('focus', back)
+    document.removeEventListener('visibilitychange', back)
+  }
+}
 
 export function connect(): () => void {
   const bridge = getBridge()
@@ -46,7 +68,8 @@ export function connect(): () => void {
     }),
     useGraphStore.subscribe((state, previous) => {
       if (state.selectedId !== previous.selectedId) onSelectionChanged()
-    })
+    }),
+    followFilesOnReturn()
   ]
   void loadSession()
   return () => {

@@ -189,19 +189,30 @@ export async function applyRewind(): Promise<void> {
   await refreshAll(true)
 }
 
-/** Undo or Redo the timeline's next action; the button is named after it (graph.undo / redo). */
+/**
+ * Undo or Redo the timeline's next action; the button is named after it (graph.undo / redo). One
+ * at a time: a second click (a double click) while one runs is ignored, both buttons disabled
+ * until it is done and the page shows where it left things, so it never meets "Still busy".
+ */
 export async function walkTimeline(direction: 'undo' | 'redo'): Promise<void> {
+  const app = useAppStore.getState()
+  if (app.walkingTimeline) return
   const from = document.activeElement
   const step = useGraphStore.getState().graph?.[direction]
-  const result = await attempt(direction === 'undo' ? 'Undoing' : 'Redoing', () =>
-    getBridge().request(direction === 'undo' ? 'timeline:undo' : 'timeline:redo', {})
-  )
-  if (result === null) return
-  const app = useAppStore.getState()
-  app.dropStalePrefill()
-  const done = direction === 'undo' ? 'Undone' : 'Redone'
-  app.setStatus(describeResult(step ? `${done}: ${step.label}` : done, result))
-  await refreshAll(true)
+  app.setWalkingTimeline(true)
+  try {
+    const result = await attempt(direction === 'undo' ? 'Undoing' : 'Redoing', () =>
+      getBridge().request(direction === 'undo' ? 'timeline:undo' : 'timeline:redo', {})
+    )
+    if (result !== null) {
+      app.dropStalePrefill()
+      const done = direction === 'undo' ? 'Undone' : 'Redone'
+      app.setStatus(describeResult(step ? `${done}: ${step.label}` : done, result))
+      await refreshAll(true)
+    }
+  } finally {
+    useAppStore.getState().setWalkingTimeline(false)
+  }
   refocusFrom(from)
 }
 

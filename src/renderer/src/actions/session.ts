@@ -9,7 +9,7 @@ import { useGraphStore } from '../stores/graph-store'
 import { useInspectorStore } from '../stores/inspector-store'
 import { useTimelineStore } from '../stores/timeline-store'
 import { holdsNode, selectLaterCount, useTranscriptStore } from '../stores/transcript-store'
-import { attempt } from './report'
+import { attempt, reportFailure } from './report'
 
 /** The branch whose transcript shows a node: the active one (null) or the node's deepest leaf. */
 function branchLeafOf(nodeId: string | null): string | null {
@@ -263,10 +263,22 @@ export async function loadSession(): Promise<void> {
   await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
 }
 
-/** Opens the session `load` switched the main process to; false when it refused (reported). */
-export async function switchSession(load: () => Promise<unknown>, what: string): Promise<boolean> {
-  const info = await attempt(what, load)
-  if (info === null) return false
+/**
+ * Opens the session `load` switched the main process to; false when it refused, reported as a
+ * notice or to `refused` (a dialog that shows it in place).
+ */
+export async function switchSession(
+  load: () => Promise<unknown>,
+  what: string,
+  refused?: (message: string) => void
+): Promise<boolean> {
+  try {
+    await load()
+  } catch (error) {
+    if (refused === undefined) reportFailure(what, error)
+    else refused(error instanceof Error ? error.message : String(error))
+    return false
+  }
   useGraphStore.getState().select(null)
   useAppStore.getState().dropStalePrefill()
   await loadSession()

@@ -22,11 +22,18 @@ export async function loadRecent(): Promise<void> {
   if (recent !== null) useAppStore.getState().setRecent(recent)
 }
 
-/** Opens `cwd` as the workspace; false when the main process refused it (reported). */
-export async function openWorkspace(cwd: string): Promise<boolean> {
+/**
+ * Opens `cwd` as the workspace; false when the main process refused it: reported as a notice, or
+ * to `refused` (the Open folder dialog shows why in itself, not behind it).
+ */
+export async function openWorkspace(
+  cwd: string,
+  refused?: (message: string) => void
+): Promise<boolean> {
   const done = await switchSession(
     () => getBridge().request('workspace:open', { cwd }),
-    `Opening ${cwd}`
+    `Opening ${cwd}`,
+    refused
   )
   if (done) {
     useAppStore.getState().setStatus(`Opened ${cwd}`)

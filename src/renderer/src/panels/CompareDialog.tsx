@@ -5,6 +5,7 @@ import type { CompareFile, CompareView, TranscriptEntry } from '../../../shared/
 import { closeCompare, loadCompareDiff } from '../actions/compare'
 import { selectCompare, selectLoadedDiff, useCompareStore } from '../stores/compare-store'
 import { toBlockViews } from '../stores/transcript-model'
+import { compareButton } from '../focus'
 import { DiffView } from './DiffView'
 import { Modal } from './Modal'
 
@@ -85,7 +86,8 @@ export function CompareDialog() {
   const compare = useCompareStore(selectCompare)
   if (compare.state === 'closed') return null
   return (
-    <Modal title="Compare" onClose={closeCompare} wide>
+    // "Compare with this node" went away when it opened the dialog: "Compare…" takes the focus.
+    <Modal title="Compare" onClose={closeCompare} wide returnFocus={compareButton}>
       {compare.state === 'loading' && <p aria-live="polite">Comparing…</p>}
       {compare.state === 'failed' && (
         <p role="alert" className="callout callout--error">

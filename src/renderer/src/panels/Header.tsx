@@ -8,6 +8,7 @@ import {
   selectInfo,
   selectRunning,
   selectStatus,
+  selectWalkingTimeline,
   useAppStore
 } from '../stores/app-store'
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
@@ -89,12 +90,13 @@ const selectSetSettingsOpen = (s: ReturnType<typeof useAppStore.getState>) => s.
 export function Header() {
   const info = useAppStore(selectInfo)
   const running = useAppStore(selectRunning)
+  const walking = useAppStore(selectWalkingTimeline)
   const status = useAppStore(selectStatus)
   const { undo, redo } = useGraphStore(useShallow(selectTimelineSteps))
   const setSettingsOpen = useAppStore(selectSetSettingsOpen)
   const readOnly = info?.readOnlyReason != null
   // Another tool's session is read-only, yet its rescue restores walk the timeline.
-  const timelineLocked = running || (readOnly && info?.foreign === null)
+  const timelineLocked = running || walking || (readOnly && info?.foreign === null)
   const [exporting, setExporting] = useState(false)
   return (
     <header className="header">

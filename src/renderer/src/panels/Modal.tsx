@@ -1,19 +1,26 @@
 // A modal dialog on the native <dialog>: the browser traps focus, Esc cancels, and the title names
 // it for screen readers and tests (getByRole('dialog', { name })). Closing gives the focus back to
 // the control that opened it: the browser only does that for a dialog that closes while still in
-// the page, and React removes ours.
+// the page, and React removes ours. When that control went away with the click that opened the
+// dialog (Compare with this node), the focus goes where `returnFocus` says, else where focus.ts
+// puts it (the selected node, the composer): never on the page body.
 import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { keepFocus } from '../focus'
+import { useGraphStore } from '../stores/graph-store'
 
 export function Modal({
   title,
   onClose,
   children,
-  wide = false
+  wide = false,
+  returnFocus
 }: {
   title: string
   onClose: () => void
   children: ReactNode
   wide?: boolean
+  /** Where the focus goes on close when the control that opened the dialog is gone. */
+  returnFocus?: () => Element | null
 }) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
@@ -23,8 +30,14 @@ export function Modal({
     if (dialog !== null && !dialog.open) dialog.showModal()
     return () => {
       dialog?.close()
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus()
+      if (opener instanceof HTMLElement && opener.isConnected && opener !== document.body) {
+        opener.focus()
+      } else {
+        keepFocus(returnFocus?.() ?? null, () => useGraphStore.getState().selectedId)
+      }
     }
+    // Once per dialog: the opener is the element focused when it opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
   return (
     <dialog

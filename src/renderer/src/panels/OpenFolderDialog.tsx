@@ -2,7 +2,8 @@
 // suggestions are the folders the main process finds under what is typed (only folders, never a
 // .git, a bounded list), and the recent workspaces with their session counts. Opening one makes
 // it the workspace at once; the main process refuses /, the home folder and anything unfit,
-// saying why, and the workspace stays as it was.
+// saying why in the dialog (a notice would sit behind it, out of reach), and the workspace stays
+// as it was.
 import { useEffect, useId, useRef, useState } from 'react'
 import { completeFolder, openWorkspace } from '../actions/workspace'
 import { selectRunning, useAppStore } from '../stores/app-store'
@@ -38,13 +39,28 @@ export function OpenFolderDialog({ onClose }: { onClose: () => void }) {
   const workspace = useAppStore((s) => s.info?.workspace ?? '')
   const [path, setPath] = useState(workspace === '' ? '/' : `${workspace}/`)
   const [opening, setOpening] = useState(false)
+  /** Why the main process refused the folder last asked for; cleared by typing another. */
+  const [refusal, setRefusal] = useState<string | null>(null)
   const { folders, more, problem } = useCompletion(path)
   const listId = useId()
+  const field = useRef<HTMLInputElement>(null)
   const open = async (cwd: string) => {
     setOpening(true)
-    if (await openWorkspace(cwd)) onClose()
-    else setOpening(false)
+    setRefusal(null)
+    if (await openWorkspace(cwd, setRefusal)) {
+      onClose()
+      return
+    }
+    setOpening(false)
+    // Back to the path, to change it; the refusal describes the field.
+    field.current?.focus()
   }
+  const described = [
+    problem === null ? null : `${listId}-problem`,
+    refusal === null ? null : `${listId}-refusal`
+  ]
+    .filter((id) => id !== null)
+    .join(' ')
   const typed = path.length > 1 ? path.replace(/\/+$/, '') : path
   return (
     <Modal title="Open folder" onClose={onClose} wide>
@@ -57,17 +73,26 @@ export function OpenFolderDialog({ onClose }: { onClose: () => void }) {
         <label className="field">
           <span>Folder</span>
           <input
+            ref={field}
             type="text"
             value={path}
             spellCheck={false}
             autoComplete="off"
-            aria-describedby={problem === null ? undefined : `${listId}-problem`}
-            onChange={(event) => setPath(event.target.value)}
+            aria-describedby={described === '' ? undefined : described}
+            onChange={(event) => {
+              setPath(event.target.value)
+              setRefusal(null)
+            }}
           />
         </label>
         {problem !== null && (
           <p id={`${listId}-problem`} className="muted">
             {problem}
+          </p>
+        )}
+        {refusal !== null && (
+          <p id={`${listId}-refusal`} role="alert" className="callout callout--error">
+            {refusal}
           </p>
         )}
         <ul className="folder-list" aria-label="Folders">

@@ -108,7 +108,7 @@ export function SelectionBar() {
           </button>
         )}
         {compareFrom === null && !subagent && (
-          <button type="button" onClick={() => startCompare(node.id)}>
+          <button type="button" data-starts="compare" onClick={() => startCompare(node.id)}>
             Compare…
           </button>
         )}

@@ -63,9 +63,10 @@ function SettingsForm({
             ? { model: model.trim() }
             : {}),
           permissionMode,
-          checkpointEnabled,
           bashSandbox,
-          // Saved only when changed: an unchanged default stays a default.
+          // Saved only when changed: an unchanged default stays a default (the demo's checkpoint
+          // tools, on while it answers, are not kept on for the model a key brings).
+          ...(checkpointEnabled !== settings.checkpointEnabled ? { checkpointEnabled } : {}),
           ...(summaryOnLeave !== settings.summaryOnLeave ? { summaryOnLeave } : {}),
           ...(threshold / 100 !== settings.compactionThreshold
             ? { compactionThreshold: threshold / 100 }

@@ -2,7 +2,12 @@
 // for what it did. Undo walks it back from the newest done entry, Redo forward again; an undone
 // entry stays listed (and can be redone) until a new action replaces it.
 import { walkTimeline } from '../actions/rewind'
-import { selectReadOnlyReason, selectRunning, useAppStore } from '../stores/app-store'
+import {
+  selectReadOnlyReason,
+  selectRunning,
+  selectWalkingTimeline,
+  useAppStore
+} from '../stores/app-store'
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { selectTimelineEntries, useTimelineStore } from '../stores/timeline-store'
 import { useShallow } from 'zustand/react/shallow'
@@ -20,7 +25,8 @@ export function Timeline() {
   const { undo, redo } = useGraphStore(useShallow(selectTimelineSteps))
   const running = useAppStore(selectRunning)
   const readOnly = useAppStore(selectReadOnlyReason) !== null
-  const locked = running || readOnly
+  const walking = useAppStore(selectWalkingTimeline)
+  const locked = running || readOnly || walking
   if (entries === null) return <p className="muted panel-pad">Loading…</p>
   return (
     <div className="timeline" tabIndex={0} role="region" aria-label="Timeline of actions">

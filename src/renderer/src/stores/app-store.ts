@@ -27,6 +27,8 @@ interface AppStore {
   recent: readonly RecentWorkspace[]
   openFolderOpen: boolean
   running: boolean
+  /** An undo or a redo is under way: Undo and Redo take no second click meanwhile. */
+  walkingTimeline: boolean
   permissions: readonly PermissionRequest[]
   notices: readonly Notice[]
   /** Warnings the main process gives with every app:info (no API key...): shown once a page. */
@@ -50,6 +52,7 @@ interface AppStore {
   setRecent: (recent: readonly RecentWorkspace[]) => void
   setOpenFolderOpen: (open: boolean) => void
   setRunning: (running: boolean) => void
+  setWalkingTimeline: (walking: boolean) => void
   askPermission: (request: PermissionRequest) => void
   settlePermission: (requestId: string) => void
   notify: (level: Notice['level'], message: string) => void
@@ -88,6 +91,7 @@ export const useAppStore = create<AppStore>()((set) => ({
   recent: [],
   openFolderOpen: false,
   running: false,
+  walkingTimeline: false,
   permissions: [],
   notices: [],
   announced: new Set(),
@@ -120,6 +124,7 @@ export const useAppStore = create<AppStore>()((set) => ({
   setOpenFolderOpen: (openFolderOpen) => set({ openFolderOpen }),
   // A run that ends leaves no question open: the main process stops waiting for answers.
   setRunning: (running) => set(running ? { running } : { running, permissions: [] }),
+  setWalkingTimeline: (walkingTimeline) => set({ walkingTimeline }),
   askPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
   settlePermission: (requestId) =>
     set((s) => ({ permissions: s.permissions.filter((p) => p.requestId !== requestId) })),
@@ -161,6 +166,7 @@ export const selectDemo = (s: State) => s.info?.demo === true
 export const selectReadOnlyReason = (s: State) => s.info?.readOnlyReason ?? null
 export const selectSessions = (s: State) => s.sessions
 export const selectRunning = (s: State) => s.running
+export const selectWalkingTimeline = (s: State) => s.walkingTimeline
 export const selectFirstPermission = (s: State) => s.permissions[0] ?? null
 export const selectNotices = (s: State) => s.notices
 export const selectStatus = (s: State) => s.status
