@@ -327,12 +327,22 @@ export class Studio {
     this.searchCache = null
     this.transcriptCache = null
     // Each push is a delta from the one before, so a page that got them all follows along; one
-    // that missed some asks with the version it holds.
-    void this.versionedGraph().then(({ graph, version }) => {
-      const update = this.graphVersions.update(graph, version, this.pushedVersion)
-      this.pushedVersion = version
-      this.options.emit('session:graphUpdate', update)
-    })
+    // that missed some asks with the version it holds. No request awaits the push: a graph that
+    // cannot be built is said here (a notice, the stack to the host's log), or its rejection
+    // would be unhandled and end the host (issue 26: opening a pi session did).
+    this.versionedGraph()
+      .then(({ graph, version }) => {
+        const update = this.graphVersions.update(graph, version, this.pushedVersion)
+        this.pushedVersion = version
+        this.options.emit('session:graphUpdate', update)
+      })
+      .catch((error: unknown) => {
+        console.error(`The graph push failed: ${(error as Error)?.stack ?? String(error)}`)
+        this.notice(
+          'error',
+          `The session's graph could not be drawn: ${(error as Error)?.message ?? String(error)}`
+        )
+      })
     // A move, a summary or a new message changes what the next request holds: the header's meter.
     this.options.emit('agent:event', {
       type: 'context_usage',
