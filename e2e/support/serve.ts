@@ -73,7 +73,11 @@ export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL:\n${output}`)), 60_000)
+    const timer = setTimeout(() => {
+      // A host that never came up (hung at start) is not left running.
+      child.kill('SIGKILL')
+      reject(new Error(`serve printed no URL:\n${output}`))
+    }, 60_000)
     const poll = setInterval(() => {
       const match = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output)
       if (match?.[1]) {
