@@ -64,7 +64,7 @@ describe('opening another tool’s session in the served app', () => {
       (event, payload) => event === 'agent:event' && (payload as { type: string }).type === 'notice'
     )) as { level: string; message: string }
     expect(notice.level).toBe('error')
-    expect(notice.message).toMatch(/^The session's graph could not be drawn: .*EISDIR/)
+    expect(notice.message).toMatch(/^The session's graph could not be drawn: .*companion\.jsonl/)
     expect(await studio.call('app:info')).toMatchObject({ ok: true, value: { foreign: { file } } })
     expect(app.alive(), app.output()).toBe(true)
     studio.close()
