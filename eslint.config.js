@@ -20,6 +20,28 @@ const childProcessBan = ['node:child_process', 'child_process'].map((name) => ({
     'Start children from src/core/os/child-env.ts (commands: core/os/command-runner.ts): it scrubs secrets from their environment.'
 }))
 
+// Session files, and what lies beside them (sub-agent transcripts, locks, the data home's small
+// files), are opened through src/core/os/read-regular-file.ts only: a FIFO where a file is
+// expected is refused there, never waited on (a blocked open freezes the host for good).
+const regularFilesOnly = (opens) => [
+  {
+    name: 'node:fs',
+    importNames: ['readFileSync', 'readFile', 'createReadStream', 'promises', ...opens],
+    message:
+      'Open session files through src/core/os/read-regular-file.ts (openRegularFile, readRegularText): it never waits on a FIFO.'
+  },
+  {
+    name: 'node:fs/promises',
+    message: 'Open session files through src/core/os/read-regular-file.ts.'
+  }
+]
+const sessionReaders = [
+  'src/core/session/**/*.ts',
+  'src/core/sources/**/*.ts',
+  'src/core/studio/**/*.ts',
+  'src/core/settings.ts'
+]
+
 // `import * as z from 'zod'`, never `import { z }`: through the namespace the bundlers keep only
 // the parts of zod we call. `{ z }` is an object holding all of zod, its 50 locales and its JSON
 // Schema reader included: 740 kB that every command compiled at start-up, against 210 kB.
@@ -107,6 +129,26 @@ export default tseslint.config(
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: corePatterns, paths: childProcessBan }]
+    }
+  },
+  {
+    files: sessionReaders,
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: corePatterns, paths: [...childProcessBan, ...regularFilesOnly(['openSync'])] }
+      ]
+    }
+  },
+  {
+    // The log and its lock are created and appended to here (O_EXCL: no FIFO is ever opened).
+    files: ['src/core/session/store.ts', 'src/core/session/lock.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: corePatterns, paths: [...childProcessBan, ...regularFilesOnly([])] }
+      ]
     }
   },
   {

@@ -15,6 +15,7 @@ import {
   readLines,
   relocateToWorkspace
 } from '../test/foreign/cc-fixtures'
+import { everyFormatHomes } from '../test/foreign/every-format-homes'
 import { jsonl, ompTitleSlot, writeOmpSession, writePiSession } from '../test/sources/fake-homes'
 import { expectAccessible } from './support/axe'
 import { serve, type ServedApp } from './support/serve'
@@ -230,6 +231,56 @@ test.describe('other tools’ sessions', () => {
     expect(config()).toBe('mode=c\n')
     await shot(page, 'other-tools-06-continued')
     await expectAccessible(page, 'other-tools-06-continued')
+  })
+})
+
+// Issue 26, item 8: opening the pi session in the list ended the host ("every tab shows
+// 'connection closed'"). Every format the app reads opens in the served page, one after the
+// other, with a second tab following: the graph is drawn each time and the host stays up.
+test.describe('every format in the served app', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    const homes = everyFormatHomes()
+    app = await serve({ workspace: homes.workspace, home: homes.home, env: homes.env })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('ours, Claude Code, the corpus pi session and oh-my-pi each open with their graph, the host up', async ({
+    page,
+    context
+  }) => {
+    const closed = (p: Page) => p.getByText(/The connection to Rewind Studio closed/)
+    await page.goto(app.url)
+    await send(page, 'say hello')
+    await expect(turn(page, 'say hello')).toBeVisible()
+    const second = await context.newPage()
+    await second.goto(app.url)
+    const list = sessionList(page)
+    // `turn`: one drawn in the graph, and the last prompt of the branch the transcript shows.
+    const formats: { name: string; button: RegExp; turn: string }[] = [
+      { name: 'claude-code', button: /^Claude Code/, turn: 'instead write a readme' },
+      { name: 'pi', button: /^pi /, turn: 'yeah, do it all' },
+      { name: 'oh-my-pi', button: /^oh-my-pi/, turn: 'split the importer' },
+      { name: 'rewind-studio', button: /^Rewind Studio.*1 prompt/, turn: 'say hello' }
+    ]
+    for (const format of formats) {
+      await list.getByRole('button', { name: format.button }).click()
+      for (const tab of [page, second]) {
+        await expect(turn(tab, format.turn)).toBeVisible()
+        await expect(closed(tab)).toHaveCount(0)
+      }
+      // The transcript is this session's too: its last prompt, not the one shown before.
+      await expect(
+        page
+          .getByRole('region', { name: 'Messages' })
+          .getByRole('article', { name: 'You' })
+          .filter({ hasText: format.turn })
+      ).not.toHaveCount(0)
+      expect(app.alive(), app.output()).toBe(true)
+      await shot(page, `every-format-${format.name}`)
+    }
+    await expectAccessible(page, 'every-format-rewind-studio')
+    await second.close()
   })
 })
 

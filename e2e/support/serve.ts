@@ -14,6 +14,10 @@ export interface ServedApp {
   workspace: string
   home: string
   output: () => string
+  /** Whether the host process is still running (a crash ends it). */
+  alive: () => boolean
+  /** The host process (signalled by tests that stop it their way). */
+  pid: number
   stop: () => Promise<void>
 }
 
@@ -29,6 +33,8 @@ export interface ServeOptions {
   env?: Record<string, string>
   /** Runs before the app starts (a session written under the data home, say). */
   before?: (where: { workspace: string; home: string }) => void
+  /** The most file descriptors the host may hold (its RLIMIT_NOFILE, set by prlimit). */
+  maxFiles?: number
 }
 
 export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
@@ -45,16 +51,33 @@ export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
   options.before?.({ workspace, home })
   const env: NodeJS.ProcessEnv = { ...process.env, REWIND_STUDIO_HOME: home, ...options.env }
   delete env.ANTHROPIC_API_KEY
-  const child: ChildProcess = spawn(
+  const command = [
     process.execPath,
-    [join(repoRoot, 'bin/rewind-studio.mjs'), 'serve', '--cwd', workspace, ...(options.args ?? [])],
-    { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] }
-  )
+    join(repoRoot, 'bin/rewind-studio.mjs'),
+    'serve',
+    '--cwd',
+    workspace,
+    ...(options.args ?? [])
+  ]
+  // prlimit execs the host in its own place: the pid is the host's.
+  const [file, ...args] =
+    options.maxFiles === undefined
+      ? command
+      : ['prlimit', `--nofile=${options.maxFiles}`, '--', ...command]
+  const child: ChildProcess = spawn(file as string, args, {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL:\n${output}`)), 60_000)
+    const timer = setTimeout(() => {
+      // A host that never came up (hung at start) is not left running.
+      child.kill('SIGKILL')
+      reject(new Error(`serve printed no URL:\n${output}`))
+    }, 60_000)
     const poll = setInterval(() => {
       const match = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output)
       if (match?.[1]) {
@@ -75,9 +98,11 @@ export async function serve(options: ServeOptions = {}): Promise<ServedApp> {
     workspace,
     home,
     output: () => output,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    pid: child.pid as number,
     stop: () =>
       new Promise((done) => {
-        if (child.exitCode !== null) return done()
+        if (child.exitCode !== null || child.signalCode !== null) return done()
         child.once('exit', () => done())
         child.kill('SIGTERM')
       })

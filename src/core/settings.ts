@@ -1,12 +1,13 @@
 // User settings: $REWIND_STUDIO_HOME/settings.json, overridden for one run by
 // `--setting key=value` (a dotted key; the value is read as JSON when it parses, else as text).
 // Unknown keys are kept, so a newer version's settings survive an older one saving.
-import { existsSync, readFileSync, renameSync } from 'node:fs'
+import { renameSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import * as z from 'zod'
 import { PermissionMode } from '../shared/messages'
 import { CompactionThreshold, ContextWindow, SummaryOnLeave } from '../shared/summary-settings'
 import { ensurePrivateDir, writePrivateFileSync } from './os/private-files'
+import { NotRegularFileError, readRegularText } from './os/read-regular-file'
 
 export const SettingsFile = z.looseObject({
   model: z.string().min(1).optional(),
@@ -46,11 +47,15 @@ export function settingsPath(home: string): string {
 
 export function readSettings(home: string): SettingsFile {
   const file = settingsPath(home)
-  if (!existsSync(file)) return {}
   let raw: unknown
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'))
+    // A FIFO there is refused, never waited on (every start reads this file).
+    const text = readRegularText(file)
+    if (text === null) return {}
+    raw = JSON.parse(text)
   } catch (error) {
+    if (error instanceof NotRegularFileError)
+      throw new SettingsError(`${error.message}; remove it.`)
     throw new SettingsError(
       `${file} is not valid JSON (${(error as Error).message}); fix or remove it.`
     )

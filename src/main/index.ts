@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { folderLauncher, launchStudio, parseLaunchArgs } from '../core/studio/launch'
 import { validatingSink } from '../core/studio/events'
+import { internalErrorNotice, surviveUncaught } from '../core/os/survive-uncaught'
 import {
   readRecentWorkspaces,
   startupWorkspace,
@@ -171,6 +172,12 @@ if (!app.requestSingleInstanceLock()) {
       })
   })
 
+  // What escapes every path's own handling is logged and told to the window (core/os/survive-uncaught.ts);
+  // Electron's default is a modal error box per exception, or nothing for a rejection.
+  surviveUncaught((message, error) => {
+    console.error('Rewind Studio: an error outside any request (the app goes on):', error)
+    send('agent:event', { type: 'notice', level: 'error', message: internalErrorNotice(message) })
+  })
   app.enableSandbox()
   app.on('window-all-closed', () => app.quit())
   app

@@ -5,8 +5,12 @@
 // The token travels in URLs only (the page's, the socket's), never in a cookie: cookies ignore
 // the port, so every service on 127.0.0.1 would receive it. The page's own asset requests carry
 // no query string; a cookie with a key of its own lets them through, and opens nothing else.
+//
+// Connections are bounded (connection-guard.ts): those without the token are timed out, refused
+// ones closed, and the oldest of them make room for a new one past the cap; a page that stops
+// answering pings loses its socket. Whatever a local process opens, the page stays reachable.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { EventChannel, Handlers } from '../shared/contract'
@@ -17,6 +21,7 @@ import {
   WEBSOCKET_PATH
 } from '../shared/wire'
 import { dispatch } from '../core/studio/dispatch'
+import { type ConnectionLimits, ConnectionGuard, DEFAULT_LIMITS } from './connection-guard'
 import { decodeUrlPath, readStaticFile } from './static-files'
 import { newToken, tokenMatches } from './token'
 
@@ -39,7 +44,18 @@ export interface WebHostOptions {
   port?: number
   token?: string
   log?: (message: string) => void
+  /** The connection budget and timeouts (defaults: DEFAULT_LIMITS, PING_MS); tests shorten them. */
+  limits?: Partial<ConnectionLimits & { pingMs: number }>
 }
+
+/**
+ * How often a page's WebSocket is pinged: one that has not answered the last ping by the next is
+ * gone (a browser answers by itself, whatever the page is doing) and its socket is closed.
+ */
+export const PING_MS = 30_000
+/** A request's headers, and the whole request, must arrive within these (Node's own checks). */
+const HEADERS_TIMEOUT_MS = 10_000
+const REQUEST_TIMEOUT_MS = 30_000
 
 export interface WebHost {
   url: string
@@ -60,7 +76,7 @@ function cookieValue(request: IncomingMessage, cookie: string): string | null {
 }
 
 function badRequest(response: ServerResponse, why: string): void {
-  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+  response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
   response.end(`Bad request: ${why}.\n`)
 }
 
@@ -73,6 +89,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   /** Opens the static files only (see the header): what the cookie carries instead of the token. */
   const assetKey = newToken()
   const log = options.log ?? ((message: string) => console.error(message))
+  const guard = new ConnectionGuard({ ...DEFAULT_LIMITS, ...options.limits })
   let origin = ''
   /** Named after the port, so the cookie of a host on another port does not overwrite it. */
   let assetCookie = ''
@@ -103,12 +120,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return
     }
     if (!fromOurHost(request) || !(hasToken(url) || hasAssetKey(request))) {
-      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
+      // Refused: the connection goes with the answer, it holds no descriptor for later.
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' })
       response.end(
         'Forbidden: this Rewind Studio server needs the token printed when it started.\n'
       )
       return
     }
+    guard.authenticate(request.socket)
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405).end()
       return
@@ -142,6 +161,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.end()
     })
   })
+  server.headersTimeout = HEADERS_TIMEOUT_MS
+  server.requestTimeout = REQUEST_TIMEOUT_MS
+  server.on('connection', (socket: Socket) => guard.admit(socket))
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES })
 
   server.on('upgrade', (request, socket, head) => {
@@ -161,15 +183,34 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       refuseUpgrade(socket, '403 Forbidden')
       return
     }
+    guard.authenticate(socket as Socket)
     sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client))
   })
 
+  /** The pages that answered the last ping (see PING_MS). */
+  const answered = new WeakSet<WebSocket>()
+  const heartbeat = setInterval(() => {
+    for (const client of sockets.clients) {
+      if (!answered.has(client)) {
+        client.terminate()
+        continue
+      }
+      answered.delete(client)
+      client.ping()
+    }
+  }, options.limits?.pingMs ?? PING_MS)
+  heartbeat.unref()
+
   sockets.on('connection', (client: WebSocket) => {
+    answered.add(client)
+    client.on('pong', () => answered.add(client))
     // A frame ws refuses (too big, not UTF-8, RSV bits, unmasked) closes this connection and
     // arrives here; unheard, the 'error' event would end the process and every page with it.
     client.on('error', (error) => log(`web host: closed a connection: ${error.message}`))
     client.on('message', (data) => {
-      void answer(client, data.toString())
+      answer(client, data.toString()).catch((error: unknown) =>
+        log(`web host: a request failed outside dispatch: ${(error as Error)?.stack ?? error}`)
+      )
     })
   })
 
@@ -220,6 +261,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       }
     },
     async close() {
+      clearInterval(heartbeat)
       for (const client of sockets.clients) client.terminate()
       await new Promise<void>((resolve) => sockets.close(() => resolve()))
       await new Promise<void>((resolve) => server.close(() => resolve()))

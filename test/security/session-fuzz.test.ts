@@ -12,9 +12,18 @@
 // missing and self parents, duplicates); and raw bytes. The commands run in one child process
 // (session-fuzz-child.ts), each under a time limit.
 //
+// Issue 26 ("Extend the fuzz test to the new readers and to the channels with every foreign
+// format open"; opening a pi session had ended the host): the same cases are also put in the
+// homes of Claude Code (as a session and as its sub-agent's transcript), pi and oh-my-pi, and
+// the studio `serve` runs lists them and opens each, reading every view of it; and with a
+// session of every format shown in turn (ours, Claude Code with its backups, the corpus's pi
+// one, oh-my-pi), type-confused payloads hit every channel of the contract. Nothing may escape
+// to the process, hang, or answer `internal` (an unexpected exception), and no other tool's
+// file is ever written.
+//
 // FUZZ_SEED=<n> picks the seed (default: a fixed one, so CI runs the same cases every time) and
 // FUZZ_RUNS=<n> the number of cases; a failure prints the seed and path that replay it.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   cpSync,
@@ -25,6 +34,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   rmSync,
   writeFileSync
 } from 'node:fs'
@@ -34,9 +44,12 @@ import { createInterface } from 'node:readline'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadSessionText } from '../../src/core/session/load'
-import { sessionFileName, workspaceFolder } from '../../src/core/session/paths'
+import { encodeCwd, sessionFileName, workspaceFolder } from '../../src/core/session/paths'
 import type { SessionTree } from '../../src/core/session/tree'
+import { ErrorCode, requestChannels, requests } from '../../src/shared/contract'
+import { everyFormatHomes } from '../foreign/every-format-homes'
 import { newSession } from '../rewind/fixture'
+import type { Answer, StudioRun } from './session-fuzz-child'
 import { assistant, fileChange, header, jsonl, navigate, rewind, user } from '../session/builders'
 import { repoRoot } from '../support/cli'
 
@@ -44,6 +57,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261130)
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120)
 /** Far above what any of these small files needs, even on a loaded machine: only a hang gets here. */
 const COMMAND_LIMIT_MS = 20_000
+/** The same for a studio's run through every channel (some thousand requests). */
+const STUDIO_LIMIT_MS = 240_000
 
 // ---- the commands, in one child process -------------------------------------------------------
 
@@ -52,6 +67,8 @@ interface CommandRun {
   stdout: string
   stderr: string
   threw?: string
+  /** A studio run's replies. */
+  answers?: Answer[]
 }
 
 class CliChild {
@@ -63,7 +80,9 @@ class CliChild {
       process.execPath,
       // A small heap: memory that runs away (an endless walk) ends the process in a moment.
       ['--max-old-space-size=512', '--import', 'tsx', join(__dirname, 'session-fuzz-child.ts')],
-      { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] }
+      // No key, and a Messages API that refuses at once: a key set through settings:set never
+      // reaches the network.
+      { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: childEnv() }
     )
     createInterface({ input: child.stdout }).on('line', (line) => {
       const done = this.waiting
@@ -82,19 +101,28 @@ class CliChild {
   }
 
   run(args: string[], home: string): Promise<CommandRun> {
+    return this.send({ args, home }, COMMAND_LIMIT_MS)
+  }
+
+  /** A studio on `run.cwd` with the other tools' homes `env` names (see session-fuzz-child.ts). */
+  studio(run: StudioRun, home: string, env: Record<string, string>): Promise<CommandRun> {
+    return this.send({ studio: run, home, env }, STUDIO_LIMIT_MS)
+  }
+
+  private send(command: object, limitMs: number): Promise<CommandRun> {
     const child = (this.child ??= this.start())
     return new Promise((done) => {
       const timer = setTimeout(() => {
         this.waiting = null
         this.child = null
         child.kill('SIGKILL')
-        done({ code: null, stdout: '', stderr: '', threw: `hung for ${COMMAND_LIMIT_MS} ms` })
-      }, COMMAND_LIMIT_MS)
+        done({ code: null, stdout: '', stderr: '', threw: `hung for ${limitMs} ms` })
+      }, limitMs)
       this.waiting = (run) => {
         clearTimeout(timer)
         done(run)
       }
-      child.stdin.write(`${JSON.stringify({ args, home })}\n`)
+      child.stdin.write(`${JSON.stringify(command)}\n`)
     })
   }
 
@@ -102,6 +130,12 @@ class CliChild {
     this.child?.kill('SIGKILL')
     this.child = null
   }
+}
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }
+  delete env.ANTHROPIC_API_KEY
+  return env
 }
 
 // ---- inputs ------------------------------------------------------------------------------------
@@ -364,7 +398,9 @@ function snapshot(dir: string): Record<string, string> {
       ? `link ${readlinkSync(abs)}`
       : stats.isDirectory()
         ? `dir ${stats.mode}`
-        : `file ${stats.mode} ${createHash('sha256').update(readFileSync(abs)).digest('hex')}`
+        : stats.isFIFO()
+          ? `fifo ${stats.ino}`
+          : `file ${stats.mode} ${createHash('sha256').update(readFileSync(abs)).digest('hex')}`
   }
   return out
 }
@@ -435,7 +471,9 @@ beforeAll(async () => {
     ...filesUnder(corpus),
     join(repoRoot, 'test/fixtures/seed-walkthrough.json')
   ]) {
-    seeds.push({ name: basename(file), text: readFileSync(file, 'utf8') })
+    // Every cwd the corpus records made ours, so each case's file belongs to its workspace.
+    const text = readFileSync(file, 'utf8').replace(/"cwd":"(?:[^"\\]|\\.)*"/g, '"cwd":"/work"')
+    seeds.push({ name: basename(file), text })
   }
 }, 60_000)
 
@@ -509,4 +547,222 @@ describe('session files, random and mutated', () => {
     // Shrinking a failure re-runs many cases: room for it, far past what passing takes.
     600_000
   )
+})
+
+// ---- the studio ---------------------------------------------------------------------------------
+
+/** Where a case's file goes in the other tools' homes; one of them may get a FIFO instead. */
+type Place = 'claude-code' | 'sub-agent' | 'pi' | 'oh-my-pi'
+const place = fc.option(fc.constantFrom<Place>('claude-code', 'sub-agent', 'pi', 'oh-my-pi'), {
+  nil: null
+})
+
+/** Each case's file, where Claude Code (also as its sub-agent's), pi and oh-my-pi keep a session of `ws`. */
+function otherToolsHomes(
+  base: string,
+  ws: string,
+  bytes: Buffer,
+  fifoAt: Place | null
+): Record<string, string> {
+  const homes = { claude: join(base, 'claude'), pi: join(base, 'pi'), omp: join(base, 'omp') }
+  const put = (where: Place, file: string) => {
+    mkdirSync(dirname(file), { recursive: true })
+    if (where === fifoAt) execFileSync('mkfifo', [file])
+    else writeFileSync(file, bytes)
+  }
+  const id = '0b3c52a4-1d5e-4c8e-9a51-5f3a5d0c7e13'
+  const claudeFile = join(homes.claude, 'projects', encodeCwd(ws), `${id}.jsonl`)
+  put('claude-code', claudeFile)
+  put('sub-agent', join(claudeFile.replace(/\.jsonl$/, ''), 'subagents', 'agent-fuzz.jsonl'))
+  const piFolder = `--${ws.replace(/^\//, '').replace(/\//g, '-')}--`
+  put('pi', join(homes.pi, 'sessions', piFolder, `2026-01-01T00-00-00-000Z_${id}.jsonl`))
+  put(
+    'oh-my-pi',
+    join(homes.omp, 'sessions', '-fuzz-1a2b3c4d', `2026-01-01T00-00-00-000Z_${id}.jsonl`)
+  )
+  return {
+    REWIND_STUDIO_CLAUDE_HOME: homes.claude,
+    REWIND_STUDIO_PI_HOME: homes.pi,
+    REWIND_STUDIO_OMP_HOME: homes.omp
+  }
+}
+
+const codes = new Set<string>(ErrorCode.options)
+
+/** Nothing escaped, nothing hung, every reply a value with a known code, none `internal`. */
+function expectCodedAnswers(run: CommandRun, what: string): void {
+  expect(run.threw, `${what} threw`).toBeUndefined()
+  expect(run.answers, `${what}: no answers`).toBeDefined()
+  for (const answer of run.answers ?? []) {
+    if (answer.ok) continue
+    const call = `${what}: ${answer.channel} ${JSON.stringify(answer.args)?.slice(0, 200)}`
+    expect(codes.has(answer.code ?? ''), `${call}: code ${answer.code}`).toBe(true)
+    expect(answer.code, `${call}: ${answer.message}`).not.toBe('internal')
+  }
+}
+
+/**
+ * Removed once all cases ran: the file history goes on making its folders and spare files a
+ * moment after it closed (it does not wait for them), so a case's folder is not removed at once.
+ */
+const studioBases: string[] = []
+afterAll(() => {
+  for (const base of studioBases) rmSync(base, { recursive: true, force: true, maxRetries: 10 })
+})
+
+describe('the studio over every other tool’s home', () => {
+  it('opens every case as a session of Claude Code, pi and oh-my-pi (or a FIFO in its place) and reads it through: no crash, hang or write', async () => {
+    await fc.assert(
+      fc.asyncProperty(input, place, async (value, fifoAt) => {
+        const base = realpathSync(mkdtempSync(join(tmpdir(), 'rs-fuzz-studio-')))
+        try {
+          const ws = join(base, 'ws')
+          mkdirSync(ws)
+          writeFileSync(join(ws, 'config.py'), 'DEBUG = False\n')
+          const env = otherToolsHomes(base, ws, caseText(value, ws), fifoAt)
+          const before = snapshot(base)
+          const run = await child.studio({ cwd: ws, explore: true }, join(base, 'home'), env)
+          expectCodedAnswers(run, 'explore')
+          // The studio writes its own data home only: the other tools' files and the
+          // workspace are as they were.
+          const after = snapshot(base)
+          for (const path of Object.keys(after)) if (path.startsWith('home')) delete after[path]
+          expect(after).toEqual(before)
+        } finally {
+          studioBases.push(base)
+        }
+      }),
+      { seed: SEED, numRuns: Math.ceil(RUNS / 4) }
+    )
+  }, 600_000)
+})
+
+/** Arguments of no shape a channel takes, as whole payloads. */
+const CONFUSED_ARGS: unknown[] = [
+  null,
+  0,
+  -1,
+  1e308,
+  '',
+  'x',
+  true,
+  [],
+  {},
+  [{}],
+  { x: 1 },
+  'x'.repeat(100_000),
+  nested(2000)
+]
+
+/** Values each field of a payload is set to, one field at a time. */
+const CONFUSED_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  '',
+  'x',
+  true,
+  [],
+  {},
+  'x'.repeat(5000),
+  '../../outside.txt',
+  '/etc/passwd',
+  '.git/config',
+  '\u0000',
+  nested(2000)
+]
+
+/** Values that pass validation, by field name ('@…': the shown session's, session-fuzz-child.ts). */
+const PLAUSIBLE: Record<string, unknown[]> = {
+  sessionId: ['@session'],
+  file: ['@file'],
+  nodeId: ['@first', '@last', '@prompt'],
+  leafUuid: ['@last', null],
+  since: [0, 1],
+  anchor: ['end', 0],
+  before: [10],
+  after: [10],
+  label: ['fuzz', null],
+  restoreFiles: [false, true],
+  format: ['md', 'html', 'json'],
+  scope: ['branch', 'all'],
+  prompt: ['hello'],
+  requestId: ['nothing-waits'],
+  allow: [true],
+  checkpointUuid: ['@prompt'],
+  mode: ['both', 'code', 'conversation'],
+  summary: [{ mode: 'none' }],
+  path: ['config.py', '@cwd'],
+  instructions: ['short'],
+  a: ['@first', 'current'],
+  b: ['@last'],
+  cwd: ['@cwd']
+}
+
+/** An array in an array... `depth` deep: every reader of a record recurses into it. */
+function nested(depth: number): unknown {
+  let value: unknown = 'deep'
+  for (let i = 0; i < depth; i++) value = [value]
+  return value
+}
+
+/** The fields of a channel's arguments (none for a channel that takes none or no object). */
+function fieldsOf(channel: (typeof requestChannels)[number]): string[] {
+  const shape = (requests[channel].args as unknown as { shape?: Record<string, unknown> }).shape
+  // The key never reaches settings:set here: it would make the agent call the API.
+  return Object.keys(shape ?? {}).filter((field) => field !== 'apiKey')
+}
+
+/** Every channel: confused whole payloads, each field confused in turn, plausible ones, random JSON. */
+function channelCalls(): { channel: string; args?: unknown }[] {
+  const randomJson = fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: SEED, numRuns: 4 })
+  return requestChannels.flatMap((channel) => {
+    const fields = fieldsOf(channel)
+    const plausible = Object.fromEntries(
+      fields.filter((f) => PLAUSIBLE[f] !== undefined).map((f) => [f, PLAUSIBLE[f]?.[0]])
+    )
+    return [
+      ...[...CONFUSED_ARGS, ...randomJson].map((args) => ({ channel, args })),
+      ...fields.flatMap((field) =>
+        [...CONFUSED_VALUES, ...(PLAUSIBLE[field] ?? [])].map((v) => ({
+          channel,
+          args: { ...plausible, [field]: v }
+        }))
+      ),
+      { channel, args: plausible }
+    ]
+  })
+}
+
+describe('the contract’s channels with every format shown', () => {
+  it('answers type-confused payloads on every channel with a code, while ours, Claude Code, pi and oh-my-pi are shown', async () => {
+    const homes = everyFormatHomes()
+    // Ours: the real session with backups (see beforeAll), as one of this workspace.
+    const [first = '', ...rest] = (seeds[0] as { text: string }).text.split('\n')
+    const ours = { ...(JSON.parse(first) as { sessionId: string; timestamp: string }) }
+    const folder = workspaceFolder(homes.workspace)
+    const ourFile = join(
+      homes.home,
+      'sessions',
+      folder,
+      sessionFileName(ours.timestamp, ours.sessionId)
+    )
+    mkdirSync(dirname(ourFile), { recursive: true })
+    writeFileSync(ourFile, [JSON.stringify({ ...ours, cwd: homes.workspace }), ...rest].join('\n'))
+    cpSync(seedHistory, join(homes.home, 'file-history', folder), { recursive: true })
+    const foreign = Object.values(homes.files).map((file) => dirname(dirname(dirname(file))))
+    const before = foreign.map(snapshot)
+    const calls = channelCalls()
+    for (const target of [
+      { sessionId: ours.sessionId },
+      ...Object.values(homes.files).map((file) => ({ file }))
+    ]) {
+      const run = await child.studio({ cwd: homes.workspace, target, calls }, homes.home, homes.env)
+      expectCodedAnswers(run, JSON.stringify(target))
+      expect(run.answers?.length).toBeGreaterThan(calls.length)
+    }
+    // Never written, whatever the channels were asked: each tool's whole home.
+    expect(foreign.map(snapshot)).toEqual(before)
+  }, 1_200_000)
 })

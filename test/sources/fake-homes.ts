@@ -1,6 +1,6 @@
 // Fake homes of Claude Code, pi and oh-my-pi holding sessions of a temp workspace, written in each
 // tool's own layout and record shapes (see core/sources/homes.ts), beside our own data home.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SourceHomes } from '../../src/core/sources/homes'
@@ -99,15 +99,19 @@ export function writeClaudeSession(
   return write(join(h.homes['claude-code'], 'projects', folder), name, jsonl(records))
 }
 
-/** pi's folder: `--<cwd without its leading />, / as ->--`. */
+/** A pi session of `cwd` in pi's home. */
 export function writePiSession(
   h: FakeHomes,
   cwd: string,
   records: unknown[],
   name: string
 ): string {
-  const folder = `--${cwd.replace(/^\//, '').replace(/\//g, '-')}--`
-  return write(join(h.homes.pi, 'sessions', folder), name, jsonl(records))
+  return write(join(h.homes.pi, 'sessions', piFolder(cwd)), name, jsonl(records))
+}
+
+/** pi's folder: `--<cwd without its leading />, / as ->--`. */
+function piFolder(cwd: string): string {
+  return `--${cwd.replace(/^\//, '').replace(/\//g, '-')}--`
 }
 
 /** oh-my-pi's 256-byte title line (padded inside the JSON), rewritten in place by oh-my-pi. */
@@ -127,4 +131,16 @@ export function ompTitleSlot(title: string, source: 'auto' | 'user' = 'auto'): s
 /** oh-my-pi's folder names changed between versions: this one is found by its sessions' cwd. */
 export function writeOmpSession(h: FakeHomes, folder: string, text: string, name: string): string {
   return write(join(h.homes['oh-my-pi'], 'sessions', folder), name, text)
+}
+
+/** The corpus's real pi session (version 1, 1,019 lines, ../shared/corpus), as one of `cwd`'s. */
+export function writeCorpusPiSession(piHome: string, cwd: string): string {
+  const source = join(import.meta.dirname, '../../../shared/corpus/pi/large-session.v1.jsonl')
+  const [first = '', ...rest] = readFileSync(source, 'utf8').split('\n')
+  const header = { ...(JSON.parse(first) as object), cwd }
+  return write(
+    join(piHome, 'sessions', piFolder(cwd)),
+    '2025-11-20T23-33-50-805Z_d703a1a9-1b7b-4fb1-b512-c9738b1fe617.jsonl',
+    [JSON.stringify(header), ...rest].join('\n')
+  )
 }

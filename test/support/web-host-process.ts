@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
+import type { WebHostOptions } from '../../src/web/server'
 
 export interface HostProcess {
   port: number
@@ -15,10 +16,13 @@ export interface HostProcess {
   stop(): Promise<void>
 }
 
-export async function startHostProcess(): Promise<HostProcess> {
+/** The host alone in a child process; `limits` shorten its connection limits and timeouts. */
+export async function startHostProcess(
+  limits: WebHostOptions['limits'] = {}
+): Promise<HostProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'web-host-child.ts')],
+    ['--import', 'tsx', join(import.meta.dirname, 'web-host-child.ts'), JSON.stringify(limits)],
     { stdio: ['ignore', 'pipe', 'pipe'] }
   )
   let stdout = ''

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { folderLauncher, launchStudio } from '../../core/studio/launch'
 import { parseLaunchArgs } from '../../core/studio/launch-options'
 import { validatingSink } from '../../core/studio/events'
+import { internalErrorNotice, surviveUncaught } from '../../core/os/survive-uncaught'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceHost } from '../../core/studio/workspace-host'
 import type { EventChannel } from '../../shared/contract'
@@ -57,6 +58,12 @@ export async function run(args: string[]): Promise<number> {
       port: options.port
     })
     broadcast = host.broadcast
+    surviveUncaught((message, error) => {
+      console.error(
+        `rewind-studio: an error outside any request (the host goes on): ${error instanceof Error ? (error.stack ?? message) : message}`
+      )
+      emit('agent:event', { type: 'notice', level: 'error', message: internalErrorNotice(message) })
+    })
     const info = studio.info()
     console.log(`Rewind Studio: ${info.workspace} (${info.model})`)
     for (const notice of info.notices) say(`  note: ${notice}`)

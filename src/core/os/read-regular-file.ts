@@ -1,9 +1,25 @@
-// Reading a path that should hold a regular file but may hold something else. A FIFO put where a
-// file was expected would hang a plain readFile for good (open blocks until a writer comes, and
-// the blocked libuv thread then keeps the process from exiting); a device could stream forever.
+// Reading a path that should hold a regular file but may hold something else: every reader of a
+// session file (ours and other tools'), of what lies beside one (a sub-agent's transcript, a
+// writer lock, a companion log) and of the data home's own small files opens through here, as do
+// the file tools. A FIFO put where a file was expected would hang a plain open for good (open(2)
+// blocks until a writer comes; on the main thread that freezes the host, and even a SIGTERM
+// handler never runs; on a libuv thread it keeps the process from exiting); a device could
+// stream forever.
+//
 // So the path is opened with O_NONBLOCK (opening a FIFO returns at once, and for a regular file
-// the flag changes nothing), and only what fstat on that descriptor calls a regular file is read.
-import { type BigIntStats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+// the flag changes nothing), and only what fstat on that same descriptor calls a regular file is
+// kept. No lstat comes first: a check of the path and a later open of it could see two different
+// things (a file swapped for a FIFO in between); the descriptor is what is read.
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readSync,
+  statSync
+} from 'node:fs'
+import { CodedError } from '../../shared/coded-error'
 
 export type PathContent =
   | { kind: 'file'; content: Buffer; stats: BigIntStats }
@@ -13,41 +29,119 @@ export type PathContent =
 
 export type NotAFile = 'folder' | 'FIFO (named pipe)' | 'socket' | 'device'
 
-function kindOf(stats: BigIntStats): NotAFile {
+/** A path that holds something other than the regular file a reader expected: never read. */
+export class NotRegularFileError extends CodedError {
+  constructor(
+    readonly path: string,
+    readonly what: NotAFile
+  ) {
+    super('refused', `${path} is a ${what}, not a regular file: it is not read`)
+    this.name = 'NotRegularFileError'
+  }
+}
+
+/** What a stat that is no regular file's names (for a message). */
+export function kindOf(stats: {
+  isDirectory(): boolean
+  isFIFO(): boolean
+  isSocket(): boolean
+}): NotAFile {
   if (stats.isDirectory()) return 'folder'
   if (stats.isFIFO()) return 'FIFO (named pipe)'
   if (stats.isSocket()) return 'socket'
   return 'device'
 }
 
+export interface OpenOptions {
+  /** false (O_NOFOLLOW): a symlink at the last part of the path is refused with ELOOP. */
+  followSymlinks?: boolean
+  /** Opened to append (O_WRONLY | O_APPEND) instead of to read. */
+  append?: boolean
+}
+
 /**
- * What is at `abs`, read only when it is a regular file. `followSymlinks: false` (O_NOFOLLOW):
- * a symlink at the last part of the path is refused with ELOOP instead of read through. Errors
- * other than "nothing there" (ENOENT, ENOTDIR) are thrown.
+ * A descriptor on `abs` when it holds a regular file, with its stats; the caller closes it. Never
+ * blocks: anything else (a FIFO, a socket, a device, a folder) throws NotRegularFileError, and
+ * open's own errors (ENOENT, EACCES, ELOOP...) are thrown as they are.
+ */
+export function openRegularFile(
+  abs: string,
+  options: OpenOptions = {}
+): { fd: number; stats: BigIntStats } {
+  const flags =
+    (options.append === true ? constants.O_WRONLY | constants.O_APPEND : constants.O_RDONLY) |
+    constants.O_NONBLOCK |
+    (options.followSymlinks === false ? constants.O_NOFOLLOW : 0)
+  let fd: number
+  try {
+    fd = openSync(abs, flags)
+  } catch (error) {
+    // open(2) fails with ENXIO on a Unix socket, and on a FIFO opened to write with no reader.
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO') {
+      throw new NotRegularFileError(abs, nameOf(abs))
+    }
+    throw error
+  }
+  let stats: BigIntStats
+  try {
+    stats = fstatSync(fd, { bigint: true })
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+  if (!stats.isFile()) {
+    closeSync(fd)
+    throw new NotRegularFileError(abs, kindOf(stats))
+  }
+  return { fd, stats }
+}
+
+/** What ENXIO opened, named for the message only (what was not opened is not read). */
+function nameOf(abs: string): NotAFile {
+  try {
+    return kindOf(statSync(abs))
+  } catch {
+    return 'socket'
+  }
+}
+
+/**
+ * What is at `abs`, read only when it is a regular file (openRegularFile). Nothing there (ENOENT,
+ * ENOTDIR) is `missing`; other errors are thrown.
  */
 export function readRegularFile(
   abs: string,
   options: { followSymlinks: boolean } = { followSymlinks: true }
 ): PathContent {
-  const flags =
-    constants.O_RDONLY | constants.O_NONBLOCK | (options.followSymlinks ? 0 : constants.O_NOFOLLOW)
-  let fd: number
+  let opened: { fd: number; stats: BigIntStats }
   try {
-    fd = openSync(abs, flags)
+    opened = openRegularFile(abs, options)
   } catch (error) {
+    if (error instanceof NotRegularFileError) return { kind: 'other', what: error.what }
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' }
-    // open(2) on a Unix socket fails with ENXIO.
-    if (code === 'ENXIO') return { kind: 'other', what: 'socket' }
     throw error
   }
   try {
-    const stats = fstatSync(fd, { bigint: true })
-    if (!stats.isFile()) return { kind: 'other', what: kindOf(stats) }
-    return { kind: 'file', content: readOpenFile(fd, Number(stats.size)), stats }
+    return {
+      kind: 'file',
+      content: readOpenFile(opened.fd, Number(opened.stats.size)),
+      stats: opened.stats
+    }
   } finally {
-    closeSync(fd)
+    closeSync(opened.fd)
   }
+}
+
+/**
+ * A regular file's text (UTF-8), for the small files a reader takes whole (settings, an index, a
+ * lock); null when nothing is there. Anything else there throws NotRegularFileError.
+ */
+export function readRegularText(abs: string): string | null {
+  const found = readRegularFile(abs)
+  if (found.kind === 'missing') return null
+  if (found.kind === 'other') throw new NotRegularFileError(abs, found.what)
+  return found.content.toString('utf8')
 }
 
 /**

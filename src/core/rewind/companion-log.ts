@@ -12,11 +12,12 @@
 // header, rewind and navigate records), so `inspect` reads the file; they name points of the
 // foreign session, which is not in this file, so the leaf here is always null.
 import { createHash } from 'node:crypto'
-import { closeSync, constants, fdatasyncSync, readFileSync } from 'node:fs'
+import { closeSync, constants, fdatasyncSync } from 'node:fs'
 import { join } from 'node:path'
 import { uuidv7 } from '../session/uuid-v7'
 import { type HistoryPaths, historyPathsAt } from '../files/history-paths'
 import { ensurePrivateDir, openPrivateFileSync } from '../os/private-files'
+import { readRegularText } from '../os/read-regular-file'
 import { writeAllSync } from '../os/write-all'
 import { WriteFailedError } from '../os/write-failure'
 import {
@@ -186,14 +187,9 @@ export class CompanionLog implements RewindLog {
 }
 
 function readRecords(file: string): { records: unknown[]; needsNewline: boolean } {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { records: [], needsNewline: false }
-    throw error
-  }
+  // A FIFO there is refused (NotRegularFileError), never waited on.
+  const text = readRegularText(file)
+  if (text === null) return { records: [], needsNewline: false }
   const records = text
     .split('\n')
     .filter((line) => line !== '')

@@ -179,19 +179,30 @@ export async function planRescue(
 }
 
 function requireBackups(loaded: RescuedSession): ForeignBackups {
+  const refusal = rescueRefusal(loaded)
+  if (refusal !== null) throw refusal
+  // rescueRefusal refuses a session without backups.
+  return loaded.backups as ForeignBackups
+}
+
+/**
+ * Why no rescue restore can run on `loaded` (its tool keeps no backups, or its session id names
+ * no backup folder), or null. Such a session never had one: its timeline of restores is empty.
+ */
+export function rescueRefusal(loaded: RescuedSession): RewindError | null {
   const backups = loaded.backups
   if (backups === null) {
-    throw new RewindError(
+    return new RewindError(
       `${loaded.format} keeps no backups of the files it changes: there is nothing to restore from. Nothing was changed.`,
       'not_found'
     )
   }
   if (!SESSION_ID.test(backups.sessionId)) {
-    throw new RewindError(
+    return new RewindError(
       `The session id ${JSON.stringify(backups.sessionId)} cannot name a backup folder. Nothing was changed.`
     )
   }
-  return backups
+  return null
 }
 
 /**

@@ -7,7 +7,8 @@
 // bytes after the chunk's last '\n' wait for the next chunk. The same reader continues from an
 // offset for a file that grew (the session index, the live tail): a last line without its '\n'
 // is incomplete until the writer finishes it.
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, readSync } from 'node:fs'
+import { openRegularFile } from '../os/read-regular-file'
 import { MAX_RECORD_DEPTH, nestsTooDeep } from './json-depth'
 import { type LoadProblem, ProblemLog } from './problems'
 
@@ -321,9 +322,12 @@ export type ReadJsonlOptions = Omit<ReadLinesOptions, 'from'> & {
   maxRecords?: number
 }
 
-/** A whole session file, read in chunks (see the top of this module). */
+/**
+ * A whole session file, read in chunks (see the top of this module). Only a regular file is
+ * read: a FIFO there is refused at once (NotRegularFileError), never waited on.
+ */
 export function readJsonlFile(file: string, options: ReadJsonlOptions = {}): FileJsonl {
-  const fd = openSync(file, fsConstants.O_RDONLY)
+  const { fd } = openRegularFile(file)
   try {
     return readJsonlFd(fd, options)
   } finally {

@@ -7,8 +7,9 @@
 // same shares. A session of another workspace there is not listed, so it is never opened here.
 // A file with no usable header (empty: a crash between creating it and writing the header) is
 // listed with its problem, so it can be shown; everything that reads sessions skips it.
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs'
+import { closeSync, readdirSync, readSync } from 'node:fs'
 import { join } from 'node:path'
+import { openRegularFile } from '../os/read-regular-file'
 import { legacyWorkspaceFolders, parseSessionFileName, realPathOf, workspaceFolder } from './paths'
 import { emptyFileMessage } from './problems'
 import type { SessionHeader } from './records'
@@ -102,7 +103,7 @@ function readSessionHeaderOrWhy(file: string): { header: SessionHeader } | { pro
 
 /** The text before the first '\n' (null when longer than the cap) and the bytes read. */
 function firstLine(file: string): { text: string | null; bytes: number } {
-  const fd = openSync(file, 'r')
+  const { fd } = openRegularFile(file)
   try {
     const chunk = Buffer.alloc(4096)
     const parts: Buffer[] = []

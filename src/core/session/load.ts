@@ -4,8 +4,9 @@
 // foreign session is built by a SessionBuilder, which can be fed more lines later: that is how a
 // file another program is still writing is followed (sources/live-tail.ts reads what it appends;
 // studio/viewed-session.ts feeds it here).
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs'
+import { closeSync, readdirSync, readSync } from 'node:fs'
 import { join } from 'node:path'
+import { openRegularFile, readRegularText } from '../os/read-regular-file'
 import { claudeCode } from './foreign/claude-code'
 import { ohMyPi } from './foreign/oh-my-pi'
 import { pi } from './foreign/pi'
@@ -206,7 +207,7 @@ const FORMAT_RECORDS = 50
 
 /** The format of a session file, judged from its first lines (up to 1 MB) without reading it all. */
 export function detectFileFormat(file: string): SessionFormat {
-  const fd = openSync(file, 'r')
+  const { fd } = openRegularFile(file)
   try {
     const head = Buffer.alloc(1024 * 1024)
     const n = readSync(fd, head, 0, head.length, 0)
@@ -264,7 +265,8 @@ export function readSidecars(reader: ForeignReader, file: string): SidecarFile[]
           }
         ]
       } catch {
-        // A sidecar that cannot be read (a folder named *.jsonl, no permission) is left out.
+        // A sidecar that cannot be read (a folder or a FIFO named *.jsonl, no permission) is
+        // left out.
         return []
       }
     })
@@ -272,7 +274,8 @@ export function readSidecars(reader: ForeignReader, file: string): SidecarFile[]
 
 function readMeta(file: string): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as unknown
+    const text = readRegularText(file)
+    return text === null ? null : (JSON.parse(text) as unknown)
   } catch {
     return null
   }

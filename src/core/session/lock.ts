@@ -1,23 +1,16 @@
 // One writer per session file. Two writers would each append on their own idea of the leaf and
 // fork the tree under each other (oh-my-pi #12242, gemini-cli #20855). The writer holds
 // `<session>.lock`, created with O_EXCL and holding its pid; a lock whose pid is dead is stale
-// and taken over. Everyone else opens the session read-only.
+// and taken over. Everyone else opens the session read-only. Something else at the lock's path
+// (a FIFO, a folder) is no lock: it is never read nor removed, and the session opens read-only.
 //
 // A lock is released when its session closes, and in any case when the process exits: a host
 // that gives up waiting for a stuck turn calls process.exit, and that process may then linger
 // (Node waits for a libuv thread blocked in a read) with its pid alive, so its lock would
 // never look stale. The 'exit' listener removes it before that wait.
-import {
-  closeSync,
-  linkSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  writeSync
-} from 'node:fs'
+import { closeSync, linkSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs'
 import { PRIVATE_FILE_MODE } from '../os/private-files'
+import { NotRegularFileError, readRegularText } from '../os/read-regular-file'
 import { uuidv7 } from './uuid-v7'
 import { isProcessAlive } from '../os/process-alive'
 import { WriteFailedError } from '../os/write-failure'
@@ -45,6 +38,12 @@ export function acquireWriterLock(sessionFile: string): LockResult {
     }
     const owner = readOwner(path)
     if (owner === 'gone') continue
+    if (owner instanceof NotRegularFileError) {
+      return {
+        held: false,
+        reason: `${path} is a ${owner.what}, not a writer lock; opened read-only: nothing will be appended`
+      }
+    }
     if (owner !== null && isProcessAlive(owner.pid)) {
       const who = owner.pid === process.pid ? 'this process' : `process ${owner.pid}`
       return {
@@ -80,15 +79,19 @@ function tryCreate(path: string, me: LockOwner): boolean {
   return true
 }
 
-/** The lock's owner; null when unreadable (a writer died between create and write); 'gone' if absent. */
-function readOwner(path: string): LockOwner | null | 'gone' {
-  let text: string
+/**
+ * The lock's owner; null when unreadable (a writer died between create and write); 'gone' if
+ * absent; the refusal when something other than a file is there (never read: a FIFO would block).
+ */
+function readOwner(path: string): LockOwner | null | 'gone' | NotRegularFileError {
+  let text: string | null
   try {
-    text = readFileSync(path, 'utf8')
+    text = readRegularText(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone'
+    if (error instanceof NotRegularFileError) return error
     throw error
   }
+  if (text === null) return 'gone'
   try {
     const v = JSON.parse(text) as Partial<LockOwner>
     return typeof v.pid === 'number' && typeof v.token === 'string'
@@ -113,8 +116,13 @@ function removeStale(path: string, seen: LockOwner | null): boolean {
     throw error
   }
   const moved = readOwner(aside)
+  // What moved is no lock at all (swapped in since): it goes back, untouched, like a newer lock.
   const sameLock =
-    moved === null || moved === 'gone' || seen === null ? true : moved.token === seen.token
+    moved instanceof NotRegularFileError
+      ? false
+      : moved === null || moved === 'gone' || seen === null
+        ? true
+        : moved.token === seen.token
   if (!sameLock) {
     try {
       linkSync(aside, path)
@@ -149,5 +157,7 @@ function release(path: string, token: string): void {
   if (held.get(path) === token) held.delete(path)
   if (held.size === 0) process.off('exit', releaseAllHeld)
   const owner = readOwner(path)
-  if (owner !== null && owner !== 'gone' && owner.token === token) unlinkSync(path)
+  if (typeof owner === 'object' && owner !== null && 'token' in owner && owner.token === token) {
+    unlinkSync(path)
+  }
 }

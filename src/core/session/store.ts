@@ -24,6 +24,7 @@ import {
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
+import { openRegularFile } from '../os/read-regular-file'
 import { writeAllSync } from '../os/write-all'
 import { WriteFailedError } from '../os/write-failure'
 import { uuidv7 } from './uuid-v7'
@@ -235,8 +236,16 @@ export class SessionStore {
         `written by a newer Rewind Studio (format ${header.version}, this one writes ${SESSION_FORMAT_VERSION}); opened read-only`
       )
     }
+    let fd: number
+    try {
+      // A regular file still, never a FIFO swapped in since the read (which would block).
+      fd = openRegularFile(file, { append: true }).fd
+    } catch (error) {
+      release()
+      throw error
+    }
     const writer: Writer = {
-      fd: openSync(file, constants.O_WRONLY | constants.O_APPEND),
+      fd,
       synced: parsed.bytes,
       release: lock.release,
       size: parsed.bytes,

@@ -8,9 +8,10 @@
 // one; two processes writing the same cache both write whole files, the last one stays. Failing to
 // write it (a full disk, a read-only home) loses nothing: the next run reads the files again.
 import { createHash } from 'node:crypto'
-import { type Stats, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { type Stats, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
+import { readRegularText } from '../os/read-regular-file'
 
 export interface FileStamp {
   size: number
@@ -83,7 +84,8 @@ export class KeyedFileCache<T> {
     this.dirty = false
     let raw: unknown
     try {
-      raw = JSON.parse(readFileSync(this.file, 'utf8'))
+      // A FIFO put here is refused like a damaged file (readRegularText), never waited on.
+      raw = JSON.parse(readRegularText(this.file) ?? '')
     } catch {
       this.dirty = true // damaged: rebuilt from the files, written anew
       return

@@ -7,11 +7,16 @@
 //   Changes are debounced: a burst of appends is read in one go.
 // - A last line without its '\n' is half-written: it waits for the newline (jsonl.ts readLines).
 // - A file replaced (another inode) or truncated (shorter than what was read) is read again from
-//   the start: `reset` first, then every line as appended.
+//   the start: `reset` first, then every line as appended. Replaced by something that is no
+//   regular file (a FIFO), it is not read nor waited on (os/read-regular-file.ts): `failed`,
+//   until a file is there again.
+// - It runs on timers and watch events, outside any request: whatever fails in a look (the
+//   listener's own work included) goes to `failed`, never up to the process, which it would end.
 // - Bounded as opening is (jsonl.ts MAX_RECORDS): a file that grows past it while followed (a
 //   writer gone wrong, or a hostile one appending millions of tiny lines) stops being followed,
 //   with `stopped`, before the lines past the bound are kept. What was handed on stays.
-import { type FSWatcher, closeSync, openSync, statSync, watch } from 'node:fs'
+import { type FSWatcher, closeSync, statSync, watch } from 'node:fs'
+import { NotRegularFileError, kindOf, openRegularFile } from '../os/read-regular-file'
 import {
   type LineSink,
   MAX_RECORDS,
@@ -26,7 +31,10 @@ export interface TailListener {
   appended(values: unknown[], lines: number[], problems: ProblemLog): void
   /** The file was replaced or truncated: what was read before is void; it is read from the start. */
   reset(): void
-  /** The file could not be read (gone, no permission): following goes on, it may come back. */
+  /**
+   * A look failed: the file could not be read (gone, no permission, no regular file now) or the
+   * listener threw. Following goes on: the file may come back.
+   */
   failed?(error: Error): void
   /** The file grew past the records read (MAX_RECORDS): following has stopped for good. */
   stopped(error: TooManyRecordsError): void
@@ -69,7 +77,7 @@ export class FileTail {
     this.position = { ...from }
     this.held = options.held ?? 0
     this.watchFile()
-    this.poll = setInterval(() => this.check(), options.pollMs ?? POLL_MS)
+    this.poll = setInterval(() => this.look(), options.pollMs ?? POLL_MS)
     this.poll.unref()
   }
 
@@ -105,8 +113,28 @@ export class FileTail {
     if (this.closed || this.pending !== null) return
     this.pending = setTimeout(() => {
       this.pending = null
-      this.check()
+      this.look()
     }, this.options.debounceMs ?? DEBOUNCE_MS)
+  }
+
+  /** check() from a timer: nothing may escape to the process (see the module header). */
+  private look(): void {
+    try {
+      this.check()
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  /** The last failure logged: a look that fails the same way every poll is logged once. */
+  private logged: string | null = null
+
+  private fail(error: unknown): void {
+    const failure = error instanceof Error ? error : new Error(String(error))
+    if (this.listener.failed !== undefined) return this.listener.failed(failure)
+    if (this.logged === failure.message) return
+    this.logged = failure.message
+    console.error(`Following ${this.file}: ${failure.stack ?? failure.message}`)
   }
 
   /** Reads what was appended since the last look (everything, when the file was replaced). */
@@ -116,6 +144,11 @@ export class FileTail {
     let ino: number
     try {
       const stats = statSync(this.file)
+      if (!stats.isFile()) {
+        // Not read, not a reason to start again: a file there later is (another inode).
+        this.listener.failed?.(new NotRegularFileError(this.file, kindOf(stats)))
+        return
+      }
       size = stats.size
       ino = stats.ino
     } catch (error) {
@@ -149,7 +182,8 @@ export class FileTail {
     }
     let fd: number
     try {
-      fd = openSync(this.file, 'r')
+      // Swapped for a FIFO since the stat: refused, never waited on.
+      fd = openRegularFile(this.file).fd
     } catch (error) {
       this.listener.failed?.(error as Error)
       return

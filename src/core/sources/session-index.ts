@@ -10,8 +10,9 @@
 // A last line without its '\n' is not read yet: another program may be writing it (a live
 // session); it is read once complete. Files are only read, never written or locked.
 import { createHash } from 'node:crypto'
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs'
+import { closeSync, readSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { openRegularFile } from '../os/read-regular-file'
 import { type LineSink, parseJsonl, readLines } from '../session/jsonl'
 import { type FileStamp, KeyedFileCache, sameStamp, stampOf } from './file-cache'
 import type { SessionSource } from './homes'
@@ -141,7 +142,7 @@ export class SessionIndex {
   probe(file: string, source: SessionSource): FileSummary {
     const summary = emptySummary()
     this.reads.files++
-    const fd = openSync(file, 'r')
+    const { fd } = openRegularFile(file)
     try {
       const buffer = Buffer.allocUnsafe(PROBE_BYTES)
       const n = readSync(fd, buffer, 0, buffer.length, 0)
@@ -181,7 +182,7 @@ export class SessionIndex {
     this.reads.files++
     let fd: number
     try {
-      fd = openSync(file, 'r')
+      fd = openRegularFile(file).fd
     } catch (error) {
       return unreadable(error)
     }

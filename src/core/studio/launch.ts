@@ -1,9 +1,10 @@
 // Opens the studio the way a host was asked to: which workspace (the demo one without a key),
 // which session (latest, new, or by id), which model.
-import { cpSync, existsSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EventSink } from '../../shared/contract'
 import { checkWorkspaceFolder } from '../files/workspace-root'
+import { readRegularText } from '../os/read-regular-file'
 import { TooManyRecordsError } from '../session/jsonl'
 import { SessionStore } from '../session/store'
 import { demoWorkspaceDir } from '../session/paths'
@@ -72,7 +73,9 @@ export function openSessionStore(home: string, cwd: string, choice: SessionChoic
 }
 
 export function appVersion(appRoot: string): string {
-  const pkg = JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string }
+  const pkg = JSON.parse(readRegularText(join(appRoot, 'package.json')) ?? '') as {
+    version: string
+  }
   return pkg.version
 }
 

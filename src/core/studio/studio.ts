@@ -339,7 +339,18 @@ export class Studio {
     this.graphCache = null
     this.searchCache = null
     this.transcriptCache = null
-    void this.versionedGraph().then(({ graph, version }) => this.pushGraph(graph, version))
+    // No request awaits the push: a graph that cannot be built is said here (a notice, the stack
+    // to the host's log), or its rejection would be unhandled and end the host (issue 26: opening
+    // a pi session did).
+    this.versionedGraph()
+      .then(({ graph, version }) => this.pushGraph(graph, version))
+      .catch((error: unknown) => {
+        console.error(`The graph push failed: ${(error as Error)?.stack ?? String(error)}`)
+        this.notice(
+          'error',
+          `The session's graph could not be drawn: ${(error as Error)?.message ?? String(error)}`
+        )
+      })
     this.watchTouchedFiles()
     // A move, a summary or a new message changes what the next request holds: the header's meter.
     this.options.emit('agent:event', {

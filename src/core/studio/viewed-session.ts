@@ -15,6 +15,7 @@ import type { RewindEngine } from '../rewind/rewind-engine'
 import {
   ClaudeCodeBackups,
   openRescue,
+  rescueRefusal,
   type RescueSpace,
   type RescuedSession
 } from '../rewind/rescue'
@@ -256,8 +257,15 @@ export class ViewedSession {
     })
   }
 
-  /** The timeline of rescue restores (for Undo and Redo), read without taking the log's lock. */
+  /**
+   * The timeline of rescue restores (for Undo and Redo), read without taking the log's lock. A
+   * session no restore can run on (pi and oh-my-pi keep no backups) never had one: its timeline
+   * is empty, and no companion log is opened (opening one refuses such a session).
+   */
   async timeline(root: string): ReturnType<RewindEngine['timeline']> {
+    if (rescueRefusal(this.rescued()) !== null) {
+      return { actions: [], filesAt: null, undoable: null, redoable: null }
+    }
     const space = this.rescue(root, true)
     try {
       return await space.engine.timeline()

@@ -1,7 +1,10 @@
 // What every foreign-format reader gives the loader (load.ts), so the loader can read a file of
 // any format the same way, and read it incrementally while another program appends to it
 // (SessionBuilder). A reader is one module per format in this folder; it imports nothing from the
-// loader, so adding a format is one file here and one line in load.ts's list.
+// loader, so adding a format is one file here and one line in load.ts's list. The loader reads the
+// files; a format that must read more of its own (a database, an index beside its sessions)
+// opens them through os/read-regular-file.ts, as every reader here must (lint-enforced): a FIFO
+// where a file is expected is refused, never waited on.
 import type { ProblemLog } from '../problems'
 import type { SessionTree } from '../tree'
 
