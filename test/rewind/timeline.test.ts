@@ -140,8 +140,8 @@ describe('timeline: undo and redo', () => {
   })
 })
 
-describe('timeline: code-only steps keep the records true to the disk', () => {
-  it('a redone code-only rewind files its changes: going away and back finds the redone files', async () => {
+describe("timeline: code-only steps are no turn's changes", () => {
+  it('after a redone code-only rewind, going away and back to the turn brings what the turn left', async () => {
     const s = await session()
     s.prompt('one')
     await s.write('a.txt', '1')
@@ -154,9 +154,16 @@ describe('timeline: code-only steps keep the records true to the disk', () => {
     await s.engine.redo()
     expect(s.read('a.txt')).toBe('1')
     await s.engine.apply(await s.engine.planContinue(end1))
+    expect((await s.engine.timeline()).filesAt).toBe(end1)
     await s.engine.apply(await s.engine.planContinue(end2))
-    // The state at end2 is what the session last left there: the redone rewind's content.
-    expect(s.read('a.txt')).toBe('1')
+    // The state at end2 is what turn two left there: the redone rewind changed no turn.
+    expect(s.read('a.txt')).toBe('2')
+    expect(
+      s.store
+        .tree()
+        .fileChanges(prompt2)
+        .map((c) => c.source)
+    ).toEqual(['Write'])
   })
 })
 
