@@ -466,7 +466,16 @@ export class RewindEngine {
         toFolder: op.toFolder
       }))
     )
-    await this.run({ ...this.newJournal(original, 'redo', ops), redoes: step.id }, read)
+    // Back where the action left the conversation: on the summary of the branch it left, if one
+    // was written then, so the next prompt goes on after it.
+    await this.run(
+      {
+        ...this.newJournal(original, 'redo', ops),
+        leafAfter: step.summary ?? original.leafAfter,
+        redoes: step.id
+      },
+      read
+    )
     return { ...resultOf(ops), prefill: null }
   }
 

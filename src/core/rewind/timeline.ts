@@ -12,7 +12,8 @@
 // is where that step left it: a prompt sent since (or the agent's own rewind) moved the
 // conversation on, and undoing from there would drop that turn's changes unseen. A summary of the
 // branch the action left, appended right after it on its new leaf, counts as where it left it:
-// undoing then goes back to that branch and leaves the summary in the log, off the branch.
+// undoing then goes back to that branch and leaves the summary in the log, off the branch, and a
+// redo lands on the summary again (its conversation goes on after it, as it did).
 //
 // Where the files are ("files at"): a prompt sets it to itself (its turn starts from the files
 // where they were: the replay keeps that node, the prompt's base, for file-lineage.ts); any other
@@ -37,6 +38,11 @@ export interface TimelineAction {
   mode: RewindMode | null
   leafBefore: string | null
   leafAfter: string | null
+  /**
+   * The summary of the branch it left, appended on its new leaf right after it was first done:
+   * where it left the conversation, so a redo lands there again (null: none).
+   */
+  summary: string | null
   /** The record whose state the files held before it, and after it (see the header). */
   filesBefore: string | null
   filesAfter: string | null
@@ -109,6 +115,7 @@ function replay(tree: SessionTree): Timeline {
       mode: null,
       leafBefore: move.parentUuid,
       leafAfter: move.leafUuid,
+      summary: null,
       filesBefore: filesAt,
       filesAfter: filesAt,
       journalId: restoreId,
@@ -127,6 +134,10 @@ function replay(tree: SessionTree): Timeline {
     ) {
       const node = acceptedNode(tree, record)
       if (node === null) continue
+      const last = actions.at(-1)
+      if (last !== undefined && last.state === 'done' && last.summary === null) {
+        if (summarizes(tree, node, last)) last.summary = node
+      }
       if (isPrompt(record as Parameters<typeof isPrompt>[0])) {
         bases.set(node, filesAt)
         filesAt = node
@@ -207,8 +218,12 @@ function replay(tree: SessionTree): Timeline {
 
 /** The leaf is the action's new leaf, or the summary of the branch it left appended there. */
 function isWhereItLeft(tree: SessionTree, action: TimelineAction, leaf: string | null): boolean {
-  if (action.leafAfter === leaf) return true
-  const record = leaf === null ? undefined : tree.get(leaf)
+  return action.leafAfter === leaf || summarizes(tree, leaf, action)
+}
+
+/** Whether the record `uuid` is a summary of the branch `action` left, on its new leaf. */
+function summarizes(tree: SessionTree, uuid: string | null, action: TimelineAction): boolean {
+  const record = uuid === null ? undefined : tree.get(uuid)
   return (
     record?.type === 'branch_summary' &&
     record.parentUuid === action.leafAfter &&
