@@ -13,7 +13,9 @@
 //     it started from (the turns behind it: file-lineage.ts), so a turn sent after a code-only or
 //     conversation-only rewind goes on from the files the rewind left;
 //   - undo puts back exactly what its action changed and the leaf where it was, many steps
-//     back; redo does the first undone action again; a turn or a new action ends that reach.
+//     back; redo does the first undone action again; a turn or a new action ends that reach;
+//   - a rewind that would change no file and leave the leaf where it is is refused, and leaves
+//     no step to undo.
 // Hand edits happen between turns (before a prompt, a rewind or an undo); the ones just before a
 // rewind, continue, undo or redo go to files the agent never touches, so "as the user left it"
 // is unambiguous.
@@ -231,11 +233,21 @@ async function rewindStep(s: WorkspaceSession, model: Model, n: number, mode: Re
   const turn = n % model.turns.length
   const prompt = model.turns[turn]?.prompt as string
   const before = beforeAction(model)
+  // Where the files were when the prompt was sent.
+  const sentFrom = model.turns[turn]?.lineage.slice(0, -1) ?? []
+  const moves = mode === 'conversation' ? [] : [...targets(model, model.files, sentFrom)]
+  const leafAfter = mode === 'code' ? model.path : pathTo(model, turn).slice(0, -1)
+  if (
+    leafOf(model, leafAfter) === leafOf(model, model.path) &&
+    moves.every(([path, text]) => (model.ws.get(path) ?? null) === text)
+  ) {
+    // It would change nothing: refused, and no step for Undo.
+    await expect(s.engine.rewind(prompt, mode)).rejects.toThrow(/Nothing was restored/)
+    return
+  }
   await s.engine.rewind(prompt, mode)
   if (mode !== 'conversation') {
-    // Where the files were when the prompt was sent.
-    const sentFrom = model.turns[turn]?.lineage.slice(0, -1) ?? []
-    for (const [path, text] of targets(model, model.files, sentFrom)) setFile(model.ws, path, text)
+    for (const [path, text] of moves) setFile(model.ws, path, text)
     model.files = sentFrom
   }
   if (mode !== 'code') model.path = pathTo(model, turn).slice(0, -1)

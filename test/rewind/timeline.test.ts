@@ -167,6 +167,25 @@ describe("timeline: code-only steps are no turn's changes", () => {
   })
 })
 
+describe('timeline: a restore that changes nothing', () => {
+  it('is refused and says so: no record, no step for Undo', async () => {
+    const { s, prompt3 } = await twoBranches()
+    await s.engine.rewind(prompt3, 'code')
+    const records = s.store.tree().records.length
+    const actions = replayTimeline(s.store.tree()).actions.length
+    // The files are where that rewind would take them already.
+    await expect(s.engine.rewind(prompt3, 'code')).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('Nothing was restored, and no step was recorded') as unknown
+    })
+    expect(s.store.tree().records).toHaveLength(records)
+    expect(replayTimeline(s.store.tree()).actions).toHaveLength(actions)
+    // Undo takes back the rewind that did change the files, not an empty one.
+    await s.engine.undo()
+    expect(files(s)).toEqual({ a: '1', b: null, c: '3' })
+  })
+})
+
 describe('files at: where the files stand', () => {
   it('follows turns, rewinds of each mode, switches, continues, undos and redos', async () => {
     const { s, end1, prompt2, endA, prompt3, endB } = await twoBranches()

@@ -20,6 +20,11 @@ export interface NodeFile {
   hash: string | null
   /** Its permission bits with that content, where a record says. */
   mode: number | undefined
+  /**
+   * How the node left it is not known (`hash` means nothing then): its latest change is another
+   * tool's that kept only the content before it (FileChangeRecord.afterUnknown).
+   */
+  afterUnknown?: true
 }
 
 /** path → the file as `uuid` left it (null: as before the first message). */
@@ -30,7 +35,11 @@ export function filesAsNodeLeftThem(tree: SessionTree, uuid: string | null): Map
       state.set(change.path, { hash: change.before, mode: change.beforeMode })
   }
   for (const change of changesOfTurns(tree, turnsBehind(tree, uuid))) {
-    state.set(change.path, { hash: change.after, mode: change.afterMode })
+    state.set(change.path, {
+      hash: change.after,
+      mode: change.afterMode,
+      ...(change.afterUnknown === true ? { afterUnknown: true as const } : {})
+    })
   }
   return state
 }

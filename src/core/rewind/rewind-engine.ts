@@ -325,6 +325,11 @@ export class RewindEngine {
     }
     if (plan.source !== undefined) this.importTargets(plan.files, plan.source)
     const { ops, read } = await this.backUp(plan.files)
+    if (ops.length === 0 && plan.leafAfter === plan.leafBefore) {
+      // A restore that leaves the conversation where it is and writes no file did nothing: no
+      // journal, no record, so no step for Undo to take back.
+      throw new RewindError(nothingRestored(plan.unrestorable), 'not_found')
+    }
     const journal: RestoreJournal = {
       id: newJournalId(),
       sessionId: this.store.sessionId,
@@ -1094,6 +1099,15 @@ export class RewindEngine {
 function hashOfFileAt(abs: string): { hash: string; mode: number } | null {
   const file = readFileAt(abs)
   return file === null ? null : { hash: sha256(file.content), mode: file.mode }
+}
+
+/** Why a restore that changes no file was not made, naming the files it could not restore. */
+function nothingRestored(unrestorable: RewindPlan['unrestorable']): string {
+  const none = 'Nothing was restored, and no step was recorded (Undo has nothing to take back)'
+  if (unrestorable.length === 0) return `${none}: every file is already as it was then.`
+  const [first] = unrestorable
+  const others = unrestorable.length - 1
+  return `${none}: no file it would change can be restored. ${first?.path}: ${first?.reason}${others === 0 ? '' : `; and ${others} other file(s)`}.`
 }
 
 function describeLeftAlone(leftAlone: string[]): string {
