@@ -297,6 +297,12 @@ export const CompareView = z.object({
   a: CompareSide,
   b: CompareSide,
   files: z.array(CompareFile),
+  /**
+   * What the sides' files are made of when it is less than how each node left them: another
+   * tool's backups (Claude Code's, taken before each change; shared/backup-notes.ts). Null for
+   * our own sessions.
+   */
+  caveat: z.string().nullable(),
   conversation: z.object({
     /** The graph node both conversations last share; null when they share none. */
     ancestorId: z.string().nullable(),

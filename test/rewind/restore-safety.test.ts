@@ -179,7 +179,6 @@ describe('recovery of a restore a crash interrupted', () => {
       mode: 'both',
       leafBefore: s.store.leafUuid,
       leafAfter: null,
-      recordUnder: null,
       undoes: null,
       ops: [
         {
@@ -216,7 +215,6 @@ describe('a journal of a restore into another folder (cli rewind --cwd)', () => 
       mode: 'code',
       leafBefore: s.store.leafUuid,
       leafAfter: s.store.leafUuid,
-      recordUnder: checkpointAt(s.store, 1),
       undoes: null,
       root: join(s.base, 'copy'),
       ops: [

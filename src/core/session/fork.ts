@@ -14,8 +14,8 @@
 //   3. the labels of the path's nodes.
 // Leaf moves (rewind, navigate) and everything on other branches stay behind: the fork's leaf is
 // the node it was made at. The workspace's files are not touched here (see studio/fork.ts for
-// restoring that node's state).
-import { rmSync } from 'node:fs'
+// restoring that node's state). The fork appears whole or not at all (create's `fill`): a
+// process killed while writing it leaves no session behind.
 import { dirname } from 'node:path'
 import { CodedError, NotFoundError } from '../../shared/coded-error'
 import { isSessionFileOf } from './paths'
@@ -49,7 +49,7 @@ export type ForkOrigin = Pick<SessionStore, 'file' | 'sessionId' | 'cwd' | 'tree
 
 /**
  * Creates the fork of `origin` at node `atUuid` beside the origin's file, holding the writer
- * lock (the caller closes it). A failure leaves no fork behind: the new file is removed.
+ * lock (the caller closes it). A failure, or a crash, leaves no fork behind.
  */
 export function forkSession(home: string, origin: ForkOrigin, atUuid: string): SessionStore {
   const tree = origin.tree()
@@ -65,18 +65,11 @@ export function forkSession(home: string, origin: ForkOrigin, atUuid: string): S
     )
   }
   const copy = forkCopy(tree, atUuid)
-  const fork = SessionStore.create({
+  return SessionStore.create({
     home,
     cwd: origin.cwd,
     dir: dirname(origin.file),
-    forkedFrom: { sessionId: origin.sessionId, leafUuid: atUuid, file: origin.file }
+    forkedFrom: { sessionId: origin.sessionId, leafUuid: atUuid, file: origin.file },
+    fill: (fork) => fork.appendCopied(copy)
   })
-  try {
-    fork.appendCopied(copy)
-    return fork
-  } catch (error) {
-    fork.close()
-    rmSync(fork.file, { force: true })
-    throw error
-  }
 }

@@ -173,7 +173,7 @@ export const FileChangeRecord = z.looseObject({
    * branch's last turn). Never written by Rewind Studio.
    */
   afterUnknown: z.literal(true).optional(),
-  /** What changed it: a tool name (Write, Edit, Bash...) */
+  /** What changed it: a tool name (Write, Edit, Bash...); see isRestoreChange for older logs. */
   source: z.string(),
   /**
    * In a fork (fork.ts): the uuid of the origin's record this one copies. The fork did not make
@@ -182,6 +182,20 @@ export const FileChangeRecord = z.looseObject({
    */
   copyOf: z.string().optional()
 })
+
+/**
+ * The sources of the file_change records earlier versions appended for a code-only restore, its
+ * undo and its redo, under the branch's latest checkpoint. Such a record is no change of that
+ * turn: a restore is its own action (its journal holds what it wrote), so every reader skips it
+ * when it asks what a turn changed or what files a node left (docs/file-history.md). Not written
+ * any more.
+ */
+const RESTORE_SOURCES: ReadonlySet<string> = new Set(['rewind', 'undo', 'redo'])
+
+/** Whether a file_change record is one an earlier version wrote for a restore (RESTORE_SOURCES). */
+export function isRestoreChange(change: { source?: unknown }): boolean {
+  return typeof change.source === 'string' && RESTORE_SOURCES.has(change.source)
+}
 
 export const KnownRecord = z.discriminatedUnion('type', [
   SessionHeader,

@@ -13,6 +13,10 @@
 //
 // One writer: open() takes `<file>.lock` (lock.ts). A second process, or a second store in this
 // one, gets the session read-only with `readOnlyReason` saying who holds it; its appends throw.
+//
+// A session created with records of its own (create's `fill`: a fork, a continued session) is
+// staged: written beside its name, hidden, synced once, then renamed into place whole
+// (staged-session.ts), so a crash part way leaves no session to list or continue.
 import {
   closeSync,
   constants,
@@ -20,6 +24,8 @@ import {
   fstatSync,
   fsyncSync,
   openSync,
+  renameSync,
+  rmSync,
   statSync
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -36,6 +42,7 @@ import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
+import { removeDeadStagings, stagingPath } from './staged-session'
 import type { LoadProblem } from './problems'
 import {
   AssistantRecord,
@@ -93,6 +100,11 @@ interface Writer {
   size: number
   /** The file does not end with '\n' (a torn tail): the next record starts a fresh line. */
   needsNewline: boolean
+  /**
+   * Where the file is written while it is staged (create's `fill`), under another name until it
+   * is whole: its appends are synced once, at the rename. Null once it has its name.
+   */
+  staging: string | null
 }
 
 export class SessionStore {
@@ -129,6 +141,12 @@ export class SessionStore {
      * their backups in one file-history folder (files/history-paths.ts).
      */
     dir?: string
+    /**
+     * The records the session starts with, appended by this function to the new store: the file
+     * appears, under its name, only once they all are written and durable (staged-session.ts).
+     * Should it throw, no file is left. Without it the file is made at once, holding the header.
+     */
+    fill?: (store: SessionStore) => void
   }): SessionStore {
     const sessionId = uuidv7()
     const createdAt = new Date().toISOString()
@@ -154,17 +172,27 @@ export class SessionStore {
     })
     const lock = acquireWriterLock(file)
     if (!lock.held) throw new SessionWriteError(lock.reason)
-    const fd = openSync(
-      file,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
-      PRIVATE_FILE_MODE
-    )
+    const fill = opts.fill
+    if (fill !== undefined) removeDeadStagings(dir)
+    const staging = fill === undefined ? null : stagingPath(file)
+    let fd: number
+    try {
+      fd = openSync(
+        staging ?? file,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
+        PRIVATE_FILE_MODE
+      )
+    } catch (error) {
+      lock.release()
+      throw new WriteFailedError(dir, error, 'no session was created')
+    }
     const writer: Writer = {
       fd,
       synced: 0,
       release: lock.release,
       size: 0,
-      needsNewline: false
+      needsNewline: false,
+      staging
     }
     const store = new SessionStore(
       file,
@@ -176,9 +204,34 @@ export class SessionStore {
       writer,
       null
     )
-    store.write(header)
-    syncDirectory(dir)
+    if (staging === null) {
+      store.write(header)
+      syncDirectory(dir)
+      return store
+    }
+    try {
+      store.write(header)
+      fill?.(store)
+      store.publish(writer, staging)
+    } catch (error) {
+      store.close()
+      rmSync(staging, { force: true })
+      throw error
+    }
     return store
+  }
+
+  /** A staged file, whole: made durable, then renamed to its name (the rename made durable). */
+  private publish(writer: Writer, staging: string): void {
+    try {
+      fdatasyncSync(writer.fd)
+      renameSync(staging, this.file)
+      syncDirectory(dirname(this.file))
+    } catch (error) {
+      throw new WriteFailedError(this.file, error, 'no session was created')
+    }
+    writer.staging = null
+    writer.synced = writer.size
   }
 
   static open(file: string, opts: { readOnly?: boolean } = {}): SessionStore {
@@ -249,7 +302,8 @@ export class SessionStore {
       synced: parsed.bytes,
       release: lock.release,
       size: parsed.bytes,
-      needsNewline: !loaded.endsWithNewline
+      needsNewline: !loaded.endsWithNewline,
+      staging: null
     }
     return new SessionStore(
       file,
@@ -631,6 +685,8 @@ export class SessionStore {
     }
     const lines = records.map((record) => `${this.serialized(record)}\n`).join('')
     const bytes = Buffer.from(`${writer.needsNewline ? '\n' : ''}${lines}`)
+    // A staged file is synced once, whole, before it gets its name (publish).
+    durable &&= writer.staging === null
     try {
       writeAllSync(writer.fd, bytes)
       if (durable) fdatasyncSync(writer.fd)

@@ -3,9 +3,10 @@
 // on what a branch, the leaf, the active path and a checkpoint are.
 //
 // Conversation nodes are user, assistant, branch_summary, compaction and custom_message records.
-// file_change
-// and label records are metadata attached to a node; rewind and navigate records only move the
-// leaf; the header (line 1) and record types this version does not know are kept and ignored.
+// file_change and label records are metadata attached to a node (a file change to its turn's
+// prompt; one an earlier version wrote for a code-only restore, isRestoreChange, to no turn);
+// rewind and navigate records only move the leaf; the header (line 1) and record types this
+// version does not know are kept and ignored.
 //
 // Leaf rule (explicit, never "the last line"): scanning in file order, a conversation node sets
 // leaf := its uuid; rewind / navigate set leaf := their leafUuid; every other record leaves it.
@@ -21,6 +22,7 @@ import type {
   SessionHeader,
   UserRecord
 } from './records'
+import { isRestoreChange } from './records'
 import { isObject, isString, type Json } from './json'
 import { type LoadProblemKind, ProblemLog } from './problems'
 import { UuidIndex } from './uuid-index'
@@ -98,6 +100,13 @@ export class SessionTree {
   private lastChild = new Int32Array(0)
   private nextSibling = new Int32Array(0)
   /**
+   * Each node's turn (turnOf), found when first asked: 0 not yet, 1 none, else its prompt's
+   * ordinal + 2 (so the zeros a column grows with mean "not yet"). A node's turn changes only
+   * when a node it descends from is adopted (turnsStale): an append keeps every answer.
+   */
+  private turnColumn = new Int32Array(0)
+  private turnsStale = false
+  /**
    * The roots in file order, and nodes adopted since they were added (a child that came before
    * its parent): those are dropped in one pass when the roots are next asked for, not one
    * splice per adoption (quadratic for a file of many children waiting for one parent).
@@ -118,6 +127,7 @@ export class SessionTree {
   private readonly waiting = new Map<string, number[]>()
   private readonly fixedProblems = new ProblemLog<TreeProblem>()
   private readonly fileChangesOf = new Map<string, FileChangeRecord[]>()
+  private readonly restoreChangeList: FileChangeRecord[] = []
   private readonly labelMap = new Map<string, string>()
   private readonly summaryList: SummaryEntry[] = []
   private leaf: string | null = null
@@ -183,6 +193,12 @@ export class SessionTree {
       }
       case 'file-change': {
         const change = value as FileChangeRecord
+        // A restore's own record (an earlier version's) names the turn it was filed under, but
+        // that turn did not make the change: it is kept apart, never one of the turn's.
+        if (isRestoreChange(change)) {
+          this.restoreChangeList.push(change)
+          return
+        }
         const list = this.fileChangesOf.get(change.checkpointUuid)
         if (list === undefined) this.fileChangesOf.set(change.checkpointUuid, [change])
         else list.push(change)
@@ -342,8 +358,55 @@ export class SessionTree {
     return out
   }
 
+  /** What the turn of this prompt changed, in file order (never a restore's records). */
   fileChanges(checkpointUuid: string): FileChangeRecord[] {
     return this.fileChangesOf.get(checkpointUuid) ?? []
+  }
+
+  /**
+   * The file_change records earlier versions wrote for code-only restores (isRestoreChange), in
+   * file order: changes the session made to the disk, but no turn's.
+   */
+  restoreChanges(): readonly FileChangeRecord[] {
+    return this.restoreChangeList
+  }
+
+  /**
+   * The prompt whose turn a node is in: the latest prompt on its path, the node itself for a
+   * prompt (null: none, or no such node). Each node's answer is kept until the next record, so
+   * asking it of every node costs one walk up each turn.
+   */
+  turnOf(uuid: string | null): string | null {
+    const start = uuid === null ? NONE : this.ordinal(uuid)
+    if (start < 0) return null
+    if (this.turnsStale) {
+      this.turnColumn.fill(0)
+      this.turnsStale = false
+    }
+    // Up to the first node whose turn is known, or a prompt; then the answer down that way.
+    let found = 1
+    let n = start
+    for (; n >= 0; n = this.nodeParent[n] ?? NONE) {
+      const known = this.turnColumn[n] ?? 0
+      if (known !== 0) {
+        found = known
+        break
+      }
+      if (isPrompt(this.recordOf(n))) {
+        found = n + 2
+        this.turnColumn[n] = found
+        break
+      }
+    }
+    for (let m = start; m >= 0 && m !== n; m = this.nodeParent[m] ?? NONE)
+      this.turnColumn[m] = found
+    return found === 1 ? null : this.uuidOf(found - 2)
+  }
+
+  /** The node a node is drawn under (undefined for a root or an unknown uuid). */
+  parentOf(uuid: string): TreeRecord | undefined {
+    const n = this.ordinal(uuid)
+    return n < 0 ? undefined : this.nodeRecord[this.nodeParent[n] ?? NONE]
   }
 
   /** Branch summaries, rewind reports and compactions, in file order. */
@@ -429,6 +492,7 @@ export class SessionTree {
     this.firstChild = column(this.firstChild)
     this.lastChild = column(this.lastChild)
     this.nextSibling = column(this.nextSibling)
+    this.turnColumn = column(this.turnColumn)
     if (this.treeLink !== null) {
       this.treeLink = column(this.treeLink)
       this.treeSize = column(this.treeSize)
@@ -467,6 +531,7 @@ export class SessionTree {
       }
       this.link(p, child)
       this.rootsHoldAdopted = true
+      this.turnsStale = true
     }
   }
 

@@ -56,6 +56,7 @@ import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { Sources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
+import { BEFORE_ONLY_NOTE } from '../../shared/backup-notes'
 import { FileTail, stoppedFollowingNotice } from '../sources/live-tail'
 import { StudioError } from './dispatch'
 import {
@@ -326,7 +327,9 @@ export class Studio {
       nodes: (await this.graph()).nodes,
       // A foreign session's file_change records name its tool's backups.
       blobs: viewed === null ? this.work.history.blobs : { read: (ref) => viewed.readBackup(ref) },
-      disk: this.work.engine.disk
+      disk: this.work.engine.disk,
+      // The same caveat as its rescue restore: those backups were taken before each change.
+      caveat: viewed === null || viewed.rescued().backups === null ? null : BEFORE_ONLY_NOTE
     }
   }
 

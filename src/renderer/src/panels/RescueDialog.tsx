@@ -3,13 +3,11 @@
 // backup is missing (skipped, never restored halfway). Claude Code keeps only the content before
 // each change, so this is the one state it can give back: the dialog says so.
 import { useEffect, useState } from 'react'
+import { BEFORE_ONLY_NOTE } from '../../../shared/backup-notes'
 import type { GraphNode } from '../../../shared/views'
 import { applyRescue, loadRescuePreview, type RescuePreviewState } from '../actions/foreign'
 import { Modal } from './Modal'
-import { PreviewList } from './PreviewList'
-
-export const BEFORE_ONLY_NOTE =
-  'Claude Code keeps only the content before each change: files go back to how they were before a prompt; how a turn left them was never saved.'
+import { PreviewList, changesNoFile } from './PreviewList'
 
 function RescueBody({ preview }: { preview: RescuePreviewState }) {
   if (preview.state === 'loading') return <p className="muted">Computing what would change…</p>
@@ -40,6 +38,9 @@ function RescueBody({ preview }: { preview: RescuePreviewState }) {
         </div>
       )}
       <PreviewList preview={preview.preview} />
+      {changesNoFile(preview.preview) && (
+        <p>Nothing can be restored here: no step would be recorded, and nothing changes.</p>
+      )}
     </>
   )
 }
@@ -72,7 +73,7 @@ export function RescueDialog({ node, onClose }: { node: GraphNode; onClose: () =
         <button
           type="button"
           className="primary"
-          disabled={applying || preview.state !== 'ready'}
+          disabled={applying || preview.state !== 'ready' || changesNoFile(preview.preview)}
           onClick={() => void restore()}
         >
           Restore files
