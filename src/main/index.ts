@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { folderLauncher, launchStudio, parseLaunchArgs } from '../core/studio/launch'
 import { validatingSink } from '../core/studio/events'
+import { takeEnvSecrets } from '../core/os/env-secrets'
 import {
   readRecentWorkspaces,
   startupWorkspace,
@@ -140,6 +141,9 @@ async function openWindow(): Promise<void> {
   })
   await window.loadFile(rendererIndex)
 }
+
+// The key leaves this process's environment before anything else runs (env-secrets.ts).
+takeEnvSecrets()
 
 if (!app.requestSingleInstanceLock()) {
   // Another Rewind Studio runs: it gets our argv (second-instance) and opens its folder.
