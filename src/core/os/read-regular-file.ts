@@ -20,15 +20,19 @@ function kindOf(stats: BigIntStats): NotAFile {
   return 'device'
 }
 
+export type OpenedPath =
+  | { kind: 'file'; fd: number; stats: BigIntStats }
+  | { kind: 'missing' }
+  | { kind: 'other'; what: NotAFile }
+
 /**
- * What is at `abs`, read only when it is a regular file. `followSymlinks: false` (O_NOFOLLOW):
- * a symlink at the last part of the path is refused with ELOOP instead of read through. Errors
- * other than "nothing there" (ENOENT, ENOTDIR) are thrown.
+ * `abs` opened when it is a regular file (the caller closes `fd`): what readRegularFile reads,
+ * for a caller that reads only part of it. Options and errors as readRegularFile's.
  */
-export function readRegularFile(
+export function openRegularFile(
   abs: string,
   options: { followSymlinks: boolean } = { followSymlinks: true }
-): PathContent {
+): OpenedPath {
   const flags =
     constants.O_RDONLY | constants.O_NONBLOCK | (options.followSymlinks ? 0 : constants.O_NOFOLLOW)
   let fd: number
@@ -43,10 +47,34 @@ export function readRegularFile(
   }
   try {
     const stats = fstatSync(fd, { bigint: true })
-    if (!stats.isFile()) return { kind: 'other', what: kindOf(stats) }
-    return { kind: 'file', content: readOpenFile(fd, Number(stats.size)), stats }
-  } finally {
+    if (stats.isFile()) return { kind: 'file', fd, stats }
     closeSync(fd)
+    return { kind: 'other', what: kindOf(stats) }
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+}
+
+/**
+ * What is at `abs`, read only when it is a regular file. `followSymlinks: false` (O_NOFOLLOW):
+ * a symlink at the last part of the path is refused with ELOOP instead of read through. Errors
+ * other than "nothing there" (ENOENT, ENOTDIR) are thrown.
+ */
+export function readRegularFile(
+  abs: string,
+  options: { followSymlinks: boolean } = { followSymlinks: true }
+): PathContent {
+  const opened = openRegularFile(abs, options)
+  if (opened.kind !== 'file') return opened
+  try {
+    return {
+      kind: 'file',
+      content: readOpenFile(opened.fd, Number(opened.stats.size)),
+      stats: opened.stats
+    }
+  } finally {
+    closeSync(opened.fd)
   }
 }
 
