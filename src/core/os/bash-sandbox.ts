@@ -24,6 +24,7 @@
 import { lstatSync, mkdirSync, readFileSync, realpathSync, rmdirSync } from 'node:fs'
 import { unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { runChildSync, SOCKET_VARIABLES } from './child-env'
 import { disarmNewRepos, findRepos, gitdirTarget, identity, type Disarmed } from './sandbox-repos'
 import { isRepository, MAX_WALKED_FOLDERS } from './sandbox-repos'
@@ -260,5 +261,6 @@ export async function sandboxedBash(workspace: string, command: string): Promise
 }
 
 function describeDisarmed({ path, renamedTo }: Disarmed): string {
-  return `Disarmed a git repository the command made (git runs its hooks and config outside the sandbox): ${path} was renamed ${renamedTo}.`
+  const shown = escapeControlCharsOneLine
+  return `Disarmed a git repository the command made (git runs its hooks and config outside the sandbox): ${shown(path)} was renamed ${shown(renamedTo)}.`
 }

@@ -5,6 +5,7 @@
 // every change before it reports). File history snapshots around it and says what it changed.
 import { StringDecoder } from 'node:string_decoder'
 import * as z from 'zod'
+import { escapeControlCharsOneLine } from '../../../shared/control-chars'
 import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'
 import { runCommand } from '../../os/command-runner'
 import { signalGroup } from '../../os/process-group'
@@ -126,11 +127,14 @@ function describeChanges(changes: CommandChanges): string {
     ['Modified', changes.modified],
     ['Deleted', changes.deleted]
   ]
+  // A path on one line, whatever its name holds: a newline in a name forged a line here.
   const lines = groups
     .filter(([, paths]) => paths.length > 0)
-    .map(([label, paths]) => `${label}: ${paths.join(', ')}`)
+    .map(([label, paths]) => `${label}: ${paths.map(escapeControlCharsOneLine).join(', ')}`)
   for (const { path, reason } of changes.untracked) {
-    lines.push(`Not tracked (a rewind cannot restore it): ${path} (${reason})`)
+    lines.push(
+      `Not tracked (a rewind cannot restore it): ${escapeControlCharsOneLine(path)} (${reason})`
+    )
   }
   return lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`
 }
