@@ -19,8 +19,7 @@ let taken = false
 
 /**
  * Moves every secret variable (isSecretName) out of process.env into this module and blanks its
- * value in the environment block. Done once per process; every host calls it as it starts, and
- * envSecret calls it before its first answer.
+ * value in the environment block. Done once per process; every host calls it as it starts.
  */
 export function takeEnvSecrets(): void {
   if (taken) return
@@ -35,10 +34,12 @@ export function takeEnvSecrets(): void {
   if (names.length > 0) blankInEnvironmentBlock(names)
 }
 
-/** A secret the environment held when this process started (ANTHROPIC_API_KEY, …). */
+/**
+ * A secret the environment held when this process started (ANTHROPIC_API_KEY, …), or one put
+ * into process.env since (tests running a studio in their own process do), read where it is.
+ */
 export function envSecret(name: string): string | undefined {
-  takeEnvSecrets()
-  return held.get(name)
+  return process.env[name] ?? held.get(name)
 }
 
 /**
