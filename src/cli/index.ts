@@ -1,5 +1,6 @@
 // The rewind-studio command line: one module per command under ./commands, loaded on demand so
 // `--help` stays instant. Each command module exports `run(args): Promise<exitCode>`.
+import { takeEnvSecrets } from '../core/os/env-secrets'
 
 interface Command {
   usage: string
@@ -95,6 +96,8 @@ export function helpText(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Before any command runs anything: the key leaves this process's environment (env-secrets.ts).
+  takeEnvSecrets()
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(helpText())

@@ -19,7 +19,7 @@ import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
 import type { RewindResult, SkippedFile } from '../../shared/views'
-import { say, sayError } from '../format'
+import { onePath, say, sayError } from '../format'
 
 export interface ForeignRewindOptions {
   file: string
@@ -157,7 +157,7 @@ function printResult(
   }
   if (skipped.length > 0) {
     say(
-      `Partly restored to before prompt ${index}: ${skipped.length} file(s) skipped (their backup is missing): ${skipped.map((s) => s.path).join(', ')}. \`rewind --undo\` reverses what was restored.`
+      `Partly restored to before prompt ${index}: ${skipped.length} file(s) skipped (their backup is missing): ${skipped.map((s) => onePath(s.path)).join(', ')}. \`rewind --undo\` reverses what was restored.`
     )
     return
   }
@@ -165,7 +165,7 @@ function printResult(
 }
 
 function printLists(lists: { restore: string[]; delete: string[]; recreate: string[] }): void {
-  for (const path of lists.restore) say(`  ⎿ restore ${path}`)
-  for (const path of lists.delete) say(`  ⎿ delete (did not exist then) ${path}`)
-  for (const path of lists.recreate) say(`  ⎿ recreate ${path}`)
+  for (const path of lists.restore) say(`  ⎿ restore ${onePath(path)}`)
+  for (const path of lists.delete) say(`  ⎿ delete (did not exist then) ${onePath(path)}`)
+  for (const path of lists.recreate) say(`  ⎿ recreate ${onePath(path)}`)
 }

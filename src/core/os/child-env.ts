@@ -11,6 +11,40 @@ const MODEL_SECRETS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'])
 /** Our own variables that hold secrets, now or later: REWIND_STUDIO_…KEY, …TOKEN, … */
 const OWN_SECRET = /^REWIND_STUDIO_\w*(KEY|TOKEN|SECRET|PASSWORD)/
 
+/**
+ * Variables naming a socket or a session of a program outside (an agent, a bus, a display, a
+ * terminal multiplexer, an editor): what a command uses to ask one of them to act for it. The
+ * Bash sandbox unsets them (bash-sandbox.ts) and hides the sockets they name; a command with the
+ * user's rights keeps them (`git push` through ssh-agent), as it could find the sockets anyway.
+ */
+export const SOCKET_VARIABLES = [
+  'DBUS_SESSION_BUS_ADDRESS',
+  'DBUS_SYSTEM_BUS_ADDRESS',
+  'SSH_AUTH_SOCK',
+  'SSH_AGENT_PID',
+  'GPG_AGENT_INFO',
+  'GNOME_KEYRING_CONTROL',
+  'DOCKER_HOST',
+  'CONTAINER_HOST',
+  'WAYLAND_DISPLAY',
+  'DISPLAY',
+  'XAUTHORITY',
+  'PULSE_SERVER',
+  'TMUX',
+  'STY',
+  'NVIM',
+  'NVIM_LISTEN_ADDRESS',
+  'KITTY_LISTEN_ON',
+  'WEZTERM_UNIX_SOCKET',
+  'SWAYSOCK',
+  'I3SOCK',
+  'VSCODE_IPC_HOOK_CLI',
+  'VSCODE_GIT_IPC_HANDLE',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'KRB5CCNAME'
+] as const
+
 export function isSecretName(name: string): boolean {
   return MODEL_SECRETS.has(name) || OWN_SECRET.test(name)
 }

@@ -5,6 +5,7 @@
 // every change before it reports). File history snapshots around it and says what it changed.
 import { StringDecoder } from 'node:string_decoder'
 import * as z from 'zod'
+import { escapeControlCharsOneLine } from '../../../shared/control-chars'
 import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'
 import { runCommand } from '../../os/command-runner'
 import { signalGroup } from '../../os/process-group'
@@ -126,11 +127,14 @@ function describeChanges(changes: CommandChanges): string {
     ['Modified', changes.modified],
     ['Deleted', changes.deleted]
   ]
+  // A path on one line, whatever its name holds: a newline in a name forged a line here.
   const lines = groups
     .filter(([, paths]) => paths.length > 0)
-    .map(([label, paths]) => `${label}: ${paths.join(', ')}`)
+    .map(([label, paths]) => `${label}: ${paths.map(escapeControlCharsOneLine).join(', ')}`)
   for (const { path, reason } of changes.untracked) {
-    lines.push(`Not tracked (a rewind cannot restore it): ${path} (${reason})`)
+    lines.push(
+      `Not tracked (a rewind cannot restore it): ${escapeControlCharsOneLine(path)} (${reason})`
+    )
   }
   return lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`
 }
@@ -161,7 +165,7 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
       `Output beyond ${MAX_OUTPUT_CHARS} characters is cut in the middle. stdin is empty.`,
       ...(options.sandbox
         ? [
-            'It runs in a sandbox: it may write only inside the workspace (not its .git) and /tmp (emptied after each command), and has no network.'
+            'It runs in a sandbox: it may write only inside the workspace (not in any git repository there: git init fails in the root, and a repository it makes further down is disarmed after the command) and /tmp (emptied after each command), and has no network and no unix socket of the host.'
           ]
         : []),
       'Files the command creates, changes or deletes are reported. Prefer Read, Edit, Write, Glob and Grep for files.'
@@ -171,7 +175,8 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
     describeCall: (input) => `Bash(${commandLine(input.command)})`,
     approvalDetail: (input) => ({ label: 'Command', text: input.command }),
     async execute(input, ctx) {
-      const line = options.sandbox ? sandboxed(ctx.cwd, input.command) : plain(input.command)
+      // Where the sandbox cannot run, nothing runs, before anything is snapshotted.
+      if (options.sandbox) refuseWithoutSandbox()
       try {
         await ctx.guard.beforeCommand('Bash')
       } catch (error) {
@@ -181,14 +186,28 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
       }
       const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS
       // afterCommand runs even when the command could not start: beforeCommand expects its pair.
-      const result = await runBash(line, ctx.cwd, timeoutMs, ctx.signal).catch(
+      const line = await commandToRun(options.sandbox, ctx.cwd, input.command).catch(
         (error: Error) => error
       )
+      const result =
+        line instanceof Error
+          ? line
+          : await runBash(line, ctx.cwd, timeoutMs, ctx.signal).catch((error: Error) => error)
+      // Before file history looks: what the sandbox renames is the command's doing.
+      const notes =
+        line instanceof Error
+          ? []
+          : await line
+              .finish()
+              .catch((error: unknown) => [
+                `Warning: the sandbox could not check the workspace for git repositories the command made (${error instanceof Error ? error.message : String(error)}).`
+              ])
       const changes = await ctx.guard
         .afterCommand('Bash')
         .catch(
           (error: unknown) => new Error(error instanceof Error ? error.message : String(error))
         )
+      if (result instanceof ToolError) throw result
       if (result instanceof Error) throw new ToolError(`Bash could not start: ${result.message}`)
 
       const status =
@@ -206,9 +225,10 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
       // Trailing newlines carry nothing for the model and would pile up before the notes.
       const output = result.output.replace(/\n+$/, '')
       const body = output === '' ? '(no output)' : output
+      const noteText = notes.length === 0 ? '' : `\n\n${notes.join('\n')}`
       return {
         isError: status !== '',
-        content: (status === '' ? body : `${status}\n${body}`) + changeText,
+        content: (status === '' ? body : `${status}\n${body}`) + changeText + noteText,
         details: {
           exitCode: result.exitCode,
           ended: result.ended,
@@ -219,12 +239,24 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
   }
 }
 
-function plain(command: string): CommandLine {
-  return { file: 'bash', args: ['-c', command] }
+/** What runs, and what to do once it ended: `bash -c command`, or that inside the sandbox. */
+async function commandToRun(
+  sandbox: boolean,
+  workspace: string,
+  command: string
+): Promise<CommandLine & { finish(): Promise<string[]> }> {
+  if (!sandbox) return { file: 'bash', args: ['-c', command], finish: () => Promise.resolve([]) }
+  try {
+    return await sandboxedBash(workspace, command)
+  } catch (error) {
+    throw new ToolError(
+      `The Bash sandbox refused the command: ${error instanceof Error ? error.message : String(error)}. The command was not run.`
+    )
+  }
 }
 
-/** The sandboxed command line; refuses (nothing runs) where the sandbox cannot run. */
-function sandboxed(workspace: string, command: string): CommandLine {
+/** Refuses (nothing runs) where the sandbox cannot run. */
+function refuseWithoutSandbox(): void {
   const unavailable = bashSandboxUnavailable()
   if (unavailable !== null) {
     throw new ToolError(
@@ -232,5 +264,4 @@ function sandboxed(workspace: string, command: string): CommandLine {
         "The user can install bubblewrap, or turn bash.sandbox off to run commands with the user's own rights."
     )
   }
-  return sandboxedBash(workspace, command)
 }
