@@ -71,16 +71,19 @@ async function harness(
   const sendAndWait = async (prompt: string) => {
     const seen = events.length
     await value('agent:send', { prompt })
+    // A turn takes well under a second, but on a loaded 2-core machine more than poll's default.
     await expect
-      .poll(() =>
-        events
-          .slice(seen)
-          .some(
-            (e) =>
-              e.event === 'agent:event' &&
-              (e.payload as AgentEvent).type === 'status' &&
-              !(e.payload as { running: boolean }).running
-          )
+      .poll(
+        () =>
+          events
+            .slice(seen)
+            .some(
+              (e) =>
+                e.event === 'agent:event' &&
+                (e.payload as AgentEvent).type === 'status' &&
+                !(e.payload as { running: boolean }).running
+            ),
+        { timeout: 20_000 }
       )
       .toBe(true)
   }
