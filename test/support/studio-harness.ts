@@ -29,7 +29,9 @@ export function studioHarnesses(): {
   harness: (
     settingOverrides?: string[],
     permissionMode?: 'default' | 'acceptEdits',
-    model?: string
+    model?: string,
+    /** A workspace and data home of the test's own (default: a fresh seed workspace). */
+    at?: { workspace: string; home: string }
   ) => Promise<Harness>
   open: Studio[]
 } {
@@ -38,8 +40,8 @@ export function studioHarnesses(): {
     for (const studio of open.splice(0)) await studio.close()
   })
   return {
-    harness: (settingOverrides, permissionMode, model) =>
-      harness(open, settingOverrides, permissionMode, model),
+    harness: (settingOverrides, permissionMode, model, at) =>
+      harness(open, settingOverrides, permissionMode, model, at),
     open
   }
 }
@@ -48,9 +50,10 @@ async function harness(
   open: Studio[],
   settingOverrides: string[] = [],
   permissionMode: 'default' | 'acceptEdits' = 'acceptEdits',
-  model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`
+  model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
+  at: { workspace: string; home: string } = seedWorkspace()
 ): Promise<Harness> {
-  const { workspace, home } = seedWorkspace()
+  const { workspace, home } = at
   const events: Harness['events'] = []
   const studio = await launchScriptedStudio({
     home,

@@ -52,10 +52,7 @@ export type ForkOrigin = Pick<SessionStore, 'file' | 'sessionId' | 'cwd' | 'tree
  * lock (the caller closes it). A failure leaves no fork behind: the new file is removed.
  */
 export function forkSession(home: string, origin: ForkOrigin, atUuid: string): SessionStore {
-  const tree = origin.tree()
-  if (tree.get(atUuid) === undefined) {
-    throw new NotFoundError(`No message ${atUuid} in ${origin.file}: nothing was forked.`)
-  }
+  requireNode(origin, atUuid)
   if (!isSessionFileOf(home, origin.file, origin.cwd)) {
     // The fork goes beside its origin, to share its backups: only in a sessions folder of the
     // workspace the header names (a file from anywhere else says whatever its author wrote).
@@ -64,11 +61,25 @@ export function forkSession(home: string, origin: ForkOrigin, atUuid: string): S
       `${origin.file} is not in the sessions folder of the workspace its header names (${origin.cwd}): nothing was forked.`
     )
   }
-  const copy = forkCopy(tree, atUuid)
+  return writeFork(home, origin, atUuid, dirname(origin.file))
+}
+
+/**
+ * The fork of `origin` at `atUuid`, created in the sessions folder `dir` (one whose file history
+ * holds the backups the copied records name: forkSession's, or a pulled session's workspace).
+ */
+export function writeFork(
+  home: string,
+  origin: ForkOrigin,
+  atUuid: string,
+  dir: string
+): SessionStore {
+  requireNode(origin, atUuid)
+  const copy = forkCopy(origin.tree(), atUuid)
   const fork = SessionStore.create({
     home,
     cwd: origin.cwd,
-    dir: dirname(origin.file),
+    dir,
     forkedFrom: { sessionId: origin.sessionId, leafUuid: atUuid, file: origin.file }
   })
   try {
@@ -78,5 +89,11 @@ export function forkSession(home: string, origin: ForkOrigin, atUuid: string): S
     fork.close()
     rmSync(fork.file, { force: true })
     throw error
+  }
+}
+
+function requireNode(origin: ForkOrigin, atUuid: string): void {
+  if (origin.tree().get(atUuid) === undefined) {
+    throw new NotFoundError(`No message ${atUuid} in ${origin.file}: nothing was forked.`)
   }
 }

@@ -180,7 +180,8 @@ export class SessionStore {
     return store
   }
 
-  static open(file: string, opts: { readOnly?: boolean } = {}): SessionStore {
+  /** `reason`: why a read-only open is read-only, as the app says it (default "opened read-only"). */
+  static open(file: string, opts: { readOnly?: boolean; reason?: string } = {}): SessionStore {
     // The lock first, then one read: while we hold it nobody else appends, so what we read is
     // exactly what our appends follow.
     const lock = opts.readOnly === true ? null : acquireWriterLock(file)
@@ -227,7 +228,7 @@ export class SessionStore {
       }
       return view
     }
-    if (lock === null) return readOnly('opened read-only')
+    if (lock === null) return readOnly(opts.reason ?? 'opened read-only')
     if (!lock.held) return readOnly(lock.reason)
     if (header.version > SESSION_FORMAT_VERSION) {
       release()

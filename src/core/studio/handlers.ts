@@ -2,6 +2,7 @@
 // handlers; dispatch() has validated every argument before a handler runs.
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
 import { StudioError } from './dispatch'
+import { shareHandlers } from './share-handlers'
 import type { Studio } from './studio'
 
 const ok = { ok: true as const }
@@ -73,6 +74,7 @@ export function createHandlers(
     'timeline:redo': () => studio.redo(),
     compare: ({ a, b }) => studio.compare(a, b),
     'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
+    ...shareHandlers(studio),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)
   }

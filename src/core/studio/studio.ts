@@ -9,7 +9,9 @@
 // It can also show another tool's session (viewed-session.ts) read-only in place of ours: the
 // views read the viewed tree (viewTree()), everything that would write refuses, and what is
 // left is "Restore files here" (a rescue restore from that tool's backups) and "Continue in
-// Rewind Studio" (a new session of ours holding the path to a node).
+// Rewind Studio" (a new session of ours holding the path to a node). A session pulled from a git
+// remote (core/share) is one of ours opened read-only: its Fork makes a session of one's own here,
+// the node's files from the shared backups (fork.ts forkRoute).
 import type { EventSink } from '../../shared/contract'
 import type { GraphUpdate } from '../../shared/graph-encoding'
 import { maskSecretsIn } from '../../shared/mask-secrets'
@@ -51,7 +53,6 @@ import type { SessionTree, TreeRecord } from '../session/tree'
 import { unifiedDiff } from '../rewind/file-diff'
 import { renderExport } from '../export/render'
 import { usageTokens } from '../agent/summary/tokens'
-import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { Sources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
@@ -70,7 +71,8 @@ import {
   subagentNodes,
   type TurnIndex
 } from './graph-view'
-import { restoreInFork } from './fork'
+import { forkRoute, restoreInFork } from './fork'
+import { openPulledStore, pulledFrom } from '../share/pulled'
 import { GraphVersions } from './graph-versions'
 import { type TranscriptAnchor, transcriptWindow } from './transcript-window'
 import { timelineEntries, timelineStep } from './timeline-view'
@@ -211,7 +213,8 @@ export class Studio {
       running: this.work.agent.running,
       pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request),
       contextUsage: this.work.agent.contextUsage(),
-      foreign: viewed?.info() ?? null
+      foreign: viewed?.info() ?? null,
+      shared: viewed === null ? pulledFrom(this.options.home, this.store) : null
     }
   }
 
@@ -746,14 +749,15 @@ export class Studio {
     this.requireOwnSession()
     return this.exclusive('a fork', async () => {
       const end = await this.endOfNode(nodeId)
+      const route = forkRoute(this.options.home, this.store)
       const plan = restoreFiles
         ? this.lastPlan?.kind === 'switch-branch' &&
           this.lastPlan.leafAfter === end &&
           this.lastPlan.leafBefore === this.store.leafUuid
           ? this.lastPlan
-          : await this.work.planSwitch(end)
+          : await route.plan(this.work.engine, this.work.history.blobs, end)
         : null
-      const fork = forkSession(this.options.home, this.store, end)
+      const fork = route.fork(end)
       await this.work.close()
       this.lastPlan = null
       await this.attach(fork)
@@ -776,7 +780,9 @@ export class Studio {
   /** What restoring the files to `nodeId`'s state would change, before a fork. */
   async previewFork(nodeId: string): Promise<RewindPreview> {
     this.requireOwnSession()
-    return this.remember(this.work.planSwitch(await this.endOfNode(nodeId)))
+    const end = await this.endOfNode(nodeId)
+    const route = forkRoute(this.options.home, this.store)
+    return this.remember(route.plan(this.work.engine, this.work.history.blobs, end))
   }
 
   /** Where a node ends on its branch (node-refs.ts): a fork's end, where "Continue" goes. */
@@ -821,6 +827,16 @@ export class Studio {
       )
     }
     return rendered
+  }
+
+  /** Shows a session pulled from a remote (share/pull.ts), read-only, saying where it came from. */
+  openPulled(file: string, notices: readonly string[]): Promise<AppInfo> {
+    return this.replaceSession(() => openPulledStore(this.options.home, file, notices))
+  }
+
+  /** The data home ($REWIND_STUDIO_HOME) this studio keeps its sessions and backups in. */
+  get home(): string {
+    return this.options.home
   }
 
   newSession(): Promise<AppInfo> {
