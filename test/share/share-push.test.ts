@@ -156,6 +156,46 @@ describe('share push', () => {
     expect(push.code, push.stderr).toBe(0)
     expect(push.stdout).toMatch(/Sent \d+ objects, [\d,.]+ (bytes|KB)/)
     expect(userGitState(a.workspace)).toEqual(before)
+    // Only the session's two refs: the commits' temporary refs are gone.
+    expect(
+      git(a.workspace, 'for-each-ref', '--format=%(refname)', 'refs/rewind-studio/')
+        .trim()
+        .split('\n')
+    ).toEqual([
+      `refs/rewind-studio/sessions/${session.sessionId}`,
+      `refs/rewind-studio/summaries/${session.sessionId}`
+    ])
+  })
+
+  it('is refused as a conflict where the remote holds a share this one does not follow, and our refs go back', async () => {
+    const { a, remote } = twoMachines()
+    const session = writeTurns({
+      home: a.home,
+      cwd: a.workspace,
+      turns: 1,
+      filesPerTurn: 1,
+      files: 1
+    })
+    const request = {
+      home: a.home,
+      file: session.file,
+      workspace: a.workspace,
+      scope: { kind: 'all' as const }
+    }
+    const first = await pushSession(request)
+    // This clone forgets its share (a new clone would too): its next push starts a new history.
+    git(a.workspace, 'update-ref', '-d', `refs/rewind-studio/sessions/${session.sessionId}`)
+    git(a.workspace, 'update-ref', '-d', `refs/rewind-studio/summaries/${session.sessionId}`)
+    await expect(pushSession(request)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining(
+        'holds a share of this session that this one does not follow'
+      )
+    })
+    expect(git(a.workspace, 'for-each-ref', 'refs/rewind-studio/')).toBe('')
+    expect(
+      git(remote, 'rev-parse', `refs/rewind-studio/sessions/${session.sessionId}`).trim()
+    ).toBe(first.commit)
   })
 
   it('is refused with a clear line where it cannot go: no repository, no remote, a file from elsewhere', async () => {

@@ -24,6 +24,8 @@ const SHA256 = /^[0-9a-f]{64}$/
 export interface OutgoingBackup {
   /** The sha256 its shared records name (of the masked content, when it was masked). */
   hash: string
+  /** The path of the first record naming it. */
+  path: string
   /** The git object id of what is sent. */
   oid: string
   bytes: number
@@ -77,7 +79,7 @@ export function buildOutgoing(input: OutgoingInput): Outgoing {
   for (const [hash, path] of pathOf) {
     const sent = input.previous.get(backupPath(hash))
     if (sent !== undefined) {
-      backups.push({ hash, oid: sent.oid, bytes: sent.size ?? 0, content: null })
+      backups.push({ hash, path, oid: sent.oid, bytes: sent.size ?? 0, content: null })
       continue
     }
     let content: Buffer
@@ -93,6 +95,7 @@ export function buildOutgoing(input: OutgoingInput): Outgoing {
     const out = masked?.content ?? content
     backups.push({
       hash: masked?.hash ?? hash,
+      path,
       oid: input.blobId(out),
       bytes: out.length,
       content: out

@@ -5,18 +5,19 @@
 //   2. build what is sent (outgoing.ts: masked records in chunks, backups by content) and the
 //      preview: sizes, what the last push did not hold, what was masked. A dry run ends here
 //      having written nothing;
-//   3. write the blobs the repository lacks (one fast-import), the trees and the two commits
-//      (the session's, its summary's), each after the last push of it;
-//   4. move our two refs, each only from the value step 1 read (a push running beside this one
-//      makes one of them fail, and nothing is pushed);
+//   3. write the blobs the repository lacks, the trees and the two commits (the session's, its
+//      summary's), each after the last push of it, in one fast-import (git.ts says why);
+//   4. move our two refs in one transaction, each only from the value step 1 read (a push
+//      running beside this one makes it fail, and nothing is pushed);
 //   5. push both refs at once. A refused push puts the refs back where they were, so the next
 //      preview still counts what the remote lacks.
 // Nothing here touches the index, the working tree, HEAD or a branch (git.ts).
+import { randomUUID } from 'node:crypto'
 import { sessionHistoryPaths } from '../files/history-paths'
 import { BlobStore } from '../files/blob-store'
 import { SessionStore } from '../session/store'
 import type { SharePreview, ShareResult } from '../../shared/share-views'
-import { GitRepo, ShareError, type TreeLine } from './git'
+import { GitRepo, ShareError } from './git'
 import {
   SHARE_FILE,
   type ShareScope,
@@ -60,51 +61,77 @@ export async function pushSession(options: PushOptions): Promise<ShareResult> {
   const prepared = await prepare(options)
   const { repo, remote, outgoing, preview } = prepared
   const id = preview.sessionId
-  // 3. Objects: only what the repository lacks goes through fast-import.
-  const toWrite = outgoing.backups.filter((b) => b.content !== null)
+  // 3. One fast-import: the blobs the repository lacks, then the two commits, onto temporary
+  // refs of ours (a process that dies here leaves objects nothing names, and those refs).
   const shareJson = metaFile(outgoing)
-  const candidates = [
-    ...toWrite.map((b) => ({ oid: b.oid, content: b.content as Buffer })),
-    ...outgoing.chunks.map((chunk) => ({ oid: repo.blobId(chunk), content: chunk })),
-    { oid: repo.blobId(shareJson), content: shareJson }
-  ]
-  const missing = await repo.missing(candidates.map((c) => c.oid))
-  const seen = new Set<string>()
-  await repo.writeBlobs(
-    candidates
-      .filter((c) => missing.has(c.oid) && !seen.has(c.oid) && seen.add(c.oid))
-      .map((c) => c.content)
+  // A file's versions one after another: fast-import makes each a delta of the one before it,
+  // and the push then sends those deltas as they are instead of searching for them.
+  const contents = new Map<string, Buffer>()
+  const byPath = [...outgoing.backups].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0
   )
-  const tree = await writeTree(repo, prepared.blobs)
-  const [summaryTree] = await repo.mktrees([[blobLine(SHARE_FILE, repo.blobId(shareJson))]])
-  const message = shareMessage(outgoing.meta)
-  const commit = await repo.commitTree(
-    tree,
-    prepared.previous === null ? [] : [prepared.previous],
-    message
-  )
-  const summary = await repo.commitTree(
-    summaryTree ?? '',
-    prepared.previousSummary === null ? [] : [prepared.previousSummary],
-    message
-  )
-  // 4. Our refs, each from the value read in step 1.
-  await repo.updateRef(sessionRef(id), commit, prepared.previous)
-  try {
-    await repo.updateRef(summaryRef(id), summary, prepared.previousSummary)
-  } catch (error) {
-    await putBack(repo, sessionRef(id), prepared.previous, commit)
-    throw error
+  for (const backup of byPath) if (backup.content !== null) contents.set(backup.oid, backup.content)
+  for (const chunk of outgoing.chunks) contents.set(repo.blobId(chunk), chunk)
+  contents.set(repo.blobId(shareJson), shareJson)
+  const missing = await repo.missing([...contents.keys()])
+  const ident = await repo.identity()
+  const message = Buffer.from(shareMessage(outgoing.meta), 'utf8')
+  const temp = `refs/rewind-studio/tmp/${randomUUID()}`
+  function* commit(ref: string, parent: string | null, files: ReadonlyMap<string, string>) {
+    yield `commit ${ref}\nauthor ${ident}\ncommitter ${ident}\ndata ${message.length}\n`
+    yield message
+    yield `\n${parent === null ? '' : `from ${parent}\n`}deleteall\n`
+    for (const [path, oid] of files) yield `M 100644 ${oid} ${path}\n`
+    yield '\n'
   }
-  // 5. Both refs at once.
+  await repo.fastImport(
+    (function* () {
+      for (const [oid, content] of contents) {
+        if (!missing.has(oid)) continue
+        yield `blob\ndata ${content.length}\n`
+        yield content
+        yield '\n'
+      }
+      yield* commit(`${temp}/session`, prepared.previous, prepared.blobs)
+      yield* commit(
+        `${temp}/summary`,
+        prepared.previousSummary,
+        new Map([[SHARE_FILE, repo.blobId(shareJson)]])
+      )
+    })()
+  )
+  const commits = await repo.refTargets([`${temp}/session`, `${temp}/summary`])
+  const made = commits.get(`${temp}/session`)
+  const summary = commits.get(`${temp}/summary`)
+  if (made === undefined || summary === undefined) {
+    throw new ShareError('internal', 'git fast-import made no commit')
+  }
+  // 4. Our refs, each from the value read in step 1, and the temporary ones gone, at once.
+  await repo
+    .updateRefs([
+      { ref: sessionRef(id), to: made, from: prepared.previous },
+      { ref: summaryRef(id), to: summary, from: prepared.previousSummary },
+      { ref: `${temp}/session`, delete: made },
+      { ref: `${temp}/summary`, delete: summary }
+    ])
+    .catch(async (error: unknown) => {
+      await repo
+        .updateRefs([
+          { ref: `${temp}/session`, delete: made },
+          { ref: `${temp}/summary`, delete: summary }
+        ])
+        .catch(() => undefined)
+      throw error
+    })
+  // 5. Both refs at once; refused, they go back where they were.
   try {
     const sent = await repo.push(remote, [
       `${sessionRef(id)}:${sessionRef(id)}`,
       `${summaryRef(id)}:${summaryRef(id)}`
     ])
-    return { ...preview, commit, sent }
+    return { ...preview, commit: made, sent }
   } catch (error) {
-    await putBack(repo, sessionRef(id), prepared.previous, commit)
+    await putBack(repo, sessionRef(id), prepared.previous, made)
     await putBack(repo, summaryRef(id), prepared.previousSummary, summary)
     throw error
   }
@@ -125,15 +152,15 @@ async function prepare(options: PushOptions): Promise<Prepared> {
     const repo = await GitRepo.open(options.workspace)
     const remote = await repo.remote(options.remote)
     const id = store.sessionId
-    const previous = await repo.refTarget(sessionRef(id))
-    const previousSummary = await repo.refTarget(summaryRef(id))
+    const last = await repo.refTargets([sessionRef(id), summaryRef(id)])
+    const previous = last.get(sessionRef(id)) ?? null
+    const previousSummary = last.get(summaryRef(id)) ?? null
     const sent = new Map<string, { oid: string; size: number | null }>()
     if (previous !== null) {
       for (const entry of await repo.lsTree(previous)) {
         if (entry.type === 'blob') sent.set(entry.path, { oid: entry.oid, size: entry.size })
       }
     }
-    const head = await repo.head()
     const blobStore = new BlobStore(
       sessionHistoryPaths(options.home, options.file, options.workspace).blobs
     )
@@ -143,7 +170,7 @@ async function prepare(options: PushOptions): Promise<Prepared> {
       blobs: blobStore,
       scope,
       previous: sent,
-      code: head === null ? null : { commit: head, branch: await repo.branch() },
+      code: await repo.code(),
       blobId: (content) => repo.blobId(content)
     })
     await blobStore.close()
@@ -193,62 +220,6 @@ async function prepare(options: PushOptions): Promise<Prepared> {
 
 function metaFile(outgoing: Outgoing): Buffer {
   return Buffer.from(JSON.stringify(outgoing.meta, null, 2) + '\n', 'utf8')
-}
-
-function blobLine(name: string, oid: string): TreeLine {
-  return { mode: '100644', type: 'blob', oid, name }
-}
-
-/**
- * The tree of `blobs` (path → object id): one mktree per level, the deepest first. Unchanged
- * folders (a shard of backups nothing was added to, the log but its last chunk) get the ids
- * they had, so git sends none of them again.
- */
-async function writeTree(repo: GitRepo, blobs: ReadonlyMap<string, string>): Promise<string> {
-  interface Folder {
-    blobs: TreeLine[]
-    folders: Map<string, Folder>
-  }
-  const root: Folder = { blobs: [], folders: new Map() }
-  for (const [path, oid] of blobs) {
-    const parts = path.split('/')
-    const name = parts.pop() ?? ''
-    let folder = root
-    for (const part of parts) {
-      let next = folder.folders.get(part)
-      if (next === undefined) {
-        next = { blobs: [], folders: new Map() }
-        folder.folders.set(part, next)
-      }
-      folder = next
-    }
-    folder.blobs.push(blobLine(name, oid))
-  }
-  // Deepest level first: each level's ids are the lines of the level above.
-  const byDepth: { folder: Folder; depth: number }[] = []
-  const walk = (folder: Folder, depth: number) => {
-    byDepth.push({ folder, depth })
-    for (const child of folder.folders.values()) walk(child, depth + 1)
-  }
-  walk(root, 0)
-  const ids = new Map<Folder, string>()
-  const deepest = Math.max(...byDepth.map((f) => f.depth))
-  for (let depth = deepest; depth >= 0; depth--) {
-    const level = byDepth.filter((f) => f.depth === depth).map((f) => f.folder)
-    const made = await repo.mktrees(
-      level.map((folder) => [
-        ...folder.blobs,
-        ...[...folder.folders].map(([name, child]): TreeLine => ({
-          mode: '040000',
-          type: 'tree',
-          oid: ids.get(child) ?? '',
-          name
-        }))
-      ])
-    )
-    level.forEach((folder, i) => ids.set(folder, made[i] ?? ''))
-  }
-  return ids.get(root) ?? ''
 }
 
 /** Puts `ref` back to `to` (deleting it when it did not exist) if it still points at `from`. */
