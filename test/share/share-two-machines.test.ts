@@ -85,12 +85,14 @@ describe('a session shared through git', () => {
       remote: 'origin',
       codeHere: true
     })
-    expect(opened.readOnlyReason).toMatch(/pulled from a remote/)
+    expect(opened.readOnlyReason).toMatch(/pulled from a git remote/)
     expect(opened.notices.join('\n')).toMatch(
       /Shared by Alice <alice@example.com> on .* on main at commit [0-9a-f]{12}/
     )
     const graph = await bob.value<SessionGraph>('session:graph')
     const turns = graph.nodes.filter((n) => n.kind === 'turn')
+    // This machine's files were never at a node of Alice's session.
+    expect(graph.filesAt).toMatchObject({ nodeId: null, changedSince: false })
     expect(turns.map((t) => t.title)).toEqual([
       'add TIMEOUT = 30 to config.py',
       'also remove DEBUG and create utils.py'

@@ -11,6 +11,7 @@
 // The redaction preview lists each masked piece: where it was, how it is shown now, a little
 // context around it (masked too). It is bounded; past the list, pieces are counted.
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
+import { shownOneLine } from '../../shared/shown-text'
 import { sha256 } from '../files/blob-store'
 
 /** One piece the push masks, for the user to check before anything leaves the machine. */
@@ -48,10 +49,11 @@ export class Redactions {
       this.count++
       if (this.listed.length >= MAX_LISTED) continue
       const at = m.index
-      const context = masked
-        .slice(Math.max(0, at - CONTEXT), at + m[0].length + CONTEXT)
-        .replace(/\s+/g, ' ')
-      this.listed.push({ where, shown: m[0], context })
+      // On one line, every control and bidi character escaped: it is shown in the app and printed.
+      const context = shownOneLine(
+        masked.slice(Math.max(0, at - CONTEXT), at + m[0].length + CONTEXT).replace(/\s+/g, ' ')
+      )
+      this.listed.push({ where: shownOneLine(where), shown: m[0], context })
     }
   }
 }

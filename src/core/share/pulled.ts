@@ -87,7 +87,7 @@ export function isPulledFile(home: string, file: string): boolean {
 
 /** Why a pulled session is read-only, and what can be done with it. */
 export const PULLED_READ_ONLY =
-  'pulled from a remote, shown read-only: Continue from here or Fork to new session makes a session of your own from any node, its files restored if you ask'
+  'pulled from a git remote. Continue from here or Fork to new session makes a session of your own from any node, its files restored if you ask'
 
 /** A pulled session opened read-only, its notices saying who shared it, when, on which code. */
 export function openPulledStore(

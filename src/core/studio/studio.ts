@@ -118,6 +118,8 @@ export class Studio {
   private lastRescue: { nodeId: string; plan: RewindPlan } | null = null
   /** Following the session's file while another program writes it (read-only views). */
   private tail: FileTail | null = null
+  /** The session shown was pulled from a git remote (core/share): someone else's, read-only. */
+  private pulled = false
   /** Why following our read-only session's file stopped for good (it grew past what is read). */
   private stoppedFollowing: string | null = null
 
@@ -132,6 +134,7 @@ export class Studio {
   }
 
   private async attach(store: SessionStore): Promise<void> {
+    this.pulled = pulledFrom(this.options.home, store) !== null
     const settings = this.options.models.settings()
     this.work = await WorkspaceSession.open({
       home: this.options.home,
@@ -243,7 +246,8 @@ export class Studio {
   private async versionedGraph(): Promise<{ graph: SessionGraph; version: number }> {
     const { graph, filesAt, version } = this.graphCache ?? (await this.buildGraph())
     // Another tool's session records no after-state to compare the disk with.
-    const changedSince = this.viewed === null && this.work.engine.filesChangedSince(filesAt)
+    const changedSince =
+      this.viewed === null && !this.pulled && this.work.engine.filesChangedSince(filesAt)
     return { graph: { ...graph, filesAt: { ...graph.filesAt, changedSince } }, version }
   }
 
@@ -253,7 +257,9 @@ export class Studio {
     const timeline = await this.engineTimeline()
     const tree = this.viewTree()
     const index = this.index()
-    const filesAt = viewed === null ? timeline.filesAt : rescuedTo(tree, timeline)
+    // A pulled session's files were never here: this machine's are at none of its nodes.
+    const filesAt =
+      viewed !== null ? rescuedTo(tree, timeline) : this.pulled ? null : timeline.filesAt
     const graph = buildSessionGraph(tree, viewed?.sessionId ?? this.store.sessionId, index, {
       filesAt: { nodeId: ownerNode(index, filesAt), changedSince: false },
       undo: timelineStep(tree, index, timeline.undoable),
