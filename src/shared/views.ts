@@ -266,7 +266,22 @@ export const NodeDetail = z.object({
    * (foreign fields too) and the records of its turn that are not drawn (another tool's progress,
    * system and unknown records). `line`: the line of the file (null when not known).
    */
-  raw: z.array(z.object({ line: z.number().int().nullable(), record: z.unknown() }))
+  raw: z.array(z.object({ line: z.number().int().nullable(), record: z.unknown() })),
+  /**
+   * The git commits made during the turn (its commit_link records, core/share/commit-links.ts);
+   * `here`: this repository holds the commit.
+   */
+  commits: z
+    .array(
+      z.object({
+        oid: z.string(),
+        subject: z.string(),
+        author: z.string(),
+        date: z.string(),
+        here: z.boolean()
+      })
+    )
+    .optional()
 })
 export type NodeDetail = z.infer<typeof NodeDetail>
 

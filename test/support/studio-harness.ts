@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { afterEach, expect } from 'vitest'
 import type { EventChannel, Handlers, Reply } from '../../src/shared/contract'
+import type { PermissionMode } from '../../src/shared/messages'
 import type { AgentEvent } from '../../src/shared/views'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
@@ -28,7 +29,7 @@ export interface Harness {
 export function studioHarnesses(): {
   harness: (
     settingOverrides?: string[],
-    permissionMode?: 'default' | 'acceptEdits',
+    permissionMode?: PermissionMode,
     model?: string,
     /** A workspace and data home of the test's own (default: a fresh seed workspace). */
     at?: { workspace: string; home: string }
@@ -49,7 +50,7 @@ export function studioHarnesses(): {
 async function harness(
   open: Studio[],
   settingOverrides: string[] = [],
-  permissionMode: 'default' | 'acceptEdits' = 'acceptEdits',
+  permissionMode: PermissionMode = 'acceptEdits',
   model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
   at: { workspace: string; home: string } = seedWorkspace()
 ): Promise<Harness> {

@@ -39,6 +39,7 @@ import type { LoadProblem } from './problems'
 import {
   AssistantRecord,
   BranchSummaryRecord,
+  CommitLinkRecord,
   CompactionRecord,
   CustomMessageRecord,
   FileChangeRecord,
@@ -474,6 +475,17 @@ export class SessionStore {
   appendLabel(r: { targetUuid: string; label: string | null }): LabelRecord {
     this.requireEntry(r.targetUuid)
     return this.write(LabelRecord.parse({ type: 'label', ...this.base(), ...r }))
+  }
+
+  /** The commits a turn made (share/commit-links.ts). The leaf does not move. */
+  appendCommitLink(
+    r: Pick<
+      CommitLinkRecord,
+      'checkpointUuid' | 'headBefore' | 'headAfter' | 'branch' | 'commits' | 'more'
+    >
+  ): CommitLinkRecord {
+    this.requireEntry(r.checkpointUuid)
+    return this.write(CommitLinkRecord.parse({ type: 'commit_link', ...this.base(), ...r }))
   }
 
   /** One file's change during a checkpoint (blob hashes, null = absent). The leaf does not move. */

@@ -73,6 +73,7 @@ import {
 } from './graph-view'
 import { forkRoute, restoreInFork } from './fork'
 import { openPulledStore, pulledFrom } from '../share/pulled'
+import { turnCommits } from '../share/commit-links'
 import { GraphVersions } from './graph-versions'
 import { type TranscriptAnchor, transcriptWindow } from './transcript-window'
 import { timelineEntries, timelineStep } from './timeline-view'
@@ -411,7 +412,8 @@ export class Studio {
       files,
       summary: this.summaryOf(nodeId),
       usage: turnUsage(entries.map((entry) => tree.get(entry.uuid))),
-      raw
+      raw,
+      commits: await turnCommits(this.options.cwd, tree, nodeId)
     })
   }
 
