@@ -152,5 +152,11 @@ describe('a session shared through git', () => {
       `refs/rewind-studio/remotes/origin/sessions/${aliceInfo.sessionId}`,
       `refs/rewind-studio/remotes/origin/summaries/${aliceInfo.sessionId}`
     ])
+    // The remote gone (offline, moved): the copy pulled before still opens, saying so.
+    git(b.workspace, 'remote', 'set-url', 'origin', join(remote, '..', 'gone.git'))
+    const offline = await bob.value<AppInfo>('share:open', { sessionId: aliceInfo.sessionId })
+    expect(offline.shared?.sessionId).toBe(aliceInfo.sessionId)
+    expect(offline.notices.join('\n')).toContain('Could not bring it up to date')
+    expect(offline.notices.join('\n')).toContain('this is the copy pulled before')
   }, 120_000)
 })
