@@ -61,8 +61,6 @@ export interface RunChildOptions {
   timeoutMs: number
   /** Most bytes of stdout kept; past it the child is killed and the run rejects. */
   maxStdoutBytes: number
-  /** Stops the child (its process group) when aborted. */
-  signal?: AbortSignal
 }
 
 export interface ChildRun {
@@ -72,11 +70,11 @@ export interface ChildRun {
   stderr: string
 }
 
-/** Why a bounded child run did not get to its end: timed out, too much output, stopped. */
+/** Why a bounded child run did not get to its end: timed out, too much output, no start. */
 export class ChildRunError extends Error {
   constructor(
     message: string,
-    readonly reason: 'timeout' | 'output' | 'stopped' | 'spawn'
+    readonly reason: 'timeout' | 'output' | 'spawn'
   ) {
     super(message)
     this.name = 'ChildRunError'
@@ -88,7 +86,7 @@ const STDERR_KEPT = 64 * 1024
 /**
  * Runs `command args` to its end with everything bounded: its time, the stdout kept, the stderr
  * kept (its tail). It leads a process group of its own (no controlling terminal, so nothing it
- * starts can stop to ask on one), which a timeout, an abort or too much output kills whole.
+ * starts can stop to ask on one), which a timeout or too much output kills whole.
  * Resolves with the exit status, whatever it is; rejects only when the run was cut short.
  */
 export function runChild(
@@ -133,9 +131,6 @@ export function runChild(
         ),
       options.timeoutMs
     )
-    const onAbort = () => kill(new ChildRunError(`${command} was stopped`, 'stopped'))
-    options.signal?.addEventListener('abort', onAbort, { once: true })
-    if (options.signal?.aborted === true) onAbort()
     child.stdout?.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length
       if (stdoutBytes > options.maxStdoutBytes) {
@@ -161,7 +156,6 @@ export function runChild(
     )
     child.once('close', (status) => {
       clearTimeout(timer)
-      options.signal?.removeEventListener('abort', onAbort)
       if (cut !== null) reject(cut)
       else resolve({ status, stdout: Buffer.concat(stdout), stderr })
     })

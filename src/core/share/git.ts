@@ -104,7 +104,6 @@ export class GitRepo {
       maxStdoutBytes?: number
       allowFailure?: boolean
       env?: Record<string, string>
-      signal?: AbortSignal
     } = {}
   ): Promise<ChildRun> {
     const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0' }
@@ -116,13 +115,12 @@ export class GitRepo {
         env,
         ...(options.input !== undefined ? { input: options.input } : {}),
         timeoutMs: options.remote === true ? REMOTE_TIMEOUT_MS : LOCAL_TIMEOUT_MS,
-        maxStdoutBytes: options.maxStdoutBytes ?? LISTING_BYTES,
-        ...(options.signal !== undefined ? { signal: options.signal } : {})
+        maxStdoutBytes: options.maxStdoutBytes ?? LISTING_BYTES
       })
     } catch (error) {
       if (error instanceof ChildRunError) {
         throw new ShareError(
-          error.reason === 'stopped' ? 'stopped' : 'unavailable',
+          'unavailable',
           error.reason === 'spawn'
             ? `git could not be run (${error.message}): sharing needs git installed.`
             : `git ${args[0] ?? ''}: ${error.message}. Nothing was shared.`
