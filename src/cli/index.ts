@@ -75,6 +75,12 @@ const commands: Record<string, Command> = {
       "list a workspace's sessions from every tool (ours, Claude Code, pi, oh-my-pi), or every project",
     load: () => import('./commands/sessions')
   },
+  share: {
+    usage: 'share push FILE [--remote NAME] [--branch N|ID | --all] [--dry-run] | list | pull ID',
+    summary:
+      "share a session tree through the workspace's git remote; list and pull the shared ones",
+    load: () => import('./commands/share')
+  },
   serve: {
     usage: 'serve [--cwd DIR] [--port N]',
     summary: 'serve the app in your browser (no Electron) for workspace DIR, on its latest session',

@@ -52,10 +52,7 @@ export type ForkOrigin = Pick<SessionStore, 'file' | 'sessionId' | 'cwd' | 'tree
  * lock (the caller closes it). A failure, or a crash, leaves no fork behind.
  */
 export function forkSession(home: string, origin: ForkOrigin, atUuid: string): SessionStore {
-  const tree = origin.tree()
-  if (tree.get(atUuid) === undefined) {
-    throw new NotFoundError(`No message ${atUuid} in ${origin.file}: nothing was forked.`)
-  }
+  requireNode(origin, atUuid)
   if (!isSessionFileOf(home, origin.file, origin.cwd)) {
     // The fork goes beside its origin, to share its backups: only in a sessions folder of the
     // workspace the header names (a file from anywhere else says whatever its author wrote).
@@ -64,12 +61,33 @@ export function forkSession(home: string, origin: ForkOrigin, atUuid: string): S
       `${origin.file} is not in the sessions folder of the workspace its header names (${origin.cwd}): nothing was forked.`
     )
   }
-  const copy = forkCopy(tree, atUuid)
+  return writeFork(home, origin, atUuid, dirname(origin.file))
+}
+
+/**
+ * The fork of `origin` at `atUuid`, created in the sessions folder `dir` (one whose file history
+ * holds the backups the copied records name: forkSession's, or a pulled session's workspace).
+ * Staged and renamed into place whole (SessionStore.create's fill): a crash leaves no fork.
+ */
+export function writeFork(
+  home: string,
+  origin: ForkOrigin,
+  atUuid: string,
+  dir: string
+): SessionStore {
+  requireNode(origin, atUuid)
+  const copy = forkCopy(origin.tree(), atUuid)
   return SessionStore.create({
     home,
     cwd: origin.cwd,
-    dir: dirname(origin.file),
+    dir,
     forkedFrom: { sessionId: origin.sessionId, leafUuid: atUuid, file: origin.file },
     fill: (fork) => fork.appendCopied(copy)
   })
+}
+
+function requireNode(origin: ForkOrigin, atUuid: string): void {
+  if (origin.tree().get(atUuid) === undefined) {
+    throw new NotFoundError(`No message ${atUuid} in ${origin.file}: nothing was forked.`)
+  }
 }

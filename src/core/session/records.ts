@@ -197,6 +197,27 @@ export function isRestoreChange(change: { source?: unknown }): boolean {
   return typeof change.source === 'string' && RESTORE_SOURCES.has(change.source)
 }
 
+/**
+ * The git commits made in the workspace's repository during a turn (by the agent's Bash or by
+ * the user), seen as HEAD before and after it (share/commit-links.ts). Does not move the leaf;
+ * the tree keeps it as a record of the turn it names. At most 50 commits listed; `more` counts
+ * the rest.
+ */
+export const CommitLinkRecord = z.looseObject({
+  type: z.literal('commit_link'),
+  ...Base,
+  checkpointUuid: z.string(),
+  /** HEAD when the turn started (null: no commit yet) and when it ended. */
+  headBefore: z.string().nullable(),
+  headAfter: z.string(),
+  /** The branch HEAD was on at the end (null: detached). */
+  branch: z.string().nullable(),
+  commits: z.array(
+    z.object({ oid: z.string(), subject: z.string(), author: z.string(), date: z.string() })
+  ),
+  more: z.number().int().nonnegative()
+})
+
 export const KnownRecord = z.discriminatedUnion('type', [
   SessionHeader,
   UserRecord,
@@ -220,5 +241,6 @@ export type CompactionRecord = z.infer<typeof CompactionRecord>
 export type CustomMessageRecord = z.infer<typeof CustomMessageRecord>
 export type LabelRecord = z.infer<typeof LabelRecord>
 export type FileChangeRecord = z.infer<typeof FileChangeRecord>
+export type CommitLinkRecord = z.infer<typeof CommitLinkRecord>
 export type KnownRecord = z.infer<typeof KnownRecord>
 export type MessageRecord = UserRecord | AssistantRecord

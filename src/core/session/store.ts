@@ -47,6 +47,7 @@ import type { LoadProblem } from './problems'
 import {
   AssistantRecord,
   BranchSummaryRecord,
+  CommitLinkRecord,
   CompactionRecord,
   CustomMessageRecord,
   FileChangeRecord,
@@ -234,7 +235,8 @@ export class SessionStore {
     writer.synced = writer.size
   }
 
-  static open(file: string, opts: { readOnly?: boolean } = {}): SessionStore {
+  /** `reason`: why a read-only open is read-only, as the app says it (default "opened read-only"). */
+  static open(file: string, opts: { readOnly?: boolean; reason?: string } = {}): SessionStore {
     // The lock first, then one read: while we hold it nobody else appends, so what we read is
     // exactly what our appends follow.
     const lock = opts.readOnly === true ? null : acquireWriterLock(file)
@@ -281,7 +283,7 @@ export class SessionStore {
       }
       return view
     }
-    if (lock === null) return readOnly('opened read-only')
+    if (lock === null) return readOnly(opts.reason ?? 'opened read-only')
     if (!lock.held) return readOnly(lock.reason)
     if (header.version > SESSION_FORMAT_VERSION) {
       release()
@@ -536,6 +538,17 @@ export class SessionStore {
   appendLabel(r: { targetUuid: string; label: string | null }): LabelRecord {
     this.requireEntry(r.targetUuid)
     return this.write(LabelRecord.parse({ type: 'label', ...this.base(), ...r }))
+  }
+
+  /** The commits a turn made (share/commit-links.ts). The leaf does not move. */
+  appendCommitLink(
+    r: Pick<
+      CommitLinkRecord,
+      'checkpointUuid' | 'headBefore' | 'headAfter' | 'branch' | 'commits' | 'more'
+    >
+  ): CommitLinkRecord {
+    this.requireEntry(r.checkpointUuid)
+    return this.write(CommitLinkRecord.parse({ type: 'commit_link', ...this.base(), ...r }))
   }
 
   /** One file's change during a checkpoint (blob hashes, null = absent). The leaf does not move. */

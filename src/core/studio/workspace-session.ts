@@ -18,6 +18,7 @@ import { FileHistory } from '../files/file-history'
 import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
 import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
+import { TurnCommits } from '../share/commit-links'
 
 export interface WorkspaceSessionOptions {
   home: string
@@ -42,7 +43,9 @@ export class WorkspaceSession {
     readonly history: FileHistory,
     readonly engine: RewindEngine,
     readonly agent: Agent,
-    notices: string[]
+    notices: string[],
+    /** Records the git commits each turn made; null for a read-only session. */
+    readonly commits: TurnCommits | null
   ) {
     this.notices = notices
   }
@@ -71,6 +74,8 @@ export class WorkspaceSession {
       // (a full disk) is retried by the first command, which then refuses to run if it fails.
       history.prepareForCommands().catch(() => undefined)
     }
+    // The commits each turn makes (share/commit-links.ts); a read-only session runs no turn.
+    const commits = store.readOnlyReason === null ? new TurnCommits(store.cwd, store) : null
     const agent = new Agent({
       session: store,
       cwd: store.cwd,
@@ -79,8 +84,14 @@ export class WorkspaceSession {
       permissionMode: options.permissionMode,
       askPermission: options.askPermission,
       guard: history,
-      onCheckpoint: async (promptUuid) => history.beginCheckpoint(promptUuid),
-      onEvent: options.onEvent,
+      onCheckpoint: async (promptUuid) => {
+        history.beginCheckpoint(promptUuid)
+        await commits?.turnStarted(promptUuid)
+      },
+      onEvent: (event) => {
+        if (event.type === 'status' && !event.running) commits?.turnEnded()
+        options.onEvent(event)
+      },
       checkpointTools: options.checkpointTools,
       ...(options.compaction !== undefined ? { compaction: options.compaction } : {})
     })
@@ -96,7 +107,7 @@ export class WorkspaceSession {
       ...history.notices,
       ...recovered
     ]
-    return new WorkspaceSession(store, history, engine, agent, notices)
+    return new WorkspaceSession(store, history, engine, agent, notices, commits)
   }
 
   planRewind(checkpointUuid: string, mode: RewindMode, options?: PlanOptions): Promise<RewindPlan> {
@@ -226,6 +237,7 @@ export class WorkspaceSession {
   /** Stops a running turn and waits for it, so its last records reach the log before it closes. */
   async close(): Promise<void> {
     await this.agent.stop()
+    await this.commits?.settled()
     await this.history.close()
     this.store.close()
   }
