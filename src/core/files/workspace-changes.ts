@@ -15,6 +15,7 @@ import {
   scanTree,
   scanUnnamed,
   statOf,
+  uncheckableReason,
   type UnnamedFiles,
   yieldToEventLoop
 } from './workspace-scan'
@@ -97,6 +98,12 @@ export class WorkspaceChanges {
    * reaches inside such a folder, so every refresh re-reads these folders (there are few).
    */
   private unnamed = new Map<string, UnnamedFiles>()
+  /**
+   * Paths the system refuses to look at (longer than PATH_MAX), with why: reported as not
+   * tracked when found or when their area moves, never a reason to drop the other changes.
+   * What the manifest holds under them is kept as it is (it cannot be checked either).
+   */
+  private unchecked = new Map<string, string>()
   private rules: IgnoreRules
   /** Set during a refresh that must not stop at a failed backup (see refresh). */
   private unstored: string[] | null = null
@@ -186,7 +193,14 @@ export class WorkspaceChanges {
     this.watcher.unwatchUnder('')
     const scan = await scanTree(this.root, this.rules)
     this.watcher.watchDirs(scan.dirs)
-    const changes = await this.update(manifest, new Map(manifest.files), scan.files)
+    const known = new Map(manifest.files)
+    for (const path of known.keys()) if (isUnder(path, scan.unchecked)) known.delete(path)
+    const changes = await this.update(manifest, known, scan.files)
+    // Only the ones not known before: a full scan runs for many reasons, not because they moved.
+    for (const [path, reason] of scan.unchecked) {
+      if (!this.unchecked.has(path)) changes.push({ kind: 'untracked', path, reason })
+    }
+    this.unchecked = scan.unchecked
     const holders = new Set([...this.unnamed.keys(), ...scan.unnamed.keys()])
     return [...changes, ...this.updateUnnamed(holders, scan.unnamed)]
   }
@@ -205,15 +219,29 @@ export class WorkspaceChanges {
       // or a temp file already gone, as `sed -i` leaves one per file) is lstat'ed first, which
       // costs no exception when there is nothing.
       const abs = join(this.root, rel)
-      const found: Found = ignored
-        ? { kind: 'none' }
-        : manifest.files.has(rel)
-          ? openFound(abs, { unreadable: 'lstat' })
-          : lstatFound(abs)
+      for (const path of this.unchecked.keys()) {
+        if (path === rel || path.startsWith(`${rel}/`)) this.unchecked.delete(path)
+      }
+      let found: Found
+      try {
+        found = ignored
+          ? { kind: 'none' }
+          : manifest.files.has(rel)
+            ? openFound(abs, { unreadable: 'lstat' })
+            : lstatFound(abs)
+      } catch (error) {
+        // Too long a path to look at: said so, and the command's other paths go on.
+        const reason = uncheckableReason(error)
+        if (reason === null) throw error
+        this.unchecked.set(rel, reason)
+        changes.push({ kind: 'untracked', path: rel, reason })
+        continue
+      }
       try {
         // A folder that moved or vanished takes its watches along; a new one gets watched.
         this.watcher.unwatchUnder(rel)
         const now = new Map<string, FileStat>()
+        const known = manifest.under(rel)
         let opened: { path: string; fd: number } | undefined
         if (found.kind === 'folder' && !this.rules.isIgnored(rel, true)) {
           const scan = await scanTree(this.root, this.rules, rel)
@@ -223,11 +251,16 @@ export class WorkspaceChanges {
             holders.add(holder)
             fresh.set(holder, files)
           }
+          for (const [path, reason] of scan.unchecked) {
+            this.unchecked.set(path, reason)
+            changes.push({ kind: 'untracked', path, reason })
+          }
+          for (const path of known.keys()) if (isUnder(path, scan.unchecked)) known.delete(path)
         } else if (found.kind === 'file' && !this.rules.isIgnored(rel, false)) {
           now.set(rel, found.stat)
           if (found.fd !== null) opened = { path: rel, fd: found.fd }
         }
-        changes.push(...(await this.update(manifest, manifest.under(rel), now, opened)))
+        changes.push(...(await this.update(manifest, known, now, opened)))
       } finally {
         if (found.kind === 'file' && found.fd !== null) closeSync(found.fd)
       }
@@ -353,6 +386,15 @@ export class WorkspaceChanges {
       this.unstored.push(`${path} (${(error as Error).message})`)
       return { stat: now, hash: sha256(content) }
     }
+  }
+}
+
+/** Whether `path` is one of `paths` or lies below one of them. */
+function isUnder(path: string, paths: ReadonlyMap<string, unknown>): boolean {
+  if (paths.size === 0) return false
+  for (let at = path; ; at = parentOf(at)) {
+    if (paths.has(at)) return true
+    if (at === '') return false
   }
 }
 

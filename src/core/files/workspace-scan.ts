@@ -49,6 +49,19 @@ export interface ScanResult {
   dirs: string[]
   /** Per tracked directory holding names that are not UTF-8: the files at or under them. */
   unnamed: Map<string, UnnamedFiles>
+  /** Paths that could not be looked at (longer than the system allows), with why. */
+  unchecked: Map<string, string>
+}
+
+/**
+ * Why a path cannot be looked at, for the errors that concern that one path (the system refuses
+ * its name: longer than PATH_MAX); null for any other error, which the caller throws.
+ */
+export function uncheckableReason(error: unknown): string | null {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ENAMETOOLONG'
+    ? 'could not be checked: its path is longer than the system allows (ENAMETOOLONG)'
+    : null
 }
 
 /** Directories walked between two yields to the event loop. */
@@ -74,45 +87,55 @@ export async function scanTree(
   const files = new Map<string, FileStat>()
   const dirs: string[] = []
   const unnamed = new Map<string, UnnamedFiles>()
+  const unchecked = new Map<string, string>()
   const queue = [startRel]
   for (let next = 0; next < queue.length; next++) {
     const dir = queue[next] ?? ''
-    const subdirs = scanDir(root, rules, dir, files, unnamed)
+    const subdirs = scanDir(root, rules, dir, { files, unnamed, unchecked })
     if (subdirs !== null) {
       dirs.push(dir)
       queue.push(...subdirs)
     }
     if (next % DIRS_PER_BATCH === DIRS_PER_BATCH - 1) await yieldToEventLoop()
   }
-  return { files, dirs, unnamed }
+  return { files, dirs, unnamed, unchecked }
 }
 
-/** The entries of a directory, names as bytes; null when it is gone or no directory. */
-function readEntries(abs: string | Buffer): Dirent<Buffer>[] | null {
+/**
+ * The entries of a directory, names as bytes; null when it is gone or no directory; the reason
+ * when its path cannot be looked at (uncheckableReason).
+ */
+function readEntries(abs: string | Buffer): Dirent<Buffer>[] | null | { unchecked: string } {
   try {
     return readdirSync(abs, { withFileTypes: true, encoding: 'buffer' })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return null
+    const reason = uncheckableReason(error)
+    if (reason !== null) return { unchecked: reason }
     throw error
   }
 }
 
 /**
- * Stats the tracked files of one directory into `files` (and those under names that are not
- * UTF-8 into `unnamed`); returns its tracked subdirectories.
+ * Stats the tracked files of one directory into `found.files` (those under names that are not
+ * UTF-8 into `found.unnamed`, paths that cannot be looked at into `found.unchecked`); returns
+ * its tracked subdirectories, null when it was not read.
  */
 function scanDir(
   root: string,
   rules: IgnoreRules,
   dir: string,
-  files: Map<string, FileStat>,
-  unnamed: Map<string, UnnamedFiles>
+  found: Pick<ScanResult, 'files' | 'unnamed' | 'unchecked'>
 ): string[] | null {
   const entries = readEntries(join(root, dir))
   if (entries === null) return null
-  const found = unnamedFiles(root, rules, dir, entries)
-  if (found.size > 0) unnamed.set(dir, found)
+  if (!Array.isArray(entries)) {
+    found.unchecked.set(dir, entries.unchecked)
+    return null
+  }
+  const odd = unnamedFiles(root, rules, dir, entries)
+  if (odd.size > 0) found.unnamed.set(dir, odd)
   const subdirs: string[] = []
   for (const entry of entries) {
     if (!isUtf8(entry.name)) continue
@@ -122,8 +145,14 @@ function scanDir(
       continue
     }
     if (!entry.isFile() || rules.isIgnored(rel, false)) continue
-    const stats = statFile(join(root, rel))
-    if (stats !== null) files.set(rel, stats)
+    try {
+      const stats = statFile(join(root, rel))
+      if (stats !== null) found.files.set(rel, stats)
+    } catch (error) {
+      const reason = uncheckableReason(error)
+      if (reason === null) throw error
+      found.unchecked.set(rel, reason)
+    }
   }
   return subdirs
 }
@@ -145,7 +174,8 @@ export function statFile(abs: string): FileStat | null {
  * a caller re-checks a directory that held some, since no watch reaches inside them).
  */
 export function scanUnnamed(root: string, rules: IgnoreRules, dir: string): UnnamedFiles {
-  return unnamedFiles(root, rules, dir, readEntries(join(root, dir)) ?? [])
+  const entries = readEntries(join(root, dir))
+  return unnamedFiles(root, rules, dir, Array.isArray(entries) ? entries : [])
 }
 
 function unnamedFiles(
@@ -175,7 +205,10 @@ function collectUnder(
   if (entry.isDirectory()) {
     if (rules.isIgnored(shown, true)) return
     const inner = Buffer.concat([abs, Buffer.from('/')])
-    for (const child of readEntries(abs) ?? []) collectUnder(rules, inner, shown, child, found)
+    const children = readEntries(abs)
+    for (const child of Array.isArray(children) ? children : []) {
+      collectUnder(rules, inner, shown, child, found)
+    }
     return
   }
   if (!entry.isFile() || rules.isIgnored(shown, false)) return
@@ -184,6 +217,10 @@ function collectUnder(
     if (stats.isFile()) found.set(shown, statOf(stats))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+    // Too long to stat: listed still (untracked for its name), its stat unknown.
+    if (uncheckableReason(error) !== null) found.set(shown, NO_STAT)
+    else if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
   }
 }
+
+const NO_STAT: FileStat = { size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0, mode: 0 }
