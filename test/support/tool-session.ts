@@ -1,6 +1,7 @@
-// A real session in a real git repository, driven through the agent's real tools: prompts open
-// checkpoints, Write and Bash run through runTool (Bash starts `bash -c` through the command
-// helper, as in the app), file history and the rewind engine work on the real store and blobs.
+// A real session in a real git repository, opened as the app and the CLI chat open one
+// (WorkspaceSession: file history, the rewind engine, recovery) and driven through the agent's
+// real tools: prompts open checkpoints, Write and Bash run through runTool (Bash starts `bash -c`
+// through the command helper, as in the app). No model is asked anything.
 import { execFileSync } from 'node:child_process'
 import {
   existsSync,
@@ -16,9 +17,16 @@ import { FileStateTable } from '../../src/core/agent/file-state'
 import { createBashTool } from '../../src/core/agent/tools/bash'
 import { type Tool, type ToolOutput, runTool } from '../../src/core/agent/tools/tool'
 import { writeTool } from '../../src/core/agent/tools/write'
-import { FileHistory, type FileHistoryOptions } from '../../src/core/files/file-history'
-import { type RewindPlan, RewindEngine, checkpointAt } from '../../src/core/rewind/rewind-engine'
+import type { ModelClient } from '../../src/core/agent/model/model-client'
+import type { FileHistory } from '../../src/core/files/file-history'
+import type { IgnoredFilesPolicy } from '../../src/core/files/ignored-files'
+import {
+  type RewindEngine,
+  type RewindPlan,
+  checkpointAt
+} from '../../src/core/rewind/rewind-engine'
 import { SessionStore } from '../../src/core/session/store'
+import { WorkspaceSession } from '../../src/core/studio/workspace-session'
 import type { RewindResult } from '../../src/shared/views'
 
 export interface ToolSession {
@@ -36,6 +44,8 @@ export interface ToolSession {
   rewindTo(n: number): Promise<{ plan: RewindPlan; result: RewindResult }>
   /** A file's bytes, null when there is none. */
   read(rel: string): Buffer | null
+  /** Closes the session and opens it again, as a process resuming it would. */
+  reopen(): Promise<ToolSession>
   close(): Promise<void>
 }
 
@@ -44,10 +54,16 @@ export interface ToolSessionOptions {
   files?: Record<string, string | Buffer>
   /** Where the workspace and the data home go (a mounted disk); a temp folder by default. */
   base?: string
-  history?: Pick<FileHistoryOptions, 'sizeCapBytes'>
+  ignoredFiles?: IgnoredFilesPolicy
 }
 
 const bash = createBashTool({ sandbox: false }) as Tool
+
+/** The tools are run here directly: a turn that asked the model would be a test's mistake. */
+const noModel: ModelClient = {
+  id: 'none',
+  complete: () => Promise.reject(new Error('these tests drive the tools themselves'))
+}
 
 export async function openToolSession(options: ToolSessionOptions = {}): Promise<ToolSession> {
   const base = options.base ?? realpathSync(mkdtempSync(join(tmpdir(), 'rs-tools-session-')))
@@ -59,17 +75,28 @@ export async function openToolSession(options: ToolSessionOptions = {}): Promise
     writeFileSync(join(cwd, rel), content)
   }
   execFileSync('git', ['init', '-q'], { cwd })
-  const store = SessionStore.create({ home, cwd })
-  const history = await FileHistory.open({
+  return sessionOver(SessionStore.create({ home, cwd }), home, options)
+}
+
+async function sessionOver(
+  store: SessionStore,
+  home: string,
+  options: ToolSessionOptions
+): Promise<ToolSession> {
+  const cwd = store.cwd
+  const work = await WorkspaceSession.open({
     home,
-    cwd,
-    sessionId: store.sessionId,
-    sessionFile: store.file,
-    log: store,
-    ...options.history
+    store,
+    model: noModel,
+    permissionMode: 'bypassPermissions',
+    checkpointTools: false,
+    bashSandbox: false,
+    askPermission: async () => true,
+    onEvent: () => undefined,
+    ...(options.ignoredFiles !== undefined ? { ignoredFiles: options.ignoredFiles } : {})
   })
+  const { history, engine } = work
   await history.prepareForCommands()
-  const engine = new RewindEngine({ home, store, space: history })
   const ctx = {
     cwd,
     fileState: new FileStateTable(),
@@ -77,7 +104,7 @@ export async function openToolSession(options: ToolSessionOptions = {}): Promise
     allowedOutsideRoots: [],
     signal: new AbortController().signal
   }
-  return {
+  const session: ToolSession = {
     cwd,
     home,
     store,
@@ -95,13 +122,15 @@ export async function openToolSession(options: ToolSessionOptions = {}): Promise
     write: (rel, content) =>
       runTool(writeTool as Tool, { file_path: join(cwd, rel), content }, ctx),
     async rewindTo(n) {
-      const plan = await engine.planRewind(checkpointAt(store, n), 'both')
-      return { plan, result: await engine.apply(plan) }
+      const plan = await work.planRewind(checkpointAt(store, n), 'both')
+      return { plan, result: await work.apply(plan) }
     },
     read: (rel) => (existsSync(join(cwd, rel)) ? readFileSync(join(cwd, rel)) : null),
-    async close() {
-      await history.close()
-      store.close()
-    }
+    async reopen() {
+      await work.close()
+      return sessionOver(SessionStore.open(store.file), home, options)
+    },
+    close: () => work.close()
   }
+  return session
 }

@@ -10,6 +10,7 @@ import { markActive, otherActiveSessions, unmarkActive } from './active-sessions
 import { type HistoryPaths, historyPaths, sessionHistoryPaths } from './history-paths'
 import { collectGarbageIfDue } from './retention'
 import { ensurePrivateDir } from '../os/private-files'
+import { type IgnoredFilesPolicy, groupUnbacked, ignoredFilesPolicy } from './ignored-files'
 import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
 import { checkWorkspaceFolder } from './workspace-root'
@@ -39,6 +40,13 @@ export interface FileHistoryOptions {
   sessionFile?: string
   log: FileChangeLog
   sizeCapBytes?: number
+  /** Which ignored files are backed up (the setting ignoredFiles); its defaults otherwise. */
+  ignoredFiles?: IgnoredFilesPolicy
+  /**
+   * Every path the session's file_change records name (any branch): each stays covered by Bash
+   * change detection whatever the ignored-files budget, so what was backed up stays restorable.
+   */
+  recordedPaths?: Iterable<string>
 }
 
 export class NoCheckpointError extends Error {
@@ -69,11 +77,12 @@ export class FileHistory implements WriteGuard {
     readonly paths: HistoryPaths,
     readonly sessionId: string,
     private readonly log: FileChangeLog,
-    readonly sizeCapBytes: number
+    readonly sizeCapBytes: number,
+    private readonly ignoredFiles: IgnoredFilesPolicy
   ) {
     this.blobs = new BlobStore(paths.blobs)
     this.watcher = new WorkspaceWatcher(root, join(paths.watch, sessionId))
-    this.changes = new WorkspaceChanges(root, this.blobs, this.watcher, sizeCapBytes)
+    this.changes = new WorkspaceChanges(root, this.blobs, this.watcher, sizeCapBytes, ignoredFiles)
   }
 
   static async open(options: FileHistoryOptions): Promise<FileHistory> {
@@ -92,8 +101,10 @@ export class FileHistory implements WriteGuard {
       paths,
       options.sessionId,
       options.log,
-      options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES
+      options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES,
+      options.ignoredFiles ?? ignoredFilesPolicy()
     )
+    history.changes.pin(options.recordedPaths ?? [])
     const others = await otherActiveSessions(paths.active, options.sessionId)
     for (const other of others) {
       history.notices.push(
@@ -152,6 +163,7 @@ export class FileHistory implements WriteGuard {
     await this.log.appendFileChanges([
       { checkpointUuid, path: rel, before, after, beforeMode, afterMode: file?.mode, source: tool }
     ])
+    this.changes.pin([rel])
   }
 
   /**
@@ -201,10 +213,22 @@ export class FileHistory implements WriteGuard {
 
   async afterCommand(tool: string): Promise<CommandChanges> {
     const checkpointUuid = this.requireCheckpoint()
-    const result: CommandChanges = { created: [], modified: [], deleted: [], untracked: [] }
+    const result: CommandChanges = {
+      created: [],
+      modified: [],
+      deleted: [],
+      untracked: [],
+      notBackedUp: []
+    }
     const recorded: FileChange[] = []
     const unstored: string[] = []
-    for (const change of await this.changes.refresh(unstored)) {
+    const changes = await this.changes.refresh(unstored)
+    result.notBackedUp = groupUnbacked(
+      changes.flatMap((change) => (change.kind === 'unbacked' ? [change] : [])),
+      this.ignoredFiles
+    )
+    for (const change of changes) {
+      if (change.kind === 'unbacked') continue
       if (change.kind === 'untracked') {
         result.untracked.push({ path: change.path, reason: change.reason })
         continue
@@ -216,6 +240,7 @@ export class FileHistory implements WriteGuard {
       else result.modified.push(path)
     }
     await this.log.appendFileChanges(recorded)
+    this.changes.pin(recorded.map((r) => r.path))
     if (unstored.length > 0) {
       throw new Error(
         `the command's changes are recorded, but the new content of ${unstored.join(', ')} could not be backed up: a rewind can undo them, returning to them later cannot restore those files`

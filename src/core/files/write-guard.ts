@@ -1,6 +1,7 @@
 // The seam between the agent's tools and file history: tools call these hooks around every
 // change they make to the workspace, and file history keeps what it needs to rewind them.
 // A hook that throws refuses the change: the tool answers with the error instead of writing.
+import type { NotBackedUp } from './ignored-files'
 
 export interface WriteGuard {
   /** Before Write/Edit replace `absPath` (which may not exist yet) with `newContent`. */
@@ -20,4 +21,6 @@ export interface CommandChanges {
   deleted: string[]
   /** Changed but not tracked (over the size cap), with the reason: reported, never silent. */
   untracked: { path: string; reason: string }[]
+  /** Changes to what git ignores that were not backed up, by folder (ignored-files.ts). */
+  notBackedUp: NotBackedUp[]
 }

@@ -137,7 +137,8 @@ describe('Bash', () => {
           created: ['new.txt'],
           modified: ['mod.txt'],
           deleted: ['old.txt'],
-          untracked: []
+          untracked: [],
+          notBackedUp: []
         }
       }
     })

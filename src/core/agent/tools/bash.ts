@@ -132,6 +132,13 @@ function describeChanges(changes: CommandChanges): string {
   for (const { path, reason } of changes.untracked) {
     lines.push(`Not tracked (a rewind cannot restore it): ${path} (${reason})`)
   }
+  for (const { folder, files, reason } of changes.notBackedUp) {
+    const what =
+      files === null
+        ? 'changed'
+        : `${files.toLocaleString('en-US')} ignored file${files === 1 ? '' : 's'}`
+    lines.push(`Not backed up (a rewind cannot restore them): ${folder}: ${what} (${reason})`)
+  }
   return lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`
 }
 
