@@ -39,7 +39,8 @@ const ctx: ToolContext = {
       modified: [],
       deleted: [],
       untracked: [],
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     })
   },
   allowedOutsideRoots: [],

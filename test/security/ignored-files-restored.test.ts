@@ -81,8 +81,15 @@ describe('a command changing files git ignores', () => {
       'Not backed up (a rewind cannot restore them): build/: 10 ignored files (over the backup budget for ignored files: 3 files, 20 MB, setting ignoredFiles)'
     ])
     s.reply('ok')
-    // The one backed up comes back; the others a rewind cannot restore.
-    await s.rewindTo(1)
+    // The one backed up comes back; the others a rewind cannot restore, and it says so.
+    const { plan } = await s.rewindTo(1)
+    expect(plan.unrestorable).toEqual([
+      {
+        path: 'build/',
+        reason:
+          'a command changed it and file history could not back it up (10 ignored files changed, over the backup budget for ignored files: 3 files, 20 MB, setting ignoredFiles)'
+      }
+    ])
     const back = Object.keys(build).filter((rel) => s.read(rel) !== null)
     expect(back).toHaveLength(1)
     expect(s.read(back[0] as string)?.toString()).toBe(build[back[0] as string])

@@ -50,7 +50,8 @@ describe('a command changing files whose names are not UTF-8', () => {
       modified: [],
       deleted: [],
       untracked: untracked('bad\\xFF.txt'),
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     })
     expect(records.map((r) => r.path)).toEqual(['good.txt'])
     expect((await sh(`echo 2 >> "$(printf 'bad\\377.txt')"`)).untracked).toEqual(

@@ -150,7 +150,8 @@ describe('FileHistory: Bash changes', () => {
       modified: ['a.txt'],
       deleted: ['b.txt', 'c.txt'],
       untracked: [],
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     })
     const a = records.find((r) => r.path === 'a.txt')
     expect((await history.blobs.get(a?.before ?? '')).toString()).toBe('hello\n')
@@ -167,7 +168,8 @@ describe('FileHistory: Bash changes', () => {
       modified: ['src/x.ts'],
       deleted: [],
       untracked: [],
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     })
   })
 
@@ -187,7 +189,8 @@ describe('FileHistory: Bash changes', () => {
       modified: [],
       deleted: [],
       untracked: [],
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     })
   })
 
@@ -200,7 +203,8 @@ describe('FileHistory: Bash changes', () => {
       modified: ['a.txt'],
       deleted: [],
       untracked: [],
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     })
     const before = records.at(-1)?.before ?? ''
     expect((await history.blobs.get(before)).toString()).toBe('hand edit')
@@ -228,7 +232,8 @@ describe('FileHistory: Bash changes', () => {
       modified: [],
       deleted: ['lib/a.ts', 'lib/deep/b.ts'],
       untracked: [],
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     })
     expect((await sh('echo changed > src/deep/b.ts')).modified).toEqual(['src/deep/b.ts'])
     expect((await sh('rm -rf src')).deleted).toEqual(['src/a.ts', 'src/deep/b.ts'])
@@ -245,7 +250,8 @@ describe('FileHistory: Bash changes', () => {
       untracked: [],
       notBackedUp: [
         { folder: './', files: 1, reason: expect.stringMatching(/^over the backup budget/) }
-      ]
+      ],
+      warnings: []
     })
   })
 

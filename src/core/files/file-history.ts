@@ -15,7 +15,10 @@ import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
 import { checkWorkspaceFolder } from './workspace-root'
 import { WorkspaceWatcher } from './workspace-watcher'
-import type { NewFileChange } from '../session/store'
+import { failureReason, WriteFailedError } from '../os/write-failure'
+import { MAX_UNTRACKED_ENTRIES } from '../session/records'
+import type { NewFileChange, NewUntrackedChanges } from '../session/store'
+import { DiskReserve, RESERVE_BYTES, RESERVE_FOLDER } from './disk-reserve'
 import type { CommandChanges, WriteGuard } from './write-guard'
 
 /** "10 MB": larger files are reported as not tracked. */
@@ -26,7 +29,7 @@ export type FileChange = NewFileChange
 
 /** What file history needs from the session store: a place to append its records. */
 export interface FileChangeLog {
-  appendFileChanges(changes: readonly FileChange[]): unknown
+  appendFileChanges(changes: readonly FileChange[], untracked?: NewUntrackedChanges): unknown
 }
 
 export interface FileHistoryOptions {
@@ -66,6 +69,8 @@ export class FileHistory implements WriteGuard {
   private readonly watcher: WorkspaceWatcher
   private readonly changes: WorkspaceChanges
   private baseline: Promise<void> | null = null
+  /** Space for a command's records on a full disk. */
+  private readonly reserve: DiskReserve
   /** The blob store's shard folders made, then its spare files (prepareForCommands). */
   private backupFiles: Promise<void> | null = null
 
@@ -81,6 +86,7 @@ export class FileHistory implements WriteGuard {
     private readonly ignoredFiles: IgnoredFilesPolicy
   ) {
     this.blobs = new BlobStore(paths.blobs)
+    this.reserve = new DiskReserve(join(paths.root, RESERVE_FOLDER))
     this.watcher = new WorkspaceWatcher(root, join(paths.watch, sessionId))
     this.changes = new WorkspaceChanges(root, this.blobs, this.watcher, sizeCapBytes, ignoredFiles)
   }
@@ -178,7 +184,10 @@ export class FileHistory implements WriteGuard {
     // are written into (spare-files.ts). Neither throws.
     return this.takeBaseline().then(
       () =>
-        (this.backupFiles ??= this.blobs.makeShardFolders().then(() => this.blobs.keepSpareFiles()))
+        (this.backupFiles ??= this.blobs.makeShardFolders().then(() => {
+          this.reserve.ensure()
+          return this.blobs.keepSpareFiles()
+        }))
     )
   }
 
@@ -204,6 +213,8 @@ export class FileHistory implements WriteGuard {
    */
   async beforeCommand(_tool: string): Promise<void> {
     this.requireCheckpoint()
+    // Room for this command's records should it fill the disk (disk-reserve.ts).
+    this.reserve.ensure()
     const fresh = this.baseline === null
     await this.takeBaseline()
     // What changed since the last command (hand edits, the agent's own writes) is the
@@ -218,7 +229,8 @@ export class FileHistory implements WriteGuard {
       modified: [],
       deleted: [],
       untracked: [],
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     }
     const recorded: FileChange[] = []
     const unstored: string[] = []
@@ -239,18 +251,82 @@ export class FileHistory implements WriteGuard {
       else if (after === null) result.deleted.push(path)
       else result.modified.push(path)
     }
-    await this.log.appendFileChanges(recorded)
+    // What it changed without a backup, as the records keep it: a rewind across it names each.
+    const untracked = [
+      ...result.untracked,
+      ...result.notBackedUp.map(({ folder, files, reason }) => ({
+        path: folder,
+        reason: `${files === null ? 'changed' : `${files} ignored files changed`}, ${reason}`
+      }))
+    ]
+    const warning = await this.record(checkpointUuid, tool, recorded, untracked)
+    if (warning !== null) result.warnings.push(warning)
     this.changes.pin(recorded.map((r) => r.path))
     if (unstored.length > 0) {
-      throw new Error(
-        `the command's changes are recorded, but the new content of ${unstored.join(', ')} could not be backed up: a rewind can undo them, returning to them later cannot restore those files`
+      result.warnings.push(
+        `the new content of ${unstored.join(', ')} could not be backed up: a rewind can undo these changes, returning to them later cannot restore those files`
       )
     }
     return result
   }
 
+  /**
+   * Appends a command's records: its file changes, and what it changed without a backup. When
+   * the append fails for want of space, the reserve's blocks are given back (disk-reserve.ts)
+   * and the records written in their place, or, when they would not fit, one untracked_changes
+   * record naming every path, so that a rewind across the command says it cannot restore them
+   * instead of passing over them. Returns what the report must add; throws when nothing could
+   * be written, naming what is lost.
+   */
+  private async record(
+    checkpointUuid: string,
+    tool: string,
+    recorded: FileChange[],
+    untracked: { path: string; reason: string }[]
+  ): Promise<string | null> {
+    const note = (entries: { path: string; reason: string }[]) =>
+      entries.length === 0
+        ? undefined
+        : {
+            checkpointUuid,
+            source: tool,
+            changes: entries.slice(0, MAX_UNTRACKED_ENTRIES),
+            ...(entries.length > MAX_UNTRACKED_ENTRIES
+              ? { more: entries.length - MAX_UNTRACKED_ENTRIES }
+              : {})
+          }
+    try {
+      await this.log.appendFileChanges(recorded, note(untracked))
+      return null
+    } catch (error) {
+      const code = error instanceof WriteFailedError ? error.code : undefined
+      if ((code !== 'ENOSPC' && code !== 'EDQUOT') || !this.reserve.release()) throw error
+      const why = failureReason({ code })
+      const paths = recorded.map((r) => r.path)
+      const size =
+        JSON.stringify(recorded).length + 200 * recorded.length + JSON.stringify(untracked).length
+      try {
+        if (size <= RESERVE_BYTES / 2) {
+          await this.log.appendFileChanges(recorded, note(untracked))
+          return `${why}: the command's changes were recorded in the space file history keeps for this; free some space`
+        }
+        const lost = paths.map((path) => ({
+          path,
+          reason: `its change could not be recorded: ${why}`
+        }))
+        await this.log.appendFileChanges([], note([...lost, ...untracked]))
+        return `${why}: the command's changes could not be recorded, so a rewind cannot restore ${listed(paths)}, and will say so`
+      } catch {
+        throw new Error(
+          `${why}: file history could not record what the command changed (${listed(paths)}): a rewind will not restore those files`
+        )
+      }
+    }
+  }
+
   /** Stops watching, removes this session's live marker and the backups' spare files. */
   async close(): Promise<void> {
+    this.reserve.release()
     this.watcher.close()
     await this.blobs.close()
     await unmarkActive(this.paths.active, this.sessionId)
@@ -311,4 +387,11 @@ function readWithMode(abs: string): { content: Buffer; mode: number } | null {
   } finally {
     closeSync(fd)
   }
+}
+
+/** Paths for a message: the first ten, then how many more. */
+function listed(paths: readonly string[]): string {
+  if (paths.length === 0) return 'no file it could name'
+  const more = paths.length - 10
+  return more > 0 ? `${paths.slice(0, 10).join(', ')} and ${more} more` : paths.join(', ')
 }

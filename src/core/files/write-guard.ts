@@ -23,4 +23,6 @@ export interface CommandChanges {
   untracked: { path: string; reason: string }[]
   /** Changes to what git ignores that were not backed up, by folder (ignored-files.ts). */
   notBackedUp: NotBackedUp[]
+  /** What went wrong keeping them (a full disk): the report says it after the lists. */
+  warnings: string[]
 }

@@ -138,7 +138,8 @@ describe('Bash', () => {
           modified: ['mod.txt'],
           deleted: ['old.txt'],
           untracked: [],
-          notBackedUp: []
+          notBackedUp: [],
+          warnings: []
         }
       }
     })

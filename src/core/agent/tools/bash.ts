@@ -139,6 +139,7 @@ function describeChanges(changes: CommandChanges): string {
         : `${files.toLocaleString('en-US')} ignored file${files === 1 ? '' : 's'}`
     lines.push(`Not backed up (a rewind cannot restore them): ${folder}: ${what} (${reason})`)
   }
+  for (const warning of changes.warnings) lines.push(`Warning: ${warning}`)
   return lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`
 }
 

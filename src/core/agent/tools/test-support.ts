@@ -94,7 +94,8 @@ export class RecordingGuard implements WriteGuard {
         .sort(),
       deleted: [...before.keys()].filter((p) => !after.has(p)).sort(),
       untracked: [],
-      notBackedUp: []
+      notBackedUp: [],
+      warnings: []
     }
   }
 }
