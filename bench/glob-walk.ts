@@ -40,7 +40,8 @@ const ctx: ToolContext = {
       deleted: [],
       untracked: [],
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     })
   },
   allowedOutsideRoots: [],

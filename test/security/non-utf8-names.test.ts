@@ -51,7 +51,8 @@ describe('a command changing files whose names are not UTF-8', () => {
       deleted: [],
       untracked: untracked('bad\\xFF.txt'),
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     })
     expect(records.map((r) => r.path)).toEqual(['good.txt'])
     expect((await sh(`echo 2 >> "$(printf 'bad\\377.txt')"`)).untracked).toEqual(

@@ -151,7 +151,8 @@ describe('FileHistory: Bash changes', () => {
       deleted: ['b.txt', 'c.txt'],
       untracked: [],
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     })
     const a = records.find((r) => r.path === 'a.txt')
     expect((await history.blobs.get(a?.before ?? '')).toString()).toBe('hello\n')
@@ -169,7 +170,8 @@ describe('FileHistory: Bash changes', () => {
       deleted: [],
       untracked: [],
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     })
   })
 
@@ -190,7 +192,8 @@ describe('FileHistory: Bash changes', () => {
       deleted: [],
       untracked: [],
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     })
   })
 
@@ -204,7 +207,8 @@ describe('FileHistory: Bash changes', () => {
       deleted: [],
       untracked: [],
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     })
     const before = records.at(-1)?.before ?? ''
     expect((await history.blobs.get(before)).toString()).toBe('hand edit')
@@ -233,7 +237,8 @@ describe('FileHistory: Bash changes', () => {
       deleted: ['lib/a.ts', 'lib/deep/b.ts'],
       untracked: [],
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     })
     expect((await sh('echo changed > src/deep/b.ts')).modified).toEqual(['src/deep/b.ts'])
     expect((await sh('rm -rf src')).deleted).toEqual(['src/a.ts', 'src/deep/b.ts'])
@@ -251,7 +256,8 @@ describe('FileHistory: Bash changes', () => {
       notBackedUp: [
         { folder: './', files: 1, reason: expect.stringMatching(/^over the backup budget/) }
       ],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     })
   })
 

@@ -15,6 +15,7 @@ import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
 import { checkWorkspaceFolder } from './workspace-root'
 import { WorkspaceWatcher } from './workspace-watcher'
+import { type LeftRunning, stillRunning } from '../os/left-running'
 import { failureReason, WriteFailedError } from '../os/write-failure'
 import { MAX_UNTRACKED_ENTRIES } from '../session/records'
 import type { NewFileChange, NewUntrackedChanges } from '../session/store'
@@ -71,6 +72,14 @@ export class FileHistory implements WriteGuard {
   private baseline: Promise<void> | null = null
   /** Space for a command's records on a full disk. */
   private readonly reserve: DiskReserve
+  /** What earlier commands left running outside their process groups (left-running.ts). */
+  private leftRunning: LeftRunning[] = []
+  /** Those of them running when the current command started. */
+  private runningDuring: LeftRunning[] = []
+  /** What changed before the current command while they ran (see beforeCommand). */
+  private unknownOrigin: string[] = []
+  /** Paths the agent's own tools or a restore changed since the last look: of known origin. */
+  private readonly expected = new Set<string>()
   /** The blob store's shard folders made, then its spare files (prepareForCommands). */
   private backupFiles: Promise<void> | null = null
 
@@ -165,6 +174,7 @@ export class FileHistory implements WriteGuard {
     const file = readWithMode(join(this.root, rel))
     const after =
       file === null ? null : this.blobs.put(file.content, { previous: before, path: rel })
+    this.expected.add(rel)
     if (before === after) return
     await this.log.appendFileChanges([
       { checkpointUuid, path: rel, before, after, beforeMode, afterMode: file?.mode, source: tool }
@@ -218,11 +228,30 @@ export class FileHistory implements WriteGuard {
     const fresh = this.baseline === null
     await this.takeBaseline()
     // What changed since the last command (hand edits, the agent's own writes) is the
-    // starting point of this one, not a change it made.
-    if (!fresh) await this.changes.refresh()
+    // starting point of this one, not a change it made. While a process an earlier command left
+    // running was at work, what else changed is named, as of unknown origin: nobody can tell its
+    // writes from a hand edit.
+    const lingering = this.leftRunning.length > 0
+    const changes = fresh ? [] : await this.changes.refresh()
+    this.unknownOrigin = lingering
+      ? changes.flatMap((c) =>
+          c.kind !== 'unbacked' && !this.expected.has(c.path) ? [c.path] : []
+        )
+      : []
+    this.expected.clear()
+    this.leftRunning = this.leftRunning.filter(stillRunning)
+    this.runningDuring = this.leftRunning
   }
 
-  async afterCommand(tool: string): Promise<CommandChanges> {
+  /** Paths a restore (a rewind, an undo) just wrote: the next command does not count them as unknown. */
+  expectChanges(paths: Iterable<string>): void {
+    for (const path of paths) this.expected.add(path)
+  }
+
+  async afterCommand(
+    tool: string,
+    leftRunning: readonly LeftRunning[] = []
+  ): Promise<CommandChanges> {
     const checkpointUuid = this.requireCheckpoint()
     const result: CommandChanges = {
       created: [],
@@ -230,8 +259,13 @@ export class FileHistory implements WriteGuard {
       deleted: [],
       untracked: [],
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: this.unknownOrigin
     }
+    this.unknownOrigin = []
+    const during = this.runningDuring
+    this.runningDuring = []
+    this.leftRunning = [...this.leftRunning.filter(stillRunning), ...leftRunning]
     const recorded: FileChange[] = []
     const unstored: string[] = []
     const changes = await this.changes.refresh(unstored)
@@ -262,6 +296,12 @@ export class FileHistory implements WriteGuard {
     const warning = await this.record(checkpointUuid, tool, recorded, untracked)
     if (warning !== null) result.warnings.push(warning)
     this.changes.pin(recorded.map((r) => r.path))
+    if (during.length > 0 && recorded.length + untracked.length > 0) {
+      const named = during.map((p) => `${p.name} (process ${p.pid})`).join(', ')
+      result.warnings.push(
+        `${named}, left running by an earlier command, ${during.length === 1 ? 'was' : 'were'} running during this one: some of these changes may be ${during.length === 1 ? 'its' : 'theirs'}`
+      )
+    }
     if (unstored.length > 0) {
       result.warnings.push(
         `the new content of ${unstored.join(', ')} could not be backed up: a rewind can undo these changes, returning to them later cannot restore those files`

@@ -219,6 +219,8 @@ export class WorkspaceSession {
    * of the leaf forgets everything, a code-only restore only the files it rewrote.
    */
   private afterLeafOrFilesMoved(scope: 'code' | 'conversation', result: RewindResult): void {
+    // The files it wrote are not a change of unknown origin to the next command.
+    this.history.expectChanges([...result.restored, ...result.deleted, ...result.recreated])
     if (scope === 'conversation') {
       this.agent.fileState.clear()
     } else {

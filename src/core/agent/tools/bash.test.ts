@@ -139,7 +139,8 @@ describe('Bash', () => {
           deleted: ['old.txt'],
           untracked: [],
           notBackedUp: [],
-          warnings: []
+          warnings: [],
+          unknownOrigin: []
         }
       }
     })

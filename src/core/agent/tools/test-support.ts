@@ -95,7 +95,8 @@ export class RecordingGuard implements WriteGuard {
       deleted: [...before.keys()].filter((p) => !after.has(p)).sort(),
       untracked: [],
       notBackedUp: [],
-      warnings: []
+      warnings: [],
+      unknownOrigin: []
     }
   }
 }
