@@ -87,7 +87,7 @@ describe('a command changing files git ignores', () => {
       {
         path: 'build/',
         reason:
-          'a command changed it and file history could not back it up (10 ignored files changed, over the backup budget for ignored files: 3 files, 20 MB, setting ignoredFiles)'
+          'a command changed it and file history could not back it up (10 ignored files, over the backup budget for ignored files: 3 files, 20 MB, setting ignoredFiles)'
       }
     ])
     const back = Object.keys(build).filter((rel) => s.read(rel) !== null)

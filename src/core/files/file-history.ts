@@ -290,7 +290,7 @@ export class FileHistory implements WriteGuard {
       ...result.untracked,
       ...result.notBackedUp.map(({ folder, files, reason }) => ({
         path: folder,
-        reason: `${files === null ? 'changed' : `${files} ignored files changed`}, ${reason}`
+        reason: files === null ? reason : `${files} ignored files, ${reason}`
       }))
     ]
     const warning = await this.record(checkpointUuid, tool, recorded, untracked)
