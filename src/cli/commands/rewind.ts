@@ -205,7 +205,14 @@ function print(
   }
   const kept =
     plan.messagesKept === null ? '' : `; the conversation keeps ${plan.messagesKept} messages`
-  say(`Rewound to before checkpoint ${options.to} (mode ${options.mode ?? 'both'})${kept}.`)
+  const left = plan.unrestorable.length
+  const notRestored =
+    left === 0
+      ? ''
+      : `; ${left} ${left === 1 ? 'path' : 'paths'} could not be restored (see the notes above)`
+  say(
+    `Rewound to before checkpoint ${options.to} (mode ${options.mode ?? 'both'})${kept}${notRestored}.`
+  )
   if (result?.prefill !== null && result?.prefill !== undefined) {
     say(`Prompt to send again: ${result.prefill}`)
   }

@@ -68,6 +68,39 @@ export function fileTargets(
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
+/**
+ * What commands changed without a backup (untracked_changes records) in the checkpoints between
+ * `from` and `to`, on both sides of their common node: no restore can undo or redo it, so a plan
+ * names each entry as not restored.
+ */
+export function untrackedBetween(
+  tree: SessionTree,
+  from: string | null,
+  to: string | null
+): { path: string; reason: string }[] {
+  const fromPath = tree.pathTo(from)
+  const toPath = tree.pathTo(to)
+  let common = 0
+  while (common < fromPath.length && fromPath[common]?.uuid === toPath[common]?.uuid) common++
+  const found = new Map<string, { path: string; reason: string }>()
+  for (const prompt of [...fromPath.slice(common), ...toPath.slice(common)].filter(isPrompt)) {
+    for (const record of tree.untrackedChanges(prompt.uuid)) {
+      for (const { path, reason } of record.changes) {
+        const why = `a command changed it and file history could not back it up (${reason})`
+        found.set(`${path}\0${reason}`, { path, reason: why })
+      }
+      if ((record.more ?? 0) > 0) {
+        const more = `${record.more} more`
+        found.set(`${record.uuid}\0more`, {
+          path: `(${more})`,
+          reason: `${more} changes a command made that file history could not back up`
+        })
+      }
+    }
+  }
+  return [...found.values()]
+}
+
 /** What the turns of the prompts along `path` changed, in order. */
 export function changesAlong(tree: SessionTree, path: readonly TreeRecord[]): FileChangeRecord[] {
   return path.filter(isPrompt).flatMap((prompt) => tree.fileChanges(prompt.uuid))

@@ -21,7 +21,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
 import { type ContentSource, ContentMissingError, blobContent } from './content-source'
-import { fileTargets } from './file-targets'
+import { fileTargets, untrackedBetween } from './file-targets'
 import {
   type JournalState,
   type RestoreJournal,
@@ -943,8 +943,12 @@ export class RewindEngine {
     to: string | null,
     options: PlanOptions
   ): Promise<Pick<RewindPlan, 'files' | 'conflicts' | 'unrestorable'>> {
-    const targets = from === to ? [] : fileTargets(this.store.tree(), from, to)
-    return this.planTargets(targets, blobContent(this.space.blobs), options, true)
+    const tree = this.store.tree()
+    const targets = from === to ? [] : fileTargets(tree, from, to)
+    const planned = await this.planTargets(targets, blobContent(this.space.blobs), options, true)
+    // What commands changed without a backup is named too, never passed over in silence.
+    planned.unrestorable.push(...(from === to ? [] : untrackedBetween(tree, from, to)))
+    return planned
   }
 
   /**

@@ -218,6 +218,26 @@ export const CommitLinkRecord = z.looseObject({
   more: z.number().int().nonnegative()
 })
 
+/**
+ * What a command changed during one checkpoint that file history could not back up or record
+ * (a file over the size cap, one git ignores past the budget, a path too long to look at, the
+ * disk full): a rewind across that checkpoint names each as not restored. Entries are files,
+ * or folders (ending in '/') for changes named by folder.
+ */
+export const UntrackedChangesRecord = z.looseObject({
+  type: z.literal('untracked_changes'),
+  ...Base,
+  checkpointUuid: z.string(),
+  changes: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** Entries left out past the first MAX_UNTRACKED_ENTRIES. */
+  more: z.number().int().min(0).optional(),
+  /** What changed them: a tool name (Bash). */
+  source: z.string()
+})
+
+/** Entries an untracked_changes record holds at most; the rest are counted in `more`. */
+export const MAX_UNTRACKED_ENTRIES = 200
+
 export const KnownRecord = z.discriminatedUnion('type', [
   SessionHeader,
   UserRecord,
@@ -228,7 +248,8 @@ export const KnownRecord = z.discriminatedUnion('type', [
   CompactionRecord,
   CustomMessageRecord,
   LabelRecord,
-  FileChangeRecord
+  FileChangeRecord,
+  UntrackedChangesRecord
 ])
 
 export type SessionHeader = z.infer<typeof SessionHeader>
@@ -242,5 +263,6 @@ export type CustomMessageRecord = z.infer<typeof CustomMessageRecord>
 export type LabelRecord = z.infer<typeof LabelRecord>
 export type FileChangeRecord = z.infer<typeof FileChangeRecord>
 export type CommitLinkRecord = z.infer<typeof CommitLinkRecord>
+export type UntrackedChangesRecord = z.infer<typeof UntrackedChangesRecord>
 export type KnownRecord = z.infer<typeof KnownRecord>
 export type MessageRecord = UserRecord | AssistantRecord

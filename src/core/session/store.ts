@@ -23,6 +23,7 @@ import {
   fdatasyncSync,
   fstatSync,
   fsyncSync,
+  ftruncateSync,
   openSync,
   renameSync,
   rmSync,
@@ -57,6 +58,7 @@ import {
   RewindRecord,
   SESSION_FORMAT_VERSION,
   SessionHeader,
+  type UntrackedChangesRecord,
   UserRecord
 } from './records'
 import { SessionTree, type TreeRecord, isConversationNode } from './tree'
@@ -85,6 +87,12 @@ export interface MessageExtra {
 export type NewFileChange = Pick<
   FileChangeRecord,
   'checkpointUuid' | 'path' | 'before' | 'after' | 'beforeMode' | 'afterMode' | 'source'
+>
+
+/** What a command changed without a backup, as file history gives it (see the record). */
+export type NewUntrackedChanges = Pick<
+  UntrackedChangesRecord,
+  'checkpointUuid' | 'changes' | 'more' | 'source'
 >
 
 /** Raised for appends to a session this store may not write: read-only, closed, or changed. */
@@ -558,25 +566,40 @@ export class SessionStore {
 
   /**
    * Several file changes in one write and one fdatasync: a restore or a command that touched a
-   * thousand files pays for durability once, not a thousand times. All are appended, or none.
+   * thousand files pays for durability once, not a thousand times. `untracked`: what the same
+   * command changed without a backup, in the same write. All are appended, or none.
    */
-  appendFileChanges(changes: readonly NewFileChange[]): FileChangeRecord[] {
+  appendFileChanges(
+    changes: readonly NewFileChange[],
+    untracked?: NewUntrackedChanges
+  ): FileChangeRecord[] {
     for (const change of changes) this.requireEntry(change.checkpointUuid)
+    if (untracked !== undefined) this.requireEntry(untracked.checkpointUuid)
     // Built, not parsed: every field comes typed from our own code (a restore's journal, the
     // agent's detection), and the schema's parse of a thousand records in a process that has
     // just started cost ~11 ms of a rewind run from the command line (bench/files-restore.ts).
     // One time and parent for the batch: they are one change, made at one point of the branch.
     const parentUuid = this.leafUuid
     const timestamp = now()
-    return this.writeAll(
-      changes.map((r): FileChangeRecord => ({
+    const records: (FileChangeRecord | UntrackedChangesRecord)[] = changes.map(
+      (r): FileChangeRecord => ({
         type: 'file_change',
         uuid: uuidv7(),
         parentUuid,
         timestamp,
         ...r
-      }))
+      })
     )
+    if (untracked !== undefined) {
+      records.push({
+        type: 'untracked_changes',
+        uuid: uuidv7(),
+        parentUuid,
+        timestamp,
+        ...untracked
+      })
+    }
+    return this.writeAll(records).filter((r): r is FileChangeRecord => r.type === 'file_change')
   }
 
   /**
@@ -704,10 +727,16 @@ export class SessionStore {
       writeAllSync(writer.fd, bytes)
       if (durable) fdatasyncSync(writer.fd)
     } catch (error) {
-      // A partial line may be on disk now (disk full): the next record must start a fresh line,
-      // and the tree must not show a record that may not be there.
-      writer.size = fstatSync(writer.fd).size
-      writer.needsNewline = true
+      // Part of the lines may be on disk now (disk full). They are cut off again, which needs no
+      // space, so that "all or none" holds for the next reader too (a command's records, whole
+      // lines of them, were read back as a part of its changes) and the space is free again.
+      // Where the cut fails, the next record starts a fresh line; the tree shows none of these.
+      try {
+        ftruncateSync(writer.fd, writer.size)
+      } catch {
+        writer.size = fstatSync(writer.fd).size
+        writer.needsNewline = true
+      }
       throw new WriteFailedError(this.file, error, 'nothing was appended')
     }
     writer.size += bytes.length

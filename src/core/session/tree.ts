@@ -20,6 +20,7 @@ import type {
   NavigateRecord,
   RewindRecord,
   SessionHeader,
+  UntrackedChangesRecord,
   UserRecord
 } from './records'
 import { isRestoreChange } from './records'
@@ -66,7 +67,7 @@ export const REWIND_REPORT_TYPE = 'rewind-report'
  */
 export const TURN_STOPPED_TYPE = 'turn-stopped'
 
-type Role = 'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'unknown'
+type Role = 'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'untracked' | 'unknown'
 
 /** Node ordinal "none" (no parent, no child), and the ordinal of a uuid that is not a node. */
 const NONE = -1
@@ -128,6 +129,7 @@ export class SessionTree {
   private readonly fixedProblems = new ProblemLog<TreeProblem>()
   private readonly fileChangesOf = new Map<string, FileChangeRecord[]>()
   private readonly restoreChangeList: FileChangeRecord[] = []
+  private readonly untrackedOf = new Map<string, UntrackedChangesRecord[]>()
   private readonly labelMap = new Map<string, string>()
   private readonly summaryList: SummaryEntry[] = []
   private leaf: string | null = null
@@ -202,6 +204,13 @@ export class SessionTree {
         const list = this.fileChangesOf.get(change.checkpointUuid)
         if (list === undefined) this.fileChangesOf.set(change.checkpointUuid, [change])
         else list.push(change)
+        return
+      }
+      case 'untracked': {
+        const untracked = value as UntrackedChangesRecord
+        const list = this.untrackedOf.get(untracked.checkpointUuid)
+        if (list === undefined) this.untrackedOf.set(untracked.checkpointUuid, [untracked])
+        else list.push(untracked)
         return
       }
       default:
@@ -407,6 +416,11 @@ export class SessionTree {
   parentOf(uuid: string): TreeRecord | undefined {
     const n = this.ordinal(uuid)
     return n < 0 ? undefined : this.nodeRecord[this.nodeParent[n] ?? NONE]
+  }
+
+  /** What commands changed during a checkpoint that file history could not back up. */
+  untrackedChanges(checkpointUuid: string): UntrackedChangesRecord[] {
+    return this.untrackedOf.get(checkpointUuid) ?? []
   }
 
   /** Branch summaries, rewind reports and compactions, in file order. */
@@ -736,7 +750,13 @@ const FAULTS: Record<string, (r: Json) => string | null> = {
     isNullableString(r.before) &&
     isNullableString(r.after)
       ? null
-      : 'a file_change needs checkpointUuid, path, before and after'
+      : 'a file_change needs checkpointUuid, path, before and after',
+  untracked_changes: (r) =>
+    isString(r.checkpointUuid) &&
+    Array.isArray(r.changes) &&
+    r.changes.every((c) => isObject(c) && isString(c.path) && isString(c.reason))
+      ? null
+      : 'an untracked_changes record needs checkpointUuid and changes ({path, reason})'
 }
 
 function messageFault(r: Json, role: 'user' | 'assistant'): string | null {
@@ -794,6 +814,8 @@ function classify(value: unknown, index: number): Role | { invalid: string } {
       return 'label'
     case 'file_change':
       return 'file-change'
+    case 'untracked_changes':
+      return 'untracked'
     default:
       return 'unknown'
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { PermissionMode } from '../../shared/messages'
 import type { Settings, SettingsUpdate } from '../../shared/views'
 import { createModelClient, isScriptedSpec, SCRIPTED_PREFIX } from '../agent/model/create'
+import { type IgnoredFilesPolicy, ignoredFilesPolicy } from '../files/ignored-files'
 import { bashSandboxUnavailable } from '../os/bash-sandbox'
 import { envSecret } from '../os/env-secrets'
 import type { ModelClient } from '../agent/model/model-client'
@@ -180,6 +181,11 @@ export class ModelSetup {
   /** What the user set wins over this run's --setting for the same key. */
   private dropOverride(key: string): void {
     this.runOverrides = this.runOverrides.filter((o) => !o.startsWith(`${key}=`))
+  }
+
+  /** Which ignored files file history backs up (the setting ignoredFiles). */
+  ignoredFiles(): IgnoredFilesPolicy {
+    return ignoredFilesPolicy(this.file().ignoredFiles)
   }
 
   /** The agent's compaction settings. */

@@ -154,6 +154,7 @@ export class Studio {
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
       compaction: this.options.models.compaction(),
+      ignoredFiles: this.options.models.ignoredFiles(),
       bashSandbox: settings.bashSandbox,
       askPermission: (request) => this.askPermission(request),
       onEvent: (event) => this.onAgentEvent(event)

@@ -15,10 +15,12 @@ import { type CompactionSettings, compactBranch, compactUpTo } from '../agent/su
 import { type SummaryContext, SummaryError, summaryFailure } from '../agent/summary/summarize'
 import { builtinTools } from '../agent/tools'
 import { FileHistory } from '../files/file-history'
+import type { IgnoredFilesPolicy } from '../files/ignored-files'
 import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
 import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
 import { TurnCommits } from '../share/commit-links'
+import type { SessionTree } from '../session/tree'
 
 export interface WorkspaceSessionOptions {
   home: string
@@ -32,6 +34,8 @@ export interface WorkspaceSessionOptions {
   onEvent(event: AgentEvent): void
   /** Settings compaction.threshold and compaction.contextWindow. */
   compaction?: CompactionSettings
+  /** The setting ignoredFiles. */
+  ignoredFiles?: IgnoredFilesPolicy
 }
 
 export class WorkspaceSession {
@@ -57,7 +61,9 @@ export class WorkspaceSession {
       cwd: store.cwd,
       sessionId: store.sessionId,
       sessionFile: store.file,
-      log: store
+      log: store,
+      recordedPaths: recordedPaths(store.tree()),
+      ...(options.ignoredFiles !== undefined ? { ignoredFiles: options.ignoredFiles } : {})
     })
     const engine = new RewindEngine({
       home: options.home,
@@ -224,6 +230,8 @@ export class WorkspaceSession {
    * of the leaf forgets everything, a code-only restore only the files it rewrote.
    */
   private afterLeafOrFilesMoved(scope: 'code' | 'conversation', result: RewindResult): void {
+    // The files it wrote are not a change of unknown origin to the next command.
+    this.history.expectChanges([...result.restored, ...result.deleted, ...result.recreated])
     if (scope === 'conversation') {
       this.agent.fileState.clear()
     } else {
@@ -241,4 +249,14 @@ export class WorkspaceSession {
     await this.history.close()
     this.store.close()
   }
+}
+
+/** Every path the session's file_change records name, on any branch. */
+function recordedPaths(tree: SessionTree): Set<string> {
+  const paths = new Set<string>()
+  for (const record of tree.records) {
+    const r = record as { type?: unknown; path?: unknown }
+    if (r.type === 'file_change' && typeof r.path === 'string') paths.add(r.path)
+  }
+  return paths
 }

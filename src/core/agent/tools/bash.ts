@@ -8,6 +8,7 @@ import * as z from 'zod'
 import { escapeControlCharsOneLine } from '../../../shared/control-chars'
 import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'
 import { runCommand } from '../../os/command-runner'
+import { COMMAND_MARK, type LeftRunning, leftRunning, newCommandMark } from '../../os/left-running'
 import { signalGroup } from '../../os/process-group'
 import type { CommandChanges } from '../../files/write-guard'
 import { ToolError } from './tool'
@@ -65,6 +66,8 @@ interface CommandResult {
   exitCode: number | null
   /** Why the command was ended before it finished by itself. */
   ended: 'timeout' | 'cancelled' | null
+  /** What it started that left its process group and still runs (a setsid daemon). */
+  leftRunning: LeftRunning[]
 }
 
 /** What runs: `bash -c command`, or that inside the sandbox. */
@@ -80,7 +83,10 @@ function runBash(
   signal: AbortSignal
 ): Promise<CommandResult> {
   // Cancelled while file history was snapshotting: the command never starts.
-  if (signal.aborted) return Promise.resolve({ output: '', exitCode: null, ended: 'cancelled' })
+  if (signal.aborted) {
+    return Promise.resolve({ output: '', exitCode: null, ended: 'cancelled', leftRunning: [] })
+  }
+  const mark = newCommandMark()
   const output = new CappedOutput(MAX_OUTPUT_CHARS)
   // One decoder per stream: a multi-byte character may be split across chunks.
   const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') }
@@ -103,16 +109,24 @@ function runBash(
   const timer = setTimeout(() => end('timeout'), timeoutMs)
   const onAbort = () => end('cancelled')
   signal.addEventListener('abort', onAbort, { once: true })
-  return runCommand(line.file, line.args, cwd, {
-    onStart: (started) => {
-      pid = started
-      signalEnded()
+  return runCommand(
+    line.file,
+    line.args,
+    cwd,
+    {
+      onStart: (started) => {
+        pid = started
+        signalEnded()
+      },
+      onOutput: (stream, chunk) => output.append(decoders[stream].write(chunk))
     },
-    onOutput: (stream, chunk) => output.append(decoders[stream].write(chunk))
-  })
+    { [COMMAND_MARK]: mark }
+  )
     .then(({ exitCode }) => {
       for (const decoder of Object.values(decoders)) output.append(decoder.end())
-      return { output: output.toString(), exitCode, ended }
+      // The group was ended; what carries the command's mark outside it escaped (left-running.ts).
+      const left = pid === null ? [] : leftRunning(mark, pid, pid)
+      return { output: output.toString(), exitCode, ended, leftRunning: left }
     })
     .finally(() => {
       clearTimeout(timer)
@@ -136,7 +150,27 @@ function describeChanges(changes: CommandChanges): string {
       `Not tracked (a rewind cannot restore it): ${escapeControlCharsOneLine(path)} (${reason})`
     )
   }
-  return lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`
+  for (const { folder, files, reason } of changes.notBackedUp) {
+    const what =
+      files === null
+        ? 'changed'
+        : `${files.toLocaleString('en-US')} ignored file${files === 1 ? '' : 's'}`
+    lines.push(`Not backed up (a rewind cannot restore them): ${folder}: ${what} (${reason})`)
+  }
+  for (const warning of changes.warnings) lines.push(`Warning: ${warning}`)
+  const before =
+    changes.unknownOrigin.length === 0
+      ? ''
+      : `\n\nChanged before the command, of unknown origin (a process an earlier command left running, or a hand edit), filed under no command: ${changes.unknownOrigin.join(', ')}`
+  return (
+    before + (lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`)
+  )
+}
+
+function describeLeftRunning(processes: readonly LeftRunning[]): string {
+  if (processes.length === 0) return ''
+  const named = processes.map((p) => `${p.name} (process ${p.pid})`).join(', ')
+  return `\n\nStill running, outside the command's process group (setsid, a daemon): ${named}. What changes between commands while it runs is reported at the next command as of unknown origin, filed under no command; a later command's report says when its changes may come from it.`
 }
 
 /**
@@ -203,7 +237,7 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
                 `Warning: the sandbox could not check the workspace for git repositories the command made (${error instanceof Error ? error.message : String(error)}).`
               ])
       const changes = await ctx.guard
-        .afterCommand('Bash')
+        .afterCommand('Bash', result instanceof Error ? [] : result.leftRunning)
         .catch(
           (error: unknown) => new Error(error instanceof Error ? error.message : String(error))
         )
@@ -219,9 +253,9 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
               ? `Exit code ${result.exitCode ?? 'unknown (killed by a signal)'}`
               : ''
       const changeText =
-        changes instanceof Error
+        (changes instanceof Error
           ? `\n\nWarning: file history could not check what the command changed (${changes.message}).`
-          : describeChanges(changes)
+          : describeChanges(changes)) + describeLeftRunning(result.leftRunning)
       // Trailing newlines carry nothing for the model and would pile up before the notes.
       const output = result.output.replace(/\n+$/, '')
       const body = output === '' ? '(no output)' : output
