@@ -42,6 +42,7 @@ import {
 } from 'node:fs'
 import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
+import { yieldToEventLoop } from '../os/event-loop'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { WriteFailedError } from '../os/write-failure'
 import { writeAllSync } from '../os/write-all'
@@ -251,7 +252,7 @@ export class BlobStore {
       }
       this.shards.add(dir)
       // The host's other work (IPC, a prompt being typed) goes on meanwhile.
-      if (shard % 16 === 15) await new Promise((resolve) => setImmediate(resolve))
+      if (shard % 16 === 15) await yieldToEventLoop()
     }
   }
 

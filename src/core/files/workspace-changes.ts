@@ -27,10 +27,10 @@ import {
   scanUnnamed,
   statOf,
   uncheckableReason,
-  type UnnamedFiles,
-  yieldToEventLoop
+  type UnnamedFiles
 } from './workspace-scan'
 import type { WorkspaceWatcher } from './workspace-watcher'
+import { yieldToEventLoop } from '../os/event-loop'
 
 interface Entry {
   stat: FileStat
