@@ -14,7 +14,7 @@ import type { DiskHashes } from '../rewind/disk-hashes'
 import { unifiedDiff } from '../rewind/file-diff'
 import { filesAsNodeLeftThem } from '../rewind/node-files'
 import type { SessionTree } from '../session/tree'
-import { StudioError } from './dispatch'
+import { StudioError } from './studio-error'
 import { type TurnIndex, buildTranscript, ownerNode } from './graph-view'
 import { nodeEnd } from './node-refs'
 

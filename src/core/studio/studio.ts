@@ -59,7 +59,7 @@ import { Sources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
 import { BEFORE_ONLY_NOTE } from '../../shared/backup-notes'
 import { FileTail, stoppedFollowingNotice } from '../sources/live-tail'
-import { StudioError } from './dispatch'
+import { StudioError } from './studio-error'
 import {
   buildSessionGraph,
   buildTranscript,
