@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import { yieldToEventLoop } from '../os/event-loop'
 import { showBytes } from './file-names'
 import type { IgnoreRules } from './ignore-rules'
-import { isGitFolderName } from './workspace-paths'
+import { isGitFolderName } from '../os/git-folder-name'
 
 export interface FileStat {
   size: number
