@@ -8,7 +8,6 @@ import { basename, dirname, join, relative, resolve } from 'node:path'
 import { BlobStore } from './blob-store'
 import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
 import { type HistoryPaths, historyPaths, sessionHistoryPaths } from './history-paths'
-import { collectGarbageIfDue } from './retention'
 import { ensurePrivateDir } from '../os/private-files'
 import { type IgnoredFilesPolicy, groupUnbacked, ignoredFilesPolicy } from './ignored-files'
 import { WorkspaceChanges } from './workspace-changes'
@@ -127,16 +126,6 @@ export class FileHistory implements WriteGuard {
       )
     }
     await markActive(paths.active, options.sessionId)
-    try {
-      const pruned = await collectGarbageIfDue(options.home, basename(paths.root))
-      if (pruned !== null && pruned.deletedBlobs > 0) {
-        history.notices.push(
-          `Retention pruned ${pruned.deletedBlobs} old backups (${Math.round(pruned.freedBytes / 1e6)} MB); rewinds to the oldest checkpoints may no longer restore every file.`
-        )
-      }
-    } catch (error) {
-      history.notices.push(`Backup retention could not run: ${(error as Error).message}`)
-    }
     return history
   }
 
