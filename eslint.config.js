@@ -201,6 +201,24 @@ export default tseslint.config(
   },
   ...coreLayerBlocks(),
   {
+    // An expected failure of the core carries its contract code (dispatch answers it, the CLI
+    // prints it, the page acts on it): a CodedError, never a bare Error subclass.
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        zodAsNamespace,
+        {
+          selector:
+            ':matches(ClassDeclaration, ClassExpression)[superClass.name=/^(Error|TypeError|RangeError)$/]',
+          message:
+            'Extend CodedError (src/shared/coded-error.ts) with the contract code of this failure.'
+        }
+      ]
+    }
+  },
+  {
     files: ['src/main/**/*.ts', 'src/web/**/*.ts', 'src/cli/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [...childProcessBan, ipcBan()] }] }

@@ -4,16 +4,17 @@
 // `hooks/` run on commit). Every path from the model, a session log or an index goes through
 // resolveInWorkspace (or, for a restore, workspacePathAsWritten plus lstat) before any read or
 // write.
+import { CodedError } from '../../shared/coded-error'
 import { realpathSync } from 'node:fs'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { isGitFolderName } from '../os/git-folder-name'
 
-export class PathOutsideWorkspaceError extends Error {
+export class PathOutsideWorkspaceError extends CodedError {
   constructor(
     readonly requested: string,
     reason: string
   ) {
-    super(`Refused path ${JSON.stringify(requested)}: ${reason}`)
+    super('refused', `Refused path ${JSON.stringify(requested)}: ${reason}`)
     this.name = 'PathOutsideWorkspaceError'
   }
 }
