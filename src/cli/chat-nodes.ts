@@ -3,7 +3,7 @@
 // everywhere in the CLI (core/views/node-refs.ts): turn numbers, the active path's first.
 import { forkSession } from '../core/session/fork'
 import type { SessionStore } from '../core/session/store'
-import { forkEnd, restoreInFork } from '../core/studio/fork'
+import { forkEnd, restoreInFork } from '../core/studio/fork-at-node'
 import { buildSessionGraph, indexTurns, type TurnIndex } from '../core/views/session-graph'
 import { type ListedNode, listNodes, nodeEnd, resolveNode } from '../core/views/node-refs'
 import type { WorkspaceSession } from '../core/studio/workspace-session'

@@ -73,7 +73,7 @@ import {
   subagentNodes,
   type TurnIndex
 } from '../views/session-graph'
-import { forkRoute, restoreInFork } from './fork'
+import { forkRoute, restoreInFork } from './fork-at-node'
 import { openPulledStore, pulledFrom } from '../share/pulled'
 import { turnCommits } from '../share/commit-links'
 import { GraphVersions } from '../views/graph-versions'
@@ -824,7 +824,7 @@ export class Studio {
 
   /**
    * A new session holding the path to `nodeId` (session/fork.ts), opened at once. With
-   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork.ts),
+   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork-at-node.ts),
    * applying what previewFork showed when it still fits. The fork stands whatever the restore
    * does: a refused restore is a notice, with the files as they were.
    */
