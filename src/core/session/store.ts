@@ -654,6 +654,48 @@ export class SessionStore {
   }
 
   /**
+   * A parallel run's records joined into this log (core/parallel/run-join.ts): each as the run's
+   * own log holds it (its uuid, parent and time), marked `run: <run id>`, then a navigate back to
+   * the leaf as it was, marked too. So the run is a branch of this tree and the conversation stays
+   * where it was; the timeline reads no marked record (rewind/timeline.ts): the run's files were
+   * never in this workspace. One write and one fdatasync: all are appended, or none.
+   */
+  appendRun(run: string, records: readonly unknown[]): void {
+    const taken = new Set<string>()
+    const joined = records.map((record) => {
+      const parsed = KnownRecord.safeParse({ ...(record as object), run })
+      if (!parsed.success || parsed.data.type === 'session') {
+        throw new SessionWriteError(
+          `A record of run ${run} cannot be joined: ${parsed.success ? 'it is a header' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
+        )
+      }
+      const { uuid, parentUuid } = parsed.data
+      if (taken.has(uuid) || this.treeModel.has(uuid)) {
+        throw new SessionWriteError(
+          `Record ${uuid} of run ${run} cannot be joined: its uuid is taken; nothing was appended`
+        )
+      }
+      if (
+        parentUuid !== null &&
+        !taken.has(parentUuid) &&
+        this.treeModel.get(parentUuid) === undefined
+      ) {
+        throw new NotFoundError(`Entry ${parentUuid} not found: run ${run} was not joined`)
+      }
+      taken.add(uuid)
+      return parsed.data
+    })
+    const back = NavigateRecord.parse({
+      type: 'navigate',
+      ...this.base(),
+      leafUuid: this.leafUuid,
+      reason: 'switch-branch',
+      run
+    })
+    this.writeAll<{ uuid: string }>([...joined, back])
+  }
+
+  /**
    * Makes every line written so far durable (one fdatasync, only when an append with
    * `durable: false` left some unsynced).
    */

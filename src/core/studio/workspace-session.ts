@@ -36,6 +36,8 @@ export interface WorkspaceSessionOptions {
   compaction?: CompactionSettings
   /** The setting ignoredFiles. */
   ignoredFiles?: IgnoredFilesPolicy
+  /** A parallel run's: the file-history folder of its session, which keeps its backups. */
+  historyRoot?: string
 }
 
 export class WorkspaceSession {
@@ -63,6 +65,7 @@ export class WorkspaceSession {
       sessionFile: store.file,
       log: store,
       recordedPaths: recordedPaths(store.tree()),
+      ...(options.historyRoot !== undefined ? { historyRoot: options.historyRoot } : {}),
       ...(options.ignoredFiles !== undefined ? { ignoredFiles: options.ignoredFiles } : {})
     })
     const engine = new RewindEngine({
