@@ -49,6 +49,8 @@ export async function planAdopt(options: {
   space: RestoreSpace
   run: string
   dryRun: boolean
+  /** Files written so far of those to write (a big adopt takes a moment). */
+  onProgress?: (done: number, total: number) => void
 }): Promise<AdoptPlan> {
   const { home, session } = options
   let run = findRun(home, session, options.run)
@@ -70,7 +72,12 @@ export async function planAdopt(options: {
     run = joinRun(home, session, run)
     leaf = run.leaf ?? run.startUuid
   }
-  const engine = new RewindEngine({ home, store: log, space: options.space })
+  const engine = new RewindEngine({
+    home,
+    store: log,
+    space: options.space,
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {})
+  })
   const plan = await engine.planContinue(leaf, { diffs: false })
   return { run, plan, engine }
 }
