@@ -4,9 +4,10 @@
 // refs through git) and run folders a crash left before their manifest was written. Never a
 // user's file: only folders `<data home>/runs/<folder>/<run>/` are looked at, a run's log and
 // manifest are kept, and removeRunWorkspace deletes links, never what they lead to.
-import { readdirSync, rmSync, statSync } from 'node:fs'
+import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { MANIFEST_NAME, type RunManifest, readRun, saveRun } from './run-manifest'
+import { RUN_WORKSPACE_NAME } from '../session/paths'
 import { removeRunWorkspace } from './run-workspace'
 
 /** A folder with no manifest this old is a crash's leftover, not a run being made. */
@@ -63,4 +64,34 @@ function olderThan(dir: string, time: number): boolean {
   } catch {
     return false
   }
+}
+
+/** The disk the run workspaces of each workspace folder take (blocks, as `du` counts them). */
+export function runsUsage(home: string): { folder: string; workspaces: number; bytes: number }[] {
+  const root = join(home, 'runs')
+  return names(root).map((folder) => {
+    let workspaces = 0
+    let bytes = 0
+    for (const id of names(join(root, folder))) {
+      const work = join(root, folder, id, RUN_WORKSPACE_NAME)
+      const size = diskUse(work)
+      if (size === null) continue
+      workspaces++
+      bytes += size
+    }
+    return { folder, workspaces, bytes }
+  })
+}
+
+/** The blocks under `path`, links not followed; null when nothing is there. */
+function diskUse(path: string): number | null {
+  let info
+  try {
+    info = lstatSync(path)
+  } catch {
+    return null
+  }
+  let bytes = info.blocks * 512
+  if (info.isDirectory()) for (const name of names(path)) bytes += diskUse(join(path, name)) ?? 0
+  return bytes
 }
