@@ -43,6 +43,7 @@ import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
+import { joinedRunRecords } from './joined-run'
 import { removeDeadStagings, stagingPath } from './staged-session'
 import type { LoadProblem } from './problems'
 import {
@@ -661,38 +662,7 @@ export class SessionStore {
    * never in this workspace. One write and one fdatasync: all are appended, or none.
    */
   appendRun(run: string, records: readonly unknown[]): void {
-    const taken = new Set<string>()
-    const joined = records.map((record) => {
-      const parsed = KnownRecord.safeParse({ ...(record as object), run })
-      if (!parsed.success || parsed.data.type === 'session') {
-        throw new SessionWriteError(
-          `A record of run ${run} cannot be joined: ${parsed.success ? 'it is a header' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
-        )
-      }
-      const { uuid, parentUuid } = parsed.data
-      if (taken.has(uuid) || this.treeModel.has(uuid)) {
-        throw new SessionWriteError(
-          `Record ${uuid} of run ${run} cannot be joined: its uuid is taken; nothing was appended`
-        )
-      }
-      if (
-        parentUuid !== null &&
-        !taken.has(parentUuid) &&
-        this.treeModel.get(parentUuid) === undefined
-      ) {
-        throw new NotFoundError(`Entry ${parentUuid} not found: run ${run} was not joined`)
-      }
-      taken.add(uuid)
-      return parsed.data
-    })
-    const back = NavigateRecord.parse({
-      type: 'navigate',
-      ...this.base(),
-      leafUuid: this.leafUuid,
-      reason: 'switch-branch',
-      run
-    })
-    this.writeAll<{ uuid: string }>([...joined, back])
+    this.writeAll(joinedRunRecords(this.treeModel, run, records, this.base()))
   }
 
   /**
