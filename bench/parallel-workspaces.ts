@@ -6,7 +6,8 @@
 //   non-git: 4 × makeRunWorkspace of the same files in a plain folder (a copy file by file,
 //            COPYFILE_FICLONE) vs four `cp -r` of the folder;       target ≤ 1
 // Each round makes the four, times them, removes them (not timed), alternating ours and the
-// baseline; the median round is printed.
+// baseline; the median round is printed. Before each timed part the page cache's dirty pages are
+// written out (`sync`, not timed): else whoever goes second pays for the first's writeback.
 //   npx tsx bench/parallel-workspaces.ts [files] [rounds]   (default 20000 3)
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -47,10 +48,12 @@ console.log(
 )
 
 const blobs = new BlobStore(join(base, 'blobs'))
+const settle = () => execFileSync('sync')
 
 async function ours(cwd: string, round: number): Promise<number> {
   const repoInfo = await gitRepoOf(cwd)
   const ids = Array.from({ length: RUNS }, (_, i) => `r${round}-${i}`)
+  settle()
   const t0 = performance.now()
   for (const id of ids) {
     const runDir = join(runsDir(home, cwd), id)
@@ -71,6 +74,7 @@ async function ours(cwd: string, round: number): Promise<number> {
 
 function worktrees(round: number): number {
   const dirs = Array.from({ length: RUNS }, (_, i) => join(base, `wt-${round}-${i}`))
+  settle()
   const t0 = performance.now()
   for (const dir of dirs) git(repo, 'worktree', 'add', '--detach', '--quiet', dir, 'HEAD')
   const ms = performance.now() - t0
@@ -80,6 +84,7 @@ function worktrees(round: number): number {
 
 function copies(round: number): number {
   const dirs = Array.from({ length: RUNS }, (_, i) => join(base, `cp-${round}-${i}`))
+  settle()
   const t0 = performance.now()
   for (const dir of dirs) execFileSync('cp', ['-r', plain, dir])
   const ms = performance.now() - t0

@@ -5,7 +5,7 @@ import {
   type WorkspaceUsage,
   listHistoryWorkspaces,
   workspaceUsage
-} from '../../core/files/retention'
+} from '../../core/rewind/retention'
 import { runsUsage } from '../../core/parallel/run-gc'
 import { rewindStudioHome } from '../../core/session/paths'
 

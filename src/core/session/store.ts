@@ -22,7 +22,6 @@ import {
   constants,
   fdatasyncSync,
   fstatSync,
-  fsyncSync,
   ftruncateSync,
   openSync,
   renameSync,
@@ -32,10 +31,11 @@ import {
 import { basename, dirname, join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 import { openRegularFile } from '../os/read-regular-file'
+import { syncDirectory } from '../os/sync-folder'
 import { writeAllSync } from '../os/write-all'
 import { WriteFailedError } from '../os/write-failure'
 import { uuidv7 } from './uuid-v7'
-import { NotFoundError } from '../../shared/coded-error'
+import { CodedError, NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_RECORD_DEPTH, deeperThanLimit, nestsTooDeep } from './json-depth'
 import { type ReadPosition, TooManyRecordsError, readJsonlFile } from './jsonl'
@@ -97,8 +97,11 @@ export type NewUntrackedChanges = Pick<
 >
 
 /** Raised for appends to a session this store may not write: read-only, closed, or changed. */
-export class SessionWriteError extends Error {
+export class SessionWriteError extends CodedError {
   override name = 'SessionWriteError'
+  constructor(message: string) {
+    super('read_only', message)
+  }
 }
 
 interface Writer {
@@ -783,14 +786,4 @@ export class SessionStore {
 
 function now(): string {
   return new Date().toISOString()
-}
-
-/** fsync a directory so a newly created file's entry survives a crash too. */
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
 }
