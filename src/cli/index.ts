@@ -44,6 +44,22 @@ const commands: Record<string, Command> = {
     summary: 'write a new session holding the path to one node of FILE; prints its file',
     load: () => import('./commands/fork')
   },
+  parallel: {
+    usage:
+      'parallel FILE --at N|ID --prompt TEXT [--prompt TEXT ...] [--runs K] [--check CMD] [--model M] [--json]',
+    summary: 'run several attempts from one node at once, each in its own workspace, as branches',
+    load: () => import('./commands/parallel')
+  },
+  adopt: {
+    usage: 'adopt FILE --run ID [--dry-run] [--json]',
+    summary: "bring a parallel run's files and conversation in (undo with rewind --undo)",
+    load: () => import('./commands/adopt')
+  },
+  runs: {
+    usage: 'runs FILE [--json] [--stop ID] [--discard ID]',
+    summary: 'the parallel runs of a session as a compare table; stop or discard one',
+    load: () => import('./commands/runs')
+  },
   export: {
     usage: 'export FILE [--branch N|ID | --all] --format md|html|json [-o OUT]',
     summary: 'a branch as Markdown, the whole tree as one offline HTML page, or the tree as JSON',

@@ -31,6 +31,8 @@ export const SettingsFile = z.looseObject({
       skipFolders: z.array(z.string().min(1)).optional()
     })
     .optional(),
+  /** maxRuns: parallel runs at once (core/parallel/launcher.ts; default from the cores). */
+  parallel: z.looseObject({ maxRuns: z.number().int().min(1).max(8).optional() }).optional(),
   /** Where other tools keep their sessions (sources/homes.ts); environment variables win. */
   sources: z
     .looseObject({

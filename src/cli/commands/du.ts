@@ -6,13 +6,15 @@ import {
   listHistoryWorkspaces,
   workspaceUsage
 } from '../../core/rewind/retention'
+import { runsUsage } from '../../core/parallel/run-gc'
 import { rewindStudioHome } from '../../core/session/paths'
 
 const USAGE = `Usage: rewind-studio du [--cwd DIR] [--json]
 
 Shows the backup storage of workspace DIR (default: every workspace with file history): the
 blobs on disk, what each session's records name (a blob shared by sessions counts for each),
-blobs no record names (Bash baselines, restore backups) and restore journals.`
+blobs no record names (Bash baselines, restore backups) and restore journals; then the disk the
+workspaces of parallel runs take (text only).`
 
 export function formatBytes(bytes: number): string {
   const units = ['B', 'kB', 'MB', 'GB', 'TB']
@@ -71,6 +73,12 @@ export async function run(args: string[]): Promise<number> {
     return 0
   }
   if (usages.length === 0) console.log(`No file history under ${home}.`)
+  for (const runs of runsUsage(home)) {
+    if (runs.workspaces === 0) continue
+    console.log(
+      `runs/${runs.folder}: ${runs.workspaces} parallel run workspaces, ${formatBytes(runs.bytes)} on disk (removed when adopted or discarded)`
+    )
+  }
   for (const u of usages) {
     console.log(
       `${u.workspace}: ${formatBytes(u.blobBytes)} in ${u.blobCount} blobs, ${formatBytes(u.unreferencedBytes)} named by no record, ${u.journals} restore journals`

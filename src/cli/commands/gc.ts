@@ -1,5 +1,6 @@
 // `rewind-studio gc`: prunes file-history backups now, by the retention rules (size cap, age,
 // oldest first; never what the latest checkpoints of a session's active path need).
+import { collectRuns } from '../../core/parallel/run-gc'
 import { rewindStudioHome } from '../../core/session/paths'
 import {
   DEFAULT_RETENTION,
@@ -61,6 +62,13 @@ export async function run(args: string[]): Promise<number> {
   try {
     const workspaces = chosen ?? (await listHistoryWorkspaces(home))
     for (const ws of workspaces) reports.push(await collectGarbage(home, ws, policy, { dryRun }))
+    // What crashes left of parallel runs (core/parallel/run-gc.ts); their logs are kept.
+    const runs = dryRun ? null : await collectRuns(home)
+    if (runs !== null && runs.runs.length + runs.folders.length > 0 && !args.includes('--json')) {
+      console.log(
+        `removed the workspaces of ${runs.runs.length} runs a crash stopped, and ${runs.folders.length} half-made run folders`
+      )
+    }
   } catch (error) {
     console.error(`gc: ${(error as Error).message}`)
     return 1

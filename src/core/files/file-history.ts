@@ -8,7 +8,12 @@ import { closeSync, fstatSync, promises as fs, openSync, readFileSync, realpathS
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { BlobStore } from './blob-store'
 import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
-import { type HistoryPaths, historyPaths, sessionHistoryPaths } from './history-paths'
+import {
+  type HistoryPaths,
+  historyPaths,
+  historyPathsAt,
+  sessionHistoryPaths
+} from './history-paths'
 import { ensurePrivateDir } from '../os/private-files'
 import { type IgnoredFilesPolicy, groupUnbacked, ignoredFilesPolicy } from './ignored-files'
 import { WorkspaceChanges } from './workspace-changes'
@@ -42,6 +47,12 @@ export interface FileHistoryOptions {
    * an older session's are too. Without it: the workspace's folder, where new sessions' are.
    */
   sessionFile?: string
+  /**
+   * The file-history folder that keeps the backups instead (sessionFile is then not used): a
+   * parallel run (core/parallel) works in a copy of its session's workspace, and its backups go
+   * to that session's folder, where they are read once the run is joined and adopted.
+   */
+  historyRoot?: string
   log: FileChangeLog
   sizeCapBytes?: number
   /** Which ignored files are backed up (the setting ignoredFiles); its defaults otherwise. */
@@ -104,9 +115,11 @@ export class FileHistory implements WriteGuard {
     checkWorkspaceFolder(options.cwd, options.home)
     const root = realpathSync(options.cwd)
     const paths =
-      options.sessionFile === undefined
-        ? historyPaths(options.home, options.cwd)
-        : sessionHistoryPaths(options.home, options.sessionFile, options.cwd)
+      options.historyRoot !== undefined
+        ? historyPathsAt(options.historyRoot)
+        : options.sessionFile === undefined
+          ? historyPaths(options.home, options.cwd)
+          : sessionHistoryPaths(options.home, options.sessionFile, options.cwd)
     // The data home is private (os/private-files.ts); folders an older version left open are
     // tightened.
     for (const folder of [options.home, dirname(paths.root), paths.root]) ensurePrivateDir(folder)

@@ -8,8 +8,8 @@
 import { CodedError } from '../../shared/coded-error'
 import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { isAbsolute, parse, resolve } from 'node:path'
-import { demoWorkspaceDir } from '../session/paths'
+import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
+import { RUN_WORKSPACE_NAME, demoWorkspaceDir } from '../session/paths'
 import { isInGitFolder, isInside } from './workspace-paths'
 
 export class WorkspaceRefusedError extends CodedError {
@@ -64,7 +64,11 @@ export function checkWorkspaceFolder(cwd: string, dataHome: string): void {
       `it holds Rewind Studio's data folder ${dataHome}, whose session logs and backups the agent must not change`
     )
   }
-  if (isInside(data, real) && !isInside(realOrResolved(demoWorkspaceDir(dataHome)), real)) {
+  if (
+    isInside(data, real) &&
+    !isInside(realOrResolved(demoWorkspaceDir(dataHome)), real) &&
+    !isRunWorkspace(data, real)
+  ) {
     throw new WorkspaceRefusedError(
       cwd,
       `it is inside Rewind Studio's data folder ${dataHome}, whose session logs and backups the agent must not change`
@@ -84,4 +88,16 @@ export function checkWorkspaceFolder(cwd: string, dataHome: string): void {
   if (isInGitFolder(real)) {
     throw new WorkspaceRefusedError(cwd, "it is inside a .git folder (git's own files)")
   }
+}
+
+/**
+ * Whether `real` is a parallel run's workspace or inside one: `<data>/runs/<folder>/<run>/work`
+ * (session/paths.ts runsDir), which holds a copy of the user's files and none of our data (the
+ * run's log and manifest lie beside it, in `<run>/`).
+ */
+function isRunWorkspace(data: string, real: string): boolean {
+  const parts = relative(join(data, 'runs'), real).split(sep)
+  return (
+    parts.length >= 3 && parts[0] !== '..' && parts[0] !== '' && parts[2] === RUN_WORKSPACE_NAME
+  )
 }

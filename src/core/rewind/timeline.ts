@@ -124,6 +124,10 @@ function replay(tree: SessionTree): Timeline {
     })
   }
   for (const record of tree.records) {
+    // A parallel run joined into the session (SessionStore.appendRun) worked in its own folder:
+    // its records moved neither these files nor the leaf for good, and its prompt's base is its
+    // parent, the node it started from (filesWhenSent's default for a prompt not replayed).
+    if ((record as { run?: unknown } | null)?.run !== undefined) continue
     const type = (record as { type?: unknown } | null)?.type
     if (
       type === 'user' ||

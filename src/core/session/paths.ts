@@ -19,6 +19,17 @@ export function demoWorkspaceDir(home: string): string {
   return join(home, 'demo-workspace')
 }
 
+/**
+ * Where the parallel runs of a workspace's sessions live (core/parallel): one folder per run,
+ * `<runs>/<run id>/`, holding its manifest, its own session log and its workspace (`work/`).
+ */
+export function runsDir(home: string, cwd: string): string {
+  return join(home, 'runs', workspaceFolder(cwd))
+}
+
+/** The folder a run's agent works in: the only workspace inside the data home but the demo's. */
+export const RUN_WORKSPACE_NAME = 'work'
+
 /** Claude Code's folder name for a path: every character other than [A-Za-z0-9] becomes '-'. */
 export function encodeCwd(cwd: string): string {
   return cwd.replace(/[^A-Za-z0-9]/g, '-')

@@ -22,7 +22,6 @@ import {
   constants,
   fdatasyncSync,
   fstatSync,
-  fsyncSync,
   ftruncateSync,
   openSync,
   renameSync,
@@ -32,6 +31,7 @@ import {
 import { basename, dirname, join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
 import { openRegularFile } from '../os/read-regular-file'
+import { syncDirectory } from '../os/sync-folder'
 import { writeAllSync } from '../os/write-all'
 import { WriteFailedError } from '../os/write-failure'
 import { uuidv7 } from './uuid-v7'
@@ -43,6 +43,7 @@ import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
+import { joinedRunRecords } from './joined-run'
 import { removeDeadStagings, stagingPath } from './staged-session'
 import type { LoadProblem } from './problems'
 import {
@@ -657,6 +658,17 @@ export class SessionStore {
   }
 
   /**
+   * A parallel run's records joined into this log (core/parallel/run-join.ts): each as the run's
+   * own log holds it (its uuid, parent and time), marked `run: <run id>`, then a navigate back to
+   * the leaf as it was, marked too. So the run is a branch of this tree and the conversation stays
+   * where it was; the timeline reads no marked record (rewind/timeline.ts): the run's files were
+   * never in this workspace. One write and one fdatasync: all are appended, or none.
+   */
+  appendRun(run: string, records: readonly unknown[]): void {
+    this.writeAll(joinedRunRecords(this.treeModel, run, records, this.base()))
+  }
+
+  /**
    * Makes every line written so far durable (one fdatasync, only when an append with
    * `durable: false` left some unsynced).
    */
@@ -774,14 +786,4 @@ export class SessionStore {
 
 function now(): string {
   return new Date().toISOString()
-}
-
-/** fsync a directory so a newly created file's entry survives a crash too. */
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
 }

@@ -37,6 +37,8 @@ export interface WorkspaceSessionOptions {
   compaction?: CompactionSettings
   /** The setting ignoredFiles. */
   ignoredFiles?: IgnoredFilesPolicy
+  /** A parallel run's: the file-history folder of its session, which keeps its backups. */
+  historyRoot?: string
 }
 
 export class WorkspaceSession {
@@ -64,6 +66,7 @@ export class WorkspaceSession {
       sessionFile: store.file,
       log: store,
       recordedPaths: recordedPaths(store.tree()),
+      ...(options.historyRoot !== undefined ? { historyRoot: options.historyRoot } : {}),
       ...(options.ignoredFiles !== undefined ? { ignoredFiles: options.ignoredFiles } : {})
     })
     // Retention applies without anyone running `gc`: at most once a day per workspace.

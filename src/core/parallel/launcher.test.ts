@@ -1,0 +1,131 @@
+// The launcher in the process (core/parallel/launcher.ts), on a session the real CLI made: at
+// most maxRuns run at once, the rest wait for a place; stop(id) stops one run (its model call
+// cancelled), which ends stopped and still joins; the others go on. The model is the scripted
+// one behind a gate the test opens, so what is running at each moment is known, not timed.
+import { describe, expect, it } from 'vitest'
+import { ModelCallError, type ModelClient } from '../agent/model/model-client'
+import { ScriptedModel } from '../agent/model/scripted'
+import { BlobStore } from '../files/blob-store'
+import { historyPathsAt, sessionHistoryPaths } from '../files/history-paths'
+import { ParallelRuns } from './launcher'
+import type { RunManifest } from './run-manifest'
+import { SessionStore } from '../session/store'
+import { startingPoint } from '../../../test/parallel/fixture'
+
+/** Model calls held until the test lets them through; an abort ends a held call. */
+class Gate {
+  held: { release: () => void }[] = []
+  private waiters: { count: number; resolve: () => void }[] = []
+
+  wrap(inner: ModelClient): ModelClient {
+    return {
+      id: inner.id,
+      complete: async (request, options) => {
+        await new Promise<void>((resolve, reject) => {
+          const entry = { release: resolve }
+          this.held.push(entry)
+          this.wake()
+          options.signal.addEventListener('abort', () =>
+            reject(new ModelCallError('aborted', 'stopped'))
+          )
+        })
+        return inner.complete(request, options)
+      }
+    }
+  }
+
+  /** Resolves once `count` calls are held. */
+  until(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push({ count, resolve })
+      this.wake()
+    })
+  }
+
+  releaseAll(): void {
+    for (const entry of this.held.splice(0)) entry.release()
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.filter((w) => this.held.length >= w.count)) {
+      this.waiters.splice(this.waiters.indexOf(w), 1)
+      w.resolve()
+    }
+  }
+}
+
+async function launch(prompts: string[], maxRuns: number, gate: Gate) {
+  const s = await startingPoint(false)
+  const session = SessionStore.open(s.file)
+  const historyRoot = sessionHistoryPaths(s.home, s.file, session.cwd).root
+  const seen = new Map<string, RunManifest>()
+  const most = { running: 0 }
+  const runs = ParallelRuns.start({
+    home: s.home,
+    session,
+    blobs: new BlobStore(historyPathsAt(historyRoot).blobs),
+    historyRoot,
+    startUuid: session.leafUuid as string,
+    prompts,
+    model: { name: 'gated', create: async () => gate.wrap(await ScriptedModel.load(s.script)) },
+    permissionMode: 'acceptEdits',
+    checkpointTools: false,
+    bashSandbox: false,
+    check: null,
+    maxRuns,
+    onRun: (run) => {
+      seen.set(run.id, run)
+      const running = [...seen.values()].filter((r) => r.state === 'running').length
+      most.running = Math.max(most.running, running)
+    }
+  })
+  return { s, session, runs, seen, most }
+}
+
+describe('parallel runs in one process', () => {
+  it('run at most maxRuns at once; the others start as places free up', async () => {
+    const gate = new Gate()
+    const { session, runs, seen, most } = await launch(
+      ['try blue', 'try blue', 'try blue'],
+      2,
+      gate
+    )
+    await gate.until(2)
+    expect([...seen.values()].filter((r) => r.state === 'running')).toHaveLength(2)
+    // Each answer lets a run on; the third starts once one of the first two has ended.
+    while ([...seen.values()].filter((r) => r.state === 'done').length < 3) {
+      gate.releaseAll()
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const done = await runs.finished
+    expect(most.running).toBe(2)
+    expect(done.map((r) => [r.state, r.joined])).toEqual([
+      ['done', true],
+      ['done', true],
+      ['done', true]
+    ])
+    session.close()
+  })
+
+  it('stop(id) stops that run alone: it ends stopped and joins, the other goes on', async () => {
+    const gate = new Gate()
+    const { session, runs } = await launch(['try red', 'try blue'], 2, gate)
+    await gate.until(2)
+    const [red, blue] = runs.runs
+    await runs.stop(red?.id as string)
+    while (runs.runs.some((r) => r.id === blue?.id && r.state === 'running')) {
+      gate.releaseAll()
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const done = await runs.finished
+    expect(done.map((r) => [r.prompt, r.state])).toEqual([
+      ['try red', 'stopped'],
+      ['try blue', 'done']
+    ])
+    expect(done.every((r) => r.joined)).toBe(true)
+    // The stopped run's prompt is a branch of the session, its turn marked stopped.
+    const tree = session.tree()
+    expect(tree.records.some((r) => (r as { run?: string }).run === red?.id)).toBe(true)
+    session.close()
+  })
+})

@@ -1,0 +1,272 @@
+// Parallel runs: K attempts started from one node of a session, at once, each in its own
+// workspace (run-workspace.ts), each a branch of the session's tree once it ends.
+//
+// A run, in this order:
+//   1. its manifest, state running (run-manifest.ts): from here a crash leaves a run listed as
+//      stopped, whose leftovers gc collects (run-gc.ts);
+//   2. its workspace, made from the start node's files; the user's workspace is only read;
+//   3. its own log: a fork of the session at the start node (the same uuids), its cwd the run's
+//      workspace, beside the manifest; one writer per run, so runs append at once and a crash
+//      cuts at most each log's last line;
+//   4. the agent on it (studio/workspace-session.ts, as the chat and the app run it): every tool
+//      resolves paths in the run's workspace, Bash runs there (in the sandbox when bash.sandbox
+//      is on), backups go to the session's own file history, where adopt reads them;
+//   5. when the turn ends: --check in its workspace, then its records joined into the session
+//      (run-join.ts) as a branch of the start node, the session's leaf left where it was.
+// At most maxRuns run at once; the others wait for a place. stop(id) stops one run (its model
+// call is cancelled, its command's process group killed: the agent's stop), stopAll() them all.
+import { existsSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { join } from 'node:path'
+import type { PermissionMode } from '../../shared/messages'
+import type { AgentEvent, PermissionRequest } from '../../shared/views'
+import type { ModelClient } from '../agent/model/model-client'
+import type { CompactionSettings } from '../agent/summary/compaction'
+import type { BlobStore } from '../files/blob-store'
+import type { IgnoredFilesPolicy } from '../files/ignored-files'
+import { filesAsNodeLeftThem } from '../rewind/node-files'
+import { forkCopy } from '../session/fork'
+import { SessionStore } from '../session/store'
+import { uuidv7 } from '../session/uuid-v7'
+import { WorkspaceSession } from '../studio/workspace-session'
+import { runCheck } from './check'
+import { joinRun } from './run-join'
+import { type RunManifest, type RunState, runDir, saveRun } from './run-manifest'
+import { writePrivateFileSync } from '../os/private-files'
+import { gitRepoOf, makeRunDir, makeRunWorkspace, RUN_REF_PREFIX } from './run-workspace'
+
+/** A file asking the run in its folder to stop (requestStop), looked for this often. */
+export const STOP_FILE = 'stop'
+const STOP_POLL_MS = 500
+
+/** Most runs one start takes (the issue's 1–8). */
+export const MAX_RUNS_PER_START = 8
+
+/** parallel.maxRuns unset: one run per core, at least 2, at most 8. */
+export function defaultMaxRuns(): number {
+  return Math.max(2, Math.min(MAX_RUNS_PER_START, cpus().length))
+}
+
+export interface LaunchOptions {
+  home: string
+  /** The session the runs branch from, open for writing: each run is joined into it. */
+  session: SessionStore
+  /** The session's file history: its blobs hold the start node's files, and the runs' backups. */
+  blobs: BlobStore
+  historyRoot: string
+  /** The record the runs continue from. */
+  startUuid: string
+  /** One run per prompt. */
+  prompts: readonly string[]
+  model: { name: string; create(): Promise<ModelClient> }
+  permissionMode: PermissionMode
+  checkpointTools: boolean
+  bashSandbox: boolean
+  compaction?: CompactionSettings
+  ignoredFiles?: IgnoredFilesPolicy
+  check: string | null
+  maxRuns: number
+  /** A run's manifest as it changes (started, ended, joined). */
+  onRun?(run: RunManifest): void
+  onEvent?(runId: string, event: AgentEvent): void
+  /** Nobody is there to ask: a tool that needs permission is denied (default). */
+  askPermission?(runId: string, request: PermissionRequest): Promise<boolean>
+}
+
+interface Slot {
+  manifest: RunManifest | null
+  work: WorkspaceSession | null
+  stopRequested: boolean
+}
+
+export class ParallelRuns {
+  readonly group = uuidv7()
+  private readonly slots: Slot[]
+  /** Every run's end, in the order the prompts were given. */
+  readonly finished: Promise<RunManifest[]>
+
+  private constructor(private readonly options: LaunchOptions) {
+    if (options.prompts.length < 1 || options.prompts.length > MAX_RUNS_PER_START) {
+      throw new RangeError(
+        `Between 1 and ${MAX_RUNS_PER_START} runs, not ${options.prompts.length}`
+      )
+    }
+    this.slots = options.prompts.map(() => ({ manifest: null, work: null, stopRequested: false }))
+    this.finished = this.runAll()
+  }
+
+  static start(options: LaunchOptions): ParallelRuns {
+    return new ParallelRuns(options)
+  }
+
+  /** The runs started so far. */
+  get runs(): RunManifest[] {
+    return this.slots.flatMap((s) => (s.manifest === null ? [] : [s.manifest]))
+  }
+
+  /** Stops one run (a run not yet started never starts). */
+  async stop(id: string): Promise<void> {
+    const slot = this.slots.find((s) => s.manifest?.id === id)
+    if (slot === undefined) return
+    slot.stopRequested = true
+    await slot.work?.agent.stop()
+  }
+
+  async stopAll(): Promise<void> {
+    for (const slot of this.slots) slot.stopRequested = true
+    await Promise.all(this.slots.map((s) => s.work?.agent.stop()))
+  }
+
+  private async runAll(): Promise<RunManifest[]> {
+    const limit = Math.max(1, this.options.maxRuns)
+    let next = 0
+    const worker = async (): Promise<void> => {
+      while (next < this.slots.length) {
+        const index = next++
+        await this.runOne(index)
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(limit, this.slots.length) }, worker))
+    return this.runs
+  }
+
+  private begin(slot: Slot, manifest: RunManifest): void {
+    slot.manifest = manifest
+    saveRun(this.options.home, manifest)
+    this.options.onRun?.(manifest)
+  }
+
+  private current(slot: Slot): RunManifest {
+    if (slot.manifest === null) throw new Error('The run has not started')
+    return slot.manifest
+  }
+
+  private update(slot: Slot, change: Partial<RunManifest>): RunManifest {
+    const manifest = { ...this.current(slot), ...change }
+    slot.manifest = manifest
+    saveRun(this.options.home, manifest)
+    this.options.onRun?.(manifest)
+    return manifest
+  }
+
+  private async runOne(index: number): Promise<void> {
+    const slot = this.slots[index] as Slot
+    if (slot.stopRequested) return
+    const o = this.options
+    const session = o.session
+    const id = uuidv7()
+    const dir = makeRunDir(o.home, session.cwd, id)
+    const repo = await gitRepoOf(session.cwd)
+    this.begin(slot, {
+      id,
+      sessionFile: session.file,
+      sessionId: session.sessionId,
+      cwd: session.cwd,
+      startUuid: o.startUuid,
+      group: this.group,
+      prompt: o.prompts[index] as string,
+      model: o.model.name,
+      kind: repo === null ? 'copy' : 'git',
+      workspace: join(dir, 'work'),
+      repo: repo?.top ?? null,
+      ref: repo === null ? null : RUN_REF_PREFIX + id,
+      runSession: null,
+      prefixRecords: 0,
+      state: 'running',
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+      error: null,
+      check: null,
+      joined: false,
+      leaf: null,
+      removed: null
+    })
+    let state: RunState = 'failed'
+    let error: string | null = null
+    try {
+      const made = await makeRunWorkspace({
+        home: o.home,
+        cwd: session.cwd,
+        runDir: dir,
+        id,
+        repo,
+        state: filesAsNodeLeftThem(session.tree(), o.startUuid),
+        blobs: o.blobs
+      })
+      const copy = forkCopy(session.tree(), o.startUuid)
+      const log = SessionStore.create({
+        home: o.home,
+        cwd: made.workspace,
+        dir: join(dir, 'session'),
+        forkedFrom: { sessionId: session.sessionId, leafUuid: o.startUuid, file: session.file },
+        fill: (store) => store.appendCopied(copy)
+      })
+      this.update(slot, {
+        workspace: made.workspace,
+        runSession: log.file,
+        prefixRecords: log.tree().records.length
+      })
+      const work = await WorkspaceSession.open({
+        home: o.home,
+        store: log,
+        model: await o.model.create(),
+        permissionMode: o.permissionMode,
+        checkpointTools: o.checkpointTools,
+        bashSandbox: o.bashSandbox,
+        historyRoot: o.historyRoot,
+        askPermission: (request) => o.askPermission?.(id, request) ?? Promise.resolve(false),
+        onEvent: (event) => o.onEvent?.(id, event),
+        ...(o.compaction !== undefined ? { compaction: o.compaction } : {}),
+        ...(o.ignoredFiles !== undefined ? { ignoredFiles: o.ignoredFiles } : {})
+      })
+      slot.work = work
+      // A stop asked from another process (`runs FILE --stop ID`) is a file in the run's folder.
+      const stopFile = join(dir, STOP_FILE)
+      const watch = setInterval(() => {
+        if (existsSync(stopFile)) void this.stop(id)
+      }, STOP_POLL_MS)
+      try {
+        if (slot.stopRequested) {
+          state = 'stopped'
+        } else {
+          const outcome = await work.agent.send(o.prompts[index] as string)
+          state =
+            outcome.status === 'stopped'
+              ? 'stopped'
+              : outcome.status === 'failed'
+                ? 'failed'
+                : 'done'
+          if (outcome.status === 'failed') error = outcome.message
+        }
+      } finally {
+        clearInterval(watch)
+        slot.work = null
+        await work.close()
+      }
+      if (o.check !== null && !slot.stopRequested) {
+        this.update(slot, {
+          check: await runCheck(made.workspace, o.check, { sandbox: o.bashSandbox })
+        })
+      }
+    } catch (caught) {
+      state = 'failed'
+      error = (caught as Error).message
+    }
+    this.update(slot, { state, error, endedAt: new Date().toISOString() })
+    const manifest = this.current(slot)
+    if (manifest.runSession !== null && session.readOnlyReason === null) {
+      try {
+        slot.manifest = joinRun(o.home, session, manifest)
+        o.onRun?.(slot.manifest)
+      } catch (caught) {
+        this.update(slot, { error: `not joined: ${(caught as Error).message}` })
+      }
+    }
+  }
+}
+
+/** Asks a run of another process to stop (it looks for the file twice a second). */
+export function requestStop(home: string, run: RunManifest): void {
+  writePrivateFileSync(join(runDir(home, run.cwd, run.id), STOP_FILE), `${process.pid}\n`)
+}
