@@ -146,7 +146,7 @@ export class Studio {
 
   private async attach(store: SessionStore): Promise<void> {
     this.pulled = pulledFrom(this.options.home, store) !== null
-    const settings = this.options.models.settings()
+    const settings = this.options.models.runSettings()
     this.work = await WorkspaceSession.open({
       home: this.options.home,
       store,
