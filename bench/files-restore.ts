@@ -14,7 +14,7 @@
 //   - 10 files (back to checkpoint 2, code), `cli rewind` through bin/rewind-studio.mjs, beside
 //     `node -e 0` + `git checkout -- FILES` as two processes. Target: ratio ≤ 2, and a cost that
 //     does not grow with the pack index (it holds every file of the tree).
-//   npx tsx bench/files-restore.ts [rounds]
+//   npx tsx bench/files-restore.ts [rounds] [small]   (small: only the 10-file rewind)
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -29,6 +29,7 @@ import { timedProcess } from './support/timed-process'
 
 const TREE = 20_000
 const rounds = Number(process.argv[2] ?? 5)
+const onlySmall = process.argv[3] === 'small'
 const repo = join(import.meta.dirname, '..')
 const where = makeWorkspace()
 writeVariedSource(where.cwd, TREE)
@@ -207,7 +208,7 @@ async function measure(mode: Mode, c: Case, settled: boolean) {
 console.log(
   `restore ${FILES} changed files of a ${TREE}-file tree (medians of ${rounds} rounds per line)`
 )
-for (const mode of ['both', 'code'] as const) {
+for (const mode of onlySmall ? [] : (['both', 'code'] as const)) {
   for (const settled of [true, false]) {
     console.log(`mode ${mode}, files ${settled ? 'settled' : 'changed just before the preview'}:`)
     for (const c of cases) {
