@@ -12,6 +12,7 @@
 // searched through a sorted list of its entry numbers. Written to a temp file and renamed
 // (fsync'd first when other copies of its blobs are to be deleted): a pack is whole or absent,
 // and never changes after.
+import { CodedError } from '../../shared/coded-error'
 import { randomBytes } from 'node:crypto'
 import {
   closeSync,
@@ -46,8 +47,11 @@ export interface PackedBlob {
   usedMs: number
 }
 
-export class PackDamagedError extends Error {
+export class PackDamagedError extends CodedError {
   override name = 'PackDamagedError'
+  constructor(message: string) {
+    super('unavailable', message)
+  }
 }
 
 export function packsDir(blobsDir: string): string {
