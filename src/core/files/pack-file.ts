@@ -293,6 +293,31 @@ export class PackIndex {
   }
 }
 
+/**
+ * The packs a store knows: a blob is looked up in each (a binary search apiece); one two packs
+ * hold (copied into a new one when used again) is the copy used last.
+ */
+export class PackSet {
+  private readonly indexes: PackIndex[] = []
+
+  add(index: PackIndex): void {
+    this.indexes.push(index)
+  }
+
+  get(hash: string): PackedBlob | undefined {
+    let found: PackedBlob | undefined
+    for (const index of this.indexes) {
+      const blob = index.find(hash)
+      if (blob !== undefined && (found === undefined || blob.usedMs > found.usedMs)) found = blob
+    }
+    return found
+  }
+
+  has(hash: string): boolean {
+    return this.indexes.some((index) => index.find(hash) !== undefined)
+  }
+}
+
 /** The entry numbers of an unsorted index, in hash order. */
 function hashOrder(index: Buffer, count: number): Uint32Array {
   const order = Uint32Array.from({ length: count }, (_, i) => i)
