@@ -15,6 +15,7 @@
 //     `node -e 0` + `git checkout -- FILES` as two processes. Target: ratio ≤ 2, and a cost that
 //     does not grow with the pack index (it holds every file of the tree).
 //   npx tsx bench/files-restore.ts [rounds] [small]   (small: only the 10-file rewind)
+// With BENCH_CPU_PROF=DIR, each 10-file `cli rewind` writes a CPU profile there.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -229,7 +230,18 @@ for (let round = 0; round < rounds; round++) {
   execFileSync('sync')
   const run = await timedProcess(
     process.execPath,
-    [join(repo, 'bin', 'rewind-studio.mjs'), 'rewind', sessionFile, '--to', '2', '--mode', 'code'],
+    [
+      ...(process.env.BENCH_CPU_PROF === undefined
+        ? []
+        : ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]),
+      join(repo, 'bin', 'rewind-studio.mjs'),
+      'rewind',
+      sessionFile,
+      '--to',
+      '2',
+      '--mode',
+      'code'
+    ],
     { env, cwd: where.cwd }
   )
   smallOurs.push(run.wallMs)
