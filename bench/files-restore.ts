@@ -255,4 +255,4 @@ for (let round = 0; round < rounds; round++) {
 console.log(
   `10 files, cli rewind --mode code (bin/rewind-studio.mjs): ${median(smallOurs).toFixed(0)} ms; node -e 0 + git checkout ${median(smallGit).toFixed(0)} ms; ratio ${(median(smallOurs) / median(smallGit)).toFixed(2)} (target <= 2)`
 )
-rmSync(where.base, { recursive: true, force: true })
+rmSync(where.base, { recursive: true, force: true, maxRetries: 5 })
