@@ -14,7 +14,9 @@
 // workspace also holds what git ignores, as a built project does: build/ (10,000 files in 100
 // folders), node_modules/ (5,000 files), .env and app.log; the session's first scan (its
 // baseline, timed apart) then walks and backs up ignored files within the budget (setting
-// ignoredFiles), and the turns run beside that bulk.
+// ignoredFiles), and the turns run beside that bulk. The workspace is a git repository with a
+// commit, as a user's is: each turn reads HEAD before and after (the commits of a turn,
+// share/commit-links.ts).
 //   npx tsx bench/agent-turn.ts [turns] [ignored]
 import { execFileSync } from 'node:child_process'
 import fs, {
@@ -68,6 +70,13 @@ const home = join(base, 'home')
 mkdirSync(join(cwd, 'src'), { recursive: true })
 for (let i = 0; i < 50; i++)
   writeFileSync(join(cwd, 'src', `m${i}.ts`), `export const m${i} = ${i}\n`)
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.com',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.com'
+}
 if (IGNORED) {
   writeFileSync(join(cwd, '.gitignore'), 'build/\nnode_modules/\n*.log\n.env\n')
   writeFileSync(join(cwd, '.env'), 'TOKEN=local\n')
@@ -85,6 +94,11 @@ if (IGNORED) {
     }
   }
 }
+
+execFileSync('sh', ['-c', 'git init -q && git add -A && git commit -qm start'], {
+  cwd,
+  env: gitEnv
+})
 
 const source = (turn: number) =>
   Array.from(
@@ -148,11 +162,15 @@ interface Turn {
 /**
  * A minimum for one turn: its log lines written in the rule's groups (the prompt; each tool's
  * file_change records with what came before them; the rest at the end of the turn), one write +
- * fdatasync per group; the Write's file; the Bash command, spawned from this process.
+ * fdatasync per group; the Write's file; the Bash command, spawned from this process; before
+ * each file_change group, the changed file's new content backed up (durable minimum only).
  */
 class Minimum {
   readonly turns: Omit<Turn, 'lines'>[] = []
   private readonly fd: number
+  /** Backup files made beforehand, as ours makes its spare files between turns. */
+  private spares: string[] = []
+  private backups = 0
 
   constructor(
     private readonly dir: string,
@@ -177,9 +195,15 @@ class Minimum {
     for (const [i, line] of lines.entries()) {
       pending += `${line.text}\n`
       const endsFileChanges = line.fileChange && lines[i + 1]?.fileChange !== true
+      const byWrite = line.text.includes('"source":"Write"')
+      if (endsFileChanges && this.durableReplace) {
+        // Before the records that name it: the backup is durable before the log says it exists.
+        const changed = byWrite ? source(turn) : readFileSync(join(this.dir, 'log.txt'))
+        this.backUp(changed)
+      }
       if (i === 0 || endsFileChanges) flush()
       if (i === 0) this.writeFile(source(turn))
-      if (endsFileChanges && line.text.includes('"source":"Write"')) {
+      if (endsFileChanges && byWrite) {
         execFileSync(this.shell, ['-c', command(turn)], { cwd: this.dir })
       }
     }
@@ -188,8 +212,27 @@ class Minimum {
     this.turns.push({ ms, cpu: cpuMs(cpuBefore), syncs: syncsSince(syncsBefore) })
   }
 
+  /** Makes the files the next turn's backups are written into (outside the timings). */
+  makeSpares(): void {
+    while (this.spares.length < 2) {
+      const spare = join(this.dir, `spare-${this.backups + this.spares.length}`)
+      writeFileSync(spare, '')
+      this.spares.push(spare)
+    }
+  }
+
   close(): void {
     closeSync(this.fd)
+  }
+
+  private backUp(content: string | Buffer): void {
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content
+    const spare = this.spares.shift() ?? join(this.dir, `spare-${this.backups}`)
+    const fd = openSync(spare, 'w')
+    writeSync(fd, bytes)
+    fs.fdatasyncSync(fd)
+    closeSync(fd)
+    renameSync(spare, join(this.dir, `backup-${this.backups++}`))
   }
 
   private writeFile(content: string): void {
@@ -231,6 +274,7 @@ for (let turn = 1; turn <= TURNS; turn++) {
   // The spare files the turn's backups used are made again while the agent waits for the next
   // reply (a model takes far longer than the ~0.3 ms a file): here, between the timings.
   await work.history.blobs.keepSpareFiles()
+  minimum.makeSpares()
   minimum.run(turn, lines)
   firstMinimum.run(turn, lines)
 }

@@ -3,8 +3,10 @@
 // in a new process (the index read from the data home). Baselines in the same run: readdir + stat
 // of the same files (the least any listing that notices a change can do), and the listing as it
 // was before the index: every log opened and parsed to count its prompts. Also printed: the cold
-// listing that builds the index (once per log, then only logs that change are read).
-// Target: warm < 300 ms.
+// listing that builds the index (once per log, then only logs that change are read). And as
+// processes, what a user runs: `rewind-studio sessions --cwd DIR` warm (the installed command,
+// the index from the data home), beside a Node process doing the readdir + stat; wall and CPU.
+// Target: warm < 300 ms; as a process ≤ 2x readdir + stat.
 // Run: npx tsx bench/session-list.ts [sessions] [megabytes each] [runs]
 import {
   mkdirSync,
@@ -21,6 +23,8 @@ import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { SessionStore } from '../src/core/session/store'
 import { Sources } from '../src/core/sources/discovery'
 import { writeSyntheticSession } from '../test/session/synthetic'
+import { ensureCliBuild } from '../scripts/ensure-build.mjs'
+import { type TimedRun, timedProcess } from './support/timed-process'
 
 const sessions = Number(process.argv[2] ?? 1000)
 const megabytes = Number(process.argv[3] ?? 1)
@@ -97,6 +101,28 @@ const oldRuns = Math.min(runs, 2)
 const old: number[] = []
 for (let i = 0; i < oldRuns; i++) old.push(timeMs(oldListing))
 
+// Whole processes, alternating: the CLI, and Node doing readdir + stat of the same folder.
+ensureCliBuild()
+const cliEnv = {
+  ...process.env,
+  REWIND_STUDIO_HOME: home,
+  REWIND_STUDIO_CLAUDE_HOME: homes['claude-code'],
+  REWIND_STUDIO_PI_HOME: homes.pi,
+  REWIND_STUDIO_OMP_HOME: homes['oh-my-pi']
+}
+const bin = join(import.meta.dirname, '..', 'bin', 'rewind-studio.mjs')
+const statScript = `const fs = require('node:fs'), path = require('node:path'); let n = 0; for (const f of fs.readdirSync(process.argv[1])) n += fs.statSync(path.join(process.argv[1], f)).size; if (n === 0) process.exit(1)`
+const cliRuns: TimedRun[] = []
+const statRuns: TimedRun[] = []
+for (let i = 0; i < runs; i++) {
+  const listed = await timedProcess(process.execPath, [bin, 'sessions', '--cwd', cwd], {
+    env: cliEnv
+  })
+  if (listed.stdout.split('\n').length < sessions) throw new Error('sessions listed too few')
+  cliRuns.push(listed)
+  statRuns.push(await timedProcess(process.execPath, ['-e', statScript, dir]))
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
 const range = (xs: number[]) =>
   `min ${Math.min(...xs).toFixed(0)} / median ${median(xs).toFixed(0)} / max ${Math.max(...xs).toFixed(0)} ms`
@@ -110,5 +136,16 @@ console.log(`baseline readdir + stat                    ${range(stats)}`)
 console.log(`baseline old listing (open + parse each)   ${range(old)}`)
 console.log(
   `ratio warm / readdir+stat ${(median(warm) / median(stats)).toFixed(2)}, new process / readdir+stat ${(median(fromDisk) / median(stats)).toFixed(2)}, warm / old listing ${(median(warm) / median(old)).toFixed(4)} (target: warm < 300 ms)`
+)
+const wallOf = (xs: TimedRun[]) => xs.map((r) => r.wallMs)
+const cpuOf = (xs: TimedRun[]) => xs.map((r) => r.cpuMs)
+console.log(
+  `cli sessions, a process (warm)            wall ${range(wallOf(cliRuns))}, CPU ${range(cpuOf(cliRuns))}`
+)
+console.log(
+  `baseline node readdir + stat, a process   wall ${range(wallOf(statRuns))}, CPU ${range(cpuOf(statRuns))}`
+)
+console.log(
+  `ratio as processes: wall ${(median(wallOf(cliRuns)) / median(wallOf(statRuns))).toFixed(2)}, CPU ${(median(cpuOf(cliRuns)) / median(cpuOf(statRuns))).toFixed(2)} (target ≤ 2)`
 )
 rmSync(base, { recursive: true, force: true })

@@ -5,7 +5,10 @@
 // node_modules stay imports (they are the app's dependencies), but for the few small ones every
 // command loads (INLINED): as ES modules they are many files (zod's ~100) whose resolving and
 // linking cost more than their code, bundled into the chunks a command loads ~30% faster
-// (bench/files-restore.ts). Worker modules are entries of their own, built as `<name>.js`
+// (bench/files-restore.ts). The Anthropic SDK is inlined too: as its ~230 modules it cost every
+// `summarize` and `chat` ~240 ms of CPU before the first request; bundled, and cut to the Messages
+// resource (core/agent/model/anthropic.ts), ~20 ms (bench/summarize-process.ts). Worker modules
+// are entries of their own, built as `<name>.js`
 // beside the chunks that start them (core/os/module-worker.ts).
 //
 // The build goes to a temp folder first and replaces out/cli whole, so a command started during
@@ -15,7 +18,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const INLINED = new Set(['zod', 'diff'])
+const INLINED = new Set(['zod', 'diff', '@anthropic-ai/sdk'])
 
 /** Every package the app depends on but INLINED, with its subpaths: left as imports. */
 function externalPackages(root) {

@@ -399,7 +399,7 @@ export async function run(args: string[]): Promise<number> {
       secrets: memorySecrets(),
       demoFallback: options.model === undefined
     })
-    const settings = models.settings()
+    const settings = models.runSettings()
     // Before the session: a model that cannot be set up creates no empty session.
     const model = await models.client()
     const terminal: TerminalChat = new TerminalChat(

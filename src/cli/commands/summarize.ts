@@ -111,7 +111,7 @@ export async function run(args: string[]): Promise<number> {
       store,
       model,
       cwd,
-      window: models.settings().contextWindow,
+      window: models.compaction().contextWindow,
       frame: () => builtinRequestFrame(cwd),
       signal: abort.signal
     }

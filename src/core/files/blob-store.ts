@@ -52,10 +52,11 @@ import {
   type PackedBlob,
   listPacks,
   PackDamagedError,
+  PackIndex,
   packsDir,
   PackReader,
-  PackWriter,
-  readPackIndex
+  PackSet,
+  PackWriter
 } from './pack-file'
 import { SPARES_FOLDER, SpareFiles } from './spare-files'
 
@@ -178,8 +179,8 @@ export class BlobStore {
   /** Packed blobs this store copied into a batch (renewed: see heldIn), and when. */
   private readonly copiedAt = new Map<string, number>()
   /** Blobs in pack files (pack-file.ts) by hash; null until first needed. */
-  private packed: Map<string, PackedBlob> | null = null
-  /** The pack files whose blobs `packed` holds (packs are never changed, only added or removed). */
+  private packed: PackSet | null = null
+  /** The pack files `packed` was given (packs are never changed, only added or removed). */
   private readonly packFiles = new Set<string>()
   private packsStamp = ''
   private packsCheckedAt = 0
@@ -637,24 +638,20 @@ export class BlobStore {
     const present = new Set(files)
     if (this.packed === null || [...this.packFiles].some((file) => !present.has(file))) {
       this.forgetPacks()
-      this.packed = new Map()
+      this.packed = new PackSet()
     }
     const packed = this.packed
     for (const file of files) {
       if (this.packFiles.has(file)) continue
       this.packFiles.add(file)
-      let blobs: PackedBlob[]
       try {
-        blobs = readPackIndex(file)
+        // The index as read, searched in place: no object per entry (pack-file.ts).
+        packed.add(PackIndex.read(file))
       } catch (error) {
         // A damaged pack's blobs read as missing; it is kept for whoever can mend it.
         if (error instanceof PackDamagedError || (error as NodeJS.ErrnoException).code === 'ENOENT')
           continue
         throw error
-      }
-      // A blob in two packs (copied again when used again): the copy used last counts.
-      for (const blob of blobs) {
-        if ((packed.get(blob.hash)?.usedMs ?? -1) < blob.usedMs) packed.set(blob.hash, blob)
       }
     }
     return packed.get(hash)

@@ -5,8 +5,13 @@
 // Layout: "RSPK" 0x01 flags 0 0 | each blob's stored bytes, back to back | the index: per blob its
 // hash (32 bytes), offset (u64), length (u32) and last use (f64, ms) | trailer: index offset
 // (u64), count (u32), "RSPK". Flags: 1 = "unsettled", written by a batch that stored new versions
-// raw (blob-store.ts): gc rewrites such a pack with those blobs settled. Written to a temp file and renamed (fsync'd first when other
-// copies of its blobs are to be deleted): a pack is whole or absent, and never changes after.
+// raw (blob-store.ts): gc rewrites such a pack with those blobs settled. Header byte 6: 1 when the
+// index is sorted by hash (every pack written since issue 33), so a blob is found by a binary
+// search over the index as read, raw (PackIndex): a lookup in a pack of 100,000 blobs costs the
+// same as in one of 100, where making an object per entry cost ~300 ms. An older pack's index is
+// searched through a sorted list of its entry numbers. Written to a temp file and renamed
+// (fsync'd first when other copies of its blobs are to be deleted): a pack is whole or absent,
+// and never changes after.
 import { CodedError } from '../../shared/coded-error'
 import { randomBytes } from 'node:crypto'
 import {
@@ -27,6 +32,8 @@ const MAGIC = Buffer.from('RSPK', 'latin1')
 const HEADER_BYTES = 8
 const FLAGS_AT = 5
 const UNSETTLED = 1
+const SORTED_AT = 6
+const HASH_BYTES = 32
 const INDEX_ENTRY_BYTES = 32 + 8 + 4 + 8
 const TRAILER_BYTES = 8 + 4 + 4
 
@@ -151,9 +158,11 @@ export class PackWriter {
     const fd = this.openFd()
     try {
       this.writeOut()
-      if (this.unsettled) writeAllSync(fd, Buffer.from([UNSETTLED]), FLAGS_AT)
+      writeAllSync(fd, Buffer.from([this.unsettled ? UNSETTLED : 0, 1]), FLAGS_AT)
       const index = Buffer.alloc(this.entries.length * INDEX_ENTRY_BYTES)
-      for (const [i, entry] of this.entries.entries()) {
+      // By hash: lowercase hex sorts as its bytes do.
+      const sorted = [...this.entries].sort((a, b) => (a.hash < b.hash ? -1 : 1))
+      for (const [i, entry] of sorted.entries()) {
         const at = i * INDEX_ENTRY_BYTES
         Buffer.from(entry.hash, 'hex').copy(index, at)
         index.writeBigUInt64LE(BigInt(entry.offset), at + 32)
@@ -206,36 +215,121 @@ export function writePack(
 
 /** The blobs a pack holds. PackDamagedError when its index cannot be trusted. */
 export function readPackIndex(file: string): PackedBlob[] {
-  const fd = openSync(file, 'r')
-  try {
-    const size = fstatSync(fd).size
-    if (size < HEADER_BYTES + TRAILER_BYTES) throw new PackDamagedError(`${file} is too short`)
-    const trailer = readAt(fd, size - TRAILER_BYTES, TRAILER_BYTES)
-    if (!trailer.subarray(12).equals(MAGIC)) throw new PackDamagedError(`${file} has no trailer`)
-    const indexAt = Number(trailer.readBigUInt64LE(0))
-    const count = trailer.readUInt32LE(8)
-    if (indexAt + count * INDEX_ENTRY_BYTES !== size - TRAILER_BYTES) {
-      throw new PackDamagedError(`${file}: its index does not fit the file`)
+  const index = PackIndex.read(file)
+  return Array.from({ length: index.count }, (_, i) => {
+    const blob = index.entryAt(i)
+    if (blob === undefined) throw new PackDamagedError(`${file}: entry ${i} lies outside the pack`)
+    return blob
+  })
+}
+
+/**
+ * A pack's index as read, raw: find() is a binary search over it, so looking a blob up makes no
+ * object per entry (see the module header).
+ */
+export class PackIndex {
+  private constructor(
+    readonly file: string,
+    private readonly index: Buffer,
+    readonly count: number,
+    /** Where the index starts: every blob lies between the header and here. */
+    private readonly indexAt: number,
+    /** Entry numbers in hash order, for a pack whose index is not sorted; null when it is. */
+    private readonly order: Uint32Array | null
+  ) {}
+
+  /** PackDamagedError when the index cannot be trusted (its entries are checked as found). */
+  static read(file: string): PackIndex {
+    const fd = openSync(file, 'r')
+    try {
+      const size = fstatSync(fd).size
+      if (size < HEADER_BYTES + TRAILER_BYTES) throw new PackDamagedError(`${file} is too short`)
+      const trailer = readAt(fd, size - TRAILER_BYTES, TRAILER_BYTES)
+      if (!trailer.subarray(12).equals(MAGIC)) throw new PackDamagedError(`${file} has no trailer`)
+      const indexAt = Number(trailer.readBigUInt64LE(0))
+      const count = trailer.readUInt32LE(8)
+      if (indexAt + count * INDEX_ENTRY_BYTES !== size - TRAILER_BYTES) {
+        throw new PackDamagedError(`${file}: its index does not fit the file`)
+      }
+      const sorted = readAt(fd, 0, HEADER_BYTES)[SORTED_AT] === 1
+      const index = readAt(fd, indexAt, count * INDEX_ENTRY_BYTES)
+      return new PackIndex(file, index, count, indexAt, sorted ? null : hashOrder(index, count))
+    } finally {
+      closeSync(fd)
     }
-    const index = readAt(fd, indexAt, count * INDEX_ENTRY_BYTES)
-    return Array.from({ length: count }, (_, i) => {
-      const at = i * INDEX_ENTRY_BYTES
-      const offset = Number(index.readBigUInt64LE(at + 32))
-      const length = index.readUInt32LE(at + 40)
-      if (offset < HEADER_BYTES || offset + length > indexAt) {
-        throw new PackDamagedError(`${file}: entry ${i} lies outside the pack`)
-      }
-      return {
-        hash: index.subarray(at, at + 32).toString('hex'),
-        file,
-        offset,
-        length,
-        usedMs: index.readDoubleLE(at + 44)
-      }
-    })
-  } finally {
-    closeSync(fd)
   }
+
+  /** The blob `hash` in this pack; undefined when it holds none (or its entry lies outside it). */
+  find(hash: string): PackedBlob | undefined {
+    const key = Buffer.from(hash, 'hex')
+    if (key.length !== HASH_BYTES) return undefined
+    let low = 0
+    let high = this.count - 1
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const i = this.order === null ? middle : (this.order[middle] ?? 0)
+      const at = i * INDEX_ENTRY_BYTES
+      const order = this.index.compare(key, 0, HASH_BYTES, at, at + HASH_BYTES)
+      if (order === 0) return this.entryAt(i)
+      if (order < 0) low = middle + 1
+      else high = middle - 1
+    }
+    return undefined
+  }
+
+  /** Entry `i` in the index's order; undefined when it lies outside the pack (damaged). */
+  entryAt(i: number): PackedBlob | undefined {
+    const at = i * INDEX_ENTRY_BYTES
+    const offset = Number(this.index.readBigUInt64LE(at + 32))
+    const length = this.index.readUInt32LE(at + 40)
+    if (offset < HEADER_BYTES || offset + length > this.indexAt) return undefined
+    return {
+      hash: this.index.toString('hex', at, at + HASH_BYTES),
+      file: this.file,
+      offset,
+      length,
+      usedMs: this.index.readDoubleLE(at + 44)
+    }
+  }
+}
+
+/**
+ * The packs a store knows: a blob is looked up in each (a binary search apiece); one two packs
+ * hold (copied into a new one when used again) is the copy used last.
+ */
+export class PackSet {
+  private readonly indexes: PackIndex[] = []
+
+  add(index: PackIndex): void {
+    this.indexes.push(index)
+  }
+
+  get(hash: string): PackedBlob | undefined {
+    let found: PackedBlob | undefined
+    for (const index of this.indexes) {
+      const blob = index.find(hash)
+      if (blob !== undefined && (found === undefined || blob.usedMs > found.usedMs)) found = blob
+    }
+    return found
+  }
+
+  has(hash: string): boolean {
+    return this.indexes.some((index) => index.find(hash) !== undefined)
+  }
+}
+
+/** The entry numbers of an unsorted index, in hash order. */
+function hashOrder(index: Buffer, count: number): Uint32Array {
+  const order = Uint32Array.from({ length: count }, (_, i) => i)
+  return order.sort((a, b) =>
+    index.compare(
+      index,
+      b * INDEX_ENTRY_BYTES,
+      b * INDEX_ENTRY_BYTES + HASH_BYTES,
+      a * INDEX_ENTRY_BYTES,
+      a * INDEX_ENTRY_BYTES + HASH_BYTES
+    )
+  )
 }
 
 /** Whether a pack was written unsettled (see the module header); false for a damaged one. */

@@ -1,23 +1,27 @@
-// Which git commits each turn made: HEAD is read (`git rev-parse`) when a turn's prompt opens its
-// checkpoint and again when the turn ends; when it moved, the commits reachable from the new HEAD
+// Which git commits each turn made: HEAD is read (from the repository's files, head-file.ts; git
+// rev-parse where those do not say for sure) when a turn's prompt opens its checkpoint and again
+// when the turn ends; when it moved, the commits reachable from the new HEAD
 // and not from the old one (`git rev-list`, at most 50 listed) go to the log as a `commit_link`
 // record of that turn (docs/session-format.md). A commit the agent's Bash made and one the user
 // made meanwhile count alike: both happened during the turn. Nothing is written into any .git and
 // no hook is installed: the link is seen from outside, by git's plumbing, and needs nothing of the
 // commit (why no `Rewind-Session:` trailer is added: docs/session-format.md, "Commits of a turn").
 //
-// Bounded: two short git processes per turn, each with git.ts's limits; a workspace that is no
+// Bounded: two small file reads per turn, a git process only for a turn that moved HEAD (with
+// git.ts's limits); two probes per session (the repository, its git dirs); a workspace that is no
 // repository costs one probe per session, then nothing.
 import { shownOneLine } from '../../shared/shown-text'
 import type { SessionStore } from '../session/store'
 import type { SessionTree } from '../session/tree'
 import { GitRepo } from './git'
+import { type GitDirs, readHead } from './head-file'
 
 /** Commits listed in a record at most; the rest are counted. */
 const MAX_LISTED = 50
 
 export class TurnCommits {
   private repo: Promise<GitRepo | null> | null = null
+  private dirs: Promise<GitDirs | null> | null = null
   private turn: { promptUuid: string; head: string | null } | null = null
   /** The last turn's end, which the next turn's start waits for (records stay in order). */
   private ending: Promise<void> = Promise.resolve()
@@ -32,12 +36,20 @@ export class TurnCommits {
     return this.repo
   }
 
+  /** HEAD now: from the files, or from git when they do not say for sure. */
+  private async head(repo: GitRepo): Promise<{ commit: string; branch: string | null } | null> {
+    this.dirs ??= repo.gitDirs().catch(() => null)
+    const dirs = await this.dirs
+    const read = dirs === null ? 'unknown' : readHead(dirs)
+    return read === 'unknown' ? repo.code() : read
+  }
+
   /** A turn's prompt opened checkpoint `promptUuid`: HEAD now is where it starts. */
   async turnStarted(promptUuid: string): Promise<void> {
     await this.ending
     const repo = await this.git()
     if (repo === null) return
-    const code = await repo.code().catch(() => null)
+    const code = await this.head(repo).catch(() => null)
     this.turn = { promptUuid, head: code?.commit ?? null }
   }
 
@@ -56,8 +68,9 @@ export class TurnCommits {
 
   private async record(turn: { promptUuid: string; head: string | null }): Promise<void> {
     const repo = await this.git()
-    const code = await repo?.code()
-    if (repo == null || code == null || code.commit === turn.head) return
+    if (repo === null) return
+    const code = await this.head(repo)
+    if (code === null || code.commit === turn.head) return
     const run = await repo.run([
       'rev-list',
       `--max-count=${MAX_LISTED + 1}`,

@@ -14,10 +14,12 @@
 // fastimport.unpackLimit). Its commits land on temporary refs of ours, which one update-ref
 // transaction turns into the real ones.
 import { createHash } from 'node:crypto'
+import { isAbsolute } from 'node:path'
 import { ChildRunError, type ChildRun, runChild } from '../os/child-env'
 import { CodedError } from '../../shared/coded-error'
 import type { ErrorCode } from '../../shared/contract'
 import { REMOTE_NAME } from '../../shared/share-views'
+import type { GitDirs } from './head-file'
 
 /** A sharing step refused or failed, nothing changed: its code says which kind. */
 export class ShareError extends CodedError {
@@ -229,6 +231,21 @@ export class GitRepo {
       allowFailure: true
     })
     return run.status === 0 ? run.stdout.toString('utf8').trim() : null
+  }
+
+  /** The git dir and common dir (worktrees: where the shared refs are), absolute. */
+  async gitDirs(): Promise<GitDirs> {
+    const run = await this.run([
+      'rev-parse',
+      '--path-format=absolute',
+      '--git-dir',
+      '--git-common-dir'
+    ])
+    const [gitDir = '', commonDir = ''] = lines(run.stdout)
+    if (!isAbsolute(gitDir) || !isAbsolute(commonDir)) {
+      throw new ShareError('unavailable', `git named no git dir for ${this.workspace}`)
+    }
+    return { gitDir, commonDir }
   }
 
   /** HEAD's commit and the branch it is on (null: detached); null before the first commit. */

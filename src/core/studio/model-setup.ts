@@ -94,22 +94,31 @@ export class ModelSetup {
 
   notices(): string[] {
     const requested = this.requestedModel()
-    const settings = this.settings()
+    const settings = this.runSettings()
     return [
       ...(!this.demoStandsIn()
         ? []
         : [
             `No API key: the built-in scripted demo model answers instead of ${requested}. Add a key in Settings or set ANTHROPIC_API_KEY.`
           ]),
-      ...(settings.bashSandbox && settings.bashSandboxUnavailable !== null
+      ...(settings.bashSandbox && bashSandboxUnavailable() !== null
         ? [
-            `The Bash sandbox (setting bash.sandbox) cannot run here: ${settings.bashSandboxUnavailable}. Bash will refuse to run commands.`
+            `The Bash sandbox (setting bash.sandbox) cannot run here: ${bashSandboxUnavailable()}. Bash will refuse to run commands.`
           ]
         : [])
     ]
   }
 
+  /** The settings the Settings view shows: runSettings and whether the Bash sandbox works here. */
   settings(): Settings {
+    return { ...this.runSettings(), bashSandboxUnavailable: bashSandboxUnavailable() }
+  }
+
+  /**
+   * The settings a run uses, without probing the machine: the Bash sandbox's probe starts
+   * bubblewrap (~40 ms), which a summary or a compaction never needs.
+   */
+  runSettings(): Omit<Settings, 'bashSandboxUnavailable'> {
     const file = this.file()
     return {
       // The model asked for, which the settings edit and save; without a key the demo answers
@@ -125,7 +134,6 @@ export class ModelSetup {
       contextWindow: file.compaction?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
       summaryOnLeave: file.summary?.onLeave ?? 'ask',
       bashSandbox: file.bash?.sandbox ?? false,
-      bashSandboxUnavailable: bashSandboxUnavailable(),
       apiKeySource: this.apiKey().source,
       apiKeyWarning: this.options.secrets.warning
     }
@@ -190,7 +198,7 @@ export class ModelSetup {
 
   /** The agent's compaction settings. */
   compaction(): CompactionSettings {
-    const settings = this.settings()
+    const settings = this.runSettings()
     return { threshold: settings.compactionThreshold, contextWindow: settings.contextWindow }
   }
 

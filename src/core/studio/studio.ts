@@ -55,7 +55,7 @@ import { allFileChanges } from '../rewind/node-files'
 import { renderExport } from '../export/render'
 import { usageTokens } from '../agent/summary/tokens'
 import { SessionStore } from '../session/store'
-import { Sources } from '../sources/discovery'
+import { type Sources, sharedSources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from '../views/compare-view'
 import { BEFORE_ONLY_NOTE } from '../../shared/backup-notes'
 import { FileTail, stoppedFollowingNotice } from '../sources/live-tail'
@@ -134,7 +134,7 @@ export class Studio {
   private stoppedFollowing: string | null = null
 
   private constructor(private readonly options: StudioOptions) {
-    this.sources = new Sources({ home: options.home })
+    this.sources = sharedSources(options.home)
     this.touchedWatch = new TouchedFilesWatch(realPathOf(options.cwd), () => this.recheckFiles())
   }
 
@@ -146,7 +146,7 @@ export class Studio {
 
   private async attach(store: SessionStore): Promise<void> {
     this.pulled = pulledFrom(this.options.home, store) !== null
-    const settings = this.options.models.settings()
+    const settings = this.options.models.runSettings()
     this.work = await WorkspaceSession.open({
       home: this.options.home,
       store,

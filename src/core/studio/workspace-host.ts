@@ -12,7 +12,7 @@ import { completeFolder } from '../files/folder-complete'
 import { checkWorkspaceFolder } from '../files/workspace-root'
 import { realPathOf } from '../session/paths'
 import { readSettings, writeSettings } from '../settings'
-import { Sources } from '../sources/discovery'
+import { type Sources, sharedSources } from '../sources/discovery'
 import { StudioError } from './studio-error'
 import { DismissedNotices } from './dismissed-notices'
 import { createHandlers, type WorkspaceHandlers } from './handlers'
@@ -84,7 +84,7 @@ export class WorkspaceHost {
     private current: Studio,
     private readonly options: WorkspaceHostOptions
   ) {
-    this.sources = new Sources({ home: options.home })
+    this.sources = sharedSources(options.home)
     this.remember(current.info().workspace)
   }
 

@@ -1,8 +1,14 @@
 // The Anthropic Messages API as a ModelClient: `client.messages.stream(...)` with the SDK's own
 // retries (429, 529, connection errors), prompt-caching breakpoints, and SDK errors translated at
 // this edge into ModelCallError codes with one line the user can act on.
-import Anthropic from '@anthropic-ai/sdk'
+//
+// The client is the SDK's BaseAnthropic with only the Messages resource: the full `Anthropic`
+// class pulls in every resource (batches, files, models, beta…), 1.1 MB of JavaScript that every
+// `summarize` and `chat` compiled before its first request (bench/summarize-process.ts).
+import { BaseAnthropic } from '@anthropic-ai/sdk/client'
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error'
 import type { MessageParam, MessageStreamParams, Tool } from '@anthropic-ai/sdk/resources'
+import { Messages } from '@anthropic-ai/sdk/resources/messages'
 import * as z from 'zod'
 import { ContentBlock } from '../../../shared/messages'
 import type { ContentBlock as ContentBlockType } from '../../../shared/messages'
@@ -34,16 +40,21 @@ const DEFAULT_MAX_TOKENS = 16_000
 const PROMPT_TOO_LONG = /prompt is too long|exceed context limit/i
 const EPHEMERAL = { type: 'ephemeral' } as const
 
+/** The SDK's client with the one resource this app calls. */
+class MessagesClient extends BaseAnthropic {
+  readonly messages: Messages = new Messages(this)
+}
+
 export class AnthropicModel implements ModelClient {
   readonly id: string
-  private readonly client: Anthropic
+  private readonly client: MessagesClient
   private readonly maxTokens: number
   private readonly baseURL: string
 
   constructor(options: AnthropicModelOptions) {
     this.id = options.model
     this.maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS
-    this.client = new Anthropic({
+    this.client = new MessagesClient({
       apiKey: options.apiKey,
       baseURL: options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? undefined,
       maxRetries: options.maxRetries ?? 2
@@ -131,10 +142,10 @@ function translateError(
   partialText: string[]
 ): ModelCallError {
   if (error instanceof ModelCallError) return error
-  if (signal.aborted || error instanceof Anthropic.APIUserAbortError) {
+  if (signal.aborted || error instanceof APIUserAbortError) {
     return new ModelCallError('aborted', 'Stopped.', partialText)
   }
-  if (error instanceof Anthropic.APIError && error.status !== undefined) {
+  if (error instanceof APIError && error.status !== undefined) {
     const detail = error.apiMessage ? `: ${error.apiMessage}` : ''
     switch (error.status) {
       case 401:
@@ -186,7 +197,7 @@ function translateError(
         return new ModelCallError('api', `The API answered ${error.status}${detail}.`, partialText)
     }
   }
-  if (error instanceof Anthropic.APIConnectionError) {
+  if (error instanceof APIConnectionError) {
     return new ModelCallError(
       'network',
       `Could not reach the API at ${baseURL}: ${causeOf(error)}.`,

@@ -1,0 +1,119 @@
+// A 500 MB session opened by the web host as a user starts it: `rewind-studio serve --cwd DIR`
+// (the installed command) on a workspace whose latest session is the big one, timed from the
+// process's start until it prints the URL to open (the host ready: session loaded, tree and
+// graph built, server listening), with its peak resident memory then (VmHWM). Baseline, a fresh
+// process each, alternating: Node reading the same file as a bare streaming parse (4 MiB chunks,
+// split, JSON.parse each line, values kept: bench/support/bare-jsonl.ts), with its peak memory.
+// Targets: time ≤ 1.5x, memory ≤ 1.5x. The first frame after it is bench/ui-first-frame.ts's.
+//   npx tsx bench/host-ready-large.ts [megabytes] [runs]
+// With BENCH_CPU_PROF=DIR, each serve writes a CPU profile there (node --cpu-prof).
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ensureBuild, ensureCliBuild } from '../scripts/ensure-build.mjs'
+import { sessionFileName, sessionsDir } from '../src/core/session/paths'
+import { writeSyntheticSession } from '../test/session/synthetic'
+import { median } from './support/timed-process'
+
+const MEGABYTES = Number(process.argv[2] ?? 500)
+const RUNS = Number(process.argv[3] ?? 3)
+const repo = join(import.meta.dirname, '..')
+const base = mkdtempSync(join(tmpdir(), 'rs-bench-host-large-'))
+const cwd = join(base, 'workspace')
+const home = join(base, 'home')
+mkdirSync(cwd)
+mkdirSync(sessionsDir(home, cwd), { recursive: true })
+const file = join(
+  sessionsDir(home, cwd),
+  sessionFileName('2026-01-01T00:00:00.000Z', '01900000-0000-7000-8000-000000000000')
+)
+writeSyntheticSession(file, MEGABYTES * 1024 * 1024, 1, { cwd })
+const env: NodeJS.ProcessEnv = { ...process.env, REWIND_STUDIO_HOME: home }
+delete env.ANTHROPIC_API_KEY
+
+// bare-jsonl.ts as plain JavaScript, started as ours is (no loader), printing its peak memory.
+const bareSource = readFileSync(join(import.meta.dirname, 'support', 'bare-jsonl.ts'), 'utf8')
+  .replace(/^import .*$/m, "const { closeSync, openSync, readSync } = require('node:fs')")
+  .replace('export function bareStreamingParse(file: string): number', 'function parse(file)')
+  .replace('const values: unknown[] = []', 'const values = []')
+const bareScript = `${bareSource}\nconst n = parse(process.argv[1]); if (n === 0) process.exit(1); console.log(process.resourceUsage().maxRSS / 1024)`
+
+interface Run {
+  ms: number
+  peakMb: number
+}
+
+/** Peak resident memory of a live process, MB. */
+function peakOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN)
+  return kb / 1024
+}
+
+function ours(): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint()
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_CPU_PROF === undefined
+          ? []
+          : ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]),
+        join(repo, 'bin', 'rewind-studio.mjs'),
+        'serve',
+        '--cwd',
+        cwd,
+        '--port',
+        '0'
+      ],
+      { env, cwd }
+    )
+    let out = ''
+    let done: Run | null = null
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      if (done === null && out.includes('Open http')) {
+        done = { ms: Number(process.hrtime.bigint() - start) / 1e6, peakMb: peakOf(child.pid!) }
+        child.kill(process.env.BENCH_CPU_PROF === undefined ? 'SIGTERM' : 'SIGINT')
+      }
+    })
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.on('close', () => (done === null ? reject(new Error(`serve: ${out}`)) : resolve(done)))
+  })
+}
+
+function baseline(): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint()
+    const child = spawn(process.execPath, ['-e', bareScript, file])
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6
+      if (code !== 0) reject(new Error(`baseline: ${out}`))
+      else resolve({ ms, peakMb: Number(out.trim()) })
+    })
+  })
+}
+
+ensureBuild()
+ensureCliBuild()
+await ours() // builds what is stale, warms the page cache
+const mine: Run[] = []
+const bare: Run[] = []
+for (let round = 0; round < RUNS; round++) {
+  if (round % 2 === 1) bare.push(await baseline())
+  mine.push(await ours())
+  if (round % 2 === 0) bare.push(await baseline())
+}
+const show = (runs: Run[]) =>
+  `${median(runs.map((r) => r.ms)).toFixed(0)} ms (${runs.map((r) => r.ms.toFixed(0)).join(', ')}), peak ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB`
+console.log(`${(statSync(file).size / 1e6).toFixed(0)} MB session, ${RUNS} runs each, medians:`)
+console.log(`  serve until ready: ${show(mine)}`)
+console.log(`  baseline bare streaming parse, a process: ${show(bare)}`)
+console.log(
+  `  ratio time ${(median(mine.map((r) => r.ms)) / median(bare.map((r) => r.ms))).toFixed(2)}, memory ${(median(mine.map((r) => r.peakMb)) / median(bare.map((r) => r.peakMb))).toFixed(2)} (targets ≤ 1.5, ≤ 1.5)`
+)
+rmSync(base, { recursive: true, force: true })
