@@ -14,12 +14,14 @@
 //      they are (Claude Code's one-record-per-block messages become consecutive records, which
 //      the context builder merges back into one message per turn of the API, tool calls and
 //      results paired), branch summaries and custom messages as ours. Records the tool did not
-//      send the model (progress, attachments, sub-agent transcripts) are not in the path.
+//      send the model (progress, attachments, sub-agent transcripts) are not in the path; a note
+//      a reader made of a message the tool sent (details.sentAs) is that message again.
 import type { Json } from './json'
 import { isObject, stringOrNull } from './json'
 import { PI_COMPACTION_TYPE } from './foreign/pi'
 import { SessionStore } from './store'
 import type { SessionTree, TreeRecord } from './tree'
+import { MessageContent } from '../../shared/messages'
 
 export interface ContinueOrigin {
   file: string
@@ -120,10 +122,20 @@ function write(store: SessionStore, r: TreeRecord): void {
         ...(r.details !== undefined ? { details: r.details } : {})
       })
       return
-    case 'custom_message':
+    case 'custom_message': {
       if (r.customType === PI_COMPACTION_TYPE) {
         // pi sends a compaction's summary as a user message, not as a harness note.
         store.appendMessage({ role: 'user', content: r.content }, { isMeta: true })
+        return
+      }
+      // A note a reader made of a user message the tool sent as it was (Claude Code's command
+      // output, its interrupt markers): sent so again.
+      const sentAs = sentAsOf(r.details)
+      if (sentAs !== null) {
+        store.appendMessage(
+          { role: 'user', content: sentAs },
+          { isMeta: true, timestamp: r.timestamp }
+        )
         return
       }
       store.appendCustomMessage({
@@ -132,5 +144,12 @@ function write(store: SessionStore, r: TreeRecord): void {
         content: r.content,
         ...(r.details !== undefined ? { details: r.details } : {})
       })
+    }
   }
+}
+
+function sentAsOf(details: unknown): MessageContent | null {
+  const sent = isObject(details) ? details.sentAs : undefined
+  const parsed = MessageContent.safeParse(sent)
+  return sent !== undefined && parsed.success ? parsed.data : null
 }

@@ -10,6 +10,7 @@ import { openRegularFile, readRegularText } from '../os/read-regular-file'
 import { claudeCode } from './foreign/claude-code'
 import { ohMyPi } from './foreign/oh-my-pi'
 import { pi } from './foreign/pi'
+import { addMapped } from './foreign/raw'
 import type {
   ForeignBackups,
   ForeignFormatName,
@@ -172,7 +173,7 @@ export class SessionBuilder {
 
   private readonly emit = (record: unknown, line: number): void => {
     this.lines.push(line)
-    this.tree.addRecord(record)
+    addMapped(this.tree, record)
   }
 
   problems(): LoadProblem[] {

@@ -456,6 +456,30 @@ export class SessionTree {
     const children = this.waiting.get(parentUuid)
     if (children === undefined) return
     this.waiting.delete(parentUuid)
+    this.adopt(p, parentUuid, children)
+  }
+
+  /**
+   * Another tool's record the tree does not draw (a link of its chain: an attachment, a model
+   * change; foreign/parents.ts) came after nodes that named it as their parent: they hang from
+   * `parent`, the drawn record it stands for, as later children of it do (after the children it
+   * has). A root when `parent` is null; still waiting when `parent` has not come either.
+   */
+  standFor(id: string, parent: string | null): void {
+    const children = this.waiting.get(id)
+    if (children === undefined) return
+    this.waiting.delete(id)
+    this.cachedPath = null
+    this.cachedLeaves = null
+    if (parent === null) return
+    const p = this.ordinal(parent)
+    if (p >= 0) return this.adopt(p, id, children)
+    const list = this.waiting.get(parent)
+    if (list === undefined) this.waiting.set(parent, children)
+    else list.push(...children)
+  }
+
+  private adopt(p: number, parentUuid: string, children: readonly number[]): void {
     for (const child of children) {
       if (this.treeOf(child) === this.treeOf(p)) {
         this.problem(
@@ -580,8 +604,9 @@ export function typedPrompt(r: TreeRecord): string | null {
   return text === '' ? null : text
 }
 
-/** The typed text of a user message, without system reminders. */
+/** The typed text of a user message, without system reminders (as its tool shows it: typedText). */
 export function promptText(r: UserRecord): string {
+  if (typeof r.typedText === 'string') return r.typedText.trim()
   const text = contentText(r.message.content)
   // The check first: most prompts hold no reminder, and a replace copies the whole text.
   return (text.includes('<system-reminder>') ? text.replace(SYSTEM_REMINDER, '') : text).trim()

@@ -7,8 +7,9 @@
 //   summary; pi: session_info name; oh-my-pi: its title slot, header title, title_change), else
 //   null: the list then shows the first prompt.
 // - prompts: the prompts a person typed, on every branch (a rewind's abandoned prompts count:
-//   they were typed). Not prompts: tool results, harness messages (isMeta, compact summaries),
-//   slash commands and their output, sub-agent (sidechain) records.
+//   they were typed), by the rule the tree counts them with (each reader's: a Claude Code
+//   record is one when Claude Code's /rewind list shows it, typedInClaudeCode), so the list and
+//   the graph agree. Not prompts: tool results, harness messages, sub-agent records.
 // - lastActivity: the latest record timestamp.
 // - changed (our sessions): each path the file_change records name, with its latest change time,
 //   for the rewind's check of what other sessions changed (rewind/other-sessions.ts).
@@ -22,6 +23,8 @@ import {
   promptText,
   sessionHeaderOf
 } from '../session/tree'
+import { typedInClaudeCode } from '../session/foreign/claude-code'
+import { typedInPi } from '../session/foreign/pi'
 import type { SessionSource } from './homes'
 
 export interface FileSummary {
@@ -157,37 +160,6 @@ function addOurs(s: FileSummary, v: Json, first: boolean): void {
   if (node?.type === 'user' && isPrompt(node)) countPrompt(s, promptText(node))
 }
 
-/**
- * Claude Code logs slash commands and what they print as user records. A built-in command that
- * runs locally (/clear, /compact, /model…) and printed output are no prompts; a custom command
- * (.claude/commands/) expands into a prompt to the model, and is one.
- */
-const LOCAL_OUTPUT = /^<(local-command-stdout|local-command-stderr|local-command-caveat)>/
-const COMMAND_NAME = /<command-name>\/?([^<\s]+)<\/command-name>/
-const LOCAL_COMMANDS = new Set(
-  (
-    'add-dir agents bashes clear compact config context cost doctor exit export help hooks ide ' +
-    'login logout mcp memory model output-style permissions privacy-settings quit release-notes ' +
-    'resume rewind status statusline terminal-setup theme todos upgrade usage vim'
-  ).split(' ')
-)
-
-const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/
-
-function isLocalCommand(text: string): boolean {
-  if (LOCAL_OUTPUT.test(text)) return true
-  const name = COMMAND_NAME.exec(text)?.[1]
-  return name !== undefined && LOCAL_COMMANDS.has(name)
-}
-
-/** A custom command as the user typed it (`/name args`), any other prompt as it is. */
-function typedText(text: string): string {
-  const name = COMMAND_NAME.exec(text)?.[1]
-  if (name === undefined) return text
-  const args = COMMAND_ARGS.exec(text)?.[1]?.trim() ?? ''
-  return args === '' ? `/${name}` : `/${name} ${args}`
-}
-
 function addClaudeCode(s: FileSummary, v: Json): void {
   s.sessionId ??= stringOrNull(v.sessionId)
   s.cwd ??= stringOrNull(v.cwd)
@@ -200,13 +172,9 @@ function addClaudeCode(s: FileSummary, v: Json): void {
     case 'summary':
       return setTitle(s, v.summary, 1)
     case 'user': {
-      if (v.isSidechain === true) return
-      if (v.isMeta === true || v.isCompactSummary === true || v.isVisibleInTranscriptOnly === true)
-        return
-      const node = conversationNodeOf(v)
-      if (node?.type !== 'user' || !isPrompt(node)) return
-      const text = promptText(node)
-      if (!isLocalCommand(text)) countPrompt(s, typedText(text))
+      // The reader's rule: what the tree draws as a prompt is what is counted here.
+      const typed = typedInClaudeCode(v)
+      if (typed !== null) countPrompt(s, typed)
       return
     }
   }
@@ -228,22 +196,11 @@ function addPi(s: FileSummary, v: Json): void {
     case 'session_info':
       return setTitle(s, v.name, 3)
     case 'message': {
-      const message = isObject(v.message) ? v.message : null
-      if (message?.role !== 'user') return
-      const text = piText(message.content).trim()
-      if (text !== '') countPrompt(s, text)
+      const typed = typedInPi(v)
+      if (typed !== null) countPrompt(s, typed)
       return
     }
   }
-}
-
-function piText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  return content
-    .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text as string)
-    .join('\n\n')
 }
 
 /**
