@@ -3,7 +3,12 @@
 // sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
 import { MAX_LISTED_PROBLEMS } from '../../core/session/problems'
-import { contentText, typedPrompt, type TreeRecord } from '../../core/session/tree'
+import {
+  contentText,
+  isCompactionRecord,
+  typedPrompt,
+  type TreeRecord
+} from '../../core/session/tree'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import { shownOneLine } from '../../shared/shown-text'
@@ -414,6 +419,12 @@ function printableDescription(r: TreeRecord, prompt = typedPrompt(r), shown?: st
  * (oneLine), when already made.
  */
 function describe(r: TreeRecord, prompt = typedPrompt(r), shown?: string): string {
+  // Another tool's compaction (its summary a user record or a note of ours) is one as ours is.
+  if (r.type !== 'compaction' && isCompactionRecord(r)) {
+    const text =
+      r.type === 'user' ? r.message.content : r.type === 'custom_message' ? r.content : ''
+    return `compaction: ${oneLine(contentText(text), 60)}`
+  }
   switch (r.type) {
     case 'user': {
       if (prompt !== null) return `prompt: ${shown ?? oneLine(prompt, PROMPT_WIDTH)}`

@@ -18,9 +18,8 @@
 //      a reader made of a message the tool sent (details.sentAs) is that message again.
 import type { Json } from './json'
 import { isObject, stringOrNull } from './json'
-import { PI_COMPACTION_TYPE } from './foreign/pi'
 import { SessionStore } from './store'
-import type { SessionTree, TreeRecord } from './tree'
+import { PI_COMPACTION_TYPE, isCompactionRecord, type SessionTree, type TreeRecord } from './tree'
 import { MessageContent } from '../../shared/messages'
 
 export interface ContinueOrigin {
@@ -62,7 +61,7 @@ export function contextPath(tree: SessionTree, at: string | null): TreeRecord[] 
   const path = tree.pathTo(at)
   let cut = -1
   for (let i = path.length - 1; i >= 0 && cut === -1; i--) {
-    if (isCompaction(path[i] as TreeRecord)) cut = i
+    if (isCompactionRecord(path[i] as TreeRecord)) cut = i
   }
   if (cut === -1) return path
   const compaction = path[cut] as TreeRecord
@@ -73,13 +72,6 @@ export function contextPath(tree: SessionTree, at: string | null): TreeRecord[] 
   const to = kept.to === null ? cut - 1 : indexOf(kept.to)
   const preserved = from === -1 || to < from || to >= cut ? [] : path.slice(from, to + 1)
   return [compaction, ...preserved, ...path.slice(cut + 1)]
-}
-
-function isCompaction(r: TreeRecord): boolean {
-  return (
-    (r.type === 'user' && (r as Json).isCompactSummary === true) ||
-    (r.type === 'custom_message' && r.customType === PI_COMPACTION_TYPE)
-  )
 }
 
 /** The records a compaction kept verbatim after its summary: [from, to] uuids on the path. */

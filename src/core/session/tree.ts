@@ -58,6 +58,22 @@ export interface TreeProblem {
 /** The custom_message type oh-my-pi's rewind writes after its branch_summary. */
 export const REWIND_REPORT_TYPE = 'rewind-report'
 
+/** The custom_message type a pi or oh-my-pi compaction is drawn as (foreign/pi.ts). */
+export const PI_COMPACTION_TYPE = 'pi:compaction'
+
+/**
+ * A compaction: ours (a compaction record), or another tool's as its reader draws it: Claude
+ * Code's summary (a user record, isCompactSummary) or pi's (a custom_message pi:compaction).
+ */
+export function isCompactionRecord(record: TreeRecord): boolean {
+  return (
+    record.type === 'compaction' ||
+    (record.type === 'user' &&
+      (record as { isCompactSummary?: unknown }).isCompactSummary === true) ||
+    (record.type === 'custom_message' && record.customType === PI_COMPACTION_TYPE)
+  )
+}
+
 /**
  * The hidden note a turn stopped before the model answered ends with (agent.ts): without it the
  * log of such a turn would read like one whose model call failed.
@@ -346,7 +362,7 @@ export class SessionTree {
     return this.fileChangesOf.get(checkpointUuid) ?? []
   }
 
-  /** Branch summaries, rewind reports and compactions, in file order. */
+  /** Branch summaries, rewind reports and compactions (another tool's too), in file order. */
   summaries(): SummaryEntry[] {
     return this.summaryList
   }
@@ -411,7 +427,9 @@ export class SessionTree {
     if (
       record.type === 'branch_summary' ||
       record.type === 'custom_message' ||
-      record.type === 'compaction'
+      record.type === 'compaction' ||
+      (record.type === 'user' &&
+        (record as { isCompactSummary?: unknown }).isCompactSummary === true)
     )
       this.recordSummary(record)
   }
@@ -559,13 +577,20 @@ export class SessionTree {
         kind: 'branch_summary',
         details: node.details
       })
-    } else if (node.type === 'compaction') {
+    } else if (isCompactionRecord(node)) {
       this.summaryList.push({
         uuid: node.uuid,
         fromId: node.parentUuid ?? 'root',
-        summary: node.summary,
+        summary:
+          node.type === 'compaction'
+            ? node.summary
+            : node.type === 'user'
+              ? contentText(node.message.content)
+              : node.type === 'custom_message'
+                ? contentText(node.content)
+                : '',
         kind: 'compaction',
-        details: node.details
+        details: 'details' in node ? node.details : undefined
       })
     } else if (node.type === 'custom_message' && node.customType === REWIND_REPORT_TYPE) {
       this.summaryList.push({

@@ -19,7 +19,7 @@
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
-import { conversationNodeOf, typedPrompt } from '../tree'
+import { PI_COMPACTION_TYPE, conversationNodeOf, typedPrompt } from '../tree'
 import { ParentResolver } from './parents'
 import { foreignRecord } from './raw'
 import type { Emit, ForeignFormatName, ForeignMapper, ForeignReader, SubagentRun } from './types'
@@ -51,9 +51,6 @@ export function typedInPi(v: Json): string | null {
   const node = mapped === null ? null : conversationNodeOf(mapped)
   return node === null ? null : typedPrompt(node)
 }
-
-/** The custom_message type a pi or oh-my-pi compaction is drawn as. */
-export const PI_COMPACTION_TYPE = 'pi:compaction'
 
 export class PiMapper implements ForeignMapper {
   readonly problems = new ProblemLog()
