@@ -82,7 +82,7 @@ export async function rewindForeign(options: ForeignRewindOptions): Promise<numb
       return 0
     }
     const result = await space.engine.apply(plan)
-    printResult(options, result, skipped, index)
+    printResult(options, result, skipped, index, unbackedOf(plan))
     return skipped.length > 0 ? 1 : 0
   } catch (error) {
     sayError(`rewind: ${(error as Error).message}`)
@@ -121,32 +121,44 @@ function printPlan(
   const paths = (action: 'restore' | 'delete' | 'recreate') =>
     plan.files.filter((f) => f.action === action).map((f) => f.path)
   const lists = { restore: paths('restore'), delete: paths('delete'), recreate: paths('recreate') }
+  const outsideChanges = unbackedOf(plan)
   if (options.json) {
-    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges: [], skipped })))
+    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges, skipped })))
     return
   }
-  printLists(lists)
+  printLists(lists, new Set(outsideChanges))
   for (const file of plan.files) {
     const diff = file.diff ?? diffOf(file.path)
     if (diff !== '') say(maskSecrets(diff))
+  }
+  if (outsideChanges.length > 0) {
+    say(
+      `${outsideChanges.length} file(s) hold what no backup of Claude Code holds (changed by hand, or as its last turn left them): the restore would replace it (\`rewind --undo\` brings it back).`
+    )
   }
   say(
     `Dry run: nothing was changed. This would put the files back as Claude Code's backups say they were before prompt ${index}.`
   )
 }
 
+/** The files whose content now no backup of the tool holds (a hand edit, its last turn's). */
+function unbackedOf(plan: RewindPlan): string[] {
+  return plan.files.filter((f) => f.outsideChange).map((f) => f.path)
+}
+
 function printResult(
   options: ForeignRewindOptions,
   result: RewindResult,
   skipped: SkippedFile[],
-  index: number | 'undo' | 'redo'
+  index: number | 'undo' | 'redo',
+  outsideChanges: string[] = []
 ): void {
   const lists = { restore: result.restored, delete: result.deleted, recreate: result.recreated }
   if (options.json) {
-    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges: [], skipped })))
+    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges, skipped })))
     return
   }
-  printLists(lists)
+  printLists(lists, new Set(outsideChanges))
   if (index === 'undo' || index === 'redo') {
     say(
       index === 'undo'
@@ -164,8 +176,12 @@ function printResult(
   say(`Restored the files to before prompt ${index}. \`rewind --undo\` reverses it.`)
 }
 
-function printLists(lists: { restore: string[]; delete: string[]; recreate: string[] }): void {
-  for (const path of lists.restore) say(`  ⎿ restore ${path}`)
-  for (const path of lists.delete) say(`  ⎿ delete (did not exist then) ${path}`)
+function printLists(
+  lists: { restore: string[]; delete: string[]; recreate: string[] },
+  unbacked: ReadonlySet<string> = new Set()
+): void {
+  const mark = (path: string) => (unbacked.has(path) ? ' (what it holds now is in no backup)' : '')
+  for (const path of lists.restore) say(`  ⎿ restore ${path}${mark(path)}`)
+  for (const path of lists.delete) say(`  ⎿ delete (did not exist then) ${path}${mark(path)}`)
   for (const path of lists.recreate) say(`  ⎿ recreate ${path}`)
 }

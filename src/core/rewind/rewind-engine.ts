@@ -130,6 +130,11 @@ export interface RewindPlan {
 export interface ExternalTarget {
   path: string
   target: string | null
+  /**
+   * The sha256 of every content of the file the source holds, asked only for a file the restore
+   * changes: what it has now is none of them (a hand edit), its preview says so (outsideChange).
+   */
+  held?: () => ReadonlySet<string>
 }
 
 export interface PlanOptions {
@@ -1017,7 +1022,10 @@ export class RewindEngine {
         seen: have,
         seenStamp:
           file === null ? null : { stamp: file.stamp, settled: file.settled, mode: file.mode },
-        outsideChange: t.expected !== undefined && have !== t.expected,
+        outsideChange:
+          t.held !== undefined
+            ? have !== null && !t.held().has(have)
+            : t.expected !== undefined && have !== t.expected,
         diff: eager ? unifiedDiff(t.path, current, content) : null
       })
     }

@@ -9,11 +9,11 @@
 // What it adds over our sessions: sub-agent runs (drawn as collapsible nodes), the lines of the
 // file (the inspector's raw view), the tool's own backups (turn diffs, rescue restores), and the
 // timeline of rescue restores kept in the companion log (companion-log.ts).
-import { join } from 'node:path'
 import type { AppInfo } from '../../shared/views'
+import type { ContentSource } from '../rewind/content-source'
 import type { RewindEngine } from '../rewind/rewind-engine'
 import {
-  ClaudeCodeBackups,
+  backupSource,
   openRescue,
   rescueRefusal,
   type RescueSpace,
@@ -40,7 +40,7 @@ export class ViewedSession {
   private grewAt: number | null = null
   /** Tells the follower once the writer has been quiet for writerQuietMs (see writerAtWork). */
   private quietTimer: NodeJS.Timeout | null = null
-  private backupFolder: ClaudeCodeBackups | null = null
+  private backupFolder: ContentSource | null = null
   /** Lines that could not be read as JSON (the builder's problems are the records'). */
   private parseProblems: ProblemLog
   /** problemsNotice's last answer, and what it was made from. */
@@ -234,9 +234,7 @@ export class ViewedSession {
   readBackup(ref: string): Buffer {
     const backups = this.builder.backups
     if (backups === null) throw new Error(`${this.format} keeps no backups of the files it changes`)
-    this.backupFolder ??= new ClaudeCodeBackups(
-      join(this.dirs.claudeHome, 'file-history', backups.sessionId)
-    )
+    this.backupFolder ??= backupSource(backups.store, this.dirs.claudeHome)
     return this.backupFolder.read(ref)
   }
 

@@ -68,13 +68,22 @@ export interface SubagentRun {
 
 /**
  * A format's file backups (Claude Code's file-history), as the rescue restore reads them. A ref
- * is the backup's file name in the format's backup folder; null means the file did not exist.
+ * names one file's content in the store; null means the file did not exist.
  */
 export interface ForeignBackups {
-  /** The folder name the backups of this session are kept in (its session id). */
-  readonly sessionId: string
-  /** Each tracked file as the snapshot taken before `promptUuid` lists it; undefined: no snapshot. */
-  before(promptUuid: string): ReadonlyMap<string, string | null> | undefined
-  /** Each tracked file's first backup: its content before the session first changed it. */
-  firstBackups(): ReadonlyMap<string, string | null>
+  readonly store: BackupStore
+  /**
+   * Each file the backups track, with what a restore to before `promptUuid` gives it, as the
+   * tool's own restore would; or why the tool kept no point to restore to there.
+   */
+  restoreTo(promptUuid: string): RestorePoint
+  /** The refs of every version of `path` the backups hold (what a restore could give back). */
+  versions(path: string): readonly string[]
 }
+
+export type RestorePoint = { files: ReadonlyMap<string, string | null> } | { refused: string }
+
+/** Where a format's refs are read. */
+export type BackupStore =
+  /** `<claude home>/file-history/<sessionId>/`: a ref is a backup's file name. */
+  { kind: 'claude-code-file-history'; sessionId: string }
