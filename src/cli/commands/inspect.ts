@@ -1,5 +1,6 @@
 // `rewind-studio inspect FILE [--json]`: prints a session's tree, read-only. Reads our sessions,
-// Claude Code transcripts, pi and oh-my-pi sessions (mapped onto the same tree model), with their
+// other tools' sessions (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode: mapped onto
+// the same tree model; an OpenCode session by its locator `<opencode.db>#<id>`), with their
 // sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
 import { MAX_LISTED_PROBLEMS } from '../../core/session/problems'

@@ -1,13 +1,15 @@
 // A rescue restore: another tool's session's files put back as that tool's own backups say they
-// were before one of its prompts (Claude Code's file-history), through the one rewind engine (same preview, journal, safety and undo as
+// were before one of its prompts (Claude Code's file-history, Gemini CLI's checkpoints,
+// OpenCode's snapshots), through the one rewind engine (same preview, journal, safety and undo as
 // our rewinds) with the tool's store as the content source. The session file and the tool's
 // folders are only read; the record of the restore, its journal and the backups of what it
 // overwrote go to the companion log in our data home (companion-log.ts).
 //
 // Which files, and to what: what the tool's own restore to that point would give each file, as
 // its reader says (ForeignBackups.restoreTo: for Claude Code every file it tracked, a file first
-// tracked later deleted, hand edits and all, as Claude Code's own "Restore code" deletes it), and
-// never a file the tool did not back up:
+// tracked later deleted as Claude Code deletes it; for Gemini CLI the files of the turn's first
+// checkpoint; for OpenCode the files the later steps' patches name, from the snapshot before
+// them), and never a file the tool did not back up:
 // - each path is relative to the session's recorded cwd (or absolute inside it) and is rebased
 //   onto the folder restored into; a path that leaves it, or lies in a .git folder, refuses the
 //   whole restore before anything changes, naming the path;
@@ -16,47 +18,22 @@
 // - a file whose content now no backup of the tool holds (a hand edit, or the tool's own last
 //   write, which none of them keeps) is marked in the preview (`outsideChange`): the restore
 //   deletes or overwrites what only this restore's undo will hold.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync
-} from 'node:fs'
-import { dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs'
+import { isAbsolute, join, relative, sep } from 'node:path'
 import { BlobStore, sha256 } from '../files/blob-store'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { isBackupName } from '../session/foreign/claude-code-history'
+import { GitObjectError, GitObjects, isSha } from '../session/foreign/git-objects'
 import type { BackupStore, ForeignBackups } from '../session/foreign/types'
 import type { LoadedSession } from '../session/load'
-import { encodeCwd } from '../session/paths'
 import { CompanionLog } from './companion-log'
 import { type ContentSource, ContentMissingError } from './content-source'
 import { type ExternalTarget, type RewindPlan, RewindEngine, RewindError } from './rewind-engine'
 import { checkedPath } from './workspace-files'
+import { TOOL_NAMES } from '../../shared/views'
 
 /** What a rescue restore reads of a foreign session: its tree (header, prompts) and backups. */
 export type RescuedSession = Pick<LoadedSession, 'format' | 'tree' | 'backups'>
-
-/**
- * Whether `file` lies in the folder where Claude Code keeps the sessions of `cwd`
- * (`<claude home>/projects/<cwd with every non-alphanumeric character as ->/`), compared through
- * realpath. Only there does a transcript's recorded cwd say where to restore: a file from
- * anywhere else says whatever its author wrote.
- */
-export function isClaudeSessionFileOf(home: string, file: string, cwd: string): boolean {
-  if (cwd === '') return false
-  try {
-    return (
-      dirname(realpathSync.native(file)) ===
-      realpathSync.native(join(home, 'projects', encodeCwd(cwd)))
-    )
-  } catch {
-    return false
-  }
-}
 
 /** A session id as a folder name: nothing that could climb out of file-history/. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
@@ -134,14 +111,48 @@ export class ClaudeCodeBackups implements ContentSource {
 
 const stemOf = (ref: string) => ref.slice(0, ref.lastIndexOf('@v'))
 
+/** A git object store's files (Gemini CLI's checkpoints, OpenCode's snapshots): a ref is a blob. */
+export class GitBackups implements ContentSource {
+  private readonly objects: GitObjects
+  private readonly hashes = new Map<string, string>()
+
+  constructor(readonly gitDir: string) {
+    this.objects = new GitObjects(gitDir)
+  }
+
+  read(ref: string): Buffer {
+    if (!isSha(ref))
+      throw new ContentMissingError(`${JSON.stringify(ref)} names no file in ${this.gitDir}`)
+    try {
+      return this.objects.blob(ref)
+    } catch (error) {
+      if (error instanceof GitObjectError) throw new ContentMissingError(error.message)
+      throw new ContentMissingError(
+        `its snapshot in ${this.gitDir} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`
+      )
+    }
+  }
+
+  hashOf(ref: string): string {
+    let hash = this.hashes.get(ref)
+    if (hash === undefined) {
+      hash = sha256(this.read(ref))
+      this.hashes.set(ref, hash)
+    }
+    return hash
+  }
+}
+
 /**
  * Where a session's refs are read: Claude Code's folder in the Claude home discovery knows
- * (never one a transcript names).
+ * (never one a transcript names), or the git store the reader found beside the session.
  */
 export function backupSource(store: BackupStore, claudeHome: string): ContentSource {
   switch (store.kind) {
     case 'claude-code-file-history':
       return new ClaudeCodeBackups(join(claudeHome, 'file-history', store.sessionId))
+    case 'git':
+      return new GitBackups(store.gitDir)
   }
 }
 
@@ -208,7 +219,7 @@ export async function planRescue(
   const cwd = loaded.tree.header?.cwd ?? ''
   const root = space.engine.root
   const targets: ExternalTarget[] = []
-  const tool = 'Claude Code'
+  const tool = TOOL_NAMES[loaded.format]
   for (const [path, target] of point.files) {
     targets.push({
       path: rebased(path, cwd, root, tool),
@@ -261,7 +272,7 @@ export function rescueRefusal(loaded: RescuedSession): RewindError | null {
   const backups = loaded.backups
   if (backups === null) {
     return new RewindError(
-      `${loaded.format} keeps no backups of the files it changes: there is nothing to restore from. Nothing was changed.`,
+      `${TOOL_NAMES[loaded.format]} keeps no backups of the files it changes: there is nothing to restore from. Nothing was changed.`,
       'not_found'
     )
   }

@@ -1,5 +1,5 @@
 // Continue in Rewind Studio: a new session of ours whose records are the path to a node of a
-// foreign session (Claude Code, pi, oh-my-pi), converted to our format, so the agent carries the
+// foreign session (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode), converted to our format, so the agent carries the
 // conversation on. The foreign file is only read; the new session's header names where it came
 // from (`continuedFrom`: file, format, session id, node). Files are not touched.
 //

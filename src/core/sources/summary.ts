@@ -24,6 +24,8 @@ import {
   sessionHeaderOf
 } from '../session/tree'
 import { typedInClaudeCode } from '../session/foreign/claude-code'
+import { typedInCodex } from '../session/foreign/codex'
+import { typedInGemini } from '../session/foreign/gemini-cli'
 import { typedInPi } from '../session/foreign/pi'
 import type { SessionSource } from './homes'
 
@@ -135,7 +137,47 @@ export function addRecord(s: FileSummary, source: SessionSource, value: unknown)
     case 'pi':
     case 'oh-my-pi':
       return addPi(s, value)
+    case 'codex':
+      return addCodex(s, value, first)
+    case 'gemini-cli':
+      return addGemini(s, value, first)
+    case 'opencode':
+      // Its sessions are rows of a database, summarized by its reader (foreign/opencode.ts).
+      return
   }
+}
+
+/** Codex CLI: the session_meta line, then response items (typedInCodex says which are prompts). */
+function addCodex(s: FileSummary, v: Json, first: boolean): void {
+  const payload = isObject(v.payload) ? v.payload : null
+  if (first && v.type === 'session_meta' && payload !== null) {
+    s.sessionId ??= stringOrNull(payload.id)
+    s.cwd ??= stringOrNull(payload.cwd)
+    s.createdAt ??= stringOrNull(payload.timestamp)
+    return
+  }
+  const typed = typedInCodex(v)
+  if (typed !== null) countPrompt(s, typed)
+}
+
+/**
+ * Gemini CLI: a header, then messages (typedInGemini) and `$set` updates; its cwd is the
+ * project's (discovery reads it beside the chats), the file names none.
+ */
+function addGemini(s: FileSummary, v: Json, first: boolean): void {
+  if (first) {
+    s.sessionId ??= stringOrNull(v.sessionId)
+    s.createdAt ??= stringOrNull(v.startTime)
+    s.lastActivity = later(s.lastActivity, v.lastUpdated)
+    return
+  }
+  const set = isObject(v.$set) ? v.$set : null
+  if (set !== null) {
+    s.lastActivity = later(s.lastActivity, set.lastUpdated)
+    return
+  }
+  const typed = typedInGemini(v)
+  if (typed !== null) countPrompt(s, typed)
 }
 
 function addOurs(s: FileSummary, v: Json, first: boolean): void {

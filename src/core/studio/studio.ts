@@ -929,7 +929,7 @@ export class Studio {
           'not_found',
           source === 'rewind-studio'
             ? `${file} is a Rewind Studio session: open it by its id.`
-            : `${file} is no session file in a folder where Claude Code, pi or oh-my-pi keep theirs: only those are opened. Nothing was opened.`
+            : `${file} is no session where Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI or OpenCode keep theirs: only those are opened. Nothing was opened.`
         )
       }
       let viewed: ViewedSession

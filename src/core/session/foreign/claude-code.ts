@@ -56,7 +56,9 @@ export const claudeCode: ForeignReader = {
   format: 'claude-code',
   detect: looksLikeClaudeCode,
   mapper: (sidecars) => new ClaudeCodeMapper(sidecars),
-  sidecarDir: (file) => join(dirname(file), basename(file, '.jsonl'), 'subagents')
+  sidecarDir: (file) => join(dirname(file), basename(file, '.jsonl'), 'subagents'),
+  keeps:
+    'Claude Code keeps only the content before each change: files go back to how they were before a prompt; how a turn left them was never saved.'
 }
 
 export function looksLikeClaudeCode(values: readonly unknown[]): boolean {

@@ -24,7 +24,8 @@ export const ohMyPi: ForeignReader = {
     (isTitleSlot(values[0]) && looksLikePi(values[1])) ||
     (looksLikePi(values[0]) && typeof (values[0] as { title?: unknown }).title === 'string'),
   mapper: (sidecars) => new OhMyPiMapper(sidecars),
-  sidecarDir: (file) => join(dirname(file), basename(file, '.jsonl'))
+  sidecarDir: (file) => join(dirname(file), basename(file, '.jsonl')),
+  keeps: 'oh-my-pi keeps no backups of the files it changes: there is nothing to restore them from.'
 }
 
 function isTitleSlot(v: unknown): boolean {

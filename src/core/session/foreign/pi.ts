@@ -27,7 +27,8 @@ import type { Emit, ForeignFormatName, ForeignMapper, ForeignReader, SubagentRun
 export const pi: ForeignReader = {
   format: 'pi',
   detect: (values) => looksLikePi(values[0]),
-  mapper: () => new PiMapper('pi')
+  mapper: () => new PiMapper('pi'),
+  keeps: 'pi keeps no backups of the files it changes: there is nothing to restore them from.'
 }
 
 export function looksLikePi(first: unknown): boolean {
