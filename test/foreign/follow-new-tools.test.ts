@@ -4,7 +4,7 @@
 // changes (StoreTail). The sessions are the real tools' (test/fixtures/<tool>), cut where a prompt
 // starts and written on by a child, as the tool itself would.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { codex } from '../../src/core/session/foreign/codex'
@@ -12,7 +12,7 @@ import { geminiCli } from '../../src/core/session/foreign/gemini-cli'
 import { openCode } from '../../src/core/session/foreign/opencode'
 import type { ForeignReader } from '../../src/core/session/foreign/types'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
-import { TOOL_FIXTURES, codexHome, geminiHome } from './tool-homes'
+import { codexHome, geminiHome, openCodeJsonHome } from './tool-homes'
 
 const viewed: ViewedSession[] = []
 afterEach(() => {
@@ -71,48 +71,12 @@ describe('another tool writing the session shown', () => {
   })
 
   it('OpenCode: the messages it adds to its store', async () => {
-    // OpenCode's JSON storage (what its versions before the database wrote, the same objects
-    // as its export), laid out from the real export of a session: its session file, then each
-    // message with its parts, written as OpenCode writes them.
-    const exported = JSON.parse(
-      readFileSync(
-        join(TOOL_FIXTURES, 'opencode', 'export-ses_dcbdb4ef9ffewnZlETLnMy6hQS.json'),
-        'utf8'
-      )
-    ) as {
-      info: { id: string; projectID: string }
-      messages: { info: { id: string }; parts: { id: string }[] }[]
-    }
-    const storage = join(codexHome().base, 'opencode', 'storage')
-    const sessionFile = join(
-      storage,
-      'session',
-      exported.info.projectID,
-      `${exported.info.id}.json`
-    )
-    mkdirSync(join(storage, 'session', exported.info.projectID), { recursive: true })
-    writeFileSync(sessionFile, JSON.stringify(exported.info))
-    const write = (m: (typeof exported.messages)[number]) => {
-      const files: [string, string][] = [
-        [join(storage, 'message', exported.info.id, `${m.info.id}.json`), JSON.stringify(m.info)],
-        ...m.parts.map((p): [string, string] => [
-          join(storage, 'part', m.info.id, `${p.id}.json`),
-          JSON.stringify(p)
-        ])
-      ]
-      // Parts first, then the message that lists them, each file whole.
-      fromChild(
-        'const fs=require("fs"),p=require("path");for(const [f,t] of JSON.parse(process.argv[1]).reverse()){fs.mkdirSync(p.dirname(f),{recursive:true});fs.writeFileSync(f,t)}',
-        JSON.stringify(files)
-      )
-    }
-    const firstTurn = exported.messages.findIndex(
-      (m, i) => i > 0 && (m.info as { role?: string }).role === 'user'
-    )
-    exported.messages.slice(0, firstTurn).forEach(write)
-    const session = follow(sessionFile, openCode, join(storage, '..', 'rs'))
+    const base = codexHome().base
+    const oc = openCodeJsonHome(join(base, 'ws'), join(base, 'opencode'))
+    oc.messages.slice(0, oc.secondTurn).forEach(oc.write)
+    const session = follow(oc.sessionFile, openCode, join(base, 'rs'))
     expect(prompts(session)).toEqual(['"write the config"'])
-    exported.messages.slice(firstTurn).forEach(write)
+    oc.messages.slice(oc.secondTurn).forEach(oc.write)
     await expect
       .poll(() => prompts(session), { timeout: 10_000 })
       .toEqual(['"write the config"', '"change the mode"'])

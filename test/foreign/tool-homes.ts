@@ -3,8 +3,10 @@
 // home. Text files (rollouts, chats, a project root, checkpoints) are rewritten as if the session
 // had run in the copy of its workspace; OpenCode's database cannot be (it is only read here), so
 // its sessions keep the folder they ran in and a restore names the copy with --cwd.
+import { spawnSync } from 'node:child_process'
 import {
   cpSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -14,7 +16,7 @@ import {
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 
 export const TOOL_FIXTURES = resolve(import.meta.dirname, '../fixtures')
@@ -120,4 +122,56 @@ export function contents(dir: string): Record<string, string> {
       .sort()
       .map((f) => [f, readFileSync(join(dir, f), 'utf8')])
   )
+}
+
+interface ExportedSession {
+  info: { id: string; projectID: string; directory: string }
+  messages: { info: { id: string; role?: string }; parts: { id: string }[] }[]
+}
+
+/**
+ * OpenCode's data home in the JSON storage its versions before the database wrote (the same
+ * objects as its export: storage/session/<project>/<ses>.json, message/<ses>/<msg>.json,
+ * part/<msg>/<prt>.json), laid out from the real export of the first session, as if it had run
+ * in `workspace`, with the real snapshots beside it. `write(m)` writes one message with its
+ * parts from a child process, parts first, each file whole, as OpenCode writes them.
+ */
+export function openCodeJsonHome(workspace: string, dataHome: string) {
+  const exported = JSON.parse(
+    readFileSync(
+      join(TOOL_FIXTURES, 'opencode', 'export-ses_dcbdb4ef9ffewnZlETLnMy6hQS.json'),
+      'utf8'
+    )
+      .split(recorded('opencode'))
+      .join(workspace)
+  ) as ExportedSession
+  cpSync(join(TOOL_FIXTURES, 'opencode', 'opencode-data', 'snapshot'), join(dataHome, 'snapshot'), {
+    recursive: true
+  })
+  const storage = join(dataHome, 'storage')
+  const sessionFile = join(storage, 'session', exported.info.projectID, `${exported.info.id}.json`)
+  mkdirSync(dirname(sessionFile), { recursive: true })
+  writeFileSync(sessionFile, JSON.stringify(exported.info))
+  const write = (m: ExportedSession['messages'][number]) => {
+    const files: [string, string][] = [
+      ...m.parts.map((p): [string, string] => [
+        join(storage, 'part', m.info.id, `${p.id}.json`),
+        JSON.stringify(p)
+      ]),
+      [join(storage, 'message', exported.info.id, `${m.info.id}.json`), JSON.stringify(m.info)]
+    ]
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        'const fs=require("fs"),p=require("path");for(const [f,t] of JSON.parse(process.argv[1])){fs.mkdirSync(p.dirname(f),{recursive:true});fs.writeFileSync(f,t)}',
+        JSON.stringify(files)
+      ],
+      { encoding: 'utf8' }
+    )
+    if (child.status !== 0) throw new Error(child.stderr)
+  }
+  /** Where the second prompt starts: its user message. */
+  const secondTurn = exported.messages.findIndex((m, i) => i > 0 && m.info.role === 'user')
+  return { sessionFile, messages: exported.messages, secondTurn, write }
 }
