@@ -359,6 +359,9 @@ test.describe('sub-agents', () => {
     await expect(turn(page, 'delegate the survey')).toBeVisible()
     const subagent = (title: string) =>
       page.getByRole('group', { name: new RegExp(`^Sub-agent: ${title}`) })
+    // The view may open scrolled to the conversation's tip (the last turn), under which no
+    // sub-agent hangs: the whole graph in view first.
+    await page.getByRole('button', { name: 'Fit View' }).click()
     await expect(subagent('survey A')).toBeVisible()
     await expect(subagent('survey B')).toBeVisible()
     // The conversation stands at the last turn, not in a sub-agent's run.

@@ -40,7 +40,8 @@ import {
   type SettingsUpdate,
   type TimelineEntry,
   type TranscriptEntry,
-  type TranscriptWindow
+  type TranscriptWindow,
+  TOOL_NAMES
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { planRescue } from '../rewind/rescue'
@@ -506,7 +507,7 @@ export class Studio {
               path,
               diff: '',
               outsideChange: false,
-              note: `${viewed?.format ?? 'The tool'} keeps only the content before each change: how this turn left the file was never saved (the next prompt's snapshot would have said).`
+              note: `${viewed === null ? 'The tool' : TOOL_NAMES[viewed.format]} keeps only the content before each change: how this turn left the file was never saved (the next prompt's snapshot would have said).`
             }
           : {
               path,
@@ -1134,7 +1135,7 @@ function turnUsage(records: readonly (TreeRecord | undefined)[]): NodeDetail['us
 }
 
 function foreignReadOnly(viewed: ViewedSession): string {
-  return `This ${viewed.format} session is shown read-only: it is never written. "Continue in Rewind Studio" carries it on as a new session of ours${viewed.hasBackups ? '; "Restore files here" puts its files back from its backups' : ''}.`
+  return `This ${TOOL_NAMES[viewed.format]} session is shown read-only: it is never written. "Continue in Rewind Studio" carries it on as a new session of ours${viewed.hasBackups ? '; "Restore files here" puts its files back from its backups' : ''}.`
 }
 
 /**

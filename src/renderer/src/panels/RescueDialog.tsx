@@ -1,15 +1,13 @@
-// "Restore files here" on a prompt of a Claude Code session: its files as Claude Code's own
-// backups say they were before that prompt. The preview names every file, and every file whose
-// backup is missing (skipped, never restored halfway). Claude Code keeps only the content before
-// each change, so this is the one state it can give back: the dialog says so.
+// "Restore files here" on a prompt of another tool's session (Claude Code, Gemini CLI, OpenCode):
+// its files as that tool's own backups say they were before that prompt. The preview names every
+// file, and every file whose backup is missing (skipped, never restored halfway). What the tool
+// keeps decides what can be given back (Claude Code only the content before each change, Gemini
+// CLI its checkpoints, OpenCode its snapshots): the dialog says so, in the reader's words.
 import { useEffect, useState } from 'react'
 import type { GraphNode } from '../../../shared/views'
 import { applyRescue, loadRescuePreview, type RescuePreviewState } from '../actions/foreign'
 import { Modal } from './Modal'
 import { PreviewList } from './PreviewList'
-
-export const BEFORE_ONLY_NOTE =
-  'Claude Code keeps only the content before each change: files go back to how they were before a prompt; how a turn left them was never saved.'
 
 function RescueBody({ preview }: { preview: RescuePreviewState }) {
   if (preview.state === 'loading') return <p className="muted">Computing what would change…</p>
@@ -44,7 +42,16 @@ function RescueBody({ preview }: { preview: RescuePreviewState }) {
   )
 }
 
-export function RescueDialog({ node, onClose }: { node: GraphNode; onClose: () => void }) {
+export function RescueDialog({
+  node,
+  keeps,
+  onClose
+}: {
+  node: GraphNode
+  /** What the tool keeps of the files it changes (AppInfo.foreign.keeps). */
+  keeps: string
+  onClose: () => void
+}) {
   const [preview, setPreview] = useState<RescuePreviewState>({ state: 'loading' })
   const [applying, setApplying] = useState(false)
   useEffect(() => {
@@ -63,7 +70,7 @@ export function RescueDialog({ node, onClose }: { node: GraphNode; onClose: () =
   }
   return (
     <Modal title="Restore files here" onClose={onClose} wide>
-      <p className="muted">{BEFORE_ONLY_NOTE}</p>
+      <p className="muted">{keeps}</p>
       <RescueBody preview={preview} />
       <div className="modal__actions">
         <button type="button" onClick={onClose}>
