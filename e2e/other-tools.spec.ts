@@ -218,6 +218,8 @@ test.describe('other tools’ sessions', () => {
     // Claude Code is at work on it (its file grew as we watched): running, not failed.
     await expect(turn(page, 'one more thing').locator('.node-badge--running')).toBeVisible()
     await expect(bar.locator('.selection-bar__title')).toHaveText('make two notes')
+    // Its line in the list counts the new prompt too (issue 28 item 9).
+    await expect(list.getByRole('button', { name: /Claude Code.*5 prompts/ })).toBeVisible()
     await shot(page, 'other-tools-05-live-append')
 
     // Continue in Rewind Studio from "instead write a readme": a session of ours, agent ready.
