@@ -8,6 +8,7 @@ import { copyFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
+import { conversationNodeOf, isPrompt } from '../../src/core/session/tree'
 import { Sources } from '../../src/core/sources/discovery'
 import { sourceHomes } from '../../src/core/sources/homes'
 import { runCli } from '../support/cli'
@@ -75,7 +76,17 @@ describe('Codex CLI rollouts', () => {
         .map((part) => rollout(codex.toolHome, part))
         .sort()
     )
-    expect(listed.find((s) => s.file === rollout(codex.toolHome, 'f7bd'))?.summary.prompts).toBe(2)
+    // Each counts the prompts its tree holds (issue 28 item 9's one rule): the fork its
+    // parent's before its own, as its tree draws them.
+    for (const session of listed) {
+      const { tree } = readSessionFile(session.file)
+      const prompts = tree.records.filter((r) => {
+        const node = conversationNodeOf(r)
+        return node !== null && isPrompt(node)
+      })
+      expect(session.summary.prompts, session.file).toBe(prompts.length)
+    }
+    expect(listed.find((s) => s.file === rollout(codex.toolHome, '01db'))?.summary.prompts).toBe(3)
     expect(sources.sourceOf(rollout(codex.toolHome, '01db'))).toBe('codex')
     // The same file anywhere else is no session the app opens.
     const elsewhere = join(codex.base, 'rollout-copy.jsonl')

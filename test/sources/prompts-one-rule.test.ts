@@ -34,7 +34,10 @@ function listed(file: string, source: SessionSource) {
 describe('the list and the tree count the same prompts', () => {
   it.each([
     ...sessionFiles('claude-code').map((f) => ['claude-code', f] as const),
-    ...sessionFiles('pi').map((f) => ['pi', f] as const)
+    ...sessionFiles('pi').map((f) => ['pi', f] as const),
+    // Codex CLI's forks count their parent's prompts too: held in codex-reader.test.ts, where
+    // the list finds the parent beside them.
+    ...sessionFiles('gemini-cli').map((f) => ['gemini-cli', f] as const)
   ])('%s %s', (source, file) => {
     const { tree } = readSessionFile(file)
     const prompts = tree.records.flatMap((r) => {

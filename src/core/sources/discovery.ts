@@ -35,6 +35,7 @@ import {
   sessionsRoot,
   sourceHomes
 } from './homes'
+import { forkPrompts } from '../session/foreign/codex'
 import { openCodeSessionOf, openCodeSessions, openCodeStamp } from '../session/foreign/opencode'
 import { emptySummary } from './summary'
 import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
@@ -437,6 +438,8 @@ function discovered(
   cwd: string | null = indexed.summary.cwd
 ): DiscoveredSession {
   const summary = { ...indexed.summary, cwd }
+  // A Codex fork's tree holds its parent's prompts before its own: so does its count.
+  if (summary.forkOf !== undefined) summary.prompts += forkPrompts(indexed.file, summary.forkOf)
   const lastActivity = summary.lastActivity ?? new Date(indexed.stamp.mtimeMs).toISOString()
   return {
     ...indexed,

@@ -47,6 +47,11 @@ export interface FileSummary {
   firstLine: 'ok' | 'bad' | 'malformed' | null
   /** Our sessions: each path its file_change records name, with its latest change time. */
   changed: Record<string, string>
+  /**
+   * A Codex CLI fork: the thread it was forked from and the byte its history there ends at (the
+   * parent's prompts before it are the fork's too: discovery counts them, codex.ts forkPrompts).
+   */
+  forkOf?: { thread: string; end: number }
 }
 
 /**
@@ -73,6 +78,8 @@ export function isFileSummary(v: unknown): v is FileSummary {
   const changed = s.changed
   if (typeof changed !== 'object' || changed === null || Array.isArray(changed)) return false
   for (const at of Object.values(changed)) if (typeof at !== 'string') return false
+  const fork = s.forkOf as Record<string, unknown> | undefined
+  if (fork !== undefined && (typeof fork?.thread !== 'string' || !int(fork.end))) return false
   return true
 }
 
@@ -154,6 +161,11 @@ function addCodex(s: FileSummary, v: Json, first: boolean): void {
     s.sessionId ??= stringOrNull(payload.id)
     s.cwd ??= stringOrNull(payload.cwd)
     s.createdAt ??= stringOrNull(payload.timestamp)
+    const base = isObject(payload.history_base) ? payload.history_base : null
+    const thread = base === null ? null : stringOrNull(base.thread_id)
+    if (thread !== null && Number.isInteger(base?.end_byte_offset)) {
+      s.forkOf = { thread, end: base?.end_byte_offset as number }
+    }
     return
   }
   const typed = typedInCodex(v)

@@ -17,7 +17,7 @@
 // segment is read as the session it is (what `codex resume` carries on is the newest).
 // Codex keeps no copy of the files it changes (its own backtrack says "File changes are
 // unchanged"): there is nothing to rescue from.
-import { closeSync, readdirSync, readSync } from 'node:fs'
+import { closeSync, readdirSync, readSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { openRegularFile } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
@@ -118,31 +118,68 @@ class CodexMapper implements ForeignMapper {
     const thread = base === null ? null : stringOrNull(base.thread_id)
     const end = base === null ? null : base.end_byte_offset
     if (thread === null || typeof end !== 'number' || this.file === null) return
-    const parent = rolloutOf(this.file, thread)
-    if (parent === null) {
-      this.problems.add({
-        line,
-        kind: 'missing-parent',
-        message: `the rollout this session was forked from (thread ${thread}) is not in the sessions folder: its history before the fork is not shown`
-      })
+    const history = parentHistory(this.file, thread, end)
+    if ('missing' in history) {
+      this.problems.add({ line, kind: 'missing-parent', message: history.missing })
       return
     }
-    let text: string
-    try {
-      text = readStart(parent, Math.min(end, MAX_PARENT_BYTES))
-    } catch (error) {
-      this.problems.add({
-        line,
-        kind: 'missing-parent',
-        message: `the rollout this session was forked from (${parent}) cannot be read: ${(error as Error).message}`
-      })
-      return
-    }
-    // The parent's own session_meta is its header, not a point of this session.
-    parseJsonl(text)
-      .values.slice(1)
-      .forEach((value) => this.item(value, 0, emit))
+    history.values.forEach((value) => this.item(value, 0, emit))
   }
+}
+
+/**
+ * The lines of a fork's parent rollout before the fork (its own session_meta left out: it is the
+ * parent's header, no point of the fork), or why they cannot be read.
+ */
+function parentHistory(
+  file: string,
+  thread: string,
+  end: number
+): { values: unknown[] } | { missing: string } {
+  const parent = rolloutOf(file, thread)
+  if (parent === null) {
+    return {
+      missing: `the rollout this session was forked from (thread ${thread}) is not in the sessions folder: its history before the fork is not shown`
+    }
+  }
+  try {
+    const text = readStart(parent, Math.min(end, MAX_PARENT_BYTES))
+    return { values: parseJsonl(text).values.slice(1) }
+  } catch (error) {
+    return {
+      missing: `the rollout this session was forked from (${parent}) cannot be read: ${(error as Error).message}`
+    }
+  }
+}
+
+/** Prompts of a fork's parent before the fork, by parent rollout, its stamp and the end. */
+const forkPromptsSeen = new Map<string, number>()
+
+/**
+ * How many prompts a fork's history holds before its own lines (what the tree draws from its
+ * parent: the session list adds them to the file's own, so both count by one rule). 0 when the
+ * parent is not there.
+ */
+export function forkPrompts(file: string, fork: { thread: string; end: number }): number {
+  const parent = rolloutOf(file, fork.thread)
+  if (parent === null) return 0
+  let key: string
+  try {
+    const stats = statSync(parent)
+    key = `${parent}|${stats.size}|${stats.mtimeMs}|${fork.end}`
+  } catch {
+    return 0
+  }
+  const known = forkPromptsSeen.get(key)
+  if (known !== undefined) return known
+  const history = parentHistory(file, fork.thread, fork.end)
+  const count =
+    'missing' in history
+      ? 0
+      : history.values.filter((v) => isObject(v) && typedInCodex(v) !== null).length
+  if (forkPromptsSeen.size >= 256) forkPromptsSeen.clear()
+  forkPromptsSeen.set(key, count)
+  return count
 }
 
 /** One response item as ours, or null for what is not drawn. */
