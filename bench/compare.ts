@@ -48,7 +48,8 @@ const sources = (blobs: BlobStore): CompareSources => ({
   index,
   nodes,
   blobs,
-  disk: { hashOf: () => undefined, contentOf: () => undefined }
+  disk: { hashOf: () => undefined, contentOf: () => undefined },
+  caveat: null
 })
 
 const time = (fn: () => unknown) => {

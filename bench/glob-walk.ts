@@ -34,7 +34,15 @@ const ctx: ToolContext = {
     beforeWrite: async () => undefined,
     afterWrite: async () => undefined,
     beforeCommand: async () => undefined,
-    afterCommand: async () => ({ created: [], modified: [], deleted: [], untracked: [] })
+    afterCommand: async () => ({
+      created: [],
+      modified: [],
+      deleted: [],
+      untracked: [],
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: []
+    })
   },
   allowedOutsideRoots: [],
   signal: new AbortController().signal

@@ -204,6 +204,24 @@ test.describe('other tools’ sessions', () => {
     expect(config()).toBe('mode=c\n')
     expect(readFileSync(homes.cc.file, 'utf8')).toBe(transcript)
 
+    // Compare says what the restore dialog says: the sides are backups taken before each change,
+    // and the file the last turn wrote was never saved as it left it (issue 26, item 15).
+    await expect(async () => {
+      await turn(page, 'create the config').click()
+      await expect(bar.locator('.selection-bar__title')).toHaveText('create the config', {
+        timeout: 1000
+      })
+    }).toPass()
+    await bar.getByRole('button', { name: 'Compare…' }).click()
+    await turn(page, 'instead write a readme').click()
+    await page.getByRole('button', { name: 'Compare with this node' }).click()
+    const compare = page.getByRole('dialog', { name: 'Compare' })
+    await expect(compare).toContainText('Claude Code keeps only the content before each change')
+    await expect(compare).toContainText('README.md was never saved')
+    await shot(page, 'other-tools-04b-compare-caveat')
+    await expectAccessible(page, 'other-tools-04b-compare-caveat')
+    await compare.getByRole('button', { name: 'Close' }).click()
+
     // Live: a prompt another process appends shows in the graph; the selection stays.
     // Selected first (a click while the graph still moves after the undo can miss the card):
     // the selection can only stay if it was made.

@@ -191,6 +191,34 @@ describe('continue from here with a summary', () => {
     const redone = await h.value<SessionGraph>('session:graph')
     expect(redone.nodes.filter((n) => n.kind === 'branch_summary')).toHaveLength(1)
   })
+
+  it('a redo of a continue that summarized the branch left lands on the summary: the next prompt goes on after it', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    await h.sendAndWait('also remove DEBUG and create utils.py')
+    const [first, second] = (await h.value<SessionGraph>('session:graph')).nodes
+    const { summaryUuid } = await h.value<{ summaryUuid: string }>('continue:apply', {
+      nodeId: first?.id,
+      summary: { mode: 'summarize' }
+    })
+    await h.value('timeline:undo')
+    await h.value('timeline:redo')
+    const redone = await h.value<SessionGraph>('session:graph')
+    expect(redone.nodes.find((n) => n.id === summaryUuid)?.onActivePath).toBe(true)
+    // Undo and redo still walk it from there.
+    expect(redone.undo).not.toBeNull()
+    await h.value('timeline:undo')
+    expect(
+      (await h.value<SessionGraph>('session:graph')).nodes.find((n) => n.id === second?.id)
+        ?.onActivePath
+    ).toBe(true)
+    await h.value('timeline:redo')
+    await h.sendAndWait('only create utils.py and keep DEBUG')
+    const after = await h.value<SessionGraph>('session:graph')
+    const next = after.nodes.find((n) => n.title === 'only create utils.py and keep DEBUG')
+    expect(next?.parentId).toBe(summaryUuid)
+    expect(after.nodes.find((n) => n.id === summaryUuid)?.onActivePath).toBe(true)
+  })
 })
 
 describe('tokens in the inspector and the header, through the real SDK', () => {

@@ -13,7 +13,7 @@ import { labelProblem } from '../shared/label-limit'
 import { maskSecrets } from '../shared/mask-secrets'
 import type { GraphNode, LeaveChoice, SessionGraph } from '../shared/views'
 import { shownOneLine } from '../shared/shown-text'
-import { restoreLines, say } from './format'
+import { onePath, restoreLines, say } from './format'
 
 /** What the node commands need of the chat. */
 export interface ChatSession {
@@ -111,7 +111,7 @@ export async function treeCommand(chat: ChatSession, args: string[]): Promise<vo
   // The app's "Continue from here": the conversation and the files to the node's end.
   const plan = await chat.work.planContinue(end)
   for (const path of plan.conflicts)
-    say(`! ${path} was changed since by another session: left alone`)
+    say(`! ${onePath(path)} was changed since by another session: left alone`)
   const leave = await chat.leaveChoice()
   if (leave.mode === 'summarize') say('Summarizing the branch you leave… (Ctrl-C stops)')
   const result = await chat.work.apply(plan, leave)
@@ -132,7 +132,7 @@ export async function forkCommand(chat: ChatSession, args: string[]): Promise<vo
   const end = forkEnd(origin.tree(), origin.sessionId, refs[0] ?? null)
   const plan = restore ? await chat.work.planSwitch(end) : null
   for (const path of plan?.conflicts ?? []) {
-    say(`! ${path} was changed since by another session: left alone`)
+    say(`! ${onePath(path)} was changed since by another session: left alone`)
   }
   const fork = forkSession(chat.home, origin, end)
   const from = origin.sessionId

@@ -50,9 +50,12 @@ export function formatToolResult(
   return `${event.isError ? '✘' : '✔'} ${name} -> ${shown}${more}`
 }
 
+/** A path on one line, whatever its name holds (a newline in a name forged a line before). */
+export const onePath = escapeControlCharsOneLine
+
 /** What a restore did to the files, a line per file (a path is one line, whatever its name holds). */
 export function restoreLines(result: RewindResult): string[] {
-  const shown = escapeControlCharsOneLine
+  const shown = onePath
   return [
     ...result.restored.map((path) => `  ⎿ restored ${shown(path)}`),
     ...result.recreated.map((path) => `  ⎿ recreated ${shown(path)}`),

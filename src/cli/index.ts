@@ -1,5 +1,6 @@
 // The rewind-studio command line: one module per command under ./commands, loaded on demand so
 // `--help` stays instant. Each command module exports `run(args): Promise<exitCode>`.
+import { takeEnvSecrets } from '../core/os/env-secrets'
 
 interface Command {
   usage: string
@@ -73,6 +74,12 @@ const commands: Record<string, Command> = {
       "list a workspace's sessions from every tool (ours, Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode), or every project",
     load: () => import('./commands/sessions')
   },
+  share: {
+    usage: 'share push FILE [--remote NAME] [--branch N|ID | --all] [--dry-run] | list | pull ID',
+    summary:
+      "share a session tree through the workspace's git remote; list and pull the shared ones",
+    load: () => import('./commands/share')
+  },
   serve: {
     usage: 'serve [--cwd DIR] [--port N]',
     summary: 'serve the app in your browser (no Electron) for workspace DIR, on its latest session',
@@ -94,6 +101,8 @@ export function helpText(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Before any command runs anything: the key leaves this process's environment (env-secrets.ts).
+  takeEnvSecrets()
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(helpText())

@@ -22,6 +22,14 @@ export const SettingsFile = z.looseObject({
   summary: z.looseObject({ onLeave: SummaryOnLeave.optional() }).optional(),
   /** sandbox: run Bash confined to the workspace (core/os/bash-sandbox.ts). */
   bash: z.looseObject({ sandbox: z.boolean().optional() }).optional(),
+  /** Which files git ignores Bash change detection backs up (core/files/ignored-files.ts). */
+  ignoredFiles: z
+    .looseObject({
+      maxFiles: z.number().int().min(0).optional(),
+      maxMb: z.number().min(0).optional(),
+      skipFolders: z.array(z.string().min(1)).optional()
+    })
+    .optional(),
   /** Where other tools keep their sessions (sources/homes.ts); environment variables win. */
   sources: z
     .looseObject({

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { folderLauncher, launchStudio, parseLaunchArgs } from '../core/studio/launch'
 import { validatingSink } from '../core/studio/events'
 import { internalErrorNotice, surviveUncaught } from '../core/os/survive-uncaught'
+import { takeEnvSecrets } from '../core/os/env-secrets'
 import {
   readRecentWorkspaces,
   startupWorkspace,
@@ -141,6 +142,9 @@ async function openWindow(): Promise<void> {
   })
   await window.loadFile(rendererIndex)
 }
+
+// The key leaves this process's environment before anything else runs (env-secrets.ts).
+takeEnvSecrets()
 
 if (!app.requestSingleInstanceLock()) {
   // Another Rewind Studio runs: it gets our argv (second-instance) and opens its folder.

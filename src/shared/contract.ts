@@ -35,6 +35,7 @@ import {
   TranscriptWindow,
   MAX_TRANSCRIPT_RANGE
 } from './views'
+import { REMOTE_NAME, SHARED_ID, SharePreview, ShareResult, SharedList } from './share-views'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
@@ -49,6 +50,15 @@ const Prompt = z
     const problem = promptSizeProblem(ctx.value)
     if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value })
   })
+
+const RemoteName = z.string().regex(REMOTE_NAME)
+const ShareRequest = z
+  .object({
+    scope: z.enum(['all', 'branch']),
+    nodeId: Uuid.optional(),
+    remote: RemoteName.optional()
+  })
+  .strict()
 
 function channel<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
   return { args, result }
@@ -205,6 +215,19 @@ export const requests = {
   'fs:complete': channel(
     z.object({ path: z.string().min(1).max(4096) }).strict(),
     FolderCompletion
+  ),
+  /**
+   * Sharing the session through the workspace's git remote (core/share): what a push would send
+   * (sizes, what is new, what is masked), the push itself, the sessions the remote holds, and a
+   * pulled one opened read-only. `scope` 'branch' shares the branch through `nodeId` (the active
+   * one without it).
+   */
+  'share:preview': channel(ShareRequest, SharePreview),
+  'share:push': channel(ShareRequest, ShareResult),
+  'share:list': channel(z.object({ remote: RemoteName.optional() }).strict(), SharedList),
+  'share:open': channel(
+    z.object({ sessionId: z.string().regex(SHARED_ID), remote: RemoteName.optional() }).strict(),
+    AppInfo
   ),
   'settings:get': channel(Empty, Settings),
   'settings:set': channel(SettingsUpdate.strict(), Settings)

@@ -1,7 +1,9 @@
 // Strings that look like API keys and private keys, masked in what the app shows (the studio's
 // views, the terminal chat, `inspect`): a key the agent read from `.env` or the user pasted must
 // not sit on the screen for a screen share, a screenshot or a shoulder to catch. The session log
-// keeps what was said, so the model's context is unchanged; only the display is masked.
+// keeps what the user and the model said, so the model's context is unchanged; what a tool
+// returns is masked before it is logged or sent (agent.ts): a key Bash found in `/proc` or a
+// `.env` would otherwise stay in the session for good.
 //
 // A masked key keeps the prefix that names its kind and says how long it was:
 // `sk-ant-…(108 chars, masked)`. The masked form matches no pattern again, so masking twice

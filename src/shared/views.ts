@@ -1,6 +1,7 @@
 // The shapes the main process shows the renderer: projections of the session tree, the agent's
 // stream, rewind previews and settings. Zod schemas first; each TypeScript type is inferred.
 import * as z from 'zod'
+import { SharedInfo } from './share-views'
 import { CompactionThreshold, ContextWindow, SummaryOnLeave } from './summary-settings'
 import { ContentBlock, MessageContent, PermissionMode, RewindMode } from './messages'
 
@@ -81,7 +82,12 @@ export const AppInfo = z.object({
       /** What the tool keeps of the files it changes, said where a restore is offered. */
       keeps: z.string()
     })
-    .nullable()
+    .nullable(),
+  /**
+   * Set when the session shown was pulled from a git remote (core/share), read-only: who shared
+   * it, when, on which code. Continue from here and Fork make a session of one's own from it.
+   */
+  shared: SharedInfo.nullable().optional()
 })
 export type AppInfo = z.infer<typeof AppInfo>
 
@@ -275,7 +281,22 @@ export const NodeDetail = z.object({
    * (foreign fields too) and the records of its turn that are not drawn (another tool's progress,
    * system and unknown records). `line`: the line of the file (null when not known).
    */
-  raw: z.array(z.object({ line: z.number().int().nullable(), record: z.unknown() }))
+  raw: z.array(z.object({ line: z.number().int().nullable(), record: z.unknown() })),
+  /**
+   * The git commits made during the turn (its commit_link records, core/share/commit-links.ts);
+   * `here`: this repository holds the commit.
+   */
+  commits: z
+    .array(
+      z.object({
+        oid: z.string(),
+        subject: z.string(),
+        author: z.string(),
+        date: z.string(),
+        here: z.boolean()
+      })
+    )
+    .optional()
 })
 export type NodeDetail = z.infer<typeof NodeDetail>
 
@@ -312,6 +333,12 @@ export const CompareView = z.object({
   a: CompareSide,
   b: CompareSide,
   files: z.array(CompareFile),
+  /**
+   * What the sides' files are made of when it is less than how each node left them: another
+   * tool's backups, as its reader says what they hold (ForeignReader.keeps: Claude Code's are
+   * taken before each change, shared/backup-notes.ts). Null for our own sessions.
+   */
+  caveat: z.string().nullable(),
   conversation: z.object({
     /** The graph node both conversations last share; null when they share none. */
     ancestorId: z.string().nullable(),

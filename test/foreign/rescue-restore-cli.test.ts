@@ -76,8 +76,26 @@ describe('rescue restore from the command line', () => {
     expect(run.stderr).toContain('config.txt is skipped')
     expect(read(cc.workspace, 'config.txt')).toBe('mode=c\n')
 
+    // Undone (README.md is back), then done again in words.
+    expect((await runCli(['rewind', cc.file, '--undo'], { env: cc.env })).code).toBe(0)
     const words = await runCli(['rewind', cc.file, '--to', '2'], { env: cc.env })
     expect(words.stdout).toContain('Partly restored to before prompt 2')
+  })
+
+  it('restores nothing when no backup is left, records no step and says so', async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    // Claude Code cleaned its backups up; the one file that needs none is already gone.
+    rmSync(join(cc.claudeHome, 'file-history', cc.sessionId), { recursive: true })
+    rmSync(join(cc.workspace, 'README.md'))
+    const before = fingerprint(cc.workspace)
+    const run = await runCli(['rewind', cc.file, '--to', '2'], { env: cc.env })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('config.txt is skipped')
+    expect(run.stderr).toContain('Nothing was restored, and no step was recorded')
+    expect(fingerprint(cc.workspace)).toEqual(before)
+    const undo = await runCli(['rewind', cc.file, '--undo'], { env: cc.env })
+    expect(undo.code).toBe(1)
+    expect(undo.stderr).toContain('Nothing to undo')
   })
 
   it('refuses what it cannot do, changing nothing', async () => {

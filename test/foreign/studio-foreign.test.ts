@@ -3,12 +3,13 @@
 // back from Claude Code's backups and the restore undone ("Restore files here"); lines appended by
 // another process drawn as they come; and continued as a session of ours with the agent ready.
 import { spawn } from 'node:child_process'
-import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EventChannel, Reply } from '../../src/shared/contract'
 import type {
   AppInfo,
+  CompareView,
   NodeDetail,
   RescuePreview,
   RescueResult,
@@ -145,6 +146,47 @@ describe('a Claude Code session in the explorer', () => {
     expect(read(cc.workspace, 'README.md')).toBe('# Notes\n')
     expect(read(cc.workspace, 'mine.txt')).toBe('never touched by the session\n')
     expect(fingerprint(cc.claudeHome)).toEqual(claudeBefore)
+  })
+
+  it('a rescue restore that can restore nothing (no backup left) records no step and says so', async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    rmSync(join(cc.claudeHome, 'file-history', cc.sessionId), { recursive: true })
+    rmSync(join(cc.workspace, 'README.md'))
+    const s = await studioOver(cc)
+    await s.value('session:openFile', { file: cc.file })
+    const readme = (await s.value<SessionGraph>('session:graph')).nodes[3]
+    const preview = await s.value<RescuePreview>('rescue:preview', { nodeId: readme?.id })
+    expect(preview.restore).toEqual([])
+    expect(preview.skipped.map((f) => f.path)).toEqual(['config.txt'])
+    const reply = await s.call('rescue:apply', { nodeId: readme?.id })
+    expect(reply).toMatchObject({
+      ok: false,
+      error: {
+        code: 'not_found',
+        message: expect.stringContaining('Nothing was restored') as unknown
+      }
+    })
+    const graph = await s.value<SessionGraph>('session:graph')
+    expect(graph.canUndo).toBe(false)
+    expect(graph.undo).toBeNull()
+  })
+
+  it('compares two of its nodes with the caveat the restore has: a side is made of backups taken before each change', async () => {
+    const cc = relocateToWorkspace(copyFixture('rewind-parallel'))
+    const s = await studioOver(cc)
+    await s.value('session:openFile', { file: cc.file })
+    const [create, , , readme] = (await s.value<SessionGraph>('session:graph')).nodes
+    const view = await s.value<CompareView>('compare', { a: create?.id, b: readme?.id })
+    expect(view.caveat).toContain('Claude Code keeps only the content before each change')
+    // README.md, which the last turn wrote, was never saved as that turn left it: said so, not
+    // left out as if it were the same on both sides.
+    expect(view.files.find((f) => f.path === 'README.md')).toMatchObject({
+      diff: '',
+      note: expect.stringContaining('was never saved') as unknown
+    })
+    expect(
+      (await s.value<CompareView>('compare', { a: create?.id, b: 'current' })).caveat
+    ).toContain('keeps only the content before each change')
   })
 
   it('draws lines another process appends while it is open', async () => {

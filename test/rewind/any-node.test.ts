@@ -96,13 +96,13 @@ describe('rewind to before a prompt of an abandoned branch', () => {
     expect(result.prefill).toBeNull()
     expect(s.store.leafUuid).toBe(end3)
     expect(files(s)).toEqual({ a: '2', b: '2', c: null, user: 'the user’s own file\n' })
-    // Filed under the branch's latest prompt: the records describe the disk at the leaf.
+    // A restore is no change of the branch's latest turn: that turn still shows its own two.
     expect(
       s.store
         .tree()
         .fileChanges(prompt3)
-        .filter((c) => c.source === 'rewind')
-    ).toHaveLength(3)
+        .map((c) => c.path)
+    ).toEqual(['a.txt', 'c.txt'])
     await s.engine.rewind(prompt3, 'both')
     expect(files(s)).toEqual({ a: '1', b: null, c: null, user: 'the user’s own file\n' })
   })

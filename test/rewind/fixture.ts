@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach } from 'vitest'
 import { FileHistory } from '../../src/core/files/file-history'
+import type { CommandChanges } from '../../src/core/files/write-guard'
 import { RewindEngine } from '../../src/core/rewind/rewind-engine'
 import { SessionStore } from '../../src/core/session/store'
 
@@ -22,7 +23,7 @@ export interface WorkspaceSession {
   prompt(text: string): string
   reply(text: string): string
   write(rel: string, text: string): Promise<void>
-  bash(command: string): Promise<void>
+  bash(command: string): Promise<CommandChanges>
   /** A change made by hand (null deletes the file): no hook sees it. */
   hand(rel: string, text: string | null): void
   read(rel: string): string | null
@@ -72,11 +73,15 @@ export async function openSession(
     },
     async bash(command) {
       await history.beforeCommand('Bash')
+      let failed: { error: unknown } | null = null
       try {
         execFileSync('sh', ['-c', command], { cwd, stdio: 'pipe' })
-      } finally {
-        await history.afterCommand('Bash')
+      } catch (error) {
+        failed = { error }
       }
+      const changes = await history.afterCommand('Bash')
+      if (failed !== null) throw failed.error
+      return changes
     },
     hand(rel, text) {
       if (text === null) rmSync(abs(rel), { force: true })

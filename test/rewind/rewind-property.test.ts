@@ -6,11 +6,16 @@
 //     branch reached gets its content after the session's last change there; nothing else is
 //     touched, so every file the session did not change stays as the user left it (a file the
 //     user created is never deleted);
-//   - a rewind to before prompt N moves the files (both, code) and the leaf (both,
-//     conversation) to the node before that prompt on its own branch; a continue moves both to
-//     the end of a turn;
+//   - a rewind to before prompt N moves the files (both, code) to where they were when that
+//     prompt was sent and the leaf (both, conversation) to the node before that prompt on its own
+//     branch; a continue moves both to the end of a turn;
+//   - a restore is no turn's change: each turn's state is what its own changes made of the files
+//     it started from (the turns behind it: file-lineage.ts), so a turn sent after a code-only or
+//     conversation-only rewind goes on from the files the rewind left;
 //   - undo puts back exactly what its action changed and the leaf where it was, many steps
-//     back; redo does the first undone action again; a turn or a new action ends that reach.
+//     back; redo does the first undone action again; a turn or a new action ends that reach;
+//   - a rewind that would change no file and leave the leaf where it is is refused, and leaves
+//     no step to undo.
 // Hand edits happen between turns (before a prompt, a rewind or an undo); the ones just before a
 // rewind, continue, undo or redo go to files the agent never touches, so "as the user left it"
 // is unambiguous.
@@ -33,9 +38,11 @@ interface Turn {
   /** Its prompt's uuid, and its reply's: where the conversation ends after it. */
   prompt: string
   reply: string
+  /** The turns whose changes make its files, itself last: those behind the files it started from. */
+  lineage: number[]
   /**
-   * For each path the session changed during the turn (or a code-only restore filed under it),
-   * its content just before the first of those changes, and after the last (null = absent).
+   * For each path the session changed during the turn, its content just before the first of
+   * those changes, and after the last (null = absent).
    */
   before: Map<string, string | null>
   after: Map<string, string | null>
@@ -47,14 +54,17 @@ interface Move {
   /** The agent's files before and after it (the user's are never a restore's). */
   wsBefore: Workspace
   wsAfter: Workspace
-  /** Code only: its changes (and those of its undo and redo) are filed under this turn. */
-  recordUnder: number | null
+  /** The lineage of the files' state before and after it. */
+  filesBefore: number[]
+  filesAfter: number[]
 }
 interface Model {
   ws: Workspace
   turns: Turn[]
   /** The active path: turn indexes from the first. */
   path: number[]
+  /** The lineage of the state the files are in ("files at"). */
+  files: number[]
   done: Move[]
   undone: Move[]
 }
@@ -112,15 +122,11 @@ function setFile(ws: Workspace, path: string, text: string | null): void {
   else ws.set(path, text)
 }
 
-/** Applies a change to the model; records it under `turn` (default: the leaf's) when it changed anything. */
-function change(
-  model: Model,
-  path: string,
-  text: string | null,
-  turn: number | undefined = model.path.at(-1)
-): void {
+/** Applies the agent's change to the model, recording it under the leaf's turn when it changed anything. */
+function change(model: Model, path: string, text: string | null): void {
   const current = model.ws.get(path) ?? null
   if (current === text) return
+  const turn = model.path.at(-1)
   const record = turn === undefined ? undefined : model.turns[turn]
   if (record !== undefined) {
     if (!record.before.has(path)) record.before.set(path, current)
@@ -136,7 +142,7 @@ function pathTo(model: Model, turn: number): number[] {
   return path
 }
 
-/** What each file must hold when the conversation moves from `from` to `to` (file-targets.ts). */
+/** What each file must hold when the files move from the lineage `from` to `to` (file-targets.ts). */
 function targets(model: Model, from: number[], to: number[]): Map<string, string | null> {
   let common = 0
   while (common < from.length && from[common] === to[common]) common++
@@ -200,16 +206,24 @@ function disk(s: WorkspaceSession): Workspace {
 }
 
 /** A new action: done, and what was undone before it can no longer be redone. */
-function did(model: Model, pathBefore: number[], wsBefore: Workspace, recordUnder: number | null) {
+function did(model: Model, before: { path: number[]; ws: Workspace; files: number[] }) {
   model.done.push({
-    pathBefore,
+    pathBefore: before.path,
     pathAfter: [...model.path],
-    wsBefore,
+    wsBefore: before.ws,
     wsAfter: agentFiles(model.ws),
-    recordUnder
+    filesBefore: before.files,
+    filesAfter: [...model.files]
   })
   model.undone = []
 }
+
+/** What `did` needs of the model before an action. */
+const beforeAction = (model: Model) => ({
+  path: [...model.path],
+  ws: agentFiles(model.ws),
+  files: [...model.files]
+})
 
 async function rewindStep(s: WorkspaceSession, model: Model, n: number, mode: RewindMode) {
   if (model.turns.length === 0) {
@@ -218,24 +232,26 @@ async function rewindStep(s: WorkspaceSession, model: Model, n: number, mode: Re
   }
   const turn = n % model.turns.length
   const prompt = model.turns[turn]?.prompt as string
-  const latest = model.path.at(-1)
-  if (mode === 'code' && latest === undefined) {
-    await expect(s.engine.rewind(prompt, mode)).rejects.toThrow(/needs a prompt on the current/)
+  const before = beforeAction(model)
+  // Where the files were when the prompt was sent.
+  const sentFrom = model.turns[turn]?.lineage.slice(0, -1) ?? []
+  const moves = mode === 'conversation' ? [] : [...targets(model, model.files, sentFrom)]
+  const leafAfter = mode === 'code' ? model.path : pathTo(model, turn).slice(0, -1)
+  if (
+    leafOf(model, leafAfter) === leafOf(model, model.path) &&
+    moves.every(([path, text]) => (model.ws.get(path) ?? null) === text)
+  ) {
+    // It would change nothing: refused, and no step for Undo.
+    await expect(s.engine.rewind(prompt, mode)).rejects.toThrow(/Nothing was restored/)
     return
   }
-  const pathBefore = [...model.path]
-  const wsBefore = agentFiles(model.ws)
   await s.engine.rewind(prompt, mode)
-  const beforePrompt = pathTo(model, turn).slice(0, -1)
   if (mode !== 'conversation') {
-    for (const [path, text] of targets(model, model.path, beforePrompt)) {
-      // A code-only restore is filed under the branch's latest turn; 'both' leaves that branch.
-      if (mode === 'code') change(model, path, text, latest)
-      else setFile(model.ws, path, text)
-    }
+    for (const [path, text] of moves) setFile(model.ws, path, text)
+    model.files = sentFrom
   }
-  if (mode !== 'code') model.path = beforePrompt
-  did(model, pathBefore, wsBefore, mode === 'code' ? (latest ?? null) : null)
+  if (mode !== 'code') model.path = pathTo(model, turn).slice(0, -1)
+  did(model, before)
 }
 
 async function continueStep(s: WorkspaceSession, model: Model, n: number) {
@@ -246,22 +262,18 @@ async function continueStep(s: WorkspaceSession, model: Model, n: number) {
     await expect(s.engine.planContinue(target)).rejects.toThrow(/there already/)
     return
   }
-  const pathBefore = [...model.path]
-  const wsBefore = agentFiles(model.ws)
+  const before = beforeAction(model)
   await s.engine.apply(await s.engine.planContinue(target))
-  const to = pathTo(model, turn)
-  for (const [path, text] of targets(model, model.path, to)) setFile(model.ws, path, text)
-  model.path = to
-  did(model, pathBefore, wsBefore, null)
+  const lineage = model.turns[turn]?.lineage ?? []
+  for (const [path, text] of targets(model, model.files, lineage)) setFile(model.ws, path, text)
+  model.path = pathTo(model, turn)
+  model.files = [...lineage]
+  did(model, before)
 }
 
-/** Gives the agent's files `ws`'s content (recording them under `recordUnder` for code only). */
-function restoreAgentFiles(model: Model, ws: Workspace, recordUnder: number | null) {
-  for (const path of AGENT_PATHS) {
-    const text = ws.get(path) ?? null
-    if (recordUnder !== null) change(model, path, text, recordUnder)
-    else setFile(model.ws, path, text)
-  }
+/** Gives the agent's files `ws`'s content. */
+function restoreAgentFiles(model: Model, ws: Workspace) {
+  for (const path of AGENT_PATHS) setFile(model.ws, path, ws.get(path) ?? null)
 }
 
 async function undoStep(s: WorkspaceSession, model: Model) {
@@ -271,8 +283,9 @@ async function undoStep(s: WorkspaceSession, model: Model) {
     return
   }
   await s.engine.undo()
-  restoreAgentFiles(model, last.wsBefore, last.recordUnder)
+  restoreAgentFiles(model, last.wsBefore)
   model.path = [...last.pathBefore]
+  model.files = [...last.filesBefore]
   model.undone.unshift(model.done.pop() as Move)
 }
 
@@ -283,8 +296,9 @@ async function redoStep(s: WorkspaceSession, model: Model) {
     return
   }
   await s.engine.redo()
-  restoreAgentFiles(model, next.wsAfter, next.recordUnder)
+  restoreAgentFiles(model, next.wsAfter)
   model.path = [...next.pathAfter]
+  model.files = [...next.filesAfter]
   model.done.push(model.undone.shift() as Move)
 }
 
@@ -293,7 +307,14 @@ describe('rewind property: random edit / bash / hand-edit / rewind / continue / 
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
         const s = await newSession()
-        const model: Model = { ws: new Map(), turns: [], path: [], done: [], undone: [] }
+        const model: Model = {
+          ws: new Map(),
+          turns: [],
+          path: [],
+          files: [],
+          done: [],
+          undone: []
+        }
         try {
           for (const st of steps) {
             for (const h of st.hand) {
@@ -304,6 +325,7 @@ describe('rewind property: random edit / bash / hand-edit / rewind / continue / 
               const prompt = s.prompt('turn')
               const turn: Turn = {
                 parent: model.path.at(-1) ?? -1,
+                lineage: [...model.files, model.turns.length],
                 prompt,
                 reply: '',
                 before: new Map(),
@@ -311,6 +333,7 @@ describe('rewind property: random edit / bash / hand-edit / rewind / continue / 
               }
               model.turns.push(turn)
               model.path.push(model.turns.length - 1)
+              model.files = [...turn.lineage]
               for (const a of st.actions) await runAction(s, model, a)
               turn.reply = s.reply('done')
             } else if (st.t === 'rewind') {
@@ -325,6 +348,12 @@ describe('rewind property: random edit / bash / hand-edit / rewind / continue / 
             expect(disk(s)).toEqual(model.ws)
             expect(s.store.leafUuid).toBe(leafOf(model, model.path))
             expect(s.store.tree().checkpoints()).toHaveLength(model.path.length)
+            // Each turn shows what it changed, whatever was restored or undone since.
+            const tree = s.store.tree()
+            for (const turn of model.turns) {
+              const shown = new Set(tree.fileChanges(turn.prompt).map((c) => c.path))
+              expect([...shown].sort()).toEqual([...turn.before.keys()].sort())
+            }
           }
         } finally {
           await s.close()

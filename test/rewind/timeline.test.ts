@@ -140,8 +140,8 @@ describe('timeline: undo and redo', () => {
   })
 })
 
-describe('timeline: code-only steps keep the records true to the disk', () => {
-  it('a redone code-only rewind files its changes: going away and back finds the redone files', async () => {
+describe("timeline: code-only steps are no turn's changes", () => {
+  it('after a redone code-only rewind, going away and back to the turn brings what the turn left', async () => {
     const s = await session()
     s.prompt('one')
     await s.write('a.txt', '1')
@@ -154,9 +154,35 @@ describe('timeline: code-only steps keep the records true to the disk', () => {
     await s.engine.redo()
     expect(s.read('a.txt')).toBe('1')
     await s.engine.apply(await s.engine.planContinue(end1))
+    expect((await s.engine.timeline()).filesAt).toBe(end1)
     await s.engine.apply(await s.engine.planContinue(end2))
-    // The state at end2 is what the session last left there: the redone rewind's content.
-    expect(s.read('a.txt')).toBe('1')
+    // The state at end2 is what turn two left there: the redone rewind changed no turn.
+    expect(s.read('a.txt')).toBe('2')
+    expect(
+      s.store
+        .tree()
+        .fileChanges(prompt2)
+        .map((c) => c.source)
+    ).toEqual(['Write'])
+  })
+})
+
+describe('timeline: a restore that changes nothing', () => {
+  it('is refused and says so: no record, no step for Undo', async () => {
+    const { s, prompt3 } = await twoBranches()
+    await s.engine.rewind(prompt3, 'code')
+    const records = s.store.tree().records.length
+    const actions = replayTimeline(s.store.tree()).actions.length
+    // The files are where that rewind would take them already.
+    await expect(s.engine.rewind(prompt3, 'code')).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('Nothing was restored, and no step was recorded') as unknown
+    })
+    expect(s.store.tree().records).toHaveLength(records)
+    expect(replayTimeline(s.store.tree()).actions).toHaveLength(actions)
+    // Undo takes back the rewind that did change the files, not an empty one.
+    await s.engine.undo()
+    expect(files(s)).toEqual({ a: '1', b: null, c: '3' })
   })
 })
 

@@ -5,14 +5,7 @@
 // The real CLI chat runs one command that writes inside the workspace, beside it, into its .git,
 // and connects to a server on the host's loopback: with the user's rights (bash.sandbox off) all
 // of it works; with `--setting bash.sandbox=true` only the write inside the workspace does.
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync
-} from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -20,15 +13,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { bashSandboxUnavailable } from '../../src/core/os/bash-sandbox'
 import { SessionStore } from '../../src/core/session/store'
-import { runCli, seedWorkspace } from '../support/cli'
-
-function bashScript(command: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'rs-script-')), 'script.json')
-  const bash = { type: 'tool_use', name: 'Bash', input: { command } }
-  const rules = [{ match: 'run', responses: [[bash], [{ type: 'text', text: 'ran it' }]] }]
-  writeFileSync(file, JSON.stringify({ rules }))
-  return `scripted:${file}`
-}
+import { bashScript, runCli, seedWorkspace } from '../support/cli'
 
 /** A workspace with a .git folder, and the command that tries every way out of it. */
 function escapeAttempt(port: number) {

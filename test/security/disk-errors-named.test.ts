@@ -195,3 +195,31 @@ describe('a path through a file (ENOTDIR)', () => {
     expect(readFileSync(join(s.cwd, 'a.txt'), 'utf8')).toBe('v2')
   })
 })
+
+/** Whether this process may set a file immutable (chattr +i needs CAP_LINUX_IMMUTABLE). */
+function immutable(path: string, on: boolean): boolean {
+  return spawnSync('chattr', [on ? '+i' : '-i', path], { stdio: 'ignore' }).status === 0
+}
+
+describe('a delete the OS refuses (EPERM)', () => {
+  // Issue 26, item 14: "an EPERM delete is reported as ENOTDIR" (rmSync tries the file as a
+  // folder when unlink says EPERM, and reports that).
+  it('is named as not permitted, not as a path through a file', async (context) => {
+    const s = track(await openSession(makeWorkspace({ 'keep.txt': 'v1' })))
+    const prompt = s.prompt('make new.txt')
+    await s.write('new.txt', 'made after the checkpoint')
+    const file = join(s.cwd, 'new.txt')
+    if (!immutable(file, true)) {
+      console.log('disk-errors-named.test.ts: EPERM case skipped: chattr +i is not allowed here')
+      context.skip()
+    }
+    try {
+      await expect(s.engine.rewind(prompt, 'code')).rejects.toThrow(
+        'Could not restore new.txt: the operation is not permitted (EPERM). Nothing was changed.'
+      )
+      expect(readFileSync(file, 'utf8')).toBe('made after the checkpoint')
+    } finally {
+      immutable(file, false)
+    }
+  })
+})

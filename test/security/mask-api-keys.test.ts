@@ -1,10 +1,12 @@
 // Finding 5 (second half): "Mask strings that look like API keys in what the UI and `inspect`
-// print (the log keeps what was said)."
+// print (the log keeps what was said)." Since issue 26, what a tool returns is masked before it
+// is logged too.
 //
 // A turn whose prompt holds an Anthropic key, which reads a .env holding an AWS key, a GitHub
 // token and a PEM private key, writes a file with a Slack token and answers with a bearer
 // token. What the studio shows (graph, transcript, node details, rewind preview, the agent's
-// stream) and what `inspect` prints hold none of them; the session log holds all of them.
+// stream) and what `inspect` prints hold none of them; the session log holds those the user and
+// the model wrote.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -120,9 +122,11 @@ describe('strings that look like API keys', () => {
       'deploy with the key sk-ant-…(107 chars, masked) please'
     )
 
-    // The log keeps what was said: the model's next request is built from it.
+    // The log keeps what the user and the model said: the model's next request is built from
+    // it. What a tool read (the .env's keys) was masked before it was logged
+    // (api-key-not-in-proc-environ.test.ts).
     const log = readFileSync(file, 'utf8')
-    for (const key of [keys.anthropic, keys.aws, keys.github, keys.slack, keys.bearer])
-      expect(log).toContain(key)
+    for (const key of [keys.anthropic, keys.slack, keys.bearer]) expect(log).toContain(key)
+    for (const key of [keys.aws, keys.github, keys.pemBody]) expect(log).not.toContain(key)
   })
 })

@@ -49,7 +49,10 @@ describe('a command changing files whose names are not UTF-8', () => {
       created: ['good.txt'],
       modified: [],
       deleted: [],
-      untracked: untracked('bad\\xFF.txt')
+      untracked: untracked('bad\\xFF.txt'),
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: []
     })
     expect(records.map((r) => r.path)).toEqual(['good.txt'])
     expect((await sh(`echo 2 >> "$(printf 'bad\\377.txt')"`)).untracked).toEqual(

@@ -118,3 +118,12 @@ export function startCli(args: string[], env: Record<string, string>): LiveCli {
     exited
   }
 }
+
+/** A scripted model that runs `command` with Bash once, then answers "ran it". */
+export function bashScript(command: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'rs-script-')), 'script.json')
+  const bash = { type: 'tool_use', name: 'Bash', input: { command } }
+  const rules = [{ match: 'run', responses: [[bash], [{ type: 'text', text: 'ran it' }]] }]
+  writeFileSync(file, JSON.stringify({ rules }))
+  return `scripted:${file}`
+}

@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { afterEach, expect } from 'vitest'
 import type { EventChannel, Handlers, Reply } from '../../src/shared/contract'
+import type { PermissionMode } from '../../src/shared/messages'
 import type { AgentEvent } from '../../src/shared/views'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
@@ -28,8 +29,10 @@ export interface Harness {
 export function studioHarnesses(): {
   harness: (
     settingOverrides?: string[],
-    permissionMode?: 'default' | 'acceptEdits',
-    model?: string
+    permissionMode?: PermissionMode,
+    model?: string,
+    /** A workspace and data home of the test's own (default: a fresh seed workspace). */
+    at?: { workspace: string; home: string }
   ) => Promise<Harness>
   open: Studio[]
 } {
@@ -38,8 +41,8 @@ export function studioHarnesses(): {
     for (const studio of open.splice(0)) await studio.close()
   })
   return {
-    harness: (settingOverrides, permissionMode, model) =>
-      harness(open, settingOverrides, permissionMode, model),
+    harness: (settingOverrides, permissionMode, model, at) =>
+      harness(open, settingOverrides, permissionMode, model, at),
     open
   }
 }
@@ -47,10 +50,11 @@ export function studioHarnesses(): {
 async function harness(
   open: Studio[],
   settingOverrides: string[] = [],
-  permissionMode: 'default' | 'acceptEdits' = 'acceptEdits',
-  model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`
+  permissionMode: PermissionMode = 'acceptEdits',
+  model = `scripted:${join(repoRoot, 'demo/scripted-model.json')}`,
+  at: { workspace: string; home: string } = seedWorkspace()
 ): Promise<Harness> {
-  const { workspace, home } = seedWorkspace()
+  const { workspace, home } = at
   const events: Harness['events'] = []
   const studio = await launchScriptedStudio({
     home,
@@ -71,16 +75,19 @@ async function harness(
   const sendAndWait = async (prompt: string) => {
     const seen = events.length
     await value('agent:send', { prompt })
+    // A turn takes well under a second, but on a loaded 2-core machine more than poll's default.
     await expect
-      .poll(() =>
-        events
-          .slice(seen)
-          .some(
-            (e) =>
-              e.event === 'agent:event' &&
-              (e.payload as AgentEvent).type === 'status' &&
-              !(e.payload as { running: boolean }).running
-          )
+      .poll(
+        () =>
+          events
+            .slice(seen)
+            .some(
+              (e) =>
+                e.event === 'agent:event' &&
+                (e.payload as AgentEvent).type === 'status' &&
+                !(e.payload as { running: boolean }).running
+            ),
+        { timeout: 20_000 }
       )
       .toBe(true)
   }

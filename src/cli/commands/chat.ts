@@ -414,6 +414,7 @@ export async function run(args: string[]): Promise<number> {
           permissionMode: settings.permissionMode,
           checkpointTools: settings.checkpointEnabled,
           compaction: models.compaction(),
+          ignoredFiles: models.ignoredFiles(),
           bashSandbox: settings.bashSandbox,
           askPermission: terminal.askPermission,
           onEvent: terminal.onEvent

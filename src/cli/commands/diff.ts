@@ -82,7 +82,9 @@ export async function run(args: string[]): Promise<number> {
         new BlobStore(
           historyPathsAt(sessionHistoryPaths(home, options.file, store.cwd).root).blobs
         ),
-      disk: space === null ? noDisk : new DiskHashes(space.root, settleMarginMs(space.root))
+      disk: space === null ? noDisk : new DiskHashes(space.root, settleMarginMs(space.root)),
+      // A session of ours: the files as each node left them, from our own backups.
+      caveat: null
     }
     const view = maskSecretsIn(buildCompareView(sources, from, to, { diffBudget: Infinity }))
     if (options.json) console.log(escapeControlCharsInJson(JSON.stringify(view)))

@@ -6,10 +6,9 @@ import { sessionHistoryPaths } from '../../core/files/history-paths'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
 import { RewindEngine, type RewindPlan } from '../../core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../../core/rewind/workspace-files'
-import { forkSession } from '../../core/session/fork'
 import { rewindStudioHome } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
-import { forkEnd, restoreInFork } from '../../core/studio/fork'
+import { forkEnd, forkRoute, restoreInFork } from '../../core/studio/fork'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
@@ -24,7 +23,8 @@ new session's file. N is a turn number: the prompts of the active path are 1, 2,
 rewind --to counts them), the turns of other branches follow in the order chat's /tree lists
 them. ID is a node's id, or the short id inspect and /tree print. Without --at, the whole
 active path is forked. The fork keeps the records' ids, lies beside FILE and shares its backups;
-FILE is not changed. Continue it with \`chat --resume <its id>\`.
+FILE is not changed. Continue it with \`chat --resume <its id>\`. A session pulled with \`share
+pull\` forks among the workspace's own sessions, its files from the shared backups.
 The workspace's files are left as they are unless --restore: then they are brought to the state
 at that node, as a switch to it would, and the fork records it (\`rewind FORK --undo\` puts them
 back). --dry-run, with --restore, prints what would change and writes nothing.
@@ -70,6 +70,8 @@ export async function run(args: string[]): Promise<number> {
     const end = forkEnd(origin.tree(), origin.sessionId, options.at)
     let plan: RewindPlan | null = null
     let engineFor: ((store: SessionStore) => RewindEngine) | null = null
+    // A session pulled from a remote forks among this workspace's sessions (core/share).
+    const route = forkRoute(home, origin)
     if (options.restore) {
       if (!existsSync(origin.cwd)) throw new Error(`the workspace ${origin.cwd} does not exist`)
       const space = restoreSpaceAt(
@@ -77,7 +79,7 @@ export async function run(args: string[]): Promise<number> {
         sessionHistoryPaths(home, options.file, origin.cwd).root
       )
       engineFor = (store) => new RewindEngine({ home, store, space })
-      plan = await engineFor(origin).planSwitch(end)
+      plan = await route.plan(engineFor(origin), space.blobs, end)
       for (const path of plan.conflicts) {
         sayError(`note: ${path} was changed since by another session: left alone`)
       }
@@ -97,7 +99,7 @@ export async function run(args: string[]): Promise<number> {
         return 0
       }
     }
-    const fork = forkSession(home, origin, end)
+    const fork = route.fork(end)
     stores.push(fork)
     let result: RewindResult | null = null
     let failure: string | null = null

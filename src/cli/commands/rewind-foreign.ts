@@ -15,7 +15,7 @@ import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
 import { TOOL_NAMES, type RewindResult, type SkippedFile } from '../../shared/views'
-import { say, sayError } from '../format'
+import { onePath, say, sayError } from '../format'
 
 export interface ForeignRewindOptions {
   file: string
@@ -168,7 +168,7 @@ function printResult(
   }
   if (skipped.length > 0) {
     say(
-      `Partly restored to before prompt ${index}: ${skipped.length} file(s) skipped (their backup is missing): ${skipped.map((s) => s.path).join(', ')}. \`rewind --undo\` reverses what was restored.`
+      `Partly restored to before prompt ${index}: ${skipped.length} file(s) skipped (their backup is missing): ${skipped.map((s) => onePath(s.path)).join(', ')}. \`rewind --undo\` reverses what was restored.`
     )
     return
   }
@@ -180,7 +180,8 @@ function printLists(
   unbacked: ReadonlySet<string> = new Set()
 ): void {
   const mark = (path: string) => (unbacked.has(path) ? ' (what it holds now is in no backup)' : '')
-  for (const path of lists.restore) say(`  ⎿ restore ${path}${mark(path)}`)
-  for (const path of lists.delete) say(`  ⎿ delete (did not exist then) ${path}${mark(path)}`)
-  for (const path of lists.recreate) say(`  ⎿ recreate ${path}`)
+  for (const path of lists.restore) say(`  ⎿ restore ${onePath(path)}${mark(path)}`)
+  for (const path of lists.delete)
+    say(`  ⎿ delete (did not exist then) ${onePath(path)}${mark(path)}`)
+  for (const path of lists.recreate) say(`  ⎿ recreate ${onePath(path)}`)
 }

@@ -13,7 +13,7 @@ import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
 import { startFileCommand } from '../cli-support'
-import { say, sayError } from '../format'
+import { onePath, say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
 import { UsageError, optionValue } from '../args'
 
@@ -147,10 +147,10 @@ export async function run(args: string[]): Promise<number> {
     // No diffs with the plan: only --diff prints them (each made when printed).
     const plan = await engine.planRewind(checkpoint, options.mode ?? 'both', { diffs: false })
     for (const path of plan.conflicts) {
-      sayError(`note: ${path} was changed since by another session: left alone`)
+      sayError(`note: ${onePath(path)} was changed since by another session: left alone`)
     }
     for (const { path, reason } of plan.unrestorable) {
-      sayError(`note: ${path} cannot be restored: ${reason}`)
+      sayError(`note: ${onePath(path)} cannot be restored: ${reason}`)
     }
     // Made before the apply changes the files; only when asked (a diff per file costs more than
     // restoring it).
@@ -189,10 +189,12 @@ function print(
   }
   // One write for the lists: a rewind of a thousand files printed a line at a time.
   const lines = [
-    ...lists.restore.map((path) => `  ⎿ restore ${path}`),
-    ...lists.delete.map((path) => `  ⎿ delete (created after the checkpoint) ${path}`),
-    ...lists.recreate.map((path) => `  ⎿ recreate ${path}`),
-    ...outside.map((path) => `  ! ${path} was changed outside the agent since it last wrote it`)
+    ...lists.restore.map((path) => `  ⎿ restore ${onePath(path)}`),
+    ...lists.delete.map((path) => `  ⎿ delete (created after the checkpoint) ${onePath(path)}`),
+    ...lists.recreate.map((path) => `  ⎿ recreate ${onePath(path)}`),
+    ...outside.map(
+      (path) => `  ! ${onePath(path)} was changed outside the agent since it last wrote it`
+    )
   ]
   if (lines.length > 0) say(lines.join('\n'))
   if (plan === null) return
@@ -203,7 +205,14 @@ function print(
   }
   const kept =
     plan.messagesKept === null ? '' : `; the conversation keeps ${plan.messagesKept} messages`
-  say(`Rewound to before checkpoint ${options.to} (mode ${options.mode ?? 'both'})${kept}.`)
+  const left = plan.unrestorable.length
+  const notRestored =
+    left === 0
+      ? ''
+      : `; ${left} ${left === 1 ? 'path' : 'paths'} could not be restored (see the notes above)`
+  say(
+    `Rewound to before checkpoint ${options.to} (mode ${options.mode ?? 'both'})${kept}${notRestored}.`
+  )
   if (result?.prefill !== null && result?.prefill !== undefined) {
     say(`Prompt to send again: ${result.prefill}`)
   }

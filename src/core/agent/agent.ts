@@ -21,6 +21,7 @@ import {
   type PermissionRequest
 } from '../../shared/views'
 import { promptSizeProblem } from '../../shared/prompt-limit'
+import { maskSecretsIn } from '../../shared/mask-secrets'
 import type { WriteGuard } from '../files/write-guard'
 import type { AssistantRecord, UserRecord } from '../session/records'
 import type { SessionStore } from '../session/store'
@@ -522,9 +523,13 @@ export class Agent {
     const results: ContentBlock[] = []
     const details: Record<string, unknown> = {}
     for (const call of calls) {
-      const output = signal.aborted
-        ? { content: INTERRUPTED_RESULT, isError: true }
-        : await this.runCall(call, signal)
+      // Keys a tool met (a .env read, `env`, /proc) are masked before the log, the stream and
+      // the model get the result: once logged, a key stays in the session for good.
+      const output = maskSecretsIn(
+        signal.aborted
+          ? { content: INTERRUPTED_RESULT, isError: true }
+          : await this.runCall(call, signal)
+      )
       results.push({
         type: 'tool_result',
         tool_use_id: call.id,

@@ -3,8 +3,10 @@
 // full. Meant to be read or pasted into a document; the session's words are its text.
 //
 // The session is untrusted text. A Markdown viewer renders raw HTML, so outside code `<` and `&`
-// are written as entities (a `<script>` in a prompt reads as text); fenced blocks get a fence
-// longer than any backtick run inside; control and bidi characters are escaped as everywhere.
+// are written as entities (a `<script>` in a prompt reads as text), and only code every viewer
+// takes for code is left as it is (prose, below); images are written as text, so a viewer
+// fetches nothing; fenced blocks get a fence longer than any backtick run inside; control and
+// bidi characters are escaped as everywhere.
 import { escapeControlChars, escapeControlCharsOneLine } from '../../shared/control-chars'
 import type { TranscriptEntry } from '../../shared/views'
 import { type EntryPart, entryParts, inputLines } from './entry-parts'
@@ -117,9 +119,9 @@ function quoted(text: string): string[] {
     .map((line) => (line === '' ? '>' : `> ${line}`))
 }
 
-/** Text on one line, as Markdown prose. */
+/** Text on one line, as Markdown prose (a heading's, a label's: no fence can open there). */
 function inline(text: string): string {
-  return prose(escapeControlCharsOneLine(text))
+  return proseLine(escapeControlCharsOneLine(text))
 }
 
 /** A path or id as inline code. */
@@ -131,52 +133,109 @@ function code(text: string): string {
   return `${ticks}${pad}${oneLine}${pad}${ticks}`
 }
 
+/** A line that opens a fenced block: the fence, or undefined. A backtick fence's info string holds no backtick. */
+function fenceOpened(line: string): string | undefined {
+  return /^ {0,3}(`{3,})[^`]*$/.exec(line)?.[1] ?? /^ {0,3}(~{3,})/.exec(line)?.[1]
+}
+
+function closesFence(line: string, fence: string): boolean {
+  const marker = /^ {0,3}(`+|~+)[ \t]*$/.exec(line)?.[1]
+  return marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length
+}
+
 /**
- * Markdown written by people and models, kept as Markdown, with HTML disarmed outside code:
- * `<` and `&` become entities in prose lines and stay as they are in fenced blocks and inline
- * code spans, where a viewer shows them literally anyway.
+ * Markdown written by people and models, kept as Markdown, with HTML disarmed outside the code
+ * every viewer takes for code: `<` and `&` become entities elsewhere, and stay as they are in
+ * fenced blocks and in inline code spans, where a viewer shows them literally anyway.
+ *
+ * What is left as code is what no reading of the text can take for anything else. A fence is
+ * one only at the start of a line (up to three spaces), its info string without a backtick (the
+ * finding's `` ```x`y `` opened nothing in a viewer, and the `<script>` after it ran) nor a `|`
+ * (markdown-it reads such a line over a `| --- |` as a table, marked as a fence); it is
+ * written again at the line's start, as its closing line is, so a list around it cannot end it
+ * early, and one left open is closed where the text ends, so the next text starts outside it.
+ * Inline code is one pair of backtick runs on one line (proseLine).
  */
 export function prose(text: string): string {
   let fence: string | null = null
-  return escapeControlChars(text)
-    .split('\n')
-    .map((line) => {
-      const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
-      if (fence !== null) {
-        if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) {
-          fence = null
-        }
-        return line
-      }
-      if (marker !== undefined) {
-        fence = marker
-        return line
-      }
-      return outsideCodeSpans(line, (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'))
-    })
-    .join('\n')
+  const out: string[] = []
+  for (const line of escapeControlChars(text).split('\n')) {
+    if (fence !== null) {
+      if (closesFence(line, fence)) {
+        out.push(fence)
+        fence = null
+      } else out.push(line)
+      continue
+    }
+    const opened = fenceOpened(line)
+    if (opened !== undefined && !line.includes('|')) {
+      fence = opened
+      out.push(line.trimStart())
+    } else {
+      // What some viewer could still open a fence with is no fence in any: its first `~` is
+      // escaped (proseLine escapes a backtick that is not in a span already).
+      out.push(proseLine(line).replace(/^(\s*)~/, '$1\\~'))
+    }
+  }
+  if (fence !== null) out.push(fence)
+  return out.join('\n')
 }
 
-/** `line` with `f` applied to the parts outside inline code spans (`…`, ``…``). */
-function outsideCodeSpans(line: string, f: (s: string) => string): string {
+/**
+ * One line of prose: `<` and `&` as entities, `![` as `!\\[` (an image written as text: a
+ * remote one would be fetched by the viewer), outside inline code spans. A span is a backtick
+ * run and the next run of the same length on the same line, neither escaped by a backslash;
+ * every other backtick is escaped (`\\``), so no viewer can pair it with one on another line
+ * and read what lies between as code, nor read the finding's `` \\` `` as our span's opener. In
+ * a line holding `|` nothing is code: a table's cells are split at every `|`, inside spans too;
+ * nor in the word of a bare URL.
+ */
+function proseLine(line: string): string {
+  const disarm = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/!\[/g, '!\\[').replace(/`/g, '\\`')
+  if (line.includes('|')) return outsideEscapes(line, disarm)
   let out = ''
   let at = 0
+  let plain = 0
   while (at < line.length) {
-    const open = line.indexOf('`', at)
-    if (open < 0) break
-    let run = open
+    const char = line[at] as string
+    if (char === '\\' && at + 1 < line.length) {
+      at += 2
+      continue
+    }
+    if (char !== '`') {
+      at++
+      continue
+    }
+    let run = at
     while (line[run] === '`') run++
-    const ticks = line.slice(open, run)
+    const ticks = line.slice(at, run)
     const close = findRun(line, ticks, run)
-    if (close < 0) {
-      out += f(line.slice(at, run))
+    // A bare URL runs to the next space, through a backtick (GFM's autolinks, in marked): a
+    // span in the same word as one may not be read as a span.
+    const word = line.slice(0, at).split(/\s/).pop() ?? ''
+    if (close < 0 || /(?:https?|ftp):\/\/|www\./i.test(word)) {
       at = run
       continue
     }
-    out += f(line.slice(at, open)) + line.slice(open, close + ticks.length)
+    out += outsideEscapes(line.slice(plain, at), disarm) + line.slice(at, close + ticks.length)
     at = close + ticks.length
+    plain = at
   }
-  return out + f(line.slice(at))
+  return out + outsideEscapes(line.slice(plain), disarm)
+}
+
+/**
+ * `f` applied to `text` but for its backslash escapes, which are kept (`\\*` shows `*`; escaping
+ * the character again would show the backslash), but for `\\<` and `\\&`, written as the
+ * entities they show as: a bare URL before one takes the backslash and stops at `<` (marked),
+ * which would then open a tag.
+ */
+function outsideEscapes(text: string, f: (s: string) => string): string {
+  return text
+    .split(/(\\[!-/:-@[-`{-~])/)
+    .map((piece, i) => (i % 2 === 0 ? f(piece) : /[<&]/.test(piece) ? f(piece.slice(1)) : piece))
+    .join('')
 }
 
 /** The index of a run of exactly `ticks` in `line` from `from`, or -1. */

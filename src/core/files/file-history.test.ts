@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sha256 } from './blob-store'
 import { type FileChange, FileHistory, NoCheckpointError } from './file-history'
+import { type IgnoredFilesPolicy, ignoredFilesPolicy } from './ignored-files'
 
 const open: FileHistory[] = []
 
@@ -22,7 +23,11 @@ afterEach(async () => {
   for (const history of open.splice(0)) await history.close()
 })
 
-async function setup(files: Record<string, string> = {}, sizeCapBytes?: number) {
+async function setup(
+  files: Record<string, string> = {},
+  sizeCapBytes?: number,
+  ignoredFiles?: IgnoredFilesPolicy
+) {
   const base = mkdtempSync(join(tmpdir(), 'rs-fh-'))
   const cwd = join(base, 'ws')
   const home = join(base, 'home')
@@ -37,7 +42,8 @@ async function setup(files: Record<string, string> = {}, sizeCapBytes?: number) 
     cwd,
     sessionId: 's1',
     log: { appendFileChanges: (c: readonly FileChange[]) => records.push(...c) },
-    ...(sizeCapBytes === undefined ? {} : { sizeCapBytes })
+    ...(sizeCapBytes === undefined ? {} : { sizeCapBytes }),
+    ...(ignoredFiles === undefined ? {} : { ignoredFiles })
   })
   open.push(history)
   history.beginCheckpoint('p1')
@@ -143,19 +149,30 @@ describe('FileHistory: Bash changes', () => {
       created: ['moved.txt', 'new/deep/f.txt'],
       modified: ['a.txt'],
       deleted: ['b.txt', 'c.txt'],
-      untracked: []
+      untracked: [],
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: []
     })
     const a = records.find((r) => r.path === 'a.txt')
     expect((await history.blobs.get(a?.before ?? '')).toString()).toBe('hello\n')
     expect(records.every((r) => r.source === 'Bash' && r.checkpointUuid === 'p1')).toBe(true)
   })
 
-  it('honours .gitignore and never looks into .git', async () => {
+  it('backs up what .gitignore ignores within the budget, and never looks into .git', async () => {
     const { sh } = await setup({ '.gitignore': 'build/\n*.log\n', 'src/x.ts': '1' })
     const changes = await sh(
       'mkdir -p build .git && echo 1 > build/out.js && echo 1 > a.log && echo 1 > .git/HEAD && echo 2 > src/x.ts'
     )
-    expect(changes).toEqual({ created: [], modified: ['src/x.ts'], deleted: [], untracked: [] })
+    expect(changes).toEqual({
+      created: ['a.log', 'build/out.js'],
+      modified: ['src/x.ts'],
+      deleted: [],
+      untracked: [],
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: []
+    })
   })
 
   it('reports a file over the size cap as untracked, never silently', async () => {
@@ -173,7 +190,10 @@ describe('FileHistory: Bash changes', () => {
       created: ['b.txt'],
       modified: [],
       deleted: [],
-      untracked: []
+      untracked: [],
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: []
     })
   })
 
@@ -185,7 +205,10 @@ describe('FileHistory: Bash changes', () => {
       created: [],
       modified: ['a.txt'],
       deleted: [],
-      untracked: []
+      untracked: [],
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: []
     })
     const before = records.at(-1)?.before ?? ''
     expect((await history.blobs.get(before)).toString()).toBe('hand edit')
@@ -212,20 +235,46 @@ describe('FileHistory: Bash changes', () => {
       created: ['src/a.ts', 'src/deep/b.ts'],
       modified: [],
       deleted: ['lib/a.ts', 'lib/deep/b.ts'],
-      untracked: []
+      untracked: [],
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: []
     })
     expect((await sh('echo changed > src/deep/b.ts')).modified).toEqual(['src/deep/b.ts'])
     expect((await sh('rm -rf src')).deleted).toEqual(['src/a.ts', 'src/deep/b.ts'])
   })
 
   it('re-reads .gitignore when a command changes it', async () => {
-    const { sh } = await setup({ '.gitignore': '', 'x.log': '1' })
+    // No budget for ignored files: a file backed up before stays covered, a new one is not.
+    const none = ignoredFilesPolicy({ maxFiles: 0 })
+    const { sh } = await setup({ '.gitignore': '', 'x.log': '1' }, undefined, none)
     expect(await sh("echo '*.log' >> .gitignore && echo 2 > x.log && echo 3 > y.log")).toEqual({
       created: [],
-      modified: ['.gitignore'],
-      deleted: ['x.log'],
-      untracked: []
+      modified: ['.gitignore', 'x.log'],
+      deleted: [],
+      untracked: [],
+      notBackedUp: [
+        { folder: './', files: 1, reason: expect.stringMatching(/^over the backup budget/) }
+      ],
+      warnings: [],
+      unknownOrigin: []
     })
+  })
+
+  it('names an ignored folder it left unread (past 1,000 ignored folders) when it goes', async () => {
+    const files: Record<string, string> = { '.gitignore': 'gen/\n' }
+    for (let i = 0; i < 1_010; i++) files[`gen/d${i}/f.txt`] = `${i}\n`
+    const { sh } = await setup(files)
+    const changes = await sh('rm -rf gen')
+    // gen/ and 999 of its folders were read (and their files backed up); the rest was not.
+    expect(changes.deleted).toHaveLength(999)
+    expect(changes.notBackedUp).toEqual([
+      {
+        folder: 'gen/',
+        files: null,
+        reason: expect.stringMatching(/^past the 20,000 ignored files or 1,000 ignored folders/)
+      }
+    ])
   })
 
   it('sees 1,000 changes of one command across nested folders made and removed, and tracks the new ones', async () => {

@@ -10,11 +10,16 @@ import { markActive, otherActiveSessions, unmarkActive } from './active-sessions
 import { type HistoryPaths, historyPaths, sessionHistoryPaths } from './history-paths'
 import { collectGarbageIfDue } from './retention'
 import { ensurePrivateDir } from '../os/private-files'
+import { type IgnoredFilesPolicy, groupUnbacked, ignoredFilesPolicy } from './ignored-files'
 import { WorkspaceChanges } from './workspace-changes'
 import { resolveInWorkspace } from './workspace-paths'
 import { checkWorkspaceFolder } from './workspace-root'
 import { WorkspaceWatcher } from './workspace-watcher'
-import type { NewFileChange } from '../session/store'
+import { type LeftRunning, stillRunning } from '../os/left-running'
+import { failureReason, WriteFailedError } from '../os/write-failure'
+import { MAX_UNTRACKED_ENTRIES } from '../session/records'
+import type { NewFileChange, NewUntrackedChanges } from '../session/store'
+import { DiskReserve, RESERVE_BYTES, RESERVE_FOLDER } from './disk-reserve'
 import type { CommandChanges, WriteGuard } from './write-guard'
 
 /** "10 MB": larger files are reported as not tracked. */
@@ -25,7 +30,7 @@ export type FileChange = NewFileChange
 
 /** What file history needs from the session store: a place to append its records. */
 export interface FileChangeLog {
-  appendFileChanges(changes: readonly FileChange[]): unknown
+  appendFileChanges(changes: readonly FileChange[], untracked?: NewUntrackedChanges): unknown
 }
 
 export interface FileHistoryOptions {
@@ -39,6 +44,13 @@ export interface FileHistoryOptions {
   sessionFile?: string
   log: FileChangeLog
   sizeCapBytes?: number
+  /** Which ignored files are backed up (the setting ignoredFiles); its defaults otherwise. */
+  ignoredFiles?: IgnoredFilesPolicy
+  /**
+   * Every path the session's file_change records name (any branch): each stays covered by Bash
+   * change detection whatever the ignored-files budget, so what was backed up stays restorable.
+   */
+  recordedPaths?: Iterable<string>
 }
 
 export class NoCheckpointError extends Error {
@@ -58,6 +70,16 @@ export class FileHistory implements WriteGuard {
   private readonly watcher: WorkspaceWatcher
   private readonly changes: WorkspaceChanges
   private baseline: Promise<void> | null = null
+  /** Space for a command's records on a full disk. */
+  private readonly reserve: DiskReserve
+  /** What earlier commands left running outside their process groups (left-running.ts). */
+  private leftRunning: LeftRunning[] = []
+  /** Those of them running when the current command started. */
+  private runningDuring: LeftRunning[] = []
+  /** What changed before the current command while they ran (see beforeCommand). */
+  private unknownOrigin: string[] = []
+  /** Paths the agent's own tools or a restore changed since the last look: of known origin. */
+  private readonly expected = new Set<string>()
   /** The blob store's shard folders made, then its spare files (prepareForCommands). */
   private backupFiles: Promise<void> | null = null
 
@@ -69,11 +91,13 @@ export class FileHistory implements WriteGuard {
     readonly paths: HistoryPaths,
     readonly sessionId: string,
     private readonly log: FileChangeLog,
-    readonly sizeCapBytes: number
+    readonly sizeCapBytes: number,
+    private readonly ignoredFiles: IgnoredFilesPolicy
   ) {
     this.blobs = new BlobStore(paths.blobs)
+    this.reserve = new DiskReserve(join(paths.root, RESERVE_FOLDER))
     this.watcher = new WorkspaceWatcher(root, join(paths.watch, sessionId))
-    this.changes = new WorkspaceChanges(root, this.blobs, this.watcher, sizeCapBytes)
+    this.changes = new WorkspaceChanges(root, this.blobs, this.watcher, sizeCapBytes, ignoredFiles)
   }
 
   static async open(options: FileHistoryOptions): Promise<FileHistory> {
@@ -92,8 +116,10 @@ export class FileHistory implements WriteGuard {
       paths,
       options.sessionId,
       options.log,
-      options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES
+      options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES,
+      options.ignoredFiles ?? ignoredFilesPolicy()
     )
+    history.changes.pin(options.recordedPaths ?? [])
     const others = await otherActiveSessions(paths.active, options.sessionId)
     for (const other of others) {
       history.notices.push(
@@ -148,10 +174,12 @@ export class FileHistory implements WriteGuard {
     const file = readWithMode(join(this.root, rel))
     const after =
       file === null ? null : this.blobs.put(file.content, { previous: before, path: rel })
+    this.expected.add(rel)
     if (before === after) return
     await this.log.appendFileChanges([
       { checkpointUuid, path: rel, before, after, beforeMode, afterMode: file?.mode, source: tool }
     ])
+    this.changes.pin([rel])
   }
 
   /**
@@ -166,7 +194,10 @@ export class FileHistory implements WriteGuard {
     // are written into (spare-files.ts). Neither throws.
     return this.takeBaseline().then(
       () =>
-        (this.backupFiles ??= this.blobs.makeShardFolders().then(() => this.blobs.keepSpareFiles()))
+        (this.backupFiles ??= this.blobs.makeShardFolders().then(() => {
+          this.reserve.ensure()
+          return this.blobs.keepSpareFiles()
+        }))
     )
   }
 
@@ -192,19 +223,58 @@ export class FileHistory implements WriteGuard {
    */
   async beforeCommand(_tool: string): Promise<void> {
     this.requireCheckpoint()
+    // Room for this command's records should it fill the disk (disk-reserve.ts).
+    this.reserve.ensure()
     const fresh = this.baseline === null
     await this.takeBaseline()
     // What changed since the last command (hand edits, the agent's own writes) is the
-    // starting point of this one, not a change it made.
-    if (!fresh) await this.changes.refresh()
+    // starting point of this one, not a change it made. While a process an earlier command left
+    // running was at work, what else changed is named, as of unknown origin: nobody can tell its
+    // writes from a hand edit.
+    const lingering = this.leftRunning.length > 0
+    const changes = fresh ? [] : await this.changes.refresh()
+    this.unknownOrigin = lingering
+      ? changes.flatMap((c) =>
+          c.kind !== 'unbacked' && !this.expected.has(c.path) ? [c.path] : []
+        )
+      : []
+    this.expected.clear()
+    this.leftRunning = this.leftRunning.filter(stillRunning)
+    this.runningDuring = this.leftRunning
   }
 
-  async afterCommand(tool: string): Promise<CommandChanges> {
+  /** Paths a restore (a rewind, an undo) just wrote: the next command does not count them as unknown. */
+  expectChanges(paths: Iterable<string>): void {
+    for (const path of paths) this.expected.add(path)
+  }
+
+  async afterCommand(
+    tool: string,
+    leftRunning: readonly LeftRunning[] = []
+  ): Promise<CommandChanges> {
     const checkpointUuid = this.requireCheckpoint()
-    const result: CommandChanges = { created: [], modified: [], deleted: [], untracked: [] }
+    const result: CommandChanges = {
+      created: [],
+      modified: [],
+      deleted: [],
+      untracked: [],
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: this.unknownOrigin
+    }
+    this.unknownOrigin = []
+    const during = this.runningDuring
+    this.runningDuring = []
+    this.leftRunning = [...this.leftRunning.filter(stillRunning), ...leftRunning]
     const recorded: FileChange[] = []
     const unstored: string[] = []
-    for (const change of await this.changes.refresh(unstored)) {
+    const changes = await this.changes.refresh(unstored)
+    result.notBackedUp = groupUnbacked(
+      changes.flatMap((change) => (change.kind === 'unbacked' ? [change] : [])),
+      this.ignoredFiles
+    )
+    for (const change of changes) {
+      if (change.kind === 'unbacked') continue
       if (change.kind === 'untracked') {
         result.untracked.push({ path: change.path, reason: change.reason })
         continue
@@ -215,17 +285,88 @@ export class FileHistory implements WriteGuard {
       else if (after === null) result.deleted.push(path)
       else result.modified.push(path)
     }
-    await this.log.appendFileChanges(recorded)
+    // What it changed without a backup, as the records keep it: a rewind across it names each.
+    const untracked = [
+      ...result.untracked,
+      ...result.notBackedUp.map(({ folder, files, reason }) => ({
+        path: folder,
+        reason: files === null ? reason : `${files} ignored files, ${reason}`
+      }))
+    ]
+    const warning = await this.record(checkpointUuid, tool, recorded, untracked)
+    if (warning !== null) result.warnings.push(warning)
+    this.changes.pin(recorded.map((r) => r.path))
+    if (during.length > 0 && recorded.length + untracked.length > 0) {
+      const named = during.map((p) => `${p.name} (process ${p.pid})`).join(', ')
+      result.warnings.push(
+        `${named}, left running by an earlier command, ${during.length === 1 ? 'was' : 'were'} running during this one: some of these changes may be ${during.length === 1 ? 'its' : 'theirs'}`
+      )
+    }
     if (unstored.length > 0) {
-      throw new Error(
-        `the command's changes are recorded, but the new content of ${unstored.join(', ')} could not be backed up: a rewind can undo them, returning to them later cannot restore those files`
+      result.warnings.push(
+        `the new content of ${unstored.join(', ')} could not be backed up: a rewind can undo these changes, returning to them later cannot restore those files`
       )
     }
     return result
   }
 
+  /**
+   * Appends a command's records: its file changes, and what it changed without a backup. When
+   * the append fails for want of space, the reserve's blocks are given back (disk-reserve.ts)
+   * and the records written in their place, or, when they would not fit, one untracked_changes
+   * record naming every path, so that a rewind across the command says it cannot restore them
+   * instead of passing over them. Returns what the report must add; throws when nothing could
+   * be written, naming what is lost.
+   */
+  private async record(
+    checkpointUuid: string,
+    tool: string,
+    recorded: FileChange[],
+    untracked: { path: string; reason: string }[]
+  ): Promise<string | null> {
+    const note = (entries: { path: string; reason: string }[]) =>
+      entries.length === 0
+        ? undefined
+        : {
+            checkpointUuid,
+            source: tool,
+            changes: entries.slice(0, MAX_UNTRACKED_ENTRIES),
+            ...(entries.length > MAX_UNTRACKED_ENTRIES
+              ? { more: entries.length - MAX_UNTRACKED_ENTRIES }
+              : {})
+          }
+    try {
+      await this.log.appendFileChanges(recorded, note(untracked))
+      return null
+    } catch (error) {
+      const code = error instanceof WriteFailedError ? error.code : undefined
+      if ((code !== 'ENOSPC' && code !== 'EDQUOT') || !this.reserve.release()) throw error
+      const why = failureReason({ code })
+      const paths = recorded.map((r) => r.path)
+      const size =
+        JSON.stringify(recorded).length + 200 * recorded.length + JSON.stringify(untracked).length
+      try {
+        if (size <= RESERVE_BYTES / 2) {
+          await this.log.appendFileChanges(recorded, note(untracked))
+          return `${why}: the command's changes were recorded in the space file history keeps for this; free some space`
+        }
+        const lost = paths.map((path) => ({
+          path,
+          reason: `its change could not be recorded: ${why}`
+        }))
+        await this.log.appendFileChanges([], note([...lost, ...untracked]))
+        return `${why}: the command's changes could not be recorded, so a rewind cannot restore ${listed(paths)}, and will say so`
+      } catch {
+        throw new Error(
+          `${why}: file history could not record what the command changed (${listed(paths)}): a rewind will not restore those files`
+        )
+      }
+    }
+  }
+
   /** Stops watching, removes this session's live marker and the backups' spare files. */
   async close(): Promise<void> {
+    this.reserve.release()
     this.watcher.close()
     await this.blobs.close()
     await unmarkActive(this.paths.active, this.sessionId)
@@ -286,4 +427,11 @@ function readWithMode(abs: string): { content: Buffer; mode: number } | null {
   } finally {
     closeSync(fd)
   }
+}
+
+/** Paths for a message: the first ten, then how many more. */
+function listed(paths: readonly string[]): string {
+  if (paths.length === 0) return 'no file it could name'
+  const more = paths.length - 10
+  return more > 0 ? `${paths.slice(0, 10).join(', ')} and ${more} more` : paths.join(', ')
 }

@@ -29,6 +29,7 @@ import {
   PACK_TEMP_NAME,
   writePack
 } from './pack-file'
+import { RESERVE_FOLDER, RESERVE_NAME } from './disk-reserve'
 import { SPARE_NAME, SPARES_FOLDER } from './spare-files'
 import { removeStaleFiles } from './stale-files'
 
@@ -174,9 +175,11 @@ export async function collectGarbage(
   if (options.dryRun !== true) {
     const doomedHashes = new Set(doomed.map((b) => b.hash))
     // What a writer that died left: a batch's pack cut short (its blobs were never named by a
-    // record), spares it never took (spare-files.ts), a loose blob's temp file.
+    // record), spares it never took (spare-files.ts), its disk reserve (disk-reserve.ts: a live
+    // session renews its own hourly), a loose blob's temp file.
     removeStaleFiles(packsDir(paths.blobs), PACK_TEMP_NAME, graceStart)
     removeStaleFiles(join(paths.blobs, SPARES_FOLDER), SPARE_NAME, graceStart)
+    removeStaleFiles(join(paths.root, RESERVE_FOLDER), RESERVE_NAME, graceStart)
     for (const temp of temps) if (temp.mtimeMs < graceStart) await fs.rm(temp.file, { force: true })
     const store = new BlobStore(paths.blobs)
     rewritePacks(paths, store, packs, blobs, doomedHashes)

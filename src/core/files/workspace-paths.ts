@@ -44,7 +44,8 @@ function realpathOfExistingPrefix(p: string): string {
   }
 }
 
-function isInside(root: string, target: string): boolean {
+/** Whether `target` is `root` or inside it, as paths (no link resolved). */
+export function isInside(root: string, target: string): boolean {
   const rel = relative(root, target)
   // `..a` is a file's name inside, `..` or `../a` a way out.
   return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)

@@ -7,9 +7,9 @@
 // and the rewind engine check again, so no path into the core skips it.
 import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { isAbsolute, parse, relative, resolve } from 'node:path'
+import { isAbsolute, parse, resolve } from 'node:path'
 import { demoWorkspaceDir } from '../session/paths'
-import { isInGitFolder } from './workspace-paths'
+import { isInGitFolder, isInside } from './workspace-paths'
 
 export class WorkspaceRefusedError extends Error {
   constructor(
@@ -36,11 +36,6 @@ function realOrResolved(p: string): string {
  */
 const KERNEL_FOLDERS = ['/proc', '/sys', '/dev']
 
-function holds(folder: string, target: string): boolean {
-  const rel = relative(folder, target)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
-}
-
 /**
  * Throws WorkspaceRefusedError unless `cwd` may be a workspace. `cwd` must be absolute: a
  * relative one (`.`, or `""` from a session header or an empty --cwd) would mean wherever the
@@ -59,19 +54,23 @@ export function checkWorkspaceFolder(cwd: string, dataHome: string): void {
     throw new WorkspaceRefusedError(cwd, 'it is your home folder: open a project folder in it')
   }
   const data = realOrResolved(dataHome)
-  if (holds(real, data)) {
+  if (isInside(real, data)) {
     throw new WorkspaceRefusedError(
       cwd,
       `it holds Rewind Studio's data folder ${dataHome}, whose session logs and backups the agent must not change`
     )
   }
-  if (holds(data, real) && !holds(realOrResolved(demoWorkspaceDir(dataHome)), real)) {
+  if (isInside(data, real) && !isInside(realOrResolved(demoWorkspaceDir(dataHome)), real)) {
     throw new WorkspaceRefusedError(
       cwd,
       `it is inside Rewind Studio's data folder ${dataHome}, whose session logs and backups the agent must not change`
     )
   }
-  const system = KERNEL_FOLDERS.find((folder) => holds(folder, real))
+  // As written too: `/proc/self/cwd` leads to a real folder, but means another one for each
+  // process that reads it (and was kept so in the recent list).
+  const system = KERNEL_FOLDERS.find(
+    (folder) => isInside(folder, real) || isInside(folder, resolve(cwd))
+  )
   if (system !== undefined) {
     throw new WorkspaceRefusedError(
       cwd,

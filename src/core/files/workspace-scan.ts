@@ -1,6 +1,7 @@
-// A stat manifest of the workspace's tracked files (what git would track, minus symlinks): the
-// cheap "did anything change?" index that Bash change detection compares against. Stats only;
-// hashing and backing up content is the caller's business.
+// A stat manifest of the workspace's files (what git would track, minus symlinks, and what it
+// ignores within a scope: ignored-files.ts): the cheap "did anything change?" index that Bash
+// change detection compares against. Stats only; hashing and backing up content is the caller's
+// business.
 //
 // Names are read as bytes. A name that is not valid UTF-8 cannot be recorded (session records
 // hold UTF-8 paths) nor reopened from the string Node would make of it, so the files at or under
@@ -15,6 +16,7 @@ import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { showBytes } from './file-names'
 import type { IgnoreRules } from './ignore-rules'
+import { isGitFolderName } from './workspace-paths'
 
 export interface FileStat {
   size: number
@@ -43,12 +45,53 @@ export function sameStat(a: FileStat, b: FileStat): boolean {
 /** Files whose path is not valid UTF-8, by that path shown with its bad bytes as \xHH. */
 export type UnnamedFiles = Map<string, FileStat>
 
+/**
+ * How far a walk goes into what git ignores (ignored-files.ts): skip folders are never read, and
+ * past its room for ignored files and folders the rest is left unread.
+ */
+export interface IgnoredScope {
+  skipFolders: ReadonlySet<string>
+  /** Ignored files it may still stat. */
+  filesLeft: number
+  /** Ignored folders it may still read (or watch, for a skip folder). */
+  foldersLeft: number
+}
+
+/** A walk that takes nothing git ignores (the scope of the tools' own walks, and of old). */
+export const TRACKED_ONLY: IgnoredScope = { skipFolders: new Set(), filesLeft: 0, foldersLeft: 0 }
+
 export interface ScanResult {
   files: Map<string, FileStat>
-  /** Every tracked directory walked, '' for the root itself when it was the start. */
+  /** The files of `files` that git ignores. */
+  ignored: Set<string>
+  /** Every directory read, '' for the root itself when it was the start. */
   dirs: string[]
-  /** Per tracked directory holding names that are not UTF-8: the files at or under them. */
+  /**
+   * The ignored ones among `dirs`, and the skip folders found, each with the folder its
+   * changes are named under: the outermost ignored folder it lies in, or the skip folder.
+   */
+  ignoredDirs: Map<string, string>
+  /** Skip folders found: to be watched for their own entries, never read. */
+  skipped: string[]
+  /** Folders read in part: ignored files past the room were not looked at. */
+  partial: Set<string>
+  /** Ignored folders left unread (past the room), each with the folder it is named under. */
+  unread: Map<string, string>
+  /** Per directory holding names that are not UTF-8: the tracked files at or under them. */
   unnamed: Map<string, UnnamedFiles>
+  /** Paths that could not be looked at (longer than the system allows), with why. */
+  unchecked: Map<string, string>
+}
+
+/**
+ * Why a path cannot be looked at, for the errors that concern that one path (the system refuses
+ * its name: longer than PATH_MAX); null for any other error, which the caller throws.
+ */
+export function uncheckableReason(error: unknown): string | null {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ENAMETOOLONG'
+    ? 'could not be checked: its path is longer than the system allows (ENAMETOOLONG)'
+    : null
 }
 
 /** Directories walked between two yields to the event loop. */
@@ -63,67 +106,125 @@ function joinRel(dir: string, name: string): string {
 }
 
 /**
- * Walks `startRel` (a tracked directory, '' for the root) and stats every tracked file under it.
+ * Walks `startRel` ('' for the root) and stats every file under it that git tracks, and those
+ * it ignores within `scope`. `startGroup`: when `startRel` is itself ignored, the folder its
+ * changes are named under (the outermost ignored folder it lies in); null when it is tracked.
  * Directories vanishing mid-walk are skipped: the walk races with running commands.
  */
 export async function scanTree(
   root: string,
   rules: IgnoreRules,
-  startRel = ''
+  startRel = '',
+  scope: IgnoredScope = TRACKED_ONLY,
+  startGroup: string | null = null
 ): Promise<ScanResult> {
-  const files = new Map<string, FileStat>()
-  const dirs: string[] = []
-  const unnamed = new Map<string, UnnamedFiles>()
-  const queue = [startRel]
+  const found: ScanResult = {
+    files: new Map(),
+    ignored: new Set(),
+    dirs: [],
+    ignoredDirs: new Map(),
+    skipped: [],
+    partial: new Set(),
+    unread: new Map(),
+    unnamed: new Map(),
+    unchecked: new Map()
+  }
+  const room = { files: scope.filesLeft, folders: scope.foldersLeft }
+  const queue: { dir: string; group: string | null }[] = [{ dir: startRel, group: startGroup }]
   for (let next = 0; next < queue.length; next++) {
-    const dir = queue[next] ?? ''
-    const subdirs = scanDir(root, rules, dir, files, unnamed)
+    const { dir, group } = queue[next] ?? { dir: '', group: null }
+    const subdirs = scanDir(root, rules, dir, group, scope.skipFolders, room, found)
     if (subdirs !== null) {
-      dirs.push(dir)
+      found.dirs.push(dir)
+      if (group !== null) found.ignoredDirs.set(dir, group)
       queue.push(...subdirs)
     }
     if (next % DIRS_PER_BATCH === DIRS_PER_BATCH - 1) await yieldToEventLoop()
   }
-  return { files, dirs, unnamed }
+  return found
 }
 
-/** The entries of a directory, names as bytes; null when it is gone or no directory. */
-function readEntries(abs: string | Buffer): Dirent<Buffer>[] | null {
+/**
+ * The entries of a directory, names as bytes; null when it is gone or no directory; the reason
+ * when its path cannot be looked at (uncheckableReason).
+ */
+function readEntries(abs: string | Buffer): Dirent<Buffer>[] | null | { unchecked: string } {
   try {
     return readdirSync(abs, { withFileTypes: true, encoding: 'buffer' })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return null
+    const reason = uncheckableReason(error)
+    if (reason !== null) return { unchecked: reason }
     throw error
   }
 }
 
 /**
- * Stats the tracked files of one directory into `files` (and those under names that are not
- * UTF-8 into `unnamed`); returns its tracked subdirectories.
+ * Stats the files of one directory into `found` (its `group`: null when git tracks it, else the
+ * folder its changes are named under) and sorts its subdirectories: returns those to read next,
+ * null when it was not read. Ignored entries take from `room`.
  */
 function scanDir(
   root: string,
   rules: IgnoreRules,
   dir: string,
-  files: Map<string, FileStat>,
-  unnamed: Map<string, UnnamedFiles>
-): string[] | null {
+  group: string | null,
+  skipFolders: ReadonlySet<string>,
+  room: { files: number; folders: number },
+  found: ScanResult
+): { dir: string; group: string | null }[] | null {
   const entries = readEntries(join(root, dir))
   if (entries === null) return null
-  const found = unnamedFiles(root, rules, dir, entries)
-  if (found.size > 0) unnamed.set(dir, found)
-  const subdirs: string[] = []
+  if (!Array.isArray(entries)) {
+    found.unchecked.set(dir, entries.unchecked)
+    return null
+  }
+  if (group === null) {
+    const odd = unnamedFiles(root, rules, dir, entries)
+    if (odd.size > 0) found.unnamed.set(dir, odd)
+  }
+  const subdirs: { dir: string; group: string | null }[] = []
   for (const entry of entries) {
     if (!isUtf8(entry.name)) continue
-    const rel = joinRel(dir, entry.name.toString('utf8'))
+    const name = entry.name.toString('utf8')
+    if (isGitFolderName(name)) continue
+    const rel = joinRel(dir, name)
     if (entry.isDirectory()) {
-      if (!rules.isIgnored(rel, true)) subdirs.push(rel)
+      // Everything under an ignored folder is ignored (git does not look inside it for a rule
+      // that would take a file back).
+      const inner = group ?? (rules.isIgnored(rel, true) ? rel : null)
+      if (inner === null) subdirs.push({ dir: rel, group: null })
+      else if (room.folders <= 0) found.unread.set(rel, inner)
+      else if (skipFolders.has(name)) {
+        room.folders--
+        found.skipped.push(rel)
+        found.ignoredDirs.set(rel, rel)
+      } else {
+        room.folders--
+        subdirs.push({ dir: rel, group: inner })
+      }
       continue
     }
-    if (!entry.isFile() || rules.isIgnored(rel, false)) continue
-    const stats = statFile(join(root, rel))
-    if (stats !== null) files.set(rel, stats)
+    if (!entry.isFile()) continue
+    const ignored = group !== null || rules.isIgnored(rel, false)
+    if (ignored) {
+      if (room.files <= 0) {
+        found.partial.add(dir)
+        continue
+      }
+      room.files--
+    }
+    try {
+      const stats = statFile(join(root, rel))
+      if (stats === null) continue
+      found.files.set(rel, stats)
+      if (ignored) found.ignored.add(rel)
+    } catch (error) {
+      const reason = uncheckableReason(error)
+      if (reason === null) throw error
+      found.unchecked.set(rel, reason)
+    }
   }
   return subdirs
 }
@@ -145,7 +246,8 @@ export function statFile(abs: string): FileStat | null {
  * a caller re-checks a directory that held some, since no watch reaches inside them).
  */
 export function scanUnnamed(root: string, rules: IgnoreRules, dir: string): UnnamedFiles {
-  return unnamedFiles(root, rules, dir, readEntries(join(root, dir)) ?? [])
+  const entries = readEntries(join(root, dir))
+  return unnamedFiles(root, rules, dir, Array.isArray(entries) ? entries : [])
 }
 
 function unnamedFiles(
@@ -175,7 +277,10 @@ function collectUnder(
   if (entry.isDirectory()) {
     if (rules.isIgnored(shown, true)) return
     const inner = Buffer.concat([abs, Buffer.from('/')])
-    for (const child of readEntries(abs) ?? []) collectUnder(rules, inner, shown, child, found)
+    const children = readEntries(abs)
+    for (const child of Array.isArray(children) ? children : []) {
+      collectUnder(rules, inner, shown, child, found)
+    }
     return
   }
   if (!entry.isFile() || rules.isIgnored(shown, false)) return
@@ -184,6 +289,10 @@ function collectUnder(
     if (stats.isFile()) found.set(shown, statOf(stats))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+    // Too long to stat: listed still (untracked for its name), its stat unknown.
+    if (uncheckableReason(error) !== null) found.set(shown, NO_STAT)
+    else if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
   }
 }
+
+const NO_STAT: FileStat = { size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0, mode: 0 }

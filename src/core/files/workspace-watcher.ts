@@ -76,6 +76,11 @@ export class WorkspaceWatcher {
     }
   }
 
+  /** Whether a watch is on `dir` (its own entries' events come in). */
+  watching(dir: string): boolean {
+    return this.watchers.has(dir)
+  }
+
   /** Stops watching `dir` and everything below it (it was deleted or moved away). */
   unwatchUnder(dir: string): void {
     for (const watched of this.watched.under(dir)) this.unwatch(watched)

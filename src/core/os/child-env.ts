@@ -2,7 +2,8 @@
 // child prints can end up in the session log, which is kept for good: one `env` run through Bash
 // would otherwise write the API key there. Children are started from this module only (lint
 // forbids importing node:child_process anywhere else in src): commands through the helper
-// startNodeHelper starts (command-runner.ts), which passes them childEnv(); Workers get it too.
+// startNodeHelper starts (command-runner.ts), which passes them childEnv(); Workers get it too;
+// a program run to its end with bounds on its time and output (git, for sharing) by runChild.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 
 /** What the Anthropic SDK reads from the environment to authenticate. */
@@ -10,6 +11,40 @@ const MODEL_SECRETS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'])
 
 /** Our own variables that hold secrets, now or later: REWIND_STUDIO_…KEY, …TOKEN, … */
 const OWN_SECRET = /^REWIND_STUDIO_\w*(KEY|TOKEN|SECRET|PASSWORD)/
+
+/**
+ * Variables naming a socket or a session of a program outside (an agent, a bus, a display, a
+ * terminal multiplexer, an editor): what a command uses to ask one of them to act for it. The
+ * Bash sandbox unsets them (bash-sandbox.ts) and hides the sockets they name; a command with the
+ * user's rights keeps them (`git push` through ssh-agent), as it could find the sockets anyway.
+ */
+export const SOCKET_VARIABLES = [
+  'DBUS_SESSION_BUS_ADDRESS',
+  'DBUS_SYSTEM_BUS_ADDRESS',
+  'SSH_AUTH_SOCK',
+  'SSH_AGENT_PID',
+  'GPG_AGENT_INFO',
+  'GNOME_KEYRING_CONTROL',
+  'DOCKER_HOST',
+  'CONTAINER_HOST',
+  'WAYLAND_DISPLAY',
+  'DISPLAY',
+  'XAUTHORITY',
+  'PULSE_SERVER',
+  'TMUX',
+  'STY',
+  'NVIM',
+  'NVIM_LISTEN_ADDRESS',
+  'KITTY_LISTEN_ON',
+  'WEZTERM_UNIX_SOCKET',
+  'SWAYSOCK',
+  'I3SOCK',
+  'VSCODE_IPC_HOOK_CLI',
+  'VSCODE_GIT_IPC_HANDLE',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'KRB5CCNAME'
+] as const
 
 export function isSecretName(name: string): boolean {
   return MODEL_SECRETS.has(name) || OWN_SECRET.test(name)
@@ -48,4 +83,136 @@ export function runChildSync(
     encoding: 'utf8'
   })
   return { status: result.status, stderr: result.stderr ?? '', error: result.error }
+}
+
+export interface RunChildOptions {
+  cwd: string
+  /** The child's environment before the secrets are taken out (default: this process's). */
+  env?: NodeJS.ProcessEnv
+  /** What the child reads on stdin, written as it drains (default: nothing, stdin closed). */
+  input?: Iterable<Uint8Array | string>
+  /** Past this the child's whole process group is killed and the run rejects. */
+  timeoutMs: number
+  /** Most bytes of stdout kept; past it the child is killed and the run rejects. */
+  maxStdoutBytes: number
+}
+
+export interface ChildRun {
+  status: number | null
+  stdout: Buffer
+  /** The last 64 KB of stderr, as text. */
+  stderr: string
+}
+
+/** Why a bounded child run did not get to its end: timed out, too much output, no start. */
+export class ChildRunError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'timeout' | 'output' | 'spawn'
+  ) {
+    super(message)
+    this.name = 'ChildRunError'
+  }
+}
+
+const STDERR_KEPT = 64 * 1024
+
+/**
+ * Runs `command args` to its end with everything bounded: its time, the stdout kept, the stderr
+ * kept (its tail). It leads a process group of its own (no controlling terminal, so nothing it
+ * starts can stop to ask on one), which a timeout or too much output kills whole.
+ * Resolves with the exit status, whatever it is; rejects only when the run was cut short.
+ */
+export function runChild(
+  command: string,
+  args: readonly string[],
+  options: RunChildOptions
+): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    let child: ChildProcess
+    try {
+      child = spawn(command, args, {
+        cwd: options.cwd,
+        env: childEnv(options.env),
+        stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        detached: true
+      })
+    } catch (error) {
+      reject(new ChildRunError(`${command} could not start: ${(error as Error).message}`, 'spawn'))
+      return
+    }
+    const stdout: Buffer[] = []
+    let stdoutBytes = 0
+    let stderr = ''
+    let cut: ChildRunError | null = null
+    const kill = (why: ChildRunError) => {
+      cut ??= why
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL')
+        } catch {
+          // Gone already.
+        }
+      }
+    }
+    const timer = setTimeout(
+      () =>
+        kill(
+          new ChildRunError(
+            `${command} ${args[0] ?? ''} took longer than ${Math.round(options.timeoutMs / 1000)} s and was stopped`,
+            'timeout'
+          )
+        ),
+      options.timeoutMs
+    )
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length
+      if (stdoutBytes > options.maxStdoutBytes) {
+        kill(
+          new ChildRunError(
+            `${command} ${args[0] ?? ''} printed more than ${options.maxStdoutBytes} bytes and was stopped`,
+            'output'
+          )
+        )
+      } else stdout.push(chunk)
+    })
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT)
+    })
+    if (options.input !== undefined && child.stdin) {
+      const stdin = child.stdin
+      // A child that exits without reading all of it closes the pipe: its status says why.
+      stdin.on('error', () => undefined)
+      void writeAll(stdin, options.input).catch(() => undefined)
+    }
+    child.once('error', (error) =>
+      kill(new ChildRunError(`${command} could not start: ${error.message}`, 'spawn'))
+    )
+    child.once('close', (status) => {
+      clearTimeout(timer)
+      if (cut !== null) reject(cut)
+      else resolve({ status, stdout: Buffer.concat(stdout), stderr })
+    })
+  })
+}
+
+/** Writes every piece to `stream`, waiting while it is full, then ends it. */
+async function writeAll(
+  stream: NodeJS.WritableStream,
+  pieces: Iterable<Uint8Array | string>
+): Promise<void> {
+  for (const piece of pieces) {
+    if (!stream.write(piece)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stream.off('drain', done)
+          stream.off('close', done)
+          resolve()
+        }
+        stream.on('drain', done)
+        stream.on('close', done)
+      })
+    }
+  }
+  stream.end()
 }

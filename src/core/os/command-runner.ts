@@ -107,7 +107,8 @@ class CommandHelper {
     file: string,
     args: readonly string[],
     cwd: string,
-    handlers: CommandHandlers
+    handlers: CommandHandlers,
+    extraEnv: Readonly<Record<string, string>>
   ): Promise<{ exitCode: number | null }> {
     const id = ++this.nextId
     return new Promise((resolve, reject) => {
@@ -115,7 +116,7 @@ class CommandHelper {
       // A command running keeps this process alive, as a child of its own would.
       this.child.ref()
       this.child.channel?.ref()
-      this.child.send({ id, file, args, cwd, env: childEnv() }, (error) => {
+      this.child.send({ id, file, args, cwd, env: { ...childEnv(), ...extraEnv } }, (error) => {
         if (error !== null) this.settle(id, (p) => p.reject(error))
       })
     })
@@ -181,14 +182,16 @@ let helper: CommandHelper | null = null
 
 /**
  * Runs `file args` in `cwd` as the leader of a new process group, stdin empty, the environment
- * scrubbed (childEnv). Resolves once it exited and its output was delivered; rejects when it
- * could not start (the error's `code` says why, e.g. ENOENT) or the helper stopped.
+ * scrubbed (childEnv) plus `extraEnv`. Resolves once it exited and its output was delivered;
+ * rejects when it could not start (the error's `code` says why, e.g. ENOENT) or the helper
+ * stopped.
  */
 export function runCommand(
   file: string,
   args: readonly string[],
   cwd: string,
-  handlers: CommandHandlers
+  handlers: CommandHandlers,
+  extraEnv: Readonly<Record<string, string>> = {}
 ): Promise<{ exitCode: number | null }> {
   const current =
     helper ??
@@ -196,5 +199,5 @@ export function runCommand(
       if (helper === current) helper = null
     })
   helper = current
-  return current.run(file, args, cwd, handlers)
+  return current.run(file, args, cwd, handlers, extraEnv)
 }

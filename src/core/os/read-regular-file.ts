@@ -105,23 +105,38 @@ function nameOf(abs: string): NotAFile {
   }
 }
 
+/** What openPath found at a path: an open regular file (the caller closes `fd`), or why not. */
+export type OpenedPath =
+  | { kind: 'file'; fd: number; stats: BigIntStats }
+  | { kind: 'missing' }
+  | { kind: 'other'; what: NotAFile }
+
 /**
- * What is at `abs`, read only when it is a regular file (openRegularFile). Nothing there (ENOENT,
- * ENOTDIR) is `missing`; other errors are thrown.
+ * `abs` opened when it holds a regular file (openRegularFile), for a caller that reads only part
+ * of it; nothing there (ENOENT, ENOTDIR) is `missing`, something else `other`; other errors are
+ * thrown.
  */
-export function readRegularFile(
+export function openPath(
   abs: string,
   options: { followSymlinks: boolean } = { followSymlinks: true }
-): PathContent {
-  let opened: { fd: number; stats: BigIntStats }
+): OpenedPath {
   try {
-    opened = openRegularFile(abs, options)
+    return { kind: 'file', ...openRegularFile(abs, options) }
   } catch (error) {
     if (error instanceof NotRegularFileError) return { kind: 'other', what: error.what }
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' }
     throw error
   }
+}
+
+/** What is at `abs`, read only when it is a regular file (openPath). */
+export function readRegularFile(
+  abs: string,
+  options: { followSymlinks: boolean } = { followSymlinks: true }
+): PathContent {
+  const opened = openPath(abs, options)
+  if (opened.kind !== 'file') return opened
   try {
     return {
       kind: 'file',

@@ -26,7 +26,6 @@ import {
   SESSION_FORMAT_VERSION,
   SessionHeader
 } from '../session/records'
-import type { FileChangeRecord } from '../session/records'
 import { acquireWriterLock } from '../session/lock'
 import { realPathOf } from '../session/paths'
 import { SessionTree } from '../session/tree'
@@ -160,11 +159,6 @@ export class CompanionLog implements RewindLog {
     redoes?: string
   }): NavigateRecord {
     return this.append(NavigateRecord.parse({ type: 'navigate', ...this.base(), ...r }))
-  }
-
-  /** A rescue restore moves no leaf and files no change under a checkpoint: never called. */
-  appendFileChanges(): FileChangeRecord[] {
-    throw new Error('A companion log holds no file changes')
   }
 
   close(): void {

@@ -1,11 +1,13 @@
 // What each file should contain when the workspace moves from one node of the session tree to
-// another, computed from the file_change records alone (pure: no I/O).
+// another, computed from the turns' file_change records alone (pure: no I/O).
 //
-//   root ── … ── X ─┬─ … from   (the current leaf)
-//                   └─ … to     (a rewind target: a checkpoint's parent; or another branch's leaf)
+//   … ── X ─┬─ … from   (where the files are: the timeline's "files at")
+//           └─ … to     (a rewind target: where the files were when the checkpoint's prompt was
+//                        sent; or another branch's leaf; or any node)
 //
-// X is the deepest common node. A file changed on X→from goes back to the `before` of its
-// earliest change there (its content at X); a file changed on X→to takes the `after` of its
+// The two sides are the turns behind each node (file-lineage.ts: usually the prompts on its
+// path), and X is their last common turn. A file changed on X→from goes back to the `before` of
+// its earliest change there (its content at X); a file changed on X→to takes the `after` of its
 // latest change there (how switching to an abandoned branch brings its files back). A file that
 // no record on either side names is not in the result: nothing rewrites or deletes it.
 //
@@ -13,6 +15,7 @@
 // prompt's node: a fork in the middle of a turn counts that turn's changes as common.
 import type { FileChangeRecord } from '../session/records'
 import { type SessionTree, type TreeRecord, isPrompt } from '../session/tree'
+import { changesOfTurns, turnsBehind } from './file-lineage'
 
 export interface FileTarget {
   path: string
@@ -32,14 +35,14 @@ export function fileTargets(
   from: string | null,
   to: string | null
 ): FileTarget[] {
-  const fromPath = tree.pathTo(from)
-  const toPath = tree.pathTo(to)
+  const fromTurns = turnsBehind(tree, from)
+  const toTurns = turnsBehind(tree, to)
   let common = 0
-  while (common < fromPath.length && fromPath[common]?.uuid === toPath[common]?.uuid) common++
+  while (common < fromTurns.length && fromTurns[common] === toTurns[common]) common++
 
-  const alongFrom = changesAlong(tree, fromPath)
-  const fromSide = changesAlong(tree, fromPath.slice(common))
-  const toSide = changesAlong(tree, toPath.slice(common))
+  const alongFrom = changesOfTurns(tree, fromTurns)
+  const fromSide = changesOfTurns(tree, fromTurns.slice(common))
+  const toSide = changesOfTurns(tree, toTurns.slice(common))
 
   const targets = new Map<string, { hash: string | null; mode: number | undefined }>()
   for (const change of fromSide) {
@@ -65,7 +68,40 @@ export function fileTargets(
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
-/** The file_change records of the checkpoints along `path`, in order. */
+/**
+ * What commands changed without a backup (untracked_changes records) in the checkpoints between
+ * `from` and `to`, on both sides of their common node: no restore can undo or redo it, so a plan
+ * names each entry as not restored.
+ */
+export function untrackedBetween(
+  tree: SessionTree,
+  from: string | null,
+  to: string | null
+): { path: string; reason: string }[] {
+  const fromPath = tree.pathTo(from)
+  const toPath = tree.pathTo(to)
+  let common = 0
+  while (common < fromPath.length && fromPath[common]?.uuid === toPath[common]?.uuid) common++
+  const found = new Map<string, { path: string; reason: string }>()
+  for (const prompt of [...fromPath.slice(common), ...toPath.slice(common)].filter(isPrompt)) {
+    for (const record of tree.untrackedChanges(prompt.uuid)) {
+      for (const { path, reason } of record.changes) {
+        const why = `a command changed it and file history could not back it up (${reason})`
+        found.set(`${path}\0${reason}`, { path, reason: why })
+      }
+      if ((record.more ?? 0) > 0) {
+        const more = `${record.more} more`
+        found.set(`${record.uuid}\0more`, {
+          path: `(${more})`,
+          reason: `${more} changes a command made that file history could not back up`
+        })
+      }
+    }
+  }
+  return [...found.values()]
+}
+
+/** What the turns of the prompts along `path` changed, in order. */
 export function changesAlong(tree: SessionTree, path: readonly TreeRecord[]): FileChangeRecord[] {
   return path.filter(isPrompt).flatMap((prompt) => tree.fileChanges(prompt.uuid))
 }

@@ -19,7 +19,6 @@ function journal(state: JournalState, extra: Partial<RestoreJournal> = {}): Rest
     mode: 'both',
     leafBefore: null,
     leafAfter: null,
-    recordUnder: null,
     undoes: null,
     ops: [{ path: 'state.txt', from: null, to: 'a'.repeat(64) }],
     state,

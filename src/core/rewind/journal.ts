@@ -59,8 +59,6 @@ export const RestoreJournal = z.object({
   mode: RewindMode.nullable(),
   leafBefore: z.string().nullable(),
   leafAfter: z.string().nullable(),
-  /** Where a code-only restore (or its undo) files its file_change records: the latest checkpoint. */
-  recordUnder: z.string().nullable(),
   /** For kind 'undo': the journal it reverses. */
   undoes: z.string().nullable(),
   /** For kind 'redo': the action it does again (the id of that action's first journal). */

@@ -2,22 +2,29 @@
 // (pure: no I/O). Compare shows two such states, the "files at" marker checks the disk against
 // one, and every restore moves the workspace between two of them (file-targets.ts).
 //
-// For each path any record of the session names:
-//   - changed on the way root → node: the `after` of its latest change there;
-//   - changed only on other branches: its content before the session first changed it (the
-//     `before` of its earliest record in the file). A restore that leaves such a branch gives the
-//     file that content back, so that is what the node's state holds, hand edits aside.
-// A path no record names is not in the state: the session knows nothing of it.
+// For each path any turn of the session changed:
+//   - changed by the turns behind the node (file-lineage.ts: usually those on its path): the
+//     `after` of its latest change there;
+//   - changed only by other turns: its content before the session first changed it (the `before`
+//     of its earliest record in the file). A restore that leaves such a branch gives the file that
+//     content back, so that is what the node's state holds, hand edits aside.
+// A path no turn changed is not in the state: the session knows nothing of it. A restore's own
+// records (an earlier version's, isRestoreChange) are no turn's: they change no node's state.
 import type { FileChangeRecord } from '../session/records'
 import type { SessionTree } from '../session/tree'
-import { changesAlong } from './file-targets'
-import { fileChangeRecords } from './other-sessions'
+import { changesOfTurns, turnsBehind } from './file-lineage'
+import { turnChangeRecords } from './other-sessions'
 
 export interface NodeFile {
   /** Blob hash of its content; null: no file. */
   hash: string | null
   /** Its permission bits with that content, where a record says. */
   mode: number | undefined
+  /**
+   * How the node left it is not known (`hash` means nothing then): its latest change is another
+   * tool's that kept only the content before it (FileChangeRecord.afterUnknown).
+   */
+  afterUnknown?: true
 }
 
 /** path → the file as `uuid` left it (null: as before the first message). */
@@ -27,15 +34,19 @@ export function filesAsNodeLeftThem(tree: SessionTree, uuid: string | null): Map
     if (!state.has(change.path))
       state.set(change.path, { hash: change.before, mode: change.beforeMode })
   }
-  for (const change of changesAlong(tree, tree.pathTo(uuid))) {
-    state.set(change.path, { hash: change.after, mode: change.afterMode })
+  for (const change of changesOfTurns(tree, turnsBehind(tree, uuid))) {
+    state.set(change.path, {
+      hash: change.after,
+      mode: change.afterMode,
+      ...(change.afterUnknown === true ? { afterUnknown: true as const } : {})
+    })
   }
   return state
 }
 
-/** Every file_change record of the session, on every branch, in file order. */
+/** What every turn of the session changed, on every branch, in file order. */
 export function allFileChanges(tree: SessionTree): FileChangeRecord[] {
   // Through the tree, which keeps only the records it accepted (not a duplicate uuid's).
-  const accepted = new Set<unknown>(fileChangeRecords(tree))
+  const accepted = new Set<unknown>(turnChangeRecords(tree))
   return tree.records.filter((r): r is FileChangeRecord => accepted.has(r))
 }

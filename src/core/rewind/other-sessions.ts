@@ -36,8 +36,17 @@ export function otherSessionsChanges(
   return latest
 }
 
-/** The session's file_change records on every branch, grouped by checkpoint. */
+/**
+ * Every file_change record of the session, on every branch: the turns' (turnChangeRecords), then
+ * those earlier versions wrote for restores (tree.restoreChanges: no turn's, but what the session
+ * did to the disk, and blobs its log names).
+ */
 export function fileChangeRecords(tree: SessionTree): FileChangeRecord[] {
+  return [...turnChangeRecords(tree), ...tree.restoreChanges()]
+}
+
+/** What the session's turns changed, on every branch, grouped by checkpoint. */
+export function turnChangeRecords(tree: SessionTree): FileChangeRecord[] {
   const checkpoints = new Set<string>()
   for (const record of tree.records) {
     const r = record as { type?: unknown; checkpointUuid?: unknown } | null

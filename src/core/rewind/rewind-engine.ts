@@ -1,8 +1,10 @@
 // The rewind engine: plan (a preview with diffs), apply (journaled, atomic), branch switch and
 // continue from any node, the timeline's undo and redo (timeline.ts), and recovery of a restore a
-// crash interrupted. It moves the workspace between states of the session tree that file_change
-// records describe (file-targets.ts) and moves the leaf with rewind / navigate records. The
-// content it restores comes from a ContentSource: our blob store, or another tool's backups for a
+// crash interrupted. It moves the workspace between states of the session tree that the turns'
+// file_change records describe (file-targets.ts), from where the files are (the timeline's
+// "files at") to the target, and moves the leaf with rewind / navigate records. A restore is its
+// own action, never a turn's change: it writes no file_change record (its journal holds what it
+// wrote). The content it restores comes from a ContentSource: our blob store, or another tool's backups for a
 // rescue restore (rescue.ts), whose log is then a companion log (companion-log.ts) instead of the
 // session. Always in this order:
 //   0. copy target content from another source into our blob store (a failure changes nothing);
@@ -19,7 +21,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
 import { type ContentSource, ContentMissingError, blobContent } from './content-source'
-import { fileTargets } from './file-targets'
+import { fileTargets, untrackedBetween } from './file-targets'
 import {
   type JournalState,
   type RestoreJournal,
@@ -33,6 +35,7 @@ import { Sources } from '../sources/discovery'
 import { otherSessionsChanges, fileChangeRecords } from './other-sessions'
 import { DiskHashes } from './disk-hashes'
 import { filesAsNodeLeftThem } from './node-files'
+import { filesWhenSent } from './file-lineage'
 import { type Timeline, type TimelineAction, replayTimeline } from './timeline'
 import {
   type FileStamp,
@@ -62,14 +65,7 @@ import { yieldToEventLoop } from '../files/workspace-scan'
 /** What the engine needs from the session store. */
 export type RewindLog = Pick<
   SessionStore,
-  | 'sessionId'
-  | 'cwd'
-  | 'leafUuid'
-  | 'readOnlyReason'
-  | 'tree'
-  | 'appendRewind'
-  | 'appendNavigate'
-  | 'appendFileChanges'
+  'sessionId' | 'cwd' | 'leafUuid' | 'readOnlyReason' | 'tree' | 'appendRewind' | 'appendNavigate'
 >
 
 export interface RewindEngineOptions {
@@ -112,8 +108,6 @@ export interface RewindPlan {
   mode: RewindMode | null
   leafBefore: string | null
   leafAfter: string | null
-  /** Where a code-only restore files its file_change records (the latest checkpoint). */
-  recordUnder: string | null
   files: PlannedFile[]
   /** Changed since by another session of the workspace: left alone unless asked. */
   conflicts: string[]
@@ -238,27 +232,21 @@ export class RewindEngine {
         'not_found'
       )
     }
-    const latest = tree.checkpoints().at(-1)
-    if (mode === 'code' && latest === undefined) {
-      // A code-only restore files its changes under the branch's latest prompt (record()).
-      throw new RewindError(
-        'A code-only rewind needs a prompt on the current branch to file its changes under, and it has none: rewind the code and the conversation instead. Nothing was changed.'
-      )
-    }
     const leafBefore = this.store.leafUuid
     const beforePrompt = prompt.parentUuid
     const movesConversation = mode !== 'code'
+    // The files go where they were when the prompt was sent: its parent's state, unless the
+    // files were elsewhere then (file-lineage.ts).
     const files =
       mode === 'conversation'
-        ? await this.planFiles(leafBefore, leafBefore, options)
-        : await this.planFiles(leafBefore, beforePrompt, options)
+        ? await this.planFiles(null, null, options)
+        : await this.planFiles(this.filesAt(), filesWhenSent(tree, checkpointUuid), options)
     return this.finishPlan({
       kind: 'rewind',
       checkpointUuid,
       mode,
       leafBefore,
       leafAfter: movesConversation ? beforePrompt : leafBefore,
-      recordUnder: mode === 'code' ? (latest?.uuid ?? null) : null,
       ...files,
       messagesKept: movesConversation ? countMessages(tree.pathTo(beforePrompt)) : null,
       prefill: movesConversation ? promptText(prompt) : null
@@ -297,8 +285,7 @@ export class RewindEngine {
       mode: null,
       leafBefore,
       leafAfter: target,
-      recordUnder: null,
-      ...(await this.planFiles(leafBefore, target, options)),
+      ...(await this.planFiles(this.filesAt(), target, options)),
       messagesKept: countMessages(tree.pathTo(target)),
       prefill: null
     })
@@ -321,7 +308,6 @@ export class RewindEngine {
       mode: 'code',
       leafBefore: leaf,
       leafAfter: leaf,
-      recordUnder: null,
       ...(await this.planTargets(targets, source, {}, false)),
       messagesKept: null,
       prefill: null,
@@ -344,6 +330,11 @@ export class RewindEngine {
     }
     if (plan.source !== undefined) this.importTargets(plan.files, plan.source)
     const { ops, read } = await this.backUp(plan.files)
+    if (ops.length === 0 && plan.leafAfter === plan.leafBefore) {
+      // A restore that leaves the conversation where it is and writes no file did nothing: no
+      // journal, no record, so no step for Undo to take back.
+      throw new RewindError(nothingRestored(plan.unrestorable), 'not_found')
+    }
     const journal: RestoreJournal = {
       id: newJournalId(),
       sessionId: this.store.sessionId,
@@ -352,7 +343,6 @@ export class RewindEngine {
       mode: plan.mode,
       leafBefore: plan.leafBefore,
       leafAfter: plan.leafAfter,
-      recordUnder: plan.recordUnder,
       undoes: null,
       root: this.space.root,
       ops,
@@ -486,7 +476,16 @@ export class RewindEngine {
         toFolder: op.toFolder
       }))
     )
-    await this.run({ ...this.newJournal(original, 'redo', ops), redoes: step.id }, read)
+    // Back where the action left the conversation: on the summary of the branch it left, if one
+    // was written then, so the next prompt goes on after it.
+    await this.run(
+      {
+        ...this.newJournal(original, 'redo', ops),
+        leafAfter: step.summary ?? original.leafAfter,
+        redoes: step.id
+      },
+      read
+    )
     return { ...resultOf(ops), prefill: null }
   }
 
@@ -516,7 +515,6 @@ export class RewindEngine {
       mode: of.mode,
       leafBefore: of.leafBefore,
       leafAfter: of.leafAfter,
-      recordUnder: of.recordUnder,
       undoes: null,
       root: this.space.root,
       ops,
@@ -897,25 +895,13 @@ export class RewindEngine {
     return isPartialOverwrite(file.content, from, to) || isPartialOverwrite(file.content, to, from)
   }
 
+  /**
+   * The one record that finishes a restore: a rewind or navigate naming its journal. No
+   * file_change record: what a restore wrote is no turn's change (the timeline says where the
+   * files are, the journal what it overwrote).
+   */
   private record(journal: RestoreJournal): void {
     const store = this.store
-    const codeOnly = journal.recordUnder !== null
-    if (codeOnly) {
-      // A code-only restore leaves the leaf where it is, so its changes go into the log like
-      // the agent's: the state the records describe stays the state on disk.
-      store.appendFileChanges(
-        journal.ops.map((op) => ({
-          checkpointUuid: journal.recordUnder ?? '',
-          path: op.path,
-          before: op.from,
-          after: op.to,
-          beforeMode: op.fromMode,
-          // Written with toMode, or an existing file that kept its own bits.
-          afterMode: op.to === null ? undefined : (op.toMode ?? op.fromMode),
-          source: journal.kind === 'undo' || journal.kind === 'redo' ? journal.kind : 'rewind'
-        }))
-      )
-    }
     switch (journal.kind) {
       case 'rewind':
         store.appendRewind({
@@ -951,13 +937,23 @@ export class RewindEngine {
     }
   }
 
+  /** The record whose state the files hold now (the timeline's "files at"). */
+  private filesAt(): string | null {
+    return replayTimeline(this.store.tree()).filesAt
+  }
+
+  /** The restore moving the files from the state of `from` to the state of `to`. */
   private async planFiles(
     from: string | null,
     to: string | null,
     options: PlanOptions
   ): Promise<Pick<RewindPlan, 'files' | 'conflicts' | 'unrestorable'>> {
-    const targets = from === to ? [] : fileTargets(this.store.tree(), from, to)
-    return this.planTargets(targets, blobContent(this.space.blobs), options, true)
+    const tree = this.store.tree()
+    const targets = from === to ? [] : fileTargets(tree, from, to)
+    const planned = await this.planTargets(targets, blobContent(this.space.blobs), options, true)
+    // What commands changed without a backup is named too, never passed over in silence.
+    planned.unrestorable.push(...(from === to ? [] : untrackedBetween(tree, from, to)))
+    return planned
   }
 
   /**
@@ -1115,6 +1111,15 @@ export class RewindEngine {
 function hashOfFileAt(abs: string): { hash: string; mode: number } | null {
   const file = readFileAt(abs)
   return file === null ? null : { hash: sha256(file.content), mode: file.mode }
+}
+
+/** Why a restore that changes no file was not made, naming the files it could not restore. */
+function nothingRestored(unrestorable: RewindPlan['unrestorable']): string {
+  const none = 'Nothing was restored, and no step was recorded (Undo has nothing to take back)'
+  if (unrestorable.length === 0) return `${none}: every file is already as it was then.`
+  const [first] = unrestorable
+  const others = unrestorable.length - 1
+  return `${none}: no file it would change can be restored. ${first?.path}: ${first?.reason}${others === 0 ? '' : `; and ${others} other file(s)`}.`
 }
 
 function describeLeftAlone(leftAlone: string[]): string {

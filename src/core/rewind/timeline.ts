@@ -12,14 +12,18 @@
 // is where that step left it: a prompt sent since (or the agent's own rewind) moved the
 // conversation on, and undoing from there would drop that turn's changes unseen. A summary of the
 // branch the action left, appended right after it on its new leaf, counts as where it left it:
-// undoing then goes back to that branch and leaves the summary in the log, off the branch.
+// undoing then goes back to that branch and leaves the summary in the log, off the branch, and a
+// redo lands on the summary again (its conversation goes on after it, as it did).
 //
-// Where the files are ("files at"): a message sets it to itself (the agent's turn changed them);
-// a rewind of mode both to its new leaf, code to the checkpoint's parent, conversation leaves
-// it; a switch or continue to its target; an undo back to what the action found, a redo to
-// what it left.
+// Where the files are ("files at"): a prompt sets it to itself (its turn starts from the files
+// where they were: the replay keeps that node, the prompt's base, for file-lineage.ts); any other
+// message of the same turn as the files' node sets it to itself (the agent's turn changed them), a
+// message of another turn leaves it (a summary written after a conversation-only rewind did not
+// bring the files there); a rewind of mode both or code to where the files were when its
+// checkpoint's prompt was sent (its base), conversation leaves it; a switch or continue to its
+// target; an undo back to what the action found, a redo to what it left.
 import type { RewindMode } from '../../shared/messages'
-import { type SessionTree, summarizedLeafOf } from '../session/tree'
+import { type SessionTree, isPrompt, summarizedLeafOf } from '../session/tree'
 
 export type ActionKind = 'rewind' | 'switch-branch' | 'continue'
 
@@ -34,6 +38,11 @@ export interface TimelineAction {
   mode: RewindMode | null
   leafBefore: string | null
   leafAfter: string | null
+  /**
+   * The summary of the branch it left, appended on its new leaf right after it was first done:
+   * where it left the conversation, so a redo lands there again (null: none).
+   */
+  summary: string | null
   /** The record whose state the files held before it, and after it (see the header). */
   filesBefore: string | null
   filesAfter: string | null
@@ -54,6 +63,8 @@ export interface Timeline {
   undoable: TimelineAction | null
   /** What Redo would do again now, or null. */
   redoable: TimelineAction | null
+  /** For each prompt: the record whose state the files held when it was sent (its base). */
+  bases: ReadonlyMap<string, string | null>
 }
 
 interface LeafMove {
@@ -69,9 +80,31 @@ interface LeafMove {
   redoes?: unknown
 }
 
+/** The last replay of each tree, while it holds as many records (a tree only grows). */
+const replayed = new WeakMap<SessionTree, { records: number; timeline: Timeline }>()
+
+/**
+ * The timeline of the tree's records. Asked several times per graph and per restore (the files'
+ * place, the lineage of a node's files), so one replay serves them until the next record: the
+ * answer is shared, never to be changed by a caller.
+ */
 export function replayTimeline(tree: SessionTree): Timeline {
+  const known = replayed.get(tree)
+  if (known !== undefined && known.records === tree.records.length) return known.timeline
+  const timeline = replay(tree)
+  replayed.set(tree, { records: tree.records.length, timeline })
+  return timeline
+}
+
+function replay(tree: SessionTree): Timeline {
   let actions: TimelineAction[] = []
   let filesAt: string | null = null
+  const bases = new Map<string, string | null>()
+  /** Where the files were when the prompt `uuid` was sent (its parent, for one never replayed). */
+  const baseOf = (uuid: string | undefined): string | null => {
+    const base = bases.get(uuid ?? '')
+    return base !== undefined ? base : (tree.get(uuid ?? '')?.parentUuid ?? null)
+  }
   const add = (move: LeafMove, restoreId: string, action: Partial<TimelineAction>) => {
     actions = actions.filter((a) => a.state === 'done')
     actions.push({
@@ -82,6 +115,7 @@ export function replayTimeline(tree: SessionTree): Timeline {
       mode: null,
       leafBefore: move.parentUuid,
       leafAfter: move.leafUuid,
+      summary: null,
       filesBefore: filesAt,
       filesAfter: filesAt,
       journalId: restoreId,
@@ -98,7 +132,22 @@ export function replayTimeline(tree: SessionTree): Timeline {
       type === 'compaction' ||
       type === 'custom_message'
     ) {
-      filesAt = acceptedNode(tree, record) ?? filesAt
+      const node = acceptedNode(tree, record)
+      if (node === null) continue
+      const last = actions.at(-1)
+      if (last !== undefined && last.state === 'done' && last.summary === null) {
+        if (summarizes(tree, node, last)) last.summary = node
+      }
+      if (isPrompt(record as Parameters<typeof isPrompt>[0])) {
+        bases.set(node, filesAt)
+        filesAt = node
+      } else if (
+        // A child of the files' node is of its turn (no lookup: the common case by far).
+        (record as { parentUuid?: unknown }).parentUuid === filesAt ||
+        tree.turnOf(node) === tree.turnOf(filesAt)
+      ) {
+        filesAt = node
+      }
       continue
     }
     if (type !== 'rewind' && type !== 'navigate') continue
@@ -108,10 +157,7 @@ export function replayTimeline(tree: SessionTree): Timeline {
     const restoreId = typeof move.restoreId === 'string' ? move.restoreId : null
     if (type === 'rewind') {
       const before = filesAt
-      if (move.mode === 'both') filesAt = move.leafUuid
-      else if (move.mode === 'code') {
-        filesAt = tree.get(move.checkpointUuid ?? '')?.parentUuid ?? null
-      }
+      if (move.mode === 'both' || move.mode === 'code') filesAt = baseOf(move.checkpointUuid)
       if (restoreId !== null) {
         add(move, restoreId, {
           kind: 'rewind',
@@ -165,14 +211,19 @@ export function replayTimeline(tree: SessionTree): Timeline {
     actions,
     filesAt,
     undoable: lastDone !== undefined && isWhereItLeft(tree, lastDone, leaf) ? lastDone : null,
-    redoable: firstUndone !== undefined && firstUndone.leafBefore === leaf ? firstUndone : null
+    redoable: firstUndone !== undefined && firstUndone.leafBefore === leaf ? firstUndone : null,
+    bases
   }
 }
 
 /** The leaf is the action's new leaf, or the summary of the branch it left appended there. */
 function isWhereItLeft(tree: SessionTree, action: TimelineAction, leaf: string | null): boolean {
-  if (action.leafAfter === leaf) return true
-  const record = leaf === null ? undefined : tree.get(leaf)
+  return action.leafAfter === leaf || summarizes(tree, leaf, action)
+}
+
+/** Whether the record `uuid` is a summary of the branch `action` left, on its new leaf. */
+function summarizes(tree: SessionTree, uuid: string | null, action: TimelineAction): boolean {
+  const record = uuid === null ? undefined : tree.get(uuid)
   return (
     record?.type === 'branch_summary' &&
     record.parentUuid === action.leafAfter &&

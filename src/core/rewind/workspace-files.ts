@@ -21,6 +21,7 @@ import {
   readdirSync,
   renameSync,
   rmdirSync,
+  unlinkSync,
   statfsSync,
   rmSync
 } from 'node:fs'
@@ -384,7 +385,20 @@ export function replaceWithTemp(temp: string, abs: string): void {
 
 /** Removes a temp file writeTempBeside made that will not be renamed. */
 export function removeTemp(temp: string): void {
-  rmSync(temp, { force: true })
+  unlinkIfThere(temp)
+}
+
+/**
+ * Removes the file at `abs`, if any. Not rmSync: on EPERM (an immutable file, a sticky folder)
+ * it tries the path as a folder and reports that folder's ENOTDIR instead, so a refused delete
+ * read as "a part of its path is a file".
+ */
+function unlinkIfThere(abs: string): void {
+  try {
+    unlinkSync(abs)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
 }
 
 function removeEmptyFolder(abs: string): void {
@@ -404,7 +418,7 @@ function removeEmptyFolder(abs: string): void {
  * its place (writeTempBeside removed it, empty), so an empty folder takes the file's place again.
  */
 export function deleteFileAt(abs: string, folderAfter = false): void {
-  rmSync(abs, { force: true })
+  unlinkIfThere(abs)
   if (folderAfter) mkdirSync(abs, { recursive: true })
 }
 

@@ -15,7 +15,10 @@
 //      the context builder merges back into one message per turn of the API, tool calls and
 //      results paired), branch summaries and custom messages as ours. Records the tool did not
 //      send the model (progress, attachments, sub-agent transcripts) are not in the path; a note
-//      a reader made of a message the tool sent (details.sentAs) is that message again.
+//      a reader made of a message the tool sent (details.sentAs) is that message again;
+//   4. whole or not at all: the file appears under its name once every record is in it and
+//      durable (SessionStore.create's `fill`), so an import killed part way leaves no session
+//      to list or to open with --continue.
 import type { Json } from './json'
 import { isObject, stringOrNull } from './json'
 import { SessionStore } from './store'
@@ -38,22 +41,18 @@ export interface ContinueForeignOptions {
   at: string | null
 }
 
-/** Creates the session (holding its writer lock) and writes the converted path into it. */
+/** Creates the session (holding its writer lock), whole: the converted path written into it. */
 export function continueForeign(options: ContinueForeignOptions): SessionStore {
   const at = options.at ?? options.tree.leafUuid
   const records = contextPath(options.tree, at)
-  const store = SessionStore.create({
+  return SessionStore.create({
     home: options.home,
     cwd: options.cwd,
-    continuedFrom: { ...options.origin, nodeUuid: at }
+    continuedFrom: { ...options.origin, nodeUuid: at },
+    fill: (store) => {
+      for (const record of records) write(store, record)
+    }
   })
-  try {
-    for (const record of records) write(store, record)
-  } catch (error) {
-    store.close()
-    throw error
-  }
-  return store
 }
 
 /** The records of the path to `at` that the other tool's model saw (see the module header). */

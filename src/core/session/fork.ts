@@ -14,8 +14,8 @@
 //   3. the labels of the path's nodes.
 // Leaf moves (rewind, navigate) and everything on other branches stay behind: the fork's leaf is
 // the node it was made at. The workspace's files are not touched here (see studio/fork.ts for
-// restoring that node's state).
-import { rmSync } from 'node:fs'
+// restoring that node's state). The fork appears whole or not at all (create's `fill`): a
+// process killed while writing it leaves no session behind.
 import { dirname } from 'node:path'
 import { CodedError, NotFoundError } from '../../shared/coded-error'
 import { isSessionFileOf } from './paths'
@@ -49,13 +49,10 @@ export type ForkOrigin = Pick<SessionStore, 'file' | 'sessionId' | 'cwd' | 'tree
 
 /**
  * Creates the fork of `origin` at node `atUuid` beside the origin's file, holding the writer
- * lock (the caller closes it). A failure leaves no fork behind: the new file is removed.
+ * lock (the caller closes it). A failure, or a crash, leaves no fork behind.
  */
 export function forkSession(home: string, origin: ForkOrigin, atUuid: string): SessionStore {
-  const tree = origin.tree()
-  if (tree.get(atUuid) === undefined) {
-    throw new NotFoundError(`No message ${atUuid} in ${origin.file}: nothing was forked.`)
-  }
+  requireNode(origin, atUuid)
   if (!isSessionFileOf(home, origin.file, origin.cwd)) {
     // The fork goes beside its origin, to share its backups: only in a sessions folder of the
     // workspace the header names (a file from anywhere else says whatever its author wrote).
@@ -64,19 +61,33 @@ export function forkSession(home: string, origin: ForkOrigin, atUuid: string): S
       `${origin.file} is not in the sessions folder of the workspace its header names (${origin.cwd}): nothing was forked.`
     )
   }
-  const copy = forkCopy(tree, atUuid)
-  const fork = SessionStore.create({
+  return writeFork(home, origin, atUuid, dirname(origin.file))
+}
+
+/**
+ * The fork of `origin` at `atUuid`, created in the sessions folder `dir` (one whose file history
+ * holds the backups the copied records name: forkSession's, or a pulled session's workspace).
+ * Staged and renamed into place whole (SessionStore.create's fill): a crash leaves no fork.
+ */
+export function writeFork(
+  home: string,
+  origin: ForkOrigin,
+  atUuid: string,
+  dir: string
+): SessionStore {
+  requireNode(origin, atUuid)
+  const copy = forkCopy(origin.tree(), atUuid)
+  return SessionStore.create({
     home,
     cwd: origin.cwd,
-    dir: dirname(origin.file),
-    forkedFrom: { sessionId: origin.sessionId, leafUuid: atUuid, file: origin.file }
+    dir,
+    forkedFrom: { sessionId: origin.sessionId, leafUuid: atUuid, file: origin.file },
+    fill: (fork) => fork.appendCopied(copy)
   })
-  try {
-    fork.appendCopied(copy)
-    return fork
-  } catch (error) {
-    fork.close()
-    rmSync(fork.file, { force: true })
-    throw error
+}
+
+function requireNode(origin: ForkOrigin, atUuid: string): void {
+  if (origin.tree().get(atUuid) === undefined) {
+    throw new NotFoundError(`No message ${atUuid} in ${origin.file}: nothing was forked.`)
   }
 }

@@ -179,7 +179,7 @@ export const FileChangeRecord = z.looseObject({
    * branch's last turn). Never written by Rewind Studio.
    */
   afterUnknown: z.literal(true).optional(),
-  /** What changed it: a tool name (Write, Edit, Bash...) */
+  /** What changed it: a tool name (Write, Edit, Bash...); see isRestoreChange for older logs. */
   source: z.string(),
   /**
    * In a fork (fork.ts): the uuid of the origin's record this one copies. The fork did not make
@@ -188,6 +188,61 @@ export const FileChangeRecord = z.looseObject({
    */
   copyOf: z.string().optional()
 })
+
+/**
+ * The sources of the file_change records earlier versions appended for a code-only restore, its
+ * undo and its redo, under the branch's latest checkpoint. Such a record is no change of that
+ * turn: a restore is its own action (its journal holds what it wrote), so every reader skips it
+ * when it asks what a turn changed or what files a node left (docs/file-history.md). Not written
+ * any more.
+ */
+const RESTORE_SOURCES: ReadonlySet<string> = new Set(['rewind', 'undo', 'redo'])
+
+/** Whether a file_change record is one an earlier version wrote for a restore (RESTORE_SOURCES). */
+export function isRestoreChange(change: { source?: unknown }): boolean {
+  return typeof change.source === 'string' && RESTORE_SOURCES.has(change.source)
+}
+
+/**
+ * The git commits made in the workspace's repository during a turn (by the agent's Bash or by
+ * the user), seen as HEAD before and after it (share/commit-links.ts). Does not move the leaf;
+ * the tree keeps it as a record of the turn it names. At most 50 commits listed; `more` counts
+ * the rest.
+ */
+export const CommitLinkRecord = z.looseObject({
+  type: z.literal('commit_link'),
+  ...Base,
+  checkpointUuid: z.string(),
+  /** HEAD when the turn started (null: no commit yet) and when it ended. */
+  headBefore: z.string().nullable(),
+  headAfter: z.string(),
+  /** The branch HEAD was on at the end (null: detached). */
+  branch: z.string().nullable(),
+  commits: z.array(
+    z.object({ oid: z.string(), subject: z.string(), author: z.string(), date: z.string() })
+  ),
+  more: z.number().int().nonnegative()
+})
+
+/**
+ * What a command changed during one checkpoint that file history could not back up or record
+ * (a file over the size cap, one git ignores past the budget, a path too long to look at, the
+ * disk full): a rewind across that checkpoint names each as not restored. Entries are files,
+ * or folders (ending in '/') for changes named by folder.
+ */
+export const UntrackedChangesRecord = z.looseObject({
+  type: z.literal('untracked_changes'),
+  ...Base,
+  checkpointUuid: z.string(),
+  changes: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** Entries left out past the first MAX_UNTRACKED_ENTRIES. */
+  more: z.number().int().min(0).optional(),
+  /** What changed them: a tool name (Bash). */
+  source: z.string()
+})
+
+/** Entries an untracked_changes record holds at most; the rest are counted in `more`. */
+export const MAX_UNTRACKED_ENTRIES = 200
 
 export const KnownRecord = z.discriminatedUnion('type', [
   SessionHeader,
@@ -199,7 +254,8 @@ export const KnownRecord = z.discriminatedUnion('type', [
   CompactionRecord,
   CustomMessageRecord,
   LabelRecord,
-  FileChangeRecord
+  FileChangeRecord,
+  UntrackedChangesRecord
 ])
 
 export type SessionHeader = z.infer<typeof SessionHeader>
@@ -212,5 +268,7 @@ export type CompactionRecord = z.infer<typeof CompactionRecord>
 export type CustomMessageRecord = z.infer<typeof CustomMessageRecord>
 export type LabelRecord = z.infer<typeof LabelRecord>
 export type FileChangeRecord = z.infer<typeof FileChangeRecord>
+export type CommitLinkRecord = z.infer<typeof CommitLinkRecord>
+export type UntrackedChangesRecord = z.infer<typeof UntrackedChangesRecord>
 export type KnownRecord = z.infer<typeof KnownRecord>
 export type MessageRecord = UserRecord | AssistantRecord

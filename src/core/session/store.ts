@@ -13,13 +13,20 @@
 //
 // One writer: open() takes `<file>.lock` (lock.ts). A second process, or a second store in this
 // one, gets the session read-only with `readOnlyReason` saying who holds it; its appends throw.
+//
+// A session created with records of its own (create's `fill`: a fork, a continued session) is
+// staged: written beside its name, hidden, synced once, then renamed into place whole
+// (staged-session.ts), so a crash part way leaves no session to list or continue.
 import {
   closeSync,
   constants,
   fdatasyncSync,
   fstatSync,
   fsyncSync,
+  ftruncateSync,
   openSync,
+  renameSync,
+  rmSync,
   statSync
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -36,10 +43,12 @@ import { loadParsed } from './load'
 import { listWorkspaceSessions, type SessionListing } from './listing'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
+import { removeDeadStagings, stagingPath } from './staged-session'
 import type { LoadProblem } from './problems'
 import {
   AssistantRecord,
   BranchSummaryRecord,
+  CommitLinkRecord,
   CompactionRecord,
   CustomMessageRecord,
   FileChangeRecord,
@@ -49,6 +58,7 @@ import {
   RewindRecord,
   SESSION_FORMAT_VERSION,
   SessionHeader,
+  type UntrackedChangesRecord,
   UserRecord
 } from './records'
 import { SessionTree, type TreeRecord, isConversationNode } from './tree'
@@ -79,6 +89,12 @@ export type NewFileChange = Pick<
   'checkpointUuid' | 'path' | 'before' | 'after' | 'beforeMode' | 'afterMode' | 'source'
 >
 
+/** What a command changed without a backup, as file history gives it (see the record). */
+export type NewUntrackedChanges = Pick<
+  UntrackedChangesRecord,
+  'checkpointUuid' | 'changes' | 'more' | 'source'
+>
+
 /** Raised for appends to a session this store may not write: read-only, closed, or changed. */
 export class SessionWriteError extends Error {
   override name = 'SessionWriteError'
@@ -93,6 +109,11 @@ interface Writer {
   size: number
   /** The file does not end with '\n' (a torn tail): the next record starts a fresh line. */
   needsNewline: boolean
+  /**
+   * Where the file is written while it is staged (create's `fill`), under another name until it
+   * is whole: its appends are synced once, at the rename. Null once it has its name.
+   */
+  staging: string | null
 }
 
 export class SessionStore {
@@ -129,6 +150,12 @@ export class SessionStore {
      * their backups in one file-history folder (files/history-paths.ts).
      */
     dir?: string
+    /**
+     * The records the session starts with, appended by this function to the new store: the file
+     * appears, under its name, only once they all are written and durable (staged-session.ts).
+     * Should it throw, no file is left. Without it the file is made at once, holding the header.
+     */
+    fill?: (store: SessionStore) => void
   }): SessionStore {
     const sessionId = uuidv7()
     const createdAt = new Date().toISOString()
@@ -154,17 +181,27 @@ export class SessionStore {
     })
     const lock = acquireWriterLock(file)
     if (!lock.held) throw new SessionWriteError(lock.reason)
-    const fd = openSync(
-      file,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
-      PRIVATE_FILE_MODE
-    )
+    const fill = opts.fill
+    if (fill !== undefined) removeDeadStagings(dir)
+    const staging = fill === undefined ? null : stagingPath(file)
+    let fd: number
+    try {
+      fd = openSync(
+        staging ?? file,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
+        PRIVATE_FILE_MODE
+      )
+    } catch (error) {
+      lock.release()
+      throw new WriteFailedError(dir, error, 'no session was created')
+    }
     const writer: Writer = {
       fd,
       synced: 0,
       release: lock.release,
       size: 0,
-      needsNewline: false
+      needsNewline: false,
+      staging
     }
     const store = new SessionStore(
       file,
@@ -176,12 +213,38 @@ export class SessionStore {
       writer,
       null
     )
-    store.write(header)
-    syncDirectory(dir)
+    if (staging === null) {
+      store.write(header)
+      syncDirectory(dir)
+      return store
+    }
+    try {
+      store.write(header)
+      fill?.(store)
+      store.publish(writer, staging)
+    } catch (error) {
+      store.close()
+      rmSync(staging, { force: true })
+      throw error
+    }
     return store
   }
 
-  static open(file: string, opts: { readOnly?: boolean } = {}): SessionStore {
+  /** A staged file, whole: made durable, then renamed to its name (the rename made durable). */
+  private publish(writer: Writer, staging: string): void {
+    try {
+      fdatasyncSync(writer.fd)
+      renameSync(staging, this.file)
+      syncDirectory(dirname(this.file))
+    } catch (error) {
+      throw new WriteFailedError(this.file, error, 'no session was created')
+    }
+    writer.staging = null
+    writer.synced = writer.size
+  }
+
+  /** `reason`: why a read-only open is read-only, as the app says it (default "opened read-only"). */
+  static open(file: string, opts: { readOnly?: boolean; reason?: string } = {}): SessionStore {
     // The lock first, then one read: while we hold it nobody else appends, so what we read is
     // exactly what our appends follow.
     const lock = opts.readOnly === true ? null : acquireWriterLock(file)
@@ -228,7 +291,7 @@ export class SessionStore {
       }
       return view
     }
-    if (lock === null) return readOnly('opened read-only')
+    if (lock === null) return readOnly(opts.reason ?? 'opened read-only')
     if (!lock.held) return readOnly(lock.reason)
     if (header.version > SESSION_FORMAT_VERSION) {
       release()
@@ -249,7 +312,8 @@ export class SessionStore {
       synced: parsed.bytes,
       release: lock.release,
       size: parsed.bytes,
-      needsNewline: !loaded.endsWithNewline
+      needsNewline: !loaded.endsWithNewline,
+      staging: null
     }
     return new SessionStore(
       file,
@@ -484,6 +548,17 @@ export class SessionStore {
     return this.write(LabelRecord.parse({ type: 'label', ...this.base(), ...r }))
   }
 
+  /** The commits a turn made (share/commit-links.ts). The leaf does not move. */
+  appendCommitLink(
+    r: Pick<
+      CommitLinkRecord,
+      'checkpointUuid' | 'headBefore' | 'headAfter' | 'branch' | 'commits' | 'more'
+    >
+  ): CommitLinkRecord {
+    this.requireEntry(r.checkpointUuid)
+    return this.write(CommitLinkRecord.parse({ type: 'commit_link', ...this.base(), ...r }))
+  }
+
   /** One file's change during a checkpoint (blob hashes, null = absent). The leaf does not move. */
   appendFileChange(r: NewFileChange): FileChangeRecord {
     return this.appendFileChanges([r])[0] as FileChangeRecord
@@ -491,25 +566,40 @@ export class SessionStore {
 
   /**
    * Several file changes in one write and one fdatasync: a restore or a command that touched a
-   * thousand files pays for durability once, not a thousand times. All are appended, or none.
+   * thousand files pays for durability once, not a thousand times. `untracked`: what the same
+   * command changed without a backup, in the same write. All are appended, or none.
    */
-  appendFileChanges(changes: readonly NewFileChange[]): FileChangeRecord[] {
+  appendFileChanges(
+    changes: readonly NewFileChange[],
+    untracked?: NewUntrackedChanges
+  ): FileChangeRecord[] {
     for (const change of changes) this.requireEntry(change.checkpointUuid)
+    if (untracked !== undefined) this.requireEntry(untracked.checkpointUuid)
     // Built, not parsed: every field comes typed from our own code (a restore's journal, the
     // agent's detection), and the schema's parse of a thousand records in a process that has
     // just started cost ~11 ms of a rewind run from the command line (bench/files-restore.ts).
     // One time and parent for the batch: they are one change, made at one point of the branch.
     const parentUuid = this.leafUuid
     const timestamp = now()
-    return this.writeAll(
-      changes.map((r): FileChangeRecord => ({
+    const records: (FileChangeRecord | UntrackedChangesRecord)[] = changes.map(
+      (r): FileChangeRecord => ({
         type: 'file_change',
         uuid: uuidv7(),
         parentUuid,
         timestamp,
         ...r
-      }))
+      })
     )
+    if (untracked !== undefined) {
+      records.push({
+        type: 'untracked_changes',
+        uuid: uuidv7(),
+        parentUuid,
+        timestamp,
+        ...untracked
+      })
+    }
+    return this.writeAll(records).filter((r): r is FileChangeRecord => r.type === 'file_change')
   }
 
   /**
@@ -631,14 +721,22 @@ export class SessionStore {
     }
     const lines = records.map((record) => `${this.serialized(record)}\n`).join('')
     const bytes = Buffer.from(`${writer.needsNewline ? '\n' : ''}${lines}`)
+    // A staged file is synced once, whole, before it gets its name (publish).
+    durable &&= writer.staging === null
     try {
       writeAllSync(writer.fd, bytes)
       if (durable) fdatasyncSync(writer.fd)
     } catch (error) {
-      // A partial line may be on disk now (disk full): the next record must start a fresh line,
-      // and the tree must not show a record that may not be there.
-      writer.size = fstatSync(writer.fd).size
-      writer.needsNewline = true
+      // Part of the lines may be on disk now (disk full). They are cut off again, which needs no
+      // space, so that "all or none" holds for the next reader too (a command's records, whole
+      // lines of them, were read back as a part of its changes) and the space is free again.
+      // Where the cut fails, the next record starts a fresh line; the tree shows none of these.
+      try {
+        ftruncateSync(writer.fd, writer.size)
+      } catch {
+        writer.size = fstatSync(writer.fd).size
+        writer.needsNewline = true
+      }
       throw new WriteFailedError(this.file, error, 'nothing was appended')
     }
     writer.size += bytes.length

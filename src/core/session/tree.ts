@@ -3,9 +3,10 @@
 // on what a branch, the leaf, the active path and a checkpoint are.
 //
 // Conversation nodes are user, assistant, branch_summary, compaction and custom_message records.
-// file_change
-// and label records are metadata attached to a node; rewind and navigate records only move the
-// leaf; the header (line 1) and record types this version does not know are kept and ignored.
+// file_change and label records are metadata attached to a node (a file change to its turn's
+// prompt; one an earlier version wrote for a code-only restore, isRestoreChange, to no turn);
+// rewind and navigate records only move the leaf; the header (line 1) and record types this
+// version does not know are kept and ignored.
 //
 // Leaf rule (explicit, never "the last line"): scanning in file order, a conversation node sets
 // leaf := its uuid; rewind / navigate set leaf := their leafUuid; every other record leaves it.
@@ -19,8 +20,10 @@ import type {
   NavigateRecord,
   RewindRecord,
   SessionHeader,
+  UntrackedChangesRecord,
   UserRecord
 } from './records'
+import { isRestoreChange } from './records'
 import { isObject, isString, type Json } from './json'
 import { type LoadProblemKind, ProblemLog } from './problems'
 import { UuidIndex } from './uuid-index'
@@ -80,7 +83,7 @@ export function isCompactionRecord(record: TreeRecord): boolean {
  */
 export const TURN_STOPPED_TYPE = 'turn-stopped'
 
-type Role = 'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'unknown'
+type Role = 'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'untracked' | 'unknown'
 
 /** Node ordinal "none" (no parent, no child), and the ordinal of a uuid that is not a node. */
 const NONE = -1
@@ -114,6 +117,13 @@ export class SessionTree {
   private lastChild = new Int32Array(0)
   private nextSibling = new Int32Array(0)
   /**
+   * Each node's turn (turnOf), found when first asked: 0 not yet, 1 none, else its prompt's
+   * ordinal + 2 (so the zeros a column grows with mean "not yet"). A node's turn changes only
+   * when a node it descends from is adopted (turnsStale): an append keeps every answer.
+   */
+  private turnColumn = new Int32Array(0)
+  private turnsStale = false
+  /**
    * The roots in file order, and nodes adopted since they were added (a child that came before
    * its parent): those are dropped in one pass when the roots are next asked for, not one
    * splice per adoption (quadratic for a file of many children waiting for one parent).
@@ -134,6 +144,8 @@ export class SessionTree {
   private readonly waiting = new Map<string, number[]>()
   private readonly fixedProblems = new ProblemLog<TreeProblem>()
   private readonly fileChangesOf = new Map<string, FileChangeRecord[]>()
+  private readonly restoreChangeList: FileChangeRecord[] = []
+  private readonly untrackedOf = new Map<string, UntrackedChangesRecord[]>()
   private readonly labelMap = new Map<string, string>()
   private readonly summaryList: SummaryEntry[] = []
   private leaf: string | null = null
@@ -199,9 +211,22 @@ export class SessionTree {
       }
       case 'file-change': {
         const change = value as FileChangeRecord
+        // A restore's own record (an earlier version's) names the turn it was filed under, but
+        // that turn did not make the change: it is kept apart, never one of the turn's.
+        if (isRestoreChange(change)) {
+          this.restoreChangeList.push(change)
+          return
+        }
         const list = this.fileChangesOf.get(change.checkpointUuid)
         if (list === undefined) this.fileChangesOf.set(change.checkpointUuid, [change])
         else list.push(change)
+        return
+      }
+      case 'untracked': {
+        const untracked = value as UntrackedChangesRecord
+        const list = this.untrackedOf.get(untracked.checkpointUuid)
+        if (list === undefined) this.untrackedOf.set(untracked.checkpointUuid, [untracked])
+        else list.push(untracked)
         return
       }
       default:
@@ -358,8 +383,60 @@ export class SessionTree {
     return out
   }
 
+  /** What the turn of this prompt changed, in file order (never a restore's records). */
   fileChanges(checkpointUuid: string): FileChangeRecord[] {
     return this.fileChangesOf.get(checkpointUuid) ?? []
+  }
+
+  /**
+   * The file_change records earlier versions wrote for code-only restores (isRestoreChange), in
+   * file order: changes the session made to the disk, but no turn's.
+   */
+  restoreChanges(): readonly FileChangeRecord[] {
+    return this.restoreChangeList
+  }
+
+  /**
+   * The prompt whose turn a node is in: the latest prompt on its path, the node itself for a
+   * prompt (null: none, or no such node). Each node's answer is kept until the next record, so
+   * asking it of every node costs one walk up each turn.
+   */
+  turnOf(uuid: string | null): string | null {
+    const start = uuid === null ? NONE : this.ordinal(uuid)
+    if (start < 0) return null
+    if (this.turnsStale) {
+      this.turnColumn.fill(0)
+      this.turnsStale = false
+    }
+    // Up to the first node whose turn is known, or a prompt; then the answer down that way.
+    let found = 1
+    let n = start
+    for (; n >= 0; n = this.nodeParent[n] ?? NONE) {
+      const known = this.turnColumn[n] ?? 0
+      if (known !== 0) {
+        found = known
+        break
+      }
+      if (isPrompt(this.recordOf(n))) {
+        found = n + 2
+        this.turnColumn[n] = found
+        break
+      }
+    }
+    for (let m = start; m >= 0 && m !== n; m = this.nodeParent[m] ?? NONE)
+      this.turnColumn[m] = found
+    return found === 1 ? null : this.uuidOf(found - 2)
+  }
+
+  /** The node a node is drawn under (undefined for a root or an unknown uuid). */
+  parentOf(uuid: string): TreeRecord | undefined {
+    const n = this.ordinal(uuid)
+    return n < 0 ? undefined : this.nodeRecord[this.nodeParent[n] ?? NONE]
+  }
+
+  /** What commands changed during a checkpoint that file history could not back up. */
+  untrackedChanges(checkpointUuid: string): UntrackedChangesRecord[] {
+    return this.untrackedOf.get(checkpointUuid) ?? []
   }
 
   /** Branch summaries, rewind reports and compactions (another tool's too), in file order. */
@@ -447,6 +524,7 @@ export class SessionTree {
     this.firstChild = column(this.firstChild)
     this.lastChild = column(this.lastChild)
     this.nextSibling = column(this.nextSibling)
+    this.turnColumn = column(this.turnColumn)
     if (this.treeLink !== null) {
       this.treeLink = column(this.treeLink)
       this.treeSize = column(this.treeSize)
@@ -509,6 +587,7 @@ export class SessionTree {
       }
       this.link(p, child)
       this.rootsHoldAdopted = true
+      this.turnsStale = true
     }
   }
 
@@ -721,7 +800,13 @@ const FAULTS: Record<string, (r: Json) => string | null> = {
     isNullableString(r.before) &&
     isNullableString(r.after)
       ? null
-      : 'a file_change needs checkpointUuid, path, before and after'
+      : 'a file_change needs checkpointUuid, path, before and after',
+  untracked_changes: (r) =>
+    isString(r.checkpointUuid) &&
+    Array.isArray(r.changes) &&
+    r.changes.every((c) => isObject(c) && isString(c.path) && isString(c.reason))
+      ? null
+      : 'an untracked_changes record needs checkpointUuid and changes ({path, reason})'
 }
 
 function messageFault(r: Json, role: 'user' | 'assistant'): string | null {
@@ -779,6 +864,8 @@ function classify(value: unknown, index: number): Role | { invalid: string } {
       return 'label'
     case 'file_change':
       return 'file-change'
+    case 'untracked_changes':
+      return 'untracked'
     default:
       return 'unknown'
   }

@@ -25,6 +25,8 @@ export interface CompareSources {
   nodes: readonly GraphNode[]
   blobs: Pick<BlobStore, 'read'>
   disk: Pick<DiskHashes, 'hashOf' | 'contentOf'>
+  /** What the sides' files are made of, when it is less than our own history (CompareView). */
+  caveat: string | null
 }
 
 export interface CompareOptions {
@@ -41,6 +43,8 @@ interface Side {
   end: string | null
   /** path → hash (null: no file; undefined: cannot be read on disk). */
   hashOf: (path: string) => string | null | undefined
+  /** Whether how this side left the file was never saved (another tool's log). */
+  unknown: (path: string) => boolean
   contentOf: (path: string) => Buffer | null
 }
 
@@ -69,6 +73,7 @@ export function buildCompareView(
     a: { ref: sideA.ref, title: sideA.title },
     b: { ref: sideB.ref, title: sideB.title },
     files,
+    caveat: sources.caveat,
     conversation: {
       ancestorId: ownerNode(sources.index, ancestor),
       a: buildTranscript(sources.tree, sideA.end, sources.index).slice(shared),
@@ -94,6 +99,16 @@ export function compareFileDiff(
 function compareFile(a: Side, b: Side, path: string, withDiff: boolean): CompareFile | null {
   const hashA = a.hashOf(path)
   const hashB = b.hashOf(path)
+  const unknown = [a, b].find((side) => side.unknown(path))
+  if (unknown !== undefined && a.unknown(path) !== b.unknown(path)) {
+    // Nothing says whether the two differ, or how: said, never guessed from a null hash.
+    return {
+      path,
+      change: 'modified',
+      diff: '',
+      note: `how "${unknown.title}" left ${path} was never saved (only the content before each change was)`
+    }
+  }
   if (hashA === hashB) return null
   const change = hashA === null ? 'added' : hashB === null ? 'deleted' : 'modified'
   if (hashA === undefined || hashB === undefined) {
@@ -125,6 +140,7 @@ function sideOf(sources: CompareSources, ref: string): Side {
       title: 'Current files',
       end: tree.leafUuid,
       hashOf: (path) => disk.hashOf(path),
+      unknown: () => false,
       contentOf: (path) => disk.contentOf(path) ?? null
     }
   }
@@ -137,6 +153,7 @@ function sideOf(sources: CompareSources, ref: string): Side {
     title: node.title,
     end: nodeEnd(tree, index, node),
     hashOf,
+    unknown: (path) => state.get(path)?.afterUnknown === true,
     contentOf: (path) => {
       const hash = hashOf(path)
       return hash === null ? null : blobs.read(hash)

@@ -9,9 +9,16 @@
 //   3. apply that plan in the fork, filed as the fork's own restore (a switch to the leaf it is
 //      already on, with its journal), so the fork's undo puts the files back where the origin
 //      left them, and the origin's log is not written at all.
-import type { RewindPlan } from '../rewind/rewind-engine'
+// A pulled session (share/pulled.ts) forks the same way with two differences (share/continue.ts):
+// the fork goes among this workspace's own sessions, and the restore brings the node's files from
+// the shared backups, planned from before the session rather than from the sharer's leaf.
+import type { BlobStore } from '../files/blob-store'
+import type { RewindEngine, RewindPlan } from '../rewind/rewind-engine'
+import { forkSession } from '../session/fork'
 import type { SessionStore } from '../session/store'
 import type { SessionTree } from '../session/tree'
+import { forkPulled, planPulledRestore } from '../share/continue'
+import { pulledFrom } from '../share/pulled'
 import { NotFoundError } from '../../shared/coded-error'
 import { type TurnIndex, buildSessionGraph, indexTurns } from './graph-view'
 import { nodeEnd, resolveNode } from './node-refs'
@@ -42,4 +49,23 @@ export function restoreInFork(plan: RewindPlan, fork: SessionStore): RewindPlan 
     )
   }
   return { ...plan, leafBefore: fork.leafUuid, leafAfter: fork.leafUuid }
+}
+
+/** How a fork of `origin` is planned (step 1, over the origin's engine) and written (step 2). */
+export interface ForkRoute {
+  plan(engine: RewindEngine, blobs: BlobStore, end: string): Promise<RewindPlan>
+  fork(end: string): SessionStore
+}
+
+export function forkRoute(home: string, origin: SessionStore): ForkRoute {
+  if (pulledFrom(home, origin) !== null) {
+    return {
+      plan: (engine, blobs, end) => planPulledRestore(engine, blobs, origin, end),
+      fork: (end) => forkPulled(home, origin, end)
+    }
+  }
+  return {
+    plan: (engine, _blobs, end) => engine.planSwitch(end),
+    fork: (end) => forkSession(home, origin, end)
+  }
 }

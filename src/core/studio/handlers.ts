@@ -3,6 +3,7 @@
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
 import { DismissedNotices } from './dismissed-notices'
 import { StudioError } from './dispatch'
+import { shareHandlers } from './share-handlers'
 import type { Studio } from './studio'
 
 const ok = { ok: true as const }
@@ -80,6 +81,7 @@ export function createHandlers(
     'timeline:redo': () => studio.redo(),
     compare: ({ a, b }) => studio.compare(a, b),
     'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
+    ...shareHandlers(studio),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)
   }

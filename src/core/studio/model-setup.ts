@@ -5,7 +5,9 @@ import { join } from 'node:path'
 import type { PermissionMode } from '../../shared/messages'
 import type { Settings, SettingsUpdate } from '../../shared/views'
 import { createModelClient, isScriptedSpec, SCRIPTED_PREFIX } from '../agent/model/create'
+import { type IgnoredFilesPolicy, ignoredFilesPolicy } from '../files/ignored-files'
 import { bashSandboxUnavailable } from '../os/bash-sandbox'
+import { envSecret } from '../os/env-secrets'
 import type { ModelClient } from '../agent/model/model-client'
 import { type CompactionSettings, DEFAULT_COMPACTION_THRESHOLD } from '../agent/summary/compaction'
 import { DEFAULT_CONTEXT_WINDOW } from '../agent/summary/tokens'
@@ -27,6 +29,7 @@ export interface ModelSetupOptions {
   model: string | undefined
   permissionMode: PermissionMode | undefined
   settingOverrides: string[]
+  /** The environment read (ANTHROPIC_MODEL, the key); default this process's, the key taken out of it. */
   env?: NodeJS.ProcessEnv
   /**
    * Without a key, the demo script answers instead of an API model (default). The terminal chat
@@ -58,7 +61,10 @@ export class ModelSetup {
   }
 
   private apiKey(): { key: string | null; source: Settings['apiKeySource'] } {
-    const fromEnv = this.env.ANTHROPIC_API_KEY
+    const fromEnv =
+      this.options.env === undefined
+        ? envSecret('ANTHROPIC_API_KEY')
+        : this.options.env.ANTHROPIC_API_KEY
     if (fromEnv) return { key: fromEnv, source: 'env' }
     const stored = this.options.secrets.get()
     return stored ? { key: stored, source: 'settings' } : { key: null, source: 'none' }
@@ -175,6 +181,11 @@ export class ModelSetup {
   /** What the user set wins over this run's --setting for the same key. */
   private dropOverride(key: string): void {
     this.runOverrides = this.runOverrides.filter((o) => !o.startsWith(`${key}=`))
+  }
+
+  /** Which ignored files file history backs up (the setting ignoredFiles). */
+  ignoredFiles(): IgnoredFilesPolicy {
+    return ignoredFilesPolicy(this.file().ignoredFiles)
   }
 
   /** The agent's compaction settings. */

@@ -9,7 +9,9 @@
 // It can also show another tool's session (viewed-session.ts) read-only in place of ours: the
 // views read the viewed tree (viewTree()), everything that would write refuses, and what is
 // left is "Restore files here" (a rescue restore from that tool's backups) and "Continue in
-// Rewind Studio" (a new session of ours holding the path to a node).
+// Rewind Studio" (a new session of ours holding the path to a node). A session pulled from a git
+// remote (core/share) is one of ours opened read-only: its Fork makes a session of one's own here,
+// the node's files from the shared backups (fork.ts forkRoute).
 import type { EventSink } from '../../shared/contract'
 import type { GraphUpdate } from '../../shared/graph-encoding'
 import { maskSecretsIn } from '../../shared/mask-secrets'
@@ -53,7 +55,6 @@ import { unifiedDiff } from '../rewind/file-diff'
 import { allFileChanges } from '../rewind/node-files'
 import { renderExport } from '../export/render'
 import { usageTokens } from '../agent/summary/tokens'
-import { forkSession } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { Sources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
@@ -72,7 +73,9 @@ import {
   subagentNodes,
   type TurnIndex
 } from './graph-view'
-import { restoreInFork } from './fork'
+import { forkRoute, restoreInFork } from './fork'
+import { openPulledStore, pulledFrom } from '../share/pulled'
+import { turnCommits } from '../share/commit-links'
 import { GraphVersions } from './graph-versions'
 import { type TranscriptAnchor, transcriptWindow } from './transcript-window'
 import { timelineEntries, timelineStep } from './timeline-view'
@@ -125,6 +128,8 @@ export class Studio {
   private lastRescue: { nodeId: string; plan: RewindPlan } | null = null
   /** Following the session's file while another program writes it (read-only views). */
   private tail: FileTail | null = null
+  /** The session shown was pulled from a git remote (core/share): someone else's, read-only. */
+  private pulled = false
   /** Why following our read-only session's file stopped for good (it grew past what is read). */
   private stoppedFollowing: string | null = null
 
@@ -140,6 +145,7 @@ export class Studio {
   }
 
   private async attach(store: SessionStore): Promise<void> {
+    this.pulled = pulledFrom(this.options.home, store) !== null
     const settings = this.options.models.settings()
     this.work = await WorkspaceSession.open({
       home: this.options.home,
@@ -148,6 +154,7 @@ export class Studio {
       permissionMode: settings.permissionMode,
       checkpointTools: settings.checkpointEnabled,
       compaction: this.options.models.compaction(),
+      ignoredFiles: this.options.models.ignoredFiles(),
       bashSandbox: settings.bashSandbox,
       askPermission: (request) => this.askPermission(request),
       onEvent: (event) => this.onAgentEvent(event)
@@ -222,7 +229,8 @@ export class Studio {
       running: this.work.agent.running,
       pendingPermissions: [...this.pendingPermissions.values()].map((p) => p.request),
       contextUsage: this.work.agent.contextUsage(),
-      foreign: viewed?.info() ?? null
+      foreign: viewed?.info() ?? null,
+      shared: viewed === null ? pulledFrom(this.options.home, this.store) : null
     }
   }
 
@@ -254,7 +262,8 @@ export class Studio {
   private async versionedGraph(): Promise<{ graph: SessionGraph; version: number }> {
     const { graph, filesAt, version } = this.graphCache ?? (await this.buildGraph())
     // Another tool's session records no after-state to compare the disk with.
-    const changedSince = this.viewed === null && this.work.engine.filesChangedSince(filesAt)
+    const changedSince =
+      this.viewed === null && !this.pulled && this.work.engine.filesChangedSince(filesAt)
     return { graph: { ...graph, filesAt: { ...graph.filesAt, changedSince } }, version }
   }
 
@@ -264,7 +273,9 @@ export class Studio {
     const timeline = await this.engineTimeline()
     const tree = this.viewTree()
     const index = this.index()
-    const filesAt = viewed === null ? timeline.filesAt : rescuedTo(tree, timeline)
+    // A pulled session's files were never here: this machine's are at none of its nodes.
+    const filesAt =
+      viewed !== null ? rescuedTo(tree, timeline) : this.pulled ? null : timeline.filesAt
     const graph = buildSessionGraph(tree, viewed?.sessionId ?? this.store.sessionId, index, {
       filesAt: { nodeId: ownerNode(index, filesAt), changedSince: false },
       undo: timelineStep(tree, index, timeline.undoable),
@@ -327,7 +338,9 @@ export class Studio {
       nodes: (await this.graph()).nodes,
       // A foreign session's file_change records name its tool's backups.
       blobs: viewed === null ? this.work.history.blobs : { read: (ref) => viewed.readBackup(ref) },
-      disk: this.work.engine.disk
+      disk: this.work.engine.disk,
+      // The same caveat as its rescue restore: what the tool's backups hold, in its reader's words.
+      caveat: viewed === null || viewed.rescued().backups === null ? null : viewed.reader.keeps
     }
   }
 
@@ -474,7 +487,8 @@ export class Studio {
       files,
       summary: this.summaryOf(nodeId),
       usage: turnUsage(entries.map((entry) => tree.get(entry.uuid))),
-      raw
+      raw,
+      commits: await turnCommits(this.options.cwd, tree, nodeId)
     })
   }
 
@@ -818,14 +832,15 @@ export class Studio {
     this.requireOwnSession()
     return this.exclusive('a fork', async () => {
       const end = await this.endOfNode(nodeId)
+      const route = forkRoute(this.options.home, this.store)
       const plan = restoreFiles
         ? this.lastPlan?.kind === 'switch-branch' &&
           this.lastPlan.leafAfter === end &&
           this.lastPlan.leafBefore === this.store.leafUuid
           ? this.lastPlan
-          : await this.work.planSwitch(end)
+          : await route.plan(this.work.engine, this.work.history.blobs, end)
         : null
-      const fork = forkSession(this.options.home, this.store, end)
+      const fork = route.fork(end)
       await this.work.close()
       this.lastPlan = null
       await this.attach(fork)
@@ -848,7 +863,9 @@ export class Studio {
   /** What restoring the files to `nodeId`'s state would change, before a fork. */
   async previewFork(nodeId: string): Promise<RewindPreview> {
     this.requireOwnSession()
-    return this.remember(this.work.planSwitch(await this.endOfNode(nodeId)))
+    const end = await this.endOfNode(nodeId)
+    const route = forkRoute(this.options.home, this.store)
+    return this.remember(route.plan(this.work.engine, this.work.history.blobs, end))
   }
 
   /** Where a node ends on its branch (node-refs.ts): a fork's end, where "Continue" goes. */
@@ -893,6 +910,16 @@ export class Studio {
       )
     }
     return rendered
+  }
+
+  /** Shows a session pulled from a remote (share/pull.ts), read-only, saying where it came from. */
+  openPulled(file: string, notices: readonly string[]): Promise<AppInfo> {
+    return this.replaceSession(() => openPulledStore(this.options.home, file, notices))
+  }
+
+  /** The data home ($REWIND_STUDIO_HOME) this studio keeps its sessions and backups in. */
+  get home(): string {
+    return this.options.home
   }
 
   newSession(): Promise<AppInfo> {

@@ -307,7 +307,7 @@ export class ViewedSession {
    */
   async timeline(root: string): ReturnType<RewindEngine['timeline']> {
     if (rescueRefusal(this.rescued()) !== null) {
-      return { actions: [], filesAt: null, undoable: null, redoable: null }
+      return { actions: [], filesAt: null, undoable: null, redoable: null, bases: new Map() }
     }
     const space = this.rescue(root, true)
     try {

@@ -15,9 +15,12 @@ import { type CompactionSettings, compactBranch, compactUpTo } from '../agent/su
 import { type SummaryContext, SummaryError, summaryFailure } from '../agent/summary/summarize'
 import { builtinTools } from '../agent/tools'
 import { FileHistory } from '../files/file-history'
+import type { IgnoredFilesPolicy } from '../files/ignored-files'
 import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
 import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
+import { TurnCommits } from '../share/commit-links'
+import type { SessionTree } from '../session/tree'
 
 export interface WorkspaceSessionOptions {
   home: string
@@ -31,6 +34,8 @@ export interface WorkspaceSessionOptions {
   onEvent(event: AgentEvent): void
   /** Settings compaction.threshold and compaction.contextWindow. */
   compaction?: CompactionSettings
+  /** The setting ignoredFiles. */
+  ignoredFiles?: IgnoredFilesPolicy
 }
 
 export class WorkspaceSession {
@@ -42,7 +47,9 @@ export class WorkspaceSession {
     readonly history: FileHistory,
     readonly engine: RewindEngine,
     readonly agent: Agent,
-    notices: string[]
+    notices: string[],
+    /** Records the git commits each turn made; null for a read-only session. */
+    readonly commits: TurnCommits | null
   ) {
     this.notices = notices
   }
@@ -54,7 +61,9 @@ export class WorkspaceSession {
       cwd: store.cwd,
       sessionId: store.sessionId,
       sessionFile: store.file,
-      log: store
+      log: store,
+      recordedPaths: recordedPaths(store.tree()),
+      ...(options.ignoredFiles !== undefined ? { ignoredFiles: options.ignoredFiles } : {})
     })
     const engine = new RewindEngine({
       home: options.home,
@@ -71,6 +80,8 @@ export class WorkspaceSession {
       // (a full disk) is retried by the first command, which then refuses to run if it fails.
       history.prepareForCommands().catch(() => undefined)
     }
+    // The commits each turn makes (share/commit-links.ts); a read-only session runs no turn.
+    const commits = store.readOnlyReason === null ? new TurnCommits(store.cwd, store) : null
     const agent = new Agent({
       session: store,
       cwd: store.cwd,
@@ -79,8 +90,14 @@ export class WorkspaceSession {
       permissionMode: options.permissionMode,
       askPermission: options.askPermission,
       guard: history,
-      onCheckpoint: async (promptUuid) => history.beginCheckpoint(promptUuid),
-      onEvent: options.onEvent,
+      onCheckpoint: async (promptUuid) => {
+        history.beginCheckpoint(promptUuid)
+        await commits?.turnStarted(promptUuid)
+      },
+      onEvent: (event) => {
+        if (event.type === 'status' && !event.running) commits?.turnEnded()
+        options.onEvent(event)
+      },
       checkpointTools: options.checkpointTools,
       ...(options.compaction !== undefined ? { compaction: options.compaction } : {})
     })
@@ -96,7 +113,7 @@ export class WorkspaceSession {
       ...history.notices,
       ...recovered
     ]
-    return new WorkspaceSession(store, history, engine, agent, notices)
+    return new WorkspaceSession(store, history, engine, agent, notices, commits)
   }
 
   planRewind(checkpointUuid: string, mode: RewindMode, options?: PlanOptions): Promise<RewindPlan> {
@@ -213,6 +230,8 @@ export class WorkspaceSession {
    * of the leaf forgets everything, a code-only restore only the files it rewrote.
    */
   private afterLeafOrFilesMoved(scope: 'code' | 'conversation', result: RewindResult): void {
+    // The files it wrote are not a change of unknown origin to the next command.
+    this.history.expectChanges([...result.restored, ...result.deleted, ...result.recreated])
     if (scope === 'conversation') {
       this.agent.fileState.clear()
     } else {
@@ -226,7 +245,18 @@ export class WorkspaceSession {
   /** Stops a running turn and waits for it, so its last records reach the log before it closes. */
   async close(): Promise<void> {
     await this.agent.stop()
+    await this.commits?.settled()
     await this.history.close()
     this.store.close()
   }
+}
+
+/** Every path the session's file_change records name, on any branch. */
+function recordedPaths(tree: SessionTree): Set<string> {
+  const paths = new Set<string>()
+  for (const record of tree.records) {
+    const r = record as { type?: unknown; path?: unknown }
+    if (r.type === 'file_change' && typeof r.path === 'string') paths.add(r.path)
+  }
+  return paths
 }

@@ -137,7 +137,10 @@ describe('Bash', () => {
           created: ['new.txt'],
           modified: ['mod.txt'],
           deleted: ['old.txt'],
-          untracked: []
+          untracked: [],
+          notBackedUp: [],
+          warnings: [],
+          unknownOrigin: []
         }
       }
     })

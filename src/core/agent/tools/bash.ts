@@ -5,8 +5,10 @@
 // every change before it reports). File history snapshots around it and says what it changed.
 import { StringDecoder } from 'node:string_decoder'
 import * as z from 'zod'
+import { escapeControlCharsOneLine } from '../../../shared/control-chars'
 import { bashSandboxUnavailable, sandboxedBash } from '../../os/bash-sandbox'
 import { runCommand } from '../../os/command-runner'
+import { COMMAND_MARK, type LeftRunning, leftRunning, newCommandMark } from '../../os/left-running'
 import { signalGroup } from '../../os/process-group'
 import type { CommandChanges } from '../../files/write-guard'
 import { ToolError } from './tool'
@@ -64,6 +66,8 @@ interface CommandResult {
   exitCode: number | null
   /** Why the command was ended before it finished by itself. */
   ended: 'timeout' | 'cancelled' | null
+  /** What it started that left its process group and still runs (a setsid daemon). */
+  leftRunning: LeftRunning[]
 }
 
 /** What runs: `bash -c command`, or that inside the sandbox. */
@@ -79,7 +83,10 @@ function runBash(
   signal: AbortSignal
 ): Promise<CommandResult> {
   // Cancelled while file history was snapshotting: the command never starts.
-  if (signal.aborted) return Promise.resolve({ output: '', exitCode: null, ended: 'cancelled' })
+  if (signal.aborted) {
+    return Promise.resolve({ output: '', exitCode: null, ended: 'cancelled', leftRunning: [] })
+  }
+  const mark = newCommandMark()
   const output = new CappedOutput(MAX_OUTPUT_CHARS)
   // One decoder per stream: a multi-byte character may be split across chunks.
   const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') }
@@ -102,16 +109,24 @@ function runBash(
   const timer = setTimeout(() => end('timeout'), timeoutMs)
   const onAbort = () => end('cancelled')
   signal.addEventListener('abort', onAbort, { once: true })
-  return runCommand(line.file, line.args, cwd, {
-    onStart: (started) => {
-      pid = started
-      signalEnded()
+  return runCommand(
+    line.file,
+    line.args,
+    cwd,
+    {
+      onStart: (started) => {
+        pid = started
+        signalEnded()
+      },
+      onOutput: (stream, chunk) => output.append(decoders[stream].write(chunk))
     },
-    onOutput: (stream, chunk) => output.append(decoders[stream].write(chunk))
-  })
+    { [COMMAND_MARK]: mark }
+  )
     .then(({ exitCode }) => {
       for (const decoder of Object.values(decoders)) output.append(decoder.end())
-      return { output: output.toString(), exitCode, ended }
+      // The group was ended; what carries the command's mark outside it escaped (left-running.ts).
+      const left = pid === null ? [] : leftRunning(mark, pid, pid)
+      return { output: output.toString(), exitCode, ended, leftRunning: left }
     })
     .finally(() => {
       clearTimeout(timer)
@@ -126,13 +141,36 @@ function describeChanges(changes: CommandChanges): string {
     ['Modified', changes.modified],
     ['Deleted', changes.deleted]
   ]
+  // A path on one line, whatever its name holds: a newline in a name forged a line here.
   const lines = groups
     .filter(([, paths]) => paths.length > 0)
-    .map(([label, paths]) => `${label}: ${paths.join(', ')}`)
+    .map(([label, paths]) => `${label}: ${paths.map(escapeControlCharsOneLine).join(', ')}`)
   for (const { path, reason } of changes.untracked) {
-    lines.push(`Not tracked (a rewind cannot restore it): ${path} (${reason})`)
+    lines.push(
+      `Not tracked (a rewind cannot restore it): ${escapeControlCharsOneLine(path)} (${reason})`
+    )
   }
-  return lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`
+  for (const { folder, files, reason } of changes.notBackedUp) {
+    const what =
+      files === null
+        ? 'changed'
+        : `${files.toLocaleString('en-US')} ignored file${files === 1 ? '' : 's'}`
+    lines.push(`Not backed up (a rewind cannot restore them): ${folder}: ${what} (${reason})`)
+  }
+  for (const warning of changes.warnings) lines.push(`Warning: ${warning}`)
+  const before =
+    changes.unknownOrigin.length === 0
+      ? ''
+      : `\n\nChanged before the command, of unknown origin (a process an earlier command left running, or a hand edit), filed under no command: ${changes.unknownOrigin.join(', ')}`
+  return (
+    before + (lines.length === 0 ? '' : `\n\nFiles changed by the command:\n${lines.join('\n')}`)
+  )
+}
+
+function describeLeftRunning(processes: readonly LeftRunning[]): string {
+  if (processes.length === 0) return ''
+  const named = processes.map((p) => `${p.name} (process ${p.pid})`).join(', ')
+  return `\n\nStill running, outside the command's process group (setsid, a daemon): ${named}. What changes between commands while it runs is reported at the next command as of unknown origin, filed under no command; a later command's report says when its changes may come from it.`
 }
 
 /**
@@ -161,7 +199,7 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
       `Output beyond ${MAX_OUTPUT_CHARS} characters is cut in the middle. stdin is empty.`,
       ...(options.sandbox
         ? [
-            'It runs in a sandbox: it may write only inside the workspace (not its .git) and /tmp (emptied after each command), and has no network.'
+            'It runs in a sandbox: it may write only inside the workspace (not in any git repository there: git init fails in the root, and a repository it makes further down is disarmed after the command) and /tmp (emptied after each command), and has no network and no unix socket of the host.'
           ]
         : []),
       'Files the command creates, changes or deletes are reported. Prefer Read, Edit, Write, Glob and Grep for files.'
@@ -171,7 +209,8 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
     describeCall: (input) => `Bash(${commandLine(input.command)})`,
     approvalDetail: (input) => ({ label: 'Command', text: input.command }),
     async execute(input, ctx) {
-      const line = options.sandbox ? sandboxed(ctx.cwd, input.command) : plain(input.command)
+      // Where the sandbox cannot run, nothing runs, before anything is snapshotted.
+      if (options.sandbox) refuseWithoutSandbox()
       try {
         await ctx.guard.beforeCommand('Bash')
       } catch (error) {
@@ -181,14 +220,28 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
       }
       const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS
       // afterCommand runs even when the command could not start: beforeCommand expects its pair.
-      const result = await runBash(line, ctx.cwd, timeoutMs, ctx.signal).catch(
+      const line = await commandToRun(options.sandbox, ctx.cwd, input.command).catch(
         (error: Error) => error
       )
+      const result =
+        line instanceof Error
+          ? line
+          : await runBash(line, ctx.cwd, timeoutMs, ctx.signal).catch((error: Error) => error)
+      // Before file history looks: what the sandbox renames is the command's doing.
+      const notes =
+        line instanceof Error
+          ? []
+          : await line
+              .finish()
+              .catch((error: unknown) => [
+                `Warning: the sandbox could not check the workspace for git repositories the command made (${error instanceof Error ? error.message : String(error)}).`
+              ])
       const changes = await ctx.guard
-        .afterCommand('Bash')
+        .afterCommand('Bash', result instanceof Error ? [] : result.leftRunning)
         .catch(
           (error: unknown) => new Error(error instanceof Error ? error.message : String(error))
         )
+      if (result instanceof ToolError) throw result
       if (result instanceof Error) throw new ToolError(`Bash could not start: ${result.message}`)
 
       const status =
@@ -200,15 +253,16 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
               ? `Exit code ${result.exitCode ?? 'unknown (killed by a signal)'}`
               : ''
       const changeText =
-        changes instanceof Error
+        (changes instanceof Error
           ? `\n\nWarning: file history could not check what the command changed (${changes.message}).`
-          : describeChanges(changes)
+          : describeChanges(changes)) + describeLeftRunning(result.leftRunning)
       // Trailing newlines carry nothing for the model and would pile up before the notes.
       const output = result.output.replace(/\n+$/, '')
       const body = output === '' ? '(no output)' : output
+      const noteText = notes.length === 0 ? '' : `\n\n${notes.join('\n')}`
       return {
         isError: status !== '',
-        content: (status === '' ? body : `${status}\n${body}`) + changeText,
+        content: (status === '' ? body : `${status}\n${body}`) + changeText + noteText,
         details: {
           exitCode: result.exitCode,
           ended: result.ended,
@@ -219,12 +273,24 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
   }
 }
 
-function plain(command: string): CommandLine {
-  return { file: 'bash', args: ['-c', command] }
+/** What runs, and what to do once it ended: `bash -c command`, or that inside the sandbox. */
+async function commandToRun(
+  sandbox: boolean,
+  workspace: string,
+  command: string
+): Promise<CommandLine & { finish(): Promise<string[]> }> {
+  if (!sandbox) return { file: 'bash', args: ['-c', command], finish: () => Promise.resolve([]) }
+  try {
+    return await sandboxedBash(workspace, command)
+  } catch (error) {
+    throw new ToolError(
+      `The Bash sandbox refused the command: ${error instanceof Error ? error.message : String(error)}. The command was not run.`
+    )
+  }
 }
 
-/** The sandboxed command line; refuses (nothing runs) where the sandbox cannot run. */
-function sandboxed(workspace: string, command: string): CommandLine {
+/** Refuses (nothing runs) where the sandbox cannot run. */
+function refuseWithoutSandbox(): void {
   const unavailable = bashSandboxUnavailable()
   if (unavailable !== null) {
     throw new ToolError(
@@ -232,5 +298,4 @@ function sandboxed(workspace: string, command: string): CommandLine {
         "The user can install bubblewrap, or turn bash.sandbox off to run commands with the user's own rights."
     )
   }
-  return sandboxedBash(workspace, command)
 }

@@ -202,6 +202,24 @@ describe('Edit', () => {
     expect(readFileSync(join(ws.root, 'win.txt'), 'utf8')).toBe('one\r\n2\r\nthree\r\n')
   })
 
+  it('keeps each line ending of a file mixing CRLF and LF (issue 26: every LF became CRLF)', async () => {
+    const raw = 'a\r\nb\nc\r\nd\ne\r\n'
+    const ws = await workspaceWithRead('mixed.txt', raw)
+    // A line of LF lines, a break across a CRLF, and one inside a line that ends with LF.
+    const edits = [
+      { old_string: 'b', new_string: 'b1\nb2' },
+      { old_string: 'c\nd', new_string: 'C\nD\nD2' },
+      { old_string: 'e', new_string: 'E' }
+    ]
+    for (const change of edits) {
+      const out = await runTool(edit, { file_path: 'mixed.txt', ...change }, ws.ctx)
+      expect(out.isError).toBe(false)
+    }
+    expect(readFileSync(join(ws.root, 'mixed.txt'), 'utf8')).toBe(
+      'a\r\nb1\nb2\nC\r\nD\r\nD2\nE\r\n'
+    )
+  })
+
   it('creates a new file from an empty old_string, without a read', async () => {
     const ws = makeWorkspace()
     const out = await runTool(

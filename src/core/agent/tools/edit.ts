@@ -100,9 +100,10 @@ export const editTool: Tool<EditInput> = {
       return writeEdited(ctx, target, '', input.new_string, `Created ${target.display}`)
     }
     assertSeenAsIs(ctx, target, raw)
-    // The model writes '\n'; a CRLF file is matched and edited as LF and written back as CRLF.
-    const crlf = raw.includes('\r\n')
-    const text = crlf ? raw.replaceAll('\r\n', '\n') : raw
+    // The model writes '\n': the file is matched and edited as LF, and written back with each
+    // line ending as it was (lineEnds).
+    const ends = lineEnds(raw)
+    const text = ends.text
     const oldString = input.old_string.replaceAll('\r\n', '\n')
     const newString = input.new_string.replaceAll('\r\n', '\n')
     if (oldString === '') {
@@ -135,10 +136,76 @@ export const editTool: Tool<EditInput> = {
     const changeStart = text.indexOf(oldString)
     // split/join, not String.replace: `$&` and friends in new_string must stay literal.
     const edited = text.split(oldString).join(newString)
-    const after = crlf ? edited.replaceAll('\n', '\r\n') : edited
+    const after = replacedKeepingEnds(raw, ends, oldString, newString)
     const summary =
       `The file ${target.display} has been updated (${count} replacement${count === 1 ? '' : 's'}). Snippet:\n` +
       snippetAround(edited, changeStart, newString)
     return writeEdited(ctx, target, raw, after, summary)
   }
+}
+
+interface LineEnds {
+  /** `raw` with every CRLF as LF. */
+  text: string
+  /** Where in `text` a LF was a CRLF. */
+  crlfAt: Set<number>
+}
+
+function lineEnds(raw: string): LineEnds {
+  const crlfAt = new Set<number>()
+  let text = ''
+  let from = 0
+  for (let at = raw.indexOf('\r\n'); at !== -1; at = raw.indexOf('\r\n', at + 2)) {
+    text += raw.slice(from, at)
+    crlfAt.add(text.length)
+    from = at + 1
+  }
+  return { text: text + raw.slice(from), crlfAt }
+}
+
+/**
+ * `raw` with every `oldString` of its LF form replaced by `newString`, everything else byte for
+ * byte as it was: a file mixing CRLF and LF keeps each line's ending (every LF became CRLF
+ * before). A replacement's own line breaks take the ending of the text it replaces, or of the
+ * line it sits on.
+ */
+function replacedKeepingEnds(
+  raw: string,
+  ends: LineEnds,
+  oldString: string,
+  newString: string
+): string {
+  if (ends.crlfAt.size === 0) return ends.text.split(oldString).join(newString)
+  const { text, crlfAt } = ends
+  const sorted = [...crlfAt].sort((a, b) => a - b)
+  /** The index in `raw` of index `at` of `text`: one more for each CR before it. */
+  const rawIndex = (at: number) => {
+    // Binary search: how many CRs stand before `at`.
+    let low = 0
+    let high = sorted.length
+    while (low < high) {
+      const mid = (low + high) >> 1
+      if ((sorted[mid] as number) < at) low = mid + 1
+      else high = mid
+    }
+    return at + low
+  }
+  let out = ''
+  let rawFrom = 0
+  for (
+    let at = text.indexOf(oldString);
+    at !== -1;
+    at = text.indexOf(oldString, at + oldString.length)
+  ) {
+    const matchEnd = at + oldString.length
+    const replaced = raw.slice(rawIndex(at), rawIndex(matchEnd))
+    const lineEnd = text.indexOf('\n', matchEnd)
+    const crlf = replaced.includes('\n')
+      ? replaced.includes('\r\n')
+      : lineEnd !== -1 && crlfAt.has(lineEnd)
+    out +=
+      raw.slice(rawFrom, rawIndex(at)) + (crlf ? newString.replaceAll('\n', '\r\n') : newString)
+    rawFrom = rawIndex(matchEnd)
+  }
+  return out + raw.slice(rawFrom)
 }

@@ -1,8 +1,12 @@
 // Where a path from the model may point: inside the workspace, or under a root the user
 // allowed. Relative paths are relative to the workspace. Refusals (escapes, symlinks leading
 // out, any .git folder) come from resolveInWorkspace, applied to whichever root the path falls under.
-import { isAbsolute, relative, resolve } from 'node:path'
-import { PathOutsideWorkspaceError, resolveInWorkspace } from '../../files/workspace-paths'
+import { relative, resolve } from 'node:path'
+import {
+  isInside,
+  PathOutsideWorkspaceError,
+  resolveInWorkspace
+} from '../../files/workspace-paths'
 import type { ToolContext } from './tool'
 
 export interface ToolPath {
@@ -13,21 +17,16 @@ export interface ToolPath {
   root: string
 }
 
-function isUnder(root: string, target: string): boolean {
-  const rel = relative(root, target)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
-}
-
 export function resolveToolPath(
   ctx: Pick<ToolContext, 'cwd' | 'allowedOutsideRoots'>,
   requested: string
 ): ToolPath {
   const abs = resolve(ctx.cwd, requested)
-  if (isUnder(ctx.cwd, abs)) {
+  if (isInside(ctx.cwd, abs)) {
     const inside = resolveInWorkspace(ctx.cwd, requested)
     return { abs: inside.abs, display: inside.rel === '' ? '.' : inside.rel, root: ctx.cwd }
   }
-  const root = ctx.allowedOutsideRoots.map((r) => resolve(r)).find((r) => isUnder(r, abs))
+  const root = ctx.allowedOutsideRoots.map((r) => resolve(r)).find((r) => isInside(r, abs))
   if (root === undefined) {
     throw new PathOutsideWorkspaceError(
       requested,
@@ -41,5 +40,5 @@ export function resolveToolPath(
 export function describePath(filePath: string, cwd?: string): string {
   if (cwd === undefined) return filePath
   const abs = resolve(cwd, filePath)
-  return isUnder(cwd, abs) ? relative(cwd, abs) || '.' : filePath
+  return isInside(cwd, abs) ? relative(cwd, abs) || '.' : filePath
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readTool } from './read'
@@ -108,5 +108,54 @@ describe('Read', () => {
     ws.put('min.js', 'y'.repeat(5000))
     const out = await runTool(read, { file_path: 'min.js' }, ws.ctx)
     expect(out.content).toBe(`     1\t${'y'.repeat(2000)}… [line truncated]`)
+  })
+})
+
+/** Bytes this process has read through read(2) so far (Linux's /proc/self/io). */
+function bytesRead(): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1])
+}
+
+describe.skipIf(process.platform !== 'linux')('Read of a window of a huge file', () => {
+  it('reads as far as the window, not the whole file (issue 26: 1.9 GB read for one line)', async () => {
+    const ws = makeWorkspace()
+    // 10,000 lines of text, then a 600 MB hole: sparse, costing no disk.
+    const head = Array.from({ length: 10_000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
+    ws.put('huge.log', head)
+    truncateSync(join(ws.root, 'huge.log'), 600 * 1024 * 1024)
+    const before = bytesRead()
+    const one = await runTool(read, { file_path: 'huge.log', limit: 1 }, ws.ctx)
+    const later = await runTool(read, { file_path: 'huge.log', offset: 5000, limit: 2 }, ws.ctx)
+    expect(bytesRead() - before).toBeLessThan(2 * 1024 * 1024)
+    expect(one.isError).toBe(false)
+    expect(one.content).toBe(
+      '     1\tline 1\n\n(huge.log is 600.0 MB; shown lines 1-1. Use offset to read more. A file this large is read only as far as asked, so Edit and Write cannot change it.)'
+    )
+    expect(later.content.split('\n').slice(0, 2)).toEqual([
+      '  5000\tline 5000',
+      '  5001\tline 5001'
+    ])
+    // Not read whole: Edit and Write may not change it.
+    expect(ws.ctx.fileState.canEdit(join(ws.root, 'huge.log'))).toBe(false)
+  })
+
+  it('counts the lines of a window that reaches the end, and refuses a binary one at once', async () => {
+    const ws = makeWorkspace()
+    ws.put('big.txt', `${'x'.repeat(17 * 1024 * 1024)}\nlast line without newline`)
+    const tail = await runTool(read, { file_path: 'big.txt', offset: 2, limit: 5 }, ws.ctx)
+    expect(tail.content).toBe(
+      '     2\tlast line without newline\n\n(big.txt is 17.0 MB, read only as far as asked, so Edit and Write cannot change it.)'
+    )
+    const first = await runTool(read, { file_path: 'big.txt', limit: 1 }, ws.ctx)
+    expect(first.content).toBe(
+      `     1\t${'x'.repeat(2000)}… [line truncated]\n\n(big.txt is 17.0 MB; shown lines 1-1. Use offset to read more. A file this large is read only as far as asked, so Edit and Write cannot change it.)`
+    )
+    ws.put('zeros.bin', Buffer.alloc(0))
+    truncateSync(join(ws.root, 'zeros.bin'), 100 * 1024 * 1024)
+    const before = bytesRead()
+    expect((await runTool(read, { file_path: 'zeros.bin', limit: 1 }, ws.ctx)).content).toBe(
+      'zeros.bin is a binary file; the file tools handle text only.'
+    )
+    expect(bytesRead() - before).toBeLessThan(1024 * 1024)
   })
 })

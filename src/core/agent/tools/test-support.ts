@@ -93,7 +93,10 @@ export class RecordingGuard implements WriteGuard {
         .filter((p) => before.has(p) && before.get(p) !== after.get(p))
         .sort(),
       deleted: [...before.keys()].filter((p) => !after.has(p)).sort(),
-      untracked: []
+      untracked: [],
+      notBackedUp: [],
+      warnings: [],
+      unknownOrigin: []
     }
   }
 }

@@ -41,6 +41,7 @@
 //   changed the file: `before` is the backup before the change, `after` the backup the next
 //   snapshot on the branch lists. After a branch's last turn Claude Code keeps no content: such
 //   records have `after: null, afterUnknown: true`.
+import { BEFORE_ONLY_NOTE } from '../../../shared/backup-notes'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
@@ -57,8 +58,7 @@ export const claudeCode: ForeignReader = {
   detect: looksLikeClaudeCode,
   mapper: (sidecars) => new ClaudeCodeMapper(sidecars),
   sidecarDir: (file) => join(dirname(file), basename(file, '.jsonl'), 'subagents'),
-  keeps:
-    'Claude Code keeps only the content before each change: files go back to how they were before a prompt; how a turn left them was never saved.'
+  keeps: BEFORE_ONLY_NOTE
 }
 
 export function looksLikeClaudeCode(values: readonly unknown[]): boolean {

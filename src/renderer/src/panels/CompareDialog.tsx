@@ -64,6 +64,7 @@ function Conversation({ title, entries }: { title: string; entries: readonly Tra
 function CompareBody({ view }: { view: CompareView }) {
   return (
     <div className="compare">
+      {view.caveat !== null && <p className="muted">{view.caveat}</p>}
       <section aria-label="Files that differ">
         <h3>Files that differ ({view.files.length})</h3>
         {view.files.length === 0 && <p className="muted">The files are the same at both.</p>}

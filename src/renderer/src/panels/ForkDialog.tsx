@@ -1,6 +1,7 @@
 // Fork to new session: what it does, whether the files come along (with the preview of what
-// would change), then Fork. The new session opens at once; this one stays as it is.
-import { useRef, useState } from 'react'
+// would change), then Fork. The new session opens at once; this one stays as it is. On a session
+// pulled from a git remote it is also "Continue from here", the files' restore asked for at once.
+import { useEffect, useRef, useState } from 'react'
 import type { GraphNode } from '../../../shared/views'
 import { forkNode, loadForkPreview } from '../actions/fork'
 import { selectRunning, useAppStore } from '../stores/app-store'
@@ -8,8 +9,17 @@ import type { PreviewState } from '../stores/rewind-store'
 import { Modal } from './Modal'
 import { PreviewBody } from './RewindDialog'
 
-export function ForkDialog({ node, onClose }: { node: GraphNode; onClose: () => void }) {
-  const [restoreFiles, setRestoreFiles] = useState(false)
+export function ForkDialog({
+  node,
+  onClose,
+  continueHere = false
+}: {
+  node: GraphNode
+  onClose: () => void
+  /** Continue from here on a pulled session: a fork of one's own, the files coming along. */
+  continueHere?: boolean
+}) {
+  const [restoreFiles, setRestoreFiles] = useState(continueHere)
   const [preview, setPreview] = useState<PreviewState>({ state: 'loading' })
   const [applying, setApplying] = useState(false)
   const running = useAppStore(selectRunning)
@@ -24,16 +34,29 @@ export function ForkDialog({ node, onClose }: { node: GraphNode; onClose: () => 
       if (request.current === id) setPreview(loaded)
     })
   }
+  // Continue from here opens with the files' preview asked for.
+  useEffect(() => {
+    if (!continueHere) return
+    const id = ++request.current
+    void loadForkPreview(node.id).then((loaded) => {
+      if (request.current === id) setPreview(loaded)
+    })
+  }, [continueHere, node.id])
   const fork = async () => {
     setApplying(true)
     if (await forkNode(node.id, restoreFiles)) onClose()
     else setApplying(false)
   }
   return (
-    <Modal title="Fork to new session" onClose={onClose} wide>
+    <Modal
+      title={continueHere ? 'Continue from here' : 'Fork to new session'}
+      onClose={onClose}
+      wide
+    >
       <p>
-        A new session starts with the conversation up to “{node.title || '(empty)'}” and opens at
-        once. This session stays as it is: the session list opens it again.
+        A new session {continueHere ? 'of your own ' : ''}starts with the conversation up to “
+        {node.title || '(empty)'}” and opens at once. This session stays as it is:{' '}
+        {continueHere ? 'Shared sessions opens it again.' : 'the session list opens it again.'}
       </p>
       <label className="field field--inline">
         <input
@@ -58,7 +81,7 @@ export function ForkDialog({ node, onClose }: { node: GraphNode; onClose: () => 
           disabled={applying || running || (restoreFiles && preview.state !== 'ready')}
           onClick={() => void fork()}
         >
-          Fork
+          {continueHere ? 'Continue' : 'Fork'}
         </button>
       </div>
     </Modal>

@@ -15,6 +15,7 @@ import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { useShallow } from 'zustand/react/shallow'
 import { useState } from 'react'
 import { ExportDialog } from './ExportDialog'
+import { ShareDialog } from './ShareDialog'
 
 /** "Undo switch to branch "…"": the verb, then the action's own name, lower-cased first. */
 export function timelineButtonName(verb: 'Undo' | 'Redo', step: TimelineStep | null): string {
@@ -98,6 +99,7 @@ export function Header() {
   // Another tool's session is read-only, yet its rescue restores walk the timeline.
   const timelineLocked = running || walking || (readOnly && info?.foreign === null)
   const [exporting, setExporting] = useState(false)
+  const [sharing, setSharing] = useState(false)
   return (
     <header className="header">
       <h1 className="header__name">Rewind Studio</h1>
@@ -129,10 +131,19 @@ export function Header() {
       <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
         Export…
       </button>
+      <button
+        type="button"
+        disabled={info === null || info.foreign !== null || info.shared != null}
+        title="Share this session through the workspace's git remote"
+        onClick={() => setSharing(true)}
+      >
+        Share…
+      </button>
       <button type="button" onClick={() => setSettingsOpen(true)}>
         Settings
       </button>
       {exporting && <ExportDialog onClose={() => setExporting(false)} />}
+      {sharing && <ShareDialog onClose={() => setSharing(false)} />}
       {readOnly && (
         <p className="header__banner" role="alert">
           Read-only: {info?.readOnlyReason}

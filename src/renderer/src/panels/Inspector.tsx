@@ -1,9 +1,8 @@
 // The selected node in full: its prompt, the answer, tool calls, files changed with their diffs,
-// The selected node in full: its prompt, the answer, tool calls, files changed with their diffs,
-// the tokens its requests took, and for a branch summary, a compaction or a rewind report the
-// whole text with when it was started and rewound (and the files the summarized part read and
-// modified). Last, folded, its records as the log holds them (another tool's unknown records
-// among them).
+// the git commits made during the turn, the tokens its requests took, and for a branch summary,
+// a compaction or a rewind report the whole text with when it was started and rewound (and the
+// files the summarized part read and modified). Last, folded, its records as the log holds them
+// (another tool's unknown records among them).
 import { escapeReorderingChars } from '../../../shared/control-chars'
 import type { NodeDetail } from '../../../shared/views'
 import { selectDetail, useInspectorStore } from '../stores/inspector-store'
@@ -40,6 +39,26 @@ const SUMMARY_TITLES: Partial<Record<NodeDetail['node']['kind'], string>> = {
   rewind_report: 'Rewind report',
   compaction: 'Compaction',
   branch_summary: 'Summary'
+}
+
+/** The git commits made during the turn (HEAD before and after it), each marked when not here. */
+function Commits({ commits }: { commits: NonNullable<NodeDetail['commits']> }) {
+  return (
+    <section aria-label="Commits">
+      <h3>Commits made in this turn ({commits.length})</h3>
+      <ul>
+        {commits.map((c) => (
+          <li key={c.oid}>
+            <code title={c.oid}>{c.oid.slice(0, 12)}</code> {c.subject || '(no subject)'}{' '}
+            <span className="muted">
+              {c.author} · {formatTime(c.date)}
+              {!c.here && ' · not in this repository (fetch it to look at it)'}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
 }
 
 function SummaryFiles({ summary }: { summary: NonNullable<NodeDetail['summary']> }) {
@@ -144,6 +163,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
           <FileDiffList files={detail.files} />
         </section>
       )}
+      {(detail.commits?.length ?? 0) > 0 && <Commits commits={detail.commits ?? []} />}
       {detail.raw.length > 0 && (
         <section aria-label="Records">
           <details>

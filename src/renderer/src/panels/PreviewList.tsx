@@ -15,8 +15,13 @@ function FileGroup({ title, files }: { title: string; files: readonly PreviewFil
   )
 }
 
+/** Whether the restore would write no file (one that also leaves the leaf is not offered). */
+export function changesNoFile(preview: RewindPreview): boolean {
+  return preview.restore.length + preview.delete.length + preview.recreate.length === 0
+}
+
 export function PreviewList({ preview }: { preview: RewindPreview }) {
-  const nothing = preview.restore.length + preview.delete.length + preview.recreate.length === 0
+  const nothing = changesNoFile(preview)
   const outside = [...preview.restore, ...preview.delete, ...preview.recreate].filter(
     (file) => file.outsideChange
   )

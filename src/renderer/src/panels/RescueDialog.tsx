@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react'
 import type { GraphNode } from '../../../shared/views'
 import { applyRescue, loadRescuePreview, type RescuePreviewState } from '../actions/foreign'
 import { Modal } from './Modal'
-import { PreviewList } from './PreviewList'
+import { PreviewList, changesNoFile } from './PreviewList'
 
 function RescueBody({ preview }: { preview: RescuePreviewState }) {
   if (preview.state === 'loading') return <p className="muted">Computing what would change…</p>
@@ -38,6 +38,9 @@ function RescueBody({ preview }: { preview: RescuePreviewState }) {
         </div>
       )}
       <PreviewList preview={preview.preview} />
+      {changesNoFile(preview.preview) && (
+        <p>Nothing can be restored here: no step would be recorded, and nothing changes.</p>
+      )}
     </>
   )
 }
@@ -79,7 +82,7 @@ export function RescueDialog({
         <button
           type="button"
           className="primary"
-          disabled={applying || preview.state !== 'ready'}
+          disabled={applying || preview.state !== 'ready' || changesNoFile(preview.preview)}
           onClick={() => void restore()}
         >
           Restore files

@@ -15,7 +15,7 @@ import {
 } from '../stores/rewind-store'
 import { LeaveSummaryFields, SummarizingNote } from './LeaveSummaryFields'
 import { Modal } from './Modal'
-import { PreviewList } from './PreviewList'
+import { PreviewList, changesNoFile } from './PreviewList'
 
 const MODES: { mode: RewindMode; name: string; description: string }[] = [
   {
@@ -136,7 +136,13 @@ function RewindForm({
         <button
           type="submit"
           className="primary"
-          disabled={applying || running || preview.state !== 'ready'}
+          disabled={
+            applying ||
+            running ||
+            preview.state !== 'ready' ||
+            // Code only, with no file to change: nothing to do, and no step to record.
+            (mode === 'code' && changesNoFile(preview.preview))
+          }
         >
           Restore
         </button>

@@ -6,7 +6,10 @@
 // session of this app's own). Another tool's session offers only what works on it: compare,
 // fold, and on a prompt "Restore files here" where the tool keeps backups (Claude Code, Gemini
 // CLI, OpenCode), else what it keeps (none: Codex CLI, pi); "Continue in Rewind Studio" stands
-// where the composer was. A sub-agent's node is drawn from a file of its own: it
+// where the composer was. A session pulled from a git remote is read-only too; on any of its
+// nodes Continue from here (or Fork) makes a session of one's own there, the node's files
+// brought back from the shared backups after their preview. A sub-agent's node is drawn from a
+// file of its own: it
 // can be folded and inspected, nothing else.
 import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
@@ -62,11 +65,12 @@ export function SelectionBar() {
   const subagents = useGraphStore(useShallow(selectSelectedSubagents))
   const readOnly = useAppStore(selectReadOnlyReason) !== null
   const foreign = useAppStore((s) => s.info?.foreign ?? null)
+  const pulled = useAppStore((s) => s.info?.shared != null)
   const running = useAppStore(selectRunning)
   const compareFrom = useAppStore(selectCompareFrom)
   const [labeling, setLabeling] = useState(false)
   const [summarizing, setSummarizing] = useState<SummaryDirection | null>(null)
-  const [forking, setForking] = useState(false)
+  const [forking, setForking] = useState<'fork' | 'continue' | null>(null)
   const [rescuing, setRescuing] = useState(false)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
@@ -93,8 +97,13 @@ export function SelectionBar() {
             Rewind here
           </button>
         )}
-        {ours && node.id !== tip && (
+        {ours && !pulled && node.id !== tip && (
           <button type="button" disabled={locked} onClick={() => openMove('continue', node.id)}>
+            Continue from here
+          </button>
+        )}
+        {pulled && !subagent && (
+          <button type="button" disabled={running} onClick={() => setForking('continue')}>
             Continue from here
           </button>
         )}
@@ -119,7 +128,7 @@ export function SelectionBar() {
           </button>
         )}
         {ours && (
-          <button type="button" disabled={running} onClick={() => setForking(true)}>
+          <button type="button" disabled={running} onClick={() => setForking('fork')}>
             Fork to new session
           </button>
         )}
@@ -156,7 +165,13 @@ export function SelectionBar() {
       {summarizing !== null && (
         <SummarizeDialog direction={summarizing} node={node} onClose={() => setSummarizing(null)} />
       )}
-      {forking && <ForkDialog node={node} onClose={() => setForking(false)} />}
+      {forking !== null && (
+        <ForkDialog
+          node={node}
+          continueHere={forking === 'continue'}
+          onClose={() => setForking(null)}
+        />
+      )}
       {rescuing && foreign !== null && (
         <RescueDialog node={node} keeps={foreign.keeps} onClose={() => setRescuing(false)} />
       )}

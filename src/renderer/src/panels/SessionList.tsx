@@ -1,7 +1,8 @@
 // The left column. "This workspace": its sessions from every tool (ours, Claude Code, pi,
 // oh-my-pi, Codex CLI, Gemini CLI, OpenCode), newest first as the main process lists them, each with a badge for its source.
 // "All projects": every project found in those tools' homes with its session count; opening one
-// makes it the workspace.
+// makes it the workspace. "Shared": the sessions shared through the workspace's git remote
+// (SharedSessions.tsx).
 import { useState } from 'react'
 import type { SessionSummary } from '../../../shared/views'
 import { openForeignSession } from '../actions/foreign'
@@ -9,6 +10,7 @@ import { newSession, openSession } from '../actions/session'
 import { loadProjects, openFolder, openWorkspace } from '../actions/workspace'
 import { selectRunning, selectSessions, useAppStore } from '../stores/app-store'
 import { SOURCE_NAMES } from './ForeignBar'
+import { SharedSessions } from './SharedSessions'
 
 function when(iso: string): string {
   const date = new Date(iso)
@@ -94,7 +96,7 @@ function AllProjects({ running }: { running: boolean }) {
 
 export function SessionList() {
   const running = useAppStore(selectRunning)
-  const [view, setView] = useState<'workspace' | 'projects'>('workspace')
+  const [view, setView] = useState<'workspace' | 'projects' | 'shared'>('workspace')
   const show = (next: typeof view) => {
     setView(next)
     if (next === 'projects') void loadProjects()
@@ -117,12 +119,13 @@ export function SessionList() {
         <button type="button" aria-pressed={view === 'projects'} onClick={() => show('projects')}>
           All projects
         </button>
+        <button type="button" aria-pressed={view === 'shared'} onClick={() => show('shared')}>
+          Shared
+        </button>
       </div>
-      {view === 'workspace' ? (
-        <WorkspaceSessions running={running} />
-      ) : (
-        <AllProjects running={running} />
-      )}
+      {view === 'workspace' && <WorkspaceSessions running={running} />}
+      {view === 'projects' && <AllProjects running={running} />}
+      {view === 'shared' && <SharedSessions />}
     </nav>
   )
 }
