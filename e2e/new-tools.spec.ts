@@ -53,7 +53,11 @@ test.describe('Codex CLI, Gemini CLI and OpenCode sessions', () => {
     const file = (name: string) => join(app.workspace, name)
     await page.goto(app.url)
     const list = sessionList(page)
-    await expect(list.getByText('Codex CLI', { exact: true })).toHaveCount(4)
+    // Its four rollouts are three threads (a backtrack's two segments are one), as Codex lists them.
+    await expect(list.getByText('Codex CLI', { exact: true })).toHaveCount(3)
+    await expect(
+      list.getByRole('button', { name: /Codex CLI first tui prompt.*3 prompts/ })
+    ).toBeVisible()
     await expect(list.getByText('Gemini CLI', { exact: true })).toHaveCount(1)
     await expect(list.getByText('OpenCode', { exact: true })).toHaveCount(1)
     await expect(list.getByRole('button', { name: /Gemini CLI.*4 prompts/ })).toBeVisible()

@@ -52,8 +52,15 @@ describe('Codex CLI rollouts', () => {
     // The TUI session, as its backtrack screen steps through it.
     const tui = rollout(codex.toolHome, '1c81-7873-83fe-941408e6ba35.jsonl')
     expect(prompts(tui)).toEqual(screenPrompts('screen-backtrack.txt'))
-    // After the backtrack to the first prompt, Codex goes on in a new segment of the thread.
-    expect(prompts(rollout(codex.toolHome, '_01a2340a-7abe'))).toEqual(['after the rewind'])
+    // After the backtrack to the first prompt, Codex goes on in a new segment of the thread: its
+    // tree holds the segment before as the branch the backtrack left.
+    const segment = readSessionFile(rollout(codex.toolHome, '_01a2340a-7abe')).tree
+    expect(segment.checkpoints().map((c) => c.prompt)).toEqual(['after the rewind'])
+    expect(
+      segment.leaves().map((leaf) => segment.checkpoints(segment.pathTo(leaf)).map((c) => c.prompt))
+    ).toEqual(
+      expect.arrayContaining([['first tui prompt', 'second tui prompt'], ['after the rewind']])
+    )
     // Each tool call is drawn under its turn, with its result.
     const calls = loaded.tree
       .activePath()
@@ -71,11 +78,12 @@ describe('Codex CLI rollouts', () => {
     expect(homes.codex).toBe(codex.toolHome)
     const sources = new Sources({ home: codex.home, homes, persist: false })
     const listed = sources.workspaceSessions(codex.workspace).filter((s) => s.source === 'codex')
+    // One line per thread, as `codex resume` lists one: the TUI thread is its newest segment,
+    // titled by its first prompt (screen-resume-picker.txt: "first tui prompt").
     expect(listed.map((s) => s.file).sort()).toEqual(
-      ['f7bd', '01db', '1c81-7873-83fe-941408e6ba35.jsonl', '_01a2340a-7abe']
-        .map((part) => rollout(codex.toolHome, part))
-        .sort()
+      ['f7bd', '01db', '_01a2340a-7abe'].map((part) => rollout(codex.toolHome, part)).sort()
     )
+    expect(listed.find((s) => s.file.includes('_01a2340a-7abe'))?.title).toBe('first tui prompt')
     // Each counts the prompts its tree holds (issue 28 item 9's one rule): the fork its
     // parent's before its own, as its tree draws them.
     for (const session of listed) {

@@ -35,7 +35,7 @@ import {
   sessionsRoot,
   sourceHomes
 } from './homes'
-import { forkPrompts } from '../session/foreign/codex'
+import { inheritedPrompts } from '../session/foreign/codex'
 import { openCodeSessionOf, openCodeSessions, openCodeStamp } from '../session/foreign/opencode'
 import { emptySummary } from './summary'
 import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
@@ -214,7 +214,9 @@ export class Sources {
           }
         }
       }
-      found.push(...(source === 'gemini-cli' ? newestPerSession(listed) : listed))
+      found.push(
+        ...(source === 'gemini-cli' || source === 'codex' ? newestPerSession(listed) : listed)
+      )
     }
     for (const session of this.openCodeSessions()) {
       if (session.summary.cwd !== null && realOf(session.summary.cwd) === real) found.push(session)
@@ -420,17 +422,27 @@ export class Sources {
 }
 
 /**
- * Of the files of one session (Gemini CLI starts a second file on --resume, with its id), the one
- * written last: the tool lists the session once.
+ * Of the files of one session, the one written last: the tool lists the session once (Gemini CLI
+ * starts a second file on --resume; a Codex CLI backtrack starts a new segment of the thread,
+ * whose tree holds the earlier ones), titled by its first file's first prompt, as the tool titles
+ * it (Codex's `first_user_message`).
  */
 function newestPerSession(sessions: DiscoveredSession[]): DiscoveredSession[] {
   const newest = new Map<string, DiscoveredSession>()
+  const first = new Map<string, DiscoveredSession>()
   for (const session of sessions) {
     const known = newest.get(session.sessionId)
     if (known === undefined || session.lastActivity > known.lastActivity)
       newest.set(session.sessionId, session)
+    const earliest = first.get(session.sessionId)
+    if (earliest === undefined || session.createdAt < earliest.createdAt)
+      first.set(session.sessionId, session)
   }
-  return [...newest.values()]
+  return [...newest.values()].map((session) => {
+    const firstPrompt = first.get(session.sessionId)?.summary.firstPrompt ?? null
+    if (firstPrompt === null || session.summary.title !== null) return session
+    return { ...session, title: firstPrompt, summary: { ...session.summary, firstPrompt } }
+  })
 }
 
 function discovered(
@@ -438,8 +450,9 @@ function discovered(
   cwd: string | null = indexed.summary.cwd
 ): DiscoveredSession {
   const summary = { ...indexed.summary, cwd }
-  // A Codex fork's tree holds its parent's prompts before its own: so does its count.
-  if (summary.forkOf !== undefined) summary.prompts += forkPrompts(indexed.file, summary.forkOf)
+  // A Codex fork's tree holds its parent's prompts before its own, a backtrack's segment its
+  // earlier segments': so does its count.
+  if (indexed.source === 'codex') summary.prompts += inheritedPrompts(indexed.file, summary.forkOf)
   const lastActivity = summary.lastActivity ?? new Date(indexed.stamp.mtimeMs).toISOString()
   return {
     ...indexed,

@@ -85,6 +85,7 @@ class CodexMapper implements ForeignMapper {
       )
       emit(foreignRecord(null, value), line)
       this.readParent(meta, line, emit)
+      this.readEarlierSegments(emit)
       return
     }
     this.item(value, line, emit)
@@ -107,6 +108,21 @@ class CodexMapper implements ForeignMapper {
     this.previous = uuid
     emit(mapped, line)
     emit(foreignRecord(uuid, value), line)
+  }
+
+  /**
+   * A segment after a TUI backtrack: the thread's earlier segments first, each a branch from the
+   * start (what the backtrack left), then this one's own lines from the start again.
+   */
+  private readEarlierSegments(emit: Emit): void {
+    const segments = this.file === null ? [] : earlierSegments(this.file)
+    for (const segment of segments) {
+      const values = segmentValues(segment)
+      if (values === null) continue
+      this.previous = null
+      values.forEach((value) => this.item(value, 0, emit))
+    }
+    if (segments.length > 0) this.previous = null
   }
 
   /**
@@ -152,34 +168,97 @@ function parentHistory(
   }
 }
 
-/** Prompts of a fork's parent before the fork, by parent rollout, its stamp and the end. */
-const forkPromptsSeen = new Map<string, number>()
+/** The prompts a rollout's tree holds before its own lines, by what they were counted from. */
+const inheritedSeen = new Map<string, number>()
 
 /**
- * How many prompts a fork's history holds before its own lines (what the tree draws from its
- * parent: the session list adds them to the file's own, so both count by one rule). 0 when the
- * parent is not there.
+ * How many prompts a rollout's tree holds before its own lines: a fork's parent's before the
+ * fork, a backtrack segment's earlier segments'. The session list adds them to the file's own,
+ * so both count by one rule; read once per stamp of what they come from.
  */
-export function forkPrompts(file: string, fork: { thread: string; end: number }): number {
-  const parent = rolloutOf(file, fork.thread)
-  if (parent === null) return 0
+export function inheritedPrompts(file: string, fork?: { thread: string; end: number }): number {
+  const parent = fork === undefined ? null : rolloutOf(file, fork.thread)
+  const segments = earlierSegments(file)
+  const sources = [...(parent === null ? [] : [parent]), ...segments]
+  if (sources.length === 0) return 0
   let key: string
   try {
-    const stats = statSync(parent)
-    key = `${parent}|${stats.size}|${stats.mtimeMs}|${fork.end}`
+    key = [
+      fork?.end ?? '-',
+      ...sources.map((f) => `${f}|${statSync(f).size}|${statSync(f).mtimeMs}`)
+    ].join('#')
   } catch {
     return 0
   }
-  const known = forkPromptsSeen.get(key)
+  const known = inheritedSeen.get(key)
   if (known !== undefined) return known
-  const history = parentHistory(file, fork.thread, fork.end)
-  const count =
-    'missing' in history
-      ? 0
-      : history.values.filter((v) => isObject(v) && typedInCodex(v) !== null).length
-  if (forkPromptsSeen.size >= 256) forkPromptsSeen.clear()
-  forkPromptsSeen.set(key, count)
+  const typed = (values: readonly unknown[]) =>
+    values.filter((v) => isObject(v) && typedInCodex(v) !== null).length
+  let count = 0
+  if (fork !== undefined) {
+    const history = parentHistory(file, fork.thread, fork.end)
+    if (!('missing' in history)) count += typed(history.values)
+  }
+  for (const segment of segments) count += typed(segmentValues(segment) ?? [])
+  if (inheritedSeen.size >= 256) inheritedSeen.clear()
+  inheritedSeen.set(key, count)
   return count
+}
+
+/** A segment file's own lines but its session_meta (bounded), or null when it cannot be read. */
+function segmentValues(segment: string): unknown[] | null {
+  try {
+    return parseJsonl(readStart(segment, MAX_PARENT_BYTES)).values.slice(1)
+  } catch {
+    return null
+  }
+}
+
+/** A backtrack segment's name: `rollout-<time>-<thread id>_<segment id>.jsonl`. */
+const SEGMENT =
+  /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_[0-9a-f-]{1,64}\.jsonl$/
+
+/** The most earlier segments of a thread read. */
+const MAX_SEGMENTS = 64
+
+/**
+ * The thread's segments before `file`, a TUI backtrack's segment, oldest first (their names
+ * start with the time they were begun); none for a rollout that is no later segment.
+ */
+export function earlierSegments(file: string): string[] {
+  const thread = SEGMENT.exec(basename(file))?.[1]
+  const root = thread === undefined ? null : codexRootOf(file)
+  if (thread === undefined || root === null) return []
+  const ofThread = (name: string) =>
+    name.startsWith('rollout-') &&
+    (name.endsWith(`-${thread}.jsonl`) || name.includes(`-${thread}_`)) &&
+    name < basename(file)
+  const found: string[] = []
+  for (const folder of [join(root, 'sessions'), join(root, 'archived_sessions')]) {
+    collectFiles(folder, ofThread, 3, found)
+  }
+  return found
+    .sort((a, b) => (basename(a) < basename(b) ? -1 : basename(a) > basename(b) ? 1 : 0))
+    .slice(-MAX_SEGMENTS)
+}
+
+function collectFiles(
+  dir: string,
+  wanted: (name: string) => boolean,
+  depth: number,
+  into: string[]
+): void {
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return
+  }
+  for (const entry of entries) {
+    if (entry.isFile() && wanted(entry.name)) into.push(join(dir, entry.name))
+    else if (entry.isDirectory() && depth > 0)
+      collectFiles(join(dir, entry.name), wanted, depth - 1, into)
+  }
 }
 
 /** One response item as ours, or null for what is not drawn. */
@@ -259,12 +338,7 @@ function argumentsOf(args: unknown): unknown {
 
 /** The first rollout of `thread` (not a later segment) in the sessions folder `file` is in. */
 function rolloutOf(file: string, thread: string): string | null {
-  // <home>/sessions/YYYY/MM/DD/rollout-….jsonl, or <home>/archived_sessions/rollout-….jsonl.
-  let root: string | null = null
-  for (let at = dirname(file), up = 0; up < 4 && root === null; at = dirname(at), up++) {
-    const name = basename(at)
-    if (name === 'sessions' || name === 'archived_sessions') root = dirname(at)
-  }
+  const root = codexRootOf(file)
   if (root === null) return null
   const wanted = `-${thread}.jsonl`
   for (const folder of [join(root, 'sessions'), join(root, 'archived_sessions')]) {
@@ -274,6 +348,15 @@ function rolloutOf(file: string, thread: string): string | null {
       3
     )
     if (found !== null) return found
+  }
+  return null
+}
+
+/** Codex's home a rollout lies in: <home>/sessions/YYYY/MM/DD/ or <home>/archived_sessions/. */
+function codexRootOf(file: string): string | null {
+  for (let at = dirname(file), up = 0; up < 4; at = dirname(at), up++) {
+    const name = basename(at)
+    if (name === 'sessions' || name === 'archived_sessions') return dirname(at)
   }
   return null
 }
