@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
 import type { SessionTree } from '../../src/core/session/tree'
-import { buildSessionGraph, indexTurns, subagentNodes } from '../../src/core/studio/graph-view'
+import { buildSessionGraph, indexTurns, subagentNodes } from '../../src/core/views/session-graph'
 import { FIXTURES } from './cc-fixtures'
 
 interface Entry {

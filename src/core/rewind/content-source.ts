@@ -2,6 +2,7 @@
 // the source: our blob store (the session's own backups, named by sha256), or another tool's
 // backups (Claude Code's file-history, named by its own backup file names: rescue.ts). The undo
 // backups of what a restore overwrites always go to our blob store, whatever the source.
+import { CodedError } from '../../shared/coded-error'
 import type { BlobStore } from '../files/blob-store'
 
 export interface ContentSource {
@@ -12,9 +13,9 @@ export interface ContentSource {
 }
 
 /** The content a ref names is not there (pruned, never kept, or no backup name at all). */
-export class ContentMissingError extends Error {
+export class ContentMissingError extends CodedError {
   constructor(readonly reason: string) {
-    super(reason)
+    super('not_found', reason)
     this.name = 'ContentMissingError'
   }
 }
@@ -22,4 +23,16 @@ export class ContentMissingError extends Error {
 /** Our blob store as a source: a ref is the content's sha256. */
 export function blobContent(blobs: BlobStore): ContentSource {
   return { read: (hash) => blobs.read(hash), hashOf: (hash) => hash }
+}
+
+/** A file a restore gives the content a source names (`target`, a ref; null: no file). */
+export interface ExternalTarget {
+  path: string
+  target: string | null
+  /**
+   * The contents (sha256; null: no file) the disk may hold without that being an outside change
+   * (the preview's outsideChange): what the session last wrote there, or every content another
+   * tool's store holds of the file (asked only of a file the restore changes). None: no check.
+   */
+  expected?: { has(hash: string | null): boolean }
 }

@@ -27,8 +27,8 @@ import { GitObjectError, GitObjects, isSha } from '../session/foreign/git-object
 import type { BackupStore, ForeignBackups } from '../session/foreign/types'
 import type { LoadedSession } from '../session/load'
 import { CompanionLog } from './companion-log'
-import { type ContentSource, ContentMissingError } from './content-source'
-import { type ExternalTarget, type RewindPlan, RewindEngine, RewindError } from './rewind-engine'
+import { type ContentSource, type ExternalTarget, ContentMissingError } from './content-source'
+import { type RewindPlan, RewindEngine, RewindError } from './rewind-engine'
 import { checkedPath } from './workspace-files'
 import { TOOL_NAMES } from '../../shared/views'
 
@@ -224,11 +224,22 @@ export async function planRescue(
     targets.push({
       path: rebased(path, cwd, root, tool),
       target,
-      held: () => heldContent(space.source, versionsHeld(space.source, path, cwd, backups))
+      expected: heldLazily(() =>
+        heldContent(space.source, versionsHeld(space.source, path, cwd, backups))
+      )
     })
   }
   targets.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return space.engine.planExternalRestore(promptUuid, targets, space.source)
+}
+
+/**
+ * What the disk may hold of a file without an outside change: a content the tool's store holds
+ * (worked out when first asked: only a file the restore changes is), or no file at all.
+ */
+function heldLazily(held: () => ReadonlySet<string>): { has(hash: string | null): boolean } {
+  let known: ReadonlySet<string> | null = null
+  return { has: (hash) => hash === null || (known ??= held()).has(hash) }
 }
 
 /** The refs of a file's versions the reader found, with those its store holds beside them. */

@@ -21,6 +21,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
 import { type ContentSource, ContentMissingError, blobContent } from './content-source'
+import type { ExternalTarget } from './content-source'
 import { fileTargets, untrackedBetween } from './file-targets'
 import {
   type JournalState,
@@ -60,7 +61,7 @@ import { type BlobBatch, BlobMissingError, sha256 } from '../files/blob-store'
 import { failureReason } from '../os/write-failure'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { checkWorkspaceFolder } from '../files/workspace-root'
-import { yieldToEventLoop } from '../files/workspace-scan'
+import { yieldToEventLoop } from '../os/event-loop'
 
 /** What the engine needs from the session store. */
 export type RewindLog = Pick<
@@ -121,16 +122,6 @@ export interface RewindPlan {
 }
 
 /** What a restore from another source gives a file: a ref in that source; null = delete it. */
-export interface ExternalTarget {
-  path: string
-  target: string | null
-  /**
-   * The sha256 of every content of the file the source holds, asked only for a file the restore
-   * changes: what it has now is none of them (a hand edit), its preview says so (outsideChange).
-   */
-  held?: () => ReadonlySet<string>
-}
-
 export interface PlanOptions {
   /** Restore files another session changed since, too (default: leave them alone). */
   overwriteConflicts?: boolean
@@ -962,7 +953,7 @@ export class RewindEngine {
    * (a session's own targets; another tool's backups know nothing of our sessions).
    */
   private async planTargets(
-    targets: (ExternalTarget & { targetMode?: number | undefined; expected?: string | null })[],
+    targets: (ExternalTarget & { targetMode?: number | undefined })[],
     source: ContentSource,
     options: PlanOptions,
     checkOthers: boolean
@@ -1018,10 +1009,7 @@ export class RewindEngine {
         seen: have,
         seenStamp:
           file === null ? null : { stamp: file.stamp, settled: file.settled, mode: file.mode },
-        outsideChange:
-          t.held !== undefined
-            ? have !== null && !t.held().has(have)
-            : t.expected !== undefined && have !== t.expected,
+        outsideChange: t.expected !== undefined && !t.expected.has(have),
         diff: eager ? unifiedDiff(t.path, current, content) : null
       })
     }

@@ -37,7 +37,7 @@ import {
 } from './homes'
 import { inheritedPrompts } from '../session/foreign/codex'
 import { openCodeSessionOf, openCodeSessions, openCodeStamp } from '../session/foreign/opencode'
-import { emptySummary } from './summary'
+import { emptySummary } from './session-summary'
 import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
 
 export interface DiscoveredSession extends IndexedFile {

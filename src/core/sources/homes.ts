@@ -22,7 +22,6 @@
 import { homedir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { SessionSource } from '../../shared/views'
-import { rewindStudioHome } from '../session/paths'
 import { readSettings } from '../settings'
 
 export type { SessionSource }
@@ -88,11 +87,6 @@ export function sourceHomes(home: string, env: NodeJS.ProcessEnv = process.env):
       join(homedir(), '.local', 'share', 'opencode')
     )
   }
-}
-
-/** The homes for the data home named by the environment ($REWIND_STUDIO_HOME). */
-export function sourceHomesFromEnv(env: NodeJS.ProcessEnv = process.env): SourceHomes {
-  return sourceHomes(rewindStudioHome(env), env)
 }
 
 /** OpenCode's database: $OPENCODE_DB (absolute, or in its home), else `<home>/opencode.db`. */

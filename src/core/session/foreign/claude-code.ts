@@ -116,7 +116,7 @@ export const CLAUDE_CODE_OUTPUT_TYPE = 'claude-code:output'
  * test/fixtures/claude-code): a user record, not the harness's (isMeta; compact summaries and
  * transcript-only records are not in its list either), not a tool result, not one of NOT_TYPED,
  * and whose last content block holds none of HARNESS_TAGS. Per record, so the session list
- * (sources/summary.ts) counts by it too. A sub-agent's (sidechain) record is no prompt of the
+ * (sources/session-summary.ts) counts by it too. A sub-agent's (sidechain) record is no prompt of the
  * session; `ofSidechain`: it is one of the sub-agent's own transcript.
  */
 export function typedInClaudeCode(v: Json, ofSidechain = false): string | null {

@@ -47,7 +47,7 @@ const MAX_PARENT_BYTES = 512 * 1024 * 1024
 
 /**
  * The prompt a Codex response_item is, as the tree counts it (a user message a person typed),
- * or null: the session list (sources/summary.ts) counts by it.
+ * or null: the session list (sources/session-summary.ts) counts by it.
  */
 export function typedInCodex(v: Json): string | null {
   if (v.type !== 'response_item' || !isObject(v.payload)) return null

@@ -65,7 +65,7 @@ const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024
 
 /**
  * The prompt a Gemini CLI message line is, as the tree counts it, or null: the session list
- * (sources/summary.ts) counts by it.
+ * (sources/session-summary.ts) counts by it.
  */
 export function typedInGemini(v: Json): string | null {
   if (v.type !== 'user') return null

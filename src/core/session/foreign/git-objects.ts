@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto'
 import { closeSync, readdirSync, readSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { constants, inflateSync } from 'node:zlib'
+import { CodedError } from '../../../shared/coded-error'
 import { openRegularFile, readRegularFile } from '../../os/read-regular-file'
 
 export type GitObjectType = 'commit' | 'tree' | 'blob' | 'tag'
@@ -25,9 +26,9 @@ export interface GitObject {
 }
 
 /** An object that is not in the store, or cannot be read as what it claims to be. */
-export class GitObjectError extends Error {
+export class GitObjectError extends CodedError {
   constructor(message: string) {
-    super(message)
+    super('not_found', message)
     this.name = 'GitObjectError'
   }
 }

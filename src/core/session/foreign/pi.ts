@@ -42,7 +42,7 @@ export function looksLikePi(first: unknown): boolean {
 
 /**
  * The prompt a pi entry is, as the tree counts it (a user message with text), or null: the
- * session list (sources/summary.ts) counts by it.
+ * session list (sources/session-summary.ts) counts by it.
  */
 export function typedInPi(v: Json): string | null {
   if (v.type !== 'message') return null

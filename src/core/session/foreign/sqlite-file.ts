@@ -14,11 +14,12 @@
 // os/read-regular-file.ts: a FIFO where the database is expected is refused, never waited on.
 import { closeSync, fstatSync, readSync } from 'node:fs'
 import { TextDecoder } from 'node:util'
+import { CodedError } from '../../../shared/coded-error'
 import { openRegularFile } from '../../os/read-regular-file'
 
-export class SqliteError extends Error {
+export class SqliteError extends CodedError {
   constructor(message: string) {
-    super(message)
+    super('unavailable', message)
     this.name = 'SqliteError'
   }
 }
