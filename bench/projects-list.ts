@@ -23,7 +23,10 @@ const homes = {
   'rewind-studio': home,
   'claude-code': claudeHome,
   pi: join(base, 'none'),
-  'oh-my-pi': join(base, 'none')
+  'oh-my-pi': join(base, 'none'),
+  codex: join(base, 'none'),
+  'gemini-cli': join(base, 'none'),
+  opencode: join(base, 'none')
 }
 
 /** Claude Code-shaped records up to `bytes`: prompts, assistant text, tool results. */

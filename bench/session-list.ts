@@ -66,7 +66,10 @@ const homes = {
   'rewind-studio': home,
   'claude-code': join(base, 'none'),
   pi: join(base, 'none'),
-  'oh-my-pi': join(base, 'none')
+  'oh-my-pi': join(base, 'none'),
+  codex: join(base, 'none'),
+  'gemini-cli': join(base, 'none'),
+  opencode: join(base, 'none')
 }
 
 function timeMs(f: () => unknown): number {

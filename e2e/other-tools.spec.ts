@@ -236,6 +236,8 @@ test.describe('other tools’ sessions', () => {
     // Claude Code is at work on it (its file grew as we watched): running, not failed.
     await expect(turn(page, 'one more thing').locator('.node-badge--running')).toBeVisible()
     await expect(bar.locator('.selection-bar__title')).toHaveText('make two notes')
+    // Its line in the list counts the new prompt too (issue 28 item 9).
+    await expect(list.getByRole('button', { name: /Claude Code.*5 prompts/ })).toBeVisible()
     await shot(page, 'other-tools-05-live-append')
 
     // Continue in Rewind Studio from "instead write a readme": a session of ours, agent ready.
@@ -377,6 +379,9 @@ test.describe('sub-agents', () => {
     await expect(turn(page, 'delegate the survey')).toBeVisible()
     const subagent = (title: string) =>
       page.getByRole('group', { name: new RegExp(`^Sub-agent: ${title}`) })
+    // The view may open scrolled to the conversation's tip (the last turn), under which no
+    // sub-agent hangs: the whole graph in view first.
+    await page.getByRole('button', { name: 'Fit View' }).click()
     await expect(subagent('survey A')).toBeVisible()
     await expect(subagent('survey B')).toBeVisible()
     // The conversation stands at the last turn, not in a sub-agent's run.

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { osErrorLine } from '../core/os/write-failure'
+import { sessionExists } from '../core/session/load'
 import { CodedError } from '../shared/coded-error'
 import { UsageError } from '../core/studio/launch-options'
 import type * as EnsureBuild from '../../scripts/ensure-build.mjs'
@@ -59,7 +60,7 @@ export function startFileCommand<Options extends { file: string }>(
     sayError(`${name}: ${(error as Error).message}\n\n${usage}`)
     return 2
   }
-  if (!existsSync(options.file)) {
+  if (!sessionExists(options.file)) {
     sayError(`${name}: no session file ${options.file}`)
     return 1
   }

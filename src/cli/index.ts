@@ -12,13 +12,12 @@ const commands: Record<string, Command> = {
   inspect: {
     usage: 'inspect FILE [--json]',
     summary:
-      'print a session file as a tree (ours, Claude Code, pi or oh-my-pi), its checkpoints and problems',
+      'print a session as a tree (ours, Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode), its checkpoints and problems',
     load: () => import('./commands/inspect')
   },
   continue: {
     usage: 'continue FILE [--at N|ID] [--cwd DIR] [--json]',
-    summary:
-      'continue a Claude Code, pi or oh-my-pi session in Rewind Studio: a new session up to a node',
+    summary: "continue another tool's session in Rewind Studio: a new session up to a node",
     load: () => import('./commands/continue')
   },
   chat: {
@@ -88,7 +87,7 @@ const commands: Record<string, Command> = {
   sessions: {
     usage: 'sessions [--cwd DIR] [--all] [--json]',
     summary:
-      "list a workspace's sessions from every tool (ours, Claude Code, pi, oh-my-pi), or every project",
+      "list a workspace's sessions from every tool (ours, Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode), or every project",
     load: () => import('./commands/sessions')
   },
   share: {

@@ -38,7 +38,10 @@ export const SettingsFile = z.looseObject({
     .looseObject({
       claudeCodeHome: z.string().min(1).optional(),
       piHome: z.string().min(1).optional(),
-      ohMyPiHome: z.string().min(1).optional()
+      ohMyPiHome: z.string().min(1).optional(),
+      codexHome: z.string().min(1).optional(),
+      geminiHome: z.string().min(1).optional(),
+      openCodeHome: z.string().min(1).optional()
     })
     .optional(),
   /** Workspaces opened before, newest first (studio/workspace-host.ts). */

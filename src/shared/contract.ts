@@ -71,14 +71,14 @@ export const requests = {
    * page of this host from then on, until the host stops giving it.
    */
   'notice:dismiss': channel(z.object({ message: z.string().min(1).max(65_536) }).strict(), Ok),
-  /** The workspace's sessions from every source (ours, Claude Code, pi, oh-my-pi), newest first. */
+  /** The workspace's sessions from every source (ours and every other tool's read), newest first. */
   'session:list': channel(Empty, z.array(SessionSummary)),
   /** Every project found in the homes of the tools (All projects), newest first. */
   'projects:list': channel(Empty, z.array(ProjectSummary)),
   'session:open': channel(z.object({ sessionId: Uuid }).strict(), AppInfo),
   'session:new': channel(Empty, AppInfo),
   /**
-   * Shows another tool's session file (Claude Code, pi, oh-my-pi) read-only, followed while it
+   * Shows another tool's session (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode) read-only, followed while it
    * grows. Only a file the discovery lists (in a project folder of a known home) is opened.
    */
   'session:openFile': channel(z.object({ file: z.string().min(1).max(4096) }).strict(), AppInfo),

@@ -35,6 +35,18 @@ export const ContextUsage = z.object({
 })
 export type ContextUsage = z.infer<typeof ContextUsage>
 
+/** Other tools whose sessions are read (core/session/foreign/, one reader each). */
+export const FOREIGN_FORMATS = [
+  'claude-code',
+  'pi',
+  'oh-my-pi',
+  'codex',
+  'gemini-cli',
+  'opencode'
+] as const
+export const ForeignFormat = z.enum(FOREIGN_FORMATS)
+export type ForeignFormat = z.infer<typeof ForeignFormat>
+
 export const AppInfo = z.object({
   version: z.string(),
   workspace: z.string(),
@@ -54,18 +66,21 @@ export const AppInfo = z.object({
   /** The context's size now; `context_usage` agent events bring it up to date. */
   contextUsage: ContextUsage,
   /**
-   * Set when the session shown is another tool's (Claude Code, pi, oh-my-pi), read-only: the
+   * Set when the session shown is another tool's (Claude Code, pi, oh-my-pi, Codex CLI, Gemini
+   * CLI, OpenCode), read-only: the
    * renderer offers "Continue in Rewind Studio" instead of the composer.
    */
   foreign: z
     .object({
-      format: z.enum(['claude-code', 'pi', 'oh-my-pi']),
+      format: ForeignFormat,
       /** The session file, which Rewind Studio never writes. */
       file: z.string(),
       /** The folder the session recorded as its workspace. */
       cwd: z.string(),
       /** Whether the tool keeps backups of its files ("Restore files here" can work). */
-      backups: z.boolean()
+      backups: z.boolean(),
+      /** What the tool keeps of the files it changes, said where a restore is offered. */
+      keeps: z.string()
     })
     .nullable(),
   /**
@@ -320,8 +335,8 @@ export const CompareView = z.object({
   files: z.array(CompareFile),
   /**
    * What the sides' files are made of when it is less than how each node left them: another
-   * tool's backups (Claude Code's, taken before each change; shared/backup-notes.ts). Null for
-   * our own sessions.
+   * tool's backups, as its reader says what they hold (ForeignReader.keeps: Claude Code's are
+   * taken before each change, shared/backup-notes.ts). Null for our own sessions.
    */
   caveat: z.string().nullable(),
   conversation: z.object({
@@ -379,8 +394,19 @@ export const RescueResult = RewindResult.extend({
 export type RescueResult = z.infer<typeof RescueResult>
 
 /** The tool that wrote a session (core/sources/homes.ts says where each keeps them). */
-export const SessionSource = z.enum(['rewind-studio', 'claude-code', 'pi', 'oh-my-pi'])
+export const SessionSource = z.enum(['rewind-studio', ...FOREIGN_FORMATS])
 export type SessionSource = z.infer<typeof SessionSource>
+
+/** Each tool by the name it goes by, for badges and messages. */
+export const TOOL_NAMES: Record<SessionSource, string> = {
+  'rewind-studio': 'Rewind Studio',
+  'claude-code': 'Claude Code',
+  pi: 'pi',
+  'oh-my-pi': 'oh-my-pi',
+  codex: 'Codex CLI',
+  'gemini-cli': 'Gemini CLI',
+  opencode: 'OpenCode'
+}
 
 export const SessionSummary = z.object({
   sessionId: z.string(),

@@ -65,18 +65,24 @@ export function copyFixture(name: FixtureName): FixtureCopy {
 }
 
 /**
- * The session as if it had run in the copy of its workspace: every record's cwd says so, and the
- * transcript (with its sub-agent folder) is where Claude Code keeps the sessions of that folder.
+ * The session as if it had run in the copy of its workspace: every record's cwd and every path in
+ * it (tool inputs and results) say so, and the transcript (with its sub-agent folder) is where
+ * Claude Code keeps the sessions of that folder.
  */
 export function relocateToWorkspace(cc: FixtureCopy): FixtureCopy {
   const workspace = realpathSync(cc.workspace)
   const folder = join(cc.claudeHome, 'projects', encodeCwd(workspace))
   mkdirSync(folder, { recursive: true })
   const moved = join(folder, basename(cc.file))
+  const ran = readLines(cc.file).find((r) => typeof r.cwd === 'string')?.cwd as string | undefined
   const rewrite = (from: string, to: string) => {
     writeLines(
       to,
-      readLines(from).map((r) => (typeof r.cwd === 'string' ? { ...r, cwd: workspace } : r))
+      readLines(from).map((r) =>
+        ran === undefined
+          ? r
+          : (JSON.parse(JSON.stringify(r).split(ran).join(workspace)) as unknown)
+      )
     )
     if (from !== to) rmSync(from)
   }

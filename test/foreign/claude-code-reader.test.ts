@@ -71,9 +71,14 @@ describe('a Claude Code session with a real /rewind (restore code and conversati
       ['notes/two.txt', null, '2f3ae633e38faf59@v2', false],
       ['notes/one.txt', null, 'dd8fe7e868e45905@v2', false]
     ])
-    // Its Edits changed files tracked already, and no snapshot came after it: nothing to say.
-    expect(changes(mode?.uuid)).toEqual([])
-    expect(tree.checkpoints().map((c) => c.filesChanged)).toEqual([1, 1])
+    // Its Edits changed files tracked already, and no snapshot came after it: their content
+    // before is known, after it not (Claude Code counts them in its list all the same).
+    expect(changes(mode?.uuid)).toEqual([
+      ['config.txt', 'b79470cdb821c868@v2', null, true],
+      ['notes/one.txt', 'dd8fe7e868e45905@v2', null, true]
+    ])
+    // The new branch's turn wrote README.md and edited config.txt.
+    expect(tree.checkpoints().map((c) => c.filesChanged)).toEqual([1, 2])
   })
 })
 
@@ -83,11 +88,14 @@ describe('a Claude Code session with sub-agents and two /compact', () => {
     const loaded = readSessionFile(cc.file)
     const { tree } = loaded
     expect(loaded.problems).toEqual([])
-    // The /compact commands ran locally: they are no prompts.
+    // Each /compact is an entry of Claude Code's own /rewind list after its compaction
+    // (claude-code-rewind-list.test.ts): a prompt, under the compaction it made.
     expect(tree.checkpoints().map((c) => c.prompt)).toEqual([
       'delegate the survey',
       'edit the survey',
+      '/compact',
       'after the compaction',
+      '/compact',
       'last words'
     ])
     const graph = buildSessionGraph(tree, cc.sessionId)
@@ -96,7 +104,9 @@ describe('a Claude Code session with sub-agents and two /compact', () => {
       'turn',
       'compaction',
       'turn',
+      'turn',
       'compaction',
+      'turn',
       'turn'
     ])
     expect(graph.nodes.every((n) => n.onActivePath)).toBe(true)
@@ -123,7 +133,9 @@ describe('a Claude Code session with sub-agents and two /compact', () => {
     expect(loaded.tree.checkpoints().map((c) => c.prompt)).toEqual([
       'delegate the survey',
       'edit the survey',
+      '/compact',
       'after the compaction',
+      '/compact',
       'last words'
     ])
   })
@@ -175,7 +187,7 @@ describe('a Claude Code session with sub-agents and two /compact', () => {
 
     const loaded = readSessionFile(cc.file)
     expect(loaded.problems).toEqual([])
-    expect(loaded.tree.checkpoints()).toHaveLength(4)
+    expect(loaded.tree.checkpoints()).toHaveLength(6)
     const turn = String(prompt.uuid)
     const raw = rawRecordsOf(loaded.tree, indexTurns(loaded.tree), turn, loaded.lines)
     const values = raw.map((r) => r.record)

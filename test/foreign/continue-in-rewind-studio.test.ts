@@ -71,8 +71,12 @@ describe('continue a Claude Code session in Rewind Studio', () => {
 
   it('after two compactions: the last summary, the message it kept, and what followed', async () => {
     const cc = copyFixture('compact-subagents')
-    const compactions = readLines(cc.file).filter((r) => r.isCompactSummary === true)
-    const last = String(compactions.at(-1)?.uuid)
+    // The second /compact: the prompt Claude Code lists after its compaction, whose output it
+    // sent the model before "last words".
+    const commands = readLines(cc.file).filter(
+      (r) => r.type === 'user' && JSON.stringify(r.message).includes('<command-name>/compact')
+    )
+    const last = String(commands.at(-1)?.uuid)
     const { request } = await continueAndSend('compact-subagents', last)
     expect(conversationOf(request?.messages ?? [])).toEqual(
       conversationOf(modelRequest('compact-subagents').messages)

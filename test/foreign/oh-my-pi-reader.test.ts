@@ -126,3 +126,107 @@ describe('oh-my-pi sessions', () => {
     ])
   })
 })
+
+/**
+ * An oh-my-pi 5.7.x session (issue 28 item 7). 5.7.x is no longer on npm and needs Bun, so no
+ * real file could be made (test/fixtures/pi/README.md): this one is written as its source writes
+ * one (can1357/oh-my-pi at v5.7.67, core/session-manager.ts and core/tools/task/): no title slot,
+ * `title` in the header; the task tool's sub-agent in `<session>/<taskId>.jsonl` (a session file
+ * of its own, by the same SessionManager), named by taskId in the tool result's details.
+ */
+function omp57Session(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rs-omp57-'))
+  const base = '2026-01-01T14-28-11-636Z_01a08c02-0000-7000-8000-000000000057'
+  const file = join(dir, `${base}.jsonl`)
+  const header = (id: string, title?: string) => ({
+    type: 'session',
+    version: 3,
+    id,
+    ...(title === undefined ? {} : { title }),
+    timestamp: '2026-01-01T14:28:11.636Z',
+    cwd: '/work/parser'
+  })
+  writeFileSync(
+    file,
+    [
+      header('01a08c02-0000-7000-8000-000000000057', 'Survey the parser'),
+      message('u1', null, { role: 'user', content: [{ type: 'text', text: 'survey it' }] }),
+      message('a1', 'u1', {
+        role: 'assistant',
+        content: [
+          {
+            type: 'toolCall',
+            id: 'call_task',
+            name: 'task',
+            arguments: {
+              agent: 'explore',
+              context: '',
+              tasks: [{ id: 'ParserSurvey', task: 'list the parser files', description: 'survey' }]
+            }
+          }
+        ]
+      }),
+      message('t1', 'a1', {
+        role: 'toolResult',
+        toolCallId: 'call_task',
+        toolName: 'task',
+        content: [{ type: 'text', text: '[explore] done ParserSurvey' }],
+        details: {
+          projectAgentsDir: null,
+          totalDurationMs: 10,
+          results: [
+            {
+              index: 0,
+              taskId: 'ParserSurvey',
+              agent: 'explore',
+              agentSource: 'bundled',
+              task: 'list the parser files',
+              description: 'survey the parser',
+              exitCode: 0,
+              output: 'p.ts',
+              stderr: '',
+              truncated: false,
+              durationMs: 10,
+              tokens: 5,
+              artifactPaths: {
+                inputPath: join(dir, base, 'ParserSurvey.in.md'),
+                outputPath: join(dir, base, 'ParserSurvey.out.md'),
+                jsonlPath: join(dir, base, 'ParserSurvey.jsonl')
+              }
+            }
+          ]
+        },
+        isError: false
+      }),
+      message('a2', 't1', { role: 'assistant', content: [{ type: 'text', text: 'Surveyed.' }] })
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n') + '\n'
+  )
+  mkdirSync(join(dir, base))
+  writeFileSync(join(dir, base, 'ParserSurvey.in.md'), 'list the parser files\n')
+  writeFileSync(join(dir, base, 'ParserSurvey.out.md'), 'p.ts\n')
+  writeFileSync(
+    join(dir, base, 'ParserSurvey.jsonl'),
+    [
+      header('01a08c02-0000-7000-8000-0000000000aa'),
+      message('s1', null, { role: 'user', content: 'list the parser files' }),
+      message('s2', 's1', { role: 'assistant', content: [{ type: 'text', text: 'p.ts' }] })
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n')
+  )
+  return file
+}
+
+describe('oh-my-pi 5.7.x sessions (title in the header, no slot)', () => {
+  it('are read as oh-my-pi, titled, with the sub-agent under the task call that ran it', () => {
+    const loaded = readSessionFile(omp57Session())
+    expect(loaded.format).toBe('oh-my-pi')
+    expect(loaded.problems).toEqual([])
+    expect(loaded.tree.header).toMatchObject({ title: 'Survey the parser', cwd: '/work/parser' })
+    expect(
+      loaded.subagents.map((r) => [r.id, r.toolUseId, r.parentUuid, r.title, r.tree.size])
+    ).toEqual([['ParserSurvey', 'call_task', 'a1', 'survey the parser', 2]])
+  })
+})

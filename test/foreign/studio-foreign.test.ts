@@ -67,7 +67,10 @@ describe('a Claude Code session in the explorer', () => {
       format: 'claude-code',
       file: cc.file,
       cwd: cc.workspace,
-      backups: true
+      backups: true,
+      keeps: expect.stringContaining(
+        'Claude Code keeps only the content before each change'
+      ) as unknown
     })
     expect(info.sessionId).toBe(cc.sessionId)
     expect(info.readOnlyReason).toContain('read-only')

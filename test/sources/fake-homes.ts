@@ -1,4 +1,4 @@
-// Fake homes of Claude Code, pi and oh-my-pi holding sessions of a temp workspace, written in each
+// Fake homes of Claude Code, pi and oh-my-pi (and empty ones of Codex CLI, Gemini CLI, OpenCode) holding sessions of a temp workspace, written in each
 // tool's own layout and record shapes (see core/sources/homes.ts), beside our own data home.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -25,7 +25,10 @@ export function fakeHomes(): FakeHomes {
     'rewind-studio': home,
     'claude-code': join(base, 'claude'),
     pi: join(base, 'pi-agent'),
-    'oh-my-pi': join(base, 'omp-agent')
+    'oh-my-pi': join(base, 'omp-agent'),
+    codex: join(base, 'codex'),
+    'gemini-cli': join(base, 'gemini'),
+    opencode: join(base, 'opencode')
   }
   return {
     base,
@@ -36,7 +39,10 @@ export function fakeHomes(): FakeHomes {
       REWIND_STUDIO_HOME: home,
       REWIND_STUDIO_CLAUDE_HOME: homes['claude-code'],
       REWIND_STUDIO_PI_HOME: homes.pi,
-      REWIND_STUDIO_OMP_HOME: homes['oh-my-pi']
+      REWIND_STUDIO_OMP_HOME: homes['oh-my-pi'],
+      REWIND_STUDIO_CODEX_HOME: homes.codex,
+      REWIND_STUDIO_GEMINI_HOME: homes['gemini-cli'],
+      REWIND_STUDIO_OPENCODE_HOME: homes.opencode
     }
   }
 }

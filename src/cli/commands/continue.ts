@@ -1,5 +1,6 @@
 // `rewind-studio continue FILE [--at N|ID] [--cwd DIR] [--json]`: Continue in Rewind Studio from
-// the terminal. FILE is another tool's session (Claude Code, pi, oh-my-pi); a new session of ours
+// the terminal. FILE is another tool's session (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode by
+// its locator); a new session of ours
 // is written holding the path to a node of it, converted (core/session/continue-foreign.ts), and
 // its file is printed: `rewind-studio chat --cwd DIR --resume ID` then carries it on. FILE is
 // only read, and no file of the workspace is touched (`rewind FILE --to N --mode code` restores
@@ -8,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
 import { continueForeign } from '../../core/session/continue-foreign'
-import { readSessionFile } from '../../core/session/load'
+import { readSessionFile, sessionExists } from '../../core/session/load'
 import { rewindStudioHome } from '../../core/session/paths'
 import { Sources } from '../../core/sources/discovery'
 import { buildSessionGraph, indexTurns } from '../../core/views/session-graph'
@@ -20,7 +21,8 @@ import { UsageError, optionValue } from '../args'
 
 const USAGE = `Usage: rewind-studio continue FILE [--at N|ID] [--cwd DIR] [--json]
 
-Continues another tool's session (Claude Code, pi, oh-my-pi) in Rewind Studio: a new session
+Continues another tool's session (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode:
+"sessions" prints an OpenCode session's FILE as <opencode.db>#<id>) in Rewind Studio: a new session
 holding the conversation up to a node of FILE (--at: a turn number as inspect lists them, or a
 node or record id; default: where the session is now), converted to Rewind Studio's format as
 the other tool's model saw it (from its last compaction). Prints the new session's file; carry
@@ -60,7 +62,7 @@ export async function run(args: string[]): Promise<number> {
   }
   try {
     const options = parse(args)
-    if (!existsSync(options.file)) throw new UsageError(`no session file ${options.file}`)
+    if (!sessionExists(options.file)) throw new UsageError(`no session file ${options.file}`)
     const loaded = readSessionFile(options.file)
     if (loaded.format === 'rewind-studio') {
       throw new UsageError(

@@ -1,6 +1,6 @@
 // `rewind-studio export FILE [--branch N|ID | --all] --format md|html|json [-o OUT]`: the session
 // rendered by core/export (the same export the app's Export… gives), ours or another tool's
-// (Claude Code, pi, oh-my-pi). Read-only on FILE.
+// (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode). Read-only on FILE.
 import { randomUUID } from 'node:crypto'
 import { linkSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'

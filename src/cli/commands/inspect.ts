@@ -1,9 +1,15 @@
 // `rewind-studio inspect FILE [--json]`: prints a session's tree, read-only. Reads our sessions,
-// Claude Code transcripts, pi and oh-my-pi sessions (mapped onto the same tree model), with their
+// other tools' sessions (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode: mapped onto
+// the same tree model; an OpenCode session by its locator `<opencode.db>#<id>`), with their
 // sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
 import { MAX_LISTED_PROBLEMS } from '../../core/session/problems'
-import { contentText, typedPrompt, type TreeRecord } from '../../core/session/tree'
+import {
+  contentText,
+  isCompactionRecord,
+  typedPrompt,
+  type TreeRecord
+} from '../../core/session/tree'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import { shownOneLine } from '../../shared/shown-text'
@@ -414,6 +420,12 @@ function printableDescription(r: TreeRecord, prompt = typedPrompt(r), shown?: st
  * (oneLine), when already made.
  */
 function describe(r: TreeRecord, prompt = typedPrompt(r), shown?: string): string {
+  // Another tool's compaction (its summary a user record or a note of ours) is one as ours is.
+  if (r.type !== 'compaction' && isCompactionRecord(r)) {
+    const text =
+      r.type === 'user' ? r.message.content : r.type === 'custom_message' ? r.content : ''
+    return `compaction: ${oneLine(contentText(text), 60)}`
+  }
   switch (r.type) {
     case 'user': {
       if (prompt !== null) return `prompt: ${shown ?? oneLine(prompt, PROMPT_WIDTH)}`

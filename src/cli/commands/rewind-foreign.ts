@@ -1,24 +1,20 @@
-// `rewind-studio rewind CLAUDE_SESSION.jsonl --to N --mode code | --undo`: a rescue restore of a
-// Claude Code session's files from Claude Code's own backups (core/rewind/rescue.ts), for the
-// rewind command when it is given a foreign session file. The session file and Claude Code's
-// folder are only read; the restore's record, journal and undo backups go to our data home.
+// `rewind-studio rewind SESSION --to N --mode code | --undo`: a rescue restore of another tool's
+// session's files from that tool's own backups (Claude Code's file-history, Gemini CLI's
+// checkpoints, OpenCode's snapshots: core/rewind/rescue.ts), for the rewind command when it is
+// given a foreign session. The session and the tool's folders are only read; the restore's
+// record, journal and undo backups go to our data home.
 import { existsSync, realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
 import type { RewindPlan } from '../../core/rewind/rewind-engine'
-import {
-  isClaudeSessionFileOf,
-  openRescue,
-  planRescue,
-  type RescueSpace
-} from '../../core/rewind/rescue'
-import { readSessionFile, type LoadedSession } from '../../core/session/load'
+import { openRescue, planRescue, type RescueSpace } from '../../core/rewind/rescue'
+import { readSessionFile, readerOf, type LoadedSession } from '../../core/session/load'
 import { rewindStudioHome } from '../../core/session/paths'
-import { sourceHomes } from '../../core/sources/homes'
+import { Sources } from '../../core/sources/discovery'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindMode } from '../../shared/messages'
-import type { RewindResult, SkippedFile } from '../../shared/views'
+import { TOOL_NAMES, type RewindResult, type SkippedFile } from '../../shared/views'
 import { onePath, say, sayError } from '../format'
 
 export interface ForeignRewindOptions {
@@ -42,16 +38,18 @@ export async function rewindForeign(options: ForeignRewindOptions): Promise<numb
       )
     }
     const home = rewindStudioHome()
-    // Claude Code's folder: where discovery looks for it ($CLAUDE_CONFIG_DIR, ~/.claude...).
-    const claude = sourceHomes(home)['claude-code']
+    // The tools' folders: where discovery looks for them ($CLAUDE_CONFIG_DIR, ~/.claude...).
+    const sources = new Sources({ home, persist: false })
+    const claude = sources.homes['claude-code']
     const cwd = loaded.tree.header?.cwd ?? ''
+    const tool = TOOL_NAMES[loaded.format]
     if (options.cwd === null) {
       checkWorkspaceFolder(cwd, home)
-      if (!isClaudeSessionFileOf(claude, options.file, cwd)) {
-        // A transcript says itself where it ran: trusted only where Claude Code keeps the
-        // sessions of that folder. Anywhere else, the user names the folder.
+      if (!sources.listsFor(options.file, cwd)) {
+        // A session says itself where it ran: trusted only where its tool keeps the sessions
+        // of that folder (discovery lists it for it). Anywhere else, the user names the folder.
         throw new Error(
-          `${options.file} is not in the folder where Claude Code keeps the sessions of the workspace it names (${cwd || 'none'}): give --cwd DIR to say which folder to restore. Nothing was changed.`
+          `${options.file} is not where ${tool} keeps the sessions of the workspace it names (${cwd || 'none'}): give --cwd DIR to say which folder to restore. Nothing was changed.`
         )
       }
     }
@@ -78,11 +76,11 @@ export async function rewindForeign(options: ForeignRewindOptions): Promise<numb
     for (const { path, reason } of skipped) sayError(`note: ${path} is skipped: ${reason}`)
     if (options.dryRun) {
       const engine = space.engine
-      printPlan(options, plan, skipped, index, (path) => engine.fileDiff(plan, path).diff)
+      printPlan(options, plan, skipped, index, (path) => engine.fileDiff(plan, path).diff, tool)
       return 0
     }
     const result = await space.engine.apply(plan)
-    printResult(options, result, skipped, index)
+    printResult(options, result, skipped, index, unbackedOf(plan))
     return skipped.length > 0 ? 1 : 0
   } catch (error) {
     sayError(`rewind: ${(error as Error).message}`)
@@ -104,7 +102,7 @@ async function planToPrompt(
     throw new Error(
       checkpoints.length === 0
         ? 'This session has no prompts: there is nothing to restore to'
-        : `No prompt ${n}: the active path has prompts 1 to ${checkpoints.length}. Claude Code keeps only the content before each change, so the files after the last prompt's turn were never saved and cannot be rebuilt. Nothing was changed.`
+        : `No prompt ${n}: the active path has prompts 1 to ${checkpoints.length}. ${readerOf(loaded.format)?.keeps ?? ''} Nothing was changed.`
     )
   }
   return { plan: await planRescue(space, loaded, checkpoint.uuid), index: n }
@@ -116,37 +114,50 @@ function printPlan(
   skipped: SkippedFile[],
   index: number,
   /** The diff of a file the plan made none for (it makes them for its first few only). */
-  diffOf: (path: string) => string
+  diffOf: (path: string) => string,
+  tool: string
 ): void {
   const paths = (action: 'restore' | 'delete' | 'recreate') =>
     plan.files.filter((f) => f.action === action).map((f) => f.path)
   const lists = { restore: paths('restore'), delete: paths('delete'), recreate: paths('recreate') }
+  const outsideChanges = unbackedOf(plan)
   if (options.json) {
-    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges: [], skipped })))
+    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges, skipped })))
     return
   }
-  printLists(lists)
+  printLists(lists, new Set(outsideChanges))
   for (const file of plan.files) {
     const diff = file.diff ?? diffOf(file.path)
     if (diff !== '') say(maskSecrets(diff))
   }
+  if (outsideChanges.length > 0) {
+    say(
+      `${outsideChanges.length} file(s) hold what no backup of ${tool} holds (changed by hand, or as its last turn left them): the restore would replace it (\`rewind --undo\` brings it back).`
+    )
+  }
   say(
-    `Dry run: nothing was changed. This would put the files back as Claude Code's backups say they were before prompt ${index}.`
+    `Dry run: nothing was changed. This would put the files back as ${tool}'s backups say they were before prompt ${index}.`
   )
+}
+
+/** The files whose content now no backup of the tool holds (a hand edit, its last turn's). */
+function unbackedOf(plan: RewindPlan): string[] {
+  return plan.files.filter((f) => f.outsideChange).map((f) => f.path)
 }
 
 function printResult(
   options: ForeignRewindOptions,
   result: RewindResult,
   skipped: SkippedFile[],
-  index: number | 'undo' | 'redo'
+  index: number | 'undo' | 'redo',
+  outsideChanges: string[] = []
 ): void {
   const lists = { restore: result.restored, delete: result.deleted, recreate: result.recreated }
   if (options.json) {
-    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges: [], skipped })))
+    console.log(escapeControlCharsInJson(JSON.stringify({ ...lists, outsideChanges, skipped })))
     return
   }
-  printLists(lists)
+  printLists(lists, new Set(outsideChanges))
   if (index === 'undo' || index === 'redo') {
     say(
       index === 'undo'
@@ -164,8 +175,13 @@ function printResult(
   say(`Restored the files to before prompt ${index}. \`rewind --undo\` reverses it.`)
 }
 
-function printLists(lists: { restore: string[]; delete: string[]; recreate: string[] }): void {
-  for (const path of lists.restore) say(`  ⎿ restore ${onePath(path)}`)
-  for (const path of lists.delete) say(`  ⎿ delete (did not exist then) ${onePath(path)}`)
+function printLists(
+  lists: { restore: string[]; delete: string[]; recreate: string[] },
+  unbacked: ReadonlySet<string> = new Set()
+): void {
+  const mark = (path: string) => (unbacked.has(path) ? ' (what it holds now is in no backup)' : '')
+  for (const path of lists.restore) say(`  ⎿ restore ${onePath(path)}${mark(path)}`)
+  for (const path of lists.delete)
+    say(`  ⎿ delete (did not exist then) ${onePath(path)}${mark(path)}`)
   for (const path of lists.recreate) say(`  ⎿ recreate ${onePath(path)}`)
 }

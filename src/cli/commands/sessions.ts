@@ -1,5 +1,5 @@
 // `rewind-studio sessions [--cwd DIR] [--all] [--json]`: the sessions of a workspace from every
-// tool that keeps them (ours, Claude Code, pi, oh-my-pi), newest first; with --all, every project
+// tool that keeps them (ours, Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode), newest first; with --all, every project
 // found in their homes. Read-only: what it reads is summarized once in the session index under
 // the data home (core/sources), so listing again reads only the logs that changed.
 import { resolve } from 'node:path'

@@ -24,3 +24,15 @@ export class ContentMissingError extends CodedError {
 export function blobContent(blobs: BlobStore): ContentSource {
   return { read: (hash) => blobs.read(hash), hashOf: (hash) => hash }
 }
+
+/** A file a restore gives the content a source names (`target`, a ref; null: no file). */
+export interface ExternalTarget {
+  path: string
+  target: string | null
+  /**
+   * The contents (sha256; null: no file) the disk may hold without that being an outside change
+   * (the preview's outsideChange): what the session last wrote there, or every content another
+   * tool's store holds of the file (asked only of a file the restore changes). None: no check.
+   */
+  expected?: { has(hash: string | null): boolean }
+}

@@ -24,10 +24,10 @@ export interface FileTarget {
   /** The permission bits it had with that content, where a record says (see FileChangeRecord). */
   targetMode: number | undefined
   /**
-   * Hash of what the session last left in the file on the way to `from` (null = absent): when
+   * What the session last left in the file on the way to `from` (its hash; null = absent): when
    * the disk holds anything else, someone changed the file outside the agent.
    */
-  expected: string | null
+  expected: ReadonlySet<string | null>
 }
 
 export function fileTargets(
@@ -63,7 +63,7 @@ export function fileTargets(
       path,
       target: hash,
       targetMode: mode,
-      expected: expected.get(path) ?? null
+      expected: new Set([expected.get(path) ?? null])
     }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }

@@ -21,6 +21,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
 import { type ContentSource, ContentMissingError, blobContent } from './content-source'
+import type { ExternalTarget } from './content-source'
 import { fileTargets, untrackedBetween } from './file-targets'
 import {
   type JournalState,
@@ -121,11 +122,6 @@ export interface RewindPlan {
 }
 
 /** What a restore from another source gives a file: a ref in that source; null = delete it. */
-export interface ExternalTarget {
-  path: string
-  target: string | null
-}
-
 export interface PlanOptions {
   /** Restore files another session changed since, too (default: leave them alone). */
   overwriteConflicts?: boolean
@@ -957,7 +953,7 @@ export class RewindEngine {
    * (a session's own targets; another tool's backups know nothing of our sessions).
    */
   private async planTargets(
-    targets: (ExternalTarget & { targetMode?: number | undefined; expected?: string | null })[],
+    targets: (ExternalTarget & { targetMode?: number | undefined })[],
     source: ContentSource,
     options: PlanOptions,
     checkOthers: boolean
@@ -1013,7 +1009,7 @@ export class RewindEngine {
         seen: have,
         seenStamp:
           file === null ? null : { stamp: file.stamp, settled: file.settled, mode: file.mode },
-        outsideChange: t.expected !== undefined && have !== t.expected,
+        outsideChange: t.expected !== undefined && !t.expected.has(have),
         diff: eager ? unifiedDiff(t.path, current, content) : null
       })
     }

@@ -1,5 +1,5 @@
 // Continue in Rewind Studio: a new session of ours whose records are the path to a node of a
-// foreign session (Claude Code, pi, oh-my-pi), converted to our format, so the agent carries the
+// foreign session (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode), converted to our format, so the agent carries the
 // conversation on. The foreign file is only read; the new session's header names where it came
 // from (`continuedFrom`: file, format, session id, node). Files are not touched.
 //
@@ -14,15 +14,16 @@
 //      they are (Claude Code's one-record-per-block messages become consecutive records, which
 //      the context builder merges back into one message per turn of the API, tool calls and
 //      results paired), branch summaries and custom messages as ours. Records the tool did not
-//      send the model (progress, attachments, sub-agent transcripts) are not in the path;
+//      send the model (progress, attachments, sub-agent transcripts) are not in the path; a note
+//      a reader made of a message the tool sent (details.sentAs) is that message again;
 //   4. whole or not at all: the file appears under its name once every record is in it and
 //      durable (SessionStore.create's `fill`), so an import killed part way leaves no session
 //      to list or to open with --continue.
 import type { Json } from './json'
 import { isObject, stringOrNull } from './json'
-import { PI_COMPACTION_TYPE } from './foreign/pi'
 import { SessionStore } from './store'
-import type { SessionTree, TreeRecord } from './tree'
+import { PI_COMPACTION_TYPE, isCompactionRecord, type SessionTree, type TreeRecord } from './tree'
+import { MessageContent } from '../../shared/messages'
 
 export interface ContinueOrigin {
   file: string
@@ -59,7 +60,7 @@ export function contextPath(tree: SessionTree, at: string | null): TreeRecord[] 
   const path = tree.pathTo(at)
   let cut = -1
   for (let i = path.length - 1; i >= 0 && cut === -1; i--) {
-    if (isCompaction(path[i] as TreeRecord)) cut = i
+    if (isCompactionRecord(path[i] as TreeRecord)) cut = i
   }
   if (cut === -1) return path
   const compaction = path[cut] as TreeRecord
@@ -70,13 +71,6 @@ export function contextPath(tree: SessionTree, at: string | null): TreeRecord[] 
   const to = kept.to === null ? cut - 1 : indexOf(kept.to)
   const preserved = from === -1 || to < from || to >= cut ? [] : path.slice(from, to + 1)
   return [compaction, ...preserved, ...path.slice(cut + 1)]
-}
-
-function isCompaction(r: TreeRecord): boolean {
-  return (
-    (r.type === 'user' && (r as Json).isCompactSummary === true) ||
-    (r.type === 'custom_message' && r.customType === PI_COMPACTION_TYPE)
-  )
 }
 
 /** The records a compaction kept verbatim after its summary: [from, to] uuids on the path. */
@@ -119,10 +113,20 @@ function write(store: SessionStore, r: TreeRecord): void {
         ...(r.details !== undefined ? { details: r.details } : {})
       })
       return
-    case 'custom_message':
+    case 'custom_message': {
       if (r.customType === PI_COMPACTION_TYPE) {
         // pi sends a compaction's summary as a user message, not as a harness note.
         store.appendMessage({ role: 'user', content: r.content }, { isMeta: true })
+        return
+      }
+      // A note a reader made of a user message the tool sent as it was (Claude Code's command
+      // output, its interrupt markers): sent so again.
+      const sentAs = sentAsOf(r.details)
+      if (sentAs !== null) {
+        store.appendMessage(
+          { role: 'user', content: sentAs },
+          { isMeta: true, timestamp: r.timestamp }
+        )
         return
       }
       store.appendCustomMessage({
@@ -131,5 +135,12 @@ function write(store: SessionStore, r: TreeRecord): void {
         content: r.content,
         ...(r.details !== undefined ? { details: r.details } : {})
       })
+    }
   }
+}
+
+function sentAsOf(details: unknown): MessageContent | null {
+  const sent = isObject(details) ? details.sentAs : undefined
+  const parsed = MessageContent.safeParse(sent)
+  return sent !== undefined && parsed.success ? parsed.data : null
 }

@@ -1,15 +1,19 @@
 // Reading a session file of any format we know into the one tree model: ours, and read-only
-// views of Claude Code, pi and oh-my-pi sessions (their records mapped onto ours by the readers in
+// views of Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI and OpenCode sessions (their records mapped onto ours by the readers in
 // foreign/, one module per format). Files are read in chunks (jsonl.ts), never as one string. A
 // foreign session is built by a SessionBuilder, which can be fed more lines later: that is how a
 // file another program is still writing is followed (sources/live-tail.ts reads what it appends;
 // studio/viewed-session.ts feeds it here).
-import { closeSync, readdirSync, readSync } from 'node:fs'
+import { closeSync, existsSync, readdirSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { openRegularFile, readRegularText } from '../os/read-regular-file'
 import { claudeCode } from './foreign/claude-code'
+import { codex } from './foreign/codex'
+import { geminiCli } from './foreign/gemini-cli'
 import { ohMyPi } from './foreign/oh-my-pi'
+import { openCode } from './foreign/opencode'
 import { pi } from './foreign/pi'
+import { addMapped } from './foreign/raw'
 import type {
   ForeignBackups,
   ForeignFormatName,
@@ -25,7 +29,7 @@ import { conversationNodeOf, sessionHeaderOf, SessionTree, type TreeRecord } fro
 export type SessionFormat = 'rewind-studio' | ForeignFormatName
 
 /** The foreign formats, tried in this order: adding one is its reader in foreign/ and a line here. */
-const READERS: readonly ForeignReader[] = [ohMyPi, pi, claudeCode]
+const READERS: readonly ForeignReader[] = [ohMyPi, pi, claudeCode, codex, geminiCli, openCode]
 
 export interface LoadedSession {
   format: SessionFormat
@@ -58,11 +62,16 @@ export interface ReadSessionOptions {
   keepNode?: (record: TreeRecord) => TreeRecord
 }
 
-/** A session file (of any size) with, for a foreign format, the sub-agent transcripts beside it. */
+/**
+ * A session file (of any size) with, for a foreign format, the sub-agent transcripts beside it;
+ * or a session another tool keeps in a store of its own, by its locator (storedReaderOf).
+ */
 export function readSessionFile(file: string, options: ReadSessionOptions = {}): LoadedSession {
+  const stored = storedReaderOf(file)
+  if (stored !== null) return loadStored(stored, file)
   const { keepNode } = options
   const parsed = readJsonlFile(file, keepNode === undefined ? {} : { keep: keptInOurs(keepNode) })
-  return loadParsed(parsed, parsed.bytes, (reader) => readSidecars(reader, file))
+  return loadParsed(parsed, parsed.bytes, (reader) => readSidecars(reader, file), file)
 }
 
 /**
@@ -89,11 +98,15 @@ export function loadSessionText(
   return loadParsed(parseJsonl(text), Buffer.byteLength(text), sidecarsOf)
 }
 
-/** The tree of a file's parsed lines; `bytes` is the file's size (for the empty-file problem). */
+/**
+ * The tree of a file's parsed lines; `bytes` is the file's size (for the empty-file problem),
+ * `file` the file they came from (a reader may read more beside it), null when none.
+ */
 export function loadParsed(
   parsed: ParsedJsonl,
   bytes: number,
-  sidecarsOf: (reader: ForeignReader) => SidecarFile[] = () => []
+  sidecarsOf: (reader: ForeignReader) => SidecarFile[] = () => [],
+  file: string | null = null
 ): LoadedSession {
   const format = detectFormat(parsed.values)
   const empty: LoadProblem[] =
@@ -120,7 +133,7 @@ export function loadParsed(
       backups: null
     }
   }
-  const builder = SessionBuilder.of(reader, parsed, sidecarsOf(reader))
+  const builder = SessionBuilder.of(reader, parsed, sidecarsOf(reader), file)
   return {
     ...base,
     tree: builder.tree,
@@ -140,18 +153,20 @@ export class SessionBuilder {
 
   constructor(
     readonly reader: ForeignReader,
-    sidecars: readonly SidecarFile[] = []
+    sidecars: readonly SidecarFile[] = [],
+    file: string | null = null
   ) {
-    this.mapper = reader.mapper(sidecars)
+    this.mapper = reader.mapper(sidecars, file)
   }
 
   /** A builder fed every line parsed so far (more can follow: tail the file with FileTail). */
   static of(
     reader: ForeignReader,
     parsed: Pick<ParsedJsonl, 'values' | 'lines'>,
-    sidecars: readonly SidecarFile[] = []
+    sidecars: readonly SidecarFile[] = [],
+    file: string | null = null
   ): SessionBuilder {
-    const builder = new SessionBuilder(reader, sidecars)
+    const builder = new SessionBuilder(reader, sidecars, file)
     for (let i = 0; i < parsed.values.length; i++)
       builder.add(parsed.values[i], parsed.lines[i] ?? 0)
     return builder
@@ -172,7 +187,7 @@ export class SessionBuilder {
 
   private readonly emit = (record: unknown, line: number): void => {
     this.lines.push(line)
-    this.tree.addRecord(record)
+    addMapped(this.tree, record)
   }
 
   problems(): LoadProblem[] {
@@ -205,8 +220,45 @@ export function detectFormat(values: readonly unknown[]): SessionFormat {
 /** How many of a file's first records tell its format (detectFormat). */
 const FORMAT_RECORDS = 50
 
+/** The reader of the format whose store `file` names a session of (a locator), or null. */
+export function storedReaderOf(file: string): ForeignReader | null {
+  return READERS.find((r) => r.stored?.holds(file) === true) ?? null
+}
+
+/** The values a stored session's reader read, as the lines of a file that is whole. */
+export function readStored(reader: ForeignReader, file: string): ParsedJsonl {
+  const { values, lines } = (reader.stored as NonNullable<ForeignReader['stored']>).read(file)
+  return {
+    values: [...values],
+    lines: [...lines],
+    problems: [],
+    unlistedProblems: 0,
+    tornTail: false,
+    endsWithNewline: true
+  }
+}
+
+function loadStored(reader: ForeignReader, file: string): LoadedSession {
+  const parsed = readStored(reader, file)
+  return loadParsed(parsed, 1, () => [], file)
+}
+
+/** Whether a session is there: a file, or a stored session its store holds. */
+export function sessionExists(file: string): boolean {
+  const stored = storedReaderOf(file)
+  if (stored === null) return existsSync(file)
+  try {
+    stored.stored?.read(file)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The format of a session file, judged from its first lines (up to 1 MB) without reading it all. */
 export function detectFileFormat(file: string): SessionFormat {
+  const stored = storedReaderOf(file)
+  if (stored !== null) return stored.format
   const { fd } = openRegularFile(file)
   try {
     const head = Buffer.alloc(1024 * 1024)

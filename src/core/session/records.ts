@@ -53,7 +53,13 @@ export const UserRecord = z.looseObject({
   /** Structured results of tool calls answered in this message, keyed by tool_use id. */
   toolDetails: z.record(z.string(), z.unknown()).optional(),
   /** A message the harness wrote (a reminder, a warning): never a checkpoint. */
-  isMeta: z.boolean().optional()
+  isMeta: z.boolean().optional(),
+  /**
+   * What the person typed, as the tool that wrote the record shows it, where the content wraps
+   * it in that tool's tags (a foreign reader's: Claude Code's `<bash-input>` is `! cmd`, a slash
+   * command `/name args`). The prompt's text wherever one is shown.
+   */
+  typedText: z.string().optional()
 })
 
 export const AssistantRecord = z.looseObject({

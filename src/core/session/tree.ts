@@ -24,9 +24,9 @@ import type {
   UserRecord
 } from './records'
 import { isRestoreChange } from './records'
-import { isObject, isString, type Json } from './json'
 import { type LoadProblemKind, ProblemLog } from './problems'
 import { UuidIndex } from './uuid-index'
+import { classify } from './record-checks'
 import { assertNever } from '../../shared/assert-never'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 
@@ -62,13 +62,27 @@ export interface TreeProblem {
 /** The custom_message type oh-my-pi's rewind writes after its branch_summary. */
 export const REWIND_REPORT_TYPE = 'rewind-report'
 
+/** The custom_message type a pi or oh-my-pi compaction is drawn as (foreign/pi.ts). */
+export const PI_COMPACTION_TYPE = 'pi:compaction'
+
+/**
+ * A compaction: ours (a compaction record), or another tool's as its reader draws it: Claude
+ * Code's summary (a user record, isCompactSummary) or pi's (a custom_message pi:compaction).
+ */
+export function isCompactionRecord(record: TreeRecord): boolean {
+  return (
+    record.type === 'compaction' ||
+    (record.type === 'user' &&
+      (record as { isCompactSummary?: unknown }).isCompactSummary === true) ||
+    (record.type === 'custom_message' && record.customType === PI_COMPACTION_TYPE)
+  )
+}
+
 /**
  * The hidden note a turn stopped before the model answered ends with (agent.ts): without it the
  * log of such a turn would read like one whose model call failed.
  */
 export const TURN_STOPPED_TYPE = 'turn-stopped'
-
-type Role = 'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'untracked' | 'unknown'
 
 /** Node ordinal "none" (no parent, no child), and the ordinal of a uuid that is not a node. */
 const NONE = -1
@@ -424,7 +438,7 @@ export class SessionTree {
     return this.untrackedOf.get(checkpointUuid) ?? []
   }
 
-  /** Branch summaries, rewind reports and compactions, in file order. */
+  /** Branch summaries, rewind reports and compactions (another tool's too), in file order. */
   summaries(): SummaryEntry[] {
     return this.summaryList
   }
@@ -489,7 +503,9 @@ export class SessionTree {
     if (
       record.type === 'branch_summary' ||
       record.type === 'custom_message' ||
-      record.type === 'compaction'
+      record.type === 'compaction' ||
+      (record.type === 'user' &&
+        (record as { isCompactSummary?: unknown }).isCompactSummary === true)
     )
       this.recordSummary(record)
   }
@@ -535,6 +551,30 @@ export class SessionTree {
     const children = this.waiting.get(parentUuid)
     if (children === undefined) return
     this.waiting.delete(parentUuid)
+    this.adopt(p, parentUuid, children)
+  }
+
+  /**
+   * Another tool's record the tree does not draw (a link of its chain: an attachment, a model
+   * change; foreign/parents.ts) came after nodes that named it as their parent: they hang from
+   * `parent`, the drawn record it stands for, as later children of it do (after the children it
+   * has). A root when `parent` is null; still waiting when `parent` has not come either.
+   */
+  standFor(id: string, parent: string | null): void {
+    const children = this.waiting.get(id)
+    if (children === undefined) return
+    this.waiting.delete(id)
+    this.cachedPath = null
+    this.cachedLeaves = null
+    if (parent === null) return
+    const p = this.ordinal(parent)
+    if (p >= 0) return this.adopt(p, id, children)
+    const list = this.waiting.get(parent)
+    if (list === undefined) this.waiting.set(parent, children)
+    else list.push(...children)
+  }
+
+  private adopt(p: number, parentUuid: string, children: readonly number[]): void {
     for (const child of children) {
       if (this.treeOf(child) === this.treeOf(p)) {
         this.problem(
@@ -615,13 +655,20 @@ export class SessionTree {
         kind: 'branch_summary',
         details: node.details
       })
-    } else if (node.type === 'compaction') {
+    } else if (isCompactionRecord(node)) {
       this.summaryList.push({
         uuid: node.uuid,
         fromId: node.parentUuid ?? 'root',
-        summary: node.summary,
+        summary:
+          node.type === 'compaction'
+            ? node.summary
+            : node.type === 'user'
+              ? contentText(node.message.content)
+              : node.type === 'custom_message'
+                ? contentText(node.content)
+                : '',
         kind: 'compaction',
-        details: node.details
+        details: 'details' in node ? node.details : undefined
       })
     } else if (node.type === 'custom_message' && node.customType === REWIND_REPORT_TYPE) {
       this.summaryList.push({
@@ -660,8 +707,9 @@ export function typedPrompt(r: TreeRecord): string | null {
   return text === '' ? null : text
 }
 
-/** The typed text of a user message, without system reminders. */
+/** The typed text of a user message, without system reminders (as its tool shows it: typedText). */
 export function promptText(r: UserRecord): string {
+  if (typeof r.typedText === 'string') return r.typedText.trim()
   const text = contentText(r.message.content)
   // The check first: most prompts hold no reminder, and a replace copies the whole text.
   return (text.includes('<system-reminder>') ? text.replace(SYSTEM_REMINDER, '') : text).trim()
@@ -691,129 +739,10 @@ export function contentText(content: MessageContent): string {
   return text ?? ''
 }
 
-// Load-time checks. Opening a session must cost about what JSON.parse costs (bench/session-open.ts),
-// and a zod parse of every record does not fit that budget, so loading checks only the fields the
-// tree reads. Records are fully validated by their zod schemas when appended (store.ts), so files
-// we wrote pass; these checks keep a hand-edited or foreign record from breaking the tree.
-
-const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string'
-
-function isContent(v: unknown): v is MessageContent {
-  if (typeof v === 'string') return true
-  if (!Array.isArray(v)) return false
-  for (const block of v) if (!isObject(block) || !isString(block.type)) return false
-  return true
-}
-
-function baseFault(r: Json): string | null {
-  if (!isString(r.uuid) || r.uuid === '') return 'no uuid'
-  if (!isNullableString(r.parentUuid) || r.parentUuid === '')
-    return 'parentUuid is not a uuid or null'
-  if (!isString(r.timestamp)) return 'no timestamp'
-  return null
-}
-
-const FAULTS: Record<string, (r: Json) => string | null> = {
-  session: (r) =>
-    typeof r.version === 'number' && isString(r.sessionId) && isString(r.cwd)
-      ? null
-      : 'a session header needs version, sessionId and cwd',
-  user: (r) => messageFault(r, 'user'),
-  assistant: (r) => messageFault(r, 'assistant'),
-  branch_summary: (r) =>
-    isString(r.fromId) && isString(r.summary) ? null : 'a branch_summary needs fromId and summary',
-  compaction: (r) =>
-    isString(r.summary) && isNullableString(r.firstKeptUuid)
-      ? null
-      : 'a compaction needs summary and firstKeptUuid',
-  custom_message: (r) =>
-    isString(r.customType) && typeof r.hidden === 'boolean' && isContent(r.content)
-      ? null
-      : 'a custom_message needs customType, hidden and content',
-  rewind: (r) =>
-    isNullableString(r.leafUuid) &&
-    isString(r.checkpointUuid) &&
-    (r.mode === 'both' || r.mode === 'conversation' || r.mode === 'code')
-      ? null
-      : 'a rewind needs leafUuid, checkpointUuid and mode',
-  navigate: (r) => (isNullableString(r.leafUuid) ? null : 'a navigate record needs leafUuid'),
-  label: (r) =>
-    isString(r.targetUuid) && isNullableString(r.label)
-      ? null
-      : 'a label needs targetUuid and label',
-  file_change: (r) =>
-    isString(r.checkpointUuid) &&
-    isString(r.path) &&
-    isNullableString(r.before) &&
-    isNullableString(r.after)
-      ? null
-      : 'a file_change needs checkpointUuid, path, before and after',
-  untracked_changes: (r) =>
-    isString(r.checkpointUuid) &&
-    Array.isArray(r.changes) &&
-    r.changes.every((c) => isObject(c) && isString(c.path) && isString(c.reason))
-      ? null
-      : 'an untracked_changes record needs checkpointUuid and changes ({path, reason})'
-}
-
-function messageFault(r: Json, role: 'user' | 'assistant'): string | null {
-  const m = r.message
-  if (!isObject(m) || m.role !== role) return `a ${role} record needs message.role "${role}"`
-  return isContent(m.content) ? null : 'message.content is not text or a list of blocks'
-}
-
-/** Whether `value` is a conversation node (a node of the tree), checked as loading checks it. */
-export function isConversationNode(value: unknown): value is TreeRecord {
-  return classify(value, 1) === 'node'
-}
-
-/** Whether this version knows the record type (the others are kept and otherwise ignored). */
-export function isKnownRecordType(type: unknown): boolean {
-  return typeof type === 'string' && Object.hasOwn(FAULTS, type)
-}
-
-/** The value as a session header, checked as loading checks line 1; null when it is none. */
-export function sessionHeaderOf(value: unknown): SessionHeader | null {
-  return classify(value, 0) === 'header' ? (value as SessionHeader) : null
-}
-
-/** The value as a conversation node (after line 1), checked as loading checks it; else null. */
-export function conversationNodeOf(value: unknown): TreeRecord | null {
-  return classify(value, 1) === 'node' ? (value as TreeRecord) : null
-}
-
-/** The value as a file_change record, checked as loading checks it; else null. */
-export function fileChangeOf(value: unknown): FileChangeRecord | null {
-  return classify(value, 1) === 'file-change' ? (value as FileChangeRecord) : null
-}
-
-function classify(value: unknown, index: number): Role | { invalid: string } {
-  if (!isObject(value)) return { invalid: 'not a JSON object' }
-  const type = value.type
-  if (!isString(type)) return { invalid: 'no type' }
-  const fault = FAULTS[type]
-  if (fault === undefined) return 'unknown'
-  const problem = baseFault(value) ?? fault(value)
-  if (problem !== null) return { invalid: `${type}: ${problem}` }
-  switch (type) {
-    case 'session':
-      return index === 0 ? 'header' : { invalid: 'a session header after the first line' }
-    case 'user':
-    case 'assistant':
-    case 'branch_summary':
-    case 'compaction':
-    case 'custom_message':
-      return 'node'
-    case 'rewind':
-    case 'navigate':
-      return 'leaf-move'
-    case 'label':
-      return 'label'
-    case 'file_change':
-      return 'file-change'
-    case 'untracked_changes':
-      return 'untracked'
-    default:
-      return 'unknown'
-  }
-}
+export {
+  conversationNodeOf,
+  fileChangeOf,
+  isConversationNode,
+  isKnownRecordType,
+  sessionHeaderOf
+} from './record-checks'

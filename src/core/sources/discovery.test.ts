@@ -132,8 +132,9 @@ describe('the sessions of a workspace', () => {
       ['rewind-studio', 'add a test for login', 1, 'add a test for login', null],
       ['oh-my-pi', 'Refactor importer', 1, 'split the importer', null],
       ['pi', 'Docs pass', 1, 'write the README', null],
-      // Not prompts: the tool result, the meta record, /clear, the sub-agent's prompt.
-      ['claude-code', 'Login form fixes', 2, 'fix the login form', null]
+      // Not prompts: the tool result, the meta record, the sub-agent's prompt. /clear is one:
+      // Claude Code lists it in /rewind (test/foreign/claude-code-rewind-list.test.ts).
+      ['claude-code', 'Login form fixes', 3, 'fix the login form', null]
     ])
     expect(listed.map((s) => s.file)).toEqual([
       h.files.ours,
@@ -211,7 +212,7 @@ describe('the session index', () => {
     const again = second.workspaceSessions(h.ws)
     second.projects()
     expect(second.index.reads).toEqual({ files: 0, bytes: 0 })
-    expect(again.map((s) => s.summary.prompts)).toEqual([1, 1, 1, 2])
+    expect(again.map((s) => s.summary.prompts)).toEqual([1, 1, 1, 3])
   })
 
   it('reads only the new lines of a file that grew; a half-written line waits for its newline', () => {
@@ -224,13 +225,13 @@ describe('the session index', () => {
     const sources = new Sources({ home: h.home, homes: h.homes })
     const claudeOf = () =>
       sources.workspaceSessions(h.ws).find((s) => s.source === 'claude-code')?.summary
-    expect(claudeOf()?.prompts).toBe(2)
+    expect(claudeOf()?.prompts).toBe(3)
     expect(sources.index.reads.files).toBe(1)
     // The fingerprints (a few hundred bytes at most) and the 40 new bytes: not the whole file.
     expect(sources.index.reads.bytes).toBeLessThan(400 + 40)
 
     appendFileSync(h.files.claude, `${line.slice(40)}\n`)
-    expect(claudeOf()).toMatchObject({ prompts: 3, lastActivity: '2026-03-01T10:05:00.000Z' })
+    expect(claudeOf()).toMatchObject({ prompts: 4, lastActivity: '2026-03-01T10:05:00.000Z' })
     expect(sources.index.reads.files).toBe(2)
     expect(sources.index.reads.bytes).toBeLessThan(2 * 400 + line.length + 1)
   })

@@ -1,6 +1,11 @@
-// Finding every session on disk: ours (the data home) and those Claude Code, pi and oh-my-pi
-// wrote (homes.ts), for one workspace or for every project. Read-only and lazy:
+// Finding every session on disk: ours (the data home) and those Claude Code, pi, oh-my-pi, Codex
+// CLI and Gemini CLI wrote (homes.ts), for one workspace or for every project (OpenCode's, rows
+// of a database, are found by its reader: foreign/opencode.ts). Read-only and lazy:
 //
+// - Each tool keeps its files in folders of its own kind (LAYOUTS): a folder per project (ours,
+//   Claude Code, pi, oh-my-pi; Gemini CLI's `tmp/<project>/chats/`, whose project root the tool
+//   keeps beside it in `.project_root`), or a folder per day holding any project's (Codex CLI's
+//   `sessions/YYYY/MM/DD/`, each file saying its cwd).
 // - A project folder is known by the cwd in the first lines of one of its files (its oldest: the
 //   one least likely to change), remembered with that file's stamp: a second look costs a stat.
 //   Folder names are not trusted for the cwd: every tool's encoding loses characters (/x/a-b and
@@ -12,6 +17,7 @@
 // - "All projects" reads no session at all beyond those first lines: a readdir and a stat per
 //   file for the counts and the last activity (bench/projects-list.ts).
 import { readdirSync, realpathSync, statSync } from 'node:fs'
+import { readRegularText } from '../os/read-regular-file'
 import { basename, dirname, join, resolve } from 'node:path'
 import {
   encodeCwd,
@@ -25,9 +31,13 @@ import {
   SESSIONS_FOLDER,
   type SessionSource,
   type SourceHomes,
+  openCodeDatabase,
   sessionsRoot,
   sourceHomes
 } from './homes'
+import { inheritedPrompts } from '../session/foreign/codex'
+import { openCodeSessionOf, openCodeSessions, openCodeStamp } from '../session/foreign/opencode'
+import { emptySummary } from './session-summary'
 import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
 
 export interface DiscoveredSession extends IndexedFile {
@@ -48,8 +58,60 @@ export interface ProjectSummary {
   folders: { source: SessionSource; folder: string; sessions: number }[]
 }
 
-const FOREIGN: SessionSource[] = ['claude-code', 'pi', 'oh-my-pi']
-const ALL: SessionSource[] = ['rewind-studio', ...FOREIGN]
+/** The tools whose session files discovery finds (OpenCode keeps a database, not files). */
+type FileSource = Exclude<SessionSource, 'opencode'>
+const FOREIGN: FileSource[] = ['claude-code', 'pi', 'oh-my-pi', 'codex', 'gemini-cli']
+const ALL: FileSource[] = ['rewind-studio', ...FOREIGN]
+
+/** How a tool's session files lie under its sessions root (homes.ts sessionsRoot). */
+interface Layout {
+  /** The folders holding session files. */
+  folders(root: string, home: string): string[]
+  /**
+   * Where a folder's sessions' cwd comes from: `probe`, the first lines of its oldest file (all
+   * of a folder's sessions are one project's); `file`, each file's own (any project's files);
+   * or what the tool keeps beside the folder.
+   */
+  cwd: 'probe' | 'file' | ((folder: string) => string | null)
+  /** Whether `real` (a real path) is a session file of this layout, under the real `root`. */
+  holds(root: string, home: string, real: string): boolean
+}
+
+const PROJECT_FOLDERS: Layout = {
+  folders: (root) => subfolders(root),
+  cwd: 'probe',
+  holds: (root, _home, real) => dirname(dirname(real)) === root
+}
+
+const LAYOUTS: Record<FileSource, Layout> = {
+  'rewind-studio': PROJECT_FOLDERS,
+  'claude-code': PROJECT_FOLDERS,
+  pi: PROJECT_FOLDERS,
+  'oh-my-pi': PROJECT_FOLDERS,
+  codex: {
+    // sessions/YYYY/MM/DD/, and archived_sessions/ beside it (flat).
+    folders: (root, home) => [
+      ...subfolders(root).flatMap((year) => subfolders(year).flatMap((month) => subfolders(month))),
+      join(home, 'archived_sessions')
+    ],
+    cwd: 'file',
+    holds: (root, home, real) =>
+      dirname(dirname(dirname(dirname(real)))) === root ||
+      dirname(real) === realPathOf(join(home, 'archived_sessions'))
+  },
+  'gemini-cli': {
+    folders: (root) => subfolders(root).map((project) => join(project, 'chats')),
+    cwd: (folder) => {
+      try {
+        return readRegularText(join(dirname(folder), '.project_root'))?.trim() || null
+      } catch {
+        return null
+      }
+    },
+    holds: (root, _home, real) =>
+      basename(dirname(real)) === 'chats' && dirname(dirname(dirname(real))) === root
+  }
+}
 
 /** Which file of a project folder its cwd was read from, and the cwd (null: none found). */
 interface Probe {
@@ -123,7 +185,7 @@ export class Sources {
         // that is no session is, with its problem, so it can be shown (listing.ts does the same).
         const recorded = indexed.summary.cwd
         if (indexed.problem === null && (recorded === null || realOf(recorded) !== real)) return []
-        return [discovered(indexed, named)]
+        return [discovered(indexed, indexed.summary.cwd, named)]
       })
     )
   }
@@ -135,41 +197,124 @@ export class Sources {
     const found = this.ourSessions(cwd)
     for (const source of FOREIGN) {
       const root = sessionsRoot(this.homes, source)
-      const folders = new Set(encodedFolders(source, cwd).map((name) => join(root, name)))
+      const layout = LAYOUTS[source]
+      const folders = new Map<string, string | null>()
+      for (const name of encodedFolders(source, cwd)) folders.set(join(root, name), null)
       for (const project of this.projectFolders(source)) {
-        if (project.cwd !== null && realOf(project.cwd) === real) folders.add(project.folder)
+        if (layout.cwd === 'file' || (project.cwd !== null && realOf(project.cwd) === real))
+          folders.set(project.folder, project.cwd)
       }
-      for (const folder of folders) {
+      const listed: DiscoveredSession[] = []
+      for (const [folder, folderCwd] of folders) {
         for (const indexed of this.index.folder(folder, source)) {
-          const recorded = indexed.summary.cwd
+          // A tool that keeps the project's root beside its files names none in them.
+          const recorded = typeof layout.cwd === 'function' ? folderCwd : indexed.summary.cwd
           if (indexed.problem === null && recorded !== null && realOf(recorded) === real) {
-            found.push(discovered(indexed))
+            listed.push(discovered(indexed, recorded))
           }
         }
       }
+      found.push(
+        ...(source === 'gemini-cli' || source === 'codex' ? newestPerSession(listed) : listed)
+      )
+    }
+    for (const session of this.openCodeSessions()) {
+      if (session.summary.cwd !== null && realOf(session.summary.cwd) === real) found.push(session)
     }
     this.probes.save()
     return found.sort((a, b) => compare(b.lastActivity, a.lastActivity) || compare(a.file, b.file))
+  }
+
+  private openCodeCache: { stamp: string; listed: DiscoveredSession[] } | null = null
+
+  /**
+   * OpenCode's sessions, from its database (and older JSON files), read again only when its
+   * stamp moved: rows, not files, so not through the index (its reader summarizes them).
+   */
+  private openCodeSessions(): DiscoveredSession[] {
+    const db = openCodeDatabase(this.homes)
+    const stamp = openCodeStamp(db)
+    if (this.openCodeCache?.stamp === stamp) return this.openCodeCache.listed
+    const listed = openCodeSessions(db).map((s): DiscoveredSession => {
+      const lastActivity = s.lastActivity ?? s.createdAt ?? new Date(0).toISOString()
+      return {
+        file: s.file,
+        name: basename(s.file),
+        source: 'opencode',
+        stamp: { size: 0, mtimeMs: Date.parse(lastActivity) || 0, ino: 0 },
+        summary: {
+          ...emptySummary(),
+          sessionId: s.sessionId,
+          cwd: s.cwd,
+          createdAt: s.createdAt,
+          lastActivity,
+          title: s.title,
+          titleRank: s.title === null ? 0 : 1,
+          firstPrompt: s.firstPrompt,
+          prompts: s.prompts
+        },
+        problem: null,
+        sessionId: s.sessionId,
+        createdAt: s.createdAt ?? lastActivity,
+        lastActivity,
+        title: s.title ?? s.firstPrompt
+      }
+    })
+    this.openCodeCache = { stamp, listed }
+    return listed
   }
 
   /** Every project found in the homes, with its session count per tool; newest first. */
   projects(): ProjectSummary[] {
     const realOf = memoRealPath()
     const byCwd = new Map<string, ProjectSummary>()
+    const add = (source: SessionSource, folder: string, cwd: string, files: FileStamp[]) => {
+      const lastMs = Math.max(...files.map((f) => f.mtimeMs))
+      const lastActivity = new Date(lastMs).toISOString()
+      const key = realOf(cwd)
+      const project = byCwd.get(key) ?? { cwd, sessions: 0, lastActivity, folders: [] }
+      project.sessions += files.length
+      if (lastActivity > project.lastActivity) project.lastActivity = lastActivity
+      project.folders.push({ source, folder, sessions: files.length })
+      byCwd.set(key, project)
+    }
+    const openCode = new Map<string, DiscoveredSession[]>()
+    for (const session of this.openCodeSessions()) {
+      const cwd = session.summary.cwd
+      if (cwd !== null) openCode.set(cwd, [...(openCode.get(cwd) ?? []), session])
+    }
+    for (const [cwd, sessions] of openCode) {
+      add(
+        'opencode',
+        openCodeDatabase(this.homes),
+        cwd,
+        sessions.map((s) => s.stamp)
+      )
+    }
     for (const source of ALL) {
-      for (const folder of subfolders(sessionsRoot(this.homes, source))) {
+      const layout = LAYOUTS[source]
+      for (const folder of layout.folders(sessionsRoot(this.homes, source), this.homes[source])) {
+        if (layout.cwd === 'file') {
+          // Files of any project: each counted where it says it ran (from its summary).
+          const byProject = new Map<string, FileStamp[]>()
+          for (const indexed of this.index.folder(folder, source)) {
+            const cwd = indexed.summary.cwd
+            if (indexed.problem !== null || cwd === null) continue
+            byProject.set(cwd, [...(byProject.get(cwd) ?? []), indexed.stamp])
+          }
+          for (const [cwd, stamps] of byProject) add(source, folder, cwd, stamps)
+          continue
+        }
         const files = sessionFilesOf(folder, source)
         if (files.length === 0) continue
         const cwd = this.folderCwd(folder, source, files)
-        if (cwd === null) continue
-        const lastMs = Math.max(...files.map((f) => f.stamp.mtimeMs))
-        const lastActivity = new Date(lastMs).toISOString()
-        const key = realOf(cwd)
-        const project = byCwd.get(key) ?? { cwd, sessions: 0, lastActivity, folders: [] }
-        project.sessions += files.length
-        if (lastActivity > project.lastActivity) project.lastActivity = lastActivity
-        project.folders.push({ source, folder, sessions: files.length })
-        byCwd.set(key, project)
+        if (cwd !== null)
+          add(
+            source,
+            folder,
+            cwd,
+            files.map((f) => f.stamp)
+          )
       }
     }
     this.probes.save()
@@ -179,11 +324,27 @@ export class Sources {
   }
 
   /**
+   * Whether `file` is one of the sessions discovery lists for `cwd`: a session's own word for
+   * where it ran is trusted only then (a rescue restore writes there).
+   */
+  listsFor(file: string, cwd: string): boolean {
+    const real = realPathOf(file)
+    return this.workspaceSessions(cwd).some((s) => realPathOf(s.file) === real)
+  }
+
+  /**
    * The source of a session file the discovery lists (directly in a project folder of a known
    * home, a regular file named *.jsonl), or null for any other path: a file named by a client
    * is opened only when this says it is one.
    */
   sourceOf(file: string): SessionSource | null {
+    const stored = openCodeSessionOf(file)
+    if (stored !== null) {
+      const db = realPathOf(openCodeDatabase(this.homes))
+      const storage = realPathOf(join(dirname(openCodeDatabase(this.homes)), 'storage', 'session'))
+      const at = realPathOf(stored.store)
+      return (stored.json ? dirname(dirname(at)) === storage : at === db) ? 'opencode' : null
+    }
     let real: string
     try {
       real = realpathSync.native(file)
@@ -191,15 +352,28 @@ export class Sources {
     } catch {
       return null
     }
-    const root = dirname(dirname(real))
-    return ALL.find((source) => realPathOf(sessionsRoot(this.homes, source)) === root) ?? null
+    return (
+      ALL.find((source) =>
+        LAYOUTS[source].holds(
+          realPathOf(sessionsRoot(this.homes, source)),
+          this.homes[source],
+          real
+        )
+      ) ?? null
+    )
   }
 
-  /** The project folders of one source with their cwd (null when none could be read). */
-  private projectFolders(source: SessionSource): { folder: string; cwd: string | null }[] {
-    return subfolders(sessionsRoot(this.homes, source)).map((folder) => ({
+  /** The folders of one source with their cwd (null when none could be read, or per file). */
+  private projectFolders(source: FileSource): { folder: string; cwd: string | null }[] {
+    const layout = LAYOUTS[source]
+    return layout.folders(sessionsRoot(this.homes, source), this.homes[source]).map((folder) => ({
       folder,
-      cwd: this.folderCwd(folder, source)
+      cwd:
+        layout.cwd === 'file'
+          ? null
+          : layout.cwd === 'probe'
+            ? this.folderCwd(folder, source)
+            : layout.cwd(folder)
     }))
   }
 
@@ -209,9 +383,11 @@ export class Sources {
    */
   private folderCwd(
     folder: string,
-    source: SessionSource,
+    source: FileSource,
     files?: { name: string; stamp: FileStamp }[]
   ): string | null {
+    const known = LAYOUTS[source].cwd
+    if (typeof known === 'function') return known(folder)
     this.probes.refresh()
     const cached = this.probes.get(folder)
     if (cached !== undefined) {
@@ -245,7 +421,6 @@ export class Sources {
   }
 }
 
-/** `named`: the id and time our file name holds, which win over the summary's. */
 const shared = new Map<string, Sources>()
 
 /**
@@ -263,11 +438,47 @@ export function sharedSources(home: string): Sources {
   return sources
 }
 
+/**
+ * Of the files of one session, the one written last: the tool lists the session once (Gemini CLI
+ * starts a second file on --resume; a Codex CLI backtrack starts a new segment of the thread,
+ * whose tree holds the earlier ones), titled by its first file's first prompt, as the tool titles
+ * it (Codex's `first_user_message`).
+ */
+function newestPerSession(sessions: DiscoveredSession[]): DiscoveredSession[] {
+  const newest = new Map<string, DiscoveredSession>()
+  const first = new Map<string, DiscoveredSession>()
+  for (const session of sessions) {
+    const known = newest.get(session.sessionId)
+    if (known === undefined || session.lastActivity > known.lastActivity)
+      newest.set(session.sessionId, session)
+    const earliest = first.get(session.sessionId)
+    if (earliest === undefined || session.createdAt < earliest.createdAt)
+      first.set(session.sessionId, session)
+  }
+  return [...newest.values()].map((session) => {
+    const firstPrompt = first.get(session.sessionId)?.summary.firstPrompt ?? null
+    if (firstPrompt === null || session.summary.title !== null) return session
+    return { ...session, title: firstPrompt, summary: { ...session.summary, firstPrompt } }
+  })
+}
+
+/**
+ * `cwd`: the project's root where the tool keeps it beside its files; `named`: the id and time
+ * our file name holds, which win over the summary's.
+ */
 function discovered(
   indexed: IndexedFile,
+  cwd: string | null = indexed.summary.cwd,
   named?: { sessionId: string; createdAt: string }
 ): DiscoveredSession {
-  const { summary } = indexed
+  // A copy only where something differs from the index's summary (most files: none).
+  const summary =
+    cwd === indexed.summary.cwd && indexed.source !== 'codex'
+      ? indexed.summary
+      : { ...indexed.summary, cwd }
+  // A Codex fork's tree holds its parent's prompts before its own, a backtrack's segment its
+  // earlier segments': so does its count.
+  if (indexed.source === 'codex') summary.prompts += inheritedPrompts(indexed.file, summary.forkOf)
   const lastActivity = summary.lastActivity ?? new Date(indexed.stamp.mtimeMs).toISOString()
   // Built field by field: a spread of 10,000 listed files was a tenth of a warm listing.
   return {
@@ -300,10 +511,7 @@ function encodedFolders(source: SessionSource, cwd: string): string[] {
 }
 
 /** The session files of a project folder with their stamps (ours: only our file names). */
-function sessionFilesOf(
-  folder: string,
-  source: SessionSource
-): { name: string; stamp: FileStamp }[] {
+function sessionFilesOf(folder: string, source: FileSource): { name: string; stamp: FileStamp }[] {
   return jsonlFilesIn(folder).flatMap((name) => {
     if (source === 'rewind-studio' && parseSessionFileName(name) === null) return []
     const stamp = stampAt(join(folder, name))

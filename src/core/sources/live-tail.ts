@@ -209,3 +209,52 @@ export class FileTail {
     }
   }
 }
+
+/**
+ * Following a session another tool keeps in a store of its own (OpenCode's database), where
+ * what changed is no appended line: the store's stamp (its files' sizes and times) is looked at
+ * every POLL_MS, and when it moved the session is read again whole (`changed`). A read that
+ * takes long (a large database) spaces the next look out: four times its cost at least, so
+ * following never takes more than a fifth of a core. Read-only, like FileTail; what fails in a
+ * look goes to `failed`.
+ */
+export class StoreTail {
+  private timer: NodeJS.Timeout | null = null
+  private closed = false
+  private seen: string
+
+  constructor(
+    private readonly stamp: () => string,
+    private readonly listener: { changed(): void; failed?(error: Error): void },
+    private readonly pollMs = POLL_MS
+  ) {
+    this.seen = stamp()
+    this.schedule(this.pollMs)
+  }
+
+  close(): void {
+    this.closed = true
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed) return
+    this.timer = setTimeout(() => this.look(), ms)
+    this.timer.unref()
+  }
+
+  private look(): void {
+    const started = Date.now()
+    try {
+      const now = this.stamp()
+      if (now !== this.seen) {
+        this.seen = now
+        this.listener.changed()
+      }
+    } catch (error) {
+      this.listener.failed?.(error instanceof Error ? error : new Error(String(error)))
+    }
+    this.schedule(Math.max(this.pollMs, 4 * (Date.now() - started)))
+  }
+}

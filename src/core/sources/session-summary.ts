@@ -7,8 +7,9 @@
 //   summary; pi: session_info name; oh-my-pi: its title slot, header title, title_change), else
 //   null: the list then shows the first prompt.
 // - prompts: the prompts a person typed, on every branch (a rewind's abandoned prompts count:
-//   they were typed). Not prompts: tool results, harness messages (isMeta, compact summaries),
-//   slash commands and their output, sub-agent (sidechain) records.
+//   they were typed), by the rule the tree counts them with (each reader's: a Claude Code
+//   record is one when Claude Code's /rewind list shows it, typedInClaudeCode), so the list and
+//   the graph agree. Not prompts: tool results, harness messages, sub-agent records.
 // - lastActivity: the latest record timestamp.
 // - changed (our sessions): each path the file_change records name, with its latest change time,
 //   for the rewind's check of what other sessions changed (rewind/other-sessions.ts).
@@ -22,6 +23,10 @@ import {
   promptText,
   sessionHeaderOf
 } from '../session/tree'
+import { typedInClaudeCode } from '../session/foreign/claude-code'
+import { typedInCodex } from '../session/foreign/codex'
+import { typedInGemini } from '../session/foreign/gemini-cli'
+import { typedInPi } from '../session/foreign/pi'
 import type { SessionSource } from './homes'
 
 export interface FileSummary {
@@ -42,6 +47,11 @@ export interface FileSummary {
   firstLine: 'ok' | 'bad' | 'malformed' | null
   /** Our sessions: each path its file_change records name, with its latest change time. */
   changed: Record<string, string>
+  /**
+   * A Codex CLI fork: the thread it was forked from and the byte its history there ends at (the
+   * parent's prompts before it are the fork's too: discovery counts them, codex.ts forkPrompts).
+   */
+  forkOf?: { thread: string; end: number }
 }
 
 /**
@@ -68,6 +78,8 @@ export function isFileSummary(v: unknown): v is FileSummary {
   const changed = s.changed
   if (typeof changed !== 'object' || changed === null || Array.isArray(changed)) return false
   for (const at of Object.values(changed)) if (typeof at !== 'string') return false
+  const fork = s.forkOf as Record<string, unknown> | undefined
+  if (fork !== undefined && (typeof fork?.thread !== 'string' || !int(fork.end))) return false
   return true
 }
 
@@ -132,7 +144,52 @@ export function addRecord(s: FileSummary, source: SessionSource, value: unknown)
     case 'pi':
     case 'oh-my-pi':
       return addPi(s, value)
+    case 'codex':
+      return addCodex(s, value, first)
+    case 'gemini-cli':
+      return addGemini(s, value, first)
+    case 'opencode':
+      // Its sessions are rows of a database, summarized by its reader (foreign/opencode.ts).
+      return
   }
+}
+
+/** Codex CLI: the session_meta line, then response items (typedInCodex says which are prompts). */
+function addCodex(s: FileSummary, v: Json, first: boolean): void {
+  const payload = isObject(v.payload) ? v.payload : null
+  if (first && v.type === 'session_meta' && payload !== null) {
+    s.sessionId ??= stringOrNull(payload.id)
+    s.cwd ??= stringOrNull(payload.cwd)
+    s.createdAt ??= stringOrNull(payload.timestamp)
+    const base = isObject(payload.history_base) ? payload.history_base : null
+    const thread = base === null ? null : stringOrNull(base.thread_id)
+    if (thread !== null && Number.isInteger(base?.end_byte_offset)) {
+      s.forkOf = { thread, end: base?.end_byte_offset as number }
+    }
+    return
+  }
+  const typed = typedInCodex(v)
+  if (typed !== null) countPrompt(s, typed)
+}
+
+/**
+ * Gemini CLI: a header, then messages (typedInGemini) and `$set` updates; its cwd is the
+ * project's (discovery reads it beside the chats), the file names none.
+ */
+function addGemini(s: FileSummary, v: Json, first: boolean): void {
+  if (first) {
+    s.sessionId ??= stringOrNull(v.sessionId)
+    s.createdAt ??= stringOrNull(v.startTime)
+    s.lastActivity = later(s.lastActivity, v.lastUpdated)
+    return
+  }
+  const set = isObject(v.$set) ? v.$set : null
+  if (set !== null) {
+    s.lastActivity = later(s.lastActivity, set.lastUpdated)
+    return
+  }
+  const typed = typedInGemini(v)
+  if (typed !== null) countPrompt(s, typed)
 }
 
 function addOurs(s: FileSummary, v: Json, first: boolean): void {
@@ -157,37 +214,6 @@ function addOurs(s: FileSummary, v: Json, first: boolean): void {
   if (node?.type === 'user' && isPrompt(node)) countPrompt(s, promptText(node))
 }
 
-/**
- * Claude Code logs slash commands and what they print as user records. A built-in command that
- * runs locally (/clear, /compact, /model…) and printed output are no prompts; a custom command
- * (.claude/commands/) expands into a prompt to the model, and is one.
- */
-const LOCAL_OUTPUT = /^<(local-command-stdout|local-command-stderr|local-command-caveat)>/
-const COMMAND_NAME = /<command-name>\/?([^<\s]+)<\/command-name>/
-const LOCAL_COMMANDS = new Set(
-  (
-    'add-dir agents bashes clear compact config context cost doctor exit export help hooks ide ' +
-    'login logout mcp memory model output-style permissions privacy-settings quit release-notes ' +
-    'resume rewind status statusline terminal-setup theme todos upgrade usage vim'
-  ).split(' ')
-)
-
-const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/
-
-function isLocalCommand(text: string): boolean {
-  if (LOCAL_OUTPUT.test(text)) return true
-  const name = COMMAND_NAME.exec(text)?.[1]
-  return name !== undefined && LOCAL_COMMANDS.has(name)
-}
-
-/** A custom command as the user typed it (`/name args`), any other prompt as it is. */
-function typedText(text: string): string {
-  const name = COMMAND_NAME.exec(text)?.[1]
-  if (name === undefined) return text
-  const args = COMMAND_ARGS.exec(text)?.[1]?.trim() ?? ''
-  return args === '' ? `/${name}` : `/${name} ${args}`
-}
-
 function addClaudeCode(s: FileSummary, v: Json): void {
   s.sessionId ??= stringOrNull(v.sessionId)
   s.cwd ??= stringOrNull(v.cwd)
@@ -200,13 +226,9 @@ function addClaudeCode(s: FileSummary, v: Json): void {
     case 'summary':
       return setTitle(s, v.summary, 1)
     case 'user': {
-      if (v.isSidechain === true) return
-      if (v.isMeta === true || v.isCompactSummary === true || v.isVisibleInTranscriptOnly === true)
-        return
-      const node = conversationNodeOf(v)
-      if (node?.type !== 'user' || !isPrompt(node)) return
-      const text = promptText(node)
-      if (!isLocalCommand(text)) countPrompt(s, typedText(text))
+      // The reader's rule: what the tree draws as a prompt is what is counted here.
+      const typed = typedInClaudeCode(v)
+      if (typed !== null) countPrompt(s, typed)
       return
     }
   }
@@ -228,22 +250,11 @@ function addPi(s: FileSummary, v: Json): void {
     case 'session_info':
       return setTitle(s, v.name, 3)
     case 'message': {
-      const message = isObject(v.message) ? v.message : null
-      if (message?.role !== 'user') return
-      const text = piText(message.content).trim()
-      if (text !== '') countPrompt(s, text)
+      const typed = typedInPi(v)
+      if (typed !== null) countPrompt(s, typed)
       return
     }
   }
-}
-
-function piText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  return content
-    .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text as string)
-    .join('\n\n')
 }
 
 /**

@@ -42,7 +42,8 @@ import {
   type SettingsUpdate,
   type TimelineEntry,
   type TranscriptEntry,
-  type TranscriptWindow
+  type TranscriptWindow,
+  TOOL_NAMES
 } from '../../shared/views'
 import type { RewindPlan } from '../rewind/rewind-engine'
 import { planRescue } from '../rewind/rescue'
@@ -57,7 +58,6 @@ import { usageTokens } from '../agent/summary/tokens'
 import { SessionStore } from '../session/store'
 import { type Sources, sharedSources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from '../views/compare-view'
-import { BEFORE_ONLY_NOTE } from '../../shared/backup-notes'
 import { FileTail, stoppedFollowingNotice } from '../sources/live-tail'
 import { StudioError } from './studio-error'
 import {
@@ -339,8 +339,8 @@ export class Studio {
       // A foreign session's file_change records name its tool's backups.
       blobs: viewed === null ? this.work.history.blobs : { read: (ref) => viewed.readBackup(ref) },
       disk: this.work.engine.disk,
-      // The same caveat as its rescue restore: those backups were taken before each change.
-      caveat: viewed === null || viewed.rescued().backups === null ? null : BEFORE_ONLY_NOTE
+      // The same caveat as its rescue restore: what the tool's backups hold, in its reader's words.
+      caveat: viewed === null || viewed.rescued().backups === null ? null : viewed.reader.keeps
     }
   }
 
@@ -521,7 +521,7 @@ export class Studio {
               path,
               diff: '',
               outsideChange: false,
-              note: `${viewed?.format ?? 'The tool'} keeps only the content before each change: how this turn left the file was never saved (the next prompt's snapshot would have said).`
+              note: `${viewed === null ? 'The tool' : TOOL_NAMES[viewed.format]} keeps only the content before each change: how this turn left the file was never saved (the next prompt's snapshot would have said).`
             }
           : {
               path,
@@ -957,7 +957,7 @@ export class Studio {
           'not_found',
           source === 'rewind-studio'
             ? `${file} is a Rewind Studio session: open it by its id.`
-            : `${file} is no session file in a folder where Claude Code, pi or oh-my-pi keep theirs: only those are opened. Nothing was opened.`
+            : `${file} is no session where Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI or OpenCode keep theirs: only those are opened. Nothing was opened.`
         )
       }
       let viewed: ViewedSession
@@ -1162,7 +1162,7 @@ function turnUsage(records: readonly (TreeRecord | undefined)[]): NodeDetail['us
 }
 
 function foreignReadOnly(viewed: ViewedSession): string {
-  return `This ${viewed.format} session is shown read-only: it is never written. "Continue in Rewind Studio" carries it on as a new session of ours${viewed.hasBackups ? '; "Restore files here" puts its files back from its backups' : ''}.`
+  return `This ${TOOL_NAMES[viewed.format]} session is shown read-only: it is never written. "Continue in Rewind Studio" carries it on as a new session of ours${viewed.hasBackups ? '; "Restore files here" puts its files back from its backups' : ''}.`
 }
 
 /**

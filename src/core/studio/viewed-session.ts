@@ -1,19 +1,22 @@
-// A foreign session (Claude Code, pi, oh-my-pi) shown in the explorer, read-only: the studio
+// A foreign session (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode) shown in the
+// explorer, read-only: the studio
 // serves the same graph, transcript, inspector and compare views from its tree as from one of
 // ours, with no agent and no writer. While the other program writes the file, what it appends is
 // read as it lands (sources/live-tail.ts) and fed through the format's mapper into the same tree
 // (session/load.ts SessionBuilder): a half-written last line waits for its newline; a file
-// replaced or truncated is read again from the start. Sub-agent transcripts are read with the
-// session (a run that grows later shows when the session is opened again).
+// replaced or truncated is read again from the start. A session another tool keeps in a store
+// (OpenCode's database) is read again whole whenever the store changed (StoreTail). Sub-agent
+// transcripts are read with the session (a run that grows later shows when the session is
+// opened again).
 //
 // What it adds over our sessions: sub-agent runs (drawn as collapsible nodes), the lines of the
 // file (the inspector's raw view), the tool's own backups (turn diffs, rescue restores), and the
 // timeline of rescue restores kept in the companion log (companion-log.ts).
-import { join } from 'node:path'
 import type { AppInfo } from '../../shared/views'
 import type { RewindEngine } from '../rewind/rewind-engine'
+import type { ContentSource } from '../rewind/content-source'
 import {
-  ClaudeCodeBackups,
+  backupSource,
   openRescue,
   rescueRefusal,
   type RescueSpace,
@@ -21,10 +24,10 @@ import {
 } from '../rewind/rescue'
 import type { ForeignFormatName, ForeignReader, SubagentRun } from '../session/foreign/types'
 import { type ReadPosition, readJsonlFile } from '../session/jsonl'
-import { SessionBuilder, readSidecars } from '../session/load'
+import { SessionBuilder, readSidecars, readStored } from '../session/load'
 import { ProblemLog, problemsNotice } from '../session/problems'
 import type { SessionTree } from '../session/tree'
-import { FileTail, stoppedFollowingNotice, type TailOptions } from '../sources/live-tail'
+import { FileTail, StoreTail, stoppedFollowingNotice, type TailOptions } from '../sources/live-tail'
 
 /**
  * How long a writer may be silent and still be taken as at work. Claude Code's longest silence
@@ -36,11 +39,12 @@ export class ViewedSession {
   private built: SessionBuilder
   private readTo: ReadPosition
   private tail: FileTail | null = null
+  private storeTail: StoreTail | null = null
   /** When lines were last appended while this view followed the file (ms); null: not yet. */
   private grewAt: number | null = null
   /** Tells the follower once the writer has been quiet for writerQuietMs (see writerAtWork). */
   private quietTimer: NodeJS.Timeout | null = null
-  private backupFolder: ClaudeCodeBackups | null = null
+  private backupFolder: ContentSource | null = null
   /** Lines that could not be read as JSON (the builder's problems are the records'). */
   private parseProblems: ProblemLog
   /** problemsNotice's last answer, and what it was made from. */
@@ -72,6 +76,16 @@ export class ViewedSession {
     problems: ProblemLog
     held: number
   } {
+    if (this.reader.stored?.holds(this.file) === true) {
+      // A session in another tool's store: read whole every time (StoreTail follows it).
+      const parsed = readStored(this.reader, this.file)
+      return {
+        built: SessionBuilder.of(this.reader, parsed, [], this.file),
+        readTo: { offset: 0, nextLine: 1, ino: 0 },
+        problems: new ProblemLog(),
+        held: parsed.values.length
+      }
+    }
     const parsed = readJsonlFile(this.file)
     // A last line without its '\n' that did not parse is being written: it is read once complete.
     const pending = !parsed.endsWithNewline && parsed.tornTail
@@ -81,7 +95,12 @@ export class ViewedSession {
       parsed.unlistedProblems
     )
     return {
-      built: SessionBuilder.of(this.reader, parsed, readSidecars(this.reader, this.file)),
+      built: SessionBuilder.of(
+        this.reader,
+        parsed,
+        readSidecars(this.reader, this.file),
+        this.file
+      ),
       readTo: {
         offset: pending ? parsed.complete : parsed.bytes,
         nextLine: parsed.nextLine,
@@ -98,7 +117,24 @@ export class ViewedSession {
    */
   follow(onChange: () => void, onStopped: (notice: string) => void = () => undefined): void {
     this.tail?.close()
+    this.storeTail?.close()
     this.stoppedFollowing = null
+    const stored = this.reader.stored
+    if (stored?.holds(this.file) === true) {
+      this.storeTail = new StoreTail(() => stored.stamp(this.file), {
+        changed: () => {
+          const { built, held } = this.read()
+          this.built = built
+          this.heldRecords = held
+          this.grew(onChange)
+          onChange()
+        },
+        failed: () => {
+          // The store is being written, or gone for a moment: the next look tries again.
+        }
+      })
+      return
+    }
     this.tail = new FileTail(
       this.file,
       this.readTo,
@@ -117,7 +153,8 @@ export class ViewedSession {
             this.built = SessionBuilder.of(
               this.reader,
               { values: [], lines: [] },
-              readSidecars(this.reader, this.file)
+              readSidecars(this.reader, this.file),
+              this.file
             )
             onChange()
           } catch {
@@ -138,6 +175,8 @@ export class ViewedSession {
   close(): void {
     this.tail?.close()
     this.tail = null
+    this.storeTail?.close()
+    this.storeTail = null
     if (this.quietTimer !== null) clearTimeout(this.quietTimer)
     this.quietTimer = null
   }
@@ -213,7 +252,13 @@ export class ViewedSession {
   }
 
   info(): NonNullable<AppInfo['foreign']> {
-    return { format: this.format, file: this.file, cwd: this.cwd, backups: this.hasBackups }
+    return {
+      format: this.format,
+      file: this.file,
+      cwd: this.cwd,
+      backups: this.hasBackups,
+      keeps: this.reader.keeps
+    }
   }
 
   get hasBackups(): boolean {
@@ -233,10 +278,8 @@ export class ViewedSession {
   /** A backup of the tool's by the name its records give; throws saying why it cannot be read. */
   readBackup(ref: string): Buffer {
     const backups = this.builder.backups
-    if (backups === null) throw new Error(`${this.format} keeps no backups of the files it changes`)
-    this.backupFolder ??= new ClaudeCodeBackups(
-      join(this.dirs.claudeHome, 'file-history', backups.sessionId)
-    )
+    if (backups === null) throw new Error(this.reader.keeps)
+    this.backupFolder ??= backupSource(backups.store, this.dirs.claudeHome)
     return this.backupFolder.read(ref)
   }
 
@@ -259,7 +302,7 @@ export class ViewedSession {
 
   /**
    * The timeline of rescue restores (for Undo and Redo), read without taking the log's lock. A
-   * session no restore can run on (pi and oh-my-pi keep no backups) never had one: its timeline
+   * session no restore can run on (pi, oh-my-pi and Codex CLI keep no backups) never had one: its timeline
    * is empty, and no companion log is opened (opening one refuses such a session).
    */
   async timeline(root: string): ReturnType<RewindEngine['timeline']> {

@@ -20,11 +20,11 @@ import type {
 } from '../../shared/views'
 import { isInterrupted } from '../agent/context'
 import { listsOf } from '../agent/summary/files-touched'
-import { PI_COMPACTION_TYPE } from '../session/foreign/pi'
 import { isForeignRecord } from '../session/foreign/raw'
 import type { SubagentRun } from '../session/foreign/types'
 import {
   REWIND_REPORT_TYPE,
+  isCompactionRecord,
   TURN_STOPPED_TYPE,
   type SessionTree,
   type TreeRecord,
@@ -534,19 +534,6 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
         content: cutForViews(record.content)
       }
   }
-}
-
-/**
- * A compaction, drawn as a compaction node: ours (a compaction record), or another tool's: Claude
- * Code's summary (a user record, isCompactSummary) or pi's (a custom_message pi:compaction).
- */
-export function isCompactionRecord(record: TreeRecord): boolean {
-  return (
-    record.type === 'compaction' ||
-    (record.type === 'user' &&
-      (record as { isCompactSummary?: unknown }).isCompactSummary === true) ||
-    (record.type === 'custom_message' && record.customType === PI_COMPACTION_TYPE)
-  )
 }
 
 /** The id of a sub-agent run's graph node. */

@@ -16,7 +16,7 @@
 // Records arrive in any order around their message (an update may come before the snapshot it
 // updates), so a message's snapshot is the union of all of them, the base snapshot winning.
 import { isObject, stringOrNull, type Json } from '../json'
-import type { ForeignBackups } from './types'
+import type { BackupStore, ForeignBackups, RestorePoint } from './types'
 
 /** A backup file name as Claude Code writes it; anything else names no backup (never a path). */
 const BACKUP_NAME = /^[A-Za-z0-9_-]{1,128}@v\d{1,9}$/
@@ -150,13 +150,50 @@ export class ClaudeCodeFileHistory implements ForeignBackups {
     return out
   }
 
+  get store(): BackupStore {
+    return { kind: 'claude-code-file-history', sessionId: this.sessionId }
+  }
+
+  /** Each file the snapshot before `messageId` lists, with its backup; undefined: no snapshot. */
   before(messageId: string): ReadonlyMap<string, string | null> | undefined {
     if (!this.base.has(messageId) && !this.added.has(messageId)) return undefined
     return new Map(this.entries(messageId))
   }
 
+  /**
+   * What Claude Code's own "Restore code" to a prompt gives each file it tracked (2.1's
+   * fileHistory rewind, whose result the fixtures' `workspace-after/` show): the backup the
+   * prompt's snapshot lists; a file first tracked later gets its first backup, which says it did
+   * not exist (null: deleted), hand edits and all.
+   */
+  restoreTo(messageId: string): RestorePoint {
+    const before = this.before(messageId)
+    if (before === undefined) {
+      return {
+        refused: `Claude Code recorded no file snapshot before this prompt (${messageId}): there is nothing to restore to.`
+      }
+    }
+    const files = new Map<string, string | null>()
+    for (const [path, first] of this.firstBackups()) {
+      files.set(path, before.has(path) ? (before.get(path) ?? null) : first)
+    }
+    return { files }
+  }
+
+  /** Every backup of `path` any snapshot names. */
+  versions(path: string): string[] {
+    const refs = new Set<string>()
+    const consider = (entry: unknown) => {
+      const ref = refOf(entry)
+      if (typeof ref === 'string') refs.add(ref)
+    }
+    for (const tracked of this.base.values()) consider(tracked[path])
+    for (const added of this.added.values()) consider(added.get(path))
+    return [...refs]
+  }
+
   /** Each tracked file's earliest backup in any snapshot (the rescue restore's fallback). */
-  firstBackups(): ReadonlyMap<string, string | null> {
+  private firstBackups(): ReadonlyMap<string, string | null> {
     const first = new Map(this.first)
     const consider = (path: string, entry: unknown) => {
       const ref = refOf(entry)

@@ -25,9 +25,26 @@ export class ParentResolver {
     return this.drawn.has(id) || this.skipped.has(id)
   }
 
-  /** The parent a drawn record was given (undefined for an id that is not a drawn record). */
+  /**
+   * The parent a drawn record was given, resolved through the records skipped since (undefined
+   * for an id that is not a drawn record).
+   */
   parentOf(id: string): string | null | undefined {
-    return this.drawn.get(id)
+    const parent = this.drawn.get(id)
+    return parent === undefined ? undefined : this.resolve(parent)
+  }
+
+  /**
+   * The drawn records above `id`, nearest first. A file may name parents in a loop (records
+   * pointing at later ones, edited by hand): the walk ends after as many steps as there are
+   * drawn records, so it ends.
+   */
+  *ancestors(id: string): Generator<string> {
+    let steps = this.drawn.size
+    for (let at = this.parentOf(id); at !== null && at !== undefined && steps-- > 0;) {
+      yield at
+      at = this.parentOf(at)
+    }
   }
 
   /** The drawn ancestor an id stands for; an id never seen is returned as is (missing parent). */

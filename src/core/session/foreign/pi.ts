@@ -9,10 +9,17 @@
 //   label maps to our label.
 // - model_change, thinking_level_change, custom, session_info and entry types we do not know are
 //   not drawn: they stay links of the chain (ParentResolver) and are kept raw (FOREIGN_RECORD).
+// - The leaf is pi's: its last entry of any type (SessionManager's _buildIndex), so a model change
+//   or a label written after a /tree move carries the move. When such an entry is not drawn, a
+//   navigate record puts our leaf at the drawn record it stands for.
+// - A version 1 compaction names what it kept by the index of an entry in the file
+//   (firstKeptEntryIndex, the header being 0), which pi's migration turns into that entry's id:
+//   its details get the id (`pi-line-<n>`), as a v3 compaction's firstKeptEntryId.
 // oh-my-pi (oh-my-pi.ts) writes the same entries and reads through this mapper.
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
+import { PI_COMPACTION_TYPE, conversationNodeOf, typedPrompt } from '../tree'
 import { ParentResolver } from './parents'
 import { foreignRecord } from './raw'
 import type { Emit, ForeignFormatName, ForeignMapper, ForeignReader, SubagentRun } from './types'
@@ -20,7 +27,8 @@ import type { Emit, ForeignFormatName, ForeignMapper, ForeignReader, SubagentRun
 export const pi: ForeignReader = {
   format: 'pi',
   detect: (values) => looksLikePi(values[0]),
-  mapper: () => new PiMapper('pi')
+  mapper: () => new PiMapper('pi'),
+  keeps: 'pi keeps no backups of the files it changes: there is nothing to restore them from.'
 }
 
 export function looksLikePi(first: unknown): boolean {
@@ -32,8 +40,18 @@ export function looksLikePi(first: unknown): boolean {
   )
 }
 
-/** The custom_message type a pi or oh-my-pi compaction is drawn as. */
-export const PI_COMPACTION_TYPE = 'pi:compaction'
+/**
+ * The prompt a pi entry is, as the tree counts it (a user message with text), or null: the
+ * session list (sources/session-summary.ts) counts by it.
+ */
+export function typedInPi(v: Json): string | null {
+  if (v.type !== 'message') return null
+  const mapped = isObject(v.message)
+    ? mapMessage(v.message, { uuid: 'pi-entry', parentUuid: null, timestamp: '' })
+    : null
+  const node = mapped === null ? null : conversationNodeOf(mapped)
+  return node === null ? null : typedPrompt(node)
+}
 
 export class PiMapper implements ForeignMapper {
   readonly problems = new ProblemLog()
@@ -43,6 +61,11 @@ export class PiMapper implements ForeignMapper {
   private readonly parents = new ParentResolver()
   private previous: string | null = null
   private lastDrawn: string | null = null
+  /** Where our tree's leaf is: the last drawn record, or the last navigate's target. */
+  private leaf: string | null = null
+  /** Version 1: the id of each entry by its index in the file (the header is 0). */
+  private readonly byIndex: string[] = []
+  private entries = 0
 
   constructor(private readonly format: ForeignFormatName) {}
 
@@ -70,18 +93,35 @@ export class PiMapper implements ForeignMapper {
     if (!isObject(value)) return emit(foreignRecord(this.lastDrawn, value), line)
     const v = value
     const id = this.version >= 2 ? stringOrNull(v.id) : `pi-line-${line}`
+    if (this.version < 2 && id !== null) this.byIndex[++this.entries] = id
     if (id === null) return emit(foreignRecord(this.lastDrawn, v), line)
     const parentUuid = this.parents.resolve(
       this.version >= 2 ? stringOrNull(v.parentId) : this.previous
     )
     this.previous = id
-    const mapped = mapEntry(v, id, parentUuid)
-    if (mapped === null || mapped.type === 'label') this.parents.skip(id, parentUuid)
-    else {
+    const mapped = mapEntry(v, id, parentUuid, this.byIndex)
+    const drawn = mapped !== null && mapped.type !== 'label'
+    if (drawn) {
       this.parents.node(id, parentUuid)
       this.lastDrawn = id
+      this.leaf = id
+    } else this.parents.skip(id, parentUuid)
+    emit(mapped ?? foreignRecord(parentUuid, v, id), line)
+    // pi resumes at its last entry whatever its type: one not drawn stands for its parent.
+    if (!drawn && parentUuid !== this.leaf) {
+      this.leaf = parentUuid
+      emit(
+        {
+          type: 'navigate',
+          uuid: `${this.format}-leaf:${id}`,
+          parentUuid: null,
+          timestamp: stringOrNull(v.timestamp) ?? '',
+          leafUuid: parentUuid,
+          reason: 'switch-branch'
+        },
+        line
+      )
     }
-    emit(mapped ?? foreignRecord(parentUuid, v), line)
   }
 
   subagents(): SubagentRun[] {
@@ -89,7 +129,12 @@ export class PiMapper implements ForeignMapper {
   }
 }
 
-function mapEntry(v: Json, uuid: string, parentUuid: string | null): Json | null {
+function mapEntry(
+  v: Json,
+  uuid: string,
+  parentUuid: string | null,
+  byIndex: readonly string[]
+): Json | null {
   const base = { uuid, parentUuid, timestamp: stringOrNull(v.timestamp) ?? '' }
   switch (v.type) {
     case 'message':
@@ -118,7 +163,14 @@ function mapEntry(v: Json, uuid: string, parentUuid: string | null): Json | null
         customType: PI_COMPACTION_TYPE,
         hidden: false,
         content: stringOrNull(v.summary) ?? '',
-        details: { firstKeptEntryId: v.firstKeptEntryId, tokensBefore: v.tokensBefore }
+        details: {
+          firstKeptEntryId:
+            v.firstKeptEntryId ??
+            (typeof v.firstKeptEntryIndex === 'number'
+              ? byIndex[v.firstKeptEntryIndex]
+              : undefined),
+          tokensBefore: v.tokensBefore
+        }
       }
     case 'label':
       // A label's own id sits in pi's chain: resolved like any undrawn entry by the caller.

@@ -3,6 +3,7 @@
 // hangs under (or follows in the file), which places it in a node of the graph. The tree does not
 // know the type, so it keeps it in its records and otherwise ignores it.
 import { isObject } from '../json'
+import type { SessionTree } from '../tree'
 
 export const FOREIGN_RECORD = 'foreign-record'
 
@@ -12,10 +13,22 @@ export interface ForeignRecord {
   anchor: string | null
   /** The line as the other program wrote it. */
   value: unknown
+  /**
+   * A link of the other tool's chain (its id): records naming it hang from `anchor`, those that
+   * came before it included (addMapped).
+   */
+  link?: string
 }
 
-export function foreignRecord(anchor: string | null, value: unknown): ForeignRecord {
-  return { type: FOREIGN_RECORD, anchor, value }
+export function foreignRecord(anchor: string | null, value: unknown, link?: string): ForeignRecord {
+  return { type: FOREIGN_RECORD, anchor, value, ...(link === undefined ? {} : { link }) }
+}
+
+/** Adds a record a mapper made to `tree`; a chain link stands for its anchor (standFor). */
+export function addMapped(tree: SessionTree, record: unknown): void {
+  tree.addRecord(record)
+  if (isForeignRecord(record) && record.link !== undefined)
+    tree.standFor(record.link, record.anchor)
 }
 
 export function isForeignRecord(v: unknown): v is ForeignRecord {

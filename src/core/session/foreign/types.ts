@@ -5,10 +5,12 @@
 // files; a format that must read more of its own (a database, an index beside its sessions)
 // opens them through os/read-regular-file.ts, as every reader here must (lint-enforced): a FIFO
 // where a file is expected is refused, never waited on.
+import type { ForeignFormat } from '../../../shared/views'
 import type { ProblemLog } from '../problems'
 import type { SessionTree } from '../tree'
 
-export type ForeignFormatName = 'claude-code' | 'pi' | 'oh-my-pi'
+/** The formats read (shared/views.ts lists them for the contract). */
+export type ForeignFormatName = ForeignFormat
 
 /** One parsed JSONL file: its values and the 1-based line of each. */
 export interface ParsedLines {
@@ -46,9 +48,31 @@ export interface ForeignReader {
   format: ForeignFormatName
   /** Whether the first values of a file (up to 50) are of this format. */
   detect(values: readonly unknown[]): boolean
-  mapper(sidecars: readonly SidecarFile[]): ForeignMapper
+  /**
+   * `file`: the session's file (null for text read from elsewhere), for a format that reads more
+   * of its own beside it (a fork's parent, the project's root, its checkpoints).
+   */
+  mapper(sidecars: readonly SidecarFile[], file: string | null): ForeignMapper
   /** The folder beside `file` holding its sub-agent transcripts, for formats that keep some. */
   sidecarDir?(file: string): string
+  /** What the tool keeps of the files its sessions change, said where a restore is offered. */
+  readonly keeps: string
+  /** For a format whose sessions are no file of lines (rows of a database): how they are read. */
+  readonly stored?: StoredSessions
+}
+
+/**
+ * Sessions another tool keeps in a store of its own (OpenCode's database), each named by a
+ * locator its reader makes (`<database>#<session id>`): read whole, as the values a file's lines
+ * would be, and followed by polling what says the store changed.
+ */
+export interface StoredSessions {
+  /** Whether `file` is a locator of this format's sessions. */
+  holds(file: string): boolean
+  /** The session's values, in the order the mapper takes them. */
+  read(file: string): ParsedLines
+  /** What changes whenever the session may have (the store's sizes and times). */
+  stamp(file: string): string
 }
 
 /** A sub-agent's transcript, drawn as a collapsible branch of the tool call that ran it. */
@@ -67,14 +91,26 @@ export interface SubagentRun {
 }
 
 /**
- * A format's file backups (Claude Code's file-history), as the rescue restore reads them. A ref
- * is the backup's file name in the format's backup folder; null means the file did not exist.
+ * A format's file backups, as the rescue restore reads them (rewind/rescue.ts): Claude Code's
+ * file-history, Gemini CLI's checkpoints, OpenCode's snapshots. A ref names one file's content
+ * in the store; null means the file did not exist.
  */
 export interface ForeignBackups {
-  /** The folder name the backups of this session are kept in (its session id). */
-  readonly sessionId: string
-  /** Each tracked file as the snapshot taken before `promptUuid` lists it; undefined: no snapshot. */
-  before(promptUuid: string): ReadonlyMap<string, string | null> | undefined
-  /** Each tracked file's first backup: its content before the session first changed it. */
-  firstBackups(): ReadonlyMap<string, string | null>
+  readonly store: BackupStore
+  /**
+   * Each file the backups track, with what a restore to before `promptUuid` gives it, as the
+   * tool's own restore would; or why the tool kept no point to restore to there.
+   */
+  restoreTo(promptUuid: string): RestorePoint
+  /** The refs of every version of `path` the backups hold (what a restore could give back). */
+  versions(path: string): readonly string[]
 }
+
+export type RestorePoint = { files: ReadonlyMap<string, string | null> } | { refused: string }
+
+/** Where a format's refs are read. */
+export type BackupStore =
+  /** `<claude home>/file-history/<sessionId>/`: a ref is a backup's file name. */
+  | { kind: 'claude-code-file-history'; sessionId: string }
+  /** A git object store (read by foreign/git-objects.ts): a ref is a blob's name. */
+  | { kind: 'git'; gitDir: string }

@@ -11,6 +11,7 @@ import {
   onSelectionChanged,
   receiveGraphUpdate,
   refreshGraph,
+  refreshSessionsSoon,
   refreshTranscript
 } from './session'
 import { followWorkspace, openFolder } from './workspace'
@@ -47,8 +48,12 @@ export function connect(): () => void {
         return
       }
       void receiveGraphUpdate(update)
-      // Another tool appending to the session it shows: its transcript grows too (ours streams).
-      if (useAppStore.getState().info?.foreign != null) void refreshTranscript()
+      // Another tool appending to the session it shows: its transcript grows too (ours streams),
+      // and so does its line in the session list.
+      if (useAppStore.getState().info?.foreign != null) {
+        void refreshTranscript()
+        refreshSessionsSoon()
+      }
     }),
     bridge.on('workspace:changed', ({ workspace }) => followWorkspace(workspace)),
     // The desktop's menu: File › Open Folder… and New Session do what the page's buttons do.

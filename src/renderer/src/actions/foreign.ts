@@ -1,4 +1,4 @@
-// Another tool's session (Claude Code, pi, oh-my-pi), shown read-only: opening it from the list,
+// Another tool's session (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode), shown read-only: opening it from the list,
 // carrying it on as a new session of ours ("Continue in Rewind Studio"), and putting its files
 // back from Claude Code's own backups ("Restore files here": previewed, then applied; Undo in
 // the header reverses it).

@@ -161,6 +161,27 @@ export async function refreshSessions(): Promise<void> {
   if (sessions !== null) useAppStore.getState().setSessions(sessions)
 }
 
+let listing: Promise<void> | null = null
+let listAgain = false
+
+/**
+ * The list again while another tool appends to the session shown (its prompt count moves), one
+ * listing at a time: appends that come while one runs make one more, not one each.
+ */
+export function refreshSessionsSoon(): void {
+  if (listing !== null) {
+    listAgain = true
+    return
+  }
+  listing = refreshSessions().finally(() => {
+    listing = null
+    if (listAgain) {
+      listAgain = false
+      refreshSessionsSoon()
+    }
+  })
+}
+
 /** Graph, transcript, inspector and timeline again, after anything that moved the branch. */
 export async function refreshAll(followTip = false): Promise<void> {
   await refreshGraph(followTip)

@@ -1,17 +1,12 @@
 // In place of the composer while another tool's session is shown (it is never written): what
 // "Continue in Rewind Studio" would carry on, from the selected node, and the button. A sub-agent's
 // transcript is no point of the conversation: from there it is not offered.
-import type { AppInfo } from '../../../shared/views'
+import { type AppInfo, TOOL_NAMES } from '../../../shared/views'
 import { continueInRewindStudio } from '../actions/foreign'
 import { conversationTip, selectSelectedNode, useGraphStore } from '../stores/graph-store'
 import { selectRunning, useAppStore } from '../stores/app-store'
 
-export const SOURCE_NAMES = {
-  'rewind-studio': 'Rewind Studio',
-  'claude-code': 'Claude Code',
-  pi: 'pi',
-  'oh-my-pi': 'oh-my-pi'
-} as const
+export const SOURCE_NAMES = TOOL_NAMES
 
 export function ForeignBar({ foreign }: { foreign: NonNullable<AppInfo['foreign']> }) {
   const selected = useGraphStore(selectSelectedNode)

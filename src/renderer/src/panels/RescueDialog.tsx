@@ -1,9 +1,9 @@
-// "Restore files here" on a prompt of a Claude Code session: its files as Claude Code's own
-// backups say they were before that prompt. The preview names every file, and every file whose
-// backup is missing (skipped, never restored halfway). Claude Code keeps only the content before
-// each change, so this is the one state it can give back: the dialog says so.
+// "Restore files here" on a prompt of another tool's session (Claude Code, Gemini CLI, OpenCode):
+// its files as that tool's own backups say they were before that prompt. The preview names every
+// file, and every file whose backup is missing (skipped, never restored halfway). What the tool
+// keeps decides what can be given back (Claude Code only the content before each change, Gemini
+// CLI its checkpoints, OpenCode its snapshots): the dialog says so, in the reader's words.
 import { useEffect, useState } from 'react'
-import { BEFORE_ONLY_NOTE } from '../../../shared/backup-notes'
 import type { GraphNode } from '../../../shared/views'
 import { applyRescue, loadRescuePreview, type RescuePreviewState } from '../actions/foreign'
 import { Modal } from './Modal'
@@ -45,7 +45,16 @@ function RescueBody({ preview }: { preview: RescuePreviewState }) {
   )
 }
 
-export function RescueDialog({ node, onClose }: { node: GraphNode; onClose: () => void }) {
+export function RescueDialog({
+  node,
+  keeps,
+  onClose
+}: {
+  node: GraphNode
+  /** What the tool keeps of the files it changes (AppInfo.foreign.keeps). */
+  keeps: string
+  onClose: () => void
+}) {
   const [preview, setPreview] = useState<RescuePreviewState>({ state: 'loading' })
   const [applying, setApplying] = useState(false)
   useEffect(() => {
@@ -64,7 +73,7 @@ export function RescueDialog({ node, onClose }: { node: GraphNode; onClose: () =
   }
   return (
     <Modal title="Restore files here" onClose={onClose} wide>
-      <p className="muted">{BEFORE_ONLY_NOTE}</p>
+      <p className="muted">{keeps}</p>
       <RescueBody preview={preview} />
       <div className="modal__actions">
         <button type="button" onClick={onClose}>

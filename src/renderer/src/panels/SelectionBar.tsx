@@ -4,10 +4,12 @@
 // it, label it, fold what is under it. Read-only sessions (another process holds them) and a
 // running agent offer none of the moves; a read-only session can still be forked (the fork is a
 // session of this app's own). Another tool's session offers only what works on it: compare,
-// fold, and on a Claude Code prompt "Restore files here" (its backups); "Continue in Rewind
-// Studio" stands where the composer was. A session pulled from a git remote is read-only too; on
-// any of its nodes Continue from here (or Fork) makes a session of one's own there, the node's
-// files brought back from the shared backups after their preview. A sub-agent's node is drawn from a file of its own: it
+// fold, and on a prompt "Restore files here" where the tool keeps backups (Claude Code, Gemini
+// CLI, OpenCode), else what it keeps (none: Codex CLI, pi); "Continue in Rewind Studio" stands
+// where the composer was. A session pulled from a git remote is read-only too; on any of its
+// nodes Continue from here (or Fork) makes a session of one's own there, the node's files
+// brought back from the shared backups after their preview. A sub-agent's node is drawn from a
+// file of its own: it
 // can be folded and inspected, nothing else.
 import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
@@ -84,6 +86,11 @@ export function SelectionBar() {
           <button type="button" disabled={running} onClick={() => setRescuing(true)}>
             Restore files here
           </button>
+        )}
+        {foreign?.backups === false && node.kind === 'turn' && (
+          <span className="selection-bar__note muted" role="note">
+            {foreign.keeps}
+          </span>
         )}
         {ours && node.kind === 'turn' && (
           <button type="button" disabled={locked} onClick={() => openRewindPicker(node.id)}>
@@ -165,7 +172,9 @@ export function SelectionBar() {
           onClose={() => setForking(null)}
         />
       )}
-      {rescuing && <RescueDialog node={node} onClose={() => setRescuing(false)} />}
+      {rescuing && foreign !== null && (
+        <RescueDialog node={node} keeps={foreign.keeps} onClose={() => setRescuing(false)} />
+      )}
     </div>
   )
 }

@@ -1,5 +1,5 @@
 // The left column. "This workspace": its sessions from every tool (ours, Claude Code, pi,
-// oh-my-pi), newest first as the main process lists them, each with a badge for its source.
+// oh-my-pi, Codex CLI, Gemini CLI, OpenCode), newest first as the main process lists them, each with a badge for its source.
 // "All projects": every project found in those tools' homes with its session count; opening one
 // makes it the workspace. "Shared": the sessions shared through the workspace's git remote
 // (SharedSessions.tsx).

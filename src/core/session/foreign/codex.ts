@@ -1,0 +1,408 @@
+// A read-only view of a Codex CLI rollout (<codex home>/sessions/YYYY/MM/DD/rollout-<time>-<thread
+// id>.jsonl) in our tree model. Read from 0.171.0's files (test/fixtures/codex: made by the real
+// CLI, README.md there). Each line is `{timestamp, ordinal, type, payload}`:
+// - `session_meta` (the first line) is our header: the thread id, its cwd and start;
+// - `response_item`s are the conversation, one record of ours each, chained in file order:
+//   messages (role user: a prompt, unless it is one of the harness's tagged blocks such as
+//   `<environment_context>` or `<skills_instructions>`, kept raw with the developer messages;
+//   role assistant), `function_call` / `custom_tool_call` (a tool_use, the patch text of
+//   apply_patch as its input) and their `*_output` (a tool_result);
+// - everything else (`event_msg`, `turn_context`, `world_state`, `token_usage_record`,
+//   reasoning, `additional_tools`) is kept raw, anchored to the record it follows.
+// Lineage: `codex exec resume` / `codex resume` append to the same file. A fork (`codex fork`,
+// `exec fork`) is a new rollout whose session_meta names its parent in `history_base` {thread_id,
+// end_byte_offset}: the parent's lines are not copied, so its history is the parent's rollout up
+// to that offset, read here first, then its own lines. A TUI backtrack starts a new segment file
+// (`…-<thread id>_<segment id>.jsonl`) holding the conversation from where it went back: each
+// segment is read as the session it is (what `codex resume` carries on is the newest).
+// Codex keeps no copy of the files it changes (its own backtrack says "File changes are
+// unchanged"): there is nothing to rescue from.
+import { closeSync, readdirSync, readSync, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { openRegularFile } from '../../os/read-regular-file'
+import { SESSION_FORMAT_VERSION } from '../format-version'
+import { isObject, stringOrNull, type Json } from '../json'
+import { parseJsonl } from '../jsonl'
+import { ProblemLog } from '../problems'
+import { conversationNodeOf, typedPrompt } from '../tree'
+import { foreignRecord } from './raw'
+import type { Emit, ForeignMapper, ForeignReader, SubagentRun } from './types'
+
+export const codex: ForeignReader = {
+  format: 'codex',
+  detect: (values) => {
+    const first = values[0]
+    return isObject(first) && first.type === 'session_meta' && isObject(first.payload)
+  },
+  mapper: (_sidecars, file) => new CodexMapper(file),
+  keeps:
+    'Codex CLI keeps no backups of the files it changes (its own backtrack leaves them as they are): there is nothing to restore them from.'
+}
+
+/** A block of the harness's own (`<environment_context>…</environment_context>`): no prompt. */
+const HARNESS_BLOCK = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/
+
+/** The most a fork's parent is read of (its history up to the fork): a rollout, not a dump. */
+const MAX_PARENT_BYTES = 512 * 1024 * 1024
+
+/**
+ * The prompt a Codex response_item is, as the tree counts it (a user message a person typed),
+ * or null: the session list (sources/session-summary.ts) counts by it.
+ */
+export function typedInCodex(v: Json): string | null {
+  if (v.type !== 'response_item' || !isObject(v.payload)) return null
+  const mapped = mapItem(v.payload, 'codex-item', null, '')
+  const node = mapped === null ? null : conversationNodeOf(mapped)
+  return node === null ? null : typedPrompt(node)
+}
+
+class CodexMapper implements ForeignMapper {
+  readonly problems = new ProblemLog()
+  readonly backups = null
+  private headerSeen = false
+  private previous: string | null = null
+  private count = 0
+
+  constructor(private readonly file: string | null) {}
+
+  add(value: unknown, line: number, emit: Emit): void {
+    if (!this.headerSeen) {
+      this.headerSeen = true
+      const meta = isObject(value) && isObject(value.payload) ? value.payload : {}
+      const sessionId = stringOrNull(meta.id) ?? stringOrNull(meta.session_id) ?? ''
+      emit(
+        {
+          type: 'session',
+          uuid: `codex:${sessionId || 'unknown'}`,
+          parentUuid: null,
+          timestamp: stringOrNull(meta.timestamp) ?? '',
+          version: SESSION_FORMAT_VERSION,
+          sessionId,
+          cwd: stringOrNull(meta.cwd) ?? '',
+          importedFrom: { format: 'codex', version: stringOrNull(meta.cli_version) }
+        },
+        line
+      )
+      emit(foreignRecord(null, value), line)
+      this.readParent(meta, line, emit)
+      this.readEarlierSegments(emit)
+      return
+    }
+    this.item(value, line, emit)
+  }
+
+  subagents(): SubagentRun[] {
+    return []
+  }
+
+  private item(value: unknown, line: number, emit: Emit): void {
+    const v = isObject(value) ? value : null
+    const payload =
+      v !== null && v.type === 'response_item' && isObject(v.payload) ? v.payload : null
+    const uuid = `codex:${++this.count}:${stringOrNull(payload?.id) ?? stringOrNull(payload?.call_id) ?? 'item'}`
+    const mapped =
+      payload === null
+        ? null
+        : mapItem(payload, uuid, this.previous, stringOrNull(v?.timestamp) ?? '')
+    if (mapped === null) return emit(foreignRecord(this.previous, value), line)
+    this.previous = uuid
+    emit(mapped, line)
+    emit(foreignRecord(uuid, value), line)
+  }
+
+  /**
+   * A segment after a TUI backtrack: the thread's earlier segments first, each a branch from the
+   * start (what the backtrack left), then this one's own lines from the start again.
+   */
+  private readEarlierSegments(emit: Emit): void {
+    const segments = this.file === null ? [] : earlierSegments(this.file)
+    for (const segment of segments) {
+      const values = segmentValues(segment)
+      if (values === null) continue
+      this.previous = null
+      values.forEach((value) => this.item(value, 0, emit))
+    }
+    if (segments.length > 0) this.previous = null
+  }
+
+  /**
+   * A fork's history: its parent's rollout up to `history_base.end_byte_offset`, found by the
+   * thread id in the sessions folder this file is in (never a path the file names).
+   */
+  private readParent(meta: Json, line: number, emit: Emit): void {
+    const base = isObject(meta.history_base) ? meta.history_base : null
+    const thread = base === null ? null : stringOrNull(base.thread_id)
+    const end = base === null ? null : base.end_byte_offset
+    if (thread === null || typeof end !== 'number' || this.file === null) return
+    const history = parentHistory(this.file, thread, end)
+    if ('missing' in history) {
+      this.problems.add({ line, kind: 'missing-parent', message: history.missing })
+      return
+    }
+    history.values.forEach((value) => this.item(value, 0, emit))
+  }
+}
+
+/**
+ * The lines of a fork's parent rollout before the fork (its own session_meta left out: it is the
+ * parent's header, no point of the fork), or why they cannot be read.
+ */
+function parentHistory(
+  file: string,
+  thread: string,
+  end: number
+): { values: unknown[] } | { missing: string } {
+  const parent = rolloutOf(file, thread)
+  if (parent === null) {
+    return {
+      missing: `the rollout this session was forked from (thread ${thread}) is not in the sessions folder: its history before the fork is not shown`
+    }
+  }
+  try {
+    const text = readStart(parent, Math.min(end, MAX_PARENT_BYTES))
+    return { values: parseJsonl(text).values.slice(1) }
+  } catch (error) {
+    return {
+      missing: `the rollout this session was forked from (${parent}) cannot be read: ${(error as Error).message}`
+    }
+  }
+}
+
+/** The prompts a rollout's tree holds before its own lines, by what they were counted from. */
+const inheritedSeen = new Map<string, number>()
+
+/**
+ * How many prompts a rollout's tree holds before its own lines: a fork's parent's before the
+ * fork, a backtrack segment's earlier segments'. The session list adds them to the file's own,
+ * so both count by one rule; read once per stamp of what they come from.
+ */
+export function inheritedPrompts(file: string, fork?: { thread: string; end: number }): number {
+  const parent = fork === undefined ? null : rolloutOf(file, fork.thread)
+  const segments = earlierSegments(file)
+  const sources = [...(parent === null ? [] : [parent]), ...segments]
+  if (sources.length === 0) return 0
+  let key: string
+  try {
+    key = [
+      fork?.end ?? '-',
+      ...sources.map((f) => `${f}|${statSync(f).size}|${statSync(f).mtimeMs}`)
+    ].join('#')
+  } catch {
+    return 0
+  }
+  const known = inheritedSeen.get(key)
+  if (known !== undefined) return known
+  const typed = (values: readonly unknown[]) =>
+    values.filter((v) => isObject(v) && typedInCodex(v) !== null).length
+  let count = 0
+  if (fork !== undefined) {
+    const history = parentHistory(file, fork.thread, fork.end)
+    if (!('missing' in history)) count += typed(history.values)
+  }
+  for (const segment of segments) count += typed(segmentValues(segment) ?? [])
+  if (inheritedSeen.size >= 256) inheritedSeen.clear()
+  inheritedSeen.set(key, count)
+  return count
+}
+
+/** A segment file's own lines but its session_meta (bounded), or null when it cannot be read. */
+function segmentValues(segment: string): unknown[] | null {
+  try {
+    return parseJsonl(readStart(segment, MAX_PARENT_BYTES)).values.slice(1)
+  } catch {
+    return null
+  }
+}
+
+/** A backtrack segment's name: `rollout-<time>-<thread id>_<segment id>.jsonl`. */
+const SEGMENT =
+  /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_[0-9a-f-]{1,64}\.jsonl$/
+
+/** The most earlier segments of a thread read. */
+const MAX_SEGMENTS = 64
+
+/**
+ * The thread's segments before `file`, a TUI backtrack's segment, oldest first (their names
+ * start with the time they were begun); none for a rollout that is no later segment.
+ */
+export function earlierSegments(file: string): string[] {
+  const thread = SEGMENT.exec(basename(file))?.[1]
+  const root = thread === undefined ? null : codexRootOf(file)
+  if (thread === undefined || root === null) return []
+  const ofThread = (name: string) =>
+    name.startsWith('rollout-') &&
+    (name.endsWith(`-${thread}.jsonl`) || name.includes(`-${thread}_`)) &&
+    name < basename(file)
+  const found: string[] = []
+  for (const folder of [join(root, 'sessions'), join(root, 'archived_sessions')]) {
+    collectFiles(folder, ofThread, 3, found)
+  }
+  return found
+    .sort((a, b) => (basename(a) < basename(b) ? -1 : basename(a) > basename(b) ? 1 : 0))
+    .slice(-MAX_SEGMENTS)
+}
+
+function collectFiles(
+  dir: string,
+  wanted: (name: string) => boolean,
+  depth: number,
+  into: string[]
+): void {
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return
+  }
+  for (const entry of entries) {
+    if (entry.isFile() && wanted(entry.name)) into.push(join(dir, entry.name))
+    else if (entry.isDirectory() && depth > 0)
+      collectFiles(join(dir, entry.name), wanted, depth - 1, into)
+  }
+}
+
+/** One response item as ours, or null for what is not drawn. */
+function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: string): Json | null {
+  const base = { uuid, parentUuid, timestamp }
+  switch (p.type) {
+    case 'message': {
+      const text = textOf(p.content)
+      if (p.role === 'assistant') {
+        return {
+          type: 'assistant',
+          ...base,
+          message: { role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn' }
+        }
+      }
+      if (p.role !== 'user' || text.trim() === '' || HARNESS_BLOCK.test(text)) return null
+      return { type: 'user', ...base, message: { role: 'user', content: [{ type: 'text', text }] } }
+    }
+    case 'function_call':
+    case 'custom_tool_call':
+      return {
+        type: 'assistant',
+        ...base,
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: stringOrNull(p.call_id) ?? uuid,
+              name: stringOrNull(p.name) ?? p.type,
+              input: p.type === 'function_call' ? argumentsOf(p.arguments) : { input: p.input }
+            }
+          ],
+          stop_reason: 'tool_use'
+        }
+      }
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      return {
+        type: 'user',
+        ...base,
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: stringOrNull(p.call_id) ?? '',
+              content: typeof p.output === 'string' ? p.output : JSON.stringify(p.output ?? '')
+            }
+          ]
+        }
+      }
+    default:
+      return null
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content
+    .filter((b): b is Json => isObject(b) && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n\n')
+}
+
+/** A function call's arguments (a JSON string): the object, or the text when it is none. */
+function argumentsOf(args: unknown): unknown {
+  if (typeof args !== 'string') return isObject(args) ? args : {}
+  try {
+    const parsed: unknown = JSON.parse(args)
+    return isObject(parsed) ? parsed : { arguments: args }
+  } catch {
+    return { arguments: args }
+  }
+}
+
+/** The first rollout of `thread` (not a later segment) in the sessions folder `file` is in. */
+function rolloutOf(file: string, thread: string): string | null {
+  const root = codexRootOf(file)
+  if (root === null) return null
+  const wanted = `-${thread}.jsonl`
+  for (const folder of [join(root, 'sessions'), join(root, 'archived_sessions')]) {
+    const found = findFile(
+      folder,
+      (name) => name.startsWith('rollout-') && name.endsWith(wanted),
+      3
+    )
+    if (found !== null) return found
+  }
+  return null
+}
+
+/** Codex's home a rollout lies in: <home>/sessions/YYYY/MM/DD/ or <home>/archived_sessions/. */
+function codexRootOf(file: string): string | null {
+  for (let at = dirname(file), up = 0; up < 4; at = dirname(at), up++) {
+    const name = basename(at)
+    if (name === 'sessions' || name === 'archived_sessions') return dirname(at)
+  }
+  return null
+}
+
+function findFile(dir: string, wanted: (name: string) => boolean, depth: number): string | null {
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return null
+  }
+  for (const entry of entries)
+    if (entry.isFile() && wanted(entry.name)) return join(dir, entry.name)
+  if (depth === 0) return null
+  for (const entry of entries
+    .filter((e) => e.isDirectory())
+    .sort((a, b) => (a.name < b.name ? 1 : -1))) {
+    const found = findFile(join(dir, entry.name), wanted, depth - 1)
+    if (found !== null) return found
+  }
+  return null
+}
+
+/** The first `bytes` of a file, as text. */
+function readStart(file: string, bytes: number): string {
+  const { fd, stats } = openRegularFile(file)
+  try {
+    const length = Math.min(bytes, Number(stats.size))
+    const buffer = Buffer.alloc(length)
+    let got = 0
+    while (got < length) {
+      const n = readSync(fd, buffer, got, length - got, got)
+      if (n === 0) break
+      got += n
+    }
+    return buffer.toString('utf8', 0, got)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The thread id a rollout's file name gives (`rollout-<time>-<id>[_<segment>].jsonl`), or null. */
+export function codexThreadOf(file: string): string | null {
+  return (
+    /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(_[0-9a-f-]+)?\.jsonl$/.exec(
+      basename(file)
+    )?.[1] ?? null
+  )
+}

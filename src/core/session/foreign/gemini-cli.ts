@@ -1,0 +1,489 @@
+// A read-only view of a Gemini CLI chat recording (<gemini home>/tmp/<project>/chats/session-<start>-
+// <id>.jsonl) in our tree model. Read from 0.61.0's files (test/fixtures/gemini-cli: made by the
+// real CLI, README.md there). The first line is a header {sessionId, projectHash, startTime,
+// kind}; then message lines {id, timestamp, type: user | gemini | info | error | warning, content,
+// toolCalls?} and update lines {"$set": {...}}:
+// - messages chain in file order (they name no parent). A user message with text is a prompt
+//   (but the `<session_context>` the CLI sends first); a gemini message is the model's answer, its
+//   toolCalls tool_use blocks, the results they hold (`toolCalls[].result`, which the CLI records
+//   again as a user message of functionResponse parts: that one is kept raw) a tool_result
+//   record under it. A line naming a message already read (the same id and type: the CLI writes
+//   a message again as it completes) updates that record in place;
+// - `{"$set": {"messages": [...]}}` replaces the conversation (after /restore, on --resume): the
+//   messages it lists become the current path, those already there in that order reused, the
+//   others drawn anew under them (a copy of a prompt is no new prompt), and the leaf goes to its
+//   end; what came before stays in the graph as the branch left. Other $set fields are raw;
+// - info, error and warning messages (the CLI's own notes) are kept raw.
+// The project's folder is in `tmp/<project>/.project_root` beside the chats (the file names none).
+// Gemini CLI's checkpoints (`tmp/<project>/checkpoints/*.json`, one before each edit tool call it
+// asked approval for: its git commit in the shadow repository `history/<project>/.git`) are the
+// session's backups: a rescue restore to before a prompt checks out the commit of that turn's
+// first checkpoint, as the CLI's /restore does, for the files the session's edits named or its
+// checkpoints differ in (never another file). The CLI deletes the checkpoints when it starts.
+import { readdirSync } from 'node:fs'
+import { dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
+import { readRegularText } from '../../os/read-regular-file'
+import { SESSION_FORMAT_VERSION } from '../format-version'
+import { isObject, stringOrNull, type Json } from '../json'
+import { ProblemLog } from '../problems'
+import { conversationNodeOf, typedPrompt } from '../tree'
+import { GitObjects } from './git-objects'
+import { foreignRecord } from './raw'
+import type {
+  BackupStore,
+  Emit,
+  ForeignBackups,
+  ForeignMapper,
+  ForeignReader,
+  RestorePoint,
+  SubagentRun
+} from './types'
+
+export const geminiCli: ForeignReader = {
+  format: 'gemini-cli',
+  detect: (values) => {
+    const first = values[0]
+    return (
+      isObject(first) &&
+      typeof first.sessionId === 'string' &&
+      typeof first.projectHash === 'string' &&
+      first.type === undefined
+    )
+  },
+  mapper: (_sidecars, file) => new GeminiMapper(file),
+  keeps:
+    'Gemini CLI keeps a checkpoint (a snapshot of the project) before each edit it asked you to approve, until it next starts: files go back to how the first checkpoint of a turn found them.'
+}
+
+const SESSION_CONTEXT = /^\s*<session_context>/
+/** Arguments that name the file an edit tool writes. */
+const PATH_ARGS = ['file_path', 'absolute_path', 'path']
+/** The most checkpoint files read, and the largest one (each holds the conversation up to it). */
+const MAX_CHECKPOINTS = 10_000
+const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024
+
+/**
+ * The prompt a Gemini CLI message line is, as the tree counts it, or null: the session list
+ * (sources/session-summary.ts) counts by it.
+ */
+export function typedInGemini(v: Json): string | null {
+  if (v.type !== 'user') return null
+  const mapped = mapUser(v, 'gemini-message', null)
+  const node = mapped === null ? null : conversationNodeOf(mapped)
+  return node === null ? null : typedPrompt(node)
+}
+
+interface Checkpoint {
+  commit: string
+  toolCall: { name: unknown; args: unknown }
+  /** The checkpoint file's name: it starts with the time it was made, which orders them. */
+  name: string
+}
+
+class GeminiMapper implements ForeignMapper {
+  readonly problems = new ProblemLog()
+  readonly backups: GeminiCheckpoints | null
+  private headerSeen = false
+  /** The last drawn record of the current path: where the next message goes. */
+  private tip: string | null = null
+  /** Where our tree's leaf is (the last drawn record, or a navigate's target). */
+  private leaf: string | null = null
+  /** Each message read, by `<id>:<type>`: its record and the records drawn under it for it. */
+  private readonly byKey = new Map<string, { record: Json; last: string; parent: string | null }>()
+  /** The prompt each drawn record's turn belongs to. */
+  private readonly turnOf = new Map<string, string>()
+  private copies = 0
+  private readonly drawn = new Map<string, Json>()
+  private readonly cwd: string
+
+  constructor(private readonly file: string | null) {
+    const project = file === null ? null : dirname(dirname(file))
+    this.cwd = project === null ? '' : (readText(join(project, '.project_root'))?.trim() ?? '')
+    this.backups =
+      project === null ? null : GeminiCheckpoints.beside(project, this.cwd, this.turnOf)
+  }
+
+  add(value: unknown, line: number, emit: Emit): void {
+    if (!this.headerSeen) {
+      this.headerSeen = true
+      const header = isObject(value) ? value : {}
+      const sessionId = stringOrNull(header.sessionId) ?? ''
+      emit(
+        {
+          type: 'session',
+          uuid: `gemini-cli:${sessionId || 'unknown'}`,
+          parentUuid: null,
+          timestamp: stringOrNull(header.startTime) ?? '',
+          version: SESSION_FORMAT_VERSION,
+          sessionId,
+          cwd: this.cwd,
+          importedFrom: { format: 'gemini-cli', version: null }
+        },
+        line
+      )
+      emit(foreignRecord(null, value), line)
+      return
+    }
+    if (!isObject(value)) return emit(foreignRecord(this.tip, value), line)
+    const set = isObject(value.$set) ? value.$set : null
+    if (set !== null && Array.isArray(set.messages)) this.rewrite(set.messages, line, emit)
+    else if (set === null) this.message(value, line, emit)
+    emit(foreignRecord(this.tip, value), line)
+  }
+
+  subagents(): SubagentRun[] {
+    return []
+  }
+
+  /** One message line: a new record on the path, or an update of one read before. */
+  private message(m: Json, line: number, emit: Emit): void {
+    const id = stringOrNull(m.id)
+    if (id === null || (m.type !== 'user' && m.type !== 'gemini')) return
+    const known = this.byKey.get(`${id}:${String(m.type)}`)
+    if (known === undefined) return this.place(m, id, line, emit, false)
+    // Written again as it completed: each record takes what it says now, and results it holds
+    // now are drawn under it.
+    for (const record of this.mapped(m, String(known.record.uuid), known.parent, false)) {
+      const drawn = this.drawn.get(String(record.uuid))
+      if (drawn !== undefined) {
+        Object.assign(drawn, record)
+        // The calls an answer holds come with it written again (what a checkpoint matches).
+        if (drawn.type === 'assistant') {
+          this.backups?.noteCalls(drawn, this.turnOf.get(String(drawn.uuid)) ?? null)
+        }
+      } else {
+        this.draw(record, line, emit)
+        known.last = String(record.uuid)
+      }
+    }
+  }
+
+  /** A $set of the messages: they are the path now (see the module header). */
+  private rewrite(messages: unknown[], line: number, emit: Emit): void {
+    let at: string | null = null
+    for (const m of messages) {
+      if (!isObject(m)) continue
+      const id = stringOrNull(m.id)
+      if (id === null || (m.type !== 'user' && m.type !== 'gemini')) continue
+      const known = this.byKey.get(`${id}:${String(m.type)}`)
+      if (known !== undefined && known.parent === at) {
+        at = known.last
+        continue
+      }
+      this.tip = at
+      this.place(m, `gemini-copy:${line}:${++this.copies}:${id}`, line, emit, true)
+      at = this.tip
+    }
+    this.tip = at
+    if (at !== this.leaf) {
+      this.leaf = at
+      emit(
+        {
+          type: 'navigate',
+          uuid: `gemini-leaf:${line}`,
+          parentUuid: null,
+          timestamp: '',
+          leafUuid: at,
+          reason: 'switch-branch'
+        },
+        line
+      )
+    }
+  }
+
+  /** A new message under the tip; a copy (a $set's) is no prompt of its own. */
+  private place(m: Json, uuid: string, line: number, emit: Emit, copy: boolean): void {
+    const parent = this.tip
+    const records = this.mapped(m, uuid, parent, copy)
+    const [first] = records
+    if (first === undefined) return
+    for (const record of records) this.draw(record, line, emit)
+    this.byKey.set(`${String(m.id)}:${String(m.type)}`, {
+      record: first,
+      last: this.tip ?? uuid,
+      parent
+    })
+  }
+
+  private draw(record: Json, line: number, emit: Emit): void {
+    const uuid = String(record.uuid)
+    this.drawn.set(uuid, record)
+    const node = conversationNodeOf(record)
+    const turn =
+      node !== null && typedPrompt(node) !== null
+        ? uuid
+        : this.turnOf.get(String(record.parentUuid ?? ''))
+    if (turn !== undefined) this.turnOf.set(uuid, turn)
+    if (record.type === 'assistant') this.backups?.noteCalls(record, turn ?? null)
+    emit(record, line)
+    this.tip = uuid
+    this.leaf = uuid
+  }
+
+  /** A message as our records: a user message, or an answer and the tool results it holds. */
+  private mapped(m: Json, uuid: string, parent: string | null, copy: boolean): Json[] {
+    if (m.type === 'user') {
+      const record = mapUser(m, uuid, parent)
+      if (record === null) return []
+      if (copy && record.isMeta !== true) record.isMeta = true
+      return [record]
+    }
+    const calls = Array.isArray(m.toolCalls) ? m.toolCalls.filter(isObject) : []
+    // A $set holds the model's Content: its calls are functionCall parts.
+    const parts = Array.isArray(m.content) ? m.content.filter(isObject) : []
+    for (const part of parts) {
+      const call = isObject(part.functionCall) ? part.functionCall : null
+      if (call !== null && !calls.some((c) => c.id === call.id)) calls.push(call)
+    }
+    const text = textOf(m.content)
+    const content: Json[] = [
+      ...(text === '' ? [] : [{ type: 'text', text }]),
+      ...calls.map((call) => ({
+        type: 'tool_use',
+        id: stringOrNull(call.id) ?? '',
+        name: stringOrNull(call.name) ?? 'tool',
+        input: isObject(call.args) ? call.args : {}
+      }))
+    ]
+    const answer: Json = {
+      type: 'assistant',
+      uuid,
+      parentUuid: parent,
+      timestamp: stringOrNull(m.timestamp) ?? '',
+      message: {
+        role: 'assistant',
+        content,
+        model: stringOrNull(m.model) ?? undefined,
+        stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn'
+      }
+    }
+    const results = calls.flatMap((call) =>
+      Array.isArray(call.result) && call.result.length > 0
+        ? [
+            {
+              type: 'tool_result',
+              tool_use_id: stringOrNull(call.id) ?? '',
+              content: resultText(call.result),
+              is_error: call.status === 'error'
+            }
+          ]
+        : []
+    )
+    if (results.length === 0) return [answer]
+    return [
+      answer,
+      {
+        type: 'user',
+        uuid: `${uuid}:results`,
+        parentUuid: uuid,
+        timestamp: stringOrNull(m.timestamp) ?? '',
+        message: { role: 'user', content: results }
+      }
+    ]
+  }
+}
+
+/** A user message: a prompt (its text parts), or null (only functionResponse parts: raw). */
+function mapUser(m: Json, uuid: string, parent: string | null): Json | null {
+  const text = textOf(m.content)
+  if (text.trim() === '') return null
+  return {
+    type: 'user',
+    uuid,
+    parentUuid: parent,
+    timestamp: stringOrNull(m.timestamp) ?? '',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    ...(SESSION_CONTEXT.test(text) ? { isMeta: true } : {})
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content
+    .filter((p): p is Json => isObject(p) && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n\n')
+}
+
+function resultText(result: unknown[]): string {
+  return result
+    .map((part) => {
+      const response =
+        isObject(part) && isObject(part.functionResponse) ? part.functionResponse.response : null
+      if (isObject(response) && typeof response.output === 'string') return response.output
+      if (isObject(response) && typeof response.error === 'string') return response.error
+      return JSON.stringify(response ?? part)
+    })
+    .join('\n')
+}
+
+function readText(file: string): string | null {
+  try {
+    return readRegularText(file)
+  } catch {
+    return null
+  }
+}
+
+/** When a checkpoint was made, from its name (`2026-12-01T23-59-17_247Z-…`), as an ISO time. */
+function timeOfCheckpoint(name: string): string | null {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})_(\d{3})Z/.exec(name)
+  return m === null ? null : `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`
+}
+
+/**
+ * The checkpoints of a project (`tmp/<project>/checkpoints/`), those of this session's tool calls
+ * matched to the prompt of their turn, over the project's shadow repository.
+ */
+class GeminiCheckpoints implements ForeignBackups {
+  readonly store: BackupStore
+  private readonly objects: GitObjects
+  /** The paths each tool call of the session names, and the turn it was in. */
+  private readonly calls: { name: unknown; args: unknown; turn: string | null; at: string }[] = []
+  private readonly edited = new Set<string>()
+
+  private constructor(
+    gitDir: string,
+    private readonly checkpoints: Checkpoint[],
+    private readonly cwd: string,
+    private readonly turnOf: ReadonlyMap<string, string>
+  ) {
+    this.store = { kind: 'git', gitDir }
+    this.objects = new GitObjects(gitDir)
+  }
+
+  /** The project's checkpoints, or null when it has no shadow repository. */
+  static beside(
+    project: string,
+    cwd: string,
+    turnOf: ReadonlyMap<string, string>
+  ): GeminiCheckpoints | null {
+    const id = project.split(sep).at(-1) ?? ''
+    const gitDir = join(dirname(dirname(project)), 'history', id, '.git')
+    let names: string[]
+    try {
+      names = readdirSync(join(project, 'checkpoints')).filter((n) => n.endsWith('.json'))
+    } catch {
+      names = []
+    }
+    const checkpoints: Checkpoint[] = []
+    for (const name of names.sort().slice(0, MAX_CHECKPOINTS)) {
+      const text = readText(join(project, 'checkpoints', name))
+      if (text === null || text.length > MAX_CHECKPOINT_BYTES) continue
+      let value: unknown
+      try {
+        value = JSON.parse(text)
+      } catch {
+        continue
+      }
+      if (!isObject(value) || typeof value.commitHash !== 'string' || !isObject(value.toolCall))
+        continue
+      checkpoints.push({
+        commit: value.commitHash,
+        toolCall: { name: value.toolCall.name, args: value.toolCall.args },
+        name
+      })
+    }
+    let hasRepo = false
+    try {
+      hasRepo = readdirSync(gitDir).includes('objects')
+    } catch {
+      hasRepo = false
+    }
+    return hasRepo ? new GeminiCheckpoints(gitDir, checkpoints, cwd, turnOf) : null
+  }
+
+  /** The tool calls of an answer (what a checkpoint is matched to), and the files they edit. */
+  noteCalls(record: Json, turn: string | null): void {
+    const content = isObject(record.message) ? record.message.content : null
+    if (!Array.isArray(content)) return
+    for (const block of content) {
+      if (!isObject(block) || block.type !== 'tool_use') continue
+      const input = isObject(block.input) ? block.input : {}
+      this.calls.push({
+        name: block.name,
+        args: input,
+        turn,
+        at: stringOrNull(record.timestamp) ?? ''
+      })
+      for (const arg of PATH_ARGS) {
+        const path = stringOrNull(input[arg])
+        if (path !== null && path !== '') this.edited.add(this.relative(path))
+      }
+    }
+  }
+
+  restoreTo(promptUuid: string): RestorePoint {
+    const first = this.checkpoints.find((c) => this.turnOfCheckpoint(c) === promptUuid)
+    if (first === undefined) {
+      return {
+        refused:
+          'Gemini CLI has no checkpoint left for this turn: it makes one before each edit it asked you to approve, and deletes them when it starts again.'
+      }
+    }
+    const files = new Map<string, string | null>()
+    for (const path of this.tracked()) files.set(path, this.objects.blobAt(first.commit, path))
+    return { files }
+  }
+
+  versions(path: string): string[] {
+    const refs = new Set<string>()
+    for (const c of this.checkpoints) {
+      try {
+        const blob = this.objects.blobAt(c.commit, path)
+        if (blob !== null) refs.add(blob)
+      } catch {
+        // A checkpoint whose commit is gone holds nothing to compare with.
+      }
+    }
+    return [...refs]
+  }
+
+  /**
+   * The prompt a checkpoint's tool call was made in: the call with its name and arguments, the
+   * last one proposed before the checkpoint was made (the same edit asked for again in a later
+   * turn is that turn's).
+   */
+  private turnOfCheckpoint(c: Checkpoint): string | null {
+    const made = timeOfCheckpoint(c.name)
+    let found: (typeof this.calls)[number] | undefined
+    for (const k of this.calls) {
+      if (k.name !== c.toolCall.name || !isDeepStrictEqual(k.args, c.toolCall.args)) continue
+      if (made !== null && k.at !== '' && k.at > made) continue
+      if (found === undefined || k.at >= found.at) found = k
+    }
+    return found?.turn ?? null
+  }
+
+  /**
+   * The files a restore may touch: those the session's edits named, and those its checkpoints
+   * of this session differ in (changed between two of them), never another.
+   */
+  private tracked(): string[] {
+    const paths = new Set(this.edited)
+    const mine = this.checkpoints.filter((c) => this.turnOfCheckpoint(c) !== null)
+    let before: Map<string, string> | null = null
+    for (const c of mine) {
+      let now: Map<string, string>
+      try {
+        now = this.objects.files(c.commit)
+      } catch {
+        continue
+      }
+      if (before !== null) {
+        for (const path of new Set([...before.keys(), ...now.keys()]))
+          if (before.get(path) !== now.get(path)) paths.add(path)
+      }
+      before = now
+    }
+    return [...paths].filter((p) => !isAbsolute(p))
+  }
+
+  private relative(path: string): string {
+    if (!isAbsolute(path) || this.cwd === '') return path
+    const rel = relative(this.cwd, path)
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/')
+  }
+}

@@ -1,0 +1,666 @@
+// A read-only view of an OpenCode session in our tree model. Read from 1.18.33's database
+// (test/fixtures/opencode: made by the real CLI, README.md there). OpenCode keeps no file per
+// session: its sessions, messages and parts are rows of `<data>/opencode/opencode.db` (SQLite,
+// read by sqlite-file.ts without SQLite: nothing locked, no -shm written), and were JSON files in
+// older versions (`storage/session/<project>/<ses>.json`, `storage/message/<ses>/<msg>.json`,
+// `storage/part/<msg>/<prt>.json`, the same objects as its export). So a session is named by a
+// locator, `<opencode.db>#<session id>` (the JSON layout's session file names itself), and read
+// here into the values the mapper takes, one per message with its parts:
+// - a user message's text parts (not `synthetic` or `ignored`) are a prompt;
+// - an assistant message (a step of the turn; OpenCode writes one per model call, each naming
+//   the user message it answers as parentID) gives its text parts as answers and each tool part
+//   as a tool_use and its result; step-start, step-finish, reasoning and the rest are kept raw.
+//   Messages chain in their order, steps after one another;
+// - a `patch` part names the files a step changed and the snapshot (a tree of OpenCode's
+//   snapshot repository, `<data>/snapshot/<project>/<hash>/`, whose objects may be the
+//   workspace's own through alternates) taken before it; the step's step-finish names the one
+//   after: each file is a file_change of the turn, before and after known;
+// - a session whose `revert` names a message (after /undo) resumes before it: our leaf goes there.
+// A fork copies the messages it keeps (new ids, "(fork #1)" in its title): it reads as a session
+// of its own. A rescue restore to before a prompt gives each file the later steps' patches name
+// what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
+// revert does; a file no patch names is never touched.
+import { readdirSync, realpathSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { readRegularText } from '../../os/read-regular-file'
+import { SESSION_FORMAT_VERSION } from '../format-version'
+import { isObject, stringOrNull, type Json } from '../json'
+import { ProblemLog } from '../problems'
+import { conversationNodeOf, typedPrompt } from '../tree'
+import { GitObjects } from './git-objects'
+import { foreignRecord } from './raw'
+import { type SqliteRow, readTables, stampsOf } from './sqlite-file'
+import type {
+  BackupStore,
+  Emit,
+  ForeignBackups,
+  ForeignMapper,
+  ForeignReader,
+  ParsedLines,
+  RestorePoint,
+  SubagentRun
+} from './types'
+
+/** The value a session starts with, and one per message (with its parts). */
+const SESSION = 'opencode-session'
+const MESSAGE = 'opencode-message'
+
+const LOCATOR = /^(.+\.db)#(ses_[A-Za-z0-9]{1,64})$/
+const JSON_SESSION = /[/\\]storage[/\\]session[/\\][^/\\]+[/\\](ses_[A-Za-z0-9]{1,64})\.json$/
+
+/** The most messages and parts of one session read from JSON files. */
+const MAX_FILES = 200_000
+
+export const openCode: ForeignReader = {
+  format: 'opencode',
+  detect: (values) => isObject(values[0]) && values[0].type === SESSION,
+  mapper: (_sidecars, file) => new OpenCodeMapper(file),
+  keeps:
+    'OpenCode keeps a snapshot of the files before each step that changed them: files go back to how the first step after a prompt found them.',
+  stored: {
+    holds: (file) => LOCATOR.test(file) || JSON_SESSION.test(file),
+    read: (file) => readSession(file),
+    stamp: (file) => stampOf(file)
+  }
+}
+
+/** The locator of a session of the database at `db`. */
+export function openCodeLocator(db: string, sessionId: string): string {
+  return `${db}#${sessionId}`
+}
+
+/** The database (or JSON session file) a locator names, and the session id. */
+export function openCodeSessionOf(
+  file: string
+): { store: string; sessionId: string; json: boolean } | null {
+  const db = LOCATOR.exec(file)
+  if (db !== null) return { store: db[1] ?? '', sessionId: db[2] ?? '', json: false }
+  const json = JSON_SESSION.exec(file)
+  return json === null ? null : { store: file, sessionId: json[1] ?? '', json: true }
+}
+
+function stampOf(file: string): string {
+  const at = openCodeSessionOf(file)
+  if (at === null) return '-'
+  if (!at.json) return stampsOf(at.store)
+  // The JSON layout: the session's file and its messages' folder.
+  const root = dirname(dirname(dirname(file)))
+  return [file, join(root, 'message', at.sessionId)]
+    .map((path) => {
+      try {
+        return `${readdirSync(path).length}`
+      } catch {
+        return readText(path)?.length ?? '-'
+      }
+    })
+    .join('|')
+}
+
+/** The values of one session: its row, then each message with its parts, in their order. */
+function readSession(file: string): ParsedLines {
+  const at = openCodeSessionOf(file)
+  if (at === null) throw new Error(`${file} names no OpenCode session`)
+  const { session, messages } = at.json
+    ? readJsonSession(file)
+    : readDbSession(at.store, at.sessionId)
+  if (session === null) throw new Error(`OpenCode's ${at.store} holds no session ${at.sessionId}`)
+  const values: unknown[] = [
+    { type: SESSION, ...session },
+    ...messages.map((m) => ({ type: MESSAGE, ...m }))
+  ]
+  return { values, lines: values.map((_, i) => i + 1) }
+}
+
+interface StoredMessage {
+  id: string
+  info: Json
+  parts: Json[]
+}
+
+function readDbSession(
+  db: string,
+  sessionId: string
+): { session: Json | null; messages: StoredMessage[] } {
+  return sessionIn(readTables(db, ['session', 'message', 'part']), sessionId)
+}
+
+function sessionIn(
+  tables: Map<string, SqliteRow[]>,
+  sessionId: string
+): { session: Json | null; messages: StoredMessage[] } {
+  const row = (tables.get('session') ?? []).find((s) => s.id === sessionId)
+  if (row === undefined) return { session: null, messages: [] }
+  const parts = new Map<string, Json[]>()
+  for (const part of (tables.get('part') ?? [])
+    .filter((p) => p.session_id === sessionId)
+    .sort(byId)) {
+    const list = parts.get(String(part.message_id)) ?? []
+    list.push({ id: part.id, ...parsedData(part.data) })
+    parts.set(String(part.message_id), list)
+  }
+  const messages = (tables.get('message') ?? [])
+    .filter((m) => m.session_id === sessionId)
+    .sort(byId)
+    .map((m) => ({
+      id: String(m.id),
+      info: { ...parsedData(m.data), id: m.id, time_created: m.time_created },
+      parts: parts.get(String(m.id)) ?? []
+    }))
+  return { session: sessionOf(row), messages }
+}
+
+/** OpenCode's ids sort in the order they were made (a time, then a counter). */
+function byId(a: SqliteRow, b: SqliteRow): number {
+  return String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0
+}
+
+function sessionOf(row: SqliteRow): Json {
+  return {
+    id: row.id,
+    title: row.title,
+    directory: row.directory,
+    project_id: row.project_id,
+    parent_id: row.parent_id,
+    version: row.version,
+    time_created: row.time_created,
+    time_updated: row.time_updated,
+    revert: parsedData(row.revert)
+  }
+}
+
+function readJsonSession(file: string): { session: Json | null; messages: StoredMessage[] } {
+  const info = parsedData(readText(file))
+  if (Object.keys(info).length === 0) return { session: null, messages: [] }
+  const storage = dirname(dirname(dirname(file)))
+  const sessionId = stringOrNull(info.id) ?? basename(file, '.json')
+  const time = isObject(info.time) ? info.time : {}
+  const session: Json = {
+    id: sessionId,
+    title: info.title,
+    directory: info.directory,
+    project_id: info.projectID,
+    parent_id: info.parentID ?? null,
+    version: info.version,
+    time_created: time.created,
+    time_updated: time.updated,
+    revert: isObject(info.revert) ? info.revert : {}
+  }
+  const messages = jsonFiles(join(storage, 'message', sessionId)).map((info) => {
+    const id = stringOrNull(info.id) ?? ''
+    return { id, info, parts: jsonFiles(join(storage, 'part', id)) }
+  })
+  return { session, messages: messages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) }
+}
+
+function jsonFiles(dir: string): Json[] {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .slice(0, MAX_FILES)
+  } catch {
+    return []
+  }
+  return names
+    .map((name) => parsedData(readText(join(dir, name))))
+    .filter((v) => Object.keys(v).length > 0)
+}
+
+function parsedData(data: unknown): Json {
+  if (typeof data !== 'string') return {}
+  try {
+    const value: unknown = JSON.parse(data)
+    return isObject(value) ? value : {}
+  } catch {
+    return {}
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    return readRegularText(file)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The prompt a user message is, as the tree counts it, or null: the session list counts an
+ * OpenCode session's prompts by it (sources/discovery.ts).
+ */
+export function typedInOpenCode(message: Json): string | null {
+  const record = mapUser(message, 'opencode-message', null)
+  const node = record === null ? null : conversationNodeOf(record)
+  return node === null ? null : typedPrompt(node)
+}
+
+function mapUser(m: Json, uuid: string, parent: string | null): Json | null {
+  const info = isObject(m.info) ? m.info : {}
+  if (info.role !== 'user') return null
+  const parts = Array.isArray(m.parts) ? m.parts.filter(isObject) : []
+  const text = parts
+    .filter((p) => p.type === 'text' && p.synthetic !== true && p.ignored !== true)
+    .map((p) => String(p.text ?? ''))
+    .join('\n\n')
+  if (text.trim() === '') return null
+  return {
+    type: 'user',
+    uuid,
+    parentUuid: parent,
+    timestamp: isoOf(isObject(info.time) ? info.time.created : info.time_created),
+    message: { role: 'user', content: [{ type: 'text', text }] }
+  }
+}
+
+function isoOf(ms: unknown): string {
+  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ''
+}
+
+class OpenCodeMapper implements ForeignMapper {
+  readonly problems = new ProblemLog()
+  private snapshots: OpenCodeSnapshots | null = null
+  private cwd = ''
+  private previous: string | null = null
+  private turn: string | null = null
+  private revertTo: string | null = null
+  private leafBefore = new Map<string, string | null>()
+  private changes = 0
+
+  constructor(private readonly file: string | null) {}
+
+  add(value: unknown, line: number, emit: Emit): void {
+    if (!isObject(value)) return emit(foreignRecord(this.previous, value), line)
+    if (value.type === SESSION) return this.session(value, line, emit)
+    if (value.type !== MESSAGE) return emit(foreignRecord(this.previous, value), line)
+    const id = stringOrNull(value.id) ?? `opencode-line-${line}`
+    this.leafBefore.set(id, this.previous)
+    const info = isObject(value.info) ? value.info : {}
+    if (info.role === 'user') {
+      const record = mapUser(value, id, this.previous)
+      if (record !== null) {
+        emit(record, line)
+        this.previous = id
+        this.turn = id
+        this.snapshots?.turn(id)
+      }
+    } else this.assistant(value, id, info, line, emit)
+    emit(foreignRecord(this.previous, value), line)
+    if (this.revertTo === id) {
+      // The session was reverted to before this message (/undo): OpenCode resumes there.
+      emit(
+        {
+          type: 'navigate',
+          uuid: `opencode-revert:${id}`,
+          parentUuid: null,
+          timestamp: '',
+          leafUuid: this.leafBefore.get(id) ?? null,
+          reason: 'switch-branch'
+        },
+        line
+      )
+    }
+  }
+
+  subagents(): SubagentRun[] {
+    return []
+  }
+
+  get backups(): ForeignBackups | null {
+    return this.snapshots
+  }
+
+  private session(v: Json, line: number, emit: Emit): void {
+    const sessionId = stringOrNull(v.id) ?? ''
+    this.cwd = stringOrNull(v.directory) ?? ''
+    const revert = isObject(v.revert) ? v.revert : {}
+    this.revertTo = stringOrNull(revert.messageID)
+    emit(
+      {
+        type: 'session',
+        uuid: `opencode:${sessionId || 'unknown'}`,
+        parentUuid: null,
+        timestamp: isoOf(v.time_created),
+        version: SESSION_FORMAT_VERSION,
+        sessionId,
+        cwd: this.cwd,
+        importedFrom: { format: 'opencode', version: stringOrNull(v.version) },
+        ...(typeof v.title === 'string' ? { title: v.title } : {})
+      },
+      line
+    )
+    emit(foreignRecord(null, v), line)
+    const at = this.file === null ? null : openCodeSessionOf(this.file)
+    if (at !== null) {
+      const data = at.json ? dirname(dirname(dirname(dirname(at.store)))) : dirname(at.store)
+      this.snapshots = OpenCodeSnapshots.of(join(data, 'snapshot', String(v.project_id ?? '')))
+    }
+  }
+
+  /** One step of a turn: its text and tool parts as records, its patches as file changes. */
+  private assistant(m: Json, id: string, info: Json, line: number, emit: Emit): void {
+    const parts = Array.isArray(m.parts) ? m.parts.filter(isObject) : []
+    const timestamp = isoOf(isObject(info.time) ? info.time.created : info.time_created)
+    const model = stringOrNull(info.modelID) ?? undefined
+    const after = stringOrNull(parts.find((p) => p.type === 'step-finish')?.snapshot)
+    parts.forEach((part, i) => {
+      const uuid = stringOrNull(part.id) ?? `${id}:${i}`
+      const draw = (record: Json) => {
+        emit(record, line)
+        this.previous = String(record.uuid)
+      }
+      if (part.type === 'text' && part.synthetic !== true && String(part.text ?? '') !== '') {
+        draw({
+          type: 'assistant',
+          uuid,
+          parentUuid: this.previous,
+          timestamp,
+          message: {
+            role: 'assistant',
+            content: [{ type: 'text', text: String(part.text) }],
+            model,
+            stop_reason: 'end_turn'
+          }
+        })
+      } else if (part.type === 'tool') {
+        const state = isObject(part.state) ? part.state : {}
+        const callId = stringOrNull(part.callID) ?? uuid
+        draw({
+          type: 'assistant',
+          uuid,
+          parentUuid: this.previous,
+          timestamp,
+          message: {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: callId,
+                name: stringOrNull(part.tool) ?? 'tool',
+                input: isObject(state.input) ? state.input : {}
+              }
+            ],
+            model,
+            stop_reason: 'tool_use'
+          }
+        })
+        if (state.status === 'completed' || state.status === 'error') {
+          draw({
+            type: 'user',
+            uuid: `${uuid}:result`,
+            parentUuid: uuid,
+            timestamp,
+            message: {
+              role: 'user',
+              content: [
+                {
+                  type: 'tool_result',
+                  tool_use_id: callId,
+                  content: String(
+                    state.status === 'error' ? (state.error ?? '') : (state.output ?? '')
+                  ),
+                  is_error: state.status === 'error'
+                }
+              ]
+            }
+          })
+        }
+      } else if (part.type === 'patch') {
+        this.patch(part, after, timestamp, line, emit)
+      }
+    })
+  }
+
+  private patch(
+    part: Json,
+    after: string | null,
+    timestamp: string,
+    line: number,
+    emit: Emit
+  ): void {
+    const before = stringOrNull(part.hash)
+    const files = Array.isArray(part.files)
+      ? part.files.filter((f): f is string => typeof f === 'string')
+      : []
+    if (before === null || this.turn === null) return
+    const paths = files.map((f) => relativeTo(this.cwd, f))
+    this.snapshots?.patch(this.turn, before, paths, after)
+    for (const path of paths) {
+      const blob = this.snapshots?.blob(before, path)
+      const then = this.snapshots?.blob(after, path)
+      if (blob === undefined || then === undefined) continue
+      emit(
+        {
+          type: 'file_change',
+          uuid: `opencode-file:${++this.changes}`,
+          parentUuid: null,
+          timestamp,
+          checkpointUuid: this.turn,
+          path,
+          before: blob,
+          after: then,
+          source: 'opencode'
+        },
+        line
+      )
+    }
+  }
+}
+
+function relativeTo(cwd: string, path: string): string {
+  if (!isAbsolute(path) || cwd === '') return path
+  const rel = relative(cwd, path)
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/')
+}
+
+/**
+ * A session's snapshots: the patches of its steps in order, each with the turn it was in and the
+ * tree before it, over OpenCode's snapshot repository of the project.
+ */
+class OpenCodeSnapshots implements ForeignBackups {
+  private objects: GitObjects | null = null
+  private gitDir: string | null = null
+  private readonly patches: { turn: string; tree: string; paths: string[] }[] = []
+  private readonly turns: string[] = []
+  /** Every snapshot tree the session names, before and after its steps: what OpenCode holds. */
+  private readonly trees = new Set<string>()
+
+  private constructor(private readonly projectDir: string) {}
+
+  /** The snapshots of a project, or null when OpenCode keeps none for it. */
+  static of(projectDir: string): OpenCodeSnapshots | null {
+    try {
+      return readdirSync(projectDir).length > 0 ? new OpenCodeSnapshots(projectDir) : null
+    } catch {
+      return null
+    }
+  }
+
+  get store(): BackupStore {
+    const first = this.patches[0]
+    if (this.gitDir === null && first !== undefined) this.repositoryOf(first.tree)
+    return { kind: 'git', gitDir: this.gitDir ?? this.projectDir }
+  }
+
+  turn(uuid: string): void {
+    this.turns.push(uuid)
+  }
+
+  patch(turn: string, tree: string, paths: string[], after: string | null): void {
+    this.patches.push({ turn, tree, paths })
+    this.trees.add(tree)
+    if (after !== null) this.trees.add(after)
+  }
+
+  /**
+   * The blob at `path` in a snapshot tree (null: the tree holds no such file); undefined when the
+   * snapshot cannot be read. The repository is the project's folder that holds the tree.
+   */
+  blob(tree: string | null, path: string): string | null | undefined {
+    if (tree === null) return undefined
+    const objects = this.repositoryOf(tree)
+    if (objects === null) return undefined
+    try {
+      return objects.blobAt(tree, path)
+    } catch {
+      return undefined
+    }
+  }
+
+  restoreTo(promptUuid: string): RestorePoint {
+    const from = this.turns.indexOf(promptUuid)
+    if (from === -1)
+      return {
+        refused: 'OpenCode recorded no snapshot for this prompt: there is nothing to restore to.'
+      }
+    const later = new Set(this.turns.slice(from))
+    const files = new Map<string, string | null>()
+    for (const patch of this.patches) {
+      if (!later.has(patch.turn)) continue
+      for (const path of patch.paths) {
+        if (files.has(path) || isAbsolute(path)) continue
+        const blob = this.blob(patch.tree, path)
+        if (blob === undefined) {
+          return {
+            refused: `OpenCode's snapshot ${patch.tree} (before a step of this turn or a later one) cannot be read: nothing can be restored.`
+          }
+        }
+        files.set(path, blob)
+      }
+    }
+    return { files }
+  }
+
+  versions(path: string): string[] {
+    const refs = new Set<string>()
+    for (const tree of this.trees) {
+      const blob = this.blob(tree, path)
+      if (typeof blob === 'string') refs.add(blob)
+    }
+    return [...refs]
+  }
+
+  /** The project's snapshot repository: the one of its folders whose objects hold `tree`. */
+  private repositoryOf(tree: string): GitObjects | null {
+    if (this.objects !== null) return this.objects
+    let names: string[]
+    try {
+      names = readdirSync(this.projectDir).sort()
+    } catch {
+      return null
+    }
+    for (const name of names) {
+      const gitDir = join(this.projectDir, name)
+      const objects = new GitObjects(gitDir)
+      try {
+        objects.treeOf(tree)
+      } catch {
+        continue
+      }
+      this.objects = objects
+      this.gitDir = realPathOr(gitDir)
+      return objects
+    }
+    return null
+  }
+}
+
+function realPathOr(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
+}
+
+/** What says the sessions of the database at `db` (and the JSON files beside it) may have changed. */
+export function openCodeStamp(db: string): string {
+  const storage = join(dirname(db), 'storage', 'session')
+  let json = '-'
+  try {
+    json = readdirSync(storage)
+      .map((project) => {
+        try {
+          return `${project}:${readdirSync(join(storage, project)).length}`
+        } catch {
+          return project
+        }
+      })
+      .join(',')
+  } catch {
+    json = '-'
+  }
+  return `${stampsOf(db)}|${json}`
+}
+
+/** What the session list shows of an OpenCode session (sources/discovery.ts). */
+export interface OpenCodeListed {
+  file: string
+  sessionId: string
+  cwd: string | null
+  title: string | null
+  createdAt: string | null
+  lastActivity: string | null
+  /** Its prompts, by the rule the tree counts them with (typedInOpenCode), and the first. */
+  prompts: number
+  firstPrompt: string | null
+}
+
+/** Every session of the database at `db` (one read of it), and of the JSON files beside it. */
+export function openCodeSessions(db: string): OpenCodeListed[] {
+  const listed: OpenCodeListed[] = []
+  let tables: Map<string, SqliteRow[]> | null = null
+  try {
+    tables = readTables(db, ['session', 'message', 'part'])
+  } catch {
+    // No database (an older OpenCode), or none readable now: its JSON files may be there.
+  }
+  for (const row of tables?.get('session') ?? []) {
+    if (typeof row.id !== 'string' || !/^ses_[A-Za-z0-9]{1,64}$/.test(row.id)) continue
+    const { session, messages } = sessionIn(tables as Map<string, SqliteRow[]>, row.id)
+    if (session !== null) listed.push(listedOf(openCodeLocator(db, row.id), session, messages))
+  }
+  const storage = join(dirname(db), 'storage', 'session')
+  let projects: string[] = []
+  try {
+    projects = readdirSync(storage)
+  } catch {
+    projects = []
+  }
+  for (const project of projects) {
+    let names: string[]
+    try {
+      names = readdirSync(join(storage, project)).filter((n) =>
+        /^ses_[A-Za-z0-9]{1,64}\.json$/.test(n)
+      )
+    } catch {
+      continue
+    }
+    for (const name of names.slice(0, MAX_FILES)) {
+      const file = join(storage, project, name)
+      const { session, messages } = readJsonSession(file)
+      if (session !== null) listed.push(listedOf(file, session, messages))
+    }
+  }
+  return listed
+}
+
+function listedOf(file: string, session: Json, messages: StoredMessage[]): OpenCodeListed {
+  const prompts = messages.flatMap((m) => {
+    const typed = typedInOpenCode(m as unknown as Json)
+    return typed === null ? [] : [typed]
+  })
+  const times = [session.time_updated, ...messages.map((m) => m.info.time_created)].filter(
+    (t): t is number => typeof t === 'number'
+  )
+  return {
+    file,
+    sessionId: String(session.id),
+    cwd: stringOrNull(session.directory),
+    title: stringOrNull(session.title),
+    createdAt: isoOf(session.time_created) || null,
+    lastActivity: times.length === 0 ? null : new Date(Math.max(...times)).toISOString(),
+    prompts: prompts.length,
+    firstPrompt: prompts[0] ?? null
+  }
+}

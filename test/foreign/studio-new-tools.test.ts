@@ -1,0 +1,87 @@
+// A Gemini CLI and a Codex CLI session in the explorer, through the contract's handlers as both
+// transports call them (the real tools' sessions, test/fixtures): the session's tool is named as
+// it is called, what its backups hold is said in its reader's words where a restore or a compare
+// leans on them (not Claude Code's sentence for another tool's), and a tool that keeps none says
+// so when a restore is asked.
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Reply } from '../../src/shared/contract'
+import type { AppInfo, CompareView, RescuePreview, SessionGraph } from '../../src/shared/views'
+import { dispatch } from '../../src/core/studio/dispatch'
+import { createHandlers } from '../../src/core/studio/handlers'
+import type { Studio } from '../../src/core/studio/studio'
+import { launchScriptedStudio } from '../support/scripted-studio'
+import { type ToolHome, codexHome, geminiHome } from './tool-homes'
+
+const opened: Studio[] = []
+const saved: Record<string, string | undefined> = {}
+afterEach(async () => {
+  for (const studio of opened.splice(0)) await studio.close()
+  for (const [key, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[key]
+    else process.env[key] = value
+  }
+})
+
+async function studioOver(tool: ToolHome, env: Record<string, string>) {
+  for (const [key, value] of Object.entries(env)) {
+    saved[key] ??= process.env[key]
+    process.env[key] = value
+  }
+  const studio = await launchScriptedStudio({
+    home: tool.home,
+    cwd: tool.workspace,
+    emit: () => {}
+  })
+  opened.push(studio)
+  const handlers = createHandlers(studio)
+  const call = (channel: string, args: unknown = {}): Promise<Reply> =>
+    dispatch(handlers, channel, args, () => {})
+  const value = async <T>(channel: string, args: unknown = {}): Promise<T> => {
+    const reply = await call(channel, args)
+    if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`)
+    return reply.value as T
+  }
+  return { call, value }
+}
+
+describe('other tools’ sessions in the explorer', () => {
+  it('Gemini CLI: named, its checkpoints said to be what they are in the restore and in compare', async () => {
+    const g = geminiHome('gemini-home-before-restore', 'workspace-before-restore')
+    const s = await studioOver(g, { REWIND_STUDIO_GEMINI_HOME: g.toolHome })
+    const info = await s.value<AppInfo>('session:openFile', { file: g.chats[0] })
+    expect(info.foreign).toMatchObject({ format: 'gemini-cli', backups: true })
+    expect(info.foreign?.keeps).toContain('Gemini CLI keeps a checkpoint')
+    expect(info.readOnlyReason).toContain('This Gemini CLI session is shown read-only')
+    const turns = (await s.value<SessionGraph>('session:graph')).nodes.filter(
+      (n) => n.kind === 'turn'
+    )
+    expect(turns.map((n) => n.title)).toEqual([
+      'write the plan',
+      'edit the plan',
+      'write the notes',
+      'run a shell'
+    ])
+    const view = await s.value<CompareView>('compare', { a: turns[0]?.id, b: turns[2]?.id })
+    expect(view.caveat).toContain('Gemini CLI keeps a checkpoint')
+    expect(view.caveat).not.toContain('Claude Code')
+    const preview = await s.value<RescuePreview>('rescue:preview', { nodeId: turns[0]?.id })
+    expect(preview.delete.map((f) => f.path)).toEqual(['notes.txt', 'plan.txt'])
+    expect(preview.delete.find((f) => f.path === 'notes.txt')?.outsideChange).toBe(true)
+  })
+
+  it('Codex CLI: keeps no backups, and a restore asked anyway says so', async () => {
+    const c = codexHome()
+    const day = join(c.toolHome, 'sessions', '2026', '12', '01')
+    const file = join(day, readdirSync(day).find((f) => f.includes('f7bd')) ?? '')
+    const s = await studioOver(c, { REWIND_STUDIO_CODEX_HOME: c.toolHome })
+    const info = await s.value<AppInfo>('session:openFile', { file })
+    expect(info.foreign).toMatchObject({ format: 'codex', backups: false })
+    expect(info.readOnlyReason).toContain('This Codex CLI session is shown read-only')
+    const [first] = (await s.value<SessionGraph>('session:graph')).nodes
+    const reply = await s.call('rescue:preview', { nodeId: first?.id })
+    expect(reply.ok).toBe(false)
+    if (!reply.ok) expect(reply.error.message).toContain('Codex CLI keeps no backups')
+  })
+})
