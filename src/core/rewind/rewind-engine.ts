@@ -17,6 +17,7 @@ import { CodedError } from '../../shared/coded-error'
 import type { ErrorCode } from '../../shared/contract'
 import type { SessionStore } from '../session/store'
 import { isPrompt, promptText } from '../session/tree'
+import type { MergeIntent } from '../session/records'
 import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
@@ -66,7 +67,9 @@ import { yieldToEventLoop } from '../files/workspace-scan'
 export type RewindLog = Pick<
   SessionStore,
   'sessionId' | 'cwd' | 'leafUuid' | 'readOnlyReason' | 'tree' | 'appendRewind' | 'appendNavigate'
->
+> &
+  // Our own sessions only: a rescue restore's companion log records no merge.
+  Partial<Pick<SessionStore, 'appendMerge'>>
 
 export interface RewindEngineOptions {
   home: string
@@ -103,7 +106,7 @@ export interface PlannedFile {
 }
 
 export interface RewindPlan {
-  kind: 'rewind' | 'switch-branch' | 'continue'
+  kind: 'rewind' | 'switch-branch' | 'continue' | 'merge'
   checkpointUuid: string | null
   mode: RewindMode | null
   leafBefore: string | null
@@ -115,8 +118,10 @@ export interface RewindPlan {
   unrestorable: { path: string; reason: string }[]
   messagesKept: number | null
   prefill: string | null
-  /** Where the targets' content comes from, when not our blob store (a rescue restore). */
+  /** Where the targets' content comes from, when not our blob store (a rescue restore, a merge). */
   source?: ContentSource
+  /** A merge's record, appended when its files are written (kind 'merge'). */
+  merge?: MergeIntent
   preview: RewindPreview
 }
 
@@ -310,6 +315,30 @@ export class RewindEngine {
     })
   }
 
+  /**
+   * A merge's files (core/merge computes them): code written as one action, recorded by the
+   * merge record `merge` (the new leaf) and its file_change records. Every target's path must
+   * already be checked, and `source` holds the merged content.
+   */
+  async planMerge(
+    targets: (ExternalTarget & { targetMode?: number | undefined })[],
+    source: ContentSource,
+    merge: MergeIntent
+  ): Promise<RewindPlan> {
+    return this.finishPlan({
+      kind: 'merge',
+      checkpointUuid: null,
+      mode: null,
+      leafBefore: this.store.leafUuid,
+      leafAfter: merge.uuid,
+      ...(await this.planTargets(targets, source, {}, false)),
+      messagesKept: null,
+      prefill: null,
+      source,
+      merge
+    })
+  }
+
   async rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
     return this.apply(await this.planRewind(checkpointUuid, mode))
   }
@@ -330,8 +359,9 @@ export class RewindEngine {
       // journal, no record, so no step for Undo to take back.
       throw new RewindError(nothingRestored(plan.unrestorable), 'not_found')
     }
+    const id = newJournalId()
     const journal: RestoreJournal = {
-      id: newJournalId(),
+      id,
       sessionId: this.store.sessionId,
       kind: plan.kind,
       checkpointUuid: plan.checkpointUuid,
@@ -341,6 +371,8 @@ export class RewindEngine {
       undoes: null,
       root: this.space.root,
       ops,
+      // A merge's record names its journal, for Undo (merge-apply.ts).
+      ...(plan.merge === undefined ? {} : { merge: { ...plan.merge, restoreId: id } }),
       state: 'pending',
       createdAt: new Date().toISOString()
     }
@@ -929,6 +961,13 @@ export class RewindEngine {
           restoreId: journal.undoes ?? journal.id
         })
         return
+      case 'merge':
+        // Its own turn: what it wrote is that turn's change (source merge), unlike a restore's.
+        if (journal.merge === undefined || store.appendMerge === undefined) {
+          throw new Error(`Merge journal ${journal.id} cannot be recorded here`)
+        }
+        store.appendMerge(journal.merge, journal.ops.map(mergeChange))
+        return
     }
   }
 
@@ -1139,7 +1178,7 @@ interface RestoreRecordRef {
 function restoreRef(record: unknown): RestoreRecordRef | null {
   const r = record as { type?: unknown; reason?: unknown; restoreId?: unknown } | null
   if (typeof r?.restoreId !== 'string') return null
-  if (r.type === 'rewind') return { restoreId: r.restoreId, undo: false }
+  if (r.type === 'rewind' || r.type === 'merge') return { restoreId: r.restoreId, undo: false }
   if (r.type === 'navigate') return { restoreId: r.restoreId, undo: r.reason === 'undo-rewind' }
   return null
 }
@@ -1151,6 +1190,18 @@ function hasRecord(records: readonly unknown[], journal: RestoreJournal): boolea
     const ref = restoreRef(record)
     return ref !== null && ref.restoreId === wanted && ref.undo === (journal.kind === 'undo')
   })
+}
+
+/** A merge's op as its file_change record says it (an existing file keeps its own bits). */
+function mergeChange(op: RestoreOp): Parameters<SessionStore['appendMerge']>[1][number] {
+  const afterMode = op.to === null ? undefined : (op.toMode ?? op.fromMode)
+  return {
+    path: op.path,
+    before: op.from,
+    after: op.to,
+    ...(op.fromMode === undefined ? {} : { beforeMode: op.fromMode }),
+    ...(afterMode === undefined ? {} : { afterMode })
+  }
 }
 
 /** A prompt's uuid by its 1-based index on the active path (the seed's `/rewind N`). */

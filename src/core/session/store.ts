@@ -54,6 +54,8 @@ import {
   FileChangeRecord,
   KnownRecord,
   LabelRecord,
+  MergeRecord,
+  type MergeIntent,
   NavigateRecord,
   RewindRecord,
   SESSION_FORMAT_VERSION,
@@ -600,6 +602,38 @@ export class SessionStore {
       })
     }
     return this.writeAll(records).filter((r): r is FileChangeRecord => r.type === 'file_change')
+  }
+
+  /**
+   * A merge (core/merge) as the leaf's child, with the file_change records of what it wrote
+   * (source `merge`, filed under the merge itself: its own turn), in one write and one
+   * fdatasync: all are appended, or none. It becomes the leaf. Called by the rewind engine once
+   * the merge's files are written (or by recovery, after a crash between the two).
+   */
+  appendMerge(
+    merge: MergeIntent,
+    changes: readonly Omit<NewFileChange, 'checkpointUuid' | 'source'>[]
+  ): MergeRecord {
+    if (this.treeModel.has(merge.uuid)) throw new Error(`Entry ${merge.uuid} already exists`)
+    const timestamp = now()
+    const record = MergeRecord.parse({
+      type: 'merge',
+      ...merge,
+      parentUuid: this.leafUuid,
+      timestamp,
+      ...(merge.summary !== undefined ? { summary: limitPersistedText(merge.summary) } : {})
+    })
+    const fileChanges = changes.map((change): FileChangeRecord => ({
+      type: 'file_change',
+      uuid: uuidv7(),
+      parentUuid: record.uuid,
+      timestamp,
+      checkpointUuid: record.uuid,
+      ...change,
+      source: 'merge'
+    }))
+    this.writeAll<{ uuid: string }>([record, ...fileChanges])
+    return record
   }
 
   /**

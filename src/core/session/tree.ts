@@ -2,7 +2,8 @@
 // the studio and the renderer's projections all read a session through this class, so they agree
 // on what a branch, the leaf, the active path and a checkpoint are.
 //
-// Conversation nodes are user, assistant, branch_summary, compaction and custom_message records.
+// Conversation nodes are user, assistant, branch_summary, compaction, custom_message and merge
+// records.
 // file_change and label records are metadata attached to a node (a file change to its turn's
 // prompt; one an earlier version wrote for a code-only restore, isRestoreChange, to no turn);
 // rewind and navigate records only move the leaf; the header (line 1) and record types this
@@ -17,6 +18,7 @@ import type {
   CustomMessageRecord,
   FileChangeRecord,
   LabelRecord,
+  MergeRecord,
   NavigateRecord,
   RewindRecord,
   SessionHeader,
@@ -30,7 +32,12 @@ import { UuidIndex } from './uuid-index'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 
 export type TreeRecord =
-  UserRecord | AssistantRecord | BranchSummaryRecord | CompactionRecord | CustomMessageRecord
+  | UserRecord
+  | AssistantRecord
+  | BranchSummaryRecord
+  | CompactionRecord
+  | CustomMessageRecord
+  | MergeRecord
 
 export interface Checkpoint {
   /** 1-based position along the path. */
@@ -382,7 +389,7 @@ export class SessionTree {
 
   /**
    * The prompt whose turn a node is in: the latest prompt on its path, the node itself for a
-   * prompt (null: none, or no such node). Each node's answer is kept until the next record, so
+   * prompt (null: none, or no such node). A merge is a turn of its own (startsTurn). Each node's answer is kept until the next record, so
    * asking it of every node costs one walk up each turn.
    */
   turnOf(uuid: string | null): string | null {
@@ -401,7 +408,7 @@ export class SessionTree {
         found = known
         break
       }
-      if (isPrompt(this.recordOf(n))) {
+      if (startsTurn(this.recordOf(n))) {
         found = n + 2
         this.turnColumn[n] = found
         break
@@ -650,6 +657,14 @@ export function isPrompt(r: TreeRecord): boolean {
   return typedPrompt(r) !== null
 }
 
+/**
+ * Whether a node opens a turn, the unit file changes are filed under: a prompt, or a merge (its
+ * files are no prompt's change: core/merge).
+ */
+export function startsTurn(r: TreeRecord): boolean {
+  return r.type === 'merge' || isPrompt(r)
+}
+
 /** The typed text of a message a person typed (isPrompt); null for any other record. */
 export function typedPrompt(r: TreeRecord): string | null {
   if (r.type !== 'user' || r.isMeta === true) return null
@@ -733,6 +748,15 @@ const FAULTS: Record<string, (r: Json) => string | null> = {
     isString(r.customType) && typeof r.hidden === 'boolean' && isContent(r.content)
       ? null
       : 'a custom_message needs customType, hidden and content',
+  merge: (r) =>
+    isString(r.fromUuid) &&
+    isNullableString(r.baseUuid) &&
+    isString(r.restoreId) &&
+    Array.isArray(r.files) &&
+    r.files.every((f) => isObject(f) && isString(f.path)) &&
+    (r.summary === undefined || isString(r.summary))
+      ? null
+      : 'a merge needs fromUuid, baseUuid, restoreId and files ({path})',
   rewind: (r) =>
     isNullableString(r.leafUuid) &&
     isString(r.checkpointUuid) &&
@@ -806,6 +830,7 @@ function classify(value: unknown, index: number): Role | { invalid: string } {
     case 'branch_summary':
     case 'compaction':
     case 'custom_message':
+    case 'merge':
       return 'node'
     case 'rewind':
     case 'navigate':

@@ -38,6 +38,11 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
         : `Switch to branch ${target(tree, index, action)}`
     case 'continue':
       return `Continue from ${target(tree, index, action)}`
+    case 'merge': {
+      // The merge node's own title says what it brought in and from where.
+      const title = ownerTitle(tree, index, action.leafAfter)
+      return title === '' ? 'Bring in from another branch' : title
+    }
   }
 }
 

@@ -51,7 +51,8 @@ const KIND_NAMES: Record<GraphNodeKind, string> = {
   rewind_report: 'Rewind report',
   compaction: 'Compaction',
   exploration: 'Exploration',
-  subagent: 'Sub-agent'
+  subagent: 'Sub-agent',
+  merge: 'Brought in'
 }
 
 /**

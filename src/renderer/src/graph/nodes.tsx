@@ -172,7 +172,8 @@ const COMPACT_KINDS: Record<FlowNode['data']['node']['kind'], string> = {
   rewind_report: 'Report',
   compaction: 'Compact',
   exploration: 'Explored',
-  subagent: 'Sub-agent'
+  subagent: 'Sub-agent',
+  merge: 'Merged'
 }
 
 /**
