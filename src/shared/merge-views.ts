@@ -52,6 +52,6 @@ export type MergePreview = z.infer<typeof MergePreview>
 export const MergeResolution = z.discriminatedUnion('take', [
   z.object({ path: z.string(), take: z.literal('ours') }),
   z.object({ path: z.string(), take: z.literal('theirs') }),
-  z.object({ path: z.string(), take: z.literal('edited'), content: z.string() })
+  z.object({ path: z.string(), take: z.literal('edited'), content: z.string().max(8_000_000) })
 ])
 export type MergeResolution = z.infer<typeof MergeResolution>

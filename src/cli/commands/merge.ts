@@ -192,7 +192,7 @@ export async function run(args: string[]): Promise<number> {
         for (const line of maskSecrets(conversation.summary).split('\n')) say(`  │ ${line}`)
       }
       say(
-        `Brought in (${done.uuid}): ${prepared.preview.files.length} file(s), ${done.written} written. Undo with: rewind-studio rewind ${options.file} --undo`
+        `Brought in (${done.uuid}): ${prepared.preview.files.length} file(s), ${done.paths.length} written. Undo with: rewind-studio rewind ${options.file} --undo`
       )
     }
     return 0

@@ -71,7 +71,7 @@ export async function runMerge(
   ws: MergeWorkspace,
   prepared: PreparedMerge,
   choice: MergeChoice
-): Promise<{ uuid: string; written: number }> {
+): Promise<{ uuid: string; paths: string[] }> {
   const { ask } = prepared
   const done = await applyMerge(
     ws.engine,
@@ -84,7 +84,7 @@ export async function runMerge(
     prepared.plan,
     choice
   )
-  return { uuid: done.uuid, written: done.files.length }
+  return { uuid: done.uuid, paths: done.files.map((f) => f.path) }
 }
 
 /** Most bytes of one side the side-by-side view is sent (a bigger file is chosen whole). */

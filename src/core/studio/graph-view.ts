@@ -80,19 +80,29 @@ function nodeTitle(record: TreeRecord): string {
     case 'assistant':
       return firstLine(contentText(record.message.content))
     case 'merge':
-      return firstLine(mergeTitle(record))
+      return firstLine(mergeTitle(record, ''))
   }
 }
 
-/** A merge node's title: what it brought in, from where (the origin's id cut short). */
-function mergeTitle(record: MergeRecord): string {
+/**
+ * A merge node's title: what it brought in, and from where: the title of the node it came from
+ * (`origin`), else that record's id cut short.
+ */
+function mergeTitle(record: MergeRecord, origin: string): string {
   const files = record.files.length + (record.moreFiles ?? 0)
   const parts = [
     ...(record.summary === undefined ? [] : ['conclusions']),
     ...(files === 0 ? [] : [`${files} file${files === 1 ? '' : 's'}`])
   ]
   const what = record.turnUuid === undefined ? 'Brought in' : 'Cherry-picked'
-  return `${what} ${parts.join(' and ') || 'nothing'} from …${record.fromUuid.slice(-8)}`
+  const from = origin === '' ? `…${record.fromUuid.slice(-8)}` : `“${origin}”`
+  return `${what} ${parts.join(' and ') || 'nothing'} from ${from}`
+}
+
+/** A node's title as the graph shows it: a merge's names the node it brought in. */
+export function graphNodeTitle(tree: SessionTree, index: TurnIndex, record: TreeRecord): string {
+  if (record.type !== 'merge') return nodeTitle(record)
+  return firstLine(mergeTitle(record, ownerTitle(tree, index, record.fromUuid)))
 }
 
 /**
@@ -363,10 +373,12 @@ export function buildSessionGraph(
       id: record.uuid,
       parentId,
       kind,
-      title: explorations.get(record.uuid) ?? nodeTitle(record),
+      title: explorations.get(record.uuid) ?? graphNodeTitle(tree, index, record),
       timestamp: record.timestamp,
       filesChanged:
-        kind === 'turn' ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size : 0,
+        kind === 'turn' || kind === 'merge'
+          ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size
+          : 0,
       onActivePath: activeOwners.has(record.uuid),
       branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
       label: shownLabel(labels.get(record.uuid)),

@@ -3,6 +3,7 @@
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
 import { DismissedNotices } from './dismissed-notices'
 import { StudioError } from './dispatch'
+import { mergeHandlers } from './merge-handlers'
 import { shareHandlers } from './share-handlers'
 import type { Studio } from './studio'
 
@@ -82,6 +83,7 @@ export function createHandlers(
     compare: ({ a, b }) => studio.compare(a, b),
     'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
     ...shareHandlers(studio),
+    ...mergeHandlers(studio),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)
   }

@@ -85,6 +85,10 @@ import { buildSearchIndex } from './search-view'
 import { TouchedFilesWatch } from './touched-files-watch'
 import { ViewedSession } from './viewed-session'
 import { WorkspaceSession } from './workspace-session'
+import { type MergeRequest, mergeKey } from './merge-handlers'
+import type { MergeAsk, PreparedMerge } from '../merge/merge'
+import type { MergeChoice } from '../merge/merge-apply'
+import type { MergePreview } from '../../shared/merge-views'
 
 export interface StudioOptions {
   home: string
@@ -118,6 +122,8 @@ export class Studio {
     { request: PermissionRequest; resolve: (allow: boolean) => void }
   >()
   private lastPlan: RewindPlan | null = null
+  /** The merge previewed last, for its apply (the plan the user confirmed). */
+  private lastMerge: { key: string; prepared: PreparedMerge } | null = null
   /** The exclusive operation under way (see exclusive()), for the busy message. */
   private operation: string | null = null
   /** Every session on disk, summarized once and kept in the session index (core/sources). */
@@ -751,6 +757,47 @@ export class Studio {
           : await this.work.planContinue(target)
       return this.work.apply(plan, this.leaveChoice(summary))
     })
+  }
+
+  // ---- merges (core/merge: "Bring into this branch…") -------------------------------------------
+
+  /** What bringing the node into the conversation's branch would do; nothing is written. */
+  async previewMerge(ask: MergeRequest): Promise<MergePreview> {
+    this.requireOwnSession()
+    const prepared = await this.work.prepareMerge(await this.mergeAsk(ask))
+    this.lastMerge = { key: mergeKey(ask, this.store.leafUuid), prepared }
+    return maskSecretsIn(prepared.preview)
+  }
+
+  /** Applies the merge previewed last (planned again when it no longer fits), as one action. */
+  applyMerge(
+    ask: MergeRequest,
+    choice: MergeChoice,
+    conversation: { instructions?: string | undefined } | null
+  ): Promise<{ mergeUuid: string; written: number }> {
+    this.requireWritable()
+    return this.exclusive('a merge', async () => {
+      try {
+        const kept = this.lastMerge
+        const prepared =
+          kept !== null && kept.key === mergeKey(ask, this.store.leafUuid)
+            ? kept.prepared
+            : await this.work.prepareMerge(await this.mergeAsk(ask))
+        const done = await this.work.merge(prepared, choice, conversation)
+        return { mergeUuid: done.uuid, written: done.paths.length }
+      } finally {
+        this.lastMerge = null
+        this.shapeChanged()
+      }
+    })
+  }
+
+  private async mergeAsk(ask: MergeRequest): Promise<MergeAsk> {
+    return {
+      fromUuid: await this.endOfNode(ask.nodeId),
+      ...(ask.turn === true ? { turnUuid: ask.nodeId } : {}),
+      files: ask.files
+    }
   }
 
   /** Undoes the last action of the timeline: ours, or the viewed session's last rescue restore. */

@@ -7,7 +7,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
 import type { Timeline, TimelineAction } from '../rewind/timeline'
 import { type SessionTree, promptText } from '../session/tree'
-import { type TurnIndex, ownerTitle } from './graph-view'
+import { type TurnIndex, graphNodeTitle, ownerTitle } from './graph-view'
 
 const QUOTED_CHARS = 60
 
@@ -40,8 +40,10 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
       return `Continue from ${target(tree, index, action)}`
     case 'merge': {
       // The merge node's own title says what it brought in and from where.
-      const title = ownerTitle(tree, index, action.leafAfter)
-      return title === '' ? 'Bring in from another branch' : title
+      const merge = tree.get(action.leafAfter ?? '')
+      return merge === undefined
+        ? 'Bring in from another branch'
+        : graphNodeTitle(tree, index, merge)
     }
   }
 }

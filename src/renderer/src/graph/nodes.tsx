@@ -244,5 +244,6 @@ export const nodeTypes = {
   rewind_report: GraphNodeView,
   compaction: GraphNodeView,
   exploration: GraphNodeView,
-  subagent: GraphNodeView
-} satisfies NodeTypes
+  subagent: GraphNodeView,
+  merge: GraphNodeView
+} satisfies NodeTypes & Record<FlowNode['data']['node']['kind'], unknown>
