@@ -38,6 +38,7 @@ import { DiskHashes } from './disk-hashes'
 import { filesAsNodeLeftThem } from './node-files'
 import { filesWhenSent } from './file-lineage'
 import { type Timeline, type TimelineAction, replayTimeline } from './timeline'
+import { hasRecord, recordRestore } from './restore-records'
 import {
   type FileStamp,
   type RestoreSpace,
@@ -61,7 +62,7 @@ import { type BlobBatch, BlobMissingError, sha256 } from '../files/blob-store'
 import { failureReason } from '../os/write-failure'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { checkWorkspaceFolder } from '../files/workspace-root'
-import { yieldToEventLoop } from '../files/workspace-scan'
+import { yieldToEventLoop } from '../os/event-loop'
 
 /** What the engine needs from the session store. */
 export type RewindLog = Pick<
@@ -587,7 +588,7 @@ export class RewindEngine {
           `An interrupted ${journal.kind} (${journal.id}) was rolled back: ${journal.ops.length - leftAlone.length} file(s) are as they were before it.${describeLeftAlone(leftAlone)}`
         )
       } else if (journal.state === 'applied') {
-        if (!hasRecord(this.store.tree().records, journal)) this.record(journal)
+        if (!hasRecord(this.store.tree().records, journal)) recordRestore(this.store, journal)
         await saveJournal(this.space.paths.restores, { ...journal, state: 'recorded' })
         notices.push(`An interrupted ${journal.kind} (${journal.id}) was completed.`)
       }
@@ -636,7 +637,7 @@ export class RewindEngine {
       )
     }
     await saveJournal(dir, { ...journal, state: 'applied' })
-    this.record(journal)
+    recordRestore(this.store, journal)
     await saveJournal(dir, { ...journal, state: 'recorded' })
   }
 
@@ -922,55 +923,6 @@ export class RewindEngine {
     return isPartialOverwrite(file.content, from, to) || isPartialOverwrite(file.content, to, from)
   }
 
-  /**
-   * The one record that finishes a restore: a rewind or navigate naming its journal. No
-   * file_change record: what a restore wrote is no turn's change (the timeline says where the
-   * files are, the journal what it overwrote).
-   */
-  private record(journal: RestoreJournal): void {
-    const store = this.store
-    switch (journal.kind) {
-      case 'rewind':
-        store.appendRewind({
-          leafUuid: journal.leafAfter,
-          checkpointUuid: journal.checkpointUuid ?? '',
-          mode: journal.mode ?? 'both',
-          restoreId: journal.id
-        })
-        return
-      case 'switch-branch':
-      case 'continue':
-        store.appendNavigate({
-          leafUuid: journal.leafAfter,
-          reason: journal.kind,
-          restoreId: journal.id
-        })
-        return
-      case 'redo':
-        store.appendNavigate({
-          leafUuid: journal.leafAfter,
-          reason: 'redo',
-          restoreId: journal.id,
-          ...(journal.redoes === undefined ? {} : { redoes: journal.redoes })
-        })
-        return
-      case 'undo':
-        store.appendNavigate({
-          leafUuid: journal.leafAfter,
-          reason: 'undo-rewind',
-          restoreId: journal.undoes ?? journal.id
-        })
-        return
-      case 'merge':
-        // Its own turn: what it wrote is that turn's change (source merge), unlike a restore's.
-        if (journal.merge === undefined || store.appendMerge === undefined) {
-          throw new Error(`Merge journal ${journal.id} cannot be recorded here`)
-        }
-        store.appendMerge(journal.merge, journal.ops.map(mergeChange))
-        return
-    }
-  }
-
   /** The record whose state the files hold now (the timeline's "files at"). */
   private filesAt(): string | null {
     return replayTimeline(this.store.tree()).filesAt
@@ -1166,41 +1118,6 @@ function resultOf(ops: RestoreOp[]): Omit<RewindResult, 'prefill'> {
     restored: ops.filter((op) => op.from !== null && op.to !== null).map((op) => op.path),
     deleted: ops.filter((op) => op.to === null).map((op) => op.path),
     recreated: ops.filter((op) => op.from === null).map((op) => op.path)
-  }
-}
-
-interface RestoreRecordRef {
-  restoreId: string
-  /** An undo-rewind navigate (its restoreId names the restore it undid). */
-  undo: boolean
-}
-
-function restoreRef(record: unknown): RestoreRecordRef | null {
-  const r = record as { type?: unknown; reason?: unknown; restoreId?: unknown } | null
-  if (typeof r?.restoreId !== 'string') return null
-  if (r.type === 'rewind' || r.type === 'merge') return { restoreId: r.restoreId, undo: false }
-  if (r.type === 'navigate') return { restoreId: r.restoreId, undo: r.reason === 'undo-rewind' }
-  return null
-}
-
-/** Whether the session log already holds the record that finishes `journal`. */
-function hasRecord(records: readonly unknown[], journal: RestoreJournal): boolean {
-  const wanted = journal.kind === 'undo' ? journal.undoes : journal.id
-  return records.some((record) => {
-    const ref = restoreRef(record)
-    return ref !== null && ref.restoreId === wanted && ref.undo === (journal.kind === 'undo')
-  })
-}
-
-/** A merge's op as its file_change record says it (an existing file keeps its own bits). */
-function mergeChange(op: RestoreOp): Parameters<SessionStore['appendMerge']>[1][number] {
-  const afterMode = op.to === null ? undefined : (op.toMode ?? op.fromMode)
-  return {
-    path: op.path,
-    before: op.from,
-    after: op.to,
-    ...(op.fromMode === undefined ? {} : { beforeMode: op.fromMode }),
-    ...(afterMode === undefined ? {} : { afterMode })
   }
 }
 

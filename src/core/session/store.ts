@@ -26,8 +26,7 @@ import {
   ftruncateSync,
   openSync,
   renameSync,
-  rmSync,
-  statSync
+  rmSync
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
@@ -35,12 +34,18 @@ import { openRegularFile } from '../os/read-regular-file'
 import { writeAllSync } from '../os/write-all'
 import { WriteFailedError } from '../os/write-failure'
 import { uuidv7 } from './uuid-v7'
-import { NotFoundError } from '../../shared/coded-error'
+import { CodedError, NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_RECORD_DEPTH, deeperThanLimit, nestsTooDeep } from './json-depth'
 import { type ReadPosition, TooManyRecordsError, readJsonlFile } from './jsonl'
 import { loadParsed } from './load'
-import { listWorkspaceSessions, type SessionListing } from './listing'
+import {
+  findSessionFile,
+  latestSessionFile,
+  listWorkspaceSessions,
+  type SessionListing
+} from './listing'
+import { type MergeFileChange, mergeRecords } from './merge-records'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
 import { removeDeadStagings, stagingPath } from './staged-session'
@@ -54,7 +59,7 @@ import {
   FileChangeRecord,
   KnownRecord,
   LabelRecord,
-  MergeRecord,
+  type MergeRecord,
   type MergeIntent,
   NavigateRecord,
   RewindRecord,
@@ -98,8 +103,11 @@ export type NewUntrackedChanges = Pick<
 >
 
 /** Raised for appends to a session this store may not write: read-only, closed, or changed. */
-export class SessionWriteError extends Error {
+export class SessionWriteError extends CodedError {
   override name = 'SessionWriteError'
+  constructor(message: string) {
+    super('read_only', message)
+  }
 }
 
 interface Writer {
@@ -331,13 +339,7 @@ export class SessionStore {
 
   /** The most recently written session of a workspace (for --continue), or null. */
   static latest(home: string, cwd: string): string | null {
-    let best: { file: string; mtime: number } | null = null
-    for (const { file, problem } of SessionStore.list(home, cwd)) {
-      if (problem !== null) continue
-      const mtime = statSync(file).mtimeMs
-      if (best === null || mtime >= best.mtime) best = { file, mtime }
-    }
-    return best?.file ?? null
+    return latestSessionFile(home, cwd)
   }
 
   /**
@@ -345,17 +347,7 @@ export class SessionStore {
    * is no session is found too, so opening it says why it cannot be opened.
    */
   static find(home: string, cwd: string, id: string): string | null {
-    if (id === '') throw new Error('A session id is needed')
-    const sessions = SessionStore.list(home, cwd)
-    const exact = sessions.find((s) => s.sessionId === id)
-    if (exact !== undefined) return exact.file
-    const matches = sessions.filter((s) => s.sessionId.startsWith(id))
-    if (matches.length > 1) {
-      throw new Error(
-        `Session id "${id}" is ambiguous: ${matches.length} sessions start with it (${matches.map((m) => m.sessionId).join(', ')})`
-      )
-    }
-    return matches[0]?.file ?? null
+    return findSessionFile(home, cwd, id)
   }
 
   /**
@@ -610,30 +602,11 @@ export class SessionStore {
    * fdatasync: all are appended, or none. It becomes the leaf. Called by the rewind engine once
    * the merge's files are written (or by recovery, after a crash between the two).
    */
-  appendMerge(
-    merge: MergeIntent,
-    changes: readonly Omit<NewFileChange, 'checkpointUuid' | 'source'>[]
-  ): MergeRecord {
+  appendMerge(merge: MergeIntent, changes: readonly MergeFileChange[]): MergeRecord {
     if (this.treeModel.has(merge.uuid)) throw new Error(`Entry ${merge.uuid} already exists`)
-    const timestamp = now()
-    const record = MergeRecord.parse({
-      type: 'merge',
-      ...merge,
-      parentUuid: this.leafUuid,
-      timestamp,
-      ...(merge.summary !== undefined ? { summary: limitPersistedText(merge.summary) } : {})
-    })
-    const fileChanges = changes.map((change): FileChangeRecord => ({
-      type: 'file_change',
-      uuid: uuidv7(),
-      parentUuid: record.uuid,
-      timestamp,
-      checkpointUuid: record.uuid,
-      ...change,
-      source: 'merge'
-    }))
-    this.writeAll<{ uuid: string }>([record, ...fileChanges])
-    return record
+    const records = mergeRecords(merge, this.leafUuid, changes, now())
+    this.writeAll<{ uuid: string }>(records)
+    return records[0]
   }
 
   /**

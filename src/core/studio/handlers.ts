@@ -2,8 +2,8 @@
 // handlers; dispatch() has validated every argument before a handler runs.
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
 import { DismissedNotices } from './dismissed-notices'
-import { StudioError } from './dispatch'
 import { mergeHandlers } from './merge-handlers'
+import { StudioError } from './studio-error'
 import { shareHandlers } from './share-handlers'
 import type { Studio } from './studio'
 

@@ -49,17 +49,16 @@ import { planRescue } from '../rewind/rescue'
 import { continueForeign } from '../session/continue-foreign'
 import { readerOf } from '../session/load'
 import { realPathOf } from '../session/paths'
-import type { SessionTree, TreeRecord } from '../session/tree'
+import type { SessionTree } from '../session/tree'
 import { unifiedDiff } from '../rewind/file-diff'
 import { allFileChanges } from '../rewind/node-files'
 import { renderExport } from '../export/render'
-import { usageTokens } from '../agent/summary/tokens'
 import { SessionStore } from '../session/store'
 import { Sources } from '../sources/discovery'
-import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
+import { type CompareSources, buildCompareView, compareFileDiff } from '../views/compare-view'
 import { BEFORE_ONLY_NOTE } from '../../shared/backup-notes'
 import { FileTail, stoppedFollowingNotice } from '../sources/live-tail'
-import { StudioError } from './dispatch'
+import { StudioError } from './studio-error'
 import {
   buildSessionGraph,
   buildTranscript,
@@ -72,23 +71,21 @@ import {
   subagentNodeId,
   subagentNodes,
   type TurnIndex
-} from './graph-view'
-import { forkRoute, restoreInFork } from './fork'
+} from '../views/session-graph'
+import { forkRoute, restoreInFork } from './fork-at-node'
 import { openPulledStore, pulledFrom } from '../share/pulled'
 import { turnCommits } from '../share/commit-links'
-import { GraphVersions } from './graph-versions'
-import { type TranscriptAnchor, transcriptWindow } from './transcript-window'
-import { timelineEntries, timelineStep } from './timeline-view'
+import { GraphVersions } from '../views/graph-versions'
+import { type TranscriptAnchor, transcriptWindow } from '../views/transcript-window'
+import { timelineEntries, timelineStep } from '../views/timeline-view'
 import type { ModelSetup } from './model-setup'
-import { branchLeafOf, nodeEnd } from './node-refs'
-import { buildSearchIndex } from './search-view'
+import { branchLeafOf, nodeEnd } from '../views/node-refs'
+import { buildSearchIndex } from '../views/search-view'
 import { TouchedFilesWatch } from './touched-files-watch'
 import { ViewedSession } from './viewed-session'
 import { WorkspaceSession } from './workspace-session'
-import { type MergeRequest, mergeKey } from './merge-handlers'
-import type { MergeAsk, PreparedMerge } from '../merge/merge'
-import type { MergeChoice } from '../merge/merge-apply'
-import type { MergePreview } from '../../shared/merge-views'
+import type { MergeAccess } from './merge-handlers'
+import { turnUsage } from '../views/turn-usage'
 
 export interface StudioOptions {
   home: string
@@ -122,8 +119,6 @@ export class Studio {
     { request: PermissionRequest; resolve: (allow: boolean) => void }
   >()
   private lastPlan: RewindPlan | null = null
-  /** The merge previewed last, for its apply (the plan the user confirmed). */
-  private lastMerge: { key: string; prepared: PreparedMerge } | null = null
   /** The exclusive operation under way (see exclusive()), for the busy message. */
   private operation: string | null = null
   /** Every session on disk, summarized once and kept in the session index (core/sources). */
@@ -759,44 +754,17 @@ export class Studio {
     })
   }
 
-  // ---- merges (core/merge: "Bring into this branch…") -------------------------------------------
-
-  /** What bringing the node into the conversation's branch would do; nothing is written. */
-  async previewMerge(ask: MergeRequest): Promise<MergePreview> {
+  /** What the merge channels work with (merge-handlers.ts): the session at work, one job at a time. */
+  merging(): MergeAccess {
     this.requireOwnSession()
-    const prepared = await this.work.prepareMerge(await this.mergeAsk(ask))
-    this.lastMerge = { key: mergeKey(ask, this.store.leafUuid), prepared }
-    return maskSecretsIn(prepared.preview)
-  }
-
-  /** Applies the merge previewed last (planned again when it no longer fits), as one action. */
-  applyMerge(
-    ask: MergeRequest,
-    choice: MergeChoice,
-    conversation: { instructions?: string | undefined } | null
-  ): Promise<{ mergeUuid: string; written: number }> {
-    this.requireWritable()
-    return this.exclusive('a merge', async () => {
-      try {
-        const kept = this.lastMerge
-        const prepared =
-          kept !== null && kept.key === mergeKey(ask, this.store.leafUuid)
-            ? kept.prepared
-            : await this.work.prepareMerge(await this.mergeAsk(ask))
-        const done = await this.work.merge(prepared, choice, conversation)
-        return { mergeUuid: done.uuid, written: done.paths.length }
-      } finally {
-        this.lastMerge = null
-        this.shapeChanged()
-      }
-    })
-  }
-
-  private async mergeAsk(ask: MergeRequest): Promise<MergeAsk> {
     return {
-      fromUuid: await this.endOfNode(ask.nodeId),
-      ...(ask.turn === true ? { turnUuid: ask.nodeId } : {}),
-      files: ask.files
+      work: this.work,
+      leafUuid: this.store.leafUuid,
+      endOfNode: (nodeId) => this.endOfNode(nodeId),
+      apply: (run) => {
+        this.requireWritable()
+        return this.exclusive('a merge', () => run().finally(() => this.shapeChanged()))
+      }
     }
   }
 
@@ -871,7 +839,7 @@ export class Studio {
 
   /**
    * A new session holding the path to `nodeId` (session/fork.ts), opened at once. With
-   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork.ts),
+   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork-at-node.ts),
    * applying what previewFork showed when it still fits. The fork stands whatever the restore
    * does: a refused restore is a notice, with the files as they were.
    */
@@ -1180,32 +1148,6 @@ export class Studio {
     await this.stop()
     await this.work.close()
   }
-}
-
-/** What the API reported for a turn's answers (usage on each assistant record); null: nothing. */
-function turnUsage(records: readonly (TreeRecord | undefined)[]): NodeDetail['usage'] {
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0)
-  const usage: NonNullable<NodeDetail['usage']> = {
-    requests: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheCreationTokens: 0,
-    contextTokens: 0
-  }
-  for (const record of records) {
-    if (record?.type !== 'assistant') continue
-    const counted = usageTokens(record.message.usage)
-    if (counted === null) continue
-    const u = record.message.usage as Record<string, unknown>
-    usage.requests += 1
-    usage.inputTokens += n(u.input_tokens)
-    usage.outputTokens += n(u.output_tokens)
-    usage.cacheReadTokens += n(u.cache_read_input_tokens)
-    usage.cacheCreationTokens += n(u.cache_creation_input_tokens)
-    usage.contextTokens = n(counted)
-  }
-  return usage.requests === 0 ? null : usage
 }
 
 function foreignReadOnly(viewed: ViewedSession): string {
