@@ -163,7 +163,7 @@ describe('serve, chat and the app refuse an unfit workspace before a session exi
         new RegExp(`is in /${folder.split('/')[1]}, the kernel's view`)
       )
     }
-    // "Open folder…" asks the same check: test/workspaces/workspace-host.test.ts.
+    // "Open folder…" asks the same check: src/core/studio/workspace-host.test.ts.
   })
 
   it('file history and the rewind engine refuse "/" themselves (no path into the core skips it)', async () => {

@@ -1,7 +1,7 @@
 // A loopback HTTP server that speaks the Anthropic Messages API's streaming protocol (SSE), so the
 // tests drive the real @anthropic-ai/sdk end to end. Test code, not product. Each test scripts the
 // replies in order and reads back every request body exactly as the SDK sent it (`raw` keeps the
-// bytes, for the prompt-prefix test).
+// bytes, for the prompt-cache-after-rewind test).
 import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'

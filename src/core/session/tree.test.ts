@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { loadSessionText } from '../../src/core/session/load'
-import { isPrompt, NOT_A_SESSION, SessionTree, type TreeRecord } from '../../src/core/session/tree'
+import { loadSessionText } from './load'
+import { isPrompt, NOT_A_SESSION, SessionTree, type TreeRecord } from './tree'
 import {
   assistant,
   fileChange,
@@ -10,7 +10,7 @@ import {
   rewind,
   toolResult,
   user
-} from './builders'
+} from '../../../test/session/builders'
 
 const uuids = (records: TreeRecord[]) => records.map((r) => r.uuid)
 

@@ -5,18 +5,18 @@ import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'n
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { dispatch } from '../../src/core/studio/dispatch'
-import { launchScriptedStudio } from '../support/scripted-studio'
-import type { Studio } from '../../src/core/studio/studio'
+import { dispatch } from './dispatch'
+import { launchScriptedStudio } from '../../../test/support/scripted-studio'
+import type { Studio } from './studio'
 import {
   MAX_RECENT_WORKSPACES,
   readRecentWorkspaces,
   startupWorkspace,
   withRecent,
   WorkspaceHost
-} from '../../src/core/studio/workspace-host'
-import type { EventChannel } from '../../src/shared/contract'
-import type { AppInfo, RecentWorkspace } from '../../src/shared/views'
+} from './workspace-host'
+import type { EventChannel } from '../../shared/contract'
+import type { AppInfo, RecentWorkspace } from '../../shared/views'
 
 const opened: Studio[] = []
 afterEach(async () => {

@@ -13,14 +13,14 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { MAX_RECORDS } from '../../src/core/session/jsonl'
-import type { LoadProblem, ProblemLog } from '../../src/core/session/problems'
-import { FileTail, type TailOptions } from '../../src/core/sources/live-tail'
-import type { GraphUpdate } from '../../src/shared/graph-encoding'
-import type { SessionGraph } from '../../src/shared/views'
-import { graphFollower } from '../support/graph-updates'
-import { studioBesideWriter } from '../support/session-writer'
-import { makeWorkspace } from '../rewind/fixture'
+import { MAX_RECORDS } from '../session/jsonl'
+import type { LoadProblem, ProblemLog } from '../session/problems'
+import { FileTail, type TailOptions } from './live-tail'
+import type { GraphUpdate } from '../../shared/graph-encoding'
+import type { SessionGraph } from '../../shared/views'
+import { graphFollower } from '../../../test/support/graph-updates'
+import { studioBesideWriter } from '../../../test/support/session-writer'
+import { makeWorkspace } from '../../../test/rewind/fixture'
 
 const cleanup: (() => Promise<void> | void)[] = []
 afterEach(async () => {

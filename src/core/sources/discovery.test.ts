@@ -16,16 +16,16 @@ import {
 } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { Sources } from '../../src/core/sources/discovery'
-import { cacheDir } from '../../src/core/sources/file-cache'
-import { type SessionSource, sourceHomes } from '../../src/core/sources/homes'
-import { SessionIndex } from '../../src/core/sources/session-index'
-import { addRecord, emptySummary } from '../../src/core/sources/session-summary'
-import { readJsonlFile } from '../../src/core/session/jsonl'
-import { corpusDir, haveCorpus } from '../support/corpus'
-import { writeSyntheticSession } from '../session/synthetic'
-import { SessionStore } from '../../src/core/session/store'
-import { writeSettings } from '../../src/core/settings'
+import { Sources } from './discovery'
+import { cacheDir } from './file-cache'
+import { type SessionSource, sourceHomes } from './homes'
+import { SessionIndex } from './session-index'
+import { addRecord, emptySummary } from './session-summary'
+import { readJsonlFile } from '../session/jsonl'
+import { corpusDir, haveCorpus } from '../../../test/support/corpus'
+import { writeSyntheticSession } from '../../../test/session/synthetic'
+import { SessionStore } from '../session/store'
+import { writeSettings } from '../settings'
 import {
   type FakeHomes,
   claude,
@@ -35,7 +35,7 @@ import {
   writeClaudeSession,
   writeOmpSession,
   writePiSession
-} from './fake-homes'
+} from '../../../test/sources/fake-homes'
 
 /** One session per tool in the workspace, each a minute apart (ours is the newest). */
 function populated(): FakeHomes & {

@@ -5,9 +5,9 @@
 // cycles, leaf moves and labels included), and built a record at a time.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SessionTree } from '../../src/core/session/tree'
-import { UuidIndex } from '../../src/core/session/uuid-index'
-import { assistant, header, navigate, user } from './builders'
+import { SessionTree } from './tree'
+import { UuidIndex } from './uuid-index'
+import { assistant, header, navigate, user } from '../../../test/session/builders'
 
 describe('UuidIndex', () => {
   it('answers as a Map for ids in order, out of order and absent', () => {

@@ -3,13 +3,17 @@
 // and the model's view after a compaction.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { SessionTree, type TreeRecord } from '../../session/tree'
-import { header } from '../../../../test/session/builders'
-import { buildMessages, modelView } from '../context'
-import { keepBudget, planCompaction } from './compaction'
-import { filesTouched } from './files-touched'
-import { conversationText, summaryRequest, summaryWithFiles } from './summary-request'
-import { contextUsage, estimateRecordsTokens } from './tokens'
+import { SessionTree, type TreeRecord } from '../../src/core/session/tree'
+import { header } from '../session/builders'
+import { buildMessages, modelView } from '../../src/core/agent/context'
+import { keepBudget, planCompaction } from '../../src/core/agent/summary/compaction'
+import { filesTouched } from '../../src/core/agent/summary/files-touched'
+import {
+  conversationText,
+  summaryRequest,
+  summaryWithFiles
+} from '../../src/core/agent/summary/summary-request'
+import { contextUsage, estimateRecordsTokens } from '../../src/core/agent/summary/tokens'
 
 const at = '2026-01-01T00:00:00.000Z'
 let n = 0

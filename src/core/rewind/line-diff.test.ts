@@ -4,7 +4,7 @@
 import { applyPatch, createTwoFilesPatch } from 'diff'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { unifiedDiff } from '../../src/core/rewind/file-diff'
+import { unifiedDiff } from './file-diff'
 
 const diff = (a: string, b: string) => unifiedDiff('f.txt', Buffer.from(a), Buffer.from(b))
 

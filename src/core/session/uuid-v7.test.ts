@@ -1,7 +1,7 @@
 // Record and session ids (core/session/uuid-v7.ts): RFC 9562 version 7, in the order they were
 // made (journals are listed by id, oldest first), distinct, carrying the time they were made.
 import { describe, expect, it } from 'vitest'
-import { uuidv7 } from '../../src/core/session/uuid-v7'
+import { uuidv7 } from './uuid-v7'
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 

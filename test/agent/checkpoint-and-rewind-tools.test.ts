@@ -5,19 +5,19 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { apiModel, makeHarness, notices } from '../../../../test/support/agent-harness'
-import type { HarnessOptions } from '../../../../test/support/agent-harness'
-import { startMessagesServer } from '../../../../test/support/messages-server'
-import type { MessagesServer, ServerStep } from '../../../../test/support/messages-server'
-import { SessionStore } from '../../session/store'
-import { Agent } from '../agent'
-import { builtinTools } from '../tools'
-import { ScriptedModel } from '../model/scripted'
-import { runTool } from '../tools/tool'
-import { makeWorkspace } from '../../../../test/support/tool-workspace'
-import { applyRewind } from './apply'
-import { checkpointToolNames } from './registration'
-import { CheckpointState } from './state'
+import { apiModel, makeHarness, notices } from '../support/agent-harness'
+import type { HarnessOptions } from '../support/agent-harness'
+import { startMessagesServer } from '../support/messages-server'
+import type { MessagesServer, ServerStep } from '../support/messages-server'
+import { SessionStore } from '../../src/core/session/store'
+import { Agent } from '../../src/core/agent/agent'
+import { builtinTools } from '../../src/core/agent/tools'
+import { ScriptedModel } from '../../src/core/agent/model/scripted'
+import { runTool } from '../../src/core/agent/tools/tool'
+import { makeWorkspace } from '../support/tool-workspace'
+import { applyRewind } from '../../src/core/agent/checkpoint/apply'
+import { checkpointToolNames } from '../../src/core/agent/checkpoint/registration'
+import { CheckpointState } from '../../src/core/agent/checkpoint/state'
 import {
   ALREADY_COMPLETED,
   CHECKPOINT_ALREADY_ACTIVE,
@@ -25,8 +25,8 @@ import {
   NO_ACTIVE_CHECKPOINT,
   REPORT_EMPTY,
   REWIND_REQUESTED
-} from './texts'
-import { createCheckpointTools } from './tools'
+} from '../../src/core/agent/checkpoint/texts'
+import { createCheckpointTools } from '../../src/core/agent/checkpoint/tools'
 
 let server: MessagesServer | null = null
 afterEach(async () => {

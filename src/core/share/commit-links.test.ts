@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SessionStore } from '../../src/core/session/store'
-import type { AppInfo, NodeDetail, SessionGraph } from '../../src/shared/views'
-import { git, twoMachines } from '../support/git-machines'
-import { studioHarnesses } from '../support/studio-harness'
+import { SessionStore } from '../session/store'
+import type { AppInfo, NodeDetail, SessionGraph } from '../../shared/views'
+import { git, twoMachines } from '../../../test/support/git-machines'
+import { studioHarnesses } from '../../../test/support/studio-harness'
 
 const { harness } = studioHarnesses()
 

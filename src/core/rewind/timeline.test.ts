@@ -4,9 +4,13 @@
 // was; a new action drops the redo tail. Also where the files are ("files at") after each kind
 // of move. Real session, real file history, real engine; files checked on disk after each step.
 import { describe, expect, it } from 'vitest'
-import { SessionStore } from '../../src/core/session/store'
-import { replayTimeline } from '../../src/core/rewind/timeline'
-import { type WorkspaceSession, openSession, sessionsClosedAfterEach } from './fixture'
+import { SessionStore } from '../session/store'
+import { replayTimeline } from './timeline'
+import {
+  type WorkspaceSession,
+  openSession,
+  sessionsClosedAfterEach
+} from '../../../test/rewind/fixture'
 
 const { session, track } = sessionsClosedAfterEach()
 

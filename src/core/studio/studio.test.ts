@@ -4,12 +4,12 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { AgentEvent, SessionGraph } from '../src/shared/views'
-import { dispatch } from '../src/core/studio/dispatch'
-import { createHandlers } from '../src/core/studio/handlers'
-import { launchScriptedStudio } from './support/scripted-studio'
-import { SessionStore } from '../src/core/session/store'
-import { type Harness, studioHarnesses } from './support/studio-harness'
+import type { AgentEvent, SessionGraph } from '../../shared/views'
+import { dispatch } from './dispatch'
+import { createHandlers } from './handlers'
+import { launchScriptedStudio } from '../../../test/support/scripted-studio'
+import { SessionStore } from '../session/store'
+import { type Harness, studioHarnesses } from '../../../test/support/studio-harness'
 
 const { harness, open } = studioHarnesses()
 

@@ -2,11 +2,11 @@
 // agent's rewind drawn as one report node with its exploration under it, and each turn's outcome
 // (issue 12: "the report is drawn twice", "failed and stopped turns look like finished ones").
 import { describe, expect, it } from 'vitest'
-import { loadSessionText } from '../src/core/session/load'
-import { INTERRUPTED_RESULT } from '../src/core/agent/context'
-import { buildSessionGraph } from '../src/core/views/session-graph'
-import { TURN_STOPPED_TYPE } from '../src/core/session/tree'
-import { assistant, header, jsonl, toolResult, user } from './session/builders'
+import { loadSessionText } from '../session/load'
+import { INTERRUPTED_RESULT } from '../agent/context'
+import { buildSessionGraph } from './session-graph'
+import { TURN_STOPPED_TYPE } from '../session/tree'
+import { assistant, header, jsonl, toolResult, user } from '../../../test/session/builders'
 
 const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`
 

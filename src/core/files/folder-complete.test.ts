@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { completeFolder, MAX_FOLDER_COMPLETIONS } from '../../src/core/files/folder-complete'
+import { completeFolder, MAX_FOLDER_COMPLETIONS } from './folder-complete'
 
 function tree(): string {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'rs-complete-')))

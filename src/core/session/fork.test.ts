@@ -8,10 +8,10 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { modelView } from '../../src/core/agent/context'
-import { forkSession } from '../../src/core/session/fork'
-import { SessionStore } from '../../src/core/session/store'
-import type { TreeRecord } from '../../src/core/session/tree'
+import { modelView } from '../agent/context'
+import { forkSession } from './fork'
+import { SessionStore } from './store'
+import type { TreeRecord } from './tree'
 
 const open: SessionStore[] = []
 afterEach(() => {

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sha256 } from '../../src/core/files/blob-store'
-import { RewindError, checkpointAt } from '../../src/core/rewind/rewind-engine'
-import { openSession, sessionsClosedAfterEach } from './fixture'
+import { sha256 } from '../files/blob-store'
+import { RewindError, checkpointAt } from './rewind-engine'
+import { openSession, sessionsClosedAfterEach } from '../../../test/rewind/fixture'
 
 const { session, track } = sessionsClosedAfterEach()
 

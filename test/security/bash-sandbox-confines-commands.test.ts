@@ -67,7 +67,8 @@ afterEach(async () => {
 })
 
 const unavailable = bashSandboxUnavailable()
-if (unavailable !== null) console.log(`bash-sandbox.test.ts: sandbox tests skipped: ${unavailable}`)
+if (unavailable !== null)
+  console.log(`bash-sandbox-confines-commands.test.ts: sandbox tests skipped: ${unavailable}`)
 
 describe("Bash with the user's rights (bash.sandbox off)", () => {
   it('writes outside the workspace and into .git, and reaches the network', async () => {

@@ -2,9 +2,9 @@
 // prefix (system prompt, tools, messages up to the checkpoint) byte for byte and asks for caching,
 // so the prompt cache written before the rewind still serves it. Recorded at the loopback server.
 import { afterEach, expect, test } from 'vitest'
-import { apiModel, makeHarness } from '../../../test/support/agent-harness'
-import { startMessagesServer } from '../../../test/support/messages-server'
-import type { MessagesServer, RecordedRequest } from '../../../test/support/messages-server'
+import { apiModel, makeHarness } from '../support/agent-harness'
+import { startMessagesServer } from '../support/messages-server'
+import type { MessagesServer, RecordedRequest } from '../support/messages-server'
 
 let server: MessagesServer | null = null
 afterEach(async () => {

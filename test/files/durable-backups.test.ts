@@ -6,8 +6,8 @@ import { syncBuiltinESMExports } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BlobStore } from './blob-store'
-import { listPacks, packsDir } from './pack-file'
+import { BlobStore } from '../../src/core/files/blob-store'
+import { listPacks, packsDir } from '../../src/core/files/pack-file'
 
 /** The inodes fdatasync'd since the test began. */
 let synced = new Set<number>()

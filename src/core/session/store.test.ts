@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
-import { encodeCwd, rewindStudioHome, sessionsDir } from '../../src/core/session/paths'
-import { MAX_PERSIST_CHARS } from '../../src/core/session/records'
-import { SessionStore } from '../../src/core/session/store'
+import { encodeCwd, rewindStudioHome, sessionsDir } from './paths'
+import { MAX_PERSIST_CHARS } from './records'
+import { SessionStore } from './store'
 
 const open: SessionStore[] = []
 const children: ChildProcessWithoutNullStreams[] = []
@@ -43,7 +43,7 @@ function holdInChild(
   const child = spawn(process.execPath, [
     '--import',
     'tsx',
-    join(__dirname, 'fixtures/hold-session.ts'),
+    join(__dirname, '../../../test/session/fixtures/hold-session.ts'),
     file
   ])
   children.push(child)

@@ -4,19 +4,19 @@
 // long" compacts once and retries; after a compaction the request is well formed and repeats what
 // it keeps byte for byte.
 import { afterEach, describe, expect, test } from 'vitest'
-import { apiModel, makeHarness, notices } from '../../../test/support/agent-harness'
+import { apiModel, makeHarness, notices } from '../support/agent-harness'
 import {
   type MessagesRequestBody,
   type MessagesServer,
   type RecordedRequest,
   type ServerStep,
   startMessagesServer
-} from '../../../test/support/messages-server'
-import type { CompactionRecord } from '../session/records'
-import { TURN_STOPPED_TYPE } from '../session/tree'
-import type { ModelClient, ModelRequest } from './model/model-client'
-import { ScriptedModel } from './model/scripted'
-import { SUMMARY_SYSTEM } from './summary/summary-request'
+} from '../support/messages-server'
+import type { CompactionRecord } from '../../src/core/session/records'
+import { TURN_STOPPED_TYPE } from '../../src/core/session/tree'
+import type { ModelClient, ModelRequest } from '../../src/core/agent/model/model-client'
+import { ScriptedModel } from '../../src/core/agent/model/scripted'
+import { SUMMARY_SYSTEM } from '../../src/core/agent/summary/summary-request'
 
 let server: MessagesServer | null = null
 afterEach(async () => {

@@ -11,12 +11,12 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BlobStore, sha256 } from '../../src/core/files/blob-store'
-import { listPacks, packsDir, readPackIndex, writePack } from '../../src/core/files/pack-file'
-import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/rewind/retention'
-import { workspaceFolder } from '../../src/core/session/paths'
-import { checkpointAt } from '../../src/core/rewind/rewind-engine'
-import { type WorkspaceSession, newSession, openSession } from './fixture'
+import { BlobStore, sha256 } from '../files/blob-store'
+import { listPacks, packsDir, readPackIndex, writePack } from '../files/pack-file'
+import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from './retention'
+import { workspaceFolder } from '../session/paths'
+import { checkpointAt } from './rewind-engine'
+import { type WorkspaceSession, newSession, openSession } from '../../../test/rewind/fixture'
 
 const open: WorkspaceSession[] = []
 afterEach(async () => {
