@@ -168,11 +168,11 @@ function coreLayerBlocks() {
 const MAX_CODE_LINES = 600
 const maxLines = (max) => ['error', { max, skipBlankLines: true, skipComments: true }]
 export const overTheCap = {
-  'src/core/studio/studio.ts': 925,
-  'src/core/rewind/rewind-engine.ts': 904,
+  'src/core/studio/studio.ts': 914,
+  'src/core/rewind/rewind-engine.ts': 874,
   'src/core/files/blob-store.ts': 676,
   'test/security/session-fuzz.test.ts': 651,
-  'src/core/session/store.ts': 615,
+  'src/core/session/store.ts': 612,
   'src/core/files/workspace-changes.ts': 612
 }
 

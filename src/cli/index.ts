@@ -32,6 +32,13 @@ const commands: Record<string, Command> = {
       "rewind a session to before its Nth prompt (files and/or conversation); undo, redo; a Claude Code session's files from its backups",
     load: () => import('./commands/rewind')
   },
+  merge: {
+    usage:
+      'merge FILE --from N|ID [--into N|ID] [--conversation] [--files [--turn]] [--strategy ours|theirs] [--dry-run] [--json]',
+    summary:
+      "bring another branch's conclusions (a summary, an exploration's report) and/or its files (a three-way merge) into this one",
+    load: () => import('./commands/merge')
+  },
   summarize: {
     usage: 'summarize FILE --from N | --up-to N [--instructions TEXT] [--model M]',
     summary:

@@ -36,6 +36,7 @@ import {
   MAX_TRANSCRIPT_RANGE
 } from './views'
 import { REMOTE_NAME, SHARED_ID, SharePreview, ShareResult, SharedList } from './share-views'
+import { MergePreview, MergeResolution } from './merge-views'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
@@ -230,7 +231,37 @@ export const requests = {
     AppInfo
   ),
   'settings:get': channel(Empty, Settings),
-  'settings:set': channel(SettingsUpdate.strict(), Settings)
+  'settings:set': channel(SettingsUpdate.strict(), Settings),
+  /**
+   * "Bring into this branch…" (core/merge): what bringing a node of another branch into the
+   * branch the conversation is on would do to each file (`files`; `turn`: that turn's changes
+   * only, a cherry-pick) and where its conversation would come from. Nothing is written.
+   */
+  'merge:preview': channel(
+    z.object({ nodeId: Uuid, files: z.boolean(), turn: z.boolean().optional() }).strict(),
+    MergePreview
+  ),
+  /**
+   * Applies the merge previewed last, as one action Undo reverses: its files with a choice for
+   * every conflict, and/or its conversation (a summary made with `instructions`, or an
+   * exploration's report). Refused with nothing changed when a conflict has no choice, or a file
+   * changed since the preview.
+   */
+  'merge:apply': channel(
+    z
+      .object({
+        nodeId: Uuid,
+        files: z.boolean(),
+        turn: z.boolean().optional(),
+        conversation: z
+          .object({ instructions: SummaryInstructions.optional() })
+          .strict()
+          .optional(),
+        resolutions: z.array(MergeResolution).max(100_000)
+      })
+      .strict(),
+    z.object({ mergeUuid: z.string(), written: z.number().int() })
+  )
 } as const
 
 export const events = {

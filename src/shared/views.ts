@@ -94,7 +94,8 @@ export type AppInfo = z.infer<typeof AppInfo>
 /**
  * `exploration`: what an agent explored between its checkpoint and its rewind, drawn under the
  * rewind report it produced (the report is the one node for the rewind). `subagent`: a
- * sub-agent's transcript, a collapsible branch of the tool call that ran it.
+ * sub-agent's transcript, a collapsible branch of the tool call that ran it. `merge`: what another
+ * branch brought into this one (its summary, its files: core/merge).
  */
 export const GraphNodeKind = z.enum([
   'turn',
@@ -102,7 +103,8 @@ export const GraphNodeKind = z.enum([
   'rewind_report',
   'compaction',
   'exploration',
-  'subagent'
+  'subagent',
+  'merge'
 ])
 export type GraphNodeKind = z.infer<typeof GraphNodeKind>
 
@@ -166,6 +168,8 @@ export const SessionGraph = z.object({
   checkpointLinks: z.array(z.object({ from: z.string(), to: z.string() })),
   /** Summaries of a branch left: the node where that branch ended → the summary node. */
   summaryLinks: z.array(z.object({ from: z.string(), to: z.string() })),
+  /** Merges: the node brought in (on another branch) → the merge node on this one. */
+  mergeLinks: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
   /** True while the last action of the timeline can be undone (`undo` is not null). */
   canUndo: z.boolean(),
   /** Where the files are (the second marker). */
@@ -190,7 +194,7 @@ export type SearchEntry = z.infer<typeof SearchEntry>
 /** One rewind, branch switch or continue of the session, oldest first (timeline:list). */
 export const TimelineEntry = z.object({
   id: z.string(),
-  kind: z.enum(['rewind', 'switch-branch', 'continue']),
+  kind: z.enum(['rewind', 'switch-branch', 'continue', 'merge']),
   label: z.string(),
   /** When it was first done. */
   timestamp: z.string(),

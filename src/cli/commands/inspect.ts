@@ -455,6 +455,8 @@ function describe(r: TreeRecord, prompt = typedPrompt(r), shown?: string): strin
       return `compaction (${r.trigger}, ${r.tokensBefore} tokens before): ${oneLine(r.summary, 50)}`
     case 'custom_message':
       return `${maskSecrets(r.customType)}${r.hidden ? ' (hidden)' : ''}: ${oneLine(contentText(r.content), 60)}`
+    case 'merge':
+      return `merge from ${shortId(r.fromUuid)}: ${r.files.length + (r.moreFiles ?? 0)} file(s)${r.summary === undefined ? '' : `, ${oneLine(r.summary, 50)}`}`
   }
 }
 

@@ -8,6 +8,8 @@
 //   user, assistant   → that message, blocks verbatim (a string content becomes one text block)
 //   branch_summary    → a user message holding the summary (the Messages API has no summary role)
 //   compaction        → a user message holding the summary of the part it replaces
+//   merge             → a user message naming the branch it came from, its summary and the files
+//                       merged (mergeText): the model knows the workspace changed under it
 //   custom_message    → a user message holding the text inside <system-reminder> tags. This is how
 //                       harness notes reach the model: the rewind-report, the checkpoint reminder and
 //                       the rewind-required warning. The API has no developer/system role inside
@@ -24,6 +26,7 @@
 //     another branch);
 //   - empty text blocks and messages left empty are dropped.
 import type { ContentBlock } from '../../shared/messages'
+import type { MergeRecord } from '../session/records'
 import type { TreeRecord } from '../session/tree'
 import type { ApiMessage } from './model/model-client'
 
@@ -58,6 +61,32 @@ export function compactionText(summary: string): string {
   return `The earlier part of this conversation was compacted to save context. Summary of it:\n<summary>\n${summary}\n</summary>`
 }
 
+/**
+ * What the model reads of a merge: where it came from, what that branch concluded, and which
+ * files were merged here (so it does not take them for its own edits, or miss them).
+ */
+export function mergeText(record: MergeRecord): string {
+  const what = record.turnUuid === undefined ? 'another branch' : 'one turn of another branch'
+  const lines = [
+    `This conversation brought in ${what} of the session (record ${record.fromUuid}; the branches part at ${record.baseUuid ?? 'the start'}).`
+  ]
+  if (record.summary !== undefined) {
+    const from =
+      record.summarySource === 'report' ? 'Report of that exploration' : 'Summary of that branch'
+    lines.push(`${from}:\n<summary>\n${record.summary}\n</summary>`)
+  }
+  if (record.files.length > 0) {
+    const more = record.moreFiles === undefined ? '' : `\n(and ${record.moreFiles} more)`
+    const files = record.files.map((f) => {
+      const name = f.renamedFrom === undefined ? f.path : `${f.renamedFrom} -> ${f.path}`
+      const how = f.resolution === 'clean' ? 'merged' : `conflict resolved: ${f.resolution}`
+      return `- ${name} (${f.change}, ${how})`
+    })
+    lines.push(`Its files were merged into the workspace:\n${files.join('\n')}${more}`)
+  }
+  return lines.join('\n\n')
+}
+
 export function reminderText(text: string): string {
   return `<system-reminder>\n${text}\n</system-reminder>`
 }
@@ -89,6 +118,8 @@ export function messageOf(record: TreeRecord): ApiMessage | null {
         : { role: 'user', content: [{ type: 'text', text: summaryText(record.summary) }] }
     case 'compaction':
       return { role: 'user', content: [{ type: 'text', text: compactionText(record.summary) }] }
+    case 'merge':
+      return { role: 'user', content: [{ type: 'text', text: reminderText(mergeText(record)) }] }
     case 'custom_message': {
       const text = textOf(record.content)
       return text === ''

@@ -30,6 +30,8 @@ export const ExportedNode = GraphNode.extend({
   summary: z.string().nullable(),
   /** The files the turn changed. */
   files: z.array(z.string()),
+  /** A merge node: the node it brought in (from another branch: the graph's merge link). */
+  mergedFrom: z.string().nullable().optional(),
   /** Its messages (on a branch export, only those on the branch). */
   entries: z.array(TranscriptEntry)
 })
@@ -78,6 +80,8 @@ export function kindPrefix(kind: ExportedNode['kind']): string {
       return 'Report: '
     case 'subagent':
       return 'Sub-agent: '
+    case 'merge':
+      return 'Brought in: '
   }
 }
 
@@ -99,6 +103,7 @@ export function buildExportModel(
   const index = indexTurns(tree)
   const graph = buildSessionGraph(tree, header.sessionId, index)
   const listed = listNodes(graph)
+  const mergedFrom = new Map((graph.mergeLinks ?? []).map((link) => [link.to, link.from]))
   // The records each node shows: every record it owns, or only those on the branch.
   const records = scope.kind === 'branch' ? tree.pathTo(scope.leafUuid) : everyRecord(tree, index)
   const entries = new Map<string | null, z.infer<typeof TranscriptEntry>[]>()
@@ -127,6 +132,7 @@ export function buildExportModel(
       fork,
       summary: record === undefined ? null : (nodeSummary(record)?.text ?? null),
       files: [...new Set(tree.fileChanges(node.id).map((c) => c.path))],
+      ...(node.kind === 'merge' ? { mergedFrom: mergedFrom.get(node.id) ?? null } : {}),
       entries: entries.get(node.id) ?? []
     }
   })

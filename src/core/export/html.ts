@@ -94,6 +94,9 @@ function nodeSection(
   const notes = [text(node.timestamp)]
   if (node.id === leafNode) notes.push('the conversation is here')
   else if (node.onActivePath) notes.push('on the active branch')
+  if (node.mergedFrom != null) {
+    notes.push(`brought in from <a href="#${attr(anchor(node.mergedFrom))}">that node</a>`)
+  }
   if (node.files.length > 0) {
     notes.push(`changed ${node.files.map((f) => `<code>${text(f)}</code>`).join(', ')}`)
   }

@@ -56,6 +56,8 @@ function nodeSection(
     const parent = node.parentId === null ? undefined : byId.get(node.parentId)
     if (node.fork && parent !== undefined) notes.push(`a branch from ${nodeName(parent)}`)
   }
+  const origin = node.mergedFrom == null ? undefined : byId.get(node.mergedFrom)
+  if (origin !== undefined) notes.push(`brought in from ${nodeName(origin)}`)
   if (node.files.length > 0) notes.push(`changed ${node.files.map(code).join(', ')}`)
   out.push(`_${notes.join(' · ')}_`, '')
   if (node.summary !== null) out.push(...quoted(node.summary), '')

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { uuidv7 } from '../session/uuid-v7'
 import * as z from 'zod'
 import { RewindMode } from '../../shared/messages'
+import { MergeIntent } from '../session/records'
 import { listDirIfPresent } from '../os/list-dir'
 import { readFinishedIds, saveFinishedIds } from './finished-journals'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
@@ -53,7 +54,7 @@ export type JournalState = z.infer<typeof JournalState>
 export const RestoreJournal = z.object({
   id: z.string(),
   sessionId: z.string(),
-  kind: z.enum(['rewind', 'switch-branch', 'continue', 'undo', 'redo']),
+  kind: z.enum(['rewind', 'switch-branch', 'continue', 'undo', 'redo', 'merge']),
   /** The rewind's checkpoint and mode (kind 'rewind'). */
   checkpointUuid: z.string().nullable(),
   mode: RewindMode.nullable(),
@@ -70,6 +71,8 @@ export const RestoreJournal = z.object({
    */
   root: z.string().optional(),
   ops: z.array(RestoreOp),
+  /** For kind 'merge': the merge record to append once the files are written (core/merge). */
+  merge: MergeIntent.optional(),
   state: JournalState,
   createdAt: z.string()
 })

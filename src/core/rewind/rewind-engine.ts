@@ -17,6 +17,7 @@ import { CodedError } from '../../shared/coded-error'
 import type { ErrorCode } from '../../shared/contract'
 import type { SessionStore } from '../session/store'
 import { isPrompt, promptText } from '../session/tree'
+import type { MergeIntent } from '../session/records'
 import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, PreviewFile, RewindPreview, RewindResult } from '../../shared/views'
 import { unifiedDiff } from './file-diff'
@@ -38,6 +39,7 @@ import { DiskHashes } from './disk-hashes'
 import { filesAsNodeLeftThem } from './node-files'
 import { filesWhenSent } from './file-lineage'
 import { type Timeline, type TimelineAction, replayTimeline } from './timeline'
+import { hasRecord, recordRestore } from './restore-records'
 import {
   type FileStamp,
   type RestoreSpace,
@@ -67,7 +69,9 @@ import { yieldToEventLoop } from '../os/event-loop'
 export type RewindLog = Pick<
   SessionStore,
   'sessionId' | 'cwd' | 'leafUuid' | 'readOnlyReason' | 'tree' | 'appendRewind' | 'appendNavigate'
->
+> &
+  // Our own sessions only: a rescue restore's companion log records no merge.
+  Partial<Pick<SessionStore, 'appendMerge'>>
 
 export interface RewindEngineOptions {
   home: string
@@ -104,7 +108,7 @@ export interface PlannedFile {
 }
 
 export interface RewindPlan {
-  kind: 'rewind' | 'switch-branch' | 'continue'
+  kind: 'rewind' | 'switch-branch' | 'continue' | 'merge'
   checkpointUuid: string | null
   mode: RewindMode | null
   leafBefore: string | null
@@ -116,8 +120,10 @@ export interface RewindPlan {
   unrestorable: { path: string; reason: string }[]
   messagesKept: number | null
   prefill: string | null
-  /** Where the targets' content comes from, when not our blob store (a rescue restore). */
+  /** Where the targets' content comes from, when not our blob store (a rescue restore, a merge). */
   source?: ContentSource
+  /** A merge's record, appended when its files are written (kind 'merge'). */
+  merge?: MergeIntent
   preview: RewindPreview
 }
 
@@ -306,6 +312,30 @@ export class RewindEngine {
     })
   }
 
+  /**
+   * A merge's files (core/merge computes them): code written as one action, recorded by the
+   * merge record `merge` (the new leaf) and its file_change records. Every target's path must
+   * already be checked, and `source` holds the merged content.
+   */
+  async planMerge(
+    targets: (ExternalTarget & { targetMode?: number | undefined })[],
+    source: ContentSource,
+    merge: MergeIntent
+  ): Promise<RewindPlan> {
+    return this.finishPlan({
+      kind: 'merge',
+      checkpointUuid: null,
+      mode: null,
+      leafBefore: this.store.leafUuid,
+      leafAfter: merge.uuid,
+      ...(await this.planTargets(targets, source, {}, false)),
+      messagesKept: null,
+      prefill: null,
+      source,
+      merge
+    })
+  }
+
   async rewind(checkpointUuid: string, mode: RewindMode): Promise<RewindResult> {
     return this.apply(await this.planRewind(checkpointUuid, mode))
   }
@@ -326,8 +356,9 @@ export class RewindEngine {
       // journal, no record, so no step for Undo to take back.
       throw new RewindError(nothingRestored(plan.unrestorable), 'not_found')
     }
+    const id = newJournalId()
     const journal: RestoreJournal = {
-      id: newJournalId(),
+      id,
       sessionId: this.store.sessionId,
       kind: plan.kind,
       checkpointUuid: plan.checkpointUuid,
@@ -337,6 +368,8 @@ export class RewindEngine {
       undoes: null,
       root: this.space.root,
       ops,
+      // A merge's record names its journal, for Undo (merge-apply.ts).
+      ...(plan.merge === undefined ? {} : { merge: { ...plan.merge, restoreId: id } }),
       state: 'pending',
       createdAt: new Date().toISOString()
     }
@@ -551,7 +584,7 @@ export class RewindEngine {
           `An interrupted ${journal.kind} (${journal.id}) was rolled back: ${journal.ops.length - leftAlone.length} file(s) are as they were before it.${describeLeftAlone(leftAlone)}`
         )
       } else if (journal.state === 'applied') {
-        if (!hasRecord(this.store.tree().records, journal)) this.record(journal)
+        if (!hasRecord(this.store.tree().records, journal)) recordRestore(this.store, journal)
         await saveJournal(this.space.paths.restores, { ...journal, state: 'recorded' })
         notices.push(`An interrupted ${journal.kind} (${journal.id}) was completed.`)
       }
@@ -600,7 +633,7 @@ export class RewindEngine {
       )
     }
     await saveJournal(dir, { ...journal, state: 'applied' })
-    this.record(journal)
+    recordRestore(this.store, journal)
     await saveJournal(dir, { ...journal, state: 'recorded' })
   }
 
@@ -886,48 +919,6 @@ export class RewindEngine {
     return isPartialOverwrite(file.content, from, to) || isPartialOverwrite(file.content, to, from)
   }
 
-  /**
-   * The one record that finishes a restore: a rewind or navigate naming its journal. No
-   * file_change record: what a restore wrote is no turn's change (the timeline says where the
-   * files are, the journal what it overwrote).
-   */
-  private record(journal: RestoreJournal): void {
-    const store = this.store
-    switch (journal.kind) {
-      case 'rewind':
-        store.appendRewind({
-          leafUuid: journal.leafAfter,
-          checkpointUuid: journal.checkpointUuid ?? '',
-          mode: journal.mode ?? 'both',
-          restoreId: journal.id
-        })
-        return
-      case 'switch-branch':
-      case 'continue':
-        store.appendNavigate({
-          leafUuid: journal.leafAfter,
-          reason: journal.kind,
-          restoreId: journal.id
-        })
-        return
-      case 'redo':
-        store.appendNavigate({
-          leafUuid: journal.leafAfter,
-          reason: 'redo',
-          restoreId: journal.id,
-          ...(journal.redoes === undefined ? {} : { redoes: journal.redoes })
-        })
-        return
-      case 'undo':
-        store.appendNavigate({
-          leafUuid: journal.leafAfter,
-          reason: 'undo-rewind',
-          restoreId: journal.undoes ?? journal.id
-        })
-        return
-    }
-  }
-
   /** The record whose state the files hold now (the timeline's "files at"). */
   private filesAt(): string | null {
     return replayTimeline(this.store.tree()).filesAt
@@ -1124,29 +1115,6 @@ function resultOf(ops: RestoreOp[]): Omit<RewindResult, 'prefill'> {
     deleted: ops.filter((op) => op.to === null).map((op) => op.path),
     recreated: ops.filter((op) => op.from === null).map((op) => op.path)
   }
-}
-
-interface RestoreRecordRef {
-  restoreId: string
-  /** An undo-rewind navigate (its restoreId names the restore it undid). */
-  undo: boolean
-}
-
-function restoreRef(record: unknown): RestoreRecordRef | null {
-  const r = record as { type?: unknown; reason?: unknown; restoreId?: unknown } | null
-  if (typeof r?.restoreId !== 'string') return null
-  if (r.type === 'rewind') return { restoreId: r.restoreId, undo: false }
-  if (r.type === 'navigate') return { restoreId: r.restoreId, undo: r.reason === 'undo-rewind' }
-  return null
-}
-
-/** Whether the session log already holds the record that finishes `journal`. */
-function hasRecord(records: readonly unknown[], journal: RestoreJournal): boolean {
-  const wanted = journal.kind === 'undo' ? journal.undoes : journal.id
-  return records.some((record) => {
-    const ref = restoreRef(record)
-    return ref !== null && ref.restoreId === wanted && ref.undo === (journal.kind === 'undo')
-  })
 }
 
 /** A prompt's uuid by its 1-based index on the active path (the seed's `/rewind N`). */

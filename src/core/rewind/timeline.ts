@@ -5,6 +5,8 @@
 // Records, in file order (docs/session-format.md, "The timeline"):
 //   rewind / navigate switch-branch / navigate continue, with a restoreId: a new action. It drops
 //     the actions undone before it (the redo tail), like any editor.
+//   merge (core/merge): a new action too, the merge record itself (its leaf before is its parent,
+//     its leaf after itself, the files after it at it: it is its own turn).
 //   navigate undo-rewind: undoes the action whose latest journal is its restoreId.
 //   navigate redo: does the action `redoes` again; its restoreId is the redo's own journal.
 //
@@ -25,7 +27,7 @@
 import type { RewindMode } from '../../shared/messages'
 import { type SessionTree, isPrompt, summarizedLeafOf } from '../session/tree'
 
-export type ActionKind = 'rewind' | 'switch-branch' | 'continue'
+export type ActionKind = 'rewind' | 'switch-branch' | 'continue' | 'merge'
 
 export interface TimelineAction {
   /** The restore id of its first doing: the action's id. */
@@ -105,7 +107,11 @@ function replay(tree: SessionTree): Timeline {
     const base = bases.get(uuid ?? '')
     return base !== undefined ? base : (tree.get(uuid ?? '')?.parentUuid ?? null)
   }
-  const add = (move: LeafMove, restoreId: string, action: Partial<TimelineAction>) => {
+  const add = (
+    move: Pick<LeafMove, 'timestamp' | 'parentUuid' | 'leafUuid'>,
+    restoreId: string,
+    action: Partial<TimelineAction>
+  ) => {
     actions = actions.filter((a) => a.state === 'done')
     actions.push({
       id: restoreId,
@@ -129,6 +135,23 @@ function replay(tree: SessionTree): Timeline {
     // parent, the node it started from (filesWhenSent's default for a prompt not replayed).
     if ((record as { run?: unknown } | null)?.run !== undefined) continue
     const type = (record as { type?: unknown } | null)?.type
+    if (type === 'merge') {
+      const node = acceptedNode(tree, record)
+      const merge = record as { parentUuid: string | null; timestamp: string; restoreId: string }
+      if (node === null) continue
+      const before = filesAt
+      filesAt = node
+      add(
+        { timestamp: merge.timestamp, parentUuid: merge.parentUuid, leafUuid: node },
+        merge.restoreId,
+        {
+          kind: 'merge',
+          filesBefore: before,
+          filesAfter: node
+        }
+      )
+      continue
+    }
     if (
       type === 'user' ||
       type === 'assistant' ||

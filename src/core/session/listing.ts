@@ -7,7 +7,7 @@
 // same shares. A session of another workspace there is not listed, so it is never opened here.
 // A file with no usable header (empty: a crash between creating it and writing the header) is
 // listed with its problem, so it can be shown; everything that reads sessions skips it.
-import { closeSync, readdirSync, readSync } from 'node:fs'
+import { closeSync, readdirSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { openRegularFile } from '../os/read-regular-file'
 import { legacyWorkspaceFolders, parseSessionFileName, realPathOf, workspaceFolder } from './paths'
@@ -46,6 +46,35 @@ export function listWorkspaceSessions(home: string, cwd: string): SessionListing
     .filter((listing) => listing.cwd === null || belongs(listing.cwd))
     .map(({ file, sessionId, createdAt, problem }) => ({ file, sessionId, createdAt, problem }))
     .sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.file, b.file))
+}
+
+/** The workspace's most recently written session (for --continue), or null. */
+export function latestSessionFile(home: string, cwd: string): string | null {
+  let best: { file: string; mtime: number } | null = null
+  for (const { file, problem } of listWorkspaceSessions(home, cwd)) {
+    if (problem !== null) continue
+    const mtime = statSync(file).mtimeMs
+    if (best === null || mtime >= best.mtime) best = { file, mtime }
+  }
+  return best?.file ?? null
+}
+
+/**
+ * A session of the workspace by id or unique id prefix (for --resume), or null. A file that
+ * is no session is found too, so opening it says why it cannot be opened.
+ */
+export function findSessionFile(home: string, cwd: string, id: string): string | null {
+  if (id === '') throw new Error('A session id is needed')
+  const sessions = listWorkspaceSessions(home, cwd)
+  const exact = sessions.find((s) => s.sessionId === id)
+  if (exact !== undefined) return exact.file
+  const matches = sessions.filter((s) => s.sessionId.startsWith(id))
+  if (matches.length > 1) {
+    throw new Error(
+      `Session id "${id}" is ambiguous: ${matches.length} sessions start with it (${matches.map((m) => m.sessionId).join(', ')})`
+    )
+  }
+  return matches[0]?.file ?? null
 }
 
 /** Every session file in one folder, whatever workspace its header names, oldest first. */

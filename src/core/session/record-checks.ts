@@ -1,18 +1,16 @@
-// What makes a line of a session file a record the tree can read: the checks loading makes of
-// each value (record-shape faults, then its role in the tree: header, node, leaf move, label,
-// file change), apart from the tree (tree.ts) that builds on their answer.
-import type { FileChangeRecord, SessionHeader } from './records'
-import { isObject, isString, type Json } from './json'
+// Load-time checks of a record (tree.ts classifies every record it is given with them). Opening
+// a session must cost about what JSON.parse costs (bench/session-open.ts), and a zod parse of
+// every record does not fit that budget, so loading checks only the fields the tree reads.
+// Records are fully validated by their zod schemas when appended (store.ts), so files we wrote
+// pass; these checks keep a hand-edited or foreign record from breaking the tree.
 import type { MessageContent } from '../../shared/messages'
+import { isObject, isString, type Json } from './json'
+import type { FileChangeRecord, SessionHeader } from './records'
 import type { TreeRecord } from './tree'
 
+/** What a record is to the tree. */
 export type Role =
   'header' | 'node' | 'leaf-move' | 'label' | 'file-change' | 'untracked' | 'unknown'
-
-// Load-time checks. Opening a session must cost about what JSON.parse costs (bench/session-open.ts),
-// and a zod parse of every record does not fit that budget, so loading checks only the fields the
-// tree reads. Records are fully validated by their zod schemas when appended (store.ts), so files
-// we wrote pass; these checks keep a hand-edited or foreign record from breaking the tree.
 
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string'
 
@@ -48,6 +46,15 @@ const FAULTS: Record<string, (r: Json) => string | null> = {
     isString(r.customType) && typeof r.hidden === 'boolean' && isContent(r.content)
       ? null
       : 'a custom_message needs customType, hidden and content',
+  merge: (r) =>
+    isString(r.fromUuid) &&
+    isNullableString(r.baseUuid) &&
+    isString(r.restoreId) &&
+    Array.isArray(r.files) &&
+    r.files.every((f) => isObject(f) && isString(f.path)) &&
+    (r.summary === undefined || isString(r.summary))
+      ? null
+      : 'a merge needs fromUuid, baseUuid, restoreId and files ({path})',
   rewind: (r) =>
     isNullableString(r.leafUuid) &&
     isString(r.checkpointUuid) &&
@@ -121,6 +128,7 @@ export function classify(value: unknown, index: number): Role | { invalid: strin
     case 'branch_summary':
     case 'compaction':
     case 'custom_message':
+    case 'merge':
       return 'node'
     case 'rewind':
     case 'navigate':

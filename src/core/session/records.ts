@@ -145,6 +145,50 @@ export const CustomMessageRecord = z.looseObject({
   details: z.unknown().optional()
 })
 
+/**
+ * What another branch brought into this one (core/merge): its conclusions (a summary, or an
+ * agent exploration's retained report) and/or its code (a three-way merge of its files, or of one
+ * turn's changes: a cherry-pick). A conversation node the model sees, naming where it came from;
+ * its own turn for the files (its file_change records, source `merge`, name it as their
+ * checkpoint), and one action of the timeline (its restore journal), which Undo reverses.
+ */
+const MergeFields = {
+  /** The record brought in: the last record of that node on its branch. */
+  fromUuid: z.string(),
+  /** Where the two branches part (their last common record; null: they share none). */
+  baseUuid: z.string().nullable(),
+  /** A cherry-pick: the prompt whose turn's changes alone were merged. */
+  turnUuid: z.string().optional(),
+  /** The conversation brought in; absent when only files were. */
+  summary: z.string().optional(),
+  /** Where the summary comes from: an exploration's retained report, or a branch summary. */
+  summarySource: z.enum(['report', 'summary']).optional(),
+  /** The files merged (the first MAX_MERGE_FILES; `moreFiles` counts the rest). */
+  files: z.array(
+    z.object({
+      path: z.string(),
+      change: z.enum(['added', 'deleted', 'modified', 'renamed']),
+      /** A rename: the path it had where the branches part. */
+      renamedFrom: z.string().optional(),
+      /** clean: merged without conflict; else how its conflict was resolved. */
+      resolution: z.enum(['clean', 'ours', 'theirs', 'edited'])
+    })
+  ),
+  moreFiles: z.number().int().min(0).optional(),
+  /** The restore journal of the apply (undo reverses it). */
+  restoreId: z.string(),
+  details: z.unknown().optional()
+}
+
+export const MergeRecord = z.looseObject({ type: z.literal('merge'), ...Base, ...MergeFields })
+
+/** A merge as the rewind engine's journal holds it until it is recorded (its uuid chosen first). */
+export const MergeIntent = z.object({ uuid: z.string().min(1), ...MergeFields })
+export type MergeIntent = z.infer<typeof MergeIntent>
+
+/** Files a merge record lists at most; the rest are counted in `moreFiles`. */
+export const MAX_MERGE_FILES = 500
+
 /** A bookmark on a node; a null label removes it. */
 export const LabelRecord = z.looseObject({
   type: z.literal('label'),
@@ -253,6 +297,7 @@ export const KnownRecord = z.discriminatedUnion('type', [
   BranchSummaryRecord,
   CompactionRecord,
   CustomMessageRecord,
+  MergeRecord,
   LabelRecord,
   FileChangeRecord,
   UntrackedChangesRecord
@@ -266,6 +311,7 @@ export type NavigateRecord = z.infer<typeof NavigateRecord>
 export type BranchSummaryRecord = z.infer<typeof BranchSummaryRecord>
 export type CompactionRecord = z.infer<typeof CompactionRecord>
 export type CustomMessageRecord = z.infer<typeof CustomMessageRecord>
+export type MergeRecord = z.infer<typeof MergeRecord>
 export type LabelRecord = z.infer<typeof LabelRecord>
 export type FileChangeRecord = z.infer<typeof FileChangeRecord>
 export type CommitLinkRecord = z.infer<typeof CommitLinkRecord>

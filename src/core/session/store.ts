@@ -25,8 +25,7 @@ import {
   ftruncateSync,
   openSync,
   renameSync,
-  rmSync,
-  statSync
+  rmSync
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../os/private-files'
@@ -40,7 +39,13 @@ import type { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_RECORD_DEPTH, deeperThanLimit, nestsTooDeep } from './json-depth'
 import { type ReadPosition, TooManyRecordsError, readJsonlFile } from './jsonl'
 import { loadParsed } from './load'
-import { listWorkspaceSessions, type SessionListing } from './listing'
+import {
+  findSessionFile,
+  latestSessionFile,
+  listWorkspaceSessions,
+  type SessionListing
+} from './listing'
+import { type MergeFileChange, mergeRecords } from './merge-records'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
 import { joinedRunRecords } from './joined-run'
@@ -55,6 +60,8 @@ import {
   FileChangeRecord,
   KnownRecord,
   LabelRecord,
+  type MergeRecord,
+  type MergeIntent,
   NavigateRecord,
   RewindRecord,
   SESSION_FORMAT_VERSION,
@@ -333,13 +340,7 @@ export class SessionStore {
 
   /** The most recently written session of a workspace (for --continue), or null. */
   static latest(home: string, cwd: string): string | null {
-    let best: { file: string; mtime: number } | null = null
-    for (const { file, problem } of SessionStore.list(home, cwd)) {
-      if (problem !== null) continue
-      const mtime = statSync(file).mtimeMs
-      if (best === null || mtime >= best.mtime) best = { file, mtime }
-    }
-    return best?.file ?? null
+    return latestSessionFile(home, cwd)
   }
 
   /**
@@ -347,17 +348,7 @@ export class SessionStore {
    * is no session is found too, so opening it says why it cannot be opened.
    */
   static find(home: string, cwd: string, id: string): string | null {
-    if (id === '') throw new Error('A session id is needed')
-    const sessions = SessionStore.list(home, cwd)
-    const exact = sessions.find((s) => s.sessionId === id)
-    if (exact !== undefined) return exact.file
-    const matches = sessions.filter((s) => s.sessionId.startsWith(id))
-    if (matches.length > 1) {
-      throw new Error(
-        `Session id "${id}" is ambiguous: ${matches.length} sessions start with it (${matches.map((m) => m.sessionId).join(', ')})`
-      )
-    }
-    return matches[0]?.file ?? null
+    return findSessionFile(home, cwd, id)
   }
 
   /**
@@ -604,6 +595,19 @@ export class SessionStore {
       })
     }
     return this.writeAll(records).filter((r): r is FileChangeRecord => r.type === 'file_change')
+  }
+
+  /**
+   * A merge (core/merge) as the leaf's child, with the file_change records of what it wrote
+   * (source `merge`, filed under the merge itself: its own turn), in one write and one
+   * fdatasync: all are appended, or none. It becomes the leaf. Called by the rewind engine once
+   * the merge's files are written (or by recovery, after a crash between the two).
+   */
+  appendMerge(merge: MergeIntent, changes: readonly MergeFileChange[]): MergeRecord {
+    if (this.treeModel.has(merge.uuid)) throw new Error(`Entry ${merge.uuid} already exists`)
+    const records = mergeRecords(merge, this.leafUuid, changes, now())
+    this.writeAll<{ uuid: string }>(records)
+    return records[0]
   }
 
   /**

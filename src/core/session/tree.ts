@@ -2,7 +2,8 @@
 // the studio and the renderer's projections all read a session through this class, so they agree
 // on what a branch, the leaf, the active path and a checkpoint are.
 //
-// Conversation nodes are user, assistant, branch_summary, compaction and custom_message records.
+// Conversation nodes are user, assistant, branch_summary, compaction, custom_message and merge
+// records.
 // file_change and label records are metadata attached to a node (a file change to its turn's
 // prompt; one an earlier version wrote for a code-only restore, isRestoreChange, to no turn);
 // rewind and navigate records only move the leaf; the header (line 1) and record types this
@@ -17,6 +18,7 @@ import type {
   CustomMessageRecord,
   FileChangeRecord,
   LabelRecord,
+  MergeRecord,
   NavigateRecord,
   RewindRecord,
   SessionHeader,
@@ -31,7 +33,12 @@ import { assertNever } from '../../shared/assert-never'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 
 export type TreeRecord =
-  UserRecord | AssistantRecord | BranchSummaryRecord | CompactionRecord | CustomMessageRecord
+  | UserRecord
+  | AssistantRecord
+  | BranchSummaryRecord
+  | CompactionRecord
+  | CustomMessageRecord
+  | MergeRecord
 
 export interface Checkpoint {
   /** 1-based position along the path. */
@@ -397,7 +404,7 @@ export class SessionTree {
 
   /**
    * The prompt whose turn a node is in: the latest prompt on its path, the node itself for a
-   * prompt (null: none, or no such node). Each node's answer is kept until the next record, so
+   * prompt (null: none, or no such node). A merge is a turn of its own (startsTurn). Each node's answer is kept until the next record, so
    * asking it of every node costs one walk up each turn.
    */
   turnOf(uuid: string | null): string | null {
@@ -416,7 +423,7 @@ export class SessionTree {
         found = known
         break
       }
-      if (isPrompt(this.recordOf(n))) {
+      if (startsTurn(this.recordOf(n))) {
         found = n + 2
         this.turnColumn[n] = found
         break
@@ -696,6 +703,14 @@ const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g
 /** A message a person typed: not harness-written, not a tool result, not only system reminders. */
 export function isPrompt(r: TreeRecord): boolean {
   return typedPrompt(r) !== null
+}
+
+/**
+ * Whether a node opens a turn, the unit file changes are filed under: a prompt, or a merge (its
+ * files are no prompt's change: core/merge).
+ */
+export function startsTurn(r: TreeRecord): boolean {
+  return r.type === 'merge' || isPrompt(r)
 }
 
 /** The typed text of a message a person typed (isPrompt); null for any other record. */

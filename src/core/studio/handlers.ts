@@ -2,6 +2,7 @@
 // handlers; dispatch() has validated every argument before a handler runs.
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
 import { DismissedNotices } from './dismissed-notices'
+import { mergeHandlers } from './merge-handlers'
 import { StudioError } from './studio-error'
 import { shareHandlers } from './share-handlers'
 import type { Studio } from './studio'
@@ -82,6 +83,7 @@ export function createHandlers(
     compare: ({ a, b }) => studio.compare(a, b),
     'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
     ...shareHandlers(studio),
+    ...mergeHandlers(studio),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)
   }

@@ -50,11 +50,10 @@ import { planRescue } from '../rewind/rescue'
 import { continueForeign } from '../session/continue-foreign'
 import { readerOf } from '../session/load'
 import { realPathOf } from '../session/paths'
-import type { SessionTree, TreeRecord } from '../session/tree'
+import type { SessionTree } from '../session/tree'
 import { unifiedDiff } from '../rewind/file-diff'
 import { allFileChanges } from '../rewind/node-files'
 import { renderExport } from '../export/render'
-import { usageTokens } from '../agent/summary/tokens'
 import { SessionStore } from '../session/store'
 import { type Sources, sharedSources } from '../sources/discovery'
 import { type CompareSources, buildCompareView, compareFileDiff } from '../views/compare-view'
@@ -85,6 +84,8 @@ import { buildSearchIndex } from '../views/search-view'
 import { TouchedFilesWatch } from './touched-files-watch'
 import { ViewedSession } from './viewed-session'
 import { WorkspaceSession } from './workspace-session'
+import type { MergeAccess } from './merge-handlers'
+import { turnUsage } from '../views/turn-usage'
 
 export interface StudioOptions {
   home: string
@@ -753,6 +754,20 @@ export class Studio {
     })
   }
 
+  /** What the merge channels work with (merge-handlers.ts): the session at work, one job at a time. */
+  merging(): MergeAccess {
+    this.requireOwnSession()
+    return {
+      work: this.work,
+      leafUuid: this.store.leafUuid,
+      endOfNode: (nodeId) => this.endOfNode(nodeId),
+      apply: (run) => {
+        this.requireWritable()
+        return this.exclusive('a merge', () => run().finally(() => this.shapeChanged()))
+      }
+    }
+  }
+
   /** Undoes the last action of the timeline: ours, or the viewed session's last rescue restore. */
   undo(): Promise<RewindResult> {
     if (this.viewed !== null) return this.rescueStep('an undo', (engine) => engine.undo())
@@ -1133,32 +1148,6 @@ export class Studio {
     await this.stop()
     await this.work.close()
   }
-}
-
-/** What the API reported for a turn's answers (usage on each assistant record); null: nothing. */
-function turnUsage(records: readonly (TreeRecord | undefined)[]): NodeDetail['usage'] {
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0)
-  const usage: NonNullable<NodeDetail['usage']> = {
-    requests: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheCreationTokens: 0,
-    contextTokens: 0
-  }
-  for (const record of records) {
-    if (record?.type !== 'assistant') continue
-    const counted = usageTokens(record.message.usage)
-    if (counted === null) continue
-    const u = record.message.usage as Record<string, unknown>
-    usage.requests += 1
-    usage.inputTokens += n(u.input_tokens)
-    usage.outputTokens += n(u.output_tokens)
-    usage.cacheReadTokens += n(u.cache_read_input_tokens)
-    usage.cacheCreationTokens += n(u.cache_creation_input_tokens)
-    usage.contextTokens = n(counted)
-  }
-  return usage.requests === 0 ? null : usage
 }
 
 function foreignReadOnly(viewed: ViewedSession): string {

@@ -22,6 +22,15 @@ import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
 import { TurnCommits } from '../share/commit-links'
 import type { SessionTree } from '../session/tree'
+import { conversationToBring } from '../merge/conversation'
+import {
+  type MergeAsk,
+  type MergeWorkspace,
+  type PreparedMerge,
+  prepareMerge,
+  runMerge
+} from '../merge/merge'
+import type { MergeChoice } from '../merge/merge-apply'
 
 export interface WorkspaceSessionOptions {
   home: string
@@ -216,6 +225,54 @@ export class WorkspaceSession {
     } catch (error) {
       throw summaryFailure(error)
     }
+  }
+
+  /** What core/merge works on: this session's tree, leaf, engine and backups. */
+  mergeWorkspace(): MergeWorkspace {
+    return {
+      tree: () => this.store.tree(),
+      leafUuid: () => this.store.leafUuid,
+      engine: this.engine,
+      space: this.history
+    }
+  }
+
+  /** The preview of a merge (core/merge): nothing is written. */
+  prepareMerge(ask: MergeAsk): Promise<PreparedMerge> {
+    return prepareMerge(this.mergeWorkspace(), ask)
+  }
+
+  /**
+   * Brings another branch in (core/merge): its conversation first, when asked (the agent's one
+   * job: a stop or a failure changes nothing), then its files and the merge record as one action.
+   */
+  async merge(
+    prepared: PreparedMerge,
+    choice: MergeChoice,
+    conversation: { instructions?: string | undefined } | null
+  ): Promise<{ uuid: string; paths: string[] }> {
+    const brought =
+      conversation === null
+        ? undefined
+        : await this.summaryJob((ctx) =>
+            conversationToBring(
+              { ...ctx, tree: ctx.store.tree() },
+              prepared.ask.fromUuid,
+              ctx.store.leafUuid,
+              conversation.instructions
+            )
+          )
+    const done = await runMerge(this.mergeWorkspace(), prepared, {
+      ...choice,
+      ...(brought === undefined ? {} : { conversation: brought })
+    })
+    this.afterLeafOrFilesMoved('conversation', {
+      restored: done.paths,
+      deleted: [],
+      recreated: [],
+      prefill: null
+    })
+    return done
   }
 
   /** Undoes the timeline's last action; repeated, it walks the timeline back. */

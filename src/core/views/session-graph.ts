@@ -18,7 +18,7 @@ import type {
   TranscriptEntry,
   TurnOutcome
 } from '../../shared/views'
-import { isInterrupted } from '../agent/context'
+import { isInterrupted, mergeText } from '../agent/context'
 import { listsOf } from '../agent/summary/files-touched'
 import { isForeignRecord } from '../session/foreign/raw'
 import type { SubagentRun } from '../session/foreign/types'
@@ -35,7 +35,7 @@ import {
   summarizedLeafOf
 } from '../session/tree'
 import { type CutNotice, type EntriesNotice, limitEntries, limitText } from '../session/truncate'
-import { MAX_PERSIST_CHARS } from '../session/records'
+import { MAX_PERSIST_CHARS, type MergeRecord } from '../session/records'
 
 const TITLE_CHARS = 120
 /** Tool names an exploration's title lists before "…". */
@@ -55,6 +55,7 @@ function nodeKind(record: TreeRecord): GraphNodeKind | null {
   if (record.type === 'user' && isPrompt(record)) return 'turn'
   if (isCompactionRecord(record)) return 'compaction'
   if (record.type === 'branch_summary') return 'branch_summary'
+  if (record.type === 'merge') return 'merge'
   if (isRewindReport(record)) return 'rewind_report'
   return null
 }
@@ -78,7 +79,30 @@ function nodeTitle(record: TreeRecord): string {
     }
     case 'assistant':
       return firstLine(contentText(record.message.content))
+    case 'merge':
+      return firstLine(mergeTitle(record, ''))
   }
+}
+
+/**
+ * A merge node's title: what it brought in, and from where: the title of the node it came from
+ * (`origin`), else that record's id cut short.
+ */
+function mergeTitle(record: MergeRecord, origin: string): string {
+  const files = record.files.length + (record.moreFiles ?? 0)
+  const parts = [
+    ...(record.summary === undefined ? [] : ['conclusions']),
+    ...(files === 0 ? [] : [`${files} file${files === 1 ? '' : 's'}`])
+  ]
+  const what = record.turnUuid === undefined ? 'Brought in' : 'Cherry-picked'
+  const from = origin === '' ? `…${record.fromUuid.slice(-8)}` : `“${origin}”`
+  return `${what} ${parts.join(' and ') || 'nothing'} from ${from}`
+}
+
+/** A node's title as the graph shows it: a merge's names the node it brought in. */
+export function graphNodeTitle(tree: SessionTree, index: TurnIndex, record: TreeRecord): string {
+  if (record.type !== 'merge') return nodeTitle(record)
+  return firstLine(mergeTitle(record, ownerTitle(tree, index, record.fromUuid)))
 }
 
 /**
@@ -250,6 +274,7 @@ function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefi
     case 'custom_message':
       return end.customType === TURN_STOPPED_TYPE ? 'stopped' : 'done'
     case 'branch_summary':
+    case 'merge':
       return 'done'
     case 'compaction':
       // One the agent made mid-turn (auto, overflow) is followed by the rest of the turn: with
@@ -348,10 +373,12 @@ export function buildSessionGraph(
       id: record.uuid,
       parentId,
       kind,
-      title: explorations.get(record.uuid) ?? nodeTitle(record),
+      title: explorations.get(record.uuid) ?? graphNodeTitle(tree, index, record),
       timestamp: record.timestamp,
       filesChanged:
-        kind === 'turn' ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size : 0,
+        kind === 'turn' || kind === 'merge'
+          ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size
+          : 0,
       onActivePath: activeOwners.has(record.uuid),
       branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
       label: shownLabel(labels.get(record.uuid)),
@@ -387,12 +414,21 @@ export function buildSessionGraph(
     if (from) summaryLinks.push({ from, to: summary.uuid })
   }
 
+  // A merge is drawn from the node it brought in, on the other branch.
+  const mergeLinks: NonNullable<SessionGraph['mergeLinks']> = []
+  for (const head of index.heads) {
+    if (head.type !== 'merge') continue
+    const from = owner.get(head.fromUuid)
+    if (from) mergeLinks.push({ from, to: head.uuid })
+  }
+
   return {
     sessionId,
     nodes,
     leafUuid: tree.leafUuid,
     checkpointLinks,
     summaryLinks,
+    mergeLinks,
     canUndo: marks.undo !== null,
     ...shown
   }
@@ -436,6 +472,9 @@ export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
       readFiles: files.read,
       modifiedFiles: files.modified
     }
+  }
+  if (record.type === 'merge') {
+    return { text: cutForViews(mergeText(record)), startedAt: null, rewoundAt: null }
   }
   if (record.type === 'custom_message') {
     const details = record.details as
@@ -532,6 +571,14 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
         isPrompt: false,
         hidden: record.hidden,
         content: cutForViews(record.content)
+      }
+    case 'merge':
+      return {
+        ...base,
+        role: 'summary',
+        isPrompt: false,
+        hidden: false,
+        content: cutForViews(mergeText(record))
       }
   }
 }

@@ -7,7 +7,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
 import type { Timeline, TimelineAction } from '../rewind/timeline'
 import { type SessionTree, promptText } from '../session/tree'
-import { type TurnIndex, ownerTitle } from './session-graph'
+import { type TurnIndex, graphNodeTitle, ownerTitle } from './session-graph'
 
 const QUOTED_CHARS = 60
 
@@ -38,6 +38,13 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
         : `Switch to branch ${target(tree, index, action)}`
     case 'continue':
       return `Continue from ${target(tree, index, action)}`
+    case 'merge': {
+      // The merge node's own title says what it brought in and from where.
+      const merge = tree.get(action.leafAfter ?? '')
+      return merge === undefined
+        ? 'Bring in from another branch'
+        : graphNodeTitle(tree, index, merge)
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 import type { ContentBlock } from '../../../shared/messages'
 import { contentText, isPrompt, promptText, type TreeRecord } from '../../session/tree'
 import type { ModelRequest } from '../model/model-client'
+import { mergeText } from '../context'
 import type { FilesTouched } from './files-touched'
 import { CHARS_PER_TOKEN, estimateTokens } from './tokens'
 
@@ -118,6 +119,8 @@ function entriesOf(record: TreeRecord): string[] {
       return [`[Summary of the conversation before this point]\n${record.summary}`]
     case 'custom_message':
       return [`[Harness note: ${record.customType}]\n${contentText(record.content)}`]
+    case 'merge':
+      return [`[Brought in from another branch]\n${mergeText(record)}`]
   }
 }
 

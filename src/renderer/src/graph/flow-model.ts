@@ -51,7 +51,8 @@ const KIND_NAMES: Record<GraphNodeKind, string> = {
   rewind_report: 'Rewind report',
   compaction: 'Compaction',
   exploration: 'Exploration',
-  subagent: 'Sub-agent'
+  subagent: 'Sub-agent',
+  merge: 'Brought in'
 }
 
 /**
@@ -180,11 +181,13 @@ export function toFlowNodes(
 }
 
 /**
- * Parent → child edges (highlighted along the active path), checkpoint → report links, and links
- * from the end of a branch left to the summary of it.
+ * Parent → child edges (highlighted along the active path), checkpoint → report links, links
+ * from the end of a branch left to the summary of it, and from a node brought in to its merge.
  */
 export function toFlowEdges(
-  graph: Pick<SessionGraph, 'checkpointLinks' | 'summaryLinks'> & { nodes: readonly GraphNode[] },
+  graph: Pick<SessionGraph, 'checkpointLinks' | 'summaryLinks' | 'mergeLinks'> & {
+    nodes: readonly GraphNode[]
+  },
   previous: ReadonlyMap<string, Edge>
 ): Edge[] {
   const byId = new Map(graph.nodes.map((node) => [node.id, node]))
@@ -240,6 +243,22 @@ export function toFlowEdges(
       focusable: false
     }
     keep(summarized)
+  }
+  for (const link of graph.mergeLinks ?? []) {
+    if (!byId.has(link.from) || !byId.has(link.to)) continue
+    const merged: BuiltInEdge = {
+      id: `merge:${link.from}->${link.to}`,
+      source: link.from,
+      target: link.to,
+      sourceHandle: REPORT_HANDLE,
+      targetHandle: SUMMARY_HANDLE,
+      type: 'smoothstep',
+      pathOptions: { offset: 24, borderRadius: 12 },
+      className: 'flow-edge flow-edge--merge',
+      ariaLabel: 'Brought into this branch',
+      focusable: false
+    }
+    keep(merged)
   }
   return edges
 }

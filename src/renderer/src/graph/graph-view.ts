@@ -176,7 +176,12 @@ export function nextGraphView(
       new Map(previous.flowNodes.map((node) => [node.id, node]))
     ),
     flowEdges: toFlowEdges(
-      { nodes: visible, checkpointLinks: graph.checkpointLinks, summaryLinks: graph.summaryLinks },
+      {
+        nodes: visible,
+        checkpointLinks: graph.checkpointLinks,
+        summaryLinks: graph.summaryLinks,
+        mergeLinks: graph.mergeLinks
+      },
       new Map(previous.flowEdges.map((edge) => [edge.id, edge]))
     )
   }

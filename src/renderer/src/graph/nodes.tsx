@@ -176,7 +176,8 @@ const COMPACT_KINDS: Record<FlowNode['data']['node']['kind'], string> = {
   rewind_report: 'Report',
   compaction: 'Compact',
   exploration: 'Explored',
-  subagent: 'Sub-agent'
+  subagent: 'Sub-agent',
+  merge: 'Merged'
 }
 
 /**
@@ -262,5 +263,6 @@ export const nodeTypes = {
   rewind_report: GraphNodeView,
   compaction: GraphNodeView,
   exploration: GraphNodeView,
-  subagent: GraphNodeView
-} satisfies NodeTypes
+  subagent: GraphNodeView,
+  merge: GraphNodeView
+} satisfies NodeTypes & Record<FlowNode['data']['node']['kind'], unknown>

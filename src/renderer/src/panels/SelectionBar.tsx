@@ -1,7 +1,8 @@
 // What can be done with the selected node, on any branch: rewind to before its prompt, continue
 // the conversation from it, switch to its branch's end, summarize from or up to its prompt (on
-// the active branch), compare it with another node or the current files, fork a new session from
-// it, label it, fold what is under it. Read-only sessions (another process holds them) and a
+// the active branch), bring a node of another branch into this one (its conclusions, its files),
+// compare it with another node or the current files, fork a new session from it, label it, fold
+// what is under it. Read-only sessions (another process holds them) and a
 // running agent offer none of the moves; a read-only session can still be forked (the fork is a
 // session of this app's own). Another tool's session offers only what works on it: compare,
 // fold, and on a prompt "Restore files here" where the tool keeps backups (Claude Code, Gemini
@@ -32,6 +33,7 @@ import {
 import type { SummaryDirection } from '../actions/summary'
 import { ForkDialog } from './ForkDialog'
 import { LabelDialog } from './LabelDialog'
+import { MergeDialog } from './MergeDialog'
 import { RescueDialog } from './RescueDialog'
 import { SummarizeDialog } from './SummarizeDialog'
 
@@ -72,6 +74,7 @@ export function SelectionBar() {
   const [summarizing, setSummarizing] = useState<SummaryDirection | null>(null)
   const [forking, setForking] = useState<'fork' | 'continue' | null>(null)
   const [rescuing, setRescuing] = useState(false)
+  const [merging, setMerging] = useState(false)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
   const locked = readOnly || running
   const ours = foreign === null
@@ -110,6 +113,11 @@ export function SelectionBar() {
         {ours && !node.onActivePath && (
           <button type="button" disabled={locked} onClick={() => openMove('switch', node.id)}>
             Switch to this branch
+          </button>
+        )}
+        {ours && !pulled && !subagent && !node.onActivePath && (
+          <button type="button" disabled={locked} onClick={() => setMerging(true)}>
+            Bring into this branch…
           </button>
         )}
         {ours && node.kind === 'turn' && node.onActivePath && (
@@ -175,6 +183,7 @@ export function SelectionBar() {
       {rescuing && foreign !== null && (
         <RescueDialog node={node} keeps={foreign.keeps} onClose={() => setRescuing(false)} />
       )}
+      {merging && <MergeDialog node={node} onClose={() => setMerging(false)} />}
     </div>
   )
 }

@@ -1,0 +1,330 @@
+// The plan of a merge (issue 31): what bringing another branch's files (or one turn's changes)
+// into the workspace would do to each file, computed before anything is written. Three sides per
+// file, as a version-control merge takes them:
+//   base   = the files where the two branches part (their last common record's state), or for a
+//            cherry-pick the file before that turn changed it;
+//   theirs = the files as the node brought in left them (for a cherry-pick: after that turn);
+//   ours   = the workspace now (what is on disk, hand edits included).
+// Only paths their side changed (base ≠ theirs) are looked at; a file nobody there touched is
+// never read or written. Per path:
+//   ours = theirs                → already here, left out;
+//   ours = base                  → clean: theirs is taken (modified, added, deleted);
+//   both changed, all text       → git merge-file (merge-file.ts): clean, or a conflict with
+//                                  its hunks marked;
+//   deleted on one side, changed on the other, added on both, binary, too large, no git
+//                                → a conflict of that kind, to resolve as ours or theirs.
+// A rename on their side (a file deleted there and another added with the same content) is one
+// entry, the new path: the old one goes, and changes made here to the old path are merged into
+// the new one. The plan holds contents in memory (bounded: MAX_MERGE_BYTES per side) for the
+// apply (merge-apply.ts); it writes nothing.
+import { BlobMissingError, type BlobStore, sha256 } from '../files/blob-store'
+import { looksBinary } from '../files/binary-content'
+import { PathOutsideWorkspaceError } from '../files/workspace-paths'
+import { type NodeFile, filesAsNodeLeftThem } from '../rewind/node-files'
+import { checkedPath, readFileAt } from '../rewind/workspace-files'
+import { type SessionTree, startsTurn } from '../session/tree'
+import { CodedError } from '../../shared/coded-error'
+import { type MergeRunner, gitAvailable } from './merge-file'
+
+/** What their branch did to the file since the branches part. */
+export type MergeChange = 'added' | 'deleted' | 'modified' | 'renamed'
+
+/** Why a file cannot be merged without a choice. */
+export type ConflictKind =
+  /** Both changed the same lines. */
+  | 'content'
+  /** Both added it, with different contents. */
+  | 'added-both'
+  /** Deleted here, changed there. */
+  | 'deleted-here'
+  /** Changed here, deleted there. */
+  | 'deleted-there'
+  /** Both changed a binary file. */
+  | 'binary'
+  /** Both changed a file past MAX_MERGE_BYTES. */
+  | 'too-large'
+  /** Both changed it and git, which merges text, is not installed. */
+  | 'no-git'
+
+export interface MergeFilePlan {
+  path: string
+  change: MergeChange
+  /** A rename: the path the file had where the branches part (deleted by the merge). */
+  renamedFrom?: string
+  status: 'clean' | 'conflict'
+  conflict?: ConflictKind
+  /** Conflicting hunks git marked (conflict 'content' and 'added-both'). */
+  hunks?: number
+  base: Buffer | null
+  /** What is on disk now (null: no file), and its hash, which the apply requires unchanged. */
+  ours: Buffer | null
+  oursHash: string | null
+  /** Ours at the renamed-from path (a rename only). */
+  oursFrom?: { content: Buffer | null; hash: string | null }
+  theirs: Buffer | null
+  /** The bits a file their side created had, where its records say. */
+  theirsMode?: number
+  /** A clean file's result (null: deleted); a text conflict's result with its hunks marked. */
+  merged: Buffer | null
+  /** Text: the merge runs again with a favor for resolution ours or theirs. */
+  text: boolean
+}
+
+export interface MergePlan {
+  /** The record brought in, and the last record both branches share (null: none). */
+  fromUuid: string
+  baseUuid: string | null
+  /** A cherry-pick: the prompt whose turn's changes are merged. */
+  turnUuid?: string
+  files: MergeFilePlan[]
+  /** Paths whose content there is not known (backup pruned, another tool's record): left alone. */
+  unmergeable: { path: string; reason: string }[]
+}
+
+/** Bytes of one side past which a file both changed is not merged line by line. */
+export const MAX_MERGE_BYTES = 8 * 1024 * 1024
+
+/** A merge that cannot be planned or applied as asked; nothing was changed. */
+export class MergeError extends CodedError {
+  override name = 'MergeError'
+}
+
+export interface MergeSources {
+  tree: SessionTree
+  blobs: BlobStore
+  /** The workspace root (resolved through symlinks). */
+  root: string
+  runner: MergeRunner
+}
+
+/**
+ * The plan of bringing the files of `fromUuid` (any record) into the workspace, whose
+ * conversation is at `leafUuid`.
+ */
+export async function planBranchMerge(
+  src: MergeSources,
+  fromUuid: string,
+  leafUuid: string | null
+): Promise<MergePlan> {
+  const { tree } = src
+  if (tree.get(fromUuid) === undefined) throw new MergeError('not_found', `No record ${fromUuid}`)
+  const baseUuid = partingPoint(tree, fromUuid, leafUuid)
+  if (baseUuid === fromUuid) {
+    throw new MergeError(
+      'conflict',
+      'That node is on this branch already (at or before where the conversation is): nothing to bring in.'
+    )
+  }
+  const base = filesAsNodeLeftThem(tree, baseUuid)
+  const theirs = filesAsNodeLeftThem(tree, fromUuid)
+  const sides = new Map<string, Sides>()
+  for (const [path, there] of theirs) {
+    const at = base.get(path) ?? { hash: null, mode: undefined }
+    if (at.hash !== there.hash || there.afterUnknown === true)
+      sides.set(path, { base: at, theirs: there })
+  }
+  return { fromUuid, baseUuid, ...(await planSides(src, sides, labelsFor(fromUuid))) }
+}
+
+/**
+ * The plan of a cherry-pick: the changes of the turn of `turnUuid` (a prompt or a merge) alone,
+ * each file from its content before the turn first changed it to its content after the turn.
+ */
+export async function planTurnMerge(src: MergeSources, turnUuid: string): Promise<MergePlan> {
+  const { tree } = src
+  const record = tree.get(turnUuid)
+  if (record === undefined || !startsTurn(record)) {
+    throw new MergeError(
+      'not_found',
+      `${turnUuid} is not a turn of this session (no prompt has that id)`
+    )
+  }
+  const sides = new Map<string, Sides>()
+  for (const change of tree.fileChanges(turnUuid)) {
+    const known = sides.get(change.path)
+    sides.set(change.path, {
+      base: known?.base ?? { hash: change.before, mode: change.beforeMode },
+      theirs: {
+        hash: change.after,
+        mode: change.afterMode,
+        ...(change.afterUnknown === true ? { afterUnknown: true as const } : {})
+      }
+    })
+  }
+  for (const [path, s] of sides) if (s.base.hash === s.theirs.hash) sides.delete(path)
+  return {
+    fromUuid: turnUuid,
+    baseUuid: record.parentUuid,
+    turnUuid,
+    ...(await planSides(src, sides, labelsFor(turnUuid)))
+  }
+}
+
+/** The last record the paths to `a` and `b` share (null: none). */
+export function partingPoint(tree: SessionTree, a: string, b: string | null): string | null {
+  const pathA = tree.pathTo(a)
+  const pathB = tree.pathTo(b)
+  let common = 0
+  while (common < pathA.length && pathA[common]?.uuid === pathB[common]?.uuid) common++
+  return common === 0 ? null : (pathA[common - 1]?.uuid ?? null)
+}
+
+interface Sides {
+  base: NodeFile
+  theirs: NodeFile
+}
+
+function labelsFor(fromUuid: string) {
+  return {
+    ours: 'this branch',
+    base: 'where the branches part',
+    theirs: `brought in (…${fromUuid.slice(-8)})`
+  }
+}
+
+async function planSides(
+  src: MergeSources,
+  sides: Map<string, Sides>,
+  labels: ReturnType<typeof labelsFor>
+): Promise<Pick<MergePlan, 'files' | 'unmergeable'>> {
+  const unmergeable: MergePlan['unmergeable'] = []
+  const content = new Map<string, { base: Buffer | null; theirs: Buffer | null }>()
+  for (const [path, s] of [...sides].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (s.theirs.afterUnknown === true) {
+      unmergeable.push({
+        path,
+        reason:
+          'its content on that branch is not known (another tool kept only the content before each change)'
+      })
+      continue
+    }
+    try {
+      content.set(path, {
+        base: readBlob(src.blobs, s.base.hash),
+        theirs: readBlob(src.blobs, s.theirs.hash)
+      })
+    } catch (error) {
+      if (!(error instanceof BlobMissingError)) throw error
+      unmergeable.push({
+        path,
+        reason: 'its content there is not in the backup store (pruned by retention)'
+      })
+    }
+  }
+  // Renames on their side: a file gone there whose exact content a new file there holds.
+  const renamedTo = new Map<string, string>()
+  const addedByHash = new Map<string, string>()
+  for (const [path, c] of content) {
+    if (c.base === null && c.theirs !== null) addedByHash.set(sha256(c.theirs), path)
+  }
+  for (const [path, c] of content) {
+    if (c.base === null || c.theirs !== null) continue
+    const to = addedByHash.get(sha256(c.base))
+    if (to !== undefined && !renamedTo.has(to)) renamedTo.set(to, path)
+  }
+  const renamedFrom = new Set(renamedTo.values())
+  const planned: Promise<MergeFilePlan | null>[] = []
+  for (const [path, c] of content) {
+    if (renamedFrom.has(path)) continue
+    const from = renamedTo.get(path)
+    const theirsMode = sides.get(path)?.theirs.mode
+    const baseOf = from === undefined ? c.base : (content.get(from)?.base ?? null)
+    planned.push(
+      planFile(src, labels, {
+        path,
+        base: baseOf,
+        theirs: c.theirs,
+        change:
+          from !== undefined
+            ? 'renamed'
+            : c.base === null
+              ? 'added'
+              : c.theirs === null
+                ? 'deleted'
+                : 'modified',
+        ...(from === undefined ? {} : { renamedFrom: from }),
+        ...(theirsMode === undefined ? {} : { theirsMode })
+      })
+    )
+  }
+  const files = (await Promise.all(planned)).filter((f): f is MergeFilePlan => f !== null)
+  return { files, unmergeable }
+}
+
+function readBlob(blobs: BlobStore, hash: string | null): Buffer | null {
+  return hash === null ? null : blobs.read(hash)
+}
+
+/** What is on disk at `path` now (null: no file), its path checked as a restore checks it. */
+function onDisk(root: string, path: string): { content: Buffer | null; hash: string | null } {
+  let abs: string
+  try {
+    abs = checkedPath(root, path)
+  } catch (error) {
+    if (!(error instanceof PathOutsideWorkspaceError)) throw error
+    throw new MergeError(
+      'refused',
+      `The merge names a path it may not touch. ${error.message}. Nothing was changed.`
+    )
+  }
+  const file = readFileAt(abs)
+  return file === null
+    ? { content: null, hash: null }
+    : { content: file.content, hash: sha256(file.content) }
+}
+
+async function planFile(
+  src: MergeSources,
+  labels: ReturnType<typeof labelsFor>,
+  f: Pick<MergeFilePlan, 'path' | 'base' | 'theirs' | 'change' | 'renamedFrom' | 'theirsMode'>
+): Promise<MergeFilePlan | null> {
+  const here = onDisk(src.root, f.path)
+  // A rename: what this branch has at the old path is what it merges with theirs.
+  const hereFrom = f.renamedFrom === undefined ? undefined : onDisk(src.root, f.renamedFrom)
+  const ours = hereFrom !== undefined && here.content === null ? hereFrom.content : here.content
+  const plan = {
+    ...f,
+    ours: here.content,
+    oursHash: here.hash,
+    ...(hereFrom === undefined ? {} : { oursFrom: hereFrom }),
+    text: false
+  }
+  const same = (a: Buffer | null, b: Buffer | null) =>
+    a === null ? b === null : b !== null && a.equals(b)
+  // Already as theirs (a rename: the new file there and the old one gone).
+  if (
+    same(ours, f.theirs) &&
+    (hereFrom === undefined || (here.content !== null && hereFrom.content === null))
+  ) {
+    return null
+  }
+  if (same(ours, f.base)) return { ...plan, status: 'clean', merged: f.theirs }
+  const conflict = (kind: ConflictKind): MergeFilePlan => ({
+    ...plan,
+    status: 'conflict',
+    conflict: kind,
+    merged: null
+  })
+  if (hereFrom !== undefined && here.content !== null && hereFrom.content !== null)
+    return conflict('added-both')
+  if (f.theirs === null) return conflict('deleted-there')
+  if (ours === null) return conflict('deleted-here')
+  if (looksBinary(ours) || looksBinary(f.theirs) || (f.base !== null && looksBinary(f.base)))
+    return conflict('binary')
+  if (Math.max(ours.length, f.theirs.length, f.base?.length ?? 0) > MAX_MERGE_BYTES)
+    return conflict('too-large')
+  if (!gitAvailable()) return conflict('no-git')
+  const merged = await src.runner.merge(f.base, ours, f.theirs, null, labels)
+  return merged.conflicts === 0
+    ? { ...plan, text: true, status: 'clean', merged: merged.content }
+    : {
+        ...plan,
+        text: true,
+        status: 'conflict',
+        conflict: f.base === null ? 'added-both' : 'content',
+        hunks: merged.conflicts,
+        merged: merged.content
+      }
+}
+
+export { labelsFor as mergeLabels }
