@@ -150,9 +150,9 @@ function median(values: number[]): number {
 
 async function main(): Promise<void> {
   const sessions = [
-    { label: 'a rewind every 40 turns', every: 40, ...workspaceWith(root, home, TURNS) },
-    { label: 'a rewind every 10 turns', every: 10, ...workspaceWith(root, home, TURNS, 10) },
-    { label: 'baseline', every: 40, ...workspaceWith(root, home, BASELINE_TURNS) }
+    { label: 'a rewind every 40 turns', ...workspaceWith(root, home, TURNS) },
+    { label: 'a rewind every 10 turns', ...workspaceWith(root, home, TURNS, TURNS / 10) },
+    { label: 'baseline', ...workspaceWith(root, home, BASELINE_TURNS) }
   ]
   const servers = await Promise.all(sessions.map((session) => serve(home, session.cwd)))
   const browser = await chromium.launch(chromiumLaunchOptions)
@@ -180,8 +180,7 @@ async function main(): Promise<void> {
     console.log(`branch explorer in Chromium, 1280x800, ${RUNS} runs (min / median / max)`)
     for (const [at, session] of sessions.entries()) {
       const figures = results[at]!
-      const branches = Math.floor(session.turns / session.every)
-      console.log(`  ${session.turns} turns, ${session.label} (~${branches} branches):`)
+      console.log(`  ${session.turns} turns, ${session.label} (${session.branches} branches):`)
       console.log(
         `    first frame ${range(
           figures.map((f) => f.firstFrameMs),
