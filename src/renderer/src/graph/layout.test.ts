@@ -90,6 +90,21 @@ describe('layoutTree', () => {
     expect(positions.get('c')!.x).toBe(2 * COLUMN_STEP)
   })
 
+  it('never goes on down a side line, however long it runs', () => {
+    //   a ── b          the sub-agent's run s1..s3 is longer than the conversation's b
+    //    └── s1 ── s2 ── s3
+    const positions = layoutTree([
+      node('a', null),
+      { id: 's1', parentId: 'a', side: true },
+      node('s2', 's1'),
+      node('s3', 's2'),
+      node('b', 'a')
+    ])
+    expect(positions.get('b')!.x).toBe(0)
+    expect(positions.get('s1')!.x).toBe(COLUMN_STEP)
+    expect(positions.get('s3')!.x).toBe(COLUMN_STEP)
+  })
+
   it('places ten thousand children of one node side by side', () => {
     const nodes = [node('root', null)]
     for (let i = 0; i < 10_000; i++) nodes.push(node(`c${i}`, 'root'))

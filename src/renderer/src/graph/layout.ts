@@ -11,6 +11,11 @@
 export interface TreeShapeNode {
   readonly id: string
   readonly parentId: string | null
+  /**
+   * A side line (an exploration, a sub-agent's run): it never goes on in its parent's column,
+   * however long it runs, so the conversation's own line stays straight.
+   */
+  readonly side?: boolean
 }
 
 export interface Point {
@@ -33,6 +38,57 @@ export const ROW_STEP = NODE_HEIGHT + 44
  * which also keeps a corrupt cycle from hiding nodes.
  */
 export function layoutTree(nodes: readonly TreeShapeNode[]): Map<string, Point> {
+  const lines = treeLines(nodes)
+  const { parent, depth, heavy, kept } = lines
+
+  // A branch starts at every node that is not its parent's heavy child, and runs down the heavy
+  // line to its end. Branches are placed by the row they start on (a counting sort),
+  // and within a row by their parent's column, then input order: each in the leftmost column
+  // right of its parent's that is free from the row above its start to its end.
+  const starts: number[][] = []
+  for (const i of kept) {
+    if (!lines.continues(i)) (starts[depth[i]!] ??= []).push(i)
+  }
+  const column = new Int32Array(nodes.length)
+  const columns = new FreeColumns(Math.max(1, nodes.length))
+  for (const row of starts) {
+    if (row === undefined) continue
+    const ordered = row
+      .map((i, order) => ({ i, order, after: parent[i]! < 0 ? -1 : column[parent[i]!]! }))
+      .sort((a, b) => a.after - b.after || a.order - b.order)
+    for (const { i, after } of ordered) {
+      let last = i
+      while (heavy[last] !== -1) last = heavy[last]!
+      const c = columns.take(after + 1, depth[i]! - 1, depth[last]!)
+      for (let at = i; at !== -1; at = heavy[at]!) column[at] = c
+    }
+  }
+
+  const positions = new Map<string, Point>()
+  for (const i of kept) {
+    positions.set(nodes[i]!.id, { x: column[i]! * COLUMN_STEP, y: depth[i]! * ROW_STEP })
+  }
+  return positions
+}
+
+/**
+ * The lines of a tree, by index into its node list: each node's parent (-1: a root), depth,
+ * height (the rows its longest line of descendants runs below it) and heavy child (the child that
+ * line goes through: the longest, the first on a tie, never a side line; -1 for none). One pass
+ * each way, as parents come before their children. `kept` lists the nodes laid out (a repeated
+ * id is laid out once).
+ */
+export interface TreeLines {
+  kept: readonly number[]
+  parent: Int32Array
+  depth: Int32Array
+  height: Int32Array
+  heavy: Int32Array
+  /** Whether node i goes on in its parent's line (it is its parent's heavy child). */
+  continues(i: number): boolean
+}
+
+export function treeLines(nodes: readonly TreeShapeNode[]): TreeLines {
   const count = nodes.length
   const indexOf = new Map<string, number>()
   const parent = new Int32Array(count).fill(-1)
@@ -49,51 +105,26 @@ export function layoutTree(nodes: readonly TreeShapeNode[]): Map<string, Point> 
     indexOf.set(node.id, i)
     kept.push(i)
   }
-
-  // Heights bottom-up in one pass (children come after their parent), then each node's heavy
-  // child: the one whose line runs longest, the first on a tie (children in input order).
+  // A side line's rows count for its parent's height (its column must stay free), but it is
+  // never the line that goes on.
   const height = new Int32Array(count)
-  const heavy = new Int32Array(count).fill(-1)
+  const longest = new Int32Array(count).fill(-1)
   for (let k = kept.length - 1; k >= 0; k--) {
     const i = kept[k]!
     const p = parent[i]!
-    if (p >= 0 && height[i]! + 1 >= height[p]!) height[p] = height[i]! + 1
+    if (p < 0) continue
+    if (height[i]! + 1 > height[p]!) height[p] = height[i]! + 1
+    if (nodes[i]!.side !== true && height[i]! > longest[p]!) longest[p] = height[i]!
   }
+  const heavy = new Int32Array(count).fill(-1)
   for (const i of kept) {
     const p = parent[i]!
-    if (p >= 0 && heavy[p] === -1 && height[i]! + 1 === height[p]) heavy[p] = i
-  }
-
-  // A branch starts at every node that is not its parent's heavy child, and runs down the heavy
-  // line for height + 1 rows. Branches are placed by the row they start on (a counting sort),
-  // and within a row by their parent's column, then input order: each in the leftmost column
-  // right of its parent's that is free from the row above its start to its end.
-  const starts: number[][] = []
-  for (const i of kept) {
-    const p = parent[i]!
-    if (p >= 0 && heavy[p] === i) continue
-    ;(starts[depth[i]!] ??= []).push(i)
-  }
-  const column = new Int32Array(count)
-  const columns = new FreeColumns(Math.max(1, count))
-  for (const row of starts) {
-    if (row === undefined) continue
-    const ordered = row
-      .map((i, order) => ({ i, order, after: parent[i]! < 0 ? -1 : column[parent[i]!]! }))
-      .sort((a, b) => a.after - b.after || a.order - b.order)
-    for (const { i, after } of ordered) {
-      const start = depth[i]!
-      const end = start + height[i]!
-      const c = columns.take(after + 1, start - 1, end)
-      for (let at = i; at !== -1; at = heavy[at]!) column[at] = c
+    if (p >= 0 && heavy[p] === -1 && nodes[i]!.side !== true && height[i] === longest[p]) {
+      heavy[p] = i
     }
   }
-
-  const positions = new Map<string, Point>()
-  for (const i of kept) {
-    positions.set(nodes[i]!.id, { x: column[i]! * COLUMN_STEP, y: depth[i]! * ROW_STEP })
-  }
-  return positions
+  const continues = (i: number) => parent[i]! >= 0 && heavy[parent[i]!] === i
+  return { kept, parent, depth, height, heavy, continues }
 }
 
 /**
