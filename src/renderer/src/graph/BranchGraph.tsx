@@ -35,7 +35,7 @@ import { selectDemo, selectRunning, useAppStore } from '../stores/app-store'
 import { focusNodeElement, nodeElement } from '../focus'
 import { SearchBar } from '../panels/SearchBar'
 import type { FlowNode } from './flow-model'
-import { NODE_HEIGHT, NODE_WIDTH } from './layout'
+import { NODE_HEIGHT, NODE_WIDTH, ROW_STEP } from './layout'
 import { GraphMiniMap, MINIMAP_SIZE } from './GraphMiniMap'
 import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
@@ -59,8 +59,20 @@ const FIT_PADDING = {
 } as const
 const CONTROLS_FIT_VIEW: FitViewOptions = { padding: FIT_PADDING }
 
-/** How many turns at the end of the active path the first view frames. */
+/** How many turns at the end of the active path the first view frames, at most. */
 const FIRST_VIEW_TURNS = 6
+/** The window's height above and below the canvas: the header, notices and the search row. */
+const CHROME_HEIGHT = 160
+
+/**
+ * The last turns that fit a window `height` px tall as full cards: framing more than fit would
+ * centre them at the least zoom and leave the newest turn below the view (at 900x700 it did).
+ */
+function firstViewTurns(height: number): number {
+  const room = height - CHROME_HEIGHT - MINIMAP_SIZE.height - 30 - 24
+  const rows = Math.floor((room / COMPACT_BELOW_ZOOM + ROW_STEP - NODE_HEIGHT) / ROW_STEP)
+  return Math.max(1, Math.min(FIRST_VIEW_TURNS, rows))
+}
 
 const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
   selectNode(node.id)
@@ -140,10 +152,11 @@ function useKeepSelectionInView(): { onMoveStart: OnMoveStart } {
     const position = useGraphStore.getState().positions.get(centre.id)
     if (position === undefined) return
     const zoom = Math.max(store.getState().transform[2], COMPACT_BELOW_ZOOM)
+    // Focused once there: a node far off is mounted only when the pan brings it into view.
     void store
       .getState()
       .setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom, duration: 200 })
-    focusNodeElement(centre.id)
+      .then(() => focusNodeElement(centre.id))
   }, [centre, store])
   return { onMoveStart }
 }
@@ -183,7 +196,7 @@ function Canvas() {
     const { visible } = useGraphStore.getState()
     const active = visible.filter((node) => node.onActivePath)
     return {
-      nodes: active.slice(-FIRST_VIEW_TURNS).map((node) => ({ id: node.id })),
+      nodes: active.slice(-firstViewTurns(window.innerHeight)).map((node) => ({ id: node.id })),
       maxZoom: 1,
       // Full cards at first, even if fewer of the last turns fit.
       minZoom: COMPACT_BELOW_ZOOM,
