@@ -1,13 +1,15 @@
-// Issue 29 items 1-2: the branch outline beside the graph (the region "Branches") on a session of
+// Issue 29 items 1-2: the branches' cards of the zoomed-out graph and the branch outline beside the graph (the region "Branches") on a session of
 // the size where the graph alone stopped reading (35 turns, 4 branches left behind). One row per
 // branch named by its title, nested as they fork, the active one marked; a click or Enter takes
 // the graph to the branch; the arrows move through the rows; a search keeps only the branches
-// holding a match. It sits under the sessions at 1280x800 and 900x700 alike.
+// holding a match. It sits under the sessions at 1280x800 and 900x700 alike. Fit View on a tree
+// that only fits under 11 px text shows one card per branch instead, folding runs of siblings
+// when even those do not fit (2,000 turns, 300 branches); a card opens into its turns.
 // Screenshots in e2e/screenshots/ (explorer-outline-*), axe on every screen.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
 import { expectAccessible } from './support/axe'
@@ -16,8 +18,8 @@ import { focusedElement, shot } from './support/ui'
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-let app: ServedApp
-test.beforeAll(async () => {
+/** Serves one synthetic session of `turns` turns and `branches` rewinds. */
+async function serveSession(turns: number, branches: number): Promise<ServedApp> {
   const base = mkdtempSync(join(tmpdir(), 'rs-e2e-outline-'))
   const home = join(base, 'home')
   const workspace = join(base, 'workspace')
@@ -29,10 +31,150 @@ test.beforeAll(async () => {
     folder,
     sessionFileName('2026-01-01T00:00:00.000Z', '01900000-0000-7000-8000-000000000029')
   )
-  writeSyntheticSession(file, Infinity, 29, { turns: 35, branches: 4, cwd: workspace })
-  app = await serve({ env: { REWIND_STUDIO_HOME: home }, args: ['--cwd', workspace] })
+  writeSyntheticSession(file, Infinity, 29, { turns, branches, cwd: workspace })
+  return serve({ env: { REWIND_STUDIO_HOME: home }, args: ['--cwd', workspace] })
+}
+
+/**
+ * The cards on screen: each one's box, and the smallest text size drawn on it (px on screen);
+ * none may overlap another or leave the canvas.
+ */
+async function cardsOnScreen(page: Page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('.graph-canvas')!.getBoundingClientRect()
+    const cards = [...document.querySelectorAll<HTMLElement>('.react-flow__node.branch-node')]
+    return {
+      canvas: { top: canvas.top, bottom: canvas.bottom, left: canvas.left, right: canvas.right },
+      cards: cards.map((card) => {
+        const box = card.getBoundingClientRect()
+        let least = Infinity
+        for (const element of card.querySelectorAll<HTMLElement>('*')) {
+          if (element.childElementCount > 0 || (element.textContent ?? '').trim() === '') continue
+          const scale = element.getBoundingClientRect().height / element.offsetHeight
+          least = Math.min(least, parseFloat(getComputedStyle(element).fontSize) * scale)
+        }
+        return {
+          name: card.getAttribute('aria-label') ?? '',
+          top: box.top,
+          bottom: box.bottom,
+          left: box.left,
+          right: box.right,
+          text: least
+        }
+      })
+    }
+  })
+}
+
+function expectLegibleApart(shown: Awaited<ReturnType<typeof cardsOnScreen>>) {
+  const sorted = [...shown.cards].sort((a, b) => a.top - b.top)
+  for (const [i, card] of sorted.entries()) {
+    expect(card.text, card.name).toBeGreaterThanOrEqual(11)
+    expect(card.top, card.name).toBeGreaterThanOrEqual(shown.canvas.top - 0.5)
+    expect(card.bottom, card.name).toBeLessThanOrEqual(shown.canvas.bottom + 0.5)
+    expect(card.right, card.name).toBeLessThanOrEqual(shown.canvas.right + 0.5)
+    if (i > 0) expect(card.top, card.name).toBeGreaterThanOrEqual(sorted[i - 1]!.bottom)
+  }
+}
+
+let app: ServedApp
+test.beforeAll(async () => {
+  app = await serveSession(35, 4)
 })
 test.afterAll(async () => app?.stop())
+
+test('Fit View shows a card per branch, legible; a card opens into its turns', async ({ page }) => {
+  await page.goto(app.url)
+  await expect(page.getByRole('group', { name: /conversation here/ })).toBeVisible()
+  await page.getByRole('button', { name: 'Fit View' }).click()
+  const cards = page.getByRole('group', { name: /^Branch: / })
+  await expect(cards).toHaveCount(4)
+  await expect(
+    page.getByRole('group', { name: /^Branch: .*, active, conversation here$/ })
+  ).toHaveCount(1)
+  const shown = await cardsOnScreen(page)
+  expect(shown.cards).toHaveLength(4)
+  expectLegibleApart(shown)
+  await shot(page, 'explorer-outline-06-cards-1280')
+  await expectAccessible(page, 'the branches as cards')
+
+  // A click on an abandoned branch's card opens it: its first turn focused in the turns' view.
+  const card = page.getByRole('group', { name: /^Branch: .*, abandoned$/ }).nth(1)
+  const title = (await card.getAttribute('aria-label'))!.replace(/^Branch: /, '').split(', ')[0]!
+  await card.click()
+  const start = page.getByRole('group', { name: new RegExp(`^Turn \\d+: ${escape(title)}`) })
+  await expect(start).toBeFocused()
+  await expect(cards).toHaveCount(0)
+
+  // Show branches, then the keyboard: Down to the next card, Enter opens it.
+  await page.getByRole('button', { name: 'Show branches' }).click()
+  await expect(cards).toHaveCount(4)
+  await cards.first().focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(cards.nth(1)).toBeFocused()
+  const next = (await cards.nth(1).getAttribute('aria-label'))!
+    .replace(/^Branch: /, '')
+    .split(', ')[0]!
+  await page.keyboard.press('Enter')
+  await expect(
+    page.getByRole('group', { name: new RegExp(`^Turn \\d+: ${escape(next)}`) })
+  ).toBeFocused()
+  // And back by the button, which the turns come back from as they were left.
+  await page.getByRole('button', { name: 'Show branches' }).click()
+  await page.getByRole('button', { name: 'Show turns' }).click()
+  await expect(page.getByRole('group', { name: /^Turn \d+: / }).first()).toBeVisible()
+})
+
+test('at 900x700 the cards fit the narrower canvas, still legible', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 700 })
+  await page.goto(app.url)
+  await page.getByRole('button', { name: 'Show branches' }).click()
+  await expect(page.getByRole('group', { name: /^Branch: / })).toHaveCount(4)
+  expectLegibleApart(await cardsOnScreen(page))
+  await shot(page, 'explorer-outline-07-cards-900')
+  await expectAccessible(page, 'the branches as cards at 900x700')
+})
+
+test.describe('2,000 turns, 300 branches', () => {
+  let big: ServedApp
+  test.beforeAll(async () => {
+    big = await serveSession(2_000, 300)
+  })
+  test.afterAll(async () => big?.stop())
+
+  test('Fit View folds runs of branches into cards that fit, each opening on a click', async ({
+    page
+  }) => {
+    test.slow()
+    await page.goto(big.url)
+    await expect(page.getByRole('group', { name: /conversation here/ })).toBeVisible()
+    await page.getByRole('button', { name: 'Fit View' }).click()
+    const groups = page.getByRole('group', { name: /^\d+ branches folded/ })
+    await expect(groups.first()).toBeVisible()
+    const shown = await cardsOnScreen(page)
+    expectLegibleApart(shown)
+    // Every branch is on a card: its own, or its run's.
+    const counted = shown.cards.reduce(
+      (sum, card) =>
+        sum +
+        (/^(\d+) branches folded/.exec(card.name)?.[1] ? Number(/^(\d+)/.exec(card.name)![1]) : 1),
+      0
+    )
+    const outlineRows = await page
+      .getByRole('region', { name: 'Branches' })
+      .getByRole('treeitem')
+      .count()
+    expect(counted).toBe(outlineRows)
+    await shot(page, 'explorer-outline-08-cards-300-branches')
+    await expectAccessible(page, '300 branches as cards')
+    const before = await page.getByRole('group', { name: /^Branch: / }).count()
+    await groups.first().click()
+    await expect
+      .poll(() => page.getByRole('group', { name: /^Branch: / }).count())
+      .toBeGreaterThan(before)
+    await shot(page, 'explorer-outline-09-run-opened')
+  })
+})
 
 test('the outline lists every branch by title; a row takes the graph there, the arrows move', async ({
   page

@@ -3,6 +3,7 @@
 // store field, and the keyboard moves it through the tree.
 import {
   Background,
+  ControlButton,
   Controls,
   ReactFlow,
   ReactFlowProvider,
@@ -18,7 +19,8 @@ import {
   useRef,
   useState,
   type FocusEvent,
-  type KeyboardEvent
+  type KeyboardEvent,
+  type WheelEvent
 } from 'react'
 import { moveSelection, openNode, selectNode, setCollapsed } from '../actions/session'
 import {
@@ -29,13 +31,15 @@ import {
   selectHasNodes,
   selectSelectedId,
   selectSessionId,
+  selectShowBranches,
   useGraphStore
 } from '../stores/graph-store'
 import { selectDemo, selectRunning, useAppStore } from '../stores/app-store'
 import { focusNodeElement, nodeElement } from '../focus'
 import { SearchBar } from '../panels/SearchBar'
+import { BranchCanvas } from './BranchCanvas'
 import type { FlowNode } from './flow-model'
-import { NODE_HEIGHT, NODE_WIDTH, ROW_STEP } from './layout'
+import { NODE_HEIGHT, NODE_WIDTH, ROW_STEP, type Point } from './layout'
 import { GraphMiniMap, MINIMAP_SIZE } from './GraphMiniMap'
 import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
@@ -88,6 +92,23 @@ const onNodeMouseLeave: NodeMouseHandler<FlowNode> = () => useGraphStore.getStat
  * Fit View on a long session stops at it rather than drawing text nobody can read.
  */
 const MIN_ZOOM = 0.3
+
+/** Compact text (30 px, nodes.tsx) is 11 px on screen here: Fit View folds rather than go under. */
+const LEGIBLE_ZOOM = 11 / 30
+
+/** Whether the shown turns fit a pane `width` x `height` px only under the legible zoom. */
+function needsFolding(positions: ReadonlyMap<string, Point>, width: number, height: number) {
+  if (width === 0 || height === 0 || positions.size === 0) return false
+  let right = 0
+  let bottom = 0
+  for (const { x, y } of positions.values()) {
+    right = Math.max(right, x + NODE_WIDTH)
+    bottom = Math.max(bottom, y + NODE_HEIGHT)
+  }
+  const roomX = width - 56 - 24
+  const roomY = height - (MINIMAP_SIZE.height + 30) - 24
+  return Math.min(roomX / right, roomY / bottom) < LEGIBLE_ZOOM
+}
 
 /** + opens the selected node's folded branch, - folds it. */
 const FOLD_KEYS: Record<string, 'expand' | 'collapse'> = {
@@ -152,11 +173,12 @@ function useKeepSelectionInView(): { onMoveStart: OnMoveStart } {
     const position = useGraphStore.getState().positions.get(centre.id)
     if (position === undefined) return
     const zoom = Math.max(store.getState().transform[2], COMPACT_BELOW_ZOOM)
-    // Focused once there: a node far off is mounted only when the pan brings it into view.
     void store
       .getState()
       .setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom, duration: 200 })
-      .then(() => focusNodeElement(centre.id))
+    // A node far off mounts only once the pan brings it into view (and a canvas mounting anew,
+    // from the branches' cards, fits its first view meanwhile): wait up to half a second.
+    focusNodeElement(centre.id, 30)
   }, [centre, store])
   return { onMoveStart }
 }
@@ -191,12 +213,17 @@ function Canvas() {
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
 
-  // Computed once per mounted canvas: the first view shows where the conversation stands.
+  // Computed once per mounted canvas: the first view shows where the conversation stands, or
+  // the node a centring waits for (a branch's card opened mounts this canvas to show it).
   const fitViewOptions = useMemo<FitViewOptions>(() => {
-    const { visible } = useGraphStore.getState()
+    const { visible, centreRequest, positions } = useGraphStore.getState()
     const active = visible.filter((node) => node.onActivePath)
+    const first =
+      centreRequest !== null && positions.has(centreRequest.id)
+        ? [{ id: centreRequest.id }]
+        : active.slice(-firstViewTurns(window.innerHeight)).map((node) => ({ id: node.id }))
     return {
-      nodes: active.slice(-firstViewTurns(window.innerHeight)).map((node) => ({ id: node.id })),
+      nodes: first,
       maxZoom: 1,
       // Full cards at first, even if fewer of the last turns fit.
       minZoom: COMPACT_BELOW_ZOOM,
@@ -255,8 +282,31 @@ function Canvas() {
     }
   }, [])
 
+  // Zoomed out as far as the turns go, a wheel turned further out shows the branches' cards.
+  const onWheel = useCallback(
+    (event: WheelEvent<HTMLDivElement>) => {
+      if (event.deltaY > 0 && store.getState().transform[2] <= MIN_ZOOM + 1e-3) {
+        useGraphStore.getState().setShowBranches(true)
+      }
+    },
+    [store]
+  )
+  // Fit View on a tree that fits only under the legible zoom shows the branches' cards instead.
+  const foldIfSmall = useCallback(() => {
+    const { width, height } = store.getState()
+    if (needsFolding(useGraphStore.getState().positions, width, height)) {
+      useGraphStore.getState().setShowBranches(true)
+    }
+  }, [store])
+
   return (
-    <div className="graph-canvas" onKeyDown={onKeyDown} onFocus={onFocus} onBlur={onBlur}>
+    <div
+      className="graph-canvas"
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+      onBlur={onBlur}
+      onWheel={onWheel}
+    >
       <ReactFlow<FlowNode>
         nodes={nodes}
         edges={edges}
@@ -286,7 +336,20 @@ function Canvas() {
       >
         <Background gap={24} size={1} />
         <GraphMiniMap />
-        <Controls showInteractive={false} fitViewOptions={CONTROLS_FIT_VIEW} />
+        <Controls
+          showInteractive={false}
+          fitViewOptions={CONTROLS_FIT_VIEW}
+          onFitView={foldIfSmall}
+        >
+          <ControlButton
+            className="graph-controls__branches"
+            aria-label="Show branches"
+            title="Show branches"
+            onClick={() => useGraphStore.getState().setShowBranches(true)}
+          >
+            <span aria-hidden="true">☰</span>
+          </ControlButton>
+        </Controls>
       </ReactFlow>
     </div>
   )
@@ -325,15 +388,20 @@ function EmptyGraph() {
 export function BranchGraph() {
   const hasNodes = useGraphStore(selectHasNodes)
   const sessionId = useGraphStore(selectSessionId)
+  const showBranches = useGraphStore(selectShowBranches)
   return (
     <section className="graph" aria-label="Branch explorer">
       {hasNodes ? (
         <>
           <SearchBar />
           <div className="graph__canvas-box">
-            <ReactFlowProvider key={sessionId}>
-              <Canvas />
-            </ReactFlowProvider>
+            {showBranches ? (
+              <BranchCanvas key={sessionId} />
+            ) : (
+              <ReactFlowProvider key={sessionId}>
+                <Canvas />
+              </ReactFlowProvider>
+            )}
           </div>
         </>
       ) : (
