@@ -253,7 +253,12 @@ function discovered(indexed: IndexedFile): DiscoveredSession {
     sessionId: summary.sessionId ?? basename(indexed.name, '.jsonl'),
     createdAt: summary.createdAt ?? lastActivity,
     lastActivity,
-    title: summary.title ?? summary.firstPrompt
+    // A fork copies its origin's prompts: the list says which of the two is the fork.
+    title:
+      summary.title ??
+      (summary.forked && summary.firstPrompt !== null
+        ? `Fork of “${summary.firstPrompt}”`
+        : summary.firstPrompt)
   }
 }
 
