@@ -13,8 +13,8 @@ import { expect, test, type Page } from '@playwright/test'
 import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
 import { expectAccessible } from './support/axe'
-import { serve, type ServedApp } from './support/serve'
-import { focusedElement, shot } from './support/ui'
+import { repoRoot, serve, type ServedApp } from './support/serve'
+import { focusedElement, promptField, send, shot } from './support/ui'
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
@@ -273,4 +273,32 @@ test('at 900x700 the outline keeps its rows readable under the sessions', async 
   expect(box.height).toBeGreaterThan(200)
   await shot(page, 'explorer-outline-04-900')
   await expectAccessible(page, 'the outline at 900x700')
+})
+
+test.describe('the demo', () => {
+  let demo: ServedApp
+  test.beforeAll(async () => {
+    demo = await serve({ copyFrom: join(repoRoot, 'demo', 'workspace') })
+  })
+  test.afterAll(async () => demo?.stop())
+
+  test('keeps offering the demo prompts not sent yet, each filling the prompt field', async ({
+    page
+  }) => {
+    await page.goto(demo.url)
+    const offered = page.getByRole('list', { name: 'Demo prompts' })
+    await offered.getByRole('button', { name: 'add TIMEOUT = 30 to config.py' }).click()
+    await expect(promptField(page)).toHaveValue('add TIMEOUT = 30 to config.py')
+    await expect(promptField(page)).toBeFocused()
+    await send(page, 'add TIMEOUT = 30 to config.py')
+    // After the first turn the other two are still offered; the one sent is not.
+    await expect(offered.getByRole('button')).toHaveText([
+      'also remove DEBUG and create utils.py',
+      'explore the project with a checkpoint'
+    ])
+    await offered.getByRole('button', { name: 'also remove DEBUG and create utils.py' }).click()
+    await expect(promptField(page)).toHaveValue('also remove DEBUG and create utils.py')
+    await shot(page, 'explorer-outline-10-demo-prompts-left')
+    await expectAccessible(page, 'the demo prompts left')
+  })
 })

@@ -35,7 +35,7 @@ import {
   useGraphStore
 } from '../stores/graph-store'
 import { selectDemo, selectRunning, useAppStore } from '../stores/app-store'
-import { focusNodeElement, nodeElement } from '../focus'
+import { composerField, focusNodeElement, nodeElement } from '../focus'
 import { SearchBar } from '../panels/SearchBar'
 import { BranchCanvas } from './BranchCanvas'
 import type { FlowNode } from './flow-model'
@@ -282,6 +282,14 @@ function Canvas() {
     }
   }, [])
 
+  // The first view's fit is made before the canvas has its final height (a notice or a row
+  // over it comes later): the newest turn is brought into view if it ended up outside.
+  const onInit = useCallback(() => {
+    requestAnimationFrame(() => {
+      const tip = conversationTip(useGraphStore.getState())
+      if (tip !== null && useGraphStore.getState().centreRequest === null) revealNode(store, tip)
+    })
+  }, [store])
   // Zoomed out as far as the turns go, a wheel turned further out shows the branches' cards.
   const onWheel = useCallback(
     (event: WheelEvent<HTMLDivElement>) => {
@@ -328,6 +336,7 @@ function Canvas() {
         maxZoom={2}
         fitView
         fitViewOptions={fitViewOptions}
+        onInit={onInit}
         colorMode="system"
         aria-label="Branch graph"
         tabIndex={selectionRendered ? undefined : 0}
@@ -362,6 +371,53 @@ const DEMO_PROMPTS = [
   'explore the project with a checkpoint'
 ]
 
+/**
+ * The demo prompts no turn of the session was sent with yet, while it is the demo's walk (a
+ * turn was sent with one of them); none in any other session.
+ */
+function useUnusedDemoPrompts(): string[] {
+  const nodes = useGraphStore((s) => s.nodes)
+  return useMemo(() => {
+    const sent = new Set(nodes.filter((node) => node.kind === 'turn').map((node) => node.title))
+    const unused = DEMO_PROMPTS.filter((prompt) => !sent.has(prompt))
+    return unused.length < DEMO_PROMPTS.length ? unused : []
+  }, [nodes])
+}
+
+/** A click fills the prompt field with a demo prompt and puts the focus there, to send it. */
+function DemoPromptButtons({ prompts }: { prompts: readonly string[] }) {
+  return (
+    <ul className="graph__suggestions" aria-label="Demo prompts">
+      {prompts.map((prompt) => (
+        <li key={prompt}>
+          <button
+            type="button"
+            onClick={() => {
+              useAppStore.getState().setDraft(prompt)
+              requestAnimationFrame(() => composerField()?.focus())
+            }}
+          >
+            {prompt}
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** Over the graph once it has turns: the demo prompts not sent yet, until all are. */
+function DemoPromptsLeft() {
+  const demo = useAppStore(selectDemo)
+  const unused = useUnusedDemoPrompts()
+  if (!demo || unused.length === 0) return null
+  return (
+    <div className="graph__demo">
+      <span>The demo model also knows:</span>
+      <DemoPromptButtons prompts={unused} />
+    </div>
+  )
+}
+
 function EmptyGraph() {
   const demo = useAppStore(selectDemo)
   return (
@@ -370,15 +426,7 @@ function EmptyGraph() {
       {demo && (
         <>
           <p>The demo model knows these prompts; send two, then rewind the second turn:</p>
-          <ul className="graph__suggestions">
-            {DEMO_PROMPTS.map((prompt) => (
-              <li key={prompt}>
-                <button type="button" onClick={() => useAppStore.getState().setDraft(prompt)}>
-                  {prompt}
-                </button>
-              </li>
-            ))}
-          </ul>
+          <DemoPromptButtons prompts={DEMO_PROMPTS} />
         </>
       )}
     </div>
@@ -394,6 +442,7 @@ export function BranchGraph() {
       {hasNodes ? (
         <>
           <SearchBar />
+          <DemoPromptsLeft />
           <div className="graph__canvas-box">
             {showBranches ? (
               <BranchCanvas key={sessionId} />
