@@ -1,4 +1,4 @@
-// Compare of two nodes 1,000 files apart (core/studio/compare-view.ts: the files as each node left
+// Compare of two nodes 1,000 files apart (core/views/compare-view.ts: the files as each node left
 // them, rebuilt from the backups, with a unified diff per file) beside `diff -r` over two folders
 // holding the same two states, in the same run. Each file has 50 lines; the second turn changes
 // one line in each of the 1,000 (a realistic edit; the backups store it as a delta).
@@ -11,8 +11,8 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BlobStore } from '../src/core/files/blob-store'
-import { type CompareSources, buildCompareView } from '../src/core/studio/compare-view'
-import { buildSessionGraph, indexTurns } from '../src/core/studio/graph-view'
+import { type CompareSources, buildCompareView } from '../src/core/views/compare-view'
+import { buildSessionGraph, indexTurns } from '../src/core/views/session-graph'
 import { makeWorkspace, openSession } from '../test/rewind/fixture'
 
 const FILES = 1000

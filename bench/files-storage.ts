@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { DEFAULT_RETENTION, collectGarbage } from '../src/core/files/retention'
+import { DEFAULT_RETENTION, collectGarbage } from '../src/core/rewind/retention'
 import { workspaceFolder } from '../src/core/session/paths'
 import { makeWorkspace, openSession, type WorkspaceSession } from '../test/rewind/fixture'
 import { writeVariedSource } from './support/varied-source'

@@ -1,11 +1,11 @@
 // The chat's commands on the nodes of the tree: /tree (print it, pick a node, continue from it),
 // /fork (continue in a new session holding the path to a node) and /label. Nodes are named as
-// everywhere in the CLI (core/studio/node-refs.ts): turn numbers, the active path's first.
+// everywhere in the CLI (core/views/node-refs.ts): turn numbers, the active path's first.
 import { forkSession } from '../core/session/fork'
 import type { SessionStore } from '../core/session/store'
-import { forkEnd, restoreInFork } from '../core/studio/fork'
-import { buildSessionGraph, indexTurns, type TurnIndex } from '../core/studio/graph-view'
-import { type ListedNode, listNodes, nodeEnd, resolveNode } from '../core/studio/node-refs'
+import { forkEnd, restoreInFork } from '../core/studio/fork-at-node'
+import { buildSessionGraph, indexTurns, type TurnIndex } from '../core/views/session-graph'
+import { type ListedNode, listNodes, nodeEnd, resolveNode } from '../core/views/node-refs'
 import type { WorkspaceSession } from '../core/studio/workspace-session'
 import type { SessionTree } from '../core/session/tree'
 import { escapeControlCharsOneLine } from '../shared/control-chars'

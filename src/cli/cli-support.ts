@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { osErrorLine } from '../core/os/write-failure'
 import { CodedError } from '../shared/coded-error'
+import { UsageError } from '../core/studio/launch-options'
 import type * as EnsureBuild from '../../scripts/ensure-build.mjs'
 import { sayError } from './format'
 
@@ -65,21 +66,11 @@ export function startFileCommand<Options extends { file: string }>(
   return options
 }
 
-const expectedErrors = new Set([
-  'UsageError',
-  'SettingsError',
-  'PathOutsideWorkspaceError',
-  'WorkspaceRefusedError',
-  'SessionError',
-  'ModelConfigError',
-  'WriteFailedError',
-  'TooManyRecordsError'
-])
-
 export function failWith(error: unknown): number {
-  if (error instanceof CodedError || (error instanceof Error && expectedErrors.has(error.name))) {
+  // Every expected failure of the core is a CodedError (lint holds it): its message, no stack.
+  if (error instanceof CodedError) {
     sayError(`rewind-studio: ${error.message}`)
-    return error.name === 'UsageError' ? 2 : 1
+    return error instanceof UsageError ? 2 : 1
   }
   // A full disk, a read-only folder…: the user's to fix, said in words, not as a stack trace.
   const osLine = osErrorLine(error)

@@ -1,6 +1,7 @@
 // User settings: $REWIND_STUDIO_HOME/settings.json, overridden for one run by
 // `--setting key=value` (a dotted key; the value is read as JSON when it parses, else as text).
 // Unknown keys are kept, so a newer version's settings survive an older one saving.
+import { CodedError } from '../shared/coded-error'
 import { renameSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import * as z from 'zod'
@@ -45,8 +46,11 @@ export type SettingsFile = z.infer<typeof SettingsFile>
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5'
 
-export class SettingsError extends Error {
+export class SettingsError extends CodedError {
   override name = 'SettingsError'
+  constructor(message: string) {
+    super('invalid_payload', message)
+  }
 }
 
 export function settingsPath(home: string): string {

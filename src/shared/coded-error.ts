@@ -7,9 +7,10 @@ import type { ErrorCode } from './contract'
 export class CodedError extends Error {
   constructor(
     readonly code: ErrorCode,
-    message: string
+    message: string,
+    options?: ErrorOptions
   ) {
-    super(message)
+    super(message, options)
     this.name = 'CodedError'
   }
 }

@@ -9,7 +9,7 @@ import {
   indexTurns,
   rawRecordsOf,
   subagentNodes
-} from '../../src/core/studio/graph-view'
+} from '../../src/core/views/session-graph'
 import { copyFixture, readLines, writeLines } from './cc-fixtures'
 import { corpusFile, haveCorpus } from '../support/corpus'
 

@@ -7,7 +7,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCode } from '../../src/core/session/foreign/claude-code'
 import { MAX_RECORDS } from '../../src/core/session/jsonl'
-import { buildSessionGraph } from '../../src/core/studio/graph-view'
+import { buildSessionGraph } from '../../src/core/views/session-graph'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
 import { copyFixture } from './cc-fixtures'
 

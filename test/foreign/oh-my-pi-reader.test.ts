@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
-import { buildSessionGraph } from '../../src/core/studio/graph-view'
+import { buildSessionGraph } from '../../src/core/views/session-graph'
 import { contextPath } from '../../src/core/session/continue-foreign'
 
 /** The title slot: padded inside its JSON so the line is exactly 256 bytes with its newline. */

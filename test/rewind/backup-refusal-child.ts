@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FileHistory } from '../../src/core/files/file-history'
+import { WriteFailedError } from '../../src/core/os/write-failure'
 
 const [home, cwd] = process.argv.slice(2)
 if (home === undefined || cwd === undefined) throw new Error('usage: backup-refusal-child HOME CWD')
@@ -18,7 +19,8 @@ let refused: string | null = null
 try {
   await history.beforeWrite(join(cwd, 'a.txt'), 'Edit', 'new content')
 } catch (error) {
-  refused = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+  refused =
+    (error instanceof WriteFailedError ? error.osCode : undefined) ?? (error as Error).message
 }
 await history.close().catch(() => undefined)
 console.log(JSON.stringify({ refused, records, content: readFileSync(join(cwd, 'a.txt'), 'utf8') }))

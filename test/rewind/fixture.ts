@@ -9,6 +9,7 @@ import { afterEach } from 'vitest'
 import { FileHistory } from '../../src/core/files/file-history'
 import type { CommandChanges } from '../../src/core/files/write-guard'
 import { RewindEngine } from '../../src/core/rewind/rewind-engine'
+import { pruneWhenOpening } from '../../src/core/rewind/retention'
 import { SessionStore } from '../../src/core/session/store'
 
 export type Files = Record<string, string>
@@ -19,6 +20,8 @@ export interface WorkspaceSession {
   home: string
   store: SessionStore
   history: FileHistory
+  /** What opening said: the file history's notices, then retention's (as the studio's open). */
+  notices: string[]
   engine: RewindEngine
   prompt(text: string): string
   reply(text: string): string
@@ -48,6 +51,7 @@ export async function openSession(
 ): Promise<WorkspaceSession> {
   const { base, cwd, home } = where
   const history = await FileHistory.open({ home, cwd, sessionId: store.sessionId, log: store })
+  const notices = [...history.notices, ...(await pruneWhenOpening(home, history.paths.root))]
   const engine = new RewindEngine({ home, store, space: history })
   const abs = (rel: string) => join(cwd, rel)
   return {
@@ -56,6 +60,7 @@ export async function openSession(
     home,
     store,
     history,
+    notices,
     engine,
     prompt(text) {
       const uuid = store.appendMessage({ role: 'user', content: text }).uuid

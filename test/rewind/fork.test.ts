@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { RewindEngine } from '../../src/core/rewind/rewind-engine'
 import { forkSession } from '../../src/core/session/fork'
-import { restoreInFork } from '../../src/core/studio/fork'
+import { restoreInFork } from '../../src/core/studio/fork-at-node'
 import { openSession, sessionsClosedAfterEach } from './fixture'
 
 const { session, track } = sessionsClosedAfterEach()

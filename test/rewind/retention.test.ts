@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BlobStore, sha256 } from '../../src/core/files/blob-store'
 import { listPacks, packsDir, readPackIndex, writePack } from '../../src/core/files/pack-file'
-import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/files/retention'
+import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from '../../src/core/rewind/retention'
 import { workspaceFolder } from '../../src/core/session/paths'
 import { checkpointAt } from '../../src/core/rewind/rewind-engine'
 import { type WorkspaceSession, newSession, openSession } from './fixture'
@@ -104,12 +104,12 @@ describe('retention', () => {
     utimesSync(stamp, new Date(0), new Date(0))
     const next = await openSession({ base: s.base, cwd: s.cwd, home: s.home })
     open.push(next)
-    expect(next.history.notices.join('\n')).toMatch(/Retention pruned 1 old backups/)
+    expect(next.notices.join('\n')).toMatch(/Retention pruned 1 old backups/)
     expect(await s.history.blobs.has(orphan)).toBe(false)
     expect(await s.history.blobs.has(blobOf('v0'))).toBe(true)
     const again = await openSession({ base: s.base, cwd: s.cwd, home: s.home })
     open.push(again)
-    expect(again.history.notices.join('\n')).not.toMatch(/Retention/)
+    expect(again.notices.join('\n')).not.toMatch(/Retention/)
   })
 
   it('keeps what undoing the last rewind needs, and anything used within the grace period', async () => {

@@ -4,7 +4,7 @@
 // closes, then runs gc as if two days had passed, so 16 idle blobs are packed (the rest stay
 // loose).
 // Usage: data-home-child.ts HOME WORKSPACE SCRIPT
-import { collectGarbage, DEFAULT_RETENTION } from '../../src/core/files/retention'
+import { collectGarbage, DEFAULT_RETENTION } from '../../src/core/rewind/retention'
 import { workspaceFolder } from '../../src/core/session/paths'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readTool } from '../../src/core/agent/tools/read'
-import { makeWorkspace } from '../../src/core/agent/tools/test-support'
+import { makeWorkspace } from '../support/tool-workspace'
 import { runTool, type Tool } from '../../src/core/agent/tools/tool'
 import { repoRoot, runCli, seedWorkspace } from '../support/cli'
 

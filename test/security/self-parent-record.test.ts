@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadSessionText } from '../../src/core/session/load'
-import { buildSessionGraph } from '../../src/core/studio/graph-view'
+import { buildSessionGraph } from '../../src/core/views/session-graph'
 import { runCli } from '../support/cli'
 import { assistant, header, jsonl, user } from '../session/builders'
 

@@ -3,7 +3,7 @@
 // usage cache under the data home), and see every change made since.
 import { closeSync, openSync, readFileSync, statSync, utimesSync, writeSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { workspaceUsage } from '../../src/core/files/retention'
+import { workspaceUsage } from '../../src/core/rewind/retention'
 import { otherSessionsChanges } from '../../src/core/rewind/other-sessions'
 import { workspaceFolder } from '../../src/core/session/paths'
 import { Sources } from '../../src/core/sources/discovery'

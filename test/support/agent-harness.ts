@@ -10,8 +10,8 @@ import type { AgentOptions } from '../../src/core/agent/agent'
 import { AnthropicModel } from '../../src/core/agent/model/anthropic'
 import type { ModelClient } from '../../src/core/agent/model/model-client'
 import { builtinTools } from '../../src/core/agent/tools'
-import { makeWorkspace } from '../../src/core/agent/tools/test-support'
-import type { TestWorkspace } from '../../src/core/agent/tools/test-support'
+import { makeWorkspace } from './tool-workspace'
+import type { TestWorkspace } from './tool-workspace'
 import { SessionStore } from '../../src/core/session/store'
 
 export interface Harness {

@@ -4,7 +4,7 @@
 import { Agent } from '../../src/core/agent/agent'
 import { ScriptedModel } from '../../src/core/agent/model/scripted'
 import { builtinTools } from '../../src/core/agent/tools'
-import { RecordingGuard } from '../../src/core/agent/tools/test-support'
+import { RecordingGuard } from './tool-workspace'
 import { SessionStore } from '../../src/core/session/store'
 
 const [home, cwd, script, prompt] = process.argv.slice(2)

@@ -1,5 +1,5 @@
 // `rewind-studio diff SESSION_FILE --from A --to B`: compare two nodes of a session (or a node and
-// the files on disk now), as the app's Compare does (core/studio/compare-view.ts): the files
+// the files on disk now), as the app's Compare does (core/views/compare-view.ts): the files
 // that differ with unified diffs, their content rebuilt from the backups, and the two
 // conversations from where they part. Reads only: nothing is written, the session is opened
 // read-only.
@@ -9,9 +9,9 @@ import { DiskHashes } from '../../core/rewind/disk-hashes'
 import { settleMarginMs } from '../../core/rewind/workspace-files'
 import { rewindStudioHome } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
-import { type CompareSources, buildCompareView } from '../../core/studio/compare-view'
-import { buildSessionGraph, indexTurns } from '../../core/studio/graph-view'
-import { resolveNode } from '../../core/studio/node-refs'
+import { type CompareSources, buildCompareView } from '../../core/views/compare-view'
+import { buildSessionGraph, indexTurns } from '../../core/views/session-graph'
+import { resolveNode } from '../../core/views/node-refs'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import type { CompareView, TranscriptEntry } from '../../shared/views'

@@ -5,7 +5,7 @@ import {
   type WorkspaceUsage,
   listHistoryWorkspaces,
   workspaceUsage
-} from '../../core/files/retention'
+} from '../../core/rewind/retention'
 import { rewindStudioHome } from '../../core/session/paths'
 
 const USAGE = `Usage: rewind-studio du [--cwd DIR] [--json]

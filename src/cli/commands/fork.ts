@@ -1,6 +1,6 @@
 // `rewind-studio fork FILE [--at N|ID] [--restore [--dry-run]] [--json]`: a new session holding
 // the path to one node of FILE (core/session/fork.ts), beside it; prints the new file. FILE is
-// only read. The files are left alone unless --restore (core/studio/fork.ts says the order).
+// only read. The files are left alone unless --restore (core/studio/fork-at-node.ts says the order).
 import { existsSync, realpathSync } from 'node:fs'
 import { sessionHistoryPaths } from '../../core/files/history-paths'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
@@ -8,7 +8,7 @@ import { RewindEngine, type RewindPlan } from '../../core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../../core/rewind/workspace-files'
 import { rewindStudioHome } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
-import { forkEnd, forkRoute, restoreInFork } from '../../core/studio/fork'
+import { forkEnd, forkRoute, restoreInFork } from '../../core/studio/fork-at-node'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'

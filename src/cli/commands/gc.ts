@@ -7,7 +7,7 @@ import {
   type RetentionPolicy,
   collectGarbage,
   listHistoryWorkspaces
-} from '../../core/files/retention'
+} from '../../core/rewind/retention'
 import { formatBytes, workspaceArg } from './du'
 
 const USAGE = `Usage: rewind-studio gc [--cwd DIR] [--max-gb N] [--max-age-days N] [--dry-run] [--json]

@@ -2,8 +2,8 @@
 // to its log as the app's Label does (a label record; the latest one for a node wins).
 import { existsSync } from 'node:fs'
 import { SessionStore } from '../../core/session/store'
-import { buildSessionGraph, indexTurns } from '../../core/studio/graph-view'
-import { resolveNode } from '../../core/studio/node-refs'
+import { buildSessionGraph, indexTurns } from '../../core/views/session-graph'
+import { resolveNode } from '../../core/views/node-refs'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { MAX_LABEL_CHARS, labelProblem } from '../../shared/label-limit'
 import { shownOneLine } from '../../shared/shown-text'

@@ -225,8 +225,8 @@ async function sayStep(
   action: TimelineAction
 ): Promise<void> {
   const [{ indexTurns }, { actionLabel }] = await Promise.all([
-    import('../../core/studio/graph-view'),
-    import('../../core/studio/timeline-view')
+    import('../../core/views/session-graph'),
+    import('../../core/views/timeline-view')
   ])
   const tree = store.tree()
   const label = actionLabel(tree, indexTurns(tree), action)

@@ -448,7 +448,7 @@ export class Agent {
     signal: AbortSignal
   ): Promise<{ kind: 'reply'; reply: ModelReply } | { kind: 'outcome'; outcome: TurnOutcome }> {
     let step = await this.callModel(signal)
-    if (step.kind === 'failure' && step.error.code === 'prompt_too_long') {
+    if (step.kind === 'failure' && step.error.modelCode === 'prompt_too_long') {
       const compacted = await this.compactNow('overflow', signal)
       if (compacted === 'stopped') return { kind: 'outcome', outcome: { status: 'stopped' } }
       if (compacted === 'compacted') step = await this.callModel(signal)
@@ -457,7 +457,7 @@ export class Agent {
     this.emit({ type: 'notice', level: 'error', message: step.error.message })
     return {
       kind: 'outcome',
-      outcome: { status: 'failed', code: step.error.code, message: step.error.message }
+      outcome: { status: 'failed', code: step.error.modelCode, message: step.error.message }
     }
   }
 
@@ -486,7 +486,7 @@ export class Agent {
     } catch (error) {
       const failure =
         error instanceof ModelCallError ? error : new ModelCallError('api', String(error))
-      if (failure.code === 'aborted' || signal.aborted) {
+      if (failure.modelCode === 'aborted' || signal.aborted) {
         // Keep the text the user already saw; tool calls cut mid-stream are dropped.
         const text = failure.partialText.filter((t) => t !== '')
         if (text.length > 0)

@@ -1,6 +1,6 @@
-// What an export holds: the session's tree as the graph projects it (graph-view.ts: one node per
+// What an export holds: the session's tree as the graph projects it (views/session-graph.ts: one node per
 // turn, summary and report, the same titles, labels and active-path marks), each node with its
-// messages, in the order /tree lists them (studio/node-refs.ts). The JSON export is this model;
+// messages, in the order /tree lists them (views/node-refs.ts). The JSON export is this model;
 // the Markdown and HTML exports render it. Strings that look like API keys are masked here
 // (shared/mask-secrets.ts), so no format can leak one.
 import * as z from 'zod'
@@ -14,8 +14,8 @@ import {
   indexTurns,
   nodeSummary,
   transcriptEntry
-} from '../studio/graph-view'
-import { listNodes } from '../studio/node-refs'
+} from '../views/session-graph'
+import { listNodes } from '../views/node-refs'
 
 export const EXPORT_FORMAT_VERSION = 1
 

@@ -26,6 +26,7 @@
 // gc settles them (settled(): the delta of that previous version a put would have made, or
 // deflated whole) when it rewrites their pack, which is marked unsettled (pack-file.ts). A few
 // changed files (a loose batch) are settled at once, as they are written.
+import { CodedError } from '../../shared/coded-error'
 import { hash as digestOf } from 'node:crypto'
 import {
   closeSync,
@@ -42,6 +43,7 @@ import {
 } from 'node:fs'
 import { dirname, extname, join } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
+import { yieldToEventLoop } from '../os/event-loop'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { WriteFailedError } from '../os/write-failure'
 import { writeAllSync } from '../os/write-all'
@@ -116,19 +118,22 @@ export interface StoreHint {
 
 let tempCount = 0
 
-export class BlobMissingError extends Error {
+export class BlobMissingError extends CodedError {
   constructor(readonly hash: string) {
-    super(`Backup ${hash.slice(0, 12)}… is not in the store (pruned by retention, or never kept)`)
+    super(
+      'not_found',
+      `Backup ${hash.slice(0, 12)}… is not in the store (pruned by retention, or never kept)`
+    )
     this.name = 'BlobMissingError'
   }
 }
 
-export class BlobDamagedError extends Error {
+export class BlobDamagedError extends CodedError {
   constructor(
     readonly hash: string,
     reason: string
   ) {
-    super(`Backup ${hash.slice(0, 12)}… is damaged: ${reason}`)
+    super('unavailable', `Backup ${hash.slice(0, 12)}… is damaged: ${reason}`)
     this.name = 'BlobDamagedError'
   }
 }
@@ -251,7 +256,7 @@ export class BlobStore {
       }
       this.shards.add(dir)
       // The host's other work (IPC, a prompt being typed) goes on meanwhile.
-      if (shard % 16 === 15) await new Promise((resolve) => setImmediate(resolve))
+      if (shard % 16 === 15) await yieldToEventLoop()
     }
   }
 

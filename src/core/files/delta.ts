@@ -8,6 +8,7 @@
 //   varint baseLength, varint targetLength, then ops until the end:
 //   0x00 varint n, n bytes           insert
 //   0x01 varint zigzag(d), varint n  copy n bytes from base[cursor + d]; cursor = that + n
+import { CodedError } from '../../shared/coded-error'
 
 /** The shortest run worth a copy op; also the width of the hashed windows. */
 const MIN_MATCH = 8
@@ -33,8 +34,11 @@ const LEAVING_WEIGHT = Array.from({ length: MIN_MATCH - 1 }).reduce<number>(
   1
 )
 
-export class DeltaError extends Error {
+export class DeltaError extends CodedError {
   override name = 'DeltaError'
+  constructor(message: string) {
+    super('unavailable', message)
+  }
 }
 
 function windowHash(bytes: Uint8Array, at: number): number {

@@ -3,12 +3,12 @@
 // Bash command the workspace is diffed against its manifest. Every change becomes a file_change
 // record in the session log (before/after hashes, grouped by checkpoint), so the index of what
 // changed is crash-safe, append-only, survives resume and follows branches for free.
+import { CodedError } from '../../shared/coded-error'
 import { closeSync, fstatSync, promises as fs, openSync, readFileSync, realpathSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { BlobStore } from './blob-store'
 import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
 import { type HistoryPaths, historyPaths, sessionHistoryPaths } from './history-paths'
-import { collectGarbageIfDue } from './retention'
 import { ensurePrivateDir } from '../os/private-files'
 import { type IgnoredFilesPolicy, groupUnbacked, ignoredFilesPolicy } from './ignored-files'
 import { WorkspaceChanges } from './workspace-changes'
@@ -53,9 +53,9 @@ export interface FileHistoryOptions {
   recordedPaths?: Iterable<string>
 }
 
-export class NoCheckpointError extends Error {
+export class NoCheckpointError extends CodedError {
   constructor() {
-    super('No checkpoint is open: file history files every change under a prompt')
+    super('refused', 'No checkpoint is open: file history files every change under a prompt')
     this.name = 'NoCheckpointError'
   }
 }
@@ -127,16 +127,6 @@ export class FileHistory implements WriteGuard {
       )
     }
     await markActive(paths.active, options.sessionId)
-    try {
-      const pruned = await collectGarbageIfDue(options.home, basename(paths.root))
-      if (pruned !== null && pruned.deletedBlobs > 0) {
-        history.notices.push(
-          `Retention pruned ${pruned.deletedBlobs} old backups (${Math.round(pruned.freedBytes / 1e6)} MB); rewinds to the oldest checkpoints may no longer restore every file.`
-        )
-      }
-    } catch (error) {
-      history.notices.push(`Backup retention could not run: ${(error as Error).message}`)
-    }
     return history
   }
 
@@ -339,7 +329,7 @@ export class FileHistory implements WriteGuard {
       await this.log.appendFileChanges(recorded, note(untracked))
       return null
     } catch (error) {
-      const code = error instanceof WriteFailedError ? error.code : undefined
+      const code = error instanceof WriteFailedError ? error.osCode : undefined
       if ((code !== 'ENOSPC' && code !== 'EDQUOT') || !this.reserve.release()) throw error
       const why = failureReason({ code })
       const paths = recorded.map((r) => r.path)

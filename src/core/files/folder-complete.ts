@@ -8,7 +8,8 @@ import { readdirSync, statSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { FolderCompletion } from '../../shared/views'
 import { CodedError } from '../../shared/coded-error'
-import { isGitFolderName, isInGitFolder } from './workspace-paths'
+import { isGitFolderName } from '../os/git-folder-name'
+import { isInGitFolder } from './workspace-paths'
 
 export const MAX_FOLDER_COMPLETIONS = 50
 

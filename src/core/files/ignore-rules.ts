@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
-import { isGitFolderName } from './workspace-paths'
+import { isGitFolderName } from '../os/git-folder-name'
 
 export class IgnoreRules {
   /** .gitignore rules per directory ('' = root); null where the directory has none. */

@@ -7,6 +7,7 @@
 // (u64), count (u32), "RSPK". Flags: 1 = "unsettled", written by a batch that stored new versions
 // raw (blob-store.ts): gc rewrites such a pack with those blobs settled. Written to a temp file and renamed (fsync'd first when other
 // copies of its blobs are to be deleted): a pack is whole or absent, and never changes after.
+import { CodedError } from '../../shared/coded-error'
 import { randomBytes } from 'node:crypto'
 import {
   closeSync,
@@ -39,8 +40,11 @@ export interface PackedBlob {
   usedMs: number
 }
 
-export class PackDamagedError extends Error {
+export class PackDamagedError extends CodedError {
   override name = 'PackDamagedError'
+  constructor(message: string) {
+    super('unavailable', message)
+  }
 }
 
 export function packsDir(blobsDir: string): string {

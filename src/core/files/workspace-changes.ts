@@ -9,7 +9,8 @@ import { basename, join } from 'node:path'
 import { type BlobBatch, type BlobStore, sha256 } from './blob-store'
 import { FolderSet, parentOf } from './folder-set'
 import { IgnoreRules } from './ignore-rules'
-import { isGitFolderName, workspacePathAsWritten } from './workspace-paths'
+import { isGitFolderName } from '../os/git-folder-name'
+import { workspacePathAsWritten } from './workspace-paths'
 import {
   type IgnoredFilesPolicy,
   MAX_IGNORED_FILES_KNOWN,
@@ -27,10 +28,10 @@ import {
   scanUnnamed,
   statOf,
   uncheckableReason,
-  type UnnamedFiles,
-  yieldToEventLoop
+  type UnnamedFiles
 } from './workspace-scan'
 import type { WorkspaceWatcher } from './workspace-watcher'
+import { yieldToEventLoop } from '../os/event-loop'
 
 interface Entry {
   stat: FileStat

@@ -4,7 +4,6 @@ import { join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   PathOutsideWorkspaceError,
-  isGitFolderName,
   isInGitFolder,
   resolveInWorkspace,
   workspacePathAsWritten
@@ -68,20 +67,6 @@ describe('resolveInWorkspace', () => {
     symlinkSync(join(root, 'vendor/lib/.git'), join(root, 'src/g'))
     for (const p of ['vendor/lib/.git/config', 'vendor/lib/.git', 'src/g/hooks/pre-commit']) {
       expect(() => resolveInWorkspace(root, p), p).toThrow(/inside a \.git folder/)
-    }
-  })
-})
-
-describe('isGitFolderName', () => {
-  it('knows the names that are .git on macOS, Windows or HFS+', () => {
-    const aliases = ['.git', '.GIT', '.Git', '.git.', '.git ', '.git. .', 'GIT~1', 'git~12']
-    const more = ['.git::$INDEX_ALLOCATION', '.g\u200cit', '\ufeff.git']
-    for (const name of [...aliases, ...more]) expect(isGitFolderName(name), name).toBe(true)
-  })
-
-  it('leaves other names alone', () => {
-    for (const name of ['.gitignore', '.github', 'git', '.gi', 'x.git', '.git2', 'GIT~']) {
-      expect(isGitFolderName(name), name).toBe(false)
     }
   })
 })

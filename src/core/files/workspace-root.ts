@@ -5,18 +5,22 @@
 // folder inside a .git (git's own files), and the kernel's folders (/proc, /sys, /dev). Every
 // host checks its workspace here before a session is created or a file touched; file history
 // and the rewind engine check again, so no path into the core skips it.
+import { CodedError } from '../../shared/coded-error'
 import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, parse, resolve } from 'node:path'
 import { demoWorkspaceDir } from '../session/paths'
 import { isInGitFolder, isInside } from './workspace-paths'
 
-export class WorkspaceRefusedError extends Error {
+export class WorkspaceRefusedError extends CodedError {
   constructor(
     readonly workspace: string,
     reason: string
   ) {
-    super(`Refused workspace ${JSON.stringify(workspace)}: ${reason}. Nothing was changed.`)
+    super(
+      'refused',
+      `Refused workspace ${JSON.stringify(workspace)}: ${reason}. Nothing was changed.`
+    )
     this.name = 'WorkspaceRefusedError'
   }
 }

@@ -14,9 +14,10 @@
 import { isUtf8 } from 'node:buffer'
 import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
+import { yieldToEventLoop } from '../os/event-loop'
 import { showBytes } from './file-names'
 import type { IgnoreRules } from './ignore-rules'
-import { isGitFolderName } from './workspace-paths'
+import { isGitFolderName } from '../os/git-folder-name'
 
 export interface FileStat {
   size: number
@@ -96,10 +97,6 @@ export function uncheckableReason(error: unknown): string | null {
 
 /** Directories walked between two yields to the event loop. */
 const DIRS_PER_BATCH = 32
-
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
 
 function joinRel(dir: string, name: string): string {
   return dir === '' ? name : `${dir}/${name}`

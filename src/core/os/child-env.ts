@@ -4,6 +4,7 @@
 // forbids importing node:child_process anywhere else in src): commands through the helper
 // startNodeHelper starts (command-runner.ts), which passes them childEnv(); Workers get it too;
 // a program run to its end with bounds on its time and output (git, for sharing) by runChild.
+import { CodedError } from '../../shared/coded-error'
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 
 /** What the Anthropic SDK reads from the environment to authenticate. */
@@ -105,12 +106,12 @@ export interface ChildRun {
 }
 
 /** Why a bounded child run did not get to its end: timed out, too much output, no start. */
-export class ChildRunError extends Error {
+export class ChildRunError extends CodedError {
   constructor(
     message: string,
     readonly reason: 'timeout' | 'output' | 'spawn'
   ) {
-    super(message)
+    super('unavailable', message)
     this.name = 'ChildRunError'
   }
 }

@@ -10,7 +10,7 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { isGitFolderName } from '../files/workspace-paths'
+import { isGitFolderName } from './git-folder-name'
 
 /**
  * Folders walked at most. Past that the walk stops (found.complete false): what it did not see

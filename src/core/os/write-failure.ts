@@ -1,6 +1,7 @@
 // What the OS said about a failed write, in words a user can act on, with the file named:
 // "Could not write notes.txt: the disk is full (ENOSPC); the file was left as it was". Node's own
 // text ("ENOSPC: no space left on device, write") names neither the file nor what became of it.
+import { CodedError } from '../../shared/coded-error'
 
 /** The OS codes a user can do something about, in words. */
 const REASONS: Record<string, string> = {
@@ -48,9 +49,9 @@ export function osErrorLine(error: unknown): string | null {
 }
 
 /** A write the OS refused, naming the file and, where the writer knows it, what became of it. */
-export class WriteFailedError extends Error {
+export class WriteFailedError extends CodedError {
   /** The OS code (ENOSPC, EFBIG, …), kept for callers that branch on it. */
-  readonly code: string | undefined
+  readonly osCode: string | undefined
 
   constructor(
     readonly file: string,
@@ -58,10 +59,14 @@ export class WriteFailedError extends Error {
     outcome?: string
   ) {
     const reason = failureReason(cause)
-    super(`Could not write ${file}: ${reason}${outcome === undefined ? '' : `; ${outcome}`}`, {
-      cause
-    })
+    super(
+      'unavailable',
+      `Could not write ${file}: ${reason}${outcome === undefined ? '' : `; ${outcome}`}`,
+      {
+        cause
+      }
+    )
     this.name = 'WriteFailedError'
-    this.code = errnoCode(cause)
+    this.osCode = errnoCode(cause)
   }
 }

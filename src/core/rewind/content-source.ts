@@ -2,6 +2,7 @@
 // the source: our blob store (the session's own backups, named by sha256), or another tool's
 // backups (Claude Code's file-history, named by its own backup file names: rescue.ts). The undo
 // backups of what a restore overwrites always go to our blob store, whatever the source.
+import { CodedError } from '../../shared/coded-error'
 import type { BlobStore } from '../files/blob-store'
 
 export interface ContentSource {
@@ -12,9 +13,9 @@ export interface ContentSource {
 }
 
 /** The content a ref names is not there (pruned, never kept, or no backup name at all). */
-export class ContentMissingError extends Error {
+export class ContentMissingError extends CodedError {
   constructor(readonly reason: string) {
-    super(reason)
+    super('not_found', reason)
     this.name = 'ContentMissingError'
   }
 }

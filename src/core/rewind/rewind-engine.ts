@@ -60,7 +60,7 @@ import { type BlobBatch, BlobMissingError, sha256 } from '../files/blob-store'
 import { failureReason } from '../os/write-failure'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { checkWorkspaceFolder } from '../files/workspace-root'
-import { yieldToEventLoop } from '../files/workspace-scan'
+import { yieldToEventLoop } from '../os/event-loop'
 
 /** What the engine needs from the session store. */
 export type RewindLog = Pick<

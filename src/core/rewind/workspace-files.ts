@@ -7,6 +7,7 @@
 //
 // Synchronous on purpose, like the blob store: a restore of a thousand small files spent most
 // of its time hopping through libuv's thread pool. The engine yields between small batches.
+import { CodedError } from '../../shared/coded-error'
 import {
   type BigIntStats,
   type Stats,
@@ -322,8 +323,11 @@ export function removeLeftoverTemps(abs: string): void {
   }
 }
 
-export class FolderInTheWayError extends Error {
+export class FolderInTheWayError extends CodedError {
   override name = 'FolderInTheWayError'
+  constructor(message: string) {
+    super('conflict', message)
+  }
 }
 
 /**

@@ -13,7 +13,7 @@
 //      change (rewind/other-sessions.ts), while a change the fork really makes later counts;
 //   3. the labels of the path's nodes.
 // Leaf moves (rewind, navigate) and everything on other branches stay behind: the fork's leaf is
-// the node it was made at. The workspace's files are not touched here (see studio/fork.ts for
+// the node it was made at. The workspace's files are not touched here (see studio/fork-at-node.ts for
 // restoring that node's state). The fork appears whole or not at all (create's `fill`): a
 // process killed while writing it leaves no session behind.
 import { dirname } from 'node:path'

@@ -7,6 +7,7 @@
 // bytes after the chunk's last '\n' wait for the next chunk. The same reader continues from an
 // offset for a file that grew (the session index, the live tail): a last line without its '\n'
 // is incomplete until the writer finishes it.
+import { CodedError } from '../../shared/coded-error'
 import { closeSync, fstatSync, readSync } from 'node:fs'
 import { openRegularFile } from '../os/read-regular-file'
 import { MAX_RECORD_DEPTH, nestsTooDeep } from './json-depth'
@@ -36,13 +37,14 @@ export const MAX_LINE_BYTES = 256 * 1024 * 1024
  */
 export const MAX_RECORDS = 5_000_000
 
-export class TooManyRecordsError extends Error {
+export class TooManyRecordsError extends CodedError {
   constructor(
     readonly max: number,
     /** The file, when the message should name it. */
     file?: string
   ) {
     super(
+      'refused',
       `${file === undefined ? '' : `Cannot open ${file}: `}it holds more than ${max.toLocaleString('en-US')} records, more than Rewind Studio reads (a 1 GB session holds about 1,200,000)`
     )
     this.name = 'TooManyRecordsError'

@@ -265,4 +265,3 @@ export type FileChangeRecord = z.infer<typeof FileChangeRecord>
 export type CommitLinkRecord = z.infer<typeof CommitLinkRecord>
 export type UntrackedChangesRecord = z.infer<typeof UntrackedChangesRecord>
 export type KnownRecord = z.infer<typeof KnownRecord>
-export type MessageRecord = UserRecord | AssistantRecord

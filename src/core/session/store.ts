@@ -35,7 +35,7 @@ import { openRegularFile } from '../os/read-regular-file'
 import { writeAllSync } from '../os/write-all'
 import { WriteFailedError } from '../os/write-failure'
 import { uuidv7 } from './uuid-v7'
-import { NotFoundError } from '../../shared/coded-error'
+import { CodedError, NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_RECORD_DEPTH, deeperThanLimit, nestsTooDeep } from './json-depth'
 import { type ReadPosition, TooManyRecordsError, readJsonlFile } from './jsonl'
@@ -96,8 +96,11 @@ export type NewUntrackedChanges = Pick<
 >
 
 /** Raised for appends to a session this store may not write: read-only, closed, or changed. */
-export class SessionWriteError extends Error {
+export class SessionWriteError extends CodedError {
   override name = 'SessionWriteError'
+  constructor(message: string) {
+    super('read_only', message)
+  }
 }
 
 interface Writer {

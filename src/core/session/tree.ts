@@ -27,6 +27,7 @@ import { isRestoreChange } from './records'
 import { isObject, isString, type Json } from './json'
 import { type LoadProblemKind, ProblemLog } from './problems'
 import { UuidIndex } from './uuid-index'
+import { assertNever } from '../../shared/assert-never'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 
 export type TreeRecord =
@@ -688,10 +689,6 @@ export function contentText(content: MessageContent): string {
     text = text === null ? block : `${text}\n\n${block}`
   }
   return text ?? ''
-}
-
-export function assertNever(x: never, what: string): never {
-  throw new Error(`Unexpected ${what}: ${JSON.stringify(x)}`)
 }
 
 // Load-time checks. Opening a session must cost about what JSON.parse costs (bench/session-open.ts),

@@ -1,7 +1,7 @@
 // Continue from here and Fork on a node of a pulled session: a session of one's own, in this
 // workspace's sessions folder, holding the path to that node (session/fork.ts writeFork), and,
 // when asked, the node's files restored from the shared backups through the rewind engine (the
-// same preview, journal and undo as any restore; studio/fork.ts says the order).
+// same preview, journal and undo as any restore; studio/fork-at-node.ts says the order).
 //
 // Which files, and to what: the files the path's turns changed, each as the node left it (the
 // `after` of its latest change on the way root → node). This is a move from "before the
@@ -25,7 +25,7 @@ export function forkPulled(home: string, pulled: SessionStore, atUuid: string): 
 
 /**
  * The restore of the node's files, planned as a switch of `pulled` to `atUuid` (so a fork files
- * it as its own switch: studio/fork.ts restoreInFork), its content from `blobs` (the workspace's
+ * it as its own switch: studio/fork-at-node.ts restoreInFork), its content from `blobs` (the workspace's
  * file history, where the pull put the shared backups).
  */
 export async function planPulledRestore(

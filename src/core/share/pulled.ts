@@ -10,7 +10,7 @@
 // elsewhere, and it is only ever opened read-only. Its backups are in the workspace's file
 // history (pull.ts), so every view (diffs, compare) and a continue from it find them there.
 import { existsSync, readdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import * as z from 'zod'
 import { realPathOf, workspaceFolder } from '../session/paths'
 import { SessionStore } from '../session/store'
@@ -78,11 +78,6 @@ export function pulledFrom(
             branch: from.code.branch === null ? null : shownOneLine(from.code.branch)
           }
   }
-}
-
-/** Whether `file` is where pulls keep their copies (a session pulled into some workspace). */
-export function isPulledFile(home: string, file: string): boolean {
-  return dirname(dirname(dirname(realPathOf(file)))) === realPathOf(join(home, 'shared'))
 }
 
 /** Why a pulled session is read-only, and what can be done with it. */

@@ -14,7 +14,6 @@
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { SessionSource } from '../../shared/views'
-import { rewindStudioHome } from '../session/paths'
 import { readSettings } from '../settings'
 
 export type { SessionSource }
@@ -53,11 +52,6 @@ export function sourceHomes(home: string, env: NodeJS.ProcessEnv = process.env):
       join(homedir(), '.omp', 'agent')
     )
   }
-}
-
-/** The homes for the data home named by the environment ($REWIND_STUDIO_HOME). */
-export function sourceHomesFromEnv(env: NodeJS.ProcessEnv = process.env): SourceHomes {
-  return sourceHomes(rewindStudioHome(env), env)
 }
 
 /** Where a source's project folders are. */

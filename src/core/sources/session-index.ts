@@ -23,7 +23,7 @@ import {
   emptySummary,
   isFileSummary,
   ourSessionProblem
-} from './summary'
+} from './session-summary'
 
 interface Entry {
   /** Offset just past the last complete line read. */

@@ -10,14 +10,6 @@ import {
 } from '../../shared/contract'
 import { CodedError } from '../../shared/coded-error'
 
-/** An expected failure the studio itself finds (a busy agent, a read-only session...). */
-export class StudioError extends CodedError {
-  constructor(code: ErrorCode, message: string) {
-    super(code, message)
-    this.name = 'StudioError'
-  }
-}
-
 function isRequestChannel(channel: string): channel is RequestChannel {
   return Object.hasOwn(requests, channel)
 }

@@ -2,7 +2,7 @@
 // handlers; dispatch() has validated every argument before a handler runs.
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
 import { DismissedNotices } from './dismissed-notices'
-import { StudioError } from './dispatch'
+import { StudioError } from './studio-error'
 import { shareHandlers } from './share-handlers'
 import type { Studio } from './studio'
 

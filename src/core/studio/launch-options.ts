@@ -1,4 +1,5 @@
 // The options every host accepts (Electron main, `cli serve`, `cli chat`), parsed one way.
+import { CodedError } from '../../shared/coded-error'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PermissionMode } from '../../shared/messages'
@@ -24,8 +25,11 @@ export interface LaunchOptions {
   session: SessionChoice
 }
 
-export class UsageError extends Error {
+export class UsageError extends CodedError {
   override name = 'UsageError'
+  constructor(message: string) {
+    super('invalid_payload', message)
+  }
 }
 
 /**

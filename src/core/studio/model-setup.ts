@@ -18,7 +18,7 @@ import {
   type SettingsFile,
   writeSettings
 } from '../settings'
-import { StudioError } from './dispatch'
+import { StudioError } from './studio-error'
 import type { SecretStore } from './secret-store'
 
 export interface ModelSetupOptions {

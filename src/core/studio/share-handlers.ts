@@ -10,7 +10,7 @@ import { listShared } from '../share/list'
 import { pullSession } from '../share/pull'
 import { type PushOptions, previewPush, pushSession } from '../share/push'
 import { ShareError } from '../share/git'
-import { StudioError } from './dispatch'
+import { StudioError } from './studio-error'
 import type { Studio } from './studio'
 
 type ShareChannel = 'share:preview' | 'share:push' | 'share:list' | 'share:open'

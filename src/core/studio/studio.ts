@@ -56,10 +56,10 @@ import { renderExport } from '../export/render'
 import { usageTokens } from '../agent/summary/tokens'
 import { SessionStore } from '../session/store'
 import { Sources } from '../sources/discovery'
-import { type CompareSources, buildCompareView, compareFileDiff } from './compare-view'
+import { type CompareSources, buildCompareView, compareFileDiff } from '../views/compare-view'
 import { BEFORE_ONLY_NOTE } from '../../shared/backup-notes'
 import { FileTail, stoppedFollowingNotice } from '../sources/live-tail'
-import { StudioError } from './dispatch'
+import { StudioError } from './studio-error'
 import {
   buildSessionGraph,
   buildTranscript,
@@ -72,16 +72,16 @@ import {
   subagentNodeId,
   subagentNodes,
   type TurnIndex
-} from './graph-view'
-import { forkRoute, restoreInFork } from './fork'
+} from '../views/session-graph'
+import { forkRoute, restoreInFork } from './fork-at-node'
 import { openPulledStore, pulledFrom } from '../share/pulled'
 import { turnCommits } from '../share/commit-links'
-import { GraphVersions } from './graph-versions'
-import { type TranscriptAnchor, transcriptWindow } from './transcript-window'
-import { timelineEntries, timelineStep } from './timeline-view'
+import { GraphVersions } from '../views/graph-versions'
+import { type TranscriptAnchor, transcriptWindow } from '../views/transcript-window'
+import { timelineEntries, timelineStep } from '../views/timeline-view'
 import type { ModelSetup } from './model-setup'
-import { branchLeafOf, nodeEnd } from './node-refs'
-import { buildSearchIndex } from './search-view'
+import { branchLeafOf, nodeEnd } from '../views/node-refs'
+import { buildSearchIndex } from '../views/search-view'
 import { TouchedFilesWatch } from './touched-files-watch'
 import { ViewedSession } from './viewed-session'
 import { WorkspaceSession } from './workspace-session'
@@ -824,7 +824,7 @@ export class Studio {
 
   /**
    * A new session holding the path to `nodeId` (session/fork.ts), opened at once. With
-   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork.ts),
+   * `restoreFiles`, the files are brought to that node's state in the fork (studio/fork-at-node.ts),
    * applying what previewFork showed when it still fits. The fork stands whatever the restore
    * does: a refused restore is a notice, with the files as they were.
    */

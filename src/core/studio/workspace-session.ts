@@ -17,6 +17,7 @@ import { builtinTools } from '../agent/tools'
 import { FileHistory } from '../files/file-history'
 import type { IgnoredFilesPolicy } from '../files/ignored-files'
 import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
+import { pruneWhenOpening } from '../rewind/retention'
 import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
 import { TurnCommits } from '../share/commit-links'
@@ -65,6 +66,8 @@ export class WorkspaceSession {
       recordedPaths: recordedPaths(store.tree()),
       ...(options.ignoredFiles !== undefined ? { ignoredFiles: options.ignoredFiles } : {})
     })
+    // Retention applies without anyone running `gc`: at most once a day per workspace.
+    const pruned = await pruneWhenOpening(options.home, history.paths.root)
     const engine = new RewindEngine({
       home: options.home,
       store,
@@ -111,6 +114,7 @@ export class WorkspaceSession {
         : []),
       ...problemsNotice(store.file, store.problems, store.unlistedProblems),
       ...history.notices,
+      ...pruned,
       ...recovered
     ]
     return new WorkspaceSession(store, history, engine, agent, notices, commits)

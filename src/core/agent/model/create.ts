@@ -1,5 +1,6 @@
 // Picks the model client from a model spec: `scripted:FILE` is the offline scripted model, any
 // other spec is an Anthropic model id.
+import { CodedError } from '../../../shared/coded-error'
 import { resolve } from 'node:path'
 import { AnthropicModel } from './anthropic'
 import type { ModelClient } from './model-client'
@@ -18,8 +19,11 @@ export interface ModelClientOptions {
 }
 
 /** A model that cannot be set up as asked (no key, a script that does not load): one line. */
-export class ModelConfigError extends Error {
+export class ModelConfigError extends CodedError {
   override name = 'ModelConfigError'
+  constructor(message: string) {
+    super('unavailable', message)
+  }
 }
 
 export function isScriptedSpec(spec: string): boolean {

@@ -1,6 +1,7 @@
 // What the agent loop needs from a model: one streamed completion per call. Two implementations:
 // the Anthropic API (anthropic.ts) and the offline scripted model (scripted.ts). The loop cannot
 // tell them apart, so everything the demo shows runs the same code the real model runs.
+import { CodedError } from '../../../shared/coded-error'
 import type { ContentBlock } from '../../../shared/messages'
 import type { ToolDefinition } from '../tools/tool'
 
@@ -75,13 +76,14 @@ export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number]
  * A failed model call: `message` is one line for the user (no stack), `partialText` holds the text
  * blocks that finished streaming before the failure.
  */
-export class ModelCallError extends Error {
+export class ModelCallError extends CodedError {
   constructor(
-    readonly code: ModelErrorCode,
+    /** What went wrong with the call; `code` is its contract code (a stop is `stopped`). */
+    readonly modelCode: ModelErrorCode,
     message: string,
     readonly partialText: string[] = []
   ) {
-    super(message)
+    super(modelCode === 'aborted' ? 'stopped' : 'unavailable', message)
     this.name = 'ModelCallError'
   }
 }

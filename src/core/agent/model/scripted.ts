@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto'
 import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import * as z from 'zod'
+import { yieldToEventLoop } from '../../os/event-loop'
 import { isObject } from '../../session/json'
 import { ModelCallError } from './model-client'
 import type {
@@ -223,7 +224,7 @@ export class ScriptedModel implements ModelClient {
       for (const piece of pieces(text)) {
         // Yield between pieces as a network stream would, so a stop() from an event handler lands
         // mid-answer exactly as it does with the API.
-        await new Promise((resolve) => setImmediate(resolve))
+        await yieldToEventLoop()
         if (options.signal.aborted) {
           if (blockType === 'text' && sofar !== '') streamed.push(sofar)
           throw new ModelCallError('aborted', 'Stopped.', streamed)

@@ -77,7 +77,9 @@ export async function summarize(
       return { text: summaryWithFiles(text, input.files), files: input.files }
     } catch (error) {
       const retry =
-        error instanceof ModelCallError && error.code === 'prompt_too_long' && room === budget.input
+        error instanceof ModelCallError &&
+        error.modelCode === 'prompt_too_long' &&
+        room === budget.input
       if (!retry) throw error
     }
   }
@@ -106,7 +108,7 @@ export class SummaryError extends CodedError {
 /** The error a summary operation reports: a stop or a model failure said in words, coded. */
 export function summaryFailure(error: unknown): unknown {
   if (!(error instanceof ModelCallError)) return error
-  return error.code === 'aborted'
+  return error.modelCode === 'aborted'
     ? new SummaryError('stopped', 'Stopped: no summary was made and nothing was changed.')
     : new SummaryError('unavailable', `The summary failed: ${error.message} Nothing was changed.`)
 }

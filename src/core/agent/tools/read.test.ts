@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } fro
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readTool } from './read'
-import { makeWorkspace } from './test-support'
+import { makeWorkspace } from '../../../../test/support/tool-workspace'
 import { runTool } from './tool'
 import type { Tool } from './tool'
 

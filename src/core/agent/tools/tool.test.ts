@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { describe, expect, it } from 'vitest'
 import { builtinTools } from './index'
-import { makeWorkspace } from './test-support'
+import { makeWorkspace } from '../../../../test/support/tool-workspace'
 import { ToolError, runTool, toolDefinition } from './tool'
 import type { Tool } from './tool'
 

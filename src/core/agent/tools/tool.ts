@@ -1,6 +1,7 @@
 // The shape every agent tool has, and the two functions the loop calls around them: the tool
 // list sent to the API (toolDefinition) and the one safe way to run a tool (runTool). A tool
 // never crashes the loop: bad input and failures come back as an isError result the model reads.
+import { CodedError } from '../../../shared/coded-error'
 import * as z from 'zod'
 import type { WriteGuard } from '../../files/write-guard'
 import type { FileStateTable } from '../file-state'
@@ -70,9 +71,9 @@ export interface ApprovalDetail {
  * A failure the model can act on ("File has not been read yet…"). runTool shows its message
  * as is; any other error is shown as "<Tool> failed: <message>".
  */
-export class ToolError extends Error {
+export class ToolError extends CodedError {
   constructor(message: string) {
-    super(message)
+    super('refused', message)
     this.name = 'ToolError'
   }
 }

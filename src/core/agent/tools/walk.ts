@@ -6,7 +6,7 @@ import { readFile, readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import ignore from 'ignore'
 import type { Ignore } from 'ignore'
-import { isGitFolderName } from '../../files/workspace-paths'
+import { isGitFolderName } from '../../os/git-folder-name'
 
 export interface WalkedFile {
   abs: string

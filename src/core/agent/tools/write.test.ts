@@ -11,7 +11,7 @@ import {
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readTool } from './read'
-import { makeWorkspace } from './test-support'
+import { makeWorkspace } from '../../../../test/support/tool-workspace'
 import { runTool } from './tool'
 import type { Tool } from './tool'
 import { writeTool } from './write'

@@ -200,15 +200,12 @@ function useSelectionRendered(selectedId: string | null): [boolean, () => void] 
 }
 
 function Canvas() {
-  const flowNodes = useGraphStore(selectFlowNodes)
+  // One tab stop in the graph, the selected node (a roving tabindex, set by the node itself:
+  // nodes.tsx useTabStop): Tab passes the graph in one step, the arrows move within it. The
+  // nodes are the store's array as it is, so a selection move hands React Flow nothing new.
+  const nodes = useGraphStore(selectFlowNodes)
   const selectedId = useGraphStore(selectSelectedId)
   const edges = useGraphStore(selectFlowEdges)
-  // One tab stop in the graph, the selected node (a roving tabindex): Tab passes the graph in
-  // one step, the arrows move within it.
-  const nodes = useMemo(
-    () => flowNodes.map((node) => (node.id === selectedId ? { ...node, focusable: true } : node)),
-    [flowNodes, selectedId]
-  )
   const { onMoveStart } = useKeepSelectionInView()
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)

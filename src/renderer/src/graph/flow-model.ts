@@ -7,7 +7,7 @@ import { sameGraphNode } from '../../../shared/graph-encoding'
 import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/views'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 
-/** What the explorer knows of a node beyond the main process's GraphNode (graph-view.ts). */
+/** What the explorer knows of a node beyond the main process's GraphNode (core/views/session-graph.ts). */
 export interface NodeFacts {
   /** A turn's prompt number along its branch (1 for the first prompt); null for other kinds. */
   promptNumber: number | null

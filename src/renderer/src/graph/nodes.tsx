@@ -1,5 +1,8 @@
 // The explorer's custom nodes. Each is memoized and reads only its own `selected` and `peeked`
 // flags from the store, so moving the selection re-renders two nodes and a streamed token none.
+// The selected node is the graph's one tab stop (a roving tabindex), set here on React Flow's
+// node element rather than as `focusable` on the canvas's nodes: a new nodes array would make
+// React Flow walk every node on each arrow key.
 //
 // Readable at every zoom: from COMPACT_BELOW_ZOOM down to the canvas's minimum zoom a node draws
 // its compact form (prompt number, label, badges) in type large enough to stay readable there;
@@ -12,7 +15,8 @@ import {
   type NodeTypes,
   type ReactFlowState
 } from '@xyflow/react'
-import { memo, useMemo } from 'react'
+import { memo, useLayoutEffect, useMemo } from 'react'
+import { nodeElement } from '../focus'
 import { selectIsPeeked, selectIsSelected, useGraphStore } from '../stores/graph-store'
 import {
   FILES_MARKERS,
@@ -216,8 +220,23 @@ function Peek({ id, data, selected }: { id: string; data: FlowNode['data']; sele
   )
 }
 
+/**
+ * The selected node's element takes the tab stop; the others have none. React Flow renders
+ * no tabindex for a node that is not focusable and leaves the attribute alone after that; a node
+ * mounted again (panned back into view) runs this again.
+ */
+function useTabStop(id: string, selected: boolean): void {
+  useLayoutEffect(() => {
+    const element = nodeElement(id)
+    if (element === null) return
+    if (selected) element.tabIndex = 0
+    else element.removeAttribute('tabindex')
+  }, [id, selected])
+}
+
 function NodeBody({ id, data }: NodeProps<FlowNode>) {
   const selected = useGraphStore(useMemo(() => selectIsSelected(id), [id]))
+  useTabStop(id, selected)
   const peeked = useGraphStore(useMemo(() => selectIsPeeked(id), [id]))
   const compact = useStore(selectCompact)
   return (

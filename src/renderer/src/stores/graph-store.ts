@@ -124,7 +124,6 @@ export const selectTimelineSteps = (s: State) => ({
   undo: s.graph?.undo ?? null,
   redo: s.graph?.redo ?? null
 })
-export const selectFilesAt = (s: State) => s.graph?.filesAt ?? null
 export const selectSelectedId = (s: State) => s.selectedId
 export const selectSelectedNode = (s: State): GraphNode | null =>
   s.selectedId === null ? null : (s.nodesById.get(s.selectedId) ?? null)

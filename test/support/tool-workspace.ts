@@ -1,4 +1,4 @@
-// For the tools' tests only: a workspace in a temp dir, a context over it, and a small real
+// For the tools' tests: a workspace in a temp dir, a context over it, and a small real
 // WriteGuard that records every call and finds what a command changed by comparing snapshots
 // of the workspace (the real file history does this in src/core/files).
 import { createHash } from 'node:crypto'
@@ -12,9 +12,9 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { CommandChanges, WriteGuard } from '../../files/write-guard'
-import { FileStateTable } from '../file-state'
-import type { ToolContext } from './tool'
+import type { CommandChanges, WriteGuard } from '../../src/core/files/write-guard'
+import { FileStateTable } from '../../src/core/agent/file-state'
+import type { ToolContext } from '../../src/core/agent/tools/tool'
 
 export type GuardCall =
   | {

@@ -7,7 +7,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
 import type { Timeline, TimelineAction } from '../rewind/timeline'
 import { type SessionTree, promptText } from '../session/tree'
-import { type TurnIndex, ownerTitle } from './graph-view'
+import { type TurnIndex, ownerTitle } from './session-graph'
 
 const QUOTED_CHARS = 60
 

@@ -1,10 +1,10 @@
-// The explorer's projection of a session (core/studio/graph-view.ts) on hand-made records: an
+// The explorer's projection of a session (core/views/session-graph.ts) on hand-made records: an
 // agent's rewind drawn as one report node with its exploration under it, and each turn's outcome
 // (issue 12: "the report is drawn twice", "failed and stopped turns look like finished ones").
 import { describe, expect, it } from 'vitest'
 import { loadSessionText } from '../src/core/session/load'
 import { INTERRUPTED_RESULT } from '../src/core/agent/context'
-import { buildSessionGraph } from '../src/core/studio/graph-view'
+import { buildSessionGraph } from '../src/core/views/session-graph'
 import { TURN_STOPPED_TYPE } from '../src/core/session/tree'
 import { assistant, header, jsonl, toolResult, user } from './session/builders'
 

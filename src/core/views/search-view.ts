@@ -4,7 +4,7 @@
 // renderer indexes it once and filters it per keystroke. Labels come with the graph.
 import type { SearchEntry } from '../../shared/views'
 import { type SessionTree, contentText, isPrompt, promptText } from '../session/tree'
-import { type TurnIndex, cutForViews } from './graph-view'
+import { type TurnIndex, cutForViews } from './session-graph'
 
 /** Input fields of the built-in tools that name a file or a folder. */
 const PATH_FIELDS = ['file_path', 'path', 'notebook_path']

@@ -5,20 +5,20 @@
 // record yet). A blob stored as a delta keeps its base: the base goes only with the last delta
 // made from it.
 import { promises as fs, rmSync, statSync, utimesSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import * as z from 'zod'
-import { listJournals, type RestoreJournal } from '../rewind/journal'
-import { fileChangeRecords } from '../rewind/other-sessions'
+import { listJournals, type RestoreJournal } from './journal'
+import { fileChangeRecords } from './other-sessions'
 import { parseSessionFileName } from '../session/paths'
 import { SessionStore } from '../session/store'
 import { isPrompt } from '../session/tree'
 import { KeyedFileCache, sameStamp } from '../sources/file-cache'
 import { SessionIndex } from '../sources/session-index'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
-import { changesAlong } from '../rewind/file-targets'
-import { journalsWithinReach } from '../rewind/timeline'
-import { BlobStore } from './blob-store'
-import { type HistoryPaths, historyPathsAt } from './history-paths'
+import { changesAlong } from './file-targets'
+import { journalsWithinReach } from './timeline'
+import { BlobStore } from '../files/blob-store'
+import { type HistoryPaths, historyPathsAt } from '../files/history-paths'
 import {
   type PackedBlob,
   isUnsettledPack,
@@ -28,10 +28,10 @@ import {
   readPacked,
   PACK_TEMP_NAME,
   writePack
-} from './pack-file'
-import { RESERVE_FOLDER, RESERVE_NAME } from './disk-reserve'
-import { SPARE_NAME, SPARES_FOLDER } from './spare-files'
-import { removeStaleFiles } from './stale-files'
+} from '../files/pack-file'
+import { RESERVE_FOLDER, RESERVE_NAME } from '../files/disk-reserve'
+import { SPARE_NAME, SPARES_FOLDER } from '../files/spare-files'
+import { removeStaleFiles } from '../files/stale-files'
 
 export interface RetentionPolicy {
   maxBytes: number
@@ -232,6 +232,22 @@ export async function collectGarbageIfDue(
   ensurePrivateDir(paths.root)
   writePrivateFileSync(stamp, new Date(now).toISOString())
   return collectGarbage(home, workspace, policy, { now, packLimit: PACK_LIMIT_WHEN_DUE })
+}
+
+/**
+ * What opening a session runs of retention (collectGarbageIfDue), as lines for the user: what
+ * was pruned, or why pruning could not run. It never fails the opening.
+ */
+export async function pruneWhenOpening(home: string, historyRoot: string): Promise<string[]> {
+  try {
+    const pruned = await collectGarbageIfDue(home, basename(historyRoot))
+    if (pruned === null || pruned.deletedBlobs === 0) return []
+    return [
+      `Retention pruned ${pruned.deletedBlobs} old backups (${Math.round(pruned.freedBytes / 1e6)} MB); rewinds to the oldest checkpoints may no longer restore every file.`
+    ]
+  } catch (error) {
+    return [`Backup retention could not run: ${(error as Error).message}`]
+  }
 }
 
 /**

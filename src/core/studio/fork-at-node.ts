@@ -20,8 +20,8 @@ import type { SessionTree } from '../session/tree'
 import { forkPulled, planPulledRestore } from '../share/continue'
 import { pulledFrom } from '../share/pulled'
 import { NotFoundError } from '../../shared/coded-error'
-import { type TurnIndex, buildSessionGraph, indexTurns } from './graph-view'
-import { nodeEnd, resolveNode } from './node-refs'
+import { type TurnIndex, buildSessionGraph, indexTurns } from '../views/session-graph'
+import { nodeEnd, resolveNode } from '../views/node-refs'
 
 /**
  * The record a fork named by `ref` ends on: the end of that node on its branch (node-refs.ts);

@@ -8,14 +8,14 @@
 // them, so a view over many files leaves out the diffs past a budget (diff: null), and
 // compareFileDiff gives any one of them.
 import type { CompareFile, CompareView, FileDiff, GraphNode } from '../../shared/views'
+import { NotFoundError } from '../../shared/coded-error'
 import { BlobMissingError } from '../files/blob-store'
 import type { BlobStore } from '../files/blob-store'
 import type { DiskHashes } from '../rewind/disk-hashes'
 import { unifiedDiff } from '../rewind/file-diff'
 import { filesAsNodeLeftThem } from '../rewind/node-files'
 import type { SessionTree } from '../session/tree'
-import { StudioError } from './dispatch'
-import { type TurnIndex, buildTranscript, ownerNode } from './graph-view'
+import { type TurnIndex, buildTranscript, ownerNode } from './session-graph'
 import { nodeEnd } from './node-refs'
 
 /** What compare reads: the tree and its graph, the backups, and the disk for 'current'. */
@@ -90,7 +90,7 @@ export function compareFileDiff(
   path: string
 ): FileDiff {
   if (!touchedPaths(sources.tree).includes(path)) {
-    throw new StudioError('not_found', `The session never changed ${path}: it is not compared.`)
+    throw new NotFoundError(`The session never changed ${path}: it is not compared.`)
   }
   const file = compareFile(sideOf(sources, a), sideOf(sources, b), path, true)
   return { path, diff: file?.diff ?? '', outsideChange: false }
@@ -145,7 +145,7 @@ function sideOf(sources: CompareSources, ref: string): Side {
     }
   }
   const node = sources.nodes.find((n) => n.id === ref)
-  if (node === undefined) throw new StudioError('not_found', `No node ${ref} in this session.`)
+  if (node === undefined) throw new NotFoundError(`No node ${ref} in this session.`)
   const state = filesAsNodeLeftThem(tree, node.id)
   const hashOf = (path: string) => state.get(path)?.hash ?? null
   return {

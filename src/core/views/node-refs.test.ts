@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { SessionTree } from '../session/tree'
 import { assistant, header, rewind, user } from '../../../test/session/builders'
-import { buildSessionGraph, indexTurns } from './graph-view'
+import { buildSessionGraph, indexTurns } from './session-graph'
 import { listNodes, nodeEnd, resolveNode } from './node-refs'
 
 const ids = {

@@ -9,7 +9,7 @@
 import type { GraphNode, SessionGraph } from '../../shared/views'
 import { NotFoundError } from '../../shared/coded-error'
 import type { SessionTree } from '../session/tree'
-import type { TurnIndex } from './graph-view'
+import type { TurnIndex } from './session-graph'
 
 export interface ListedNode {
   node: GraphNode
