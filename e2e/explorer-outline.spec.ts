@@ -233,6 +233,10 @@ test('the outline lists every branch by title; a row takes the graph there, the 
   await expect(
     outline.getByRole('treeitem', { name: new RegExp(`^${escape(title)}`) })
   ).toHaveAccessibleName(/\d+ match(es)?$/)
+  // The result says which branch it is on.
+  await expect(
+    page.getByRole('list', { name: 'Search results' }).getByRole('button').first()
+  ).toContainText(`on “${title}”`)
   const filtered = await rows.count()
   expect(filtered).toBeLessThanOrEqual(4)
   expect(filtered).toBeGreaterThanOrEqual(2)
