@@ -106,6 +106,8 @@ interface Figures {
   firstFrameMs: number
   selectMedianMs: number
   selectP95Ms: number
+  /** Clicks the panel answered (one on a node showing the same text again redraws nothing). */
+  answered: number
   fps: number
   heapMb: number
   cards: {
@@ -129,8 +131,7 @@ async function measure(browser: Browser, url: string): Promise<Figures> {
   const selects = await page.evaluate<{ median: number; p95: number; answered: number }>(
     TIME_SELECTS
   )
-  if (selects.answered < CLICKS / 2)
-    throw new Error(`${selects.answered} of ${CLICKS} clicks answered`)
+  throw new Error(`${selects.answered} of ${CLICKS} clicks answered`)
   step('selects')
   const fps = await panFps(page)
   step('pan')
@@ -147,6 +148,7 @@ async function measure(browser: Browser, url: string): Promise<Figures> {
     firstFrameMs,
     selectMedianMs: selects.median,
     selectP95Ms: selects.p95,
+    answered: selects.answered,
     fps,
     heapMb: heap / 2 ** 20,
     cards
@@ -186,7 +188,7 @@ async function main(): Promise<void> {
         `    select → details ${range(
           figures.map((f) => f.selectMedianMs),
           1
-        )} ms median of ${CLICKS} ` +
+        )} ms median of the ${Math.min(...figures.map((f) => f.answered))}+ of ${CLICKS} clicks the panel redrew for ` +
           `(p95 ${range(
             figures.map((f) => f.selectP95Ms),
             1
