@@ -15,34 +15,12 @@ import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { chromiumLaunchOptions } from '../e2e/support/chromium'
 import { serve, workspaceWith } from './support/served-session'
+import { openToFirstFrame } from './support/ui-page'
 
 const TURNS = 5_000
 const BASELINE_TURNS = 50
 const RUNS = 3
 
-// Page code is passed as text: this script is typed for Node, without the DOM's types.
-const MARK_FIRST_FRAME = `
-  window.benchBytes = 0
-  const Socket = window.WebSocket
-  window.WebSocket = class extends Socket {
-    constructor(...args) {
-      super(...args)
-      this.addEventListener('message', (event) => {
-        window.benchBytes += typeof event.data === 'string' ? new Blob([event.data]).size : event.data.byteLength
-      })
-    }
-  }
-  const observer = new MutationObserver(() => {
-    if (document.querySelector('.react-flow__node .node-card') === null) return
-    observer.disconnect()
-    requestAnimationFrame(() => {
-      document.documentElement.dataset.firstFrame = String(performance.now())
-      document.documentElement.dataset.firstFrameBytes = String(window.benchBytes)
-    })
-  })
-  observer.observe(document, { childList: true, subtree: true })`
-const FIRST_FRAME = 'document.documentElement.dataset.firstFrame'
-const FIRST_FRAME_BYTES = 'Number(document.documentElement.dataset.firstFrameBytes)'
 const BYTES = 'window.benchBytes'
 const RECORD_FRAMES = `(() => {
   const frames = []
@@ -121,17 +99,7 @@ async function panFrameTimes(page: Page): Promise<PanFigures> {
 
 async function measure(browser: Browser, url: string): Promise<Figures> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  await page.addInitScript(MARK_FIRST_FRAME)
-  await page.goto(url)
-  // Polled: waitForFunction would eval a string, which the page's CSP forbids.
-  let mark: string | undefined
-  for (let waited = 0; mark === undefined; waited += 50) {
-    if (waited > 60_000) throw new Error('no graph node appeared within 60 s')
-    await page.waitForTimeout(50)
-    mark = await page.evaluate<string | undefined>(FIRST_FRAME)
-  }
-  const firstFrameMs = Number(mark)
-  const bytesBeforeFirstFrame = await page.evaluate<number>(FIRST_FRAME_BYTES)
+  const { firstFrameMs, bytesBeforeFirstFrame } = await openToFirstFrame(page, url)
   const bytesOnOpen = await quietBytes(page, 1000)
   const atStart = await panFrameTimes(page)
   // Then the whole tree in view (the Fit View control, down to the minimum zoom).
@@ -150,9 +118,9 @@ function median(values: number[]): number {
 
 async function main(): Promise<void> {
   const sessions = [
-    { label: 'a rewind every 40 turns', every: 40, ...workspaceWith(root, home, TURNS) },
-    { label: 'a rewind every 10 turns', every: 10, ...workspaceWith(root, home, TURNS, 10) },
-    { label: 'baseline', every: 40, ...workspaceWith(root, home, BASELINE_TURNS) }
+    { label: 'a rewind every 40 turns', ...workspaceWith(root, home, TURNS) },
+    { label: 'a rewind every 10 turns', ...workspaceWith(root, home, TURNS, TURNS / 10) },
+    { label: 'baseline', ...workspaceWith(root, home, BASELINE_TURNS) }
   ]
   const servers = await Promise.all(sessions.map((session) => serve(home, session.cwd)))
   const browser = await chromium.launch(chromiumLaunchOptions)
@@ -180,8 +148,7 @@ async function main(): Promise<void> {
     console.log(`branch explorer in Chromium, 1280x800, ${RUNS} runs (min / median / max)`)
     for (const [at, session] of sessions.entries()) {
       const figures = results[at]!
-      const branches = Math.floor(session.turns / session.every)
-      console.log(`  ${session.turns} turns, ${session.label} (~${branches} branches):`)
+      console.log(`  ${session.turns} turns, ${session.label} (${session.branches} branches):`)
       console.log(
         `    first frame ${range(
           figures.map((f) => f.firstFrameMs),

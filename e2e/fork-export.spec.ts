@@ -50,6 +50,10 @@ test.describe('fork to new session', () => {
     expect(readdirSync(app.workspace)).not.toContain('utils.py')
     const sessions = page.getByRole('navigation', { name: 'Sessions' })
     await expect(sessions.getByRole('listitem')).toHaveCount(2)
+    // The two are told apart: the fork is titled as one (issue 29).
+    await expect(
+      sessions.getByRole('button', { name: /Fork of “add TIMEOUT = 30 to config\.py”/ })
+    ).toBeVisible()
     await shot(page, 'fork-03-forked')
     await expectAccessible(page, 'fork-03-forked')
 

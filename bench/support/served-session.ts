@@ -1,4 +1,4 @@
-// A workspace holding a generated session of about N turns (test/session/synthetic.ts) under a
+// A workspace holding a generated session of N turns (test/session/synthetic.ts) under a
 // temporary data home, and `rewind-studio serve` on it: what the UI benchmarks open in Chromium.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -8,35 +8,44 @@ import { writeSyntheticSession } from '../../test/session/synthetic'
 
 const SYNTHETIC_SESSION_ID = '01900000-0000-7000-8000-000000000000'
 
-function promptsIn(file: string): number {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.includes('"type":"user"') && line.includes('"content":"')).length
+/**
+ * The prompts of a session file: user records whose content is text (a tool's result is a user
+ * record too, its content a list of blocks). Counted from the records, so a label says what the
+ * session holds.
+ */
+export function promptsIn(file: string): number {
+  let prompts = 0
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.includes('"type":"user"')) continue
+    const record = JSON.parse(line) as { type?: unknown; message?: { content?: unknown } }
+    if (record.type === 'user' && typeof record.message?.content === 'string') prompts++
+  }
+  return prompts
 }
 
 /**
- * A workspace under `root` whose latest session has about `turns` prompts (sized by bytes), a
- * rewind every `rewindEvery` turns leaving a branch.
+ * A workspace under `root` whose latest session has `turns` prompts and `branches` rewinds spread
+ * evenly over them (one every 40 turns by default), each leaving its last three turns as a branch
+ * off the active path.
  */
 export function workspaceWith(
   root: string,
   home: string,
   turns: number,
-  rewindEvery = 40
-): { cwd: string; turns: number; file: string } {
-  const cwd = join(root, `ws-${turns}-${rewindEvery}`)
+  branches = Math.floor(turns / 40)
+): { cwd: string; turns: number; branches: number; file: string } {
+  const cwd = join(root, `ws-${turns}-${branches}`)
   mkdirSync(cwd, { recursive: true })
   writeFileSync(join(cwd, 'README.md'), 'bench workspace\n')
   const dir = sessionsDir(home, cwd)
   mkdirSync(dir, { recursive: true })
-  const pilot = join(root, 'pilot.jsonl')
-  writeSyntheticSession(pilot, 1024 * 1024)
-  const bytesPerTurn = (1024 * 1024) / promptsIn(pilot)
   // The synthetic writer's own session id (a file name must hold a hex id to be listed); its
   // header names the workspace, whose file history the studio opens.
   const file = join(dir, sessionFileName('2026-01-01T00:00:00.000Z', SYNTHETIC_SESSION_ID))
-  writeSyntheticSession(file, Math.round(bytesPerTurn * turns), 1, { cwd, rewindEvery })
-  return { cwd, turns: promptsIn(file), file }
+  writeSyntheticSession(file, Infinity, 1, { cwd, branches, turns })
+  const written = promptsIn(file)
+  if (written !== turns) throw new Error(`the session holds ${written} prompts, not ${turns}`)
+  return { cwd, turns: written, branches, file }
 }
 
 export function serve(home: string, cwd: string): Promise<{ url: string; child: ChildProcess }> {

@@ -30,14 +30,16 @@ function id(n: number): string {
 
 /**
  * Writes a session of about `targetBytes` to `file` (or of `limits.turns` turns, whichever comes
- * first), its header naming `limits.cwd`, a rewind every `limits.rewindEvery` turns (40); returns
+ * first), its header naming `limits.cwd`, a rewind every `limits.rewindEvery` turns (40), or
+ * `limits.branches` rewinds spread evenly over `limits.turns`; each leaves the last three turns as
+ * a branch. Returns
  * its record count.
  */
 export function writeSyntheticSession(
   file: string,
   targetBytes: number,
   seed = 1,
-  limits: { turns?: number; cwd?: string; rewindEvery?: number } = {}
+  limits: { turns?: number; cwd?: string; rewindEvery?: number; branches?: number } = {}
 ): number {
   const random = seeded(seed)
   const fd = openSync(file, 'w')
@@ -124,7 +126,12 @@ export function writeSyntheticSession(
           content: [{ type: 'text', text: text(random, 100 + random() * 500) }]
         }
       })
-      if (turn % (limits.rewindEvery ?? 40) === 0) {
+      const { branches, turns } = limits
+      const rewindHere =
+        branches !== undefined && turns !== undefined
+          ? Math.floor((turn * branches) / turns) > Math.floor(((turn - 1) * branches) / turns)
+          : turn % (limits.rewindEvery ?? 40) === 0
+      if (rewindHere) {
         // Back three turns: the abandoned turns stay as a branch.
         const target = turnStarts[turnStarts.length - 3] ?? null
         emit({

@@ -491,7 +491,12 @@ function discovered(
     sessionId: named?.sessionId ?? summary.sessionId ?? basename(indexed.name, '.jsonl'),
     createdAt: named?.createdAt ?? summary.createdAt ?? lastActivity,
     lastActivity,
-    title: summary.title ?? summary.firstPrompt
+    // A fork copies its origin's prompts: the list says which of the two is the fork.
+    title:
+      summary.title ??
+      (summary.forked && summary.firstPrompt !== null
+        ? `Fork of “${summary.firstPrompt}”`
+        : summary.firstPrompt)
   }
 }
 

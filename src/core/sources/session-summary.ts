@@ -38,6 +38,8 @@ export interface FileSummary {
   /** Rank of the record `title` came from (higher wins; the latest of a rank wins). */
   titleRank: number
   firstPrompt: string | null
+  /** Our sessions: a fork of another (its header names where it was forked from). */
+  forked: boolean
   prompts: number
   /** Complete lines that are not JSON. */
   problems: number
@@ -67,6 +69,7 @@ export function isFileSummary(v: unknown): v is FileSummary {
     return false
   }
   if (![s.titleRank, s.prompts, s.problems, s.records].every(int)) return false
+  if (typeof s.forked !== 'boolean') return false
   if (!(
     s.firstLine === null ||
     s.firstLine === 'ok' ||
@@ -95,6 +98,7 @@ export function emptySummary(): FileSummary {
     title: null,
     titleRank: 0,
     firstPrompt: null,
+    forked: false,
     prompts: 0,
     problems: 0,
     records: 0,
@@ -200,6 +204,7 @@ function addOurs(s: FileSummary, v: Json, first: boolean): void {
       s.sessionId = header.sessionId
       s.cwd = header.cwd
       s.createdAt = header.timestamp
+      s.forked = header.forkedFrom !== undefined
     }
     return
   }

@@ -1,9 +1,10 @@
-// The window: sessions on the left, the branch explorer in the middle, the selected branch's
+// The window: sessions and the branch outline on the left, the branch explorer in the middle, the selected branch's
 // transcript or inspector on the right with the composer under it.
 import { useEffect } from 'react'
 import { connect } from './actions/connect'
 import { openRewindPicker } from './actions/rewind'
 import { BranchGraph } from './graph/BranchGraph'
+import { BranchOutline } from './graph/BranchOutline'
 import { useAppStore } from './stores/app-store'
 import { useRewindStore } from './stores/rewind-store'
 import { CompareDialog } from './panels/CompareDialog'
@@ -68,7 +69,10 @@ export function App() {
       <Header />
       <Notices />
       <main className="layout" style={{ gridTemplateColumns: layoutColumns(sideWidth) }}>
-        <SessionList />
+        <div className="left-column">
+          <SessionList />
+          <BranchOutline />
+        </div>
         <BranchGraph />
         <div className="side-column">
           <SideResizer width={sideWidth} onResize={setSideWidth} />

@@ -8,9 +8,12 @@ export function nodeElement(id: string): HTMLElement | null {
   return document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)
 }
 
-/** Focuses a graph node, waiting a few frames for it to mount (after a pan or a new graph). */
-export function focusNodeElement(id: string): void {
-  let tries = 3
+/**
+ * Focuses a graph node, waiting up to `frames` frames for it to mount (after a pan or a new
+ * graph; a canvas mounting anew takes more).
+ */
+export function focusNodeElement(id: string, frames = 3): void {
+  let tries = frames
   const attemptFocus = () => {
     const element = nodeElement(id)
     if (element !== null) element.focus({ preventScroll: true })

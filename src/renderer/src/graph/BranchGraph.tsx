@@ -3,6 +3,7 @@
 // store field, and the keyboard moves it through the tree.
 import {
   Background,
+  ControlButton,
   Controls,
   ReactFlow,
   ReactFlowProvider,
@@ -18,7 +19,8 @@ import {
   useRef,
   useState,
   type FocusEvent,
-  type KeyboardEvent
+  type KeyboardEvent,
+  type WheelEvent
 } from 'react'
 import { moveSelection, openNode, selectNode, setCollapsed } from '../actions/session'
 import {
@@ -29,13 +31,15 @@ import {
   selectHasNodes,
   selectSelectedId,
   selectSessionId,
+  selectShowBranches,
   useGraphStore
 } from '../stores/graph-store'
 import { selectDemo, selectRunning, useAppStore } from '../stores/app-store'
-import { focusNodeElement, nodeElement } from '../focus'
+import { composerField, focusNodeElement, nodeElement } from '../focus'
 import { SearchBar } from '../panels/SearchBar'
+import { BranchCanvas } from './BranchCanvas'
 import type { FlowNode } from './flow-model'
-import { NODE_HEIGHT, NODE_WIDTH } from './layout'
+import { NODE_HEIGHT, NODE_WIDTH, ROW_STEP, type Point } from './layout'
 import { GraphMiniMap, MINIMAP_SIZE } from './GraphMiniMap'
 import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
@@ -59,8 +63,20 @@ const FIT_PADDING = {
 } as const
 const CONTROLS_FIT_VIEW: FitViewOptions = { padding: FIT_PADDING }
 
-/** How many turns at the end of the active path the first view frames. */
+/** How many turns at the end of the active path the first view frames, at most. */
 const FIRST_VIEW_TURNS = 6
+/** The window's height above and below the canvas: the header, notices and the search row. */
+const CHROME_HEIGHT = 160
+
+/**
+ * The last turns that fit a window `height` px tall as full cards: framing more than fit would
+ * centre them at the least zoom and leave the newest turn below the view (at 900x700 it did).
+ */
+function firstViewTurns(height: number): number {
+  const room = height - CHROME_HEIGHT - MINIMAP_SIZE.height - 30 - 24
+  const rows = Math.floor((room / COMPACT_BELOW_ZOOM + ROW_STEP - NODE_HEIGHT) / ROW_STEP)
+  return Math.max(1, Math.min(FIRST_VIEW_TURNS, rows))
+}
 
 const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
   selectNode(node.id)
@@ -76,6 +92,23 @@ const onNodeMouseLeave: NodeMouseHandler<FlowNode> = () => useGraphStore.getStat
  * Fit View on a long session stops at it rather than drawing text nobody can read.
  */
 const MIN_ZOOM = 0.3
+
+/** Compact text (30 px, nodes.tsx) is 11 px on screen here: Fit View folds rather than go under. */
+const LEGIBLE_ZOOM = 11 / 30
+
+/** Whether the shown turns fit a pane `width` x `height` px only under the legible zoom. */
+function needsFolding(positions: ReadonlyMap<string, Point>, width: number, height: number) {
+  if (width === 0 || height === 0 || positions.size === 0) return false
+  let right = 0
+  let bottom = 0
+  for (const { x, y } of positions.values()) {
+    right = Math.max(right, x + NODE_WIDTH)
+    bottom = Math.max(bottom, y + NODE_HEIGHT)
+  }
+  const roomX = width - 56 - 24
+  const roomY = height - (MINIMAP_SIZE.height + 30) - 24
+  return Math.min(roomX / right, roomY / bottom) < LEGIBLE_ZOOM
+}
 
 /** + opens the selected node's folded branch, - folds it. */
 const FOLD_KEYS: Record<string, 'expand' | 'collapse'> = {
@@ -143,7 +176,9 @@ function useKeepSelectionInView(): { onMoveStart: OnMoveStart } {
     void store
       .getState()
       .setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom, duration: 200 })
-    focusNodeElement(centre.id)
+    // A node far off mounts only once the pan brings it into view (and a canvas mounting anew,
+    // from the branches' cards, fits its first view meanwhile): wait up to half a second.
+    focusNodeElement(centre.id, 30)
   }, [centre, store])
   return { onMoveStart }
 }
@@ -175,12 +210,17 @@ function Canvas() {
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
 
-  // Computed once per mounted canvas: the first view shows where the conversation stands.
+  // Computed once per mounted canvas: the first view shows where the conversation stands, or
+  // the node a centring waits for (a branch's card opened mounts this canvas to show it).
   const fitViewOptions = useMemo<FitViewOptions>(() => {
-    const { visible } = useGraphStore.getState()
+    const { visible, centreRequest, positions } = useGraphStore.getState()
     const active = visible.filter((node) => node.onActivePath)
+    const first =
+      centreRequest !== null && positions.has(centreRequest.id)
+        ? [{ id: centreRequest.id }]
+        : active.slice(-firstViewTurns(window.innerHeight)).map((node) => ({ id: node.id }))
     return {
-      nodes: active.slice(-FIRST_VIEW_TURNS).map((node) => ({ id: node.id })),
+      nodes: first,
       maxZoom: 1,
       // Full cards at first, even if fewer of the last turns fit.
       minZoom: COMPACT_BELOW_ZOOM,
@@ -239,8 +279,39 @@ function Canvas() {
     }
   }, [])
 
+  // The first view's fit is made before the canvas has its final height (a notice or a row
+  // over it comes later): the newest turn is brought into view if it ended up outside.
+  const onInit = useCallback(() => {
+    requestAnimationFrame(() => {
+      const tip = conversationTip(useGraphStore.getState())
+      if (tip !== null && useGraphStore.getState().centreRequest === null) revealNode(store, tip)
+    })
+  }, [store])
+  // Zoomed out as far as the turns go, a wheel turned further out shows the branches' cards.
+  const onWheel = useCallback(
+    (event: WheelEvent<HTMLDivElement>) => {
+      if (event.deltaY > 0 && store.getState().transform[2] <= MIN_ZOOM + 1e-3) {
+        useGraphStore.getState().setShowBranches(true)
+      }
+    },
+    [store]
+  )
+  // Fit View on a tree that fits only under the legible zoom shows the branches' cards instead.
+  const foldIfSmall = useCallback(() => {
+    const { width, height } = store.getState()
+    if (needsFolding(useGraphStore.getState().positions, width, height)) {
+      useGraphStore.getState().setShowBranches(true)
+    }
+  }, [store])
+
   return (
-    <div className="graph-canvas" onKeyDown={onKeyDown} onFocus={onFocus} onBlur={onBlur}>
+    <div
+      className="graph-canvas"
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+      onBlur={onBlur}
+      onWheel={onWheel}
+    >
       <ReactFlow<FlowNode>
         nodes={nodes}
         edges={edges}
@@ -262,6 +333,7 @@ function Canvas() {
         maxZoom={2}
         fitView
         fitViewOptions={fitViewOptions}
+        onInit={onInit}
         colorMode="system"
         aria-label="Branch graph"
         tabIndex={selectionRendered ? undefined : 0}
@@ -270,7 +342,20 @@ function Canvas() {
       >
         <Background gap={24} size={1} />
         <GraphMiniMap />
-        <Controls showInteractive={false} fitViewOptions={CONTROLS_FIT_VIEW} />
+        <Controls
+          showInteractive={false}
+          fitViewOptions={CONTROLS_FIT_VIEW}
+          onFitView={foldIfSmall}
+        >
+          <ControlButton
+            className="graph-controls__branches"
+            aria-label="Show branches"
+            title="Show branches"
+            onClick={() => useGraphStore.getState().setShowBranches(true)}
+          >
+            <span aria-hidden="true">☰</span>
+          </ControlButton>
+        </Controls>
       </ReactFlow>
     </div>
   )
@@ -283,6 +368,53 @@ const DEMO_PROMPTS = [
   'explore the project with a checkpoint'
 ]
 
+/**
+ * The demo prompts no turn of the session was sent with yet, while it is the demo's walk (a
+ * turn was sent with one of them); none in any other session.
+ */
+function useUnusedDemoPrompts(): string[] {
+  const nodes = useGraphStore((s) => s.nodes)
+  return useMemo(() => {
+    const sent = new Set(nodes.filter((node) => node.kind === 'turn').map((node) => node.title))
+    const unused = DEMO_PROMPTS.filter((prompt) => !sent.has(prompt))
+    return unused.length < DEMO_PROMPTS.length ? unused : []
+  }, [nodes])
+}
+
+/** A click fills the prompt field with a demo prompt and puts the focus there, to send it. */
+function DemoPromptButtons({ prompts }: { prompts: readonly string[] }) {
+  return (
+    <ul className="graph__suggestions" aria-label="Demo prompts">
+      {prompts.map((prompt) => (
+        <li key={prompt}>
+          <button
+            type="button"
+            onClick={() => {
+              useAppStore.getState().setDraft(prompt)
+              requestAnimationFrame(() => composerField()?.focus())
+            }}
+          >
+            {prompt}
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** Over the graph once it has turns: the demo prompts not sent yet, until all are. */
+function DemoPromptsLeft() {
+  const demo = useAppStore(selectDemo)
+  const unused = useUnusedDemoPrompts()
+  if (!demo || unused.length === 0) return null
+  return (
+    <div className="graph__demo">
+      <span>The demo model also knows:</span>
+      <DemoPromptButtons prompts={unused} />
+    </div>
+  )
+}
+
 function EmptyGraph() {
   const demo = useAppStore(selectDemo)
   return (
@@ -291,15 +423,7 @@ function EmptyGraph() {
       {demo && (
         <>
           <p>The demo model knows these prompts; send two, then rewind the second turn:</p>
-          <ul className="graph__suggestions">
-            {DEMO_PROMPTS.map((prompt) => (
-              <li key={prompt}>
-                <button type="button" onClick={() => useAppStore.getState().setDraft(prompt)}>
-                  {prompt}
-                </button>
-              </li>
-            ))}
-          </ul>
+          <DemoPromptButtons prompts={DEMO_PROMPTS} />
         </>
       )}
     </div>
@@ -309,15 +433,21 @@ function EmptyGraph() {
 export function BranchGraph() {
   const hasNodes = useGraphStore(selectHasNodes)
   const sessionId = useGraphStore(selectSessionId)
+  const showBranches = useGraphStore(selectShowBranches)
   return (
     <section className="graph" aria-label="Branch explorer">
       {hasNodes ? (
         <>
           <SearchBar />
+          <DemoPromptsLeft />
           <div className="graph__canvas-box">
-            <ReactFlowProvider key={sessionId}>
-              <Canvas />
-            </ReactFlowProvider>
+            {showBranches ? (
+              <BranchCanvas key={sessionId} />
+            ) : (
+              <ReactFlowProvider key={sessionId}>
+                <Canvas />
+              </ReactFlowProvider>
+            )}
           </div>
         </>
       ) : (

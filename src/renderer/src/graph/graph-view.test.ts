@@ -98,6 +98,17 @@ describe('folding', () => {
     expect(folded.facts.get('r')?.conversationHere).toBe(true)
   })
 
+  it('names every branch, those folded away too, and keeps the conversation’s line straight', () => {
+    const view = nextGraphView(emptyGraphView, graphOf(nodes))
+    expect(view.branches.list.map((b) => [b.id, b.state])).toEqual([
+      ['a', 'active'],
+      ['e', 'explored']
+    ])
+    // The exploration runs longer than b, but b goes on in the column of a and r.
+    const open = nextGraphView(emptyGraphView, graphOf(nodes), new Map([['e', false]]))
+    expect(open.positions.get('b')!.x).toBe(open.positions.get('a')!.x)
+  })
+
   it('numbers each turn by its prompts from the root, other kinds have none', () => {
     const view = nextGraphView(emptyGraphView, graphOf(nodes), new Map([['e', false]]))
     expect(['a', 'r', 'b', 'e', 'e1', 'e2'].map((id) => view.facts.get(id)?.promptNumber)).toEqual([

@@ -1,9 +1,10 @@
 // Everything the explorer derives from one SessionGraph: which nodes are shown (a collapsed node
 // hides what is under it), the layout of those (kept when their shape is the same), the keyboard
-// index, each node's facts (prompt number, hidden count, markers) and React Flow's nodes and
-// edges (reusing unchanged objects).
+// index, each node's facts (prompt number, hidden count, markers), the branches (the outline and
+// the zoomed-out cards) and React Flow's nodes and edges (reusing unchanged objects).
 import type { Edge } from '@xyflow/react'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
+import { branchNodes, findBranches, noBranches, type Branches } from './branches'
 import {
   reuseUnchangedNodes,
   toFlowEdges,
@@ -29,6 +30,8 @@ export interface GraphView {
   facts: ReadonlyMap<string, NodeFacts>
   flowNodes: FlowNode[]
   flowEdges: Edge[]
+  /** Every branch of the whole tree, folded or not, in outline order. */
+  branches: Branches
 }
 
 /** The user's collapse and expand choices, by node id; a node not in it takes its default. */
@@ -44,7 +47,8 @@ export const emptyGraphView: GraphView = {
   positions: new Map(),
   facts: new Map(),
   flowNodes: [],
-  flowEdges: []
+  flowEdges: [],
+  branches: noBranches
 }
 
 /** An agent's exploration starts folded under its report; anything else starts open. */
@@ -74,7 +78,10 @@ export function activeTip(nodes: readonly GraphNode[]): string | null {
   return null
 }
 
-/** The prompt's number along its branch for each node: the turns from the root down to it. */
+/**
+ * The prompt's number along its branch for each node: the turns from the root down to it. The
+ * branches' turn ranges count the same way.
+ */
 function promptNumbers(nodes: readonly GraphNode[], index: TreeIndex): Map<string, number> {
   const numbers = new Map<string, number>()
   for (const node of nodes) {
@@ -140,14 +147,16 @@ export function nextGraphView(
   choices: CollapseChoices = new Map()
 ): GraphView {
   const nodes = reuseUnchangedNodes(previous.nodesById, graph.nodes)
+  const nodesById = new Map(nodes.map((node) => [node.id, node]))
   const sameTree = previous.graph !== null && sameShape(previous.nodes, nodes)
   const fullIndex = sameTree ? previous.fullIndex : indexTree(nodes)
   const numbers = promptNumbers(nodes, fullIndex)
   const { visible, hiddenBelow } = foldTree(nodes, fullIndex, choices)
   const sameVisible = previous.graph !== null && sameShape(previous.visible, visible)
-  const positions = sameVisible ? previous.positions : layoutTree(visible)
+  const positions = sameVisible ? previous.positions : layoutTree(branchNodes(visible))
   const index = sameVisible ? previous.index : indexTree(visible)
-  const conversationAt = shownAncestor(fullIndex, positions, activeTip(nodes))
+  const tip = activeTip(nodes)
+  const conversationAt = shownAncestor(fullIndex, positions, tip)
   const filesAt = shownAncestor(fullIndex, positions, graph.filesAt.nodeId)
   const filesMarker = graph.filesAt.changedSince ? 'changed' : 'here'
   const facts = new Map<string, NodeFacts>()
@@ -160,10 +169,20 @@ export function nextGraphView(
       files: node.id === filesAt ? filesMarker : null
     })
   }
+  // Each node object is kept while it is unchanged (reuseUnchangedNodes): the same objects in the
+  // same order, with the same summaries, name the same branches.
+  const unchanged =
+    previous.graph !== null &&
+    previous.nodes.length === nodes.length &&
+    previous.graph.summaryLinks === graph.summaryLinks &&
+    nodes.every((node, i) => node === previous.nodes[i])
+  const branches = unchanged
+    ? previous.branches
+    : findBranches(branchNodes(nodes), graph, numbers, tip, nodesById)
   return {
     graph,
     nodes,
-    nodesById: new Map(nodes.map((node) => [node.id, node])),
+    nodesById,
     fullIndex,
     visible,
     index,
@@ -183,6 +202,7 @@ export function nextGraphView(
         mergeLinks: graph.mergeLinks
       },
       new Map(previous.flowEdges.map((edge) => [edge.id, edge]))
-    )
+    ),
+    branches
   }
 }

@@ -1,6 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { NODE_WIDTH, layoutTree, sameShape, type TreeShapeNode } from './layout'
+import {
+  COLUMN_STEP,
+  NODE_WIDTH,
+  ROW_STEP,
+  layoutTree,
+  sameShape,
+  type TreeShapeNode
+} from './layout'
 
 const node = (id: string, parentId: string | null): TreeShapeNode => ({ id, parentId })
 
@@ -52,6 +59,59 @@ describe('layoutTree', () => {
     expect(first.x + NODE_WIDTH).toBeLessThanOrEqual(second.x)
   })
 
+  it('keeps the longest line straight in one column however many branches leave it', () => {
+    // A real session: one long chain of prompts, a short abandoned branch every few turns.
+    const nodes = [node('t0', null)]
+    for (let i = 1; i < 400; i++) nodes.push(node(`t${i}`, `t${i - 1}`))
+    for (let i = 5; i < 400; i += 7) {
+      nodes.push(node(`b${i}`, `t${i}`), node(`b${i}-2`, `b${i}`))
+    }
+    const positions = layoutTree(nodes)
+    const xs = new Set(Array.from({ length: 400 }, (_, i) => positions.get(`t${i}`)!.x))
+    expect([...xs]).toEqual([0])
+    // Short branches far apart share the column next to the main line.
+    expect(positions.get('b5')!.x).toBe(COLUMN_STEP)
+    expect(positions.get('b397')!.x).toBe(COLUMN_STEP)
+    expect(positions.get('b5-2')!.y).toBe(positions.get('b5')!.y + ROW_STEP)
+  })
+
+  it('starts no branch right under the end of another in the same column', () => {
+    // b1 ends on row 2; c leaves on row 2 for row 3: directly under b1 it would read as its child.
+    const positions = layoutTree([
+      node('a0', null),
+      node('a1', 'a0'),
+      node('a2', 'a1'),
+      node('a3', 'a2'),
+      node('b1', 'a0'),
+      node('b2', 'b1'),
+      node('c', 'a2')
+    ])
+    expect(positions.get('b1')!.x).toBe(COLUMN_STEP)
+    expect(positions.get('c')!.x).toBe(2 * COLUMN_STEP)
+  })
+
+  it('never goes on down a side line, however long it runs', () => {
+    //   a ── b          the sub-agent's run s1..s3 is longer than the conversation's b
+    //    └── s1 ── s2 ── s3
+    const positions = layoutTree([
+      node('a', null),
+      { id: 's1', parentId: 'a', side: true },
+      node('s2', 's1'),
+      node('s3', 's2'),
+      node('b', 'a')
+    ])
+    expect(positions.get('b')!.x).toBe(0)
+    expect(positions.get('s1')!.x).toBe(COLUMN_STEP)
+    expect(positions.get('s3')!.x).toBe(COLUMN_STEP)
+  })
+
+  it('places ten thousand children of one node side by side', () => {
+    const nodes = [node('root', null)]
+    for (let i = 0; i < 10_000; i++) nodes.push(node(`c${i}`, 'root'))
+    const xs = new Set([...layoutTree(nodes).values()].map((p) => p.x))
+    expect(xs.size).toBe(10_000)
+  })
+
   it('places every node, roots on the top row, children below their parent, without overlaps', () => {
     fc.assert(
       fc.property(randomTree, (nodes) => {
@@ -65,6 +125,8 @@ describe('layoutTree', () => {
           const parentY = positions.get(n.parentId)!.y
           const childY = positions.get(n.id)!.y
           expect(childY).toBeGreaterThan(parentY)
+          // Edges run down and to the right, never back left over another branch.
+          expect(positions.get(n.id)!.x).toBeGreaterThanOrEqual(positions.get(n.parentId)!.x)
         }
         expect(rowsOverlap(positions)).toBe(false)
       })

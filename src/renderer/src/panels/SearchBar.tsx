@@ -1,7 +1,9 @@
 // "Search the session" over the graph: a query, a filter (all turns, prompts only, labelled only)
 // and the results as a list; choosing one selects its node, unfolds what hides it and centres it.
 import { ensureSearchIndex, jumpToNode, searchFor, searchIn } from '../actions/search'
+import type { Branch } from '../graph/branches'
 import { kindName } from '../graph/flow-model'
+import { titleLine } from '../graph/outline'
 import type { SearchFilter } from '../graph/search'
 import { useGraphStore } from '../stores/graph-store'
 import {
@@ -18,6 +20,16 @@ const FILTERS: { filter: SearchFilter; name: string }[] = [
   { filter: 'labelled', name: 'Labelled only' }
 ]
 
+/** The branch a result is on, by the outline's title for it. */
+function BranchOf({ branch }: { branch: Branch | undefined }) {
+  if (branch === undefined) return null
+  return (
+    <span className="search__branch">
+      {branch.holdsConversation ? 'on the active branch' : `on “${titleLine(branch)}”`}
+    </span>
+  )
+}
+
 function Results() {
   const query = useSearchStore(selectQuery)
   const filter = useSearchStore(selectFilter)
@@ -25,6 +37,7 @@ function Results() {
   const open = useSearchStore(selectResultsOpen)
   const nodesById = useGraphStore((s) => s.nodesById)
   const facts = useGraphStore((s) => s.facts)
+  const branches = useGraphStore((s) => s.branches)
   if (!open || (query.trim() === '' && filter !== 'labelled')) return null
   if (results === null) return <p className="search__count">Loading the session’s text…</p>
   return (
@@ -48,6 +61,7 @@ function Results() {
                 </span>
                 <span className="search__title">{node.title || '(empty)'}</span>
                 {node.label !== null && <span className="search__label">{node.label}</span>}
+                <BranchOf branch={branches.byId.get(branches.branchOf.get(id) ?? '')} />
               </button>
             </li>
           )

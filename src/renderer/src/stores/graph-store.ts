@@ -31,6 +31,9 @@ interface GraphStore extends GraphView {
   /** Opens every collapsed node above `id`, so it is shown. */
   reveal: (id: string) => void
   setPeek: (id: string | null) => void
+  /** The canvas draws one card per branch (zoomed out) instead of the turns. */
+  showBranches: boolean
+  setShowBranches: (show: boolean) => void
   /** Asks the canvas to centre a node (a search result chosen); `n` makes each ask new. */
   centreRequest: { id: string; n: number } | null
   requestCentre: (id: string) => void
@@ -67,6 +70,7 @@ export const useGraphStore = create<GraphStore>()((set) => ({
         ...view,
         version,
         collapseChoices: choices,
+        showBranches: state.graph?.sessionId === graph.sessionId && state.showBranches,
         selectedId: keep ? state.selectedId : tip
       }
     }),
@@ -99,6 +103,11 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       return refold(state, choices)
     }),
   setPeek: (peekId) => set({ peekId }),
+  showBranches: false,
+  // Into the cards, a centring asked for before is done with: the turns' canvas mounts again
+  // later and must not take the view back to it.
+  setShowBranches: (showBranches) =>
+    set(showBranches ? { showBranches, centreRequest: null } : { showBranches }),
   centreRequest: null,
   requestCentre: (id) =>
     set((state) => ({ centreRequest: { id, n: (state.centreRequest?.n ?? 0) + 1 } }))
@@ -110,6 +119,7 @@ export const selectFlowNodes = (s: State) => s.flowNodes
 export const selectFlowEdges = (s: State) => s.flowEdges
 export const selectHasNodes = (s: State) => s.nodes.length > 0
 export const selectSessionId = (s: State) => s.graph?.sessionId ?? ''
+export const selectShowBranches = (s: State) => s.showBranches
 export const selectTimelineSteps = (s: State) => ({
   undo: s.graph?.undo ?? null,
   redo: s.graph?.redo ?? null
