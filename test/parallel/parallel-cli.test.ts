@@ -118,7 +118,9 @@ describe.each([
       recreate: ['red.txt']
     })
     expect(snapshot(s.workspace)).toEqual(before)
-    const adopted = await s.cli('adopt', s.file, '--run', red.id.slice(0, 12))
+    // A prefix names a run (runs started together share the time part of their ids: 32 characters
+    // reach into the random part).
+    const adopted = await s.cli('adopt', s.file, '--run', red.id.slice(0, 32))
     expect(adopted.code, adopted.stderr).toBe(0)
     expect(readFileSync(join(s.workspace, 'notes.md'), 'utf8')).toBe('v1\nred\n')
     expect(readFileSync(join(s.workspace, 'red.txt'), 'utf8')).toBe('red\n')

@@ -23,6 +23,7 @@ import {
 import {
   type FileStat,
   type ScanResult,
+  emptyScan,
   sameStat,
   scanTree,
   scanUnnamed,
@@ -673,20 +674,6 @@ function unbacked(folderRel: string, reason: NotBackedUpReason, counted = false)
 interface Walked {
   dirs: ReadonlySet<string>
   partial: ReadonlySet<string>
-}
-
-function emptyScan(): ScanResult {
-  return {
-    files: new Map(),
-    ignored: new Set(),
-    dirs: [],
-    ignoredDirs: new Map(),
-    skipped: [],
-    partial: new Set(),
-    unread: new Map(),
-    unnamed: new Map(),
-    unchecked: new Map()
-  }
 }
 
 /** Whether `path` is one of `paths` or lies below one of them. */

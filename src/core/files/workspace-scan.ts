@@ -108,14 +108,9 @@ function joinRel(dir: string, name: string): string {
  * changes are named under (the outermost ignored folder it lies in); null when it is tracked.
  * Directories vanishing mid-walk are skipped: the walk races with running commands.
  */
-export async function scanTree(
-  root: string,
-  rules: IgnoreRules,
-  startRel = '',
-  scope: IgnoredScope = TRACKED_ONLY,
-  startGroup: string | null = null
-): Promise<ScanResult> {
-  const found: ScanResult = {
+/** A scan that found nothing yet: what a scan fills, and a workspace with no files. */
+export function emptyScan(): ScanResult {
+  return {
     files: new Map(),
     ignored: new Set(),
     dirs: [],
@@ -126,6 +121,16 @@ export async function scanTree(
     unnamed: new Map(),
     unchecked: new Map()
   }
+}
+
+export async function scanTree(
+  root: string,
+  rules: IgnoreRules,
+  startRel = '',
+  scope: IgnoredScope = TRACKED_ONLY,
+  startGroup: string | null = null
+): Promise<ScanResult> {
+  const found = emptyScan()
   const room = { files: scope.filesLeft, folders: scope.foldersLeft }
   const queue: { dir: string; group: string | null }[] = [{ dir: startRel, group: startGroup }]
   for (let next = 0; next < queue.length; next++) {

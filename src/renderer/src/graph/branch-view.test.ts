@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { GraphNode } from '../../../shared/views'
+import { graphNode } from '../../../../test/support/graph-node'
 import { branchNodes, findBranches } from './branches'
 import {
   BRANCH_MIN_ZOOM,
@@ -10,21 +10,7 @@ import {
   groupSizeToFit
 } from './branch-view'
 
-function node(id: string, parentId: string | null, more: Partial<GraphNode> = {}): GraphNode {
-  return {
-    id,
-    parentId,
-    kind: 'turn',
-    title: `prompt ${id}`,
-    timestamp: '2026-01-01T00:00:00.000Z',
-    filesChanged: 0,
-    onActivePath: false,
-    branchLeafUuid: id,
-    label: null,
-    outcome: 'done',
-    ...more
-  }
-}
+const node = graphNode
 
 /** A main line of `length` turns with a one-turn branch off each of its first `forks` turns. */
 function comb(length: number, forks: number, activeFork: number | null = null) {

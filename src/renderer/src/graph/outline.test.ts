@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { GraphNode } from '../../../shared/views'
+import { graphNode } from '../../../../test/support/graph-node'
 import { branchNodes, findBranches } from './branches'
 import { outlineRows, rowName, rowTarget } from './outline'
 
-function node(id: string, parentId: string | null, more: Partial<GraphNode> = {}): GraphNode {
-  return {
-    id,
-    parentId,
-    kind: 'turn',
-    title: `prompt ${id}`,
-    timestamp: '2026-01-01T00:00:00.000Z',
-    filesChanged: 0,
-    onActivePath: false,
-    branchLeafUuid: id,
-    label: null,
-    outcome: 'done',
-    ...more
-  }
-}
+const node = graphNode
 
 //   a ── b ── c        (active)
 //    └── x ── y        (left)
