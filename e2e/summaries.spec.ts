@@ -101,7 +101,10 @@ test.describe('summaries in the explorer', () => {
     await expect(toSwitch).toBeHidden()
     await expect(page.getByRole('group', { name: /^Branch summary: / })).toHaveCount(2)
     await expect(page.locator('.react-flow__edge.flow-edge--summary')).toHaveCount(2)
-    await turn(page, 'also remove DEBUG').click()
+    // The switch may leave that turn under the minimap (top right): the whole tree in view, and
+    // the click on the card's left edge.
+    await page.getByRole('button', { name: 'Fit View' }).click()
+    await turn(page, 'also remove DEBUG').click({ position: { x: 12, y: 12 } })
     await page.getByRole('button', { name: 'Continue from here' }).click()
     const toContinue = page.getByRole('dialog', { name: 'Continue from here' })
     await expect(toContinue.getByRole('radio', { name: 'Summarize', exact: true })).toBeChecked()
