@@ -63,33 +63,62 @@ const coreLayers = {
     'files',
     'agent',
     'rewind',
+    'merge',
     'views',
     'export',
     'share',
-    'studio',
-    'parallel'
+    'workspace',
+    'parallel',
+    'studio'
   ],
   session: [
     'sources',
     'files',
     'agent',
     'rewind',
+    'merge',
     'views',
     'export',
     'share',
-    'studio',
-    'parallel'
+    'workspace',
+    'parallel',
+    'studio'
   ],
-  sources: ['files', 'agent', 'rewind', 'views', 'export', 'share', 'studio', 'parallel'],
-  files: ['agent', 'rewind', 'views', 'export', 'share', 'studio', 'parallel'],
-  agent: ['rewind', 'views', 'export', 'share', 'studio', 'parallel'],
-  rewind: ['agent', 'views', 'export', 'share', 'studio', 'parallel'],
-  views: ['export', 'share', 'studio', 'parallel'],
-  export: ['share', 'studio', 'parallel'],
-  share: ['views', 'export', 'studio', 'parallel'],
-  studio: ['parallel'],
-  // Parallel runs (core/parallel) run a studio WorkspaceSession each: above the studio.
-  parallel: []
+  sources: [
+    'files',
+    'agent',
+    'rewind',
+    'merge',
+    'views',
+    'export',
+    'share',
+    'workspace',
+    'parallel',
+    'studio'
+  ],
+  files: [
+    'agent',
+    'rewind',
+    'merge',
+    'views',
+    'export',
+    'share',
+    'workspace',
+    'parallel',
+    'studio'
+  ],
+  agent: ['rewind', 'merge', 'views', 'export', 'share', 'workspace', 'parallel', 'studio'],
+  rewind: ['agent', 'merge', 'views', 'export', 'share', 'workspace', 'parallel', 'studio'],
+  merge: ['views', 'export', 'share', 'workspace', 'parallel', 'studio'],
+  views: ['merge', 'export', 'share', 'workspace', 'parallel', 'studio'],
+  export: ['merge', 'share', 'workspace', 'parallel', 'studio'],
+  share: ['merge', 'views', 'export', 'workspace', 'parallel', 'studio'],
+  // One session at work in one workspace (session, history, agent, rewinds, merges): what the
+  // chat, a parallel run and the studio are each built on.
+  workspace: ['views', 'export', 'parallel', 'studio'],
+  // Parallel runs (core/parallel) run a WorkspaceSession each, so the studio can start them.
+  parallel: ['studio'],
+  studio: []
 }
 // core/settings.ts sits with os: it imports only os and the contract.
 const layerFiles = (layer) =>

@@ -36,7 +36,7 @@ import { join } from 'node:path'
 import type { ContentBlock } from '../src/shared/messages'
 import type { ModelClient, ModelReply, ModelRequest } from '../src/core/agent/model/model-client'
 import { SessionStore } from '../src/core/session/store'
-import { WorkspaceSession } from '../src/core/studio/workspace-session'
+import { WorkspaceSession } from '../src/core/workspace/workspace-session'
 
 const TURNS = Number(process.argv[2] ?? 200)
 const IGNORED = process.argv[3] === 'ignored'

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { ContentBlock } from '../../src/shared/messages'
 import type { ModelClient } from '../../src/core/agent/model/model-client'
 import { SessionStore } from '../../src/core/session/store'
-import { WorkspaceSession } from '../../src/core/studio/workspace-session'
+import { WorkspaceSession } from '../../src/core/workspace/workspace-session'
 
 const open: WorkspaceSession[] = []
 afterEach(async () => {

@@ -26,7 +26,7 @@ import {
   checkpointAt
 } from '../../src/core/rewind/rewind-engine'
 import { SessionStore } from '../../src/core/session/store'
-import { WorkspaceSession } from '../../src/core/studio/workspace-session'
+import { WorkspaceSession } from '../../src/core/workspace/workspace-session'
 import type { RewindResult } from '../../src/shared/views'
 
 export interface ToolSession {

@@ -8,7 +8,7 @@
 //   3. its own log: a fork of the session at the start node (the same uuids), its cwd the run's
 //      workspace, beside the manifest; one writer per run, so runs append at once and a crash
 //      cuts at most each log's last line;
-//   4. the agent on it (studio/workspace-session.ts, as the chat and the app run it): every tool
+//   4. the agent on it (workspace/workspace-session.ts, as the chat and the app run it): every tool
 //      resolves paths in the run's workspace, Bash runs there (in the sandbox when bash.sandbox
 //      is on), backups go to the session's own file history, where adopt reads them;
 //   5. when the turn ends: --check in its workspace, then its records joined into the session
@@ -28,7 +28,7 @@ import { filesAsNodeLeftThem } from '../rewind/node-files'
 import { forkCopy } from '../session/fork'
 import { SessionStore } from '../session/store'
 import { uuidv7 } from '../session/uuid-v7'
-import { WorkspaceSession } from '../studio/workspace-session'
+import { WorkspaceSession } from '../workspace/workspace-session'
 import { runCheck } from './check'
 import { joinRun } from './run-join'
 import { type RunManifest, type RunState, runDir, saveRun } from './run-manifest'

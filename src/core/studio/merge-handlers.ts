@@ -10,7 +10,7 @@ import { maskSecretsIn } from '../../shared/mask-secrets'
 import type { MergeAsk, PreparedMerge } from '../merge/merge'
 import type { MergeChoice, Resolution } from '../merge/merge-apply'
 import type { Studio } from './studio'
-import type { WorkspaceSession } from './workspace-session'
+import type { WorkspaceSession } from '../workspace/workspace-session'
 
 type MergeChannel = 'merge:preview' | 'merge:apply'
 

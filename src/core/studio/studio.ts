@@ -83,7 +83,7 @@ import { branchLeafOf, nodeEnd } from '../views/node-refs'
 import { buildSearchIndex } from '../views/search-view'
 import { TouchedFilesWatch } from './touched-files-watch'
 import { ViewedSession } from './viewed-session'
-import { WorkspaceSession } from './workspace-session'
+import { WorkspaceSession } from '../workspace/workspace-session'
 import type { MergeAccess } from './merge-handlers'
 import { turnUsage } from '../views/turn-usage'
 
