@@ -15,7 +15,11 @@
 //   snapshot repository, `<data>/snapshot/<project>/<hash>/`, whose objects may be the
 //   workspace's own through alternates) taken before it; the step's step-finish names the one
 //   after: each file is a file_change of the turn, before and after known;
-// - a session whose `revert` names a message (after /undo) resumes before it: our leaf goes there.
+// - a session whose `revert` names a message (after /undo: `{messageID, partID?, snapshot,
+//   diff}`) resumes with the messages before it and, with a partID, that message's parts before
+//   the part; OpenCode keeps the rest until the next prompt's cleanup removes it (its
+//   session/revert.ts). Our leaf goes there, after the last message read (a value readSession
+//   puts at the end), and the undone part stays in the tree as a branch.
 // A fork copies the messages it keeps (new ids, "(fork #1)" in its title): it reads as a session
 // of its own. A rescue restore to before a prompt gives each file the later steps' patches name
 // what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
@@ -44,6 +48,8 @@ import type {
 /** The value a session starts with, and one per message (with its parts). */
 const SESSION = 'opencode-session'
 const MESSAGE = 'opencode-message'
+/** The session's revert, after its messages: where the leaf goes once they are all drawn. */
+const REVERT = 'opencode-revert'
 
 const LOCATOR = /^(.+\.db)#(ses_[A-Za-z0-9]{1,64})$/
 const JSON_SESSION = /[/\\]storage[/\\]session[/\\][^/\\]+[/\\](ses_[A-Za-z0-9]{1,64})\.json$/
@@ -104,9 +110,11 @@ function readSession(file: string): ParsedLines {
     ? readJsonSession(file)
     : readDbSession(at.store, at.sessionId)
   if (session === null) throw new Error(`OpenCode's ${at.store} holds no session ${at.sessionId}`)
+  const revert = isObject(session.revert) ? session.revert : {}
   const values: unknown[] = [
     { type: SESSION, ...session },
-    ...messages.map((m) => ({ type: MESSAGE, ...m }))
+    ...messages.map((m) => ({ type: MESSAGE, ...m })),
+    ...(typeof revert.messageID === 'string' ? [{ ...revert, type: REVERT }] : [])
   ]
   return { values, lines: values.map((_, i) => i + 1) }
 }
@@ -263,8 +271,11 @@ class OpenCodeMapper implements ForeignMapper {
   private cwd = ''
   private previous: string | null = null
   private turn: string | null = null
-  private revertTo: string | null = null
-  private leafBefore = new Map<string, string | null>()
+  /** The session's revert (/undo), and the last record of what it keeps, found so far. */
+  private revert: { messageID: string; partID: string | null } | null = null
+  private revertLeaf: string | null = null
+  /** In the revert's message, the last record before its part. */
+  private partLeaf: string | null = null
   private changes = 0
 
   constructor(private readonly file: string | null) {}
@@ -272,9 +283,9 @@ class OpenCodeMapper implements ForeignMapper {
   add(value: unknown, line: number, emit: Emit): void {
     if (!isObject(value)) return emit(foreignRecord(this.previous, value), line)
     if (value.type === SESSION) return this.session(value, line, emit)
+    if (value.type === REVERT) return this.resumeAtRevert(line, emit)
     if (value.type !== MESSAGE) return emit(foreignRecord(this.previous, value), line)
     const id = stringOrNull(value.id) ?? `opencode-line-${line}`
-    this.leafBefore.set(id, this.previous)
     const info = isObject(value.info) ? value.info : {}
     if (info.role === 'user') {
       const record = mapUser(value, id, this.previous)
@@ -286,20 +297,28 @@ class OpenCodeMapper implements ForeignMapper {
       }
     } else this.assistant(value, id, info, line, emit)
     emit(foreignRecord(this.previous, value), line)
-    if (this.revertTo === id) {
-      // The session was reverted to before this message (/undo): OpenCode resumes there.
-      emit(
-        {
-          type: 'navigate',
-          uuid: `opencode-revert:${id}`,
-          parentUuid: null,
-          timestamp: '',
-          leafUuid: this.leafBefore.get(id) ?? null,
-          reason: 'switch-branch'
-        },
-        line
-      )
-    }
+    // OpenCode's ids sort in the order they were made: its cleanup keeps the messages before the
+    // revert's, and of that message (with a partID) the parts before it (assistant() saw them).
+    const revert = this.revert
+    if (revert !== null && (id < revert.messageID || (id === revert.messageID && revert.partID)))
+      this.revertLeaf = this.partLeaf ?? this.previous
+    this.partLeaf = null
+  }
+
+  /** The session was reverted (/undo): OpenCode resumes after what the revert keeps. */
+  private resumeAtRevert(line: number, emit: Emit): void {
+    if (this.revert === null) return
+    emit(
+      {
+        type: 'navigate',
+        uuid: `opencode-revert:${this.revert.messageID}:${this.revert.partID ?? ''}`,
+        parentUuid: null,
+        timestamp: '',
+        leafUuid: this.revertLeaf,
+        reason: 'switch-branch'
+      },
+      line
+    )
   }
 
   subagents(): SubagentRun[] {
@@ -314,7 +333,8 @@ class OpenCodeMapper implements ForeignMapper {
     const sessionId = stringOrNull(v.id) ?? ''
     this.cwd = stringOrNull(v.directory) ?? ''
     const revert = isObject(v.revert) ? v.revert : {}
-    this.revertTo = stringOrNull(revert.messageID)
+    const messageID = stringOrNull(revert.messageID)
+    this.revert = messageID === null ? null : { messageID, partID: stringOrNull(revert.partID) }
     emit(
       {
         type: 'session',
@@ -345,6 +365,8 @@ class OpenCodeMapper implements ForeignMapper {
     const after = stringOrNull(parts.find((p) => p.type === 'step-finish')?.snapshot)
     parts.forEach((part, i) => {
       const uuid = stringOrNull(part.id) ?? `${id}:${i}`
+      if (this.revert !== null && this.revert.partID === part.id && this.revert.messageID === id)
+        this.partLeaf = this.previous
       const draw = (record: Json) => {
         emit(record, line)
         this.previous = String(record.uuid)
