@@ -24,7 +24,7 @@
 // of its own. A rescue restore to before a prompt gives each file the later steps' patches name
 // what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
 // revert does; a file no patch names is never touched.
-import { readdirSync, realpathSync } from 'node:fs'
+import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { readRegularText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
@@ -88,18 +88,38 @@ export function openCodeSessionOf(
 function stampOf(file: string): string {
   const at = openCodeSessionOf(file)
   if (at === null) return '-'
-  if (!at.json) return stampsOf(at.store)
-  // The JSON layout: the session's file and its messages' folder.
-  const root = dirname(dirname(dirname(file)))
-  return [file, join(root, 'message', at.sessionId)]
-    .map((path) => {
-      try {
-        return `${readdirSync(path).length}`
-      } catch {
-        return readText(path)?.length ?? '-'
-      }
-    })
-    .join('|')
+  return at.json ? jsonSessionStamp(file, at.sessionId) : stampsOf(at.store)
+}
+
+/**
+ * What changes whenever a session of the JSON layout may have: its file (a new title), its
+ * messages' folder (a message added), and its newest message with its parts, where OpenCode is
+ * writing (a part added, a tool's state or a text written again in place). Older messages and
+ * their parts are left as they were.
+ */
+function jsonSessionStamp(file: string, sessionId: string): string {
+  const storage = dirname(dirname(dirname(file)))
+  const messages = join(storage, 'message', sessionId)
+  const names = jsonNames(messages)
+  const newest = names.at(-1)
+  const stamps = [statStamp(file), statStamp(messages), `${names.length}`]
+  if (newest !== undefined) {
+    const parts = join(storage, 'part', basename(newest, '.json'))
+    stamps.push(
+      statStamp(join(messages, newest)),
+      ...jsonNames(parts).map((name) => `${name}:${statStamp(join(parts, name))}`)
+    )
+  }
+  return stamps.join('|')
+}
+
+function statStamp(path: string): string {
+  try {
+    const stats = statSync(path)
+    return `${stats.size}/${stats.mtimeMs}/${stats.ino}`
+  } catch {
+    return '-'
+  }
 }
 
 /** The values of one session: its row, then each message with its parts, in their order. */
@@ -201,18 +221,21 @@ function readJsonSession(file: string): { session: Json | null; messages: Stored
 }
 
 function jsonFiles(dir: string): Json[] {
-  let names: string[]
+  return jsonNames(dir)
+    .map((name) => parsedData(readText(join(dir, name))))
+    .filter((v) => Object.keys(v).length > 0)
+}
+
+/** The `.json` files of a folder of the JSON layout, in the order OpenCode made them (bounded). */
+function jsonNames(dir: string): string[] {
   try {
-    names = readdirSync(dir)
+    return readdirSync(dir)
       .filter((n) => n.endsWith('.json'))
       .sort()
       .slice(0, MAX_FILES)
   } catch {
     return []
   }
-  return names
-    .map((name) => parsedData(readText(join(dir, name))))
-    .filter((v) => Object.keys(v).length > 0)
 }
 
 function parsedData(data: unknown): Json {
@@ -595,24 +618,30 @@ function realPathOr(path: string): string {
   }
 }
 
-/** What says the sessions of the database at `db` (and the JSON files beside it) may have changed. */
+/**
+ * What says the sessions of the database at `db` (and the JSON files beside it) may have changed:
+ * the database's files, and each JSON session's stamp (a session begun, a message written).
+ */
 export function openCodeStamp(db: string): string {
-  const storage = join(dirname(db), 'storage', 'session')
-  let json = '-'
+  const json = jsonSessionFiles(join(dirname(db), 'storage', 'session')).map(
+    ({ file, sessionId }) => `${sessionId}:${jsonSessionStamp(file, sessionId)}`
+  )
+  return `${stampsOf(db)}|${json.join(',')}`
+}
+
+/** The session files of the JSON layout, every project's (bounded per project). */
+function jsonSessionFiles(storage: string): { file: string; sessionId: string }[] {
+  let projects: string[]
   try {
-    json = readdirSync(storage)
-      .map((project) => {
-        try {
-          return `${project}:${readdirSync(join(storage, project)).length}`
-        } catch {
-          return project
-        }
-      })
-      .join(',')
+    projects = readdirSync(storage).sort()
   } catch {
-    json = '-'
+    return []
   }
-  return `${stampsOf(db)}|${json}`
+  return projects.flatMap((project) =>
+    jsonNames(join(storage, project))
+      .filter((name) => /^ses_[A-Za-z0-9]{1,64}\.json$/.test(name))
+      .map((name) => ({ file: join(storage, project, name), sessionId: basename(name, '.json') }))
+  )
 }
 
 /** What the session list shows of an OpenCode session (sources/discovery.ts). */
@@ -642,27 +671,9 @@ export function openCodeSessions(db: string): OpenCodeListed[] {
     const { session, messages } = sessionIn(tables as Map<string, SqliteRow[]>, row.id)
     if (session !== null) listed.push(listedOf(openCodeLocator(db, row.id), session, messages))
   }
-  const storage = join(dirname(db), 'storage', 'session')
-  let projects: string[] = []
-  try {
-    projects = readdirSync(storage)
-  } catch {
-    projects = []
-  }
-  for (const project of projects) {
-    let names: string[]
-    try {
-      names = readdirSync(join(storage, project)).filter((n) =>
-        /^ses_[A-Za-z0-9]{1,64}\.json$/.test(n)
-      )
-    } catch {
-      continue
-    }
-    for (const name of names.slice(0, MAX_FILES)) {
-      const file = join(storage, project, name)
-      const { session, messages } = readJsonSession(file)
-      if (session !== null) listed.push(listedOf(file, session, messages))
-    }
+  for (const { file } of jsonSessionFiles(join(dirname(db), 'storage', 'session'))) {
+    const { session, messages } = readJsonSession(file)
+    if (session !== null) listed.push(listedOf(file, session, messages))
   }
   return listed
 }
