@@ -1,13 +1,13 @@
-// A studio over a workspace holding another tool's sessions (tool-homes.ts), called through the
-// contract's handlers as both transports call them, with the tool's home in the environment as
-// the hosts find it. Every studio opened is closed, and the environment put back, after each test.
+// A studio over a workspace holding another tool's sessions (tool-homes.ts, cc-fixtures.ts),
+// called through the contract's handlers as both transports call them, with the tool's home in
+// the environment as the hosts find it, and the events it pushes kept. Every studio opened is
+// closed, and the environment put back, after each test.
 import { afterEach } from 'vitest'
-import type { Reply } from '../../src/shared/contract'
+import type { EventChannel, Reply } from '../../src/shared/contract'
 import { dispatch } from '../../src/core/studio/dispatch'
 import { createHandlers } from '../../src/core/studio/handlers'
 import type { Studio } from '../../src/core/studio/studio'
 import { launchScriptedStudio } from '../support/scripted-studio'
-import type { ToolHome } from './tool-homes'
 
 const opened: Studio[] = []
 const saved: Record<string, string | undefined> = {}
@@ -20,15 +20,20 @@ afterEach(async () => {
   }
 })
 
-export async function studioOver(tool: ToolHome, env: Record<string, string>) {
+/** `tool`: our data home and the workspace; `env`: where the tool's home is. */
+export async function studioOver(
+  tool: { home: string; workspace: string },
+  env: Record<string, string>
+) {
   for (const [key, value] of Object.entries(env)) {
     if (!(key in saved)) saved[key] = process.env[key]
     process.env[key] = value
   }
+  const events: { event: EventChannel; payload: unknown }[] = []
   const studio = await launchScriptedStudio({
     home: tool.home,
     cwd: tool.workspace,
-    emit: () => {}
+    emit: (event, payload) => events.push({ event, payload })
   })
   opened.push(studio)
   const handlers = createHandlers(studio)
@@ -39,5 +44,5 @@ export async function studioOver(tool: ToolHome, env: Record<string, string>) {
     if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`)
     return reply.value as T
   }
-  return { call, value }
+  return { studio, events, call, value }
 }
