@@ -2,15 +2,24 @@
 // `revert: {messageID, partID?, snapshot, diff}` and, until the next prompt cleans up, keeps every
 // message; what the session resumes with is the messages before `messageID` and, with a `partID`,
 // that message's parts before it (its cleanup() removes the rest). The real CLI made no revert
-// offline (test/fixtures/opencode/README.md), so the session is the real one (its export, laid out
-// as OpenCode's JSON storage) with the `revert` OpenCode's code writes: our leaf is where OpenCode
-// resumes, the reverted part stays in the tree as a branch, and a continue carries on from there.
+// offline (test/fixtures/opencode/README.md), so the session is the real one (its export laid out
+// as OpenCode's JSON storage, and its database with the column set by make/revert.sh) with the
+// `revert` OpenCode's code writes: our leaf is where OpenCode resumes, the reverted part stays in
+// the tree as a branch, and a continue carries on from there.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
 import { runCli } from '../support/cli'
-import { codexHome, openCodeJsonHome } from './tool-homes'
+import {
+  OPENCODE_FIRST,
+  OPENCODE_FORK,
+  TOOL_FIXTURES,
+  codexHome,
+  openCodeHome,
+  openCodeJsonHome
+} from './tool-homes'
 
 /** The first session's messages and parts (export-ses_dcbdb4ef9ffewnZlETLnMy6hQS.json). */
 const SECOND_PROMPT = 'msg_234250e17001tckHjLaHATOYT1'
@@ -70,6 +79,23 @@ describe("OpenCode's /undo (the session's revert)", () => {
         .tree.checkpoints()
         .map((c) => c.prompt)
     ).toEqual(['"write the config"', '"change the mode"'])
+  })
+
+  it("reads the revert from OpenCode's database as well (its session row's revert column)", () => {
+    // opencode-data-reverted/: the real database with that column set (make/revert.sh).
+    const oc = openCodeHome('workspace-after')
+    const reverted = join(TOOL_FIXTURES, 'opencode', 'opencode-data-reverted', 'opencode.db.gz')
+    writeFileSync(oc.db, gunzipSync(readFileSync(reverted)))
+    const { tree, problems } = readSessionFile(`${oc.db}#${OPENCODE_FIRST}`)
+    expect(problems).toEqual([])
+    expect(tree.leafUuid).toBe(FIRST_ANSWER)
+    expect(tree.checkpoints().map((c) => c.prompt)).toEqual(['"write the config"'])
+    // The fork, not reverted, is as it was.
+    expect(
+      readSessionFile(`${oc.db}#${OPENCODE_FORK}`)
+        .tree.checkpoints()
+        .map((c) => c.prompt)
+    ).toEqual(['"write the config"', '"change the mode"', '"on the fork"'])
   })
 
   it('is continued from where OpenCode resumes, not from the undone turn', async () => {
