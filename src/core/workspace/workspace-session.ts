@@ -16,6 +16,7 @@ import { type SummaryContext, SummaryError, summaryFailure } from '../agent/summ
 import { builtinTools } from '../agent/tools'
 import { FileHistory } from '../files/file-history'
 import type { IgnoredFilesPolicy } from '../files/ignored-files'
+import { latestEvery } from '../os/latest-every'
 import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
 import { pruneWhenOpening } from '../rewind/retention'
 import { problemsNotice } from '../session/problems'
@@ -31,6 +32,9 @@ import {
   runMerge
 } from '../merge/merge'
 import type { MergeChoice } from '../merge/merge-apply'
+
+/** How often, at most, a restore's progress is sent again. */
+const PROGRESS_EVERY_MS = 100
 
 export interface WorkspaceSessionOptions {
   home: string
@@ -80,10 +84,19 @@ export class WorkspaceSession {
     })
     // Retention applies without anyone running `gc`: at most once a day per workspace.
     const pruned = await pruneWhenOpening(options.home, history.paths.root)
+    // A restore of many files shows how far it got (restore_progress), its last file at once.
+    const progress = latestEvery<{ done: number; total: number }>(
+      (files) => options.onEvent({ type: 'restore_progress', ...files }),
+      PROGRESS_EVERY_MS
+    )
     const engine = new RewindEngine({
       home: options.home,
       store,
-      space: { root: history.root, paths: history.paths, blobs: history.blobs }
+      space: { root: history.root, paths: history.paths, blobs: history.blobs },
+      onProgress: (done, total) => {
+        progress.push({ done, total })
+        if (done === total) progress.flush()
+      }
     })
     // A restore a crash interrupted is finished or rolled back before anything else runs.
     const recovered = await engine.recover()

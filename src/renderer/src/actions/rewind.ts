@@ -21,6 +21,7 @@ import {
   type MoveKind,
   type PreviewState
 } from '../stores/rewind-store'
+import { useWorkStore } from '../stores/work-store'
 import { attempt } from './report'
 import { refreshAll } from './session'
 import { saveSettings } from './settings'
@@ -158,6 +159,11 @@ export function chooseRewind(change: { targetId?: string; mode?: RewindMode }): 
   void loadRewindPreview()
 }
 
+/** The restore asked for returned (done or refused): its progress bar goes. */
+function restoreEnded(): void {
+  useWorkStore.getState().endWork('restore')
+}
+
 function setApplying(applying: boolean): void {
   useRewindStore
     .getState()
@@ -177,6 +183,7 @@ export async function applyRewind(): Promise<void> {
       ...(summary !== undefined ? { summary } : {})
     })
   )
+  restoreEnded()
   if (result === null) {
     setApplying(false)
     return
@@ -204,6 +211,7 @@ export async function walkTimeline(direction: 'undo' | 'redo'): Promise<void> {
     const result = await attempt(direction === 'undo' ? 'Undoing' : 'Redoing', () =>
       getBridge().request(direction === 'undo' ? 'timeline:undo' : 'timeline:redo', {})
     )
+    restoreEnded()
     if (result !== null) {
       app.dropStalePrefill()
       const done = direction === 'undo' ? 'Undone' : 'Redone'
@@ -276,6 +284,7 @@ export async function applyMove(): Promise<void> {
   setApplying(true)
   const summary = await leaveRequest(dialog.leave)
   const result = await attempt(move.what, () => move.apply(dialog.nodeId, dialog.leafUuid, summary))
+  restoreEnded()
   if (result === null) {
     setApplying(false)
     return
