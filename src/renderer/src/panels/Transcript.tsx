@@ -6,6 +6,7 @@
 // to recognise a key in, so it is masked here, whole, as it is drawn.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { maskSecrets } from '../../../shared/mask-secrets'
+import { Markdown } from './Markdown'
 import { loadMoreTranscript, type TranscriptWant } from '../actions/session'
 import { selectIsRunning, selectSelectedId, useGraphStore } from '../stores/graph-store'
 import {
@@ -95,10 +96,18 @@ function formatElapsed(seconds: number): string {
   return minutes === 0 ? `${seconds} s` : `${minutes} min ${seconds % 60} s`
 }
 
-function Block({ block, nodeId }: { block: BlockView; nodeId: string }) {
+/** The roles whose text is Markdown: the agent's answers and the summaries (a prompt is as typed). */
+const MARKDOWN_ROLES: ReadonlySet<EntryView['role']> = new Set(['assistant', 'summary'])
+
+function Block({ block, entry }: { block: BlockView; entry: EntryView }) {
+  const nodeId = entry.nodeId
   switch (block.kind) {
     case 'text':
-      return <div className="message__text">{maskSecrets(block.text)}</div>
+      return MARKDOWN_ROLES.has(entry.role) ? (
+        <Markdown text={block.text} />
+      ) : (
+        <div className="message__text">{maskSecrets(block.text)}</div>
+      )
     case 'thinking':
       return (
         <details className="thinking">
@@ -140,7 +149,7 @@ const MessageRow = memo(function MessageRow({
     >
       <header className="message__role">{ROLE_NAMES[entry.role]}</header>
       {entry.blocks.map((block, i) => (
-        <Block key={i} block={block} nodeId={entry.nodeId} />
+        <Block key={i} block={block} entry={entry} />
       ))}
       {entry.streaming && <span className="cursor" aria-hidden="true" />}
     </article>
