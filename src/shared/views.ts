@@ -196,6 +196,8 @@ export const TimelineEntry = z.object({
   id: z.string(),
   kind: z.enum(['rewind', 'switch-branch', 'continue', 'merge']),
   label: z.string(),
+  /** The graph node it left the conversation at (clicking the entry selects it); null: the start. */
+  nodeId: z.string().nullable(),
   /** When it was first done. */
   timestamp: z.string(),
   /** Undone: Redo can bring it back while nothing newer was done. */

@@ -297,3 +297,16 @@ function lastWhere<T>(list: T[], test: (item: T) => boolean): T | undefined {
   }
   return undefined
 }
+
+/**
+ * The step that brings the timeline nearer to standing right after the action `id` (it done,
+ * every action after it undone): 'undo' while a later one is done, 'redo' while it is undone,
+ * 'there' once it stands there. Null when no action has that id.
+ */
+export function stepToward(timeline: Timeline, id: string): 'undo' | 'redo' | 'there' | null {
+  const at = timeline.actions.findIndex((a) => a.id === id)
+  if (at === -1) return null
+  const lastDone = timeline.actions.findLastIndex((a) => a.state === 'done')
+  if (lastDone > at) return 'undo'
+  return timeline.actions[at]?.state === 'undone' ? 'redo' : 'there'
+}

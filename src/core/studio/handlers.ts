@@ -80,6 +80,7 @@ export function createHandlers(
     'timeline:list': () => studio.timeline(),
     'timeline:undo': () => studio.undo(),
     'timeline:redo': () => studio.redo(),
+    'timeline:walkTo': ({ id }) => studio.walkTimelineTo(id),
     compare: ({ a, b }) => studio.compare(a, b),
     'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
     ...shareHandlers(studio),

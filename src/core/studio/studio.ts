@@ -781,6 +781,13 @@ export class Studio {
     return this.applied('a redo', () => this.work.redo())
   }
 
+  /** Undoes or redoes until the timeline stands right after action `id` (our session only). */
+  walkTimelineTo(id: string): Promise<RewindResult> {
+    this.requireOwnSession()
+    this.requireWritable()
+    return this.applied('a walk of the timeline', () => this.work.walkTo(id))
+  }
+
   private applied(operation: string, run: () => Promise<RewindResult>): Promise<RewindResult> {
     return this.exclusive(operation, async () => {
       try {

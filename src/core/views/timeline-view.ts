@@ -7,7 +7,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
 import type { Timeline, TimelineAction } from '../rewind/timeline'
 import { type SessionTree, promptText } from '../session/tree'
-import { type TurnIndex, graphNodeTitle, ownerTitle } from './session-graph'
+import { type TurnIndex, graphNodeTitle, ownerNode, ownerTitle } from './session-graph'
 
 const QUOTED_CHARS = 60
 
@@ -63,6 +63,7 @@ export function timelineEntries(
     id: action.id,
     kind: action.kind,
     label: actionLabel(tree, index, action),
+    nodeId: ownerNode(index, action.leafAfter),
     timestamp: action.timestamp,
     state: action.state
   }))

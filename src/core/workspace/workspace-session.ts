@@ -17,7 +17,13 @@ import { builtinTools } from '../agent/tools'
 import { FileHistory } from '../files/file-history'
 import type { IgnoredFilesPolicy } from '../files/ignored-files'
 import { latestEvery } from '../os/latest-every'
-import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
+import {
+  type PlanOptions,
+  type RewindPlan,
+  RewindEngine,
+  RewindError
+} from '../rewind/rewind-engine'
+import { stepToward } from '../rewind/timeline'
 import { pruneWhenOpening } from '../rewind/retention'
 import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
@@ -300,6 +306,38 @@ export class WorkspaceSession {
     const result = await this.engine.redo()
     this.afterLeafOrFilesMoved('conversation', result)
     return result
+  }
+
+  /**
+   * Undoes or redoes, one step after another, until the timeline stands right after the action
+   * `id` (it done, those after it undone): what clicking an entry of the timeline does. Each
+   * step is an undo or redo of its own (journaled, in the timeline); one that cannot be taken
+   * stops the walk where it got, saying why.
+   */
+  async walkTo(id: string): Promise<RewindResult> {
+    const walked: RewindResult = { restored: [], deleted: [], recreated: [], prefill: null }
+    // Each step moves one action from done to undone or back: never more steps than actions.
+    for (let steps = 0; ; steps++) {
+      const timeline = await this.engine.timeline()
+      const step = stepToward(timeline, id)
+      if (step === null) {
+        throw new RewindError(
+          'That action is not in the timeline. Nothing was changed.',
+          'not_found'
+        )
+      }
+      if (step === 'there' || steps > timeline.actions.length) return walked
+      if ((step === 'undo' ? timeline.undoable : timeline.redoable) === null) {
+        throw new RewindError(
+          `${steps === 0 ? 'Nothing was changed' : `After ${steps} step(s)`}: the next ${step} cannot be taken (a prompt was sent since, or its restore is gone).`,
+          'conflict'
+        )
+      }
+      const result = await (step === 'undo' ? this.undo() : this.redo())
+      walked.restored.push(...result.restored)
+      walked.deleted.push(...result.deleted)
+      walked.recreated.push(...result.recreated)
+    }
   }
 
   /**

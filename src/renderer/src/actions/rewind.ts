@@ -8,7 +8,8 @@ import type {
   CheckpointView,
   LeaveChoice,
   RewindPreview,
-  RewindResult
+  RewindResult,
+  TimelineEntry
 } from '../../../shared/views'
 import { keepFocus } from '../focus'
 import { activeTip } from '../graph/graph-view'
@@ -216,6 +217,32 @@ export async function walkTimeline(direction: 'undo' | 'redo'): Promise<void> {
       app.dropStalePrefill()
       const done = direction === 'undo' ? 'Undone' : 'Redone'
       app.setStatus(describeResult(step ? `${done}: ${step.label}` : done, result))
+      await refreshAll(true)
+    }
+  } finally {
+    useAppStore.getState().setWalkingTimeline(false)
+  }
+  refocusFrom(from)
+}
+
+/**
+ * Undo or Redo, step after step, until the timeline stands right after `entry` (its own
+ * button in the timeline's list); one at a time, as walkTimeline.
+ */
+export async function walkTimelineTo(entry: TimelineEntry): Promise<void> {
+  const app = useAppStore.getState()
+  if (app.walkingTimeline) return
+  const from = document.activeElement
+  const direction = entry.state === 'undone' ? 'Redone' : 'Undone'
+  app.setWalkingTimeline(true)
+  try {
+    const result = await attempt(`Walking the timeline to ${entry.label}`, () =>
+      getBridge().request('timeline:walkTo', { id: entry.id })
+    )
+    restoreEnded()
+    if (result !== null) {
+      app.dropStalePrefill()
+      app.setStatus(describeResult(`${direction} up to: ${entry.label}`, result))
       await refreshAll(true)
     }
   } finally {
