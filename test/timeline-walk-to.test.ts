@@ -98,3 +98,35 @@ describe('the timeline walks to an entry', () => {
     })
   })
 })
+
+describe('summaries the user asks for are timeline actions', () => {
+  it('Undo takes Summarize up to / from here back, Redo brings the summary back, files untouched', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    await h.sendAndWait('also remove DEBUG and create utils.py')
+    const graph = await h.value<SessionGraph>('session:graph')
+    const second = graph.nodes[1]?.id as string
+    const leafBefore = graph.leafUuid
+    const upTo = await h.value<{ summaryUuid: string }>('summary:upToHere', { nodeId: second })
+    const from = await h.value<{ summaryUuid: string }>('summary:fromHere', { nodeId: second })
+    const listed = await entries(h)
+    expect(listed.map((e) => [e.kind, e.label, e.state])).toEqual([
+      ['summary', 'Summarize up to "also remove DEBUG and create utils.py"', 'done'],
+      ['summary', 'Summarize from "also remove DEBUG and create utils.py"', 'done']
+    ])
+    expect((await h.value<SessionGraph>('session:graph')).undo?.label).toBe(listed[1]?.label)
+
+    // Undo the "from here": the conversation is back on the compaction, at the branch's end.
+    expect(await h.value('timeline:undo')).toMatchObject({ restored: [], deleted: [] })
+    expect((await h.value<SessionGraph>('session:graph')).leafUuid).toBe(upTo.summaryUuid)
+    await h.value('timeline:undo')
+    const undone = await h.value<SessionGraph>('session:graph')
+    expect(undone.leafUuid).toBe(leafBefore)
+    expect(undone.nodes.find((n) => n.id === upTo.summaryUuid)?.onActivePath).toBe(false)
+    expect(disk(h)).toEqual(AT_T2)
+
+    await h.value('timeline:walkTo', { id: listed[1]?.id })
+    expect((await h.value<SessionGraph>('session:graph')).leafUuid).toBe(from.summaryUuid)
+    expect(disk(h)).toEqual(AT_T2)
+  })
+})

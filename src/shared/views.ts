@@ -194,7 +194,7 @@ export type SearchEntry = z.infer<typeof SearchEntry>
 /** One rewind, branch switch or continue of the session, oldest first (timeline:list). */
 export const TimelineEntry = z.object({
   id: z.string(),
-  kind: z.enum(['rewind', 'switch-branch', 'continue', 'merge']),
+  kind: z.enum(['rewind', 'switch-branch', 'continue', 'merge', 'summary']),
   label: z.string(),
   /** The graph node it left the conversation at (clicking the entry selects it); null: the start. */
   nodeId: z.string().nullable(),

@@ -356,25 +356,22 @@ export class RewindEngine {
       // journal, no record, so no step for Undo to take back.
       throw new RewindError(nothingRestored(plan.unrestorable), 'not_found')
     }
-    const id = newJournalId()
-    const journal: RestoreJournal = {
-      id,
-      sessionId: this.store.sessionId,
-      kind: plan.kind,
-      checkpointUuid: plan.checkpointUuid,
-      mode: plan.mode,
-      leafBefore: plan.leafBefore,
-      leafAfter: plan.leafAfter,
-      undoes: null,
-      root: this.space.root,
-      ops,
-      // A merge's record names its journal, for Undo (merge-apply.ts).
-      ...(plan.merge === undefined ? {} : { merge: { ...plan.merge, restoreId: id } }),
-      state: 'pending',
-      createdAt: new Date().toISOString()
-    }
+    const journal = this.newJournal(plan, plan.kind, ops)
+    // A merge's record names its journal, for Undo (merge-apply.ts).
+    if (plan.merge !== undefined) journal.merge = { ...plan.merge, restoreId: journal.id }
     await this.run(journal, read)
     return { ...resultOf(ops), prefill: plan.prefill }
+  }
+
+  /**
+   * Makes a summary the user asked for (Summarize from / up to here) an action of the timeline:
+   * the leaf went from `leafBefore` to the summary, no file changed. Journaled like a restore
+   * with no file, so Undo takes the leaf back and Redo brings it to the summary again.
+   */
+  async recordSummary(leafBefore: string | null, summaryUuid: string): Promise<void> {
+    this.requireWritable()
+    const move = { checkpointUuid: null, mode: null, leafBefore, leafAfter: summaryUuid }
+    await this.run(this.newJournal(move, 'summary', []), new Map())
   }
 
   /**
@@ -525,9 +522,9 @@ export class RewindEngine {
     }
   }
 
-  /** A pending journal of `kind` for the action `of` describes, with these ops. */
+  /** A pending journal of `kind` for the move `of` describes (a plan, an action), with these ops. */
   private newJournal(
-    of: RestoreJournal,
+    of: Pick<RestoreJournal, 'checkpointUuid' | 'mode' | 'leafBefore' | 'leafAfter'>,
     kind: RestoreJournal['kind'],
     ops: RestoreOp[]
   ): RestoreJournal {

@@ -784,7 +784,6 @@ export class Studio {
   /** Undoes or redoes until the timeline stands right after action `id` (our session only). */
   walkTimelineTo(id: string): Promise<RewindResult> {
     this.requireOwnSession()
-    this.requireWritable()
     return this.applied('a walk of the timeline', () => this.work.walkTo(id))
   }
 

@@ -38,6 +38,17 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
         : `Switch to branch ${target(tree, index, action)}`
     case 'continue':
       return `Continue from ${target(tree, index, action)}`
+    case 'summary': {
+      // From here: the summary names its prompt; up to here: the compaction keeps from it.
+      const summary = tree.get(action.leafAfter ?? '')
+      const details = (summary as { details?: { fromPromptUuid?: unknown } } | undefined)?.details
+      const from = typeof details?.fromPromptUuid === 'string' ? details.fromPromptUuid : null
+      const prompt = tree.get(
+        from ?? (summary?.type === 'compaction' ? summary.firstKeptUuid : '') ?? ''
+      )
+      const title = prompt?.type === 'user' ? ` ${quoted(promptText(prompt))}` : ''
+      return from !== null ? `Summarize from${title}` : `Summarize up to${title}`
+    }
     case 'merge': {
       // The merge node's own title says what it brought in and from where.
       const merge = tree.get(action.leafAfter ?? '')

@@ -202,9 +202,11 @@ export class WorkspaceSession {
     promptUuid: string,
     instructions?: string
   ): Promise<{ summaryUuid: string; prefill: string }> {
+    const leafBefore = this.store.leafUuid
     const { record, prefill } = await this.summaryJob((ctx) =>
       summarizeFromHere(ctx, promptUuid, instructions)
     )
+    await this.engine.recordSummary(leafBefore, record.uuid)
     this.agent.fileState.clear()
     this.agent.reloadFromSession()
     return { summaryUuid: record.uuid, prefill }
@@ -215,6 +217,7 @@ export class WorkspaceSession {
     promptUuid: string,
     instructions?: string
   ): Promise<{ summaryUuid: string }> {
+    const leafBefore = this.store.leafUuid
     const record = await this.summaryJob((ctx) => compactUpTo(ctx, promptUuid, instructions))
     if (record === null) {
       throw new SummaryError(
@@ -222,6 +225,7 @@ export class WorkspaceSession {
         'What comes before that prompt is already a single summary. Nothing was changed.'
       )
     }
+    await this.engine.recordSummary(leafBefore, record.uuid)
     return { summaryUuid: record.uuid }
   }
 
