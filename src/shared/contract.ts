@@ -198,6 +198,8 @@ export const requests = {
   'timeline:list': channel(Empty, z.array(TimelineEntry)),
   'timeline:undo': channel(Empty, RewindResult),
   'timeline:redo': channel(Empty, RewindResult),
+  /** Undo or redo, step by step, until the timeline stands right after the action `id`. */
+  'timeline:walkTo': channel(z.object({ id: z.string().min(1).max(200) }).strict(), RewindResult),
   /** The files and conversations of two nodes, or of a node and 'current'. */
   compare: channel(z.object({ a: Uuid, b: CompareRef }).strict(), CompareView),
   /** One file's diff of a compare (one the compare view left out). */

@@ -194,8 +194,10 @@ export type SearchEntry = z.infer<typeof SearchEntry>
 /** One rewind, branch switch or continue of the session, oldest first (timeline:list). */
 export const TimelineEntry = z.object({
   id: z.string(),
-  kind: z.enum(['rewind', 'switch-branch', 'continue', 'merge']),
+  kind: z.enum(['rewind', 'switch-branch', 'continue', 'merge', 'summary']),
   label: z.string(),
+  /** The graph node it left the conversation at (clicking the entry selects it); null: the start. */
+  nodeId: z.string().nullable(),
   /** When it was first done. */
   timestamp: z.string(),
   /** Undone: Redo can bring it back while nothing newer was done. */
@@ -549,6 +551,17 @@ export const AgentEvent = z.discriminatedUnion('type', [
     name: z.string(),
     input: z.unknown()
   }),
+  /**
+   * A running tool's output so far, as people watch it (Bash): its last lines, keys masked,
+   * at most a few times a second (core/agent/tools/live-output.ts). tool_end gives the result.
+   */
+  z.object({
+    type: z.literal('tool_output'),
+    toolUseId: z.string(),
+    /** When the tool started, for the elapsed time shown beside it. */
+    startedAt: z.string(),
+    text: z.string()
+  }),
   z.object({
     type: z.literal('tool_end'),
     toolUseId: z.string(),
@@ -559,6 +572,20 @@ export const AgentEvent = z.discriminatedUnion('type', [
     type: z.literal('notice'),
     level: z.enum(['info', 'warning', 'error']),
     message: z.string()
+  }),
+  /**
+   * A summary or compaction is being written: how many characters of it so far (at most a few
+   * times a second). Stop (agent:stop) cancels it; status running false ends it.
+   */
+  z.object({ type: z.literal('summary_progress'), chars: z.number().int().nonnegative() }),
+  /**
+   * A restore (rewind, switch, continue, undo, redo, merge) is writing files: how many of how
+   * many (at most ten times a second, the last file at once).
+   */
+  z.object({
+    type: z.literal('restore_progress'),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative()
   }),
   /** The context's size changed: an answer came (API usage), or a compaction shrank it. */
   z.object({ type: z.literal('context_usage'), usage: ContextUsage })

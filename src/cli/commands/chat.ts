@@ -156,6 +156,9 @@ class TerminalChat implements ChatSession {
       case 'status':
       case 'message_start':
       case 'block_delta':
+      case 'tool_output':
+      case 'summary_progress':
+      case 'restore_progress':
       case 'context_usage':
         break
     }

@@ -54,8 +54,13 @@ import {
 import type { SummaryContext } from './summary/summarize'
 import { DEFAULT_CONTEXT_WINDOW, contextUsage, type RequestFrame } from './summary/tokens'
 import { buildSystemPrompt, localDate } from './system-prompt'
+import { latestEvery } from '../os/latest-every'
+import { watchOutput } from './tools/live-output'
 import { describeToolCall, runTool, toolDefinition } from './tools/tool'
 import type { Tool, ToolContext, ToolDefinition, ToolOutput } from './tools/tool'
+
+/** How often, at most, a summary's progress is sent again. */
+const PROGRESS_EVERY_MS = 200
 
 export interface AgentOptions {
   session: SessionStore
@@ -177,7 +182,7 @@ export class Agent {
     const run = (async () => {
       this.emit({ type: 'status', running: true })
       try {
-        return await job(this.summaryContext(abort.signal))
+        return await this.withSummaryContext(abort.signal, job)
       } finally {
         this.abort = null
         this.emit({ type: 'context_usage', usage: this.contextUsage() })
@@ -192,14 +197,30 @@ export class Agent {
     return run
   }
 
-  private summaryContext(signal: AbortSignal): SummaryContext {
-    return {
-      store: this.options.session,
-      model: this.options.model,
-      cwd: this.options.cwd,
-      window: this.compaction.contextWindow,
-      frame: this.requestFrame,
-      signal
+  /**
+   * Runs `job` with a summary's context; its progress is shown (summary_progress) as the model
+   * writes it, and nothing of it after the job ended.
+   */
+  private async withSummaryContext<T>(
+    signal: AbortSignal,
+    job: (ctx: SummaryContext) => Promise<T>
+  ): Promise<T> {
+    const progress = latestEvery<number>(
+      (chars) => this.emit({ type: 'summary_progress', chars }),
+      PROGRESS_EVERY_MS
+    )
+    try {
+      return await job({
+        store: this.options.session,
+        model: this.options.model,
+        cwd: this.options.cwd,
+        window: this.compaction.contextWindow,
+        frame: this.requestFrame,
+        signal,
+        onWritten: progress.push
+      })
+    } finally {
+      progress.close()
     }
   }
 
@@ -409,7 +430,7 @@ export class Agent {
     signal: AbortSignal
   ): Promise<'compacted' | 'nothing' | 'failed' | 'stopped'> {
     try {
-      const record = await compactBranch(this.summaryContext(signal), trigger)
+      const record = await this.withSummaryContext(signal, (ctx) => compactBranch(ctx, trigger))
       if (record === null) {
         this.emit({
           type: 'notice',
@@ -582,14 +603,23 @@ export class Agent {
       if (allowed === 'aborted') return { content: INTERRUPTED_RESULT, isError: true }
       if (!allowed) return { content: `The user denied permission for ${summary}.`, isError: true }
     }
+    const startedAt = this.now().toISOString()
+    const output = watchOutput((text) =>
+      this.emit({ type: 'tool_output', toolUseId: call.id, startedAt, text })
+    )
     const ctx: ToolContext = {
       cwd: this.options.cwd,
       fileState: this.fileState,
       guard: this.options.guard,
       allowedOutsideRoots: this.options.allowedOutsideRoots ?? [],
-      signal
+      signal,
+      onOutput: output.append
     }
-    return runTool(tool, call.input, ctx)
+    try {
+      return await runTool(tool, call.input, ctx)
+    } finally {
+      output.close()
+    }
   }
 }
 

@@ -54,7 +54,8 @@ export type JournalState = z.infer<typeof JournalState>
 export const RestoreJournal = z.object({
   id: z.string(),
   sessionId: z.string(),
-  kind: z.enum(['rewind', 'switch-branch', 'continue', 'undo', 'redo', 'merge']),
+  /** 'summary': Summarize from / up to here, a move of the leaf that writes no file (no ops). */
+  kind: z.enum(['rewind', 'switch-branch', 'continue', 'undo', 'redo', 'merge', 'summary']),
   /** The rewind's checkpoint and mode (kind 'rewind'). */
   checkpointUuid: z.string().nullable(),
   mode: RewindMode.nullable(),

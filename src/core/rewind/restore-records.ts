@@ -30,6 +30,13 @@ export function recordRestore(store: RewindLog, journal: RestoreJournal): void {
         restoreId: journal.id
       })
       return
+    case 'summary':
+      store.appendNavigate({
+        leafUuid: journal.leafAfter,
+        reason: 'summarize',
+        restoreId: journal.id
+      })
+      return
     case 'redo':
       store.appendNavigate({
         leafUuid: journal.leafAfter,

@@ -140,6 +140,17 @@ export class RewindEngine {
   }
 
   /**
+   * Makes a summary the user asked for (Summarize from / up to here) an action of the timeline:
+   * the leaf went from `leafBefore` to the summary, no file changed. Journaled like a restore
+   * with no file, so Undo takes the leaf back and Redo brings it to the summary again.
+   */
+  async recordSummary(leafBefore: string | null, summaryUuid: string): Promise<void> {
+    this.requireWritable()
+    const move = { checkpointUuid: null, mode: null, leafBefore, leafAfter: summaryUuid }
+    await this.writer.run(this.newJournal(move, 'summary', []), new Map())
+  }
+
+  /**
    * The timeline (timeline.ts), with Undo and Redo only where they can run here: their journal
    * is readable and finished, and it wrote in this engine's folder.
    */
@@ -282,9 +293,9 @@ export class RewindEngine {
     }
   }
 
-  /** A pending journal of `kind` for the action `of` describes, with these ops. */
+  /** A pending journal of `kind` for the move `of` describes (a plan, an action), with these ops. */
   private newJournal(
-    of: RestoreJournal,
+    of: Pick<RestoreJournal, 'checkpointUuid' | 'mode' | 'leafBefore' | 'leafAfter'>,
     kind: RestoreJournal['kind'],
     ops: RestoreOp[]
   ): RestoreJournal {

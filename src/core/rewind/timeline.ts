@@ -9,6 +9,9 @@
 //     its leaf after itself, the files after it at it: it is its own turn).
 //   navigate undo-rewind: undoes the action whose latest journal is its restoreId.
 //   navigate redo: does the action `redoes` again; its restoreId is the redo's own journal.
+//   navigate summarize (Summarize from / up to here): a new action, from where the summary
+//     took the conversation (the end of the branch it summarized, or the compaction's parent)
+//     to the summary; the files stay.
 //
 // Undo acts on the last action done, redo on the first one undone, and each only while the leaf
 // is where that step left it: a prompt sent since (or the agent's own rewind) moved the
@@ -27,7 +30,7 @@
 import type { RewindMode } from '../../shared/messages'
 import { type SessionTree, isPrompt, summarizedLeafOf } from '../session/tree'
 
-export type ActionKind = 'rewind' | 'switch-branch' | 'continue' | 'merge'
+export type ActionKind = 'rewind' | 'switch-branch' | 'continue' | 'merge' | 'summary'
 
 export interface TimelineAction {
   /** The restore id of its first doing: the action's id. */
@@ -227,6 +230,12 @@ function replay(tree: SessionTree): Timeline {
         }
         break
       }
+      case 'summarize':
+        // The summary is the new leaf; the files stay where they were.
+        if (restoreId !== null) {
+          add(move, restoreId, { kind: 'summary', leafBefore: summarizedFrom(tree, move) })
+        }
+        break
       default:
         filesAt = move.leafUuid
     }
@@ -241,6 +250,16 @@ function replay(tree: SessionTree): Timeline {
     redoable: firstUndone !== undefined && firstUndone.leafBefore === leaf ? firstUndone : null,
     bases
   }
+}
+
+/**
+ * Where the conversation was before a summary the user asked for: the end of the branch a
+ * "from here" summary summarizes, the parent of an "up to here" compaction (the leaf then).
+ */
+function summarizedFrom(tree: SessionTree, move: LeafMove): string | null {
+  const summary = tree.get(move.leafUuid ?? '')
+  if (summary?.type === 'branch_summary') return summarizedLeafOf(summary) ?? move.parentUuid
+  return summary?.parentUuid ?? move.parentUuid
 }
 
 /** The leaf is the action's new leaf, or the summary of the branch it left appended there. */
@@ -296,4 +315,17 @@ function lastWhere<T>(list: T[], test: (item: T) => boolean): T | undefined {
     if (test(item)) return item
   }
   return undefined
+}
+
+/**
+ * The step that brings the timeline nearer to standing right after the action `id` (it done,
+ * every action after it undone): 'undo' while a later one is done, 'redo' while it is undone,
+ * 'there' once it stands there. Null when no action has that id.
+ */
+export function stepToward(timeline: Timeline, id: string): 'undo' | 'redo' | 'there' | null {
+  const at = timeline.actions.findIndex((a) => a.id === id)
+  if (at === -1) return null
+  const lastDone = timeline.actions.findLastIndex((a) => a.state === 'done')
+  if (lastDone > at) return 'undo'
+  return timeline.actions[at]?.state === 'undone' ? 'redo' : 'there'
 }

@@ -96,7 +96,8 @@ export const NavigateRecord = z.looseObject({
   ...Base,
   leafUuid: z.string().nullable(),
   /** 'undo-rewind' undoes any action of the timeline (its name is from when only rewinds could). */
-  reason: z.enum(['switch-branch', 'continue', 'undo-rewind', 'redo']),
+  /** 'summarize': Summarize from / up to here, its summary the new leaf (an action Undo reverses). */
+  reason: z.enum(['switch-branch', 'continue', 'undo-rewind', 'redo', 'summarize']),
   /**
    * The restore journal: the one this move wrote (switch-branch, continue, redo), or for
    * undo-rewind the one it reversed.

@@ -1,5 +1,6 @@
 // The moves (the studio's rewinds section): a rewind to a checkpoint, a branch switch, a continue
-// from any node, each previewed first, and the timeline's undo and redo. The apply confirms the
+// from any node, each previewed first, and the timeline's undo and redo (one step, or step after
+// step to an entry: timeline:walkTo). The apply confirms the
 // preview the page showed: that plan is kept (the context's lastPlan) and applied while it still
 // fits (same target, leaf unchanged), so "Restore" does exactly what the preview showed; any
 // other apply plans afresh. Each apply runs alone (the context's exclusive()) and the graph is
@@ -24,6 +25,7 @@ type RewindChannel =
   | 'continue:apply'
   | 'timeline:undo'
   | 'timeline:redo'
+  | 'timeline:walkTo'
 
 /** `foreign`: while another tool's session is shown, undo and redo step its rescue restores. */
 export function rewindHandlers(
@@ -56,6 +58,12 @@ export function rewindHandlers(
       if (ctx.viewed !== null) return foreign.rescueStep('a redo', (engine) => engine.redo())
       ctx.requireWritable()
       return applied(ctx, 'a redo', () => ctx.work.redo())
+    },
+    // Our session's timeline only: a viewed session's rescue restores are stepped one at a time.
+    'timeline:walkTo': ({ id }) => {
+      ctx.requireOwnSession()
+      ctx.requireWritable()
+      return applied(ctx, 'a walk of the timeline', () => ctx.work.walkTo(id))
     }
   }
 }

@@ -7,7 +7,7 @@ import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
 import type { Timeline, TimelineAction } from '../rewind/timeline'
 import { type SessionTree, promptText } from '../session/tree'
-import { type TurnIndex, graphNodeTitle, ownerTitle } from './session-graph'
+import { type TurnIndex, graphNodeTitle, ownerNode, ownerTitle } from './session-graph'
 
 const QUOTED_CHARS = 60
 
@@ -38,6 +38,17 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
         : `Switch to branch ${target(tree, index, action)}`
     case 'continue':
       return `Continue from ${target(tree, index, action)}`
+    case 'summary': {
+      // From here: the summary names its prompt; up to here: the compaction keeps from it.
+      const summary = tree.get(action.leafAfter ?? '')
+      const details = (summary as { details?: { fromPromptUuid?: unknown } } | undefined)?.details
+      const from = typeof details?.fromPromptUuid === 'string' ? details.fromPromptUuid : null
+      const prompt = tree.get(
+        from ?? (summary?.type === 'compaction' ? summary.firstKeptUuid : '') ?? ''
+      )
+      const title = prompt?.type === 'user' ? ` ${quoted(promptText(prompt))}` : ''
+      return from !== null ? `Summarize from${title}` : `Summarize up to${title}`
+    }
     case 'merge': {
       // The merge node's own title says what it brought in and from where.
       const merge = tree.get(action.leafAfter ?? '')
@@ -63,6 +74,7 @@ export function timelineEntries(
     id: action.id,
     kind: action.kind,
     label: actionLabel(tree, index, action),
+    nodeId: ownerNode(index, action.leafAfter),
     timestamp: action.timestamp,
     state: action.state
   }))

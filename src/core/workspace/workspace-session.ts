@@ -16,7 +16,14 @@ import { type SummaryContext, SummaryError, summaryFailure } from '../agent/summ
 import { builtinTools } from '../agent/tools'
 import { FileHistory } from '../files/file-history'
 import type { IgnoredFilesPolicy } from '../files/ignored-files'
-import { type PlanOptions, type RewindPlan, RewindEngine } from '../rewind/rewind-engine'
+import { latestEvery } from '../os/latest-every'
+import {
+  type PlanOptions,
+  type RewindPlan,
+  RewindEngine,
+  RewindError
+} from '../rewind/rewind-engine'
+import { stepToward } from '../rewind/timeline'
 import { pruneWhenOpening } from '../rewind/retention'
 import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
@@ -31,6 +38,9 @@ import {
   runMerge
 } from '../merge/merge'
 import type { MergeChoice } from '../merge/merge-apply'
+
+/** How often, at most, a restore's progress is sent again. */
+const PROGRESS_EVERY_MS = 100
 
 export interface WorkspaceSessionOptions {
   home: string
@@ -80,10 +90,19 @@ export class WorkspaceSession {
     })
     // Retention applies without anyone running `gc`: at most once a day per workspace.
     const pruned = await pruneWhenOpening(options.home, history.paths.root)
+    // A restore of many files shows how far it got (restore_progress), its last file at once.
+    const progress = latestEvery<{ done: number; total: number }>(
+      (files) => options.onEvent({ type: 'restore_progress', ...files }),
+      PROGRESS_EVERY_MS
+    )
     const engine = new RewindEngine({
       home: options.home,
       store,
-      space: { root: history.root, paths: history.paths, blobs: history.blobs }
+      space: { root: history.root, paths: history.paths, blobs: history.blobs },
+      onProgress: (done, total) => {
+        progress.push({ done, total })
+        if (done === total) progress.flush()
+      }
     })
     // A restore a crash interrupted is finished or rolled back before anything else runs.
     const recovered = await engine.recover()
@@ -183,9 +202,11 @@ export class WorkspaceSession {
     promptUuid: string,
     instructions?: string
   ): Promise<{ summaryUuid: string; prefill: string }> {
+    const leafBefore = this.store.leafUuid
     const { record, prefill } = await this.summaryJob((ctx) =>
       summarizeFromHere(ctx, promptUuid, instructions)
     )
+    await this.engine.recordSummary(leafBefore, record.uuid)
     this.agent.fileState.clear()
     this.agent.reloadFromSession()
     return { summaryUuid: record.uuid, prefill }
@@ -196,6 +217,7 @@ export class WorkspaceSession {
     promptUuid: string,
     instructions?: string
   ): Promise<{ summaryUuid: string }> {
+    const leafBefore = this.store.leafUuid
     const record = await this.summaryJob((ctx) => compactUpTo(ctx, promptUuid, instructions))
     if (record === null) {
       throw new SummaryError(
@@ -203,6 +225,7 @@ export class WorkspaceSession {
         'What comes before that prompt is already a single summary. Nothing was changed.'
       )
     }
+    await this.engine.recordSummary(leafBefore, record.uuid)
     return { summaryUuid: record.uuid }
   }
 
@@ -287,6 +310,38 @@ export class WorkspaceSession {
     const result = await this.engine.redo()
     this.afterLeafOrFilesMoved('conversation', result)
     return result
+  }
+
+  /**
+   * Undoes or redoes, one step after another, until the timeline stands right after the action
+   * `id` (it done, those after it undone): what clicking an entry of the timeline does. Each
+   * step is an undo or redo of its own (journaled, in the timeline); one that cannot be taken
+   * stops the walk where it got, saying why.
+   */
+  async walkTo(id: string): Promise<RewindResult> {
+    const walked: RewindResult = { restored: [], deleted: [], recreated: [], prefill: null }
+    // Each step moves one action from done to undone or back: never more steps than actions.
+    for (let steps = 0; ; steps++) {
+      const timeline = await this.engine.timeline()
+      const step = stepToward(timeline, id)
+      if (step === null) {
+        throw new RewindError(
+          'That action is not in the timeline. Nothing was changed.',
+          'not_found'
+        )
+      }
+      if (step === 'there' || steps > timeline.actions.length) return walked
+      if ((step === 'undo' ? timeline.undoable : timeline.redoable) === null) {
+        throw new RewindError(
+          `${steps === 0 ? 'Nothing was changed' : `After ${steps} step(s)`}: the next ${step} cannot be taken (a prompt was sent since, or its restore is gone).`,
+          'conflict'
+        )
+      }
+      const result = await (step === 'undo' ? this.undo() : this.redo())
+      walked.restored.push(...result.restored)
+      walked.deleted.push(...result.deleted)
+      walked.recreated.push(...result.recreated)
+    }
   }
 
   /**

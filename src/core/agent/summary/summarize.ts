@@ -19,6 +19,8 @@ export interface SummaryContext {
   /** What the agent's requests carry besides messages, for the context's size (see contextUsage). */
   frame: () => RequestFrame
   signal: AbortSignal
+  /** How many characters of the summary the model wrote so far, as they come (the progress). */
+  onWritten?: (chars: number) => void
 }
 
 export interface Summary {
@@ -51,11 +53,12 @@ export interface SummarizeInput {
  * once more with half the budget.
  */
 export async function summarize(
-  ctx: Pick<SummaryContext, 'model' | 'window' | 'signal'>,
+  ctx: Pick<SummaryContext, 'model' | 'window' | 'signal' | 'onWritten'>,
   input: SummarizeInput
 ): Promise<Summary> {
   const budget = summaryBudget(ctx.window)
   for (let room = budget.input; ; room = Math.floor(room / 2)) {
+    let written = 0
     try {
       const reply = await ctx.model.complete(
         summaryRequest({
@@ -65,7 +68,14 @@ export async function summarize(
           maxTokens: budget.output,
           instructions: input.instructions
         }),
-        { signal: ctx.signal, onDelta: () => undefined }
+        {
+          signal: ctx.signal,
+          onDelta: (_index, type, text) => {
+            if (type !== 'text') return
+            written += text.length
+            ctx.onWritten?.(written)
+          }
+        }
       )
       const text = reply.content
         .flatMap((b) => (b.type === 'text' && 'text' in b ? [b.text] : []))

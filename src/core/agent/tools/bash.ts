@@ -80,7 +80,8 @@ function runBash(
   line: CommandLine,
   cwd: string,
   timeoutMs: number,
-  signal: AbortSignal
+  signal: AbortSignal,
+  onOutput: (text: string) => void
 ): Promise<CommandResult> {
   // Cancelled while file history was snapshotting: the command never starts.
   if (signal.aborted) {
@@ -118,7 +119,11 @@ function runBash(
         pid = started
         signalEnded()
       },
-      onOutput: (stream, chunk) => output.append(decoders[stream].write(chunk))
+      onOutput: (stream, chunk) => {
+        const text = decoders[stream].write(chunk)
+        output.append(text)
+        onOutput(text)
+      }
     },
     { [COMMAND_MARK]: mark }
   )
@@ -226,7 +231,13 @@ export function createBashTool(options: BashOptions): Tool<BashInput> {
       const result =
         line instanceof Error
           ? line
-          : await runBash(line, ctx.cwd, timeoutMs, ctx.signal).catch((error: Error) => error)
+          : await runBash(
+              line,
+              ctx.cwd,
+              timeoutMs,
+              ctx.signal,
+              ctx.onOutput ?? (() => undefined)
+            ).catch((error: Error) => error)
       // Before file history looks: what the sandbox renames is the command's doing.
       const notes =
         line instanceof Error

@@ -25,6 +25,8 @@ export interface ToolContext {
   allowedOutsideRoots: string[]
   /** Cancel: Bash kills its process group; the others stop early. */
   signal: AbortSignal
+  /** Output as a command makes it, for people to watch (Bash; the agent's tool_output event). */
+  onOutput?: (text: string) => void
 }
 
 export interface Tool<I = unknown> {

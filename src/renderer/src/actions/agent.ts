@@ -4,6 +4,7 @@ import { getBridge } from '../bridge'
 import { promptSizeProblem } from '../../../shared/prompt-limit'
 import type { AgentEvent } from '../../../shared/views'
 import { useAppStore } from '../stores/app-store'
+import { useWorkStore } from '../stores/work-store'
 import { conversationTip, useGraphStore } from '../stores/graph-store'
 import { selectLaterCount, useTranscriptStore } from '../stores/transcript-store'
 import { attempt, reportFailure } from './report'
@@ -30,6 +31,14 @@ export function receiveAgentEvent(event: AgentEvent): void {
     app.setContextUsage(event.usage)
     return
   }
+  if (event.type === 'summary_progress') {
+    useWorkStore.getState().setWork({ kind: 'summary', chars: event.chars })
+    return
+  }
+  if (event.type === 'restore_progress') {
+    useWorkStore.getState().setWork({ kind: 'restore', done: event.done, total: event.total })
+    return
+  }
   queued.push(event)
   if (event.type === 'status') {
     // The end of a run is applied at once, then everything is read back from the session.
@@ -37,6 +46,7 @@ export function receiveAgentEvent(event: AgentEvent): void {
     flush()
     app.setRunning(event.running)
     if (!event.running) {
+      useWorkStore.getState().endWork('summary')
       app.setStatus('')
       void refreshAll()
     }

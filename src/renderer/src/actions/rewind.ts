@@ -8,7 +8,8 @@ import type {
   CheckpointView,
   LeaveChoice,
   RewindPreview,
-  RewindResult
+  RewindResult,
+  TimelineEntry
 } from '../../../shared/views'
 import { keepFocus } from '../focus'
 import { activeTip } from '../graph/graph-view'
@@ -21,6 +22,7 @@ import {
   type MoveKind,
   type PreviewState
 } from '../stores/rewind-store'
+import { useWorkStore } from '../stores/work-store'
 import { attempt } from './report'
 import { refreshAll } from './session'
 import { saveSettings } from './settings'
@@ -158,6 +160,11 @@ export function chooseRewind(change: { targetId?: string; mode?: RewindMode }): 
   void loadRewindPreview()
 }
 
+/** The restore asked for returned (done or refused): its progress bar goes. */
+function restoreEnded(): void {
+  useWorkStore.getState().endWork('restore')
+}
+
 function setApplying(applying: boolean): void {
   useRewindStore
     .getState()
@@ -177,6 +184,7 @@ export async function applyRewind(): Promise<void> {
       ...(summary !== undefined ? { summary } : {})
     })
   )
+  restoreEnded()
   if (result === null) {
     setApplying(false)
     return
@@ -204,10 +212,37 @@ export async function walkTimeline(direction: 'undo' | 'redo'): Promise<void> {
     const result = await attempt(direction === 'undo' ? 'Undoing' : 'Redoing', () =>
       getBridge().request(direction === 'undo' ? 'timeline:undo' : 'timeline:redo', {})
     )
+    restoreEnded()
     if (result !== null) {
       app.dropStalePrefill()
       const done = direction === 'undo' ? 'Undone' : 'Redone'
       app.setStatus(describeResult(step ? `${done}: ${step.label}` : done, result))
+      await refreshAll(true)
+    }
+  } finally {
+    useAppStore.getState().setWalkingTimeline(false)
+  }
+  refocusFrom(from)
+}
+
+/**
+ * Undo or Redo, step after step, until the timeline stands right after `entry` (its own
+ * button in the timeline's list); one at a time, as walkTimeline.
+ */
+export async function walkTimelineTo(entry: TimelineEntry): Promise<void> {
+  const app = useAppStore.getState()
+  if (app.walkingTimeline) return
+  const from = document.activeElement
+  const direction = entry.state === 'undone' ? 'Redone' : 'Undone'
+  app.setWalkingTimeline(true)
+  try {
+    const result = await attempt(`Walking the timeline to ${entry.label}`, () =>
+      getBridge().request('timeline:walkTo', { id: entry.id })
+    )
+    restoreEnded()
+    if (result !== null) {
+      app.dropStalePrefill()
+      app.setStatus(describeResult(`${direction} up to: ${entry.label}`, result))
       await refreshAll(true)
     }
   } finally {
@@ -276,6 +311,7 @@ export async function applyMove(): Promise<void> {
   setApplying(true)
   const summary = await leaveRequest(dialog.leave)
   const result = await attempt(move.what, () => move.apply(dialog.nodeId, dialog.leafUuid, summary))
+  restoreEnded()
   if (result === null) {
     setApplying(false)
     return

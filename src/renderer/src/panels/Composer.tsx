@@ -16,6 +16,7 @@ import {
   selectRunning,
   useAppStore
 } from '../stores/app-store'
+import { WorkProgress } from './WorkProgress'
 
 /** Where a prompt sent now goes, in words; the second part when another node is selected. */
 export function whereItGoes(
@@ -108,6 +109,7 @@ export function Composer() {
       }}
     >
       <WhereItGoes />
+      <WorkProgress />
       <textarea
         ref={field}
         aria-label="Prompt"

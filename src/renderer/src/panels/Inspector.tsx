@@ -8,6 +8,7 @@ import type { NodeDetail } from '../../../shared/views'
 import { selectDetail, useInspectorStore } from '../stores/inspector-store'
 import { toBlockViews, type BlockView } from '../stores/transcript-model'
 import { FileDiffList } from './FileDiffList'
+import { Markdown } from './Markdown'
 
 function formatTime(timestamp: string | null): string {
   if (timestamp === null) return 'unknown'
@@ -117,7 +118,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
               for word.
             </p>
           )}
-          <div className="prose">{escapeReorderingChars(detail.summary.text)}</div>
+          <Markdown text={escapeReorderingChars(detail.summary.text)} />
         </section>
       )}
       {prompt !== undefined && (
@@ -129,7 +130,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
       {answerText.length > 0 && (
         <section aria-label="Answer">
           <h3>Answer</h3>
-          <div className="prose">{answerText.join('\n\n')}</div>
+          <Markdown text={answerText.join('\n\n')} />
         </section>
       )}
       {toolCalls.length > 0 && (

@@ -2,7 +2,7 @@
 // user's instructions, remembered on request (setting summary.onLeave). The summary is appended
 // where the conversation goes on, so the model sees what the branch left behind had found.
 import { chooseLeave } from '../actions/rewind'
-import { stopAgent } from '../actions/agent'
+import { SummaryWriting } from './WorkProgress'
 import type { LeaveState } from '../stores/rewind-store'
 
 const CHOICES: { choice: LeaveState['choice']; name: string }[] = [
@@ -57,12 +57,5 @@ export function LeaveSummaryFields({ leave, applying }: { leave: LeaveState; app
 /** While a move waits for its summary: what is happening, and Stop (nothing moves then). */
 export function SummarizingNote({ leave, applying }: { leave: LeaveState; applying: boolean }) {
   if (!applying || leave.choice === 'none') return null
-  return (
-    <p className="callout summarizing" role="status">
-      Summarizing the branch you leave…{' '}
-      <button type="button" onClick={() => void stopAgent()}>
-        Stop summary
-      </button>
-    </p>
-  )
+  return <SummaryWriting what="Summarizing the branch you leave…" />
 }

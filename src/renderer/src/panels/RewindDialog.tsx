@@ -15,6 +15,7 @@ import {
 } from '../stores/rewind-store'
 import { LeaveSummaryFields, SummarizingNote } from './LeaveSummaryFields'
 import { Modal } from './Modal'
+import { RestoreProgress } from './WorkProgress'
 import { PreviewList, changesNoFile } from './PreviewList'
 
 const MODES: { mode: RewindMode; name: string; description: string }[] = [
@@ -129,6 +130,7 @@ function RewindForm({
       {/* Code only keeps the conversation where it is: no branch is left. */}
       {mode !== 'code' && <LeaveSummaryFields leave={leave} applying={applying} />}
       {mode !== 'code' && <SummarizingNote leave={leave} applying={applying} />}
+      <RestoreProgress />
       <div className="modal__actions">
         <button type="button" onClick={close}>
           Cancel
@@ -203,6 +205,7 @@ function MoveDialog({
       <PreviewBody preview={preview} />
       <LeaveSummaryFields leave={leave} applying={applying} />
       <SummarizingNote leave={leave} applying={applying} />
+      <RestoreProgress />
       <div className="modal__actions">
         <button type="button" onClick={close}>
           Cancel

@@ -3,9 +3,9 @@
 // nothing changes.
 import { useState } from 'react'
 import type { GraphNode } from '../../../shared/views'
-import { stopAgent } from '../actions/agent'
 import { summarizeAt, type SummaryDirection } from '../actions/summary'
 import { Modal } from './Modal'
+import { SummaryWriting } from './WorkProgress'
 
 const TEXTS: Record<SummaryDirection, { title: string; intro: string }> = {
   from: {
@@ -56,14 +56,7 @@ export function SummarizeDialog({
             onChange={(event) => setInstructions(event.target.value)}
           />
         </label>
-        {working && (
-          <p className="callout summarizing" role="status">
-            Summarizing…{' '}
-            <button type="button" onClick={() => void stopAgent()}>
-              Stop summary
-            </button>
-          </p>
-        )}
+        {working && <SummaryWriting what="Summarizing…" />}
         <div className="modal__actions">
           <button type="button" onClick={onClose} disabled={working}>
             Cancel

@@ -1,7 +1,11 @@
 // The timeline: every rewind, branch switch and continue of the session, oldest first, each named
 // for what it did. Undo walks it back from the newest done entry, Redo forward again; an undone
-// entry stays listed (and can be redone) until a new action replaces it.
-import { walkTimeline } from '../actions/rewind'
+// entry stays listed (and can be redone) until a new action replaces it. Each entry acts: its
+// name selects the node it went to, and `Undo to here` / `Redo to here` walk the timeline, step
+// by step, until it stands right after that entry (timeline:walkTo).
+import type { TimelineEntry } from '../../../shared/views'
+import { walkTimeline, walkTimelineTo } from '../actions/rewind'
+import { jumpToNode } from '../actions/search'
 import {
   selectReadOnlyReason,
   selectRunning,
@@ -12,6 +16,16 @@ import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { selectTimelineEntries, useTimelineStore } from '../stores/timeline-store'
 import { useShallow } from 'zustand/react/shallow'
 import { timelineButtonName } from './Header'
+
+/** Undo back to a done entry, Redo forward to an undone one: the timeline then stands after it. */
+function walkName(entry: TimelineEntry): string {
+  return entry.state === 'undone' ? 'Redo to here' : 'Undo to here'
+}
+
+/** The last entry done, where the timeline stands (also when Undo cannot reach it). */
+function isLastDone(entries: readonly TimelineEntry[], entry: TimelineEntry): boolean {
+  return entries.findLast((e) => e.state === 'done')?.id === entry.id
+}
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
 
@@ -50,20 +64,43 @@ export function Timeline() {
         <p className="muted">No rewind, switch or continue yet: each one is listed here.</p>
       )}
       <ol className="timeline__list">
-        {entries.map((entry) => (
-          <li
-            key={entry.id}
-            className={`timeline__entry timeline__entry--${entry.state}`}
-            aria-current={entry.id === undo?.id ? 'step' : undefined}
-          >
-            <span className="timeline__label">{entry.label}</span>
-            <span className="timeline__meta">
-              {formatTime(entry.timestamp)} · {entry.state === 'done' ? 'done' : 'undone'}
-              {entry.id === undo?.id ? ' · Undo reverses this' : ''}
-              {entry.id === redo?.id ? ' · Redo applies this again' : ''}
-            </span>
-          </li>
-        ))}
+        {entries.map((entry) => {
+          const current = entry.id === undo?.id || (undo === null && isLastDone(entries, entry))
+          return (
+            <li
+              key={entry.id}
+              className={`timeline__entry timeline__entry--${entry.state}`}
+              aria-current={entry.id === undo?.id ? 'step' : undefined}
+            >
+              {/* The entry's name selects the node it went to in the graph. */}
+              <button
+                type="button"
+                className="link timeline__label"
+                disabled={entry.nodeId === null}
+                title={entry.nodeId === null ? 'It went to the start: no node to show' : undefined}
+                onClick={() => entry.nodeId !== null && jumpToNode(entry.nodeId)}
+              >
+                {entry.label}
+              </button>
+              <span className="timeline__meta">
+                {formatTime(entry.timestamp)} · {entry.state === 'done' ? 'done' : 'undone'}
+                {entry.id === undo?.id ? ' · Undo reverses this' : ''}
+                {entry.id === redo?.id ? ' · Redo applies this again' : ''}
+              </span>
+              {!current && (
+                <button
+                  type="button"
+                  className="timeline__walk"
+                  disabled={locked}
+                  aria-label={`${walkName(entry)}: ${entry.label}`}
+                  onClick={() => void walkTimelineTo(entry)}
+                >
+                  {walkName(entry)}
+                </button>
+              )}
+            </li>
+          )
+        })}
       </ol>
     </div>
   )

@@ -4,8 +4,9 @@
 // rows drawn are the ones held, more fetched as the reader nears either edge.
 // The studio masks API keys in what it sends; text still streaming arrives in pieces too small
 // to recognise a key in, so it is masked here, whole, as it is drawn.
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { maskSecrets } from '../../../shared/mask-secrets'
+import { Markdown } from './Markdown'
 import { loadMoreTranscript, type TranscriptWant } from '../actions/session'
 import { selectIsRunning, selectSelectedId, useGraphStore } from '../stores/graph-store'
 import {
@@ -46,31 +47,67 @@ const ToolCall = memo(function ToolCall({
   // (the agent crashed, another tool's session ended mid-call) it never got one.
   const turnRunning = useGraphStore(useMemo(() => selectIsRunning(nodeId), [nodeId]))
   const state = outcome?.state ?? (turnRunning ? 'running' : 'unanswered')
+  const live = state === 'running' && outcome !== undefined ? outcome : null
   return (
-    <details className={`tool tool--${state}`}>
-      <summary>
-        <span className="tool__name">{block.name || 'tool'}</span>
-        <span className="tool__subject">{toolCallSubject(block.inputText)}</span>
-        <span className="tool__state">{TOOL_STATES[state]}</span>
-      </summary>
-      <div className="tool__body">
-        <h4>Input</h4>
-        <pre>{maskSecrets(block.inputText)}</pre>
-        {outcome !== undefined && outcome.state !== 'running' && (
-          <>
-            <h4>Result</h4>
-            <pre>{outcome.text}</pre>
-          </>
-        )}
-      </div>
-    </details>
+    <>
+      <details className={`tool tool--${state}`}>
+        <summary>
+          <span className="tool__name">{block.name || 'tool'}</span>
+          <span className="tool__subject">{toolCallSubject(block.inputText)}</span>
+          <span className="tool__state">
+            {TOOL_STATES[state]}
+            {live?.startedAt !== undefined && <Elapsed since={live.startedAt} />}
+          </span>
+        </summary>
+        <div className="tool__body">
+          <h4>Input</h4>
+          <pre>{maskSecrets(block.inputText)}</pre>
+          {outcome !== undefined && outcome.state !== 'running' && (
+            <>
+              <h4>Result</h4>
+              <pre>{outcome.text}</pre>
+            </>
+          )}
+        </div>
+      </details>
+      {/* Beside the folded body: what a running command prints is in sight as it comes. */}
+      {live !== null && live.text !== '' && (
+        <pre className="tool__live" role="log" aria-label={`Output of ${block.name || 'tool'}`}>
+          {maskSecrets(live.text)}
+        </pre>
+      )}
+    </>
   )
 })
 
-function Block({ block, nodeId }: { block: BlockView; nodeId: string }) {
+/** Seconds since `since`, counted up once a second while the call runs. */
+function Elapsed({ since }: { since: string }) {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [])
+  const seconds = Math.max(0, Math.floor((now - Date.parse(since)) / 1000))
+  return <span className="tool__elapsed"> {formatElapsed(seconds)}</span>
+}
+
+function formatElapsed(seconds: number): string {
+  const minutes = Math.floor(seconds / 60)
+  return minutes === 0 ? `${seconds} s` : `${minutes} min ${seconds % 60} s`
+}
+
+/** The roles whose text is Markdown: the agent's answers and the summaries (a prompt is as typed). */
+const MARKDOWN_ROLES: ReadonlySet<EntryView['role']> = new Set(['assistant', 'summary'])
+
+function Block({ block, entry }: { block: BlockView; entry: EntryView }) {
+  const nodeId = entry.nodeId
   switch (block.kind) {
     case 'text':
-      return <div className="message__text">{maskSecrets(block.text)}</div>
+      return MARKDOWN_ROLES.has(entry.role) ? (
+        <Markdown text={block.text} />
+      ) : (
+        <div className="message__text">{maskSecrets(block.text)}</div>
+      )
     case 'thinking':
       return (
         <details className="thinking">
@@ -112,7 +149,7 @@ const MessageRow = memo(function MessageRow({
     >
       <header className="message__role">{ROLE_NAMES[entry.role]}</header>
       {entry.blocks.map((block, i) => (
-        <Block key={i} block={block} nodeId={entry.nodeId} />
+        <Block key={i} block={block} entry={entry} />
       ))}
       {entry.streaming && <span className="cursor" aria-hidden="true" />}
     </article>

@@ -25,10 +25,14 @@ export interface EntryView {
   streaming: boolean
 }
 
-/** A tool call's outcome: from the tool_end event while live, from its tool_result block after. */
+/**
+ * A tool call's outcome: from the tool_end event while live, from its tool_result block after.
+ * While it runs, `text` is its output so far (tool_output) and `startedAt` when it began.
+ */
 export interface ToolOutcome {
   state: 'running' | 'done' | 'error'
   text: string
+  startedAt?: string
 }
 
 export interface TranscriptModel {
@@ -254,8 +258,28 @@ export function applyAgentEvent(
     case 'tool_start':
       return {
         ...model,
-        tools: { ...model.tools, [event.toolUseId]: { state: 'running', text: '' } }
+        tools: {
+          ...model.tools,
+          [event.toolUseId]: { state: 'running', text: '', startedAt: now }
+        }
       }
+    case 'tool_output': {
+      // A view that arrives after the result (the events of one call keep their order, but a
+      // page may load the result from the session first) changes nothing.
+      const known = model.tools[event.toolUseId]
+      if (known !== undefined && known.state !== 'running') return model
+      return {
+        ...model,
+        tools: {
+          ...model.tools,
+          [event.toolUseId]: {
+            state: 'running',
+            text: escapeReorderingChars(event.text),
+            startedAt: event.startedAt
+          }
+        }
+      }
+    }
     case 'tool_end':
       return {
         ...model,
@@ -277,6 +301,8 @@ export function applyAgentEvent(
       return { ...model, byId }
     }
     case 'notice':
+    case 'summary_progress':
+    case 'restore_progress':
     case 'context_usage':
       return model
   }
