@@ -164,6 +164,8 @@ test.describe('a three-branch session', () => {
     await page.getByRole('searchbox', { name: 'Search the session' }).fill('Grep')
     const results = page.getByRole('list', { name: 'Search results' })
     await expect(results.getByRole('button')).toHaveCount(1)
+    // Its snippet shows the match as written, marked, on the line of text it was found in.
+    await expect(results.locator('.search__snippet mark')).toHaveText('Grep')
     await shot(page, 'explorer-branches-07-search')
     await expectAccessible(page, 'search results')
     await results.getByRole('button').click()
