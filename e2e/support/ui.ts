@@ -32,6 +32,20 @@ export async function expectClearOfMinimap(page: Page, node: Locator): Promise<v
   }).toPass({ timeout: 5_000 })
 }
 
+/** The element's text is all drawn: no ellipsis, no line clamped away, nothing scrolled off. */
+export async function expectWhole(element: Locator): Promise<void> {
+  await expect(element).toBeVisible()
+  const sizes = await element.evaluate((e) => [
+    e.scrollWidth,
+    e.clientWidth,
+    e.scrollHeight,
+    e.clientHeight
+  ])
+  const [scrollWidth, width, scrollHeight, height] = sizes as [number, number, number, number]
+  const cut = scrollWidth > width + 1 || scrollHeight > height + 1
+  expect(cut, `${await element.textContent()} is drawn whole (${sizes.join(', ')})`).toBe(false)
+}
+
 /** Types a prompt, sends it, allows what the agent asks for, and waits for the turn to end. */
 export async function send(page: Page, prompt: string): Promise<void> {
   // The turn has ended once the prompt is in the transcript and the agent is idle again; idle

@@ -41,7 +41,7 @@ function TimelineButton({
       disabled={step === null || locked}
       onClick={() => void walkTimeline(verb === 'Undo' ? 'undo' : 'redo')}
     >
-      {name}
+      <span className="header__timeline-text">{name}</span>
     </button>
   )
 }
@@ -102,46 +102,53 @@ export function Header() {
   const [sharing, setSharing] = useState(false)
   return (
     <header className="header">
-      <h1 className="header__name">Rewind Studio</h1>
-      <span className="header__workspace" title={info?.workspace}>
-        {info?.workspace ?? 'Connecting…'}
-      </span>
-      {info?.demo === true && (
-        <span className="chip" title="No API key: a scripted model answers">
-          Demo model
+      <div className="header__row">
+        <h1 className="header__name">Rewind Studio</h1>
+        <span className="header__workspace" title={info?.workspace}>
+          {info?.workspace ?? 'Connecting…'}
         </span>
-      )}
-      {info !== null && (
-        <span className="chip chip--quiet" title={info.model}>
-          {info.model}
+        {info?.demo === true && (
+          <span className="chip" title="No API key: a scripted model answers">
+            Demo model
+          </span>
+        )}
+        {info !== null && (
+          <span className="chip chip--quiet" title={info.model}>
+            {info.model}
+          </span>
+        )}
+        <ContextMeter />
+        {running && (
+          <span className="chip chip--busy" role="status">
+            Agent running
+          </span>
+        )}
+        <span className="header__gap" />
+        <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
+          Export…
+        </button>
+        <button
+          type="button"
+          disabled={info === null || info.foreign !== null || info.shared != null}
+          title="Share this session through the workspace's git remote"
+          onClick={() => setSharing(true)}
+        >
+          Share…
+        </button>
+        <button type="button" onClick={() => setSettingsOpen(true)}>
+          Settings
+        </button>
+      </div>
+      {/* Undo and Redo say what they would do, and the last action's outcome what it did: a row
+          of their own, so at 1280 and 900 px each is read whole (two lines at most). */}
+      <div className="header__row header__row--timeline">
+        <TimelineButton verb="Undo" step={undo} locked={timelineLocked} />
+        <TimelineButton verb="Redo" step={redo} locked={timelineLocked} />
+        {/* The outcome of the last action (a rewind, a switch...), read out politely. */}
+        <span className="header__status" role="status" aria-live="polite" title={status}>
+          {status}
         </span>
-      )}
-      <ContextMeter />
-      {running && (
-        <span className="chip chip--busy" role="status">
-          Agent running
-        </span>
-      )}
-      {/* The outcome of the last action (a rewind, a switch...), read out politely. */}
-      <span className="header__status" role="status" aria-live="polite" title={status}>
-        {status}
-      </span>
-      <TimelineButton verb="Undo" step={undo} locked={timelineLocked} />
-      <TimelineButton verb="Redo" step={redo} locked={timelineLocked} />
-      <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
-        Export…
-      </button>
-      <button
-        type="button"
-        disabled={info === null || info.foreign !== null || info.shared != null}
-        title="Share this session through the workspace's git remote"
-        onClick={() => setSharing(true)}
-      >
-        Share…
-      </button>
-      <button type="button" onClick={() => setSettingsOpen(true)}>
-        Settings
-      </button>
+      </div>
       {exporting && <ExportDialog onClose={() => setExporting(false)} />}
       {sharing && <ShareDialog onClose={() => setSharing(false)} />}
       {readOnly && (
