@@ -48,6 +48,7 @@ import { NODE_HEIGHT, NODE_WIDTH, ROW_STEP, type Point } from './layout'
 import { GraphMiniMap } from './GraphMiniMap'
 import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
+import { selectTheme, useThemeStore } from '../theme'
 
 const ARROWS: Record<string, Direction> = {
   ArrowUp: 'parent',
@@ -263,6 +264,7 @@ function Canvas() {
   const selectedId = useGraphStore(selectSelectedId)
   const edges = useGraphStore(selectFlowEdges)
   const positions = useGraphStore(selectPositions)
+  const theme = useThemeStore(selectTheme)
   const { onMoveStart } = useKeepSelectionInView()
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
@@ -398,7 +400,7 @@ function Canvas() {
         fitView
         fitViewOptions={fitViewOptions}
         onInit={onInit}
-        colorMode="system"
+        colorMode={theme}
         aria-label="Branch graph"
         tabIndex={selectionRendered ? undefined : 0}
         onMoveStart={onMoveStart}

@@ -14,6 +14,7 @@ import {
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { useShallow } from 'zustand/react/shallow'
 import { useState } from 'react'
+import { selectThemeChoice, useThemeStore, type ThemeChoice } from '../theme'
 import { ExportDialog } from './ExportDialog'
 import { ShareDialog } from './ShareDialog'
 
@@ -86,6 +87,32 @@ function ContextMeter() {
   )
 }
 
+const THEMES: { choice: ThemeChoice; name: string }[] = [
+  { choice: 'system', name: 'System' },
+  { choice: 'light', name: 'Light' },
+  { choice: 'dark', name: 'Dark' }
+]
+
+/** Light, dark, or as the OS says; remembered by this browser (theme.ts). */
+function ThemeChoiceField() {
+  const choice = useThemeStore(selectThemeChoice)
+  const choose = useThemeStore((s) => s.choose)
+  return (
+    <select
+      aria-label="Theme"
+      title="Theme"
+      value={choice}
+      onChange={(event) => choose(event.target.value as ThemeChoice)}
+    >
+      {THEMES.map((theme) => (
+        <option key={theme.choice} value={theme.choice}>
+          {theme.name}
+        </option>
+      ))}
+    </select>
+  )
+}
+
 const selectSetSettingsOpen = (s: ReturnType<typeof useAppStore.getState>) => s.setSettingsOpen
 
 export function Header() {
@@ -138,6 +165,7 @@ export function Header() {
         <button type="button" onClick={() => setSettingsOpen(true)}>
           Settings
         </button>
+        <ThemeChoiceField />
       </div>
       {/* Undo and Redo say what they would do, and the last action's outcome what it did: a row
           of their own, so at 1280 and 900 px each is read whole (two lines at most). */}
