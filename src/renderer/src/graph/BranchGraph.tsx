@@ -244,8 +244,10 @@ function useFlowWindow(
   const current = useRef(rect)
   useEffect(
     () =>
-      store.subscribe(({ transform, width, height }) => {
-        if (width === 0 || height === 0) return
+      store.subscribe(({ transform, width, height, fitViewQueued }) => {
+        // Until the first fit is made the view is React Flow's default, not what will show:
+        // moving the window there would take the first view's nodes from the fit.
+        if (width === 0 || height === 0 || fitViewQueued) return
         const view = viewRect(transform, width, height)
         if (contains(current.current, view)) return
         current.current = grown(view)
