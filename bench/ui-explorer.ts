@@ -131,7 +131,8 @@ async function measure(browser: Browser, url: string): Promise<Figures> {
   const selects = await page.evaluate<{ median: number; p95: number; answered: number }>(
     TIME_SELECTS
   )
-  throw new Error(`${selects.answered} of ${CLICKS} clicks answered`)
+  // Clicks on nodes of one branch may redraw nothing (its transcript shows already): some must.
+  if (selects.answered < 10) throw new Error(`${selects.answered} of ${CLICKS} clicks answered`)
   step('selects')
   const fps = await panFps(page)
   step('pan')

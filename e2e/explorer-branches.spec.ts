@@ -11,7 +11,7 @@ import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
-import { focusedElement, send, shot, turn } from './support/ui'
+import { expectWhole, focusedElement, send, shot, turn } from './support/ui'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
 
@@ -138,6 +138,25 @@ test.describe('a three-branch session', () => {
     await expect(timeline.getByRole('listitem')).toHaveCount(5)
     await expect(timeline.getByRole('listitem').last()).toContainText('undone')
     await shot(page, 'explorer-branches-05-timeline')
+    // The header says all of it, at 1280x800 and at 900x700: nothing of Undo, Redo or the
+    // outcome ("Redone: …") is cut.
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 900, height: 700 }
+    ]) {
+      await page.setViewportSize(size)
+      const header = page.getByRole('banner')
+      for (const button of [
+        header.getByRole('button', { name: /^Undo rewind to before prompt 2/ }),
+        header.getByRole('button', { name: /^Redo continue from/ })
+      ]) {
+        await expectWhole(button)
+        await expectWhole(button.locator('span'))
+      }
+      await expectWhole(header.getByRole('status').filter({ hasText: /^Redone: / }))
+      await shot(page, `explorer-branches-05-header-${size.width}`)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
     await expectAccessible(page, 'the timeline')
 
     // Compare the two abandoned branches' turns: the file that differs, both conversations.
@@ -164,6 +183,8 @@ test.describe('a three-branch session', () => {
     await page.getByRole('searchbox', { name: 'Search the session' }).fill('Grep')
     const results = page.getByRole('list', { name: 'Search results' })
     await expect(results.getByRole('button')).toHaveCount(1)
+    // Its snippet shows the match as written, marked, on the line of text it was found in.
+    await expect(results.locator('.search__snippet mark')).toHaveText('Grep')
     await shot(page, 'explorer-branches-07-search')
     await expectAccessible(page, 'search results')
     await results.getByRole('button').click()

@@ -14,9 +14,7 @@ import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
-import { focusedElement, promptField, send, shot } from './support/ui'
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+import { escape, focusedElement, promptField, send, shot } from './support/ui'
 
 /** Serves one synthetic session of `turns` turns and `branches` rewinds. */
 async function serveSession(turns: number, branches: number): Promise<ServedApp> {

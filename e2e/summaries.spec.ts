@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
-import { send, shot, turn } from './support/ui'
+import { expectClearOfMinimap, send, shot, turn } from './support/ui'
 import { startMessagesServer } from '../test/support/messages-server'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
@@ -101,10 +101,10 @@ test.describe('summaries in the explorer', () => {
     await expect(toSwitch).toBeHidden()
     await expect(page.getByRole('group', { name: /^Branch summary: / })).toHaveCount(2)
     await expect(page.locator('.react-flow__edge.flow-edge--summary')).toHaveCount(2)
-    // The switch may leave that turn under the minimap (top right): the whole tree in view, and
-    // the click on the card's left edge.
-    await page.getByRole('button', { name: 'Fit View' }).click()
-    await turn(page, 'also remove DEBUG').click({ position: { x: 12, y: 12 } })
+    // The switch brings the turn it selects into view clear of the minimap, where a click lands.
+    const switched = turn(page, 'also remove DEBUG')
+    await expectClearOfMinimap(page, switched)
+    await switched.click()
     await page.getByRole('button', { name: 'Continue from here' }).click()
     const toContinue = page.getByRole('dialog', { name: 'Continue from here' })
     await expect(toContinue.getByRole('radio', { name: 'Summarize', exact: true })).toBeChecked()

@@ -184,7 +184,9 @@ describe('cli export', () => {
     expect(md.stdout).toContain('- ⏺ `Edit(config.py)`')
     expect(md.stdout).not.toContain('顺便把 DEBUG 删掉')
     const other = await s.cli('export', s.file, '--branch', '3')
-    expect(other.stdout).toContain('## 3. 顺便把 DEBUG 删掉，再建一个 utils.py — label: dead end')
+    // Numbered as the app's cards number it: the second prompt of its branch (`--branch` takes
+    // the CLI's number for it, 3).
+    expect(other.stdout).toContain('## 2. 顺便把 DEBUG 删掉，再建一个 utils.py — label: dead end')
     expect(other.stdout).not.toContain('只建 utils.py')
   })
 
@@ -193,10 +195,10 @@ describe('cli export', () => {
     expect((await s.cli('export', s.file, '--format', 'json', '-o', json)).code).toBe(0)
     const model = ExportModel.parse(JSON.parse(readFileSync(json, 'utf8')))
     expect(model.scope).toBe('all')
-    expect(model.nodes.map((n) => [n.number, n.label])).toEqual([
-      [1, null],
-      [2, null],
-      [3, 'dead end']
+    expect(model.nodes.map((n) => [n.number, n.promptNumber, n.label])).toEqual([
+      [1, 1, null],
+      [2, 2, null],
+      [3, 2, 'dead end']
     ])
     expect(model.nodes[2]?.entries.map((e) => e.role)).toContain('assistant')
 
@@ -204,6 +206,11 @@ describe('cli export', () => {
     expect((await s.cli('export', s.file, '--format', 'html', '-o', html)).code).toBe(0)
     const page = readFileSync(html, 'utf8')
     expect(page).toContain('dead end')
+    // The outline and the headings count turns per branch, as the app does: both prompts after
+    // the first are its second.
+    expect(page).toContain('<span class="num">2</span> 顺便把 DEBUG 删掉')
+    expect(page).toContain('<span class="num">2</span> 只建 utils.py')
+    expect(page).not.toContain('<span class="num">3</span>')
     expect(page).toContain('default-src &#39;none&#39;')
     writeFileSync(json, 'mine')
     const again = await s.cli('export', s.file, '--format', 'json', '-o', json)

@@ -5,14 +5,16 @@ import { cpSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ScriptedModel } from '../src/core/agent/model/scripted'
+import type { PermissionMode } from '../src/shared/messages'
 import { makeHarness } from './support/agent-harness'
 
 const DEMO = join(import.meta.dirname, '..', 'demo')
 
-async function demoHarness(checkpointTools = false) {
+async function demoHarness(checkpointTools = false, permissionMode?: PermissionMode) {
   const h = makeHarness({
     model: await ScriptedModel.load(join(DEMO, 'scripted-model.json')),
-    checkpointTools
+    checkpointTools,
+    ...(permissionMode === undefined ? {} : { permissionMode })
   })
   cpSync(join(DEMO, 'workspace'), h.ws.root, { recursive: true })
   return h
@@ -62,6 +64,18 @@ describe.each([
       'Write(utils.py)'
     ])
     expect(toolErrors(h)).toEqual([])
+  })
+
+  // The README says so: the app's default mode asks before each Write and Edit.
+  test('in the default permission mode, the two turns ask three times', async () => {
+    const h = await demoHarness(false, 'default')
+    await h.agent.send(first)
+    await h.agent.send(second)
+    expect(h.permissionRequests.map((request) => request.summary)).toEqual([
+      'Edit(config.py)',
+      'Edit(config.py)',
+      'Write(utils.py)'
+    ])
   })
 
   test('the retyped turn 2 only writes utils.py', async () => {

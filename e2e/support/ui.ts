@@ -1,7 +1,7 @@
 // What the specs do on the page, as a user does it: find a turn by its accessible name, send a
 // prompt and answer the agent's questions, save a screenshot to look at.
 import { join } from 'node:path'
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import { screenshotDir } from './serve'
 
 export const shot = (page: Page, name: string) =>
@@ -9,9 +9,42 @@ export const shot = (page: Page, name: string) =>
 
 export const promptField = (page: Page) => page.getByRole('textbox', { name: 'Prompt' })
 
+/** `text` matched as itself in a RegExp (a title holding `(` or `?`). */
+export const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 /** A turn node of the graph ("Turn 2: <title>, …"), by the start of its title. */
 export const turn = (page: Page, title: string) =>
   page.getByRole('group', { name: new RegExp(`^Turn \\d+: ${title}`) })
+
+/** The node is in the canvas and not under the minimap, where a click on it would land there. */
+export async function expectClearOfMinimap(page: Page, node: Locator): Promise<void> {
+  await expect(async () => {
+    const box = (await node.boundingBox())!
+    const map = (await page.locator('.graph-minimap').boundingBox())!
+    const canvas = (await page.locator('.graph-canvas').boundingBox())!
+    const apart =
+      box.x + box.width <= map.x ||
+      box.x >= map.x + map.width ||
+      box.y >= map.y + map.height ||
+      box.y + box.height <= map.y
+    expect(apart, 'the node is clear of the minimap').toBe(true)
+    expect(box.y + box.height).toBeLessThanOrEqual(canvas.y + canvas.height)
+  }).toPass({ timeout: 5_000 })
+}
+
+/** The element's text is all drawn: no ellipsis, no line clamped away, nothing scrolled off. */
+export async function expectWhole(element: Locator): Promise<void> {
+  await expect(element).toBeVisible()
+  const sizes = await element.evaluate((e) => [
+    e.scrollWidth,
+    e.clientWidth,
+    e.scrollHeight,
+    e.clientHeight
+  ])
+  const [scrollWidth, width, scrollHeight, height] = sizes as [number, number, number, number]
+  const cut = scrollWidth > width + 1 || scrollHeight > height + 1
+  expect(cut, `${await element.textContent()} is drawn whole (${sizes.join(', ')})`).toBe(false)
+}
 
 /** Rewinds the code and the conversation to before a turn (by the start of its title). */
 export async function rewindHere(page: Page, title: string): Promise<void> {

@@ -16,12 +16,18 @@ import {
   transcriptEntry
 } from '../views/session-graph'
 import { listNodes } from '../views/node-refs'
+import { promptNumbers } from '../../shared/prompt-numbers'
 
 export const EXPORT_FORMAT_VERSION = 1
 
 export const ExportedNode = GraphNode.extend({
   /** Its turn number, as the CLI and the chat count them (null for summaries and reports). */
   number: z.number().int().nullable(),
+  /**
+   * Its prompt's number along its branch, as the app's cards count it and the HTML and Markdown
+   * show it (shared/prompt-numbers.ts; null for summaries and reports).
+   */
+  promptNumber: z.number().int().nullable(),
   /** Forks deep in the listing: a chain stays at one depth, each other branch indents. */
   depth: z.number().int(),
   /** It starts a branch beside an earlier sibling. */
@@ -103,6 +109,7 @@ export function buildExportModel(
   const index = indexTurns(tree)
   const graph = buildSessionGraph(tree, header.sessionId, index)
   const listed = listNodes(graph)
+  const promptNumberOf = promptNumbers(graph.nodes)
   const mergedFrom = new Map((graph.mergeLinks ?? []).map((link) => [link.to, link.from]))
   // The records each node shows: every record it owns, or only those on the branch.
   const records = scope.kind === 'branch' ? tree.pathTo(scope.leafUuid) : everyRecord(tree, index)
@@ -128,6 +135,7 @@ export function buildExportModel(
     return {
       ...node,
       number,
+      promptNumber: node.kind === 'turn' ? (promptNumberOf.get(node.id) ?? null) : null,
       depth,
       fork,
       summary: record === undefined ? null : (nodeSummary(record)?.text ?? null),

@@ -149,7 +149,7 @@ function partHtml(part: EntryPart, entry: TranscriptEntry): string[] {
 }
 
 function numberOf(node: ExportedNode): string {
-  return node.number === null ? '' : `<span class="num">${node.number}</span> `
+  return node.promptNumber === null ? '' : `<span class="num">${node.promptNumber}</span> `
 }
 
 function labelOf(node: ExportedNode): string {

@@ -44,7 +44,7 @@ function nodeSection(
   model: ExportModel,
   cwd: string
 ): string[] {
-  const number = node.number === null ? '' : `${node.number}. `
+  const number = node.promptNumber === null ? '' : `${node.promptNumber}. `
   const kind = kindPrefix(node.kind)
   const label = node.label === null ? '' : ` — label: ${inline(node.label)}`
   const out = ['---', '', `## ${number}${kind}${inline(node.title) || '(empty)'}${label}`, '']
@@ -66,7 +66,9 @@ function nodeSection(
 }
 
 function nodeName(node: ExportedNode): string {
-  return node.number === null ? `“${inline(node.title)}”` : `turn ${node.number}`
+  // Turns are numbered per branch (two branches may each have a turn 3): the title names it.
+  const title = `“${inline(node.title)}”`
+  return node.promptNumber === null ? title : `turn ${node.promptNumber} ${title}`
 }
 
 function entryLines(entry: TranscriptEntry, cwd: string): string[] {

@@ -35,6 +35,7 @@ import {
   type BranchRow
 } from './branch-view'
 import { filesText, rowTarget, stateWord, titleLine, turnsText } from './outline'
+import { selectTheme, useThemeStore } from '../theme'
 
 const FIT_VIEW: FitViewOptions = {
   padding: {
@@ -175,6 +176,7 @@ function Cards({ width, height }: { width: number; height: number }) {
     [rows, cardsWide]
   )
   const store = useStoreApi<CardNode>()
+  const theme = useThemeStore(selectTheme)
 
   const onNodeClick = useCallback<NodeMouseHandler<CardNode>>((_event, node) => {
     const { row } = node.data
@@ -240,7 +242,7 @@ function Cards({ width, height }: { width: number; height: number }) {
         maxZoom={MAX_ZOOM}
         fitView
         fitViewOptions={FIT_VIEW}
-        colorMode="system"
+        colorMode={theme}
         aria-label="Branch cards"
       >
         <Background gap={24} size={1} />

@@ -7,8 +7,10 @@ import {
   Controls,
   ReactFlow,
   ReactFlowProvider,
+  getViewportForBounds,
   useStoreApi,
   type FitViewOptions,
+  type Edge,
   type NodeMouseHandler,
   type OnMoveStart
 } from '@xyflow/react'
@@ -29,6 +31,7 @@ import {
   selectFlowEdges,
   selectFlowNodes,
   selectHasNodes,
+  selectPositions,
   selectSelectedId,
   selectSessionId,
   selectShowBranches,
@@ -39,10 +42,13 @@ import { composerField, focusNodeElement, nodeElement } from '../focus'
 import { SearchBar } from '../panels/SearchBar'
 import { BranchCanvas } from './BranchCanvas'
 import type { FlowNode } from './flow-model'
+import { centreInClearView, inClearView, OVERLAY_INSETS } from './clear-view'
+import { boundsOf, contains, flowWindow, grown, viewRect, type FlowRect } from './flow-window'
 import { NODE_HEIGHT, NODE_WIDTH, ROW_STEP, type Point } from './layout'
-import { GraphMiniMap, MINIMAP_SIZE } from './GraphMiniMap'
+import { GraphMiniMap } from './GraphMiniMap'
 import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
+import { selectTheme, useThemeStore } from '../theme'
 
 const ARROWS: Record<string, Direction> = {
   ArrowUp: 'parent',
@@ -51,17 +57,22 @@ const ARROWS: Record<string, Direction> = {
   ArrowRight: 'nextSibling'
 }
 
-/**
- * Fitting the view keeps nodes out from under the minimap (top right) and the zoom controls
- * (bottom left), each drawn 15 px from the canvas edge.
- */
+/** Fitting the view keeps nodes out from under the overlays (clear-view.ts). */
 const FIT_PADDING = {
-  top: `${MINIMAP_SIZE.height + 30}px`,
-  left: '56px',
-  right: '24px',
-  bottom: '24px'
+  top: `${OVERLAY_INSETS.top}px`,
+  left: `${OVERLAY_INSETS.left}px`,
+  right: `${OVERLAY_INSETS.right}px`,
+  bottom: `${OVERLAY_INSETS.bottom}px`
 } as const
-const CONTROLS_FIT_VIEW: FitViewOptions = { padding: FIT_PADDING }
+
+/** Four corners: the Fit View button's sign (React Flow's own button is replaced: fitAll). */
+function FitViewIcon() {
+  return (
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 30" aria-hidden="true">
+      <path d="M0 0h10v4H4v6H0zM22 0h10v10h-4V4h-6zM28 20h4v10H22v-4h6zM0 20h4v6h6v4H0z" />
+    </svg>
+  )
+}
 
 /** How many turns at the end of the active path the first view frames, at most. */
 const FIRST_VIEW_TURNS = 6
@@ -73,7 +84,7 @@ const CHROME_HEIGHT = 160
  * centre them at the least zoom and leave the newest turn below the view (at 900x700 it did).
  */
 function firstViewTurns(height: number): number {
-  const room = height - CHROME_HEIGHT - MINIMAP_SIZE.height - 30 - 24
+  const room = height - CHROME_HEIGHT - OVERLAY_INSETS.top - OVERLAY_INSETS.bottom
   const rows = Math.floor((room / COMPACT_BELOW_ZOOM + ROW_STEP - NODE_HEIGHT) / ROW_STEP)
   return Math.max(1, Math.min(FIRST_VIEW_TURNS, rows))
 }
@@ -105,8 +116,8 @@ function needsFolding(positions: ReadonlyMap<string, Point>, width: number, heig
     right = Math.max(right, x + NODE_WIDTH)
     bottom = Math.max(bottom, y + NODE_HEIGHT)
   }
-  const roomX = width - 56 - 24
-  const roomY = height - (MINIMAP_SIZE.height + 30) - 24
+  const roomX = width - OVERLAY_INSETS.left - OVERLAY_INSETS.right
+  const roomY = height - OVERLAY_INSETS.top - OVERLAY_INSETS.bottom
   return Math.min(roomX / right, roomY / bottom) < LEGIBLE_ZOOM
 }
 
@@ -119,24 +130,34 @@ const FOLD_KEYS: Record<string, 'expand' | 'collapse'> = {
 
 type FlowStore = ReturnType<typeof useStoreApi<FlowNode>>
 
-/** Pans to the node when it is outside the view; `duration` 0 jumps there at once. */
+/**
+ * Pans to the node when it is outside the view or under an overlay (the minimap, the controls,
+ * the attribution: clear-view.ts), centring it in the part they leave; `duration` 0 jumps there.
+ */
 function revealNode(store: FlowStore, id: string, duration = 200): void {
   const position = useGraphStore.getState().positions.get(id)
   if (position === undefined) return
-  const { transform, width, height, setCenter } = store.getState()
+  const { transform, width, height } = store.getState()
   // Before the pane is measured the first view is fitView's to make, not ours.
   if (width === 0 || height === 0) return
   const [tx, ty, zoom] = transform
-  const left = position.x * zoom + tx
-  const top = position.y * zoom + ty
-  const inside =
-    left >= 0 && top >= 0 && left + NODE_WIDTH * zoom <= width && top + NODE_HEIGHT * zoom <= height
-  if (!inside) {
-    void setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
-      zoom: Math.max(zoom, 0.6),
-      duration
-    })
+  const box = {
+    left: position.x * zoom + tx,
+    top: position.y * zoom + ty,
+    width: NODE_WIDTH * zoom,
+    height: NODE_HEIGHT * zoom
   }
+  if (!inClearView(box, { width, height })) centreNode(store, id, Math.max(zoom, 0.6), duration)
+}
+
+/** Centres node `id` in the part of the canvas no overlay covers, at `zoom`. */
+function centreNode(store: FlowStore, id: string, zoom: number, duration: number): void {
+  const position = useGraphStore.getState().positions.get(id)
+  if (position === undefined) return
+  const { width, height, setCenter } = store.getState()
+  const middle = { x: position.x + NODE_WIDTH / 2, y: position.y + NODE_HEIGHT / 2 }
+  const { x, y } = centreInClearView(middle, zoom, { width, height })
+  void setCenter(x, y, { zoom, duration })
 }
 
 /**
@@ -170,12 +191,8 @@ function useKeepSelectionInView(): { onMoveStart: OnMoveStart } {
   const centre = useGraphStore(selectCentreRequest)
   useEffect(() => {
     if (centre === null) return
-    const position = useGraphStore.getState().positions.get(centre.id)
-    if (position === undefined) return
-    const zoom = Math.max(store.getState().transform[2], COMPACT_BELOW_ZOOM)
-    void store
-      .getState()
-      .setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom, duration: 200 })
+    if (!useGraphStore.getState().positions.has(centre.id)) return
+    centreNode(store, centre.id, Math.max(store.getState().transform[2], COMPACT_BELOW_ZOOM), 200)
     // A node far off mounts only once the pan brings it into view (and a canvas mounting anew,
     // from the branches' cards, fits its first view meanwhile): wait up to half a second.
     focusNodeElement(centre.id, 30)
@@ -199,6 +216,48 @@ function useSelectionRendered(selectedId: string | null): [boolean, () => void] 
   return [rendered, check]
 }
 
+/**
+ * The nodes and edges React Flow gets: those around the view (flow-window.ts). The first window
+ * is the first view's nodes and as far around them as the view can reach at the first fit's
+ * least zoom; then it moves whenever the view (a pan, a zoom, a resize, a centring) leaves it.
+ */
+function useFlowWindow(
+  first: FitViewOptions,
+  nodes: readonly FlowNode[],
+  edges: readonly Edge[],
+  positions: ReadonlyMap<string, Point>
+) {
+  const store = useStoreApi<FlowNode>()
+  const [rect, setRect] = useState<FlowRect>(() => {
+    const ids = (first.nodes ?? []).map((node) => node.id)
+    const box = boundsOf(ids, positions) ?? { x: 0, y: 0, width: 0, height: 0 }
+    const width = window.innerWidth / COMPACT_BELOW_ZOOM
+    const height = window.innerHeight / COMPACT_BELOW_ZOOM
+    const view = {
+      x: box.x + box.width / 2 - width / 2,
+      y: box.y + box.height / 2 - height / 2,
+      width,
+      height
+    }
+    return grown(view)
+  })
+  const current = useRef(rect)
+  useEffect(
+    () =>
+      store.subscribe(({ transform, width, height, fitViewQueued }) => {
+        // Until the first fit is made the view is React Flow's default, not what will show:
+        // moving the window there would take the first view's nodes from the fit.
+        if (width === 0 || height === 0 || fitViewQueued) return
+        const view = viewRect(transform, width, height)
+        if (contains(current.current, view)) return
+        current.current = grown(view)
+        setRect(current.current)
+      }),
+    [store]
+  )
+  return useMemo(() => flowWindow(rect, nodes, edges, positions), [rect, nodes, edges, positions])
+}
+
 function Canvas() {
   // One tab stop in the graph, the selected node (a roving tabindex, set by the node itself:
   // nodes.tsx useTabStop): Tab passes the graph in one step, the arrows move within it. The
@@ -206,6 +265,8 @@ function Canvas() {
   const nodes = useGraphStore(selectFlowNodes)
   const selectedId = useGraphStore(selectSelectedId)
   const edges = useGraphStore(selectFlowEdges)
+  const positions = useGraphStore(selectPositions)
+  const theme = useThemeStore(selectTheme)
   const { onMoveStart } = useKeepSelectionInView()
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
@@ -227,6 +288,7 @@ function Canvas() {
       padding: FIT_PADDING
     }
   }, [])
+  const shown = useFlowWindow(fitViewOptions, nodes, edges, positions)
 
   // Selection follows the focus: a node reached with Tab is the one the arrows move from. The
   // canvas itself takes the focus only when the selected node is out of view: it passes it on.
@@ -296,12 +358,18 @@ function Canvas() {
     },
     [store]
   )
-  // Fit View on a tree that fits only under the legible zoom shows the branches' cards instead.
-  const foldIfSmall = useCallback(() => {
-    const { width, height } = store.getState()
-    if (needsFolding(useGraphStore.getState().positions, width, height)) {
+  // Fit View frames every shown node, not just those React Flow holds (the window); on a tree
+  // that fits only under the legible zoom it shows the branches' cards instead.
+  const fitAll = useCallback(() => {
+    const { width, height, panZoom } = store.getState()
+    const { positions } = useGraphStore.getState()
+    if (needsFolding(positions, width, height)) {
       useGraphStore.getState().setShowBranches(true)
+      return
     }
+    const bounds = boundsOf(positions.keys(), positions)
+    if (bounds === null || panZoom === null) return
+    void panZoom.setViewport(getViewportForBounds(bounds, width, height, MIN_ZOOM, 2, FIT_PADDING))
   }, [store])
 
   return (
@@ -313,8 +381,8 @@ function Canvas() {
       onWheel={onWheel}
     >
       <ReactFlow<FlowNode>
-        nodes={nodes}
-        edges={edges}
+        nodes={shown.nodes}
+        edges={shown.edges}
         nodeTypes={nodeTypes}
         onNodeClick={onNodeClick}
         onNodeDoubleClick={onNodeDoubleClick}
@@ -334,7 +402,7 @@ function Canvas() {
         fitView
         fitViewOptions={fitViewOptions}
         onInit={onInit}
-        colorMode="system"
+        colorMode={theme}
         aria-label="Branch graph"
         tabIndex={selectionRendered ? undefined : 0}
         onMoveStart={onMoveStart}
@@ -342,11 +410,15 @@ function Canvas() {
       >
         <Background gap={24} size={1} />
         <GraphMiniMap />
-        <Controls
-          showInteractive={false}
-          fitViewOptions={CONTROLS_FIT_VIEW}
-          onFitView={foldIfSmall}
-        >
+        <Controls showInteractive={false} showFitView={false}>
+          <ControlButton
+            className="react-flow__controls-fitview"
+            aria-label="Fit View"
+            title="Fit View"
+            onClick={fitAll}
+          >
+            <FitViewIcon />
+          </ControlButton>
           <ControlButton
             className="graph-controls__branches"
             aria-label="Show branches"

@@ -7,6 +7,7 @@ import { Panel, useStore, useStoreApi, type ReactFlowState } from '@xyflow/react
 import { useCallback, useEffect, useMemo, useRef, type PointerEvent, type WheelEvent } from 'react'
 import { selectFlowNodes, useGraphStore } from '../stores/graph-store'
 import type { FlowNode } from './flow-model'
+import { selectTheme, useThemeStore } from '../theme'
 import { NODE_HEIGHT, NODE_WIDTH } from './layout'
 
 export const MINIMAP_SIZE = { width: 160, height: 110 }
@@ -83,15 +84,6 @@ function draw(canvas: HTMLCanvasElement, nodes: readonly FlowNode[], fit: MapFit
   }
 }
 
-/** Redraws on a change of the OS's colour scheme (the theme's colours change with it). */
-function useColourScheme(redraw: () => void): void {
-  useEffect(() => {
-    const query = window.matchMedia('(prefers-color-scheme: dark)')
-    query.addEventListener('change', redraw)
-    return () => query.removeEventListener('change', redraw)
-  }, [redraw])
-}
-
 const selectTransform = (s: ReactFlowState) => s.transform
 const selectWidth = (s: ReactFlowState) => s.width
 const selectHeight = (s: ReactFlowState) => s.height
@@ -132,8 +124,9 @@ export function GraphMiniMap() {
   const redraw = useCallback(() => {
     if (canvas.current !== null) draw(canvas.current, nodes, fit)
   }, [nodes, fit])
-  useEffect(redraw, [redraw])
-  useColourScheme(redraw)
+  // Drawn again on a change of theme too: its colours come from the theme's variables.
+  const theme = useThemeStore(selectTheme)
+  useEffect(redraw, [redraw, theme])
 
   /** Centres the view on the flow point under the pointer, at the zoom it has. */
   const moveTo = useCallback(

@@ -3,6 +3,7 @@
 // index, each node's facts (prompt number, hidden count, markers), the branches (the outline and
 // the zoomed-out cards) and React Flow's nodes and edges (reusing unchanged objects).
 import type { Edge } from '@xyflow/react'
+import { promptNumbers } from '../../../shared/prompt-numbers'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
 import { branchNodes, findBranches, noBranches, type Branches } from './branches'
 import {
@@ -78,20 +79,6 @@ export function activeTip(nodes: readonly GraphNode[]): string | null {
   return null
 }
 
-/**
- * The prompt's number along its branch for each node: the turns from the root down to it. The
- * branches' turn ranges count the same way.
- */
-function promptNumbers(nodes: readonly GraphNode[], index: TreeIndex): Map<string, number> {
-  const numbers = new Map<string, number>()
-  for (const node of nodes) {
-    const parent = index.parentOf.get(node.id) ?? null
-    const above = parent === null ? 0 : (numbers.get(parent) ?? 0)
-    numbers.set(node.id, above + (node.kind === 'turn' ? 1 : 0))
-  }
-  return numbers
-}
-
 /** The shown nodes, and how many nodes each collapsed one hides. */
 function foldTree(
   nodes: readonly GraphNode[],
@@ -150,7 +137,7 @@ export function nextGraphView(
   const nodesById = new Map(nodes.map((node) => [node.id, node]))
   const sameTree = previous.graph !== null && sameShape(previous.nodes, nodes)
   const fullIndex = sameTree ? previous.fullIndex : indexTree(nodes)
-  const numbers = promptNumbers(nodes, fullIndex)
+  const numbers = promptNumbers(nodes)
   const { visible, hiddenBelow } = foldTree(nodes, fullIndex, choices)
   const sameVisible = previous.graph !== null && sameShape(previous.visible, visible)
   const positions = sameVisible ? previous.positions : layoutTree(branchNodes(visible))

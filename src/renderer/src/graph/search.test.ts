@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { indexForSearch, searchSession } from './search'
+import { indexForSearch, searchSession, SNIPPET_CONTEXT, snippetOf } from './search'
 
 const index = indexForSearch([
   { nodeId: 'p1', prompt: 'Add TIMEOUT to config.py', text: 'Edit\nconfig.py\nAdded it.' },
@@ -43,5 +43,41 @@ describe('searchSession', () => {
     expect(searchSession(index, labels, 'utils', 'all', 10, narrowed).ids).toEqual(['p2'])
     // Another filter: the whole index again.
     expect(searchSession(index, labels, 'config.py', 'prompts', 10, first).ids).toEqual(['p1'])
+  })
+})
+
+describe('snippetOf', () => {
+  const long = indexForSearch([
+    {
+      nodeId: 'a',
+      prompt: 'look at the logs',
+      text: `${'x'.repeat(200)}\n\nThe <b>TIMEOUT</b>\nwas   raised here. ${'y'.repeat(200)}`
+    },
+    { nodeId: 'b', prompt: 'İstanbul timeout', text: 'none' }
+  ])
+
+  it('shows the match as written, with bounded context on one line, cut with …', () => {
+    const snippet = snippetOf(long, 0, 'timeout', 'all')!
+    expect(snippet.match).toBe('TIMEOUT')
+    expect(snippet.before.startsWith('…')).toBe(true)
+    expect(snippet.before.endsWith('The <b>')).toBe(true)
+    expect(snippet.after.startsWith('</b> was raised here.')).toBe(true)
+    expect(snippet.after.endsWith('…')).toBe(true)
+    expect(snippet.before.length).toBeLessThanOrEqual(SNIPPET_CONTEXT + 1)
+    expect(snippet.after.length).toBeLessThanOrEqual(SNIPPET_CONTEXT + 1)
+  })
+
+  it('looks in the prompt only under "prompts only"; none where only a label matched', () => {
+    expect(snippetOf(long, 0, 'logs', 'prompts')).toEqual({
+      before: 'look at the ',
+      match: 'logs',
+      after: ''
+    })
+    expect(snippetOf(long, 0, 'timeout', 'prompts')).toBeNull()
+    expect(snippetOf(index, 1, 'works', 'all')).toBeNull()
+  })
+
+  it('keeps to the lower-cased text where lower-casing changed its length', () => {
+    expect(snippetOf(long, 1, 'TIMEOUT', 'all')?.match).toBe('timeout')
   })
 })

@@ -12,13 +12,16 @@ export interface SearchIndex {
   prompts: readonly string[]
   /** Lower-cased prompt and everything else the node holds, by position. */
   texts: readonly string[]
+  /** The same text as written, for the results' snippets (a prompt is at the start of each). */
+  written: readonly string[]
 }
 
 export function indexForSearch(entries: readonly SearchEntry[]): SearchIndex {
   return {
     ids: entries.map((entry) => entry.nodeId),
     prompts: entries.map((entry) => entry.prompt.toLowerCase()),
-    texts: entries.map((entry) => `${entry.prompt}\n${entry.text}`.toLowerCase())
+    texts: entries.map((entry) => `${entry.prompt}\n${entry.text}`.toLowerCase()),
+    written: entries.map((entry) => `${entry.prompt}\n${entry.text}`)
   }
 }
 
@@ -77,4 +80,49 @@ export function searchSession(
     if (ids.length < limit) ids.push(id)
   }
   return { ids, total: positions.length, positions, query: needle, filter }
+}
+
+/** Characters of context a snippet shows on each side of the match, at most. */
+export const SNIPPET_CONTEXT = 48
+/** A match longer than this is cut in the snippet too. */
+const SNIPPET_MATCH = 80
+
+/** A result's snippet: the match as written, and the text around it on one line. */
+export interface Snippet {
+  before: string
+  match: string
+  after: string
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ')
+
+/**
+ * Where node `position` of the index matches `query` under `filter`, with up to SNIPPET_CONTEXT
+ * characters each side (`…` where cut); null when its text holds no match (a label's match).
+ * Plain strings: the page draws them as text, never as markup.
+ */
+export function snippetOf(
+  index: SearchIndex,
+  position: number,
+  query: string,
+  filter: SearchFilter
+): Snippet | null {
+  const needle = query.trim().toLowerCase()
+  const lower = (filter === 'prompts' ? index.prompts : index.texts)[position]
+  const written = index.written[position]
+  if (needle === '' || lower === undefined || written === undefined) return null
+  const at = lower.indexOf(needle)
+  if (at < 0) return null
+  // Lower-casing can change a text's length (İ → i̇): its offsets then hold for itself only.
+  const source = written.length === (index.texts[position] ?? '').length ? written : lower
+  const start = Math.max(0, at - SNIPPET_CONTEXT)
+  // Under "prompts only" the text ends with the prompt.
+  const end = Math.min(lower.length, at + needle.length + SNIPPET_CONTEXT)
+  const match = source.slice(at, at + Math.min(needle.length, SNIPPET_MATCH))
+  return {
+    before: (start > 0 ? '…' : '') + oneLine(source.slice(start, at)).trimStart(),
+    match: oneLine(match) + (needle.length > SNIPPET_MATCH ? '…' : ''),
+    after:
+      oneLine(source.slice(at + needle.length, end)).trimEnd() + (end < lower.length ? '…' : '')
+  }
 }

@@ -1,13 +1,15 @@
 // A list of files, each a disclosure with its unified diff and, where it applies, the warning
 // that it changed outside the agent. The inspector and the rewind preview both show files so. A
 // big rewind preview leaves most diffs out (null): such a diff is asked for when its file is
-// opened.
-import { useEffect, useState } from 'react'
+// opened. A long list is grouped by folder, each folder a disclosure of its own.
+import { useEffect, useMemo, useState } from 'react'
 import type { PreviewFile } from '../../../shared/views'
 import { DiffView } from './DiffView'
+import { GROUP_FROM, groupByFolder, type FolderGroup } from './file-groups'
 
 type LoadDiff = (path: string) => Promise<string>
 
+/** More than GROUP_FROM files are listed by folder (file-groups.ts), each folder folded. */
 export function FileDiffList({
   files,
   loadDiff
@@ -16,12 +18,56 @@ export function FileDiffList({
   /** Gives a diff the list was sent without. */
   loadDiff?: LoadDiff
 }) {
+  const root = useMemo(() => (files.length > GROUP_FROM ? groupByFolder(files) : null), [files])
+  if (root !== null) return <FolderContents folder={root} loadDiff={loadDiff} />
   return (
     <ul className="file-list">
       {files.map((file) => (
         <FileEntry key={file.path} file={file} loadDiff={loadDiff} />
       ))}
     </ul>
+  )
+}
+
+/** A folder's folders, then its own files. */
+function FolderContents({
+  folder,
+  loadDiff
+}: {
+  folder: FolderGroup<PreviewFile>
+  loadDiff: LoadDiff | undefined
+}) {
+  return (
+    <ul className="file-list">
+      {folder.folders.map((inner) => (
+        <FolderEntry key={inner.path} folder={inner} loadDiff={loadDiff} />
+      ))}
+      {folder.files.map((file) => (
+        <FileEntry key={file.path} file={file} loadDiff={loadDiff} />
+      ))}
+    </ul>
+  )
+}
+
+/** A folded folder: its name and count; what it holds is drawn only once it is opened. */
+function FolderEntry({
+  folder,
+  loadDiff
+}: {
+  folder: FolderGroup<PreviewFile>
+  loadDiff: LoadDiff | undefined
+}) {
+  const [open, setOpen] = useState(false)
+  const count = `${folder.count.toLocaleString('en-US')} file${folder.count === 1 ? '' : 's'}`
+  return (
+    <li className="file-list__folder">
+      <details onToggle={(event) => setOpen(event.currentTarget.open)}>
+        <summary>
+          <code>{folder.name}</code> <span className="muted">{count}</span>
+        </summary>
+        {open && <FolderContents folder={folder} loadDiff={loadDiff} />}
+      </details>
+    </li>
   )
 }
 

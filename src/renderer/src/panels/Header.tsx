@@ -14,6 +14,7 @@ import {
 import { selectTimelineSteps, useGraphStore } from '../stores/graph-store'
 import { useShallow } from 'zustand/react/shallow'
 import { useState } from 'react'
+import { selectThemeChoice, useThemeStore, type ThemeChoice } from '../theme'
 import { ExportDialog } from './ExportDialog'
 import { ShareDialog } from './ShareDialog'
 
@@ -41,7 +42,7 @@ function TimelineButton({
       disabled={step === null || locked}
       onClick={() => void walkTimeline(verb === 'Undo' ? 'undo' : 'redo')}
     >
-      {name}
+      <span className="header__timeline-text">{name}</span>
     </button>
   )
 }
@@ -86,6 +87,32 @@ function ContextMeter() {
   )
 }
 
+const THEMES: { choice: ThemeChoice; name: string }[] = [
+  { choice: 'system', name: 'System' },
+  { choice: 'light', name: 'Light' },
+  { choice: 'dark', name: 'Dark' }
+]
+
+/** Light, dark, or as the OS says; remembered by this browser (theme.ts). */
+function ThemeChoiceField() {
+  const choice = useThemeStore(selectThemeChoice)
+  const choose = useThemeStore((s) => s.choose)
+  return (
+    <select
+      aria-label="Theme"
+      title="Theme"
+      value={choice}
+      onChange={(event) => choose(event.target.value as ThemeChoice)}
+    >
+      {THEMES.map((theme) => (
+        <option key={theme.choice} value={theme.choice}>
+          {theme.name}
+        </option>
+      ))}
+    </select>
+  )
+}
+
 const selectSetSettingsOpen = (s: ReturnType<typeof useAppStore.getState>) => s.setSettingsOpen
 
 export function Header() {
@@ -102,46 +129,54 @@ export function Header() {
   const [sharing, setSharing] = useState(false)
   return (
     <header className="header">
-      <h1 className="header__name">Rewind Studio</h1>
-      <span className="header__workspace" title={info?.workspace}>
-        {info?.workspace ?? 'Connecting…'}
-      </span>
-      {info?.demo === true && (
-        <span className="chip" title="No API key: a scripted model answers">
-          Demo model
+      <div className="header__row">
+        <h1 className="header__name">Rewind Studio</h1>
+        <span className="header__workspace" title={info?.workspace}>
+          {info?.workspace ?? 'Connecting…'}
         </span>
-      )}
-      {info !== null && (
-        <span className="chip chip--quiet" title={info.model}>
-          {info.model}
+        {info?.demo === true && (
+          <span className="chip" title="No API key: a scripted model answers">
+            Demo model
+          </span>
+        )}
+        {info !== null && (
+          <span className="chip chip--quiet" title={info.model}>
+            {info.model}
+          </span>
+        )}
+        <ContextMeter />
+        {running && (
+          <span className="chip chip--busy" role="status">
+            Agent running
+          </span>
+        )}
+        <span className="header__gap" />
+        <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
+          Export…
+        </button>
+        <button
+          type="button"
+          disabled={info === null || info.foreign !== null || info.shared != null}
+          title="Share this session through the workspace's git remote"
+          onClick={() => setSharing(true)}
+        >
+          Share…
+        </button>
+        <button type="button" onClick={() => setSettingsOpen(true)}>
+          Settings
+        </button>
+        <ThemeChoiceField />
+      </div>
+      {/* Undo and Redo say what they would do, and the last action's outcome what it did: a row
+          of their own, so at 1280 and 900 px each is read whole (two lines at most). */}
+      <div className="header__row header__row--timeline">
+        <TimelineButton verb="Undo" step={undo} locked={timelineLocked} />
+        <TimelineButton verb="Redo" step={redo} locked={timelineLocked} />
+        {/* The outcome of the last action (a rewind, a switch...), read out politely. */}
+        <span className="header__status" role="status" aria-live="polite" title={status}>
+          {status}
         </span>
-      )}
-      <ContextMeter />
-      {running && (
-        <span className="chip chip--busy" role="status">
-          Agent running
-        </span>
-      )}
-      {/* The outcome of the last action (a rewind, a switch...), read out politely. */}
-      <span className="header__status" role="status" aria-live="polite" title={status}>
-        {status}
-      </span>
-      <TimelineButton verb="Undo" step={undo} locked={timelineLocked} />
-      <TimelineButton verb="Redo" step={redo} locked={timelineLocked} />
-      <button type="button" disabled={info === null} onClick={() => setExporting(true)}>
-        Export…
-      </button>
-      <button
-        type="button"
-        disabled={info === null || info.foreign !== null || info.shared != null}
-        title="Share this session through the workspace's git remote"
-        onClick={() => setSharing(true)}
-      >
-        Share…
-      </button>
-      <button type="button" onClick={() => setSettingsOpen(true)}>
-        Settings
-      </button>
+      </div>
       {exporting && <ExportDialog onClose={() => setExporting(false)} />}
       {sharing && <ShareDialog onClose={() => setSharing(false)} />}
       {readOnly && (

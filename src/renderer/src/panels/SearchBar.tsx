@@ -4,7 +4,7 @@ import { ensureSearchIndex, jumpToNode, searchFor, searchIn } from '../actions/s
 import type { Branch } from '../graph/branches'
 import { kindName } from '../graph/flow-model'
 import { titleLine } from '../graph/outline'
-import type { SearchFilter } from '../graph/search'
+import { snippetOf, type SearchFilter } from '../graph/search'
 import { useGraphStore } from '../stores/graph-store'
 import {
   selectFilter,
@@ -38,6 +38,7 @@ function Results() {
   const nodesById = useGraphStore((s) => s.nodesById)
   const facts = useGraphStore((s) => s.facts)
   const branches = useGraphStore((s) => s.branches)
+  const index = useSearchStore((s) => s.index)
   if (!open || (query.trim() === '' && filter !== 'labelled')) return null
   if (results === null) return <p className="search__count">Loading the session’s text…</p>
   return (
@@ -48,10 +49,16 @@ function Results() {
           : `${results.total} match${results.total === 1 ? '' : 'es'}${results.total > results.ids.length ? `, the first ${results.ids.length} listed` : ''}`}
       </p>
       <ul aria-label="Search results">
-        {results.ids.map((id) => {
+        {results.ids.map((id, at) => {
           const node = nodesById.get(id)
           if (node === undefined) return null
           const number = facts.get(id)?.promptNumber ?? null
+          // The first results' positions in the index are the positions' first entries.
+          const position = results.positions[at]
+          const snippet =
+            index === null || position === undefined
+              ? null
+              : snippetOf(index, position, results.query, results.filter)
           return (
             <li key={id}>
               <button type="button" className="search__result" onClick={() => jumpToNode(id)}>
@@ -62,6 +69,13 @@ function Results() {
                 <span className="search__title">{node.title || '(empty)'}</span>
                 {node.label !== null && <span className="search__label">{node.label}</span>}
                 <BranchOf branch={branches.byId.get(branches.branchOf.get(id) ?? '')} />
+                {snippet !== null && (
+                  <span className="search__snippet">
+                    {snippet.before}
+                    <mark>{snippet.match}</mark>
+                    {snippet.after}
+                  </span>
+                )}
               </button>
             </li>
           )

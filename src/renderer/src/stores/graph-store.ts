@@ -117,6 +117,7 @@ type State = GraphStore
 
 export const selectFlowNodes = (s: State) => s.flowNodes
 export const selectFlowEdges = (s: State) => s.flowEdges
+export const selectPositions = (s: State) => s.positions
 export const selectHasNodes = (s: State) => s.nodes.length > 0
 export const selectSessionId = (s: State) => s.graph?.sessionId ?? ''
 export const selectShowBranches = (s: State) => s.showBranches
