@@ -9,8 +9,8 @@
 // never read or written. Per path:
 //   ours = theirs                → already here, left out;
 //   ours = base                  → clean: theirs is taken (modified, added, deleted);
-//   both changed, all text       → git merge-file (merge-file.ts): clean, or a conflict with
-//                                  its hunks marked;
+//   both changed, all text       → git's three-way merge, all such files at once
+//                                  (merge-tree.ts; merge-file.ts marks a conflict's hunks);
 //   deleted on one side, changed on the other, added on both, binary, too large, no git
 //                                → a conflict of that kind, to resolve as ours or theirs.
 // A rename on their side (a file deleted there and another added with the same content) is one
@@ -24,7 +24,8 @@ import { type NodeFile, filesAsNodeLeftThem } from '../rewind/node-files'
 import { checkedPath, readFileAt } from '../rewind/workspace-files'
 import { type SessionTree, startsTurn } from '../session/tree'
 import { CodedError } from '../../shared/coded-error'
-import { type MergeRunner, gitAvailable } from './merge-file'
+import { type FileMerge, type MergeRunner, gitAvailable } from './merge-file'
+import type { TextTriple } from './merge-tree'
 
 /** What their branch did to the file since the branches part. */
 export type MergeChange = 'added' | 'deleted' | 'modified' | 'renamed'
@@ -223,14 +224,14 @@ async function planSides(
     if (to !== undefined && !renamedTo.has(to)) renamedTo.set(to, path)
   }
   const renamedFrom = new Set(renamedTo.values())
-  const planned: Promise<MergeFilePlan | null>[] = []
+  const planned: (MergeFilePlan | TextMerge | null)[] = []
   for (const [path, c] of content) {
     if (renamedFrom.has(path)) continue
     const from = renamedTo.get(path)
     const theirsMode = sides.get(path)?.theirs.mode
     const baseOf = from === undefined ? c.base : (content.get(from)?.base ?? null)
     planned.push(
-      planFile(src, labels, {
+      planFile(src, {
         path,
         base: baseOf,
         theirs: c.theirs,
@@ -247,7 +248,30 @@ async function planSides(
       })
     )
   }
-  const files = (await Promise.all(planned)).filter((f): f is MergeFilePlan => f !== null)
+  // Every text file both changed, merged at once (merge-tree.ts), not a process each.
+  const texts = planned.filter((f): f is TextMerge => f !== null && 'triple' in f)
+  const merged = await src.runner.mergeAll(
+    texts.map((t) => t.triple),
+    labels
+  )
+  const done = new Map(texts.map((t, i) => [t, merged[i] as FileMerge]))
+  const files = planned.flatMap((f): MergeFilePlan[] => {
+    if (f === null) return []
+    if (!('triple' in f)) return [f]
+    const { content, conflicts } = done.get(f) as FileMerge
+    return [
+      conflicts === 0
+        ? { ...f.plan, text: true, status: 'clean', merged: content }
+        : {
+            ...f.plan,
+            text: true,
+            status: 'conflict',
+            conflict: f.plan.base === null ? 'added-both' : 'content',
+            hunks: conflicts,
+            merged: content
+          }
+    ]
+  })
   return { files, unmergeable }
 }
 
@@ -273,11 +297,17 @@ function onDisk(root: string, path: string): { content: Buffer | null; hash: str
     : { content: file.content, hash: sha256(file.content) }
 }
 
-async function planFile(
+/** A file both sides changed as text: its plan waits for the three-way merge of `triple`. */
+interface TextMerge {
+  plan: Omit<MergeFilePlan, 'status' | 'merged'>
+  triple: TextTriple
+}
+
+/** A file's plan, or the text merge it needs (null: it is as theirs already). */
+function planFile(
   src: MergeSources,
-  labels: ReturnType<typeof labelsFor>,
   f: Pick<MergeFilePlan, 'path' | 'base' | 'theirs' | 'change' | 'renamedFrom' | 'theirsMode'>
-): Promise<MergeFilePlan | null> {
+): MergeFilePlan | TextMerge | null {
   const here = onDisk(src.root, f.path)
   // A rename: what this branch has at the old path is what it merges with theirs.
   const hereFrom = f.renamedFrom === undefined ? undefined : onDisk(src.root, f.renamedFrom)
@@ -314,17 +344,7 @@ async function planFile(
   if (Math.max(ours.length, f.theirs.length, f.base?.length ?? 0) > MAX_MERGE_BYTES)
     return conflict('too-large')
   if (!gitAvailable()) return conflict('no-git')
-  const merged = await src.runner.merge(f.base, ours, f.theirs, null, labels)
-  return merged.conflicts === 0
-    ? { ...plan, text: true, status: 'clean', merged: merged.content }
-    : {
-        ...plan,
-        text: true,
-        status: 'conflict',
-        conflict: f.base === null ? 'added-both' : 'content',
-        hunks: merged.conflicts,
-        merged: merged.content
-      }
+  return { plan, triple: { base: f.base, ours, theirs: f.theirs } }
 }
 
 export { labelsFor as mergeLabels }
