@@ -271,10 +271,13 @@ function printPlan(options: Options, prepared: PreparedMerge): void {
 
 function printFiles(prepared: PreparedMerge): void {
   const lines = prepared.preview.files.map((f) => {
+    const similar = f.similarity === undefined ? '' : `, ${f.similarity}% similar`
     const name =
-      f.renamedFrom === undefined
-        ? onePath(f.path)
-        : `${onePath(f.renamedFrom)} → ${onePath(f.path)}`
+      f.renamedHere !== undefined
+        ? `${onePath(f.path)} (renamed here from ${onePath(f.renamedHere)}${similar})`
+        : f.renamedFrom === undefined
+          ? onePath(f.path)
+          : `${onePath(f.renamedFrom)} → ${onePath(f.path)} (${similar.slice(2)})`
     return f.status === 'clean'
       ? `  ⎿ ${f.change} ${name}`
       : `  ! ${f.change} ${name}: conflict (${conflictWords(f.conflict)}${f.hunks === undefined ? '' : `, ${f.hunks} hunk${f.hunks === 1 ? '' : 's'}`})`

@@ -25,6 +25,7 @@ import { checkedPath, readFileAt } from '../rewind/workspace-files'
 import { type SessionTree, startsTurn } from '../session/tree'
 import { CodedError } from '../../shared/coded-error'
 import { type FileMerge, type MergeRunner, gitAvailable } from './merge-file'
+import { findRenames } from './similar-files'
 import type { TextTriple } from './merge-tree'
 
 /** What their branch did to the file since the branches part. */
@@ -52,6 +53,13 @@ export interface MergeFilePlan {
   change: MergeChange
   /** A rename: the path the file had where the branches part (deleted by the merge). */
   renamedFrom?: string
+  /** A rename's percent of similar content (100: the same). */
+  similarity?: number
+  /**
+   * This branch renamed the file (from `from`, where the branches part) and `path` is its name
+   * here: their change is merged into it there, and their own new name, if any, is not taken.
+   */
+  renamedHere?: { from: string; similarity: number }
   status: 'clean' | 'conflict'
   conflict?: ConflictKind
   /** Conflicting hunks git marked (conflict 'content' and 'added-both'). */
@@ -124,7 +132,11 @@ export async function planBranchMerge(
     if (at.hash !== there.hash || there.afterUnknown === true)
       sides.set(path, { base: at, theirs: there })
   }
-  return { fromUuid, baseUuid, ...(await planSides(src, sides, labelsFor(fromUuid))) }
+  return {
+    fromUuid,
+    baseUuid,
+    ...(await planSides(src, sides, labelsFor(fromUuid), addedSince(tree, base, leafUuid)))
+  }
 }
 
 /**
@@ -157,7 +169,12 @@ export async function planTurnMerge(src: MergeSources, turnUuid: string): Promis
     fromUuid: turnUuid,
     baseUuid: record.parentUuid,
     turnUuid,
-    ...(await planSides(src, sides, labelsFor(turnUuid)))
+    ...(await planSides(
+      src,
+      sides,
+      labelsFor(turnUuid),
+      addedSince(tree, filesAsNodeLeftThem(tree, record.parentUuid), tree.leafUuid)
+    ))
   }
 }
 
@@ -186,7 +203,8 @@ function labelsFor(fromUuid: string) {
 async function planSides(
   src: MergeSources,
   sides: Map<string, Sides>,
-  labels: ReturnType<typeof labelsFor>
+  labels: ReturnType<typeof labelsFor>,
+  oursAdded: readonly string[]
 ): Promise<Pick<MergePlan, 'files' | 'unmergeable'>> {
   const unmergeable: MergePlan['unmergeable'] = []
   const content = new Map<string, { base: Buffer | null; theirs: Buffer | null }>()
@@ -212,38 +230,49 @@ async function planSides(
       })
     }
   }
-  // Renames on their side: a file gone there whose exact content a new file there holds.
-  const renamedTo = new Map<string, string>()
-  const addedByHash = new Map<string, string>()
-  for (const [path, c] of content) {
-    if (c.base === null && c.theirs !== null) addedByHash.set(sha256(c.theirs), path)
-  }
-  for (const [path, c] of content) {
-    if (c.base === null || c.theirs !== null) continue
-    const to = addedByHash.get(sha256(c.base))
-    if (to !== undefined && !renamedTo.has(to)) renamedTo.set(to, path)
-  }
-  const renamedFrom = new Set(renamedTo.values())
+  // Renames on their side: a file gone there and a new file there with the same or at least half
+  // the same content (similar-files.ts).
+  const renamedTo = new Map<string, { from: string; similarity: number }>()
+  const there = findRenames(
+    [...content].flatMap(([path, c]) =>
+      c.base !== null && c.theirs === null ? [{ path, content: c.base }] : []
+    ),
+    [...content].flatMap(([path, c]) =>
+      c.base === null && c.theirs !== null ? [{ path, content: c.theirs }] : []
+    )
+  )
+  for (const r of there) renamedTo.set(r.to, { from: r.from, similarity: r.similarity })
+  const renamedFrom = new Set(there.map((r) => r.from))
+  const here = renamesHere(src, content, renamedTo, oursAdded)
   const planned: (MergeFilePlan | TextMerge | null)[] = []
   for (const [path, c] of content) {
     if (renamedFrom.has(path)) continue
-    const from = renamedTo.get(path)
+    const rename = renamedTo.get(path)
+    const from = rename?.from
     const theirsMode = sides.get(path)?.theirs.mode
     const baseOf = from === undefined ? c.base : (content.get(from)?.base ?? null)
+    // This branch moved the file: their change goes to where it is here, under this branch's name.
+    const moved = here.get(path)
     planned.push(
       planFile(src, {
-        path,
+        path: moved?.to ?? path,
         base: baseOf,
         theirs: c.theirs,
         change:
-          from !== undefined
-            ? 'renamed'
-            : c.base === null
-              ? 'added'
-              : c.theirs === null
-                ? 'deleted'
-                : 'modified',
-        ...(from === undefined ? {} : { renamedFrom: from }),
+          moved !== undefined
+            ? 'modified'
+            : from !== undefined
+              ? 'renamed'
+              : c.base === null
+                ? 'added'
+                : c.theirs === null
+                  ? 'deleted'
+                  : 'modified',
+        ...(moved === undefined
+          ? from === undefined
+            ? {}
+            : { renamedFrom: from, similarity: rename?.similarity ?? 100 }
+          : { renamedHere: { from: from ?? path, similarity: moved.similarity } }),
         ...(theirsMode === undefined ? {} : { theirsMode })
       })
     )
@@ -273,6 +302,57 @@ async function planSides(
     ]
   })
   return { files, unmergeable }
+}
+
+/** Paths the records of the branch at `leafUuid` created since `base` (the files then). */
+function addedSince(
+  tree: SessionTree,
+  base: Map<string, NodeFile>,
+  leafUuid: string | null
+): string[] {
+  return [...filesAsNodeLeftThem(tree, leafUuid)]
+    .filter(([path, f]) => f.hash !== null && (base.get(path)?.hash ?? null) === null)
+    .map(([path]) => path)
+}
+
+/**
+ * Renames this branch made: a file their side changed (or renamed) that is gone here, paired
+ * with a file this branch's records created that is on disk, by the same measure as theirs.
+ * Keyed by their path in `content` (the new one for a rename there).
+ */
+function renamesHere(
+  src: MergeSources,
+  content: Map<string, { base: Buffer | null; theirs: Buffer | null }>,
+  renamedTo: Map<string, { from: string }>,
+  oursAdded: readonly string[]
+): Map<string, { to: string; similarity: number }> {
+  const moved = new Map<string, { to: string; similarity: number }>()
+  const goneHere: { path: string; content: Buffer }[] = []
+  const renamedFrom = new Set([...renamedTo.values()].map((r) => r.from))
+  for (const [path, c] of content) {
+    if (c.theirs === null || renamedFrom.has(path)) continue
+    const from = renamedTo.get(path)?.from
+    const base = from === undefined ? c.base : (content.get(from)?.base ?? null)
+    if (base === null) continue
+    if (onDisk(src.root, path).content !== null) continue
+    if (from !== undefined && onDisk(src.root, from).content !== null) continue
+    goneHere.push({ path, content: base })
+  }
+  if (goneHere.length === 0) return moved
+  const addedHere = oursAdded.flatMap((path) => {
+    if (content.has(path)) return []
+    try {
+      const file = onDisk(src.root, path).content
+      return file === null ? [] : [{ path, content: file }]
+    } catch (error) {
+      if (error instanceof MergeError) return []
+      throw error
+    }
+  })
+  for (const r of findRenames(goneHere, addedHere)) {
+    moved.set(r.from, { to: r.to, similarity: r.similarity })
+  }
+  return moved
 }
 
 function readBlob(blobs: BlobStore, hash: string | null): Buffer | null {
@@ -306,7 +386,17 @@ interface TextMerge {
 /** A file's plan, or the text merge it needs (null: it is as theirs already). */
 function planFile(
   src: MergeSources,
-  f: Pick<MergeFilePlan, 'path' | 'base' | 'theirs' | 'change' | 'renamedFrom' | 'theirsMode'>
+  f: Pick<
+    MergeFilePlan,
+    | 'path'
+    | 'base'
+    | 'theirs'
+    | 'change'
+    | 'renamedFrom'
+    | 'similarity'
+    | 'renamedHere'
+    | 'theirsMode'
+  >
 ): MergeFilePlan | TextMerge | null {
   const here = onDisk(src.root, f.path)
   // A rename: what this branch has at the old path is what it merges with theirs.
