@@ -170,6 +170,26 @@ describe('cli merge --into', () => {
     after.close()
   }, 60_000)
 
+  it('moves back when the merge there cannot be made: conflicts without --strategy leave the files and conversation as they were', async () => {
+    const s = await twoBranches()
+    const before = SessionStore.open(s.store.file, { readOnly: true })
+    const ourLeaf = before.leafUuid
+    before.close()
+    const run = await runCli(
+      ['merge', s.store.file, '--from', '2', '--into', '3', '--files'],
+      env(s)
+    )
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('conflict: c.txt (both changed the same lines)')
+    expect(run.stderr).toContain('moved back from the branch of 3')
+    expect(s.read('a.txt')).toBe(lines('one', 'two', 'three', 'four', 'FIVE'))
+    expect(s.read('c.txt')).toBe(lines('a', 'OURS', 'c'))
+    expect(s.read('added.txt')).toBeNull()
+    const after = SessionStore.open(s.store.file, { readOnly: true })
+    expect(after.leafUuid).toBe(ourLeaf)
+    after.close()
+  }, 60_000)
+
   it('refuses a node whose branch has it already, changing nothing', async () => {
     const s = await twoBranches()
     const log = readFileSync(s.store.file, 'utf8')

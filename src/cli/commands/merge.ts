@@ -4,7 +4,8 @@
 // file; --dry-run --json prints the plan; conflicts without --strategy change nothing (exit 1,
 // each named). The merge is one action of the timeline: `rewind FILE --undo` reverses it.
 import { conversationToBring } from '../../core/merge/conversation'
-import { type PreparedMerge, prepareMerge, runMerge } from '../../core/merge/merge'
+import { type MergeAsk, type PreparedMerge, prepareMerge, runMerge } from '../../core/merge/merge'
+import type { RestoreSpace } from '../../core/rewind/workspace-files'
 import { MergeError, partingPoint } from '../../core/merge/merge-plan'
 import { RewindEngine } from '../../core/rewind/rewind-engine'
 import { rewindStudioHome } from '../../core/session/paths'
@@ -14,7 +15,7 @@ import { nodeEnd, resolveNode } from '../../core/views/node-refs'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import { UsageError, optionValue } from '../args'
-import { commandModels, runOnSession, startFileCommand } from '../cli-support'
+import { type SessionCommand, commandModels, runOnSession, startFileCommand } from '../cli-support'
 import { onePath, say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
 
@@ -123,6 +124,16 @@ export async function run(args: string[]): Promise<number> {
       throw new UsageError(`--turn needs a turn, and ${options.from} is a ${fromNode.kind} node`)
     }
     const fromUuid = nodeEnd(tree, index, fromNode)
+    const mergeHere = () =>
+      mergeOnLeaf(
+        options,
+        { store, engine, space, signal, stopOnInterrupt },
+        {
+          fromUuid,
+          ...(options.turn ? { turnUuid: fromNode.id } : {}),
+          files: options.files
+        }
+      )
     if (options.into !== null) {
       const into = resolveNode(tree, graph, index, options.into)
       const end = nodeEnd(tree, index, into)
@@ -145,63 +156,80 @@ export async function run(args: string[]): Promise<number> {
             ? await engine.planSwitch(end)
             : await engine.planContinue(end)
         )
+        let code = 1
+        try {
+          code = await mergeHere()
+        } finally {
+          // A merge that did not happen leaves the conversation and the files where they were.
+          if (code !== 0) {
+            await engine.undo()
+            sayError(`note: moved back from the branch of ${options.into}.`)
+          }
+        }
         say(
-          `Moved to the branch of ${options.into} (${moved.restored.length + moved.deleted.length + moved.recreated.length} file(s) restored); the merge goes there. Undo it with a second rewind --undo.`
+          `Moved to the branch of ${options.into} first (${moved.restored.length + moved.deleted.length + moved.recreated.length} file(s) restored): the second rewind --undo takes you back.`
         )
+        return code
       }
     }
-    const ws = { tree: () => store.tree(), leafUuid: () => store.leafUuid, engine, space }
-    const prepared = await prepareMerge(ws, {
-      fromUuid,
-      ...(options.turn ? { turnUuid: fromNode.id } : {}),
-      files: options.files
-    })
-    if (options.dryRun) {
-      printPlan(options, prepared)
-      return 0
-    }
-    const conflicts = prepared.preview.files.filter((f) => f.status === 'conflict')
-    if (conflicts.length > 0 && options.strategy === undefined) {
-      if (options.json) printPlan(options, prepared)
-      for (const file of conflicts) {
-        sayError(`conflict: ${onePath(file.path)} (${conflictWords(file.conflict)})`)
-      }
-      sayError(
-        `merge: ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: give --strategy ours|theirs, or resolve them in the app. Nothing was changed.`
-      )
-      return 1
-    }
-    let conversation
-    if (options.conversation) {
-      conversation = await bringConversation(options, store, prepared, signal)
-    }
-    stopOnInterrupt()
-    const done = await runMerge(ws, prepared, {
-      ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
-      ...(conversation === undefined ? {} : { conversation })
-    })
-    if (options.json) {
-      console.log(
-        escapeControlCharsInJson(
-          JSON.stringify({ merge: done.uuid, ...maskSecretsIn(prepared.preview) })
-        )
-      )
-    } else {
-      printFiles(prepared)
-      if (conversation !== undefined) {
-        say(
-          conversation.source === 'report'
-            ? 'The exploration’s report, brought in:'
-            : 'The summary brought in:'
-        )
-        for (const line of maskSecrets(conversation.summary).split('\n')) say(`  │ ${line}`)
-      }
-      say(
-        `Brought in (${done.uuid}): ${prepared.preview.files.length} file(s), ${done.paths.length} written. Undo with: rewind-studio rewind ${options.file} --undo`
-      )
-    }
-    return 0
+    return mergeHere()
   })
+}
+
+/** The merge made on the branch the conversation is on: plan, conflicts, conversation, apply. */
+async function mergeOnLeaf(
+  options: Options,
+  at: SessionCommand & { engine: RewindEngine; space: RestoreSpace },
+  ask: MergeAsk
+): Promise<number> {
+  const { store, engine, space, signal, stopOnInterrupt } = at
+  const ws = { tree: () => store.tree(), leafUuid: () => store.leafUuid, engine, space }
+  const prepared = await prepareMerge(ws, ask)
+  if (options.dryRun) {
+    printPlan(options, prepared)
+    return 0
+  }
+  const conflicts = prepared.preview.files.filter((f) => f.status === 'conflict')
+  if (conflicts.length > 0 && options.strategy === undefined) {
+    if (options.json) printPlan(options, prepared)
+    for (const file of conflicts) {
+      sayError(`conflict: ${onePath(file.path)} (${conflictWords(file.conflict)})`)
+    }
+    sayError(
+      `merge: ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: give --strategy ours|theirs, or resolve them in the app. Nothing was changed.`
+    )
+    return 1
+  }
+  let conversation
+  if (options.conversation) {
+    conversation = await bringConversation(options, store, prepared, signal)
+  }
+  stopOnInterrupt()
+  const done = await runMerge(ws, prepared, {
+    ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+    ...(conversation === undefined ? {} : { conversation })
+  })
+  if (options.json) {
+    console.log(
+      escapeControlCharsInJson(
+        JSON.stringify({ merge: done.uuid, ...maskSecretsIn(prepared.preview) })
+      )
+    )
+  } else {
+    printFiles(prepared)
+    if (conversation !== undefined) {
+      say(
+        conversation.source === 'report'
+          ? 'The exploration’s report, brought in:'
+          : 'The summary brought in:'
+      )
+      for (const line of maskSecrets(conversation.summary).split('\n')) say(`  │ ${line}`)
+    }
+    say(
+      `Brought in (${done.uuid}): ${prepared.preview.files.length} file(s), ${done.paths.length} written. Undo with: rewind-studio rewind ${options.file} --undo`
+    )
+  }
+  return 0
 }
 
 async function bringConversation(
