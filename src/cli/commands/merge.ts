@@ -29,7 +29,7 @@ Brings what another branch learned, and what it built, into the branch the conve
                   of an agent's exploration, else a summary of that branch from where the two
                   branches part (made by the model: --model, the settings, ANTHROPIC_MODEL; the
                   demo script without a key), focused by --instructions
-  --files         merges its files three ways (git merge-file): base = the files where the
+  --files         merges its files three ways (git's merge): base = the files where the
                   branches part, ours = the workspace now, theirs = that node's files
   --turn          with --files: only the changes of that one turn (a cherry-pick)
 --into names the node the merge goes into: by default the one the conversation is on. Another

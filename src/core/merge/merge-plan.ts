@@ -304,6 +304,9 @@ async function planSides(
   return { files, unmergeable }
 }
 
+/** Files this branch created that are read to find its renames, at most. */
+const MAX_ADDED_HERE = 10_000
+
 /** Paths the records of the branch at `leafUuid` created since `base` (the files then). */
 function addedSince(
   tree: SessionTree,
@@ -338,7 +341,9 @@ function renamesHere(
     if (from !== undefined && onDisk(src.root, from).content !== null) continue
     goneHere.push({ path, content: base })
   }
-  if (goneHere.length === 0) return moved
+  // Each candidate is read from disk: past MAX_ADDED_HERE of them this branch's renames are not
+  // looked for (their change to such a file is then a deleted-here conflict, as before).
+  if (goneHere.length === 0 || oursAdded.length > MAX_ADDED_HERE) return moved
   const addedHere = oursAdded.flatMap((path) => {
     if (content.has(path)) return []
     try {
