@@ -3,8 +3,13 @@
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { summaryFailure } from '../core/agent/summary/summarize'
 import { osErrorLine } from '../core/os/write-failure'
 import { sessionExists } from '../core/session/load'
+import { rewindStudioHome } from '../core/session/paths'
+import { SessionStore } from '../core/session/store'
+import { ModelSetup } from '../core/studio/model-setup'
+import { memorySecrets } from '../core/studio/secret-store'
 import { CodedError } from '../shared/coded-error'
 import { UsageError } from '../core/studio/launch-options'
 import type * as EnsureBuild from '../../scripts/ensure-build.mjs'
@@ -83,4 +88,72 @@ export function failWith(error: unknown): number {
     `rewind-studio: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
   )
   return 1
+}
+
+/**
+ * The model a command asks (summarize, merge --conversation): --model, then the settings (with
+ * `--setting` overrides), then ANTHROPIC_MODEL; the demo script without a key and without --model.
+ * The key is read from the environment only (no keychain in a command).
+ */
+export function commandModels(model: string | undefined, settings: string[] = []): ModelSetup {
+  return new ModelSetup({
+    home: rewindStudioHome(),
+    appRoot,
+    secrets: memorySecrets(),
+    model,
+    permissionMode: undefined,
+    settingOverrides: settings,
+    demoFallback: model === undefined
+  })
+}
+
+/** What `body` is given: the session opened, and Ctrl-C as an abort signal once it is armed. */
+export interface SessionCommand {
+  store: SessionStore
+  signal: AbortSignal
+  /** From here on Ctrl-C aborts `signal` (a model's request) instead of ending the process. */
+  stopOnInterrupt: () => void
+}
+
+/**
+ * How a command that may change a session and ask the model runs: `before` (what must work
+ * before the session is opened, such as setting up the model), then the session opened (for
+ * writing unless `readOnly`: a session another process holds is refused, nothing changed), then
+ * `body`. Any failure is one line and an exit code (failWith, a model's failure in words);
+ * Ctrl-C's handler and the session are let go whatever happens.
+ */
+export async function runOnSession<Ready>(
+  file: string,
+  options: { readOnly?: boolean; before?: () => Promise<Ready> },
+  body: (session: SessionCommand, ready: Ready) => Promise<number>
+): Promise<number> {
+  const abort = new AbortController()
+  const stop = () => abort.abort()
+  let store: SessionStore | null = null
+  try {
+    const ready = (await options.before?.()) as Ready
+    store = SessionStore.open(file, { readOnly: options.readOnly === true })
+    if (options.readOnly !== true && store.readOnlyReason !== null) {
+      throw new SessionBusyError(
+        'read_only',
+        `cannot change ${file}: ${store.readOnlyReason}. Nothing was changed.`
+      )
+    }
+    const session = {
+      store,
+      signal: abort.signal,
+      stopOnInterrupt: () => process.on('SIGINT', stop)
+    }
+    return await body(session, ready)
+  } catch (error) {
+    return failWith(summaryFailure(error))
+  } finally {
+    process.off('SIGINT', stop)
+    store?.close()
+  }
+}
+
+/** A session the command must change is held by another process (or cannot be written). */
+export class SessionBusyError extends CodedError {
+  override name = 'SessionBusyError'
 }

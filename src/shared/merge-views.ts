@@ -18,6 +18,10 @@ export const MergePreviewFile = z.object({
   path: z.string(),
   change: z.enum(['added', 'deleted', 'modified', 'renamed']),
   renamedFrom: z.string().optional(),
+  /** This branch renamed the file from this path (where the branches part) to `path`. */
+  renamedHere: z.string().optional(),
+  /** A rename's (either side's) percent of similar content: 100 is the same content. */
+  similarity: z.number().int().optional(),
   status: z.enum(['clean', 'conflict']),
   conflict: MergeConflictKind.optional(),
   /** Conflicting hunks (a text conflict). */

@@ -243,6 +243,110 @@ describe('merging another branch’s files', () => {
     expect(s2.read('new.txt')).toBe(lines('a', 'b', 'c', 'd', 'E'))
   })
 
+  // Ten lines: a rename that edits one or two stays well over 50% similar.
+  const ten = (edit: Record<number, string> = {}) =>
+    lines(...Array.from({ length: 10 }, (_, n) => edit[n] ?? `line ${n} of the file`))
+
+  it('finds a rename there that also edited the file, and merges the edits made here into it', async () => {
+    const s = await session()
+    const theirEnd = await twoBranches(
+      s,
+      { 'old.txt': ten() },
+      { 'new.txt': ten({ 1: 'THEIRS 1' }), 'old.txt': null },
+      { 'old.txt': ten({ 8: 'OURS 8' }) }
+    )
+    const ws = workspaceOf(s)
+    const prepared = await prepareMerge(ws, { fromUuid: theirEnd, files: true })
+    expect(prepared.preview.files).toMatchObject([
+      {
+        path: 'new.txt',
+        change: 'renamed',
+        renamedFrom: 'old.txt',
+        status: 'clean',
+        similarity: 90
+      }
+    ])
+    const done = await runMerge(ws, prepared, {})
+    expect(s.read('old.txt')).toBeNull()
+    expect(s.read('new.txt')).toBe(ten({ 1: 'THEIRS 1', 8: 'OURS 8' }))
+    const merge = s.store.tree().get(done.uuid) as MergeRecord
+    expect(merge.files).toEqual([
+      { path: 'new.txt', change: 'renamed', renamedFrom: 'old.txt', resolution: 'clean' }
+    ])
+  })
+
+  it('brings their edits into a file this branch renamed and edited, under this branch’s name', async () => {
+    const s = await session()
+    const theirEnd = await twoBranches(
+      s,
+      { 'old.txt': ten() },
+      { 'old.txt': ten({ 1: 'THEIRS 1' }) },
+      { 'mine.txt': ten({ 8: 'OURS 8' }), 'old.txt': null }
+    )
+    const ws = workspaceOf(s)
+    const prepared = await prepareMerge(ws, { fromUuid: theirEnd, files: true })
+    expect(prepared.preview.files).toMatchObject([
+      {
+        path: 'mine.txt',
+        change: 'modified',
+        renamedHere: 'old.txt',
+        status: 'clean',
+        similarity: 90
+      }
+    ])
+    const done = await runMerge(ws, prepared, {})
+    expect(s.read('mine.txt')).toBe(ten({ 1: 'THEIRS 1', 8: 'OURS 8' }))
+    expect(s.read('old.txt')).toBeNull()
+    expect((s.store.tree().get(done.uuid) as MergeRecord).files).toEqual([
+      { path: 'mine.txt', change: 'modified', renamedHere: 'old.txt', resolution: 'clean' }
+    ])
+    await s.engine.undo()
+    expect(s.read('mine.txt')).toBe(ten({ 8: 'OURS 8' }))
+  })
+
+  it('merges a file both sides renamed and edited into this branch’s name, a conflict where the edits meet', async () => {
+    const s = await session()
+    const theirEnd = await twoBranches(
+      s,
+      { 'old.txt': ten() },
+      { 'theirs.txt': ten({ 1: 'THEIRS 1', 5: 'THEIRS 5' }), 'old.txt': null },
+      { 'mine.txt': ten({ 5: 'OURS 5', 8: 'OURS 8' }), 'old.txt': null }
+    )
+    const ws = workspaceOf(s)
+    const prepared = await prepareMerge(ws, { fromUuid: theirEnd, files: true })
+    expect(prepared.preview.files).toMatchObject([
+      {
+        path: 'mine.txt',
+        renamedHere: 'old.txt',
+        status: 'conflict',
+        conflict: 'content',
+        hunks: 1
+      }
+    ])
+    expect(prepared.preview.files[0]?.marked).toContain(
+      '<<<<<<< this branch\nOURS 5\n=======\nTHEIRS 5\n'
+    )
+    await runMerge(ws, prepared, { strategy: 'theirs' })
+    expect(s.read('mine.txt')).toBe(ten({ 1: 'THEIRS 1', 5: 'THEIRS 5', 8: 'OURS 8' }))
+    expect(s.read('theirs.txt')).toBeNull()
+    expect(s.read('old.txt')).toBeNull()
+  })
+
+  it('keeps a deletion and an unrelated addition apart: under half the same is no rename', async () => {
+    const s = await session()
+    const theirEnd = await twoBranches(
+      s,
+      { 'old.txt': ten() },
+      { 'other.txt': ten({ 0: 'a', 1: 'b', 2: 'c', 3: 'd', 4: 'e', 5: 'f' }), 'old.txt': null },
+      {}
+    )
+    const prepared = await prepareMerge(workspaceOf(s), { fromUuid: theirEnd, files: true })
+    expect(prepared.preview.files.map((f) => [f.path, f.change, f.status])).toEqual([
+      ['old.txt', 'deleted', 'clean'],
+      ['other.txt', 'added', 'clean']
+    ])
+  })
+
   it('cherry-picks one turn’s changes only', async () => {
     const s = await session()
     s.prompt('base')

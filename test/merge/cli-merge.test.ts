@@ -119,12 +119,113 @@ describe('cli merge --files', () => {
     )
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--strategy must be ours or theirs')
-    const into = await runCli(
+    const dry = await runCli(
+      ['merge', s.store.file, '--from', '2', '--into', '3', '--files', '--dry-run'],
+      env(s)
+    )
+    expect(dry.code).toBe(2)
+    expect(dry.stderr).toContain(
+      'is not the node the conversation is on, and a dry run changes nothing'
+    )
+  }, 60_000)
+})
+
+describe('cli merge --into', () => {
+  it('lands on the branch of another node: the files and conversation move there, then the merge; two undos come back', async () => {
+    const s = await twoBranches()
+    const before = SessionStore.open(s.store.file, { readOnly: true })
+    const ourLeaf = before.leafUuid
+    before.close()
+    // Ours (turn 2) into theirs (turn 3): their branch gets our bottom line and, with
+    // --strategy ours (the branch merged into), keeps its own line of c.txt.
+    const run = await runCli(
+      ['merge', s.store.file, '--from', '2', '--into', '3', '--files', '--strategy', 'ours'],
+      env(s)
+    )
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('Moved to the branch of 3')
+    expect(s.read('a.txt')).toBe(lines('ONE', 'two', 'three', 'four', 'FIVE'))
+    expect(s.read('c.txt')).toBe(lines('a', 'THEIRS', 'c'))
+    expect(s.read('added.txt')).toBe('new there\n')
+    const store = SessionStore.open(s.store.file, { readOnly: true })
+    const merge = store.tree().get(store.leafUuid ?? '') as MergeRecord
+    expect(merge.type).toBe('merge')
+    // The merge's parent is the end of their branch, not where the conversation was.
+    expect(
+      store
+        .tree()
+        .pathTo(merge.parentUuid)
+        .map((r) => r.uuid)
+    ).not.toContain(ourLeaf)
+    store.close()
+
+    expect((await runCli(['rewind', s.store.file, '--undo'], env(s))).code).toBe(0)
+    expect(s.read('a.txt')).toBe(lines('ONE', 'two', 'three', 'four', 'five'))
+    expect((await runCli(['rewind', s.store.file, '--undo'], env(s))).code).toBe(0)
+    expect(s.read('a.txt')).toBe(lines('one', 'two', 'three', 'four', 'FIVE'))
+    expect(s.read('added.txt')).toBeNull()
+    const after = SessionStore.open(s.store.file, { readOnly: true })
+    expect(after.leafUuid).toBe(ourLeaf)
+    after.close()
+  }, 60_000)
+
+  it('moves back when the merge there cannot be made: conflicts without --strategy leave the files and conversation as they were', async () => {
+    const s = await twoBranches()
+    const before = SessionStore.open(s.store.file, { readOnly: true })
+    const ourLeaf = before.leafUuid
+    before.close()
+    const run = await runCli(
+      ['merge', s.store.file, '--from', '2', '--into', '3', '--files'],
+      env(s)
+    )
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('conflict: c.txt (both changed the same lines)')
+    expect(run.stderr).toContain('moved back from the branch of 3')
+    expect(s.read('a.txt')).toBe(lines('one', 'two', 'three', 'four', 'FIVE'))
+    expect(s.read('c.txt')).toBe(lines('a', 'OURS', 'c'))
+    expect(s.read('added.txt')).toBeNull()
+    const after = SessionStore.open(s.store.file, { readOnly: true })
+    expect(after.leafUuid).toBe(ourLeaf)
+    after.close()
+  }, 60_000)
+
+  it('refuses a node whose branch has it already, changing nothing', async () => {
+    const s = await twoBranches()
+    const log = readFileSync(s.store.file, 'utf8')
+    const run = await runCli(
       ['merge', s.store.file, '--from', '3', '--into', '3', '--files'],
       env(s)
     )
-    expect(into.code).toBe(2)
-    expect(into.stderr).toContain('is not the node the conversation is on')
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('is on the branch of --into 3 already')
+    expect(readFileSync(s.store.file, 'utf8')).toBe(log)
+  }, 60_000)
+})
+
+describe('a session another process holds', () => {
+  it('is refused by merge and summarize alike: one line, exit 1, nothing changed', async () => {
+    const s = await twoBranches()
+    const log = readFileSync(s.store.file, 'utf8')
+    const holder = SessionStore.open(s.store.file)
+    try {
+      const merge = await runCli(
+        ['merge', s.store.file, '--from', '3', '--files', '--strategy', 'theirs'],
+        env(s)
+      )
+      const summarize = await runCli(
+        ['summarize', s.store.file, '--up-to', '2', '--model', script],
+        env(s)
+      )
+      for (const run of [merge, summarize]) {
+        expect(run.code).toBe(1)
+        expect(run.stderr).toMatch(/^rewind-studio: cannot change .*Nothing was changed\.\n$/)
+      }
+    } finally {
+      holder.close()
+    }
+    expect(readFileSync(s.store.file, 'utf8')).toBe(log)
+    expect(s.read('c.txt')).toBe(lines('a', 'OURS', 'c'))
   }, 60_000)
 })
 

@@ -3,20 +3,19 @@
 // as the app's "Bring into this branch…" does (core/merge). --files is a three-way merge per
 // file; --dry-run --json prints the plan; conflicts without --strategy change nothing (exit 1,
 // each named). The merge is one action of the timeline: `rewind FILE --undo` reverses it.
-import { summaryFailure } from '../../core/agent/summary/summarize'
 import { conversationToBring } from '../../core/merge/conversation'
-import { type PreparedMerge, prepareMerge, runMerge } from '../../core/merge/merge'
+import { type MergeAsk, type PreparedMerge, prepareMerge, runMerge } from '../../core/merge/merge'
+import type { RestoreSpace } from '../../core/rewind/workspace-files'
+import { MergeError, partingPoint } from '../../core/merge/merge-plan'
 import { RewindEngine } from '../../core/rewind/rewind-engine'
 import { rewindStudioHome } from '../../core/session/paths'
-import { SessionStore } from '../../core/session/store'
+import type { SessionStore } from '../../core/session/store'
 import { indexTurns, buildSessionGraph } from '../../core/views/session-graph'
-import { ModelSetup } from '../../core/studio/model-setup'
 import { nodeEnd, resolveNode } from '../../core/views/node-refs'
-import { memorySecrets } from '../../core/studio/secret-store'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import { UsageError, optionValue } from '../args'
-import { appRoot, failWith, startFileCommand } from '../cli-support'
+import { type SessionCommand, commandModels, runOnSession, startFileCommand } from '../cli-support'
 import { onePath, say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
 
@@ -30,11 +29,14 @@ Brings what another branch learned, and what it built, into the branch the conve
                   of an agent's exploration, else a summary of that branch from where the two
                   branches part (made by the model: --model, the settings, ANTHROPIC_MODEL; the
                   demo script without a key), focused by --instructions
-  --files         merges its files three ways (git merge-file): base = the files where the
+  --files         merges its files three ways (git's merge): base = the files where the
                   branches part, ours = the workspace now, theirs = that node's files
   --turn          with --files: only the changes of that one turn (a cherry-pick)
---into names the node the merge goes into: the one the conversation is on (the default); the
-merge never moves the conversation to another branch first. Conflicts (both sides changed the
+--into names the node the merge goes into: by default the one the conversation is on. Another
+node of this session: the merge lands on its branch, which becomes the branch you are on: the
+conversation and the files move there first (as the app's Switch to this branch, or Continue
+from here for a node with turns after it: one step of the timeline), then the merge is made
+there (a second step). A dry run into another node is refused (its plan needs that move). Conflicts (both sides changed the
 same lines, a file deleted on one side and changed on the other, a binary file both changed)
 need --strategy: ours / theirs takes that side where the two disagree (a text file keeps the
 other side's clean changes, as git's -X ours / -X theirs). Without it nothing is changed, the
@@ -108,16 +110,8 @@ function parse(args: string[]): Options {
 export async function run(args: string[]): Promise<number> {
   const options = startFileCommand('merge', args, USAGE, parse)
   if (typeof options === 'number') return options
-  const abort = new AbortController()
-  const stop = () => abort.abort()
-  let store: SessionStore | null = null
-  try {
-    store = SessionStore.open(options.file, { readOnly: options.dryRun })
-    if (!options.dryRun && store.readOnlyReason !== null) {
-      throw new UsageError(
-        `cannot change ${options.file}: ${store.readOnlyReason}. Nothing was changed.`
-      )
-    }
+  const readOnly = options.dryRun
+  return runOnSession(options.file, { readOnly }, async ({ store, signal, stopOnInterrupt }) => {
     const home = rewindStudioHome()
     const space = sessionSpace(home, options.file, store, options.cwd)
     const engine = new RewindEngine({ home, store, space })
@@ -126,82 +120,116 @@ export async function run(args: string[]): Promise<number> {
     const index = indexTurns(tree)
     const graph = buildSessionGraph(tree, store.sessionId, index)
     const fromNode = resolveNode(tree, graph, index, options.from)
-    if (options.into !== null) {
-      const into = resolveNode(tree, graph, index, options.into)
-      if (
-        nodeEnd(tree, index, into) !== tree.leafUuid &&
-        into.id !== index.owner.get(tree.leafUuid ?? '')
-      ) {
-        throw new UsageError(
-          `--into ${options.into} is not the node the conversation is on: a merge goes into the current branch. Switch to that branch first (the app, or rewind). Nothing was changed.`
-        )
-      }
-    }
     if (options.turn && fromNode.kind !== 'turn') {
       throw new UsageError(`--turn needs a turn, and ${options.from} is a ${fromNode.kind} node`)
     }
-    const ws = {
-      tree: () => store?.tree() ?? tree,
-      leafUuid: () => store?.leafUuid ?? null,
-      engine,
-      space
-    }
-    const prepared = await prepareMerge(ws, {
-      fromUuid: nodeEnd(tree, index, fromNode),
-      ...(options.turn ? { turnUuid: fromNode.id } : {}),
-      files: options.files
-    })
-    if (options.dryRun) {
-      printPlan(options, prepared)
-      return 0
-    }
-    const conflicts = prepared.preview.files.filter((f) => f.status === 'conflict')
-    if (conflicts.length > 0 && options.strategy === undefined) {
-      if (options.json) printPlan(options, prepared)
-      for (const file of conflicts) {
-        sayError(`conflict: ${onePath(file.path)} (${conflictWords(file.conflict)})`)
-      }
-      sayError(
-        `merge: ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: give --strategy ours|theirs, or resolve them in the app. Nothing was changed.`
+    const fromUuid = nodeEnd(tree, index, fromNode)
+    const mergeHere = () =>
+      mergeOnLeaf(
+        options,
+        { store, engine, space, signal, stopOnInterrupt },
+        {
+          fromUuid,
+          ...(options.turn ? { turnUuid: fromNode.id } : {}),
+          files: options.files
+        }
       )
-      return 1
-    }
-    let conversation
-    if (options.conversation) {
-      conversation = await bringConversation(options, store, prepared, abort.signal)
-    }
-    process.on('SIGINT', stop)
-    const done = await runMerge(ws, prepared, {
-      ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
-      ...(conversation === undefined ? {} : { conversation })
-    })
-    if (options.json) {
-      console.log(
-        escapeControlCharsInJson(
-          JSON.stringify({ merge: done.uuid, ...maskSecretsIn(prepared.preview) })
+    if (options.into !== null) {
+      const into = resolveNode(tree, graph, index, options.into)
+      const end = nodeEnd(tree, index, into)
+      if (end !== tree.leafUuid && into.id !== index.owner.get(tree.leafUuid ?? '')) {
+        if (options.dryRun) {
+          throw new UsageError(
+            `--into ${options.into} is not the node the conversation is on, and a dry run changes nothing: the plan is made once the merge has moved there. Switch to it first (rewind-studio rewind, or the app), then run the dry run. Nothing was changed.`
+          )
+        }
+        if (partingPoint(tree, fromUuid, end) === fromUuid) {
+          throw new MergeError(
+            'conflict',
+            `${options.from} is on the branch of --into ${options.into} already: nothing to bring in. Nothing was changed.`
+          )
+        }
+        // Onto that branch first, files and conversation, as the app's "Switch to this branch"
+        // (or, for a node with turns after it, "Continue from here"): one step Undo reverses.
+        const moved = await engine.apply(
+          end === into.branchLeafUuid
+            ? await engine.planSwitch(end)
+            : await engine.planContinue(end)
         )
-      )
-    } else {
-      printFiles(prepared)
-      if (conversation !== undefined) {
+        let code = 1
+        try {
+          code = await mergeHere()
+        } finally {
+          // A merge that did not happen leaves the conversation and the files where they were.
+          if (code !== 0) {
+            await engine.undo()
+            sayError(`note: moved back from the branch of ${options.into}.`)
+          }
+        }
         say(
-          conversation.source === 'report'
-            ? 'The exploration’s report, brought in:'
-            : 'The summary brought in:'
+          `Moved to the branch of ${options.into} first (${moved.restored.length + moved.deleted.length + moved.recreated.length} file(s) restored): the second rewind --undo takes you back.`
         )
-        for (const line of maskSecrets(conversation.summary).split('\n')) say(`  │ ${line}`)
+        return code
       }
-      say(
-        `Brought in (${done.uuid}): ${prepared.preview.files.length} file(s), ${done.paths.length} written. Undo with: rewind-studio rewind ${options.file} --undo`
-      )
     }
+    return mergeHere()
+  })
+}
+
+/** The merge made on the branch the conversation is on: plan, conflicts, conversation, apply. */
+async function mergeOnLeaf(
+  options: Options,
+  at: SessionCommand & { engine: RewindEngine; space: RestoreSpace },
+  ask: MergeAsk
+): Promise<number> {
+  const { store, engine, space, signal, stopOnInterrupt } = at
+  const ws = { tree: () => store.tree(), leafUuid: () => store.leafUuid, engine, space }
+  const prepared = await prepareMerge(ws, ask)
+  if (options.dryRun) {
+    printPlan(options, prepared)
     return 0
-  } catch (error) {
-    return failWith(summaryFailure(error))
-  } finally {
-    process.off('SIGINT', stop)
-    store?.close()
   }
+  const conflicts = prepared.preview.files.filter((f) => f.status === 'conflict')
+  if (conflicts.length > 0 && options.strategy === undefined) {
+    if (options.json) printPlan(options, prepared)
+    for (const file of conflicts) {
+      sayError(`conflict: ${onePath(file.path)} (${conflictWords(file.conflict)})`)
+    }
+    sayError(
+      `merge: ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: give --strategy ours|theirs, or resolve them in the app. Nothing was changed.`
+    )
+    return 1
+  }
+  let conversation
+  if (options.conversation) {
+    conversation = await bringConversation(options, store, prepared, signal)
+  }
+  stopOnInterrupt()
+  const done = await runMerge(ws, prepared, {
+    ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+    ...(conversation === undefined ? {} : { conversation })
+  })
+  if (options.json) {
+    console.log(
+      escapeControlCharsInJson(
+        JSON.stringify({ merge: done.uuid, ...maskSecretsIn(prepared.preview) })
+      )
+    )
+  } else {
+    printFiles(prepared)
+    if (conversation !== undefined) {
+      say(
+        conversation.source === 'report'
+          ? 'The exploration’s report, brought in:'
+          : 'The summary brought in:'
+      )
+      for (const line of maskSecrets(conversation.summary).split('\n')) say(`  │ ${line}`)
+    }
+    say(
+      `Brought in (${done.uuid}): ${prepared.preview.files.length} file(s), ${done.paths.length} written. Undo with: rewind-studio rewind ${options.file} --undo`
+    )
+  }
+  return 0
 }
 
 async function bringConversation(
@@ -212,15 +240,7 @@ async function bringConversation(
 ) {
   const report = prepared.preview.conversation.report
   if (report !== null) return { summary: report, source: 'report' as const }
-  const models = new ModelSetup({
-    home: rewindStudioHome(),
-    appRoot,
-    secrets: memorySecrets(),
-    model: options.model,
-    permissionMode: undefined,
-    settingOverrides: [],
-    demoFallback: options.model === undefined
-  })
+  const models = commandModels(options.model)
   const model = await models.client()
   return conversationToBring(
     {
@@ -271,10 +291,13 @@ function printPlan(options: Options, prepared: PreparedMerge): void {
 
 function printFiles(prepared: PreparedMerge): void {
   const lines = prepared.preview.files.map((f) => {
+    const similar = f.similarity === undefined ? '' : `, ${f.similarity}% similar`
     const name =
-      f.renamedFrom === undefined
-        ? onePath(f.path)
-        : `${onePath(f.renamedFrom)} → ${onePath(f.path)}`
+      f.renamedHere !== undefined
+        ? `${onePath(f.path)} (renamed here from ${onePath(f.renamedHere)}${similar})`
+        : f.renamedFrom === undefined
+          ? onePath(f.path)
+          : `${onePath(f.renamedFrom)} → ${onePath(f.path)} (${similar.slice(2)})`
     return f.status === 'clean'
       ? `  ⎿ ${f.change} ${name}`
       : `  ! ${f.change} ${name}: conflict (${conflictWords(f.conflict)}${f.hunks === undefined ? '' : `, ${f.hunks} hunk${f.hunks === 1 ? '' : 's'}`})`

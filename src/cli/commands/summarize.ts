@@ -7,18 +7,10 @@
 import { summarizeFromHere } from '../../core/agent/summary/branch-summary'
 import { compactUpTo } from '../../core/agent/summary/compaction'
 import { builtinRequestFrame } from '../../core/agent/summary/request-frame'
-import {
-  type SummaryContext,
-  SummaryError,
-  summaryFailure
-} from '../../core/agent/summary/summarize'
+import { type SummaryContext, SummaryError } from '../../core/agent/summary/summarize'
 import { checkpointAt } from '../../core/rewind/rewind-engine'
-import { rewindStudioHome } from '../../core/session/paths'
-import { SessionStore } from '../../core/session/store'
-import { ModelSetup } from '../../core/studio/model-setup'
-import { memorySecrets } from '../../core/studio/secret-store'
 import { maskSecrets } from '../../shared/mask-secrets'
-import { appRoot, failWith, startFileCommand } from '../cli-support'
+import { commandModels, runOnSession, startFileCommand } from '../cli-support'
 import { say } from '../format'
 import { UsageError, optionValue } from '../args'
 
@@ -84,63 +76,46 @@ function parse(args: string[]): Options {
 export async function run(args: string[]): Promise<number> {
   const options = startFileCommand('summarize', args, USAGE, parse)
   if (typeof options === 'number') return options
-  const abort = new AbortController()
-  const stop = () => abort.abort()
-  let store: SessionStore | null = null
-  try {
-    const models = new ModelSetup({
-      home: rewindStudioHome(),
-      appRoot,
-      secrets: memorySecrets(),
-      model: options.model,
-      permissionMode: undefined,
-      settingOverrides: options.settings,
-      demoFallback: options.model === undefined
-    })
-    // Before the session is opened: a model that cannot be set up changes nothing.
-    const model = await models.client()
-    store = SessionStore.open(options.file)
-    if (store.readOnlyReason !== null) {
-      throw new SummaryError(
-        'read_only',
-        `cannot change ${options.file}: ${store.readOnlyReason}. Nothing was changed.`
-      )
-    }
-    const cwd = store.cwd
-    const ctx: SummaryContext = {
-      store,
-      model,
-      cwd,
-      window: models.compaction().contextWindow,
-      frame: () => builtinRequestFrame(cwd),
-      signal: abort.signal
-    }
-    process.on('SIGINT', stop)
-    const n = options.from ?? options.upTo ?? 0
-    const promptUuid = checkpointAt(store, n)
-    if (options.from !== null) {
-      const { record, prefill } = await summarizeFromHere(ctx, promptUuid, options.instructions)
+  // The model set up before the session is opened: one that cannot be changes nothing.
+  const before = async () => {
+    const models = commandModels(options.model, options.settings)
+    return { models, model: await models.client() }
+  }
+  return runOnSession(
+    options.file,
+    { before },
+    async ({ store, signal, stopOnInterrupt }, { models, model }) => {
+      const cwd = store.cwd
+      const ctx: SummaryContext = {
+        store,
+        model,
+        cwd,
+        window: models.compaction().contextWindow,
+        frame: () => builtinRequestFrame(cwd),
+        signal
+      }
+      stopOnInterrupt()
+      const n = options.from ?? options.upTo ?? 0
+      const promptUuid = checkpointAt(store, n)
+      if (options.from !== null) {
+        const { record, prefill } = await summarizeFromHere(ctx, promptUuid, options.instructions)
+        printSummary(record.summary)
+        say(`Checkpoint ${n} and what followed are one summary now (${record.uuid}).`)
+        say(`Prompt to send again: ${prefill}`)
+        return 0
+      }
+      const record = await compactUpTo(ctx, promptUuid, options.instructions)
+      if (record === null) {
+        throw new SummaryError(
+          'conflict',
+          `what comes before checkpoint ${n} is already a single summary. Nothing was changed.`
+        )
+      }
       printSummary(record.summary)
-      say(`Checkpoint ${n} and what followed are one summary now (${record.uuid}).`)
-      say(`Prompt to send again: ${prefill}`)
+      say(`What came before checkpoint ${n} is one summary now (${record.uuid}); the rest stays.`)
       return 0
     }
-    const record = await compactUpTo(ctx, promptUuid, options.instructions)
-    if (record === null) {
-      throw new SummaryError(
-        'conflict',
-        `what comes before checkpoint ${n} is already a single summary. Nothing was changed.`
-      )
-    }
-    printSummary(record.summary)
-    say(`What came before checkpoint ${n} is one summary now (${record.uuid}); the rest stays.`)
-    return 0
-  } catch (error) {
-    return failWith(summaryFailure(error))
-  } finally {
-    process.off('SIGINT', stop)
-    store?.close()
-  }
+  )
 }
 
 function printSummary(text: string): void {

@@ -109,6 +109,7 @@ function listed(
     path: file.path,
     change: file.change,
     ...(file.renamedFrom === undefined ? {} : { renamedFrom: file.renamedFrom }),
+    ...(file.renamedHere === undefined ? {} : { renamedHere: file.renamedHere.from }),
     resolution
   }
 }

@@ -7,10 +7,13 @@
 // branches changed is named as a conflict that cannot be merged here (merge-plan.ts).
 //
 // Each run is bounded (time, output) and off this thread (a child process); a few run at once.
+// A plan's many files go through merge-tree.ts first (three processes for them all); merge-file
+// runs for the ones that conflict (their markers) and for an apply's ours / theirs choices.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { type ChildRun, runChild, runChildSync } from '../os/child-env'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
+import { type TextTriple, mergeCleanly, privateGitEnv } from './merge-tree'
 
 /** Which side git's merge takes where both changed the same lines (null: mark the conflict). */
 export type Favor = 'ours' | 'theirs' | null
@@ -41,9 +44,6 @@ export function gitAvailable(): boolean {
   }
   return gitFound
 }
-
-/** Git's settings left out: a user's merge.conflictStyle must not change what a plan shows. */
-const GIT_ENV = { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C' }
 
 /**
  * Merges in a folder of its own under `scratch` (a private folder of the data home), removed by
@@ -92,7 +92,7 @@ export class MergeRunner {
       ]
       const run: ChildRun = await runChild('git', args, {
         cwd: this.dir,
-        env: { ...process.env, ...GIT_ENV },
+        env: privateGitEnv(null),
         timeoutMs: TIMEOUT_MS,
         // Markers and both sides of every hunk at most, with room for the labels.
         maxStdoutBytes: 2 * (ours.length + theirs.length) + (base?.length ?? 0) + 65_536
@@ -106,6 +106,22 @@ export class MergeRunner {
       for (const file of names) rmSync(file, { force: true })
       this.release()
     }
+  }
+
+  /**
+   * Each triple merged: the clean ones' results as merge-file gives them; the conflicting ones
+   * with their hunks marked (merge-file, run for those only).
+   */
+  async mergeAll(triples: readonly TextTriple[], labels: MergeLabels): Promise<FileMerge[]> {
+    const clean = await mergeCleanly(this.dir, triples)
+    return Promise.all(
+      triples.map((t, i) => {
+        const content = clean[i]
+        return content === null || content === undefined
+          ? this.merge(t.base, t.ours, t.theirs, null, labels)
+          : { content, conflicts: 0 }
+      })
+    )
   }
 
   close(): void {

@@ -9,8 +9,8 @@
 // never read or written. Per path:
 //   ours = theirs                → already here, left out;
 //   ours = base                  → clean: theirs is taken (modified, added, deleted);
-//   both changed, all text       → git merge-file (merge-file.ts): clean, or a conflict with
-//                                  its hunks marked;
+//   both changed, all text       → git's three-way merge, all such files at once
+//                                  (merge-tree.ts; merge-file.ts marks a conflict's hunks);
 //   deleted on one side, changed on the other, added on both, binary, too large, no git
 //                                → a conflict of that kind, to resolve as ours or theirs.
 // A rename on their side (a file deleted there and another added with the same content) is one
@@ -24,7 +24,9 @@ import { type NodeFile, filesAsNodeLeftThem } from '../rewind/node-files'
 import { checkedPath, readFileAt } from '../rewind/workspace-files'
 import { type SessionTree, startsTurn } from '../session/tree'
 import { CodedError } from '../../shared/coded-error'
-import { type MergeRunner, gitAvailable } from './merge-file'
+import { type FileMerge, type MergeRunner, gitAvailable } from './merge-file'
+import { findRenames } from './similar-files'
+import type { TextTriple } from './merge-tree'
 
 /** What their branch did to the file since the branches part. */
 export type MergeChange = 'added' | 'deleted' | 'modified' | 'renamed'
@@ -51,6 +53,13 @@ export interface MergeFilePlan {
   change: MergeChange
   /** A rename: the path the file had where the branches part (deleted by the merge). */
   renamedFrom?: string
+  /** A rename's percent of similar content (100: the same). */
+  similarity?: number
+  /**
+   * This branch renamed the file (from `from`, where the branches part) and `path` is its name
+   * here: their change is merged into it there, and their own new name, if any, is not taken.
+   */
+  renamedHere?: { from: string; similarity: number }
   status: 'clean' | 'conflict'
   conflict?: ConflictKind
   /** Conflicting hunks git marked (conflict 'content' and 'added-both'). */
@@ -123,7 +132,11 @@ export async function planBranchMerge(
     if (at.hash !== there.hash || there.afterUnknown === true)
       sides.set(path, { base: at, theirs: there })
   }
-  return { fromUuid, baseUuid, ...(await planSides(src, sides, labelsFor(fromUuid))) }
+  return {
+    fromUuid,
+    baseUuid,
+    ...(await planSides(src, sides, labelsFor(fromUuid), addedSince(tree, base, leafUuid)))
+  }
 }
 
 /**
@@ -156,7 +169,12 @@ export async function planTurnMerge(src: MergeSources, turnUuid: string): Promis
     fromUuid: turnUuid,
     baseUuid: record.parentUuid,
     turnUuid,
-    ...(await planSides(src, sides, labelsFor(turnUuid)))
+    ...(await planSides(
+      src,
+      sides,
+      labelsFor(turnUuid),
+      addedSince(tree, filesAsNodeLeftThem(tree, record.parentUuid), tree.leafUuid)
+    ))
   }
 }
 
@@ -185,7 +203,8 @@ function labelsFor(fromUuid: string) {
 async function planSides(
   src: MergeSources,
   sides: Map<string, Sides>,
-  labels: ReturnType<typeof labelsFor>
+  labels: ReturnType<typeof labelsFor>,
+  oursAdded: readonly string[]
 ): Promise<Pick<MergePlan, 'files' | 'unmergeable'>> {
   const unmergeable: MergePlan['unmergeable'] = []
   const content = new Map<string, { base: Buffer | null; theirs: Buffer | null }>()
@@ -211,44 +230,134 @@ async function planSides(
       })
     }
   }
-  // Renames on their side: a file gone there whose exact content a new file there holds.
-  const renamedTo = new Map<string, string>()
-  const addedByHash = new Map<string, string>()
-  for (const [path, c] of content) {
-    if (c.base === null && c.theirs !== null) addedByHash.set(sha256(c.theirs), path)
-  }
-  for (const [path, c] of content) {
-    if (c.base === null || c.theirs !== null) continue
-    const to = addedByHash.get(sha256(c.base))
-    if (to !== undefined && !renamedTo.has(to)) renamedTo.set(to, path)
-  }
-  const renamedFrom = new Set(renamedTo.values())
-  const planned: Promise<MergeFilePlan | null>[] = []
+  // Renames on their side: a file gone there and a new file there with the same or at least half
+  // the same content (similar-files.ts).
+  const renamedTo = new Map<string, { from: string; similarity: number }>()
+  const there = findRenames(
+    [...content].flatMap(([path, c]) =>
+      c.base !== null && c.theirs === null ? [{ path, content: c.base }] : []
+    ),
+    [...content].flatMap(([path, c]) =>
+      c.base === null && c.theirs !== null ? [{ path, content: c.theirs }] : []
+    )
+  )
+  for (const r of there) renamedTo.set(r.to, { from: r.from, similarity: r.similarity })
+  const renamedFrom = new Set(there.map((r) => r.from))
+  const here = renamesHere(src, content, renamedTo, oursAdded)
+  const planned: (MergeFilePlan | TextMerge | null)[] = []
   for (const [path, c] of content) {
     if (renamedFrom.has(path)) continue
-    const from = renamedTo.get(path)
+    const rename = renamedTo.get(path)
+    const from = rename?.from
     const theirsMode = sides.get(path)?.theirs.mode
     const baseOf = from === undefined ? c.base : (content.get(from)?.base ?? null)
+    // This branch moved the file: their change goes to where it is here, under this branch's name.
+    const moved = here.get(path)
     planned.push(
-      planFile(src, labels, {
-        path,
+      planFile(src, {
+        path: moved?.to ?? path,
         base: baseOf,
         theirs: c.theirs,
         change:
-          from !== undefined
-            ? 'renamed'
-            : c.base === null
-              ? 'added'
-              : c.theirs === null
-                ? 'deleted'
-                : 'modified',
-        ...(from === undefined ? {} : { renamedFrom: from }),
+          moved !== undefined
+            ? 'modified'
+            : from !== undefined
+              ? 'renamed'
+              : c.base === null
+                ? 'added'
+                : c.theirs === null
+                  ? 'deleted'
+                  : 'modified',
+        ...(moved === undefined
+          ? from === undefined
+            ? {}
+            : { renamedFrom: from, similarity: rename?.similarity ?? 100 }
+          : { renamedHere: { from: from ?? path, similarity: moved.similarity } }),
         ...(theirsMode === undefined ? {} : { theirsMode })
       })
     )
   }
-  const files = (await Promise.all(planned)).filter((f): f is MergeFilePlan => f !== null)
+  // Every text file both changed, merged at once (merge-tree.ts), not a process each.
+  const texts = planned.filter((f): f is TextMerge => f !== null && 'triple' in f)
+  const merged = await src.runner.mergeAll(
+    texts.map((t) => t.triple),
+    labels
+  )
+  const done = new Map(texts.map((t, i) => [t, merged[i] as FileMerge]))
+  const files = planned.flatMap((f): MergeFilePlan[] => {
+    if (f === null) return []
+    if (!('triple' in f)) return [f]
+    const { content, conflicts } = done.get(f) as FileMerge
+    return [
+      conflicts === 0
+        ? { ...f.plan, text: true, status: 'clean', merged: content }
+        : {
+            ...f.plan,
+            text: true,
+            status: 'conflict',
+            conflict: f.plan.base === null ? 'added-both' : 'content',
+            hunks: conflicts,
+            merged: content
+          }
+    ]
+  })
   return { files, unmergeable }
+}
+
+/** Files this branch created that are read to find its renames, at most. */
+const MAX_ADDED_HERE = 10_000
+
+/** Paths the records of the branch at `leafUuid` created since `base` (the files then). */
+function addedSince(
+  tree: SessionTree,
+  base: Map<string, NodeFile>,
+  leafUuid: string | null
+): string[] {
+  return [...filesAsNodeLeftThem(tree, leafUuid)]
+    .filter(([path, f]) => f.hash !== null && (base.get(path)?.hash ?? null) === null)
+    .map(([path]) => path)
+}
+
+/**
+ * Renames this branch made: a file their side changed (or renamed) that is gone here, paired
+ * with a file this branch's records created that is on disk, by the same measure as theirs.
+ * Keyed by their path in `content` (the new one for a rename there).
+ */
+function renamesHere(
+  src: MergeSources,
+  content: Map<string, { base: Buffer | null; theirs: Buffer | null }>,
+  renamedTo: Map<string, { from: string }>,
+  oursAdded: readonly string[]
+): Map<string, { to: string; similarity: number }> {
+  const moved = new Map<string, { to: string; similarity: number }>()
+  const goneHere: { path: string; content: Buffer }[] = []
+  const renamedFrom = new Set([...renamedTo.values()].map((r) => r.from))
+  for (const [path, c] of content) {
+    if (c.theirs === null || renamedFrom.has(path)) continue
+    const from = renamedTo.get(path)?.from
+    const base = from === undefined ? c.base : (content.get(from)?.base ?? null)
+    if (base === null) continue
+    if (onDisk(src.root, path).content !== null) continue
+    if (from !== undefined && onDisk(src.root, from).content !== null) continue
+    goneHere.push({ path, content: base })
+  }
+  // Each candidate is read from disk: past MAX_ADDED_HERE of them this branch's renames are not
+  // looked for (their change to such a file is then a deleted-here conflict, as before).
+  if (goneHere.length === 0 || oursAdded.length > MAX_ADDED_HERE) return moved
+  const addedHere = oursAdded.flatMap((path) => {
+    if (content.has(path)) return []
+    try {
+      const file = onDisk(src.root, path).content
+      return file === null ? [] : [{ path, content: file }]
+    } catch (error) {
+      if (error instanceof MergeError) return []
+      throw error
+    }
+  })
+  for (const r of findRenames(goneHere, addedHere)) {
+    moved.set(r.from, { to: r.to, similarity: r.similarity })
+  }
+  return moved
 }
 
 function readBlob(blobs: BlobStore, hash: string | null): Buffer | null {
@@ -273,11 +382,27 @@ function onDisk(root: string, path: string): { content: Buffer | null; hash: str
     : { content: file.content, hash: sha256(file.content) }
 }
 
-async function planFile(
+/** A file both sides changed as text: its plan waits for the three-way merge of `triple`. */
+interface TextMerge {
+  plan: Omit<MergeFilePlan, 'status' | 'merged'>
+  triple: TextTriple
+}
+
+/** A file's plan, or the text merge it needs (null: it is as theirs already). */
+function planFile(
   src: MergeSources,
-  labels: ReturnType<typeof labelsFor>,
-  f: Pick<MergeFilePlan, 'path' | 'base' | 'theirs' | 'change' | 'renamedFrom' | 'theirsMode'>
-): Promise<MergeFilePlan | null> {
+  f: Pick<
+    MergeFilePlan,
+    | 'path'
+    | 'base'
+    | 'theirs'
+    | 'change'
+    | 'renamedFrom'
+    | 'similarity'
+    | 'renamedHere'
+    | 'theirsMode'
+  >
+): MergeFilePlan | TextMerge | null {
   const here = onDisk(src.root, f.path)
   // A rename: what this branch has at the old path is what it merges with theirs.
   const hereFrom = f.renamedFrom === undefined ? undefined : onDisk(src.root, f.renamedFrom)
@@ -314,17 +439,7 @@ async function planFile(
   if (Math.max(ours.length, f.theirs.length, f.base?.length ?? 0) > MAX_MERGE_BYTES)
     return conflict('too-large')
   if (!gitAvailable()) return conflict('no-git')
-  const merged = await src.runner.merge(f.base, ours, f.theirs, null, labels)
-  return merged.conflicts === 0
-    ? { ...plan, text: true, status: 'clean', merged: merged.content }
-    : {
-        ...plan,
-        text: true,
-        status: 'conflict',
-        conflict: f.base === null ? 'added-both' : 'content',
-        hunks: merged.conflicts,
-        merged: merged.content
-      }
+  return { plan, triple: { base: f.base, ours, theirs: f.theirs } }
 }
 
 export { labelsFor as mergeLabels }

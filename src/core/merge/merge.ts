@@ -107,6 +107,10 @@ function previewOf(
       path: f.path,
       change: f.change,
       ...(f.renamedFrom === undefined ? {} : { renamedFrom: f.renamedFrom }),
+      ...(f.renamedHere === undefined ? {} : { renamedHere: f.renamedHere.from }),
+      ...(f.similarity === undefined && f.renamedHere === undefined
+        ? {}
+        : { similarity: f.renamedHere?.similarity ?? f.similarity }),
       status: f.status,
       ...(f.conflict === undefined ? {} : { conflict: f.conflict }),
       ...(f.hunks === undefined ? {} : { hunks: f.hunks }),

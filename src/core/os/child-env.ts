@@ -47,6 +47,21 @@ export const SOCKET_VARIABLES = [
   'KRB5CCNAME'
 ] as const
 
+/**
+ * Variables that would point git at another repository, index or object folder than the
+ * one a command means: a user's shell may hold one (a script run from a hook), and sharing
+ * (share/git.ts) and merging (merge/merge-tree.ts) must write nowhere else.
+ */
+export const GIT_REPOSITORY_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE'
+]
+
 export function isSecretName(name: string): boolean {
   return MODEL_SECRETS.has(name) || OWN_SECRET.test(name)
 }

@@ -171,6 +171,8 @@ const MergeFields = {
       change: z.enum(['added', 'deleted', 'modified', 'renamed']),
       /** A rename: the path it had where the branches part. */
       renamedFrom: z.string().optional(),
+      /** This branch had renamed the file from this path: their change was merged into `path`. */
+      renamedHere: z.string().optional(),
       /** clean: merged without conflict; else how its conflict was resolved. */
       resolution: z.enum(['clean', 'ours', 'theirs', 'edited'])
     })

@@ -15,7 +15,7 @@
 // transaction turns into the real ones.
 import { createHash } from 'node:crypto'
 import { isAbsolute } from 'node:path'
-import { ChildRunError, type ChildRun, runChild } from '../os/child-env'
+import { ChildRunError, type ChildRun, GIT_REPOSITORY_VARIABLES, runChild } from '../os/child-env'
 import { CodedError } from '../../shared/coded-error'
 import type { ErrorCode } from '../../shared/contract'
 import { REMOTE_NAME } from '../../shared/share-views'
@@ -35,21 +35,6 @@ const LOCAL_TIMEOUT_MS = 120_000
 const REMOTE_TIMEOUT_MS = 15 * 60_000
 /** Most a listing (ls-tree, for-each-ref, ls-remote, cat-file --batch-check) may print. */
 const LISTING_BYTES = 64 * 1024 * 1024
-
-/**
- * Variables that would point git at another repository, index or object folder than the
- * workspace's: a user's shell may hold one (a script run from a hook), and sharing must write
- * nowhere else.
- */
-const REPOSITORY_VARIABLES = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE'
-]
 
 export interface TreeEntry {
   mode: string
@@ -109,7 +94,7 @@ export class GitRepo {
     } = {}
   ): Promise<ChildRun> {
     const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0' }
-    for (const name of REPOSITORY_VARIABLES) delete env[name]
+    for (const name of GIT_REPOSITORY_VARIABLES) delete env[name]
     let run: ChildRun
     try {
       run = await runChild('git', ['-C', this.workspace, ...args], {

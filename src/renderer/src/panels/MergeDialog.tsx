@@ -212,6 +212,11 @@ export function MergeDialog({ node, onClose }: { node: GraphNode; onClose: () =>
                       ? file.path
                       : `${file.renamedFrom} → ${file.path}`}
                   </code>{' '}
+                  {file.renamedHere !== undefined
+                    ? `(renamed here from ${file.renamedHere}, ${file.similarity ?? 100}% similar) `
+                    : file.renamedFrom !== undefined && file.similarity !== undefined
+                      ? `(${file.similarity}% similar) `
+                      : ''}
                 </span>
                 <span
                   className={
