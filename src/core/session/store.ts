@@ -34,7 +34,7 @@ import { syncDirectory } from '../os/sync-folder'
 import { writeAllSync } from '../os/write-all'
 import { WriteFailedError } from '../os/write-failure'
 import { uuidv7 } from './uuid-v7'
-import { CodedError, NotFoundError } from '../../shared/coded-error'
+import { NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_RECORD_DEPTH, deeperThanLimit, nestsTooDeep } from './json-depth'
 import { type ReadPosition, TooManyRecordsError, readJsonlFile } from './jsonl'
@@ -46,9 +46,11 @@ import {
   type SessionListing
 } from './listing'
 import { type MergeFileChange, mergeRecords } from './merge-records'
+import { type CopiedRecords, copiedRecords } from './copied-records'
 import { acquireWriterLock } from './lock'
 import { sessionFileName, sessionsDir } from './paths'
 import { joinedRunRecords } from './joined-run'
+import { SessionWriteError } from './session-write-error'
 import { removeDeadStagings, stagingPath } from './staged-session'
 import type { LoadProblem } from './problems'
 import {
@@ -57,8 +59,7 @@ import {
   CommitLinkRecord,
   CompactionRecord,
   CustomMessageRecord,
-  FileChangeRecord,
-  KnownRecord,
+  type FileChangeRecord,
   LabelRecord,
   type MergeRecord,
   type MergeIntent,
@@ -69,7 +70,7 @@ import {
   type UntrackedChangesRecord,
   UserRecord
 } from './records'
-import { SessionTree, type TreeRecord, isConversationNode } from './tree'
+import { SessionTree } from './tree'
 import { limitPersistedText } from './truncate'
 
 export interface NewMessage {
@@ -102,14 +103,6 @@ export type NewUntrackedChanges = Pick<
   UntrackedChangesRecord,
   'checkpointUuid' | 'changes' | 'more' | 'source'
 >
-
-/** Raised for appends to a session this store may not write: read-only, closed, or changed. */
-export class SessionWriteError extends CodedError {
-  override name = 'SessionWriteError'
-  constructor(message: string) {
-    super('read_only', message)
-  }
-}
 
 interface Writer {
   fd: number
@@ -611,54 +604,12 @@ export class SessionStore {
   }
 
   /**
-   * Records of another session of this workspace, as a fork copies them (fork.ts): each
-   * conversation node keeps its uuid, type, content and time and becomes the child of the node
-   * before it (the first, a root), so the copy is one chain whose last node is the leaf; the
-   * file changes of its turns follow as records of this session (its uuid, this time) naming the
-   * record they copy (`copyOf`); then its labels, as new label records. One write and one
-   * fdatasync: all are appended, or none.
+   * Records of another session of this workspace, as a fork copies them (copied-records.ts):
+   * one chain of its conversation nodes whose last is the leaf, their file changes, their labels.
+   * One write and one fdatasync: all are appended, or none.
    */
-  appendCopied(copy: {
-    nodes: readonly TreeRecord[]
-    fileChanges: readonly FileChangeRecord[]
-    labels: readonly { targetUuid: string; label: string }[]
-  }): void {
-    const taken = new Set<string>()
-    const fresh = (uuid: string) => {
-      if (taken.has(uuid) || this.treeModel.has(uuid)) {
-        throw new SessionWriteError(
-          `Record ${uuid} cannot be copied: its uuid is taken; nothing was appended`
-        )
-      }
-      taken.add(uuid)
-    }
-    let parentUuid = this.leafUuid
-    const nodes = copy.nodes.map((node) => {
-      fresh(node.uuid)
-      const parsed = KnownRecord.safeParse({ ...node, parentUuid })
-      if (!parsed.success || !isConversationNode(parsed.data)) {
-        throw new SessionWriteError(
-          `Record ${node.uuid} cannot be copied: ${parsed.success ? 'it is no conversation node' : (parsed.error.issues[0]?.message ?? 'it is not valid')}; nothing was appended`
-        )
-      }
-      parentUuid = node.uuid
-      return parsed.data
-    })
-    const requireNode = (uuid: string) => {
-      if (!taken.has(uuid) && this.treeModel.get(uuid) === undefined) {
-        throw new NotFoundError(`Entry ${uuid} not found`)
-      }
-    }
-    const meta = () => ({ uuid: uuidv7(), parentUuid, timestamp: now() })
-    const fileChanges = copy.fileChanges.map((change) => {
-      requireNode(change.checkpointUuid)
-      return FileChangeRecord.parse({ ...change, ...meta(), copyOf: change.copyOf ?? change.uuid })
-    })
-    const labels = copy.labels.map(({ targetUuid, label }) => {
-      requireNode(targetUuid)
-      return LabelRecord.parse({ type: 'label', ...meta(), targetUuid, label })
-    })
-    this.writeAll<{ uuid: string }>([...nodes, ...fileChanges, ...labels])
+  appendCopied(copy: CopiedRecords): void {
+    this.writeAll(copiedRecords(this.treeModel, copy, now))
   }
 
   /**

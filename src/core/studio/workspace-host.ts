@@ -78,6 +78,8 @@ export class WorkspaceHost {
   private readonly sources: Sources
   /** The warnings a page dismissed: for every page of this host, whichever folder is open. */
   private readonly dismissed = new DismissedNotices()
+  /** The open studio's handlers (see handlersOf). */
+  private made: { studio: Studio; handlers: Handlers } | null = null
 
   /** `first`: the studio the host was started on (its --cwd, or the demo workspace). */
   constructor(
@@ -150,32 +152,44 @@ export class WorkspaceHost {
     }
   }
 
+  /** The workspace channels, which this host answers itself whichever studio is open. */
+  private readonly workspaces: WorkspaceHandlers = {
+    'workspace:open': ({ cwd }) => this.openWorkspace(cwd),
+    'workspace:recent': async () => this.recent(),
+    'workspace:pick': async () => {
+      if (this.options.pickFolder === undefined) {
+        throw new StudioError(
+          'unavailable',
+          'This host has no folder dialog: type the folder’s path instead.'
+        )
+      }
+      return { cwd: await this.options.pickFolder() }
+    },
+    'fs:complete': async ({ path }) => completeFolder(path)
+  }
+
   /** The contract's handlers: the workspace channels here, everything else to the open studio. */
   handlers(): Handlers {
-    const workspaces: WorkspaceHandlers = {
-      'workspace:open': ({ cwd }) => this.openWorkspace(cwd),
-      'workspace:recent': async () => this.recent(),
-      'workspace:pick': async () => {
-        if (this.options.pickFolder === undefined) {
-          throw new StudioError(
-            'unavailable',
-            'This host has no folder dialog: type the folder’s path instead.'
-          )
-        }
-        return { cwd: await this.options.pickFolder() }
-      },
-      'fs:complete': async ({ path }) => completeFolder(path)
-    }
     const delegating: Record<string, unknown> = {}
     for (const channel of Object.keys(requests) as RequestChannel[]) {
       delegating[channel] = (args: unknown) =>
-        (
-          createHandlers(this.current, workspaces, this.dismissed)[channel] as (
-            a: unknown
-          ) => Promise<unknown>
-        )(args)
+        (this.studioHandlers()[channel] as (a: unknown) => Promise<unknown>)(args)
     }
     return delegating as Handlers
+  }
+
+  /**
+   * The open studio's handlers, made once per studio, not per request: a section keeps what one
+   * request leaves for the next (the merge previewed, which "Bring in" then applies as shown).
+   */
+  private studioHandlers(): Handlers {
+    if (this.made?.studio !== this.current) {
+      this.made = {
+        studio: this.current,
+        handlers: createHandlers(this.current, this.workspaces, this.dismissed)
+      }
+    }
+    return this.made.handlers
   }
 
   close(): Promise<void> {
