@@ -3,12 +3,12 @@
 // session, a hand edit between the preview and the apply, the scripted model.
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { launchScriptedStudio } from '../../../test/support/scripted-studio'
-import { type WorkspaceSession, newSession } from '../../../test/rewind/fixture'
-import type { MergePreview } from '../../shared/merge-views'
-import { dispatch } from './dispatch'
-import type { Studio } from './studio'
-import { WorkspaceHost } from './workspace-host'
+import { launchScriptedStudio } from '../support/scripted-studio'
+import { type WorkspaceSession, newSession } from '../rewind/fixture'
+import type { MergePreview } from '../../src/shared/merge-views'
+import { dispatch } from '../../src/core/studio/dispatch'
+import type { Studio } from '../../src/core/studio/studio'
+import { WorkspaceHost } from '../../src/core/studio/workspace-host'
 
 const opened: { close(): Promise<void> }[] = []
 afterEach(async () => {
