@@ -83,6 +83,29 @@ export function newJournalId(): string {
   return uuidv7()
 }
 
+/** A new journal, pending, for an action of `kind` in the folder `root` (the one builder). */
+export function pendingJournal(
+  where: { sessionId: string; root: string },
+  of: Pick<RestoreJournal, 'checkpointUuid' | 'mode' | 'leafBefore' | 'leafAfter'>,
+  kind: RestoreJournal['kind'],
+  ops: RestoreOp[]
+): RestoreJournal {
+  return {
+    id: newJournalId(),
+    sessionId: where.sessionId,
+    kind,
+    checkpointUuid: of.checkpointUuid,
+    mode: of.mode,
+    leafBefore: of.leafBefore,
+    leafAfter: of.leafAfter,
+    undoes: null,
+    root: where.root,
+    ops,
+    state: 'pending',
+    createdAt: new Date().toISOString()
+  }
+}
+
 const ID = /^[0-9a-f-]{36}$/
 
 function journalFile(dir: string, id: string): string {

@@ -15,7 +15,7 @@ import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { yieldToEventLoop } from '../os/event-loop'
 import { failureReason } from '../os/write-failure'
 import { type ContentSource, ContentMissingError } from './content-source'
-import { type RestoreJournal, type RestoreOp, newJournalId, saveJournal } from './journal'
+import { type RestoreJournal, type RestoreOp, pendingJournal, saveJournal } from './journal'
 import { recordRestore } from './restore-records'
 import { RewindError } from './rewind-error'
 import type { PlannedFile, RewindPlan } from './rewind-plan'
@@ -93,23 +93,14 @@ export class RestoreWriter {
       // journal, no record, so no step for Undo to take back.
       throw new RewindError(nothingRestored(plan.unrestorable), 'not_found')
     }
-    const id = newJournalId()
-    const journal: RestoreJournal = {
-      id,
-      sessionId: this.store.sessionId,
-      kind: plan.kind,
-      checkpointUuid: plan.checkpointUuid,
-      mode: plan.mode,
-      leafBefore: plan.leafBefore,
-      leafAfter: plan.leafAfter,
-      undoes: null,
-      root: this.space.root,
-      ops,
-      // A merge's record names its journal, for Undo (merge-apply.ts).
-      ...(plan.merge === undefined ? {} : { merge: { ...plan.merge, restoreId: id } }),
-      state: 'pending',
-      createdAt: new Date().toISOString()
-    }
+    const journal = pendingJournal(
+      { sessionId: this.store.sessionId, root: this.space.root },
+      plan,
+      plan.kind,
+      ops
+    )
+    // A merge's record names its journal, for Undo (merge-apply.ts).
+    if (plan.merge !== undefined) journal.merge = { ...plan.merge, restoreId: journal.id }
     await this.run(journal, read)
     return ops
   }

@@ -17,7 +17,7 @@ import type { MergeIntent } from '../session/records'
 import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, RewindResult } from '../../shared/views'
 import type { ContentSource, ExternalTarget } from './content-source'
-import { type RestoreJournal, type RestoreOp, loadJournal, newJournalId } from './journal'
+import { type RestoreJournal, type RestoreOp, loadJournal, pendingJournal } from './journal'
 import { DiskHashes } from './disk-hashes'
 import { filesAsNodeLeftThem } from './node-files'
 import { type Timeline, type TimelineAction, replayTimeline } from './timeline'
@@ -147,7 +147,7 @@ export class RewindEngine {
   async recordSummary(leafBefore: string | null, summaryUuid: string): Promise<void> {
     this.requireWritable()
     const move = { checkpointUuid: null, mode: null, leafBefore, leafAfter: summaryUuid }
-    await this.writer.run(this.newJournal(move, 'summary', []), new Map())
+    await this.writer.run(this.journalFor(move, 'summary', []), new Map())
   }
 
   /**
@@ -233,7 +233,7 @@ export class RewindEngine {
     )
     await this.writer.run(
       {
-        ...this.newJournal(undone, 'undo', ops),
+        ...this.journalFor(undone, 'undo', ops),
         leafBefore: undone.leafAfter,
         leafAfter: undone.leafBefore,
         undoes: undone.id
@@ -272,7 +272,7 @@ export class RewindEngine {
     // was written then, so the next prompt goes on after it.
     await this.writer.run(
       {
-        ...this.newJournal(original, 'redo', ops),
+        ...this.journalFor(original, 'redo', ops),
         leafAfter: step.summary ?? original.leafAfter,
         redoes: step.id
       },
@@ -294,25 +294,12 @@ export class RewindEngine {
   }
 
   /** A pending journal of `kind` for the move `of` describes (a plan, an action), with these ops. */
-  private newJournal(
+  private journalFor(
     of: Pick<RestoreJournal, 'checkpointUuid' | 'mode' | 'leafBefore' | 'leafAfter'>,
     kind: RestoreJournal['kind'],
     ops: RestoreOp[]
   ): RestoreJournal {
-    return {
-      id: newJournalId(),
-      sessionId: this.store.sessionId,
-      kind,
-      checkpointUuid: of.checkpointUuid,
-      mode: of.mode,
-      leafBefore: of.leafBefore,
-      leafAfter: of.leafAfter,
-      undoes: null,
-      root: this.space.root,
-      ops,
-      state: 'pending',
-      createdAt: new Date().toISOString()
-    }
+    return pendingJournal({ sessionId: this.store.sessionId, root: this.space.root }, of, kind, ops)
   }
 
   /**
