@@ -3,6 +3,7 @@
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
 import { DismissedNotices } from './dismissed-notices'
 import { mergeHandlers } from './merge-handlers'
+import { parallelHandlers } from './parallel-handlers'
 import { StudioError } from './studio-error'
 import { shareHandlers } from './share-handlers'
 import type { Studio } from './studio'
@@ -84,6 +85,7 @@ export function createHandlers(
     'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
     ...shareHandlers(studio),
     ...mergeHandlers(studio),
+    ...parallelHandlers(() => studio.parallel()),
     'settings:get': async () => studio.settings(),
     'settings:set': (update) => studio.updateSettings(update)
   }

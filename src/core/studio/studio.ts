@@ -85,6 +85,7 @@ import { TouchedFilesWatch } from './touched-files-watch'
 import { ViewedSession } from './viewed-session'
 import { WorkspaceSession } from '../workspace/workspace-session'
 import type { MergeAccess } from './merge-handlers'
+import { type ParallelAccess, RunBoard, runsView } from './parallel-handlers'
 import { turnUsage } from '../views/turn-usage'
 
 export interface StudioOptions {
@@ -133,9 +134,12 @@ export class Studio {
   private pulled = false
   /** Why following our read-only session's file stopped for good (it grew past what is read). */
   private stoppedFollowing: string | null = null
+  /** The parallel runs under way from this session (parallel-handlers.ts). */
+  private readonly runBoard: RunBoard
 
   private constructor(private readonly options: StudioOptions) {
     this.sources = sharedSources(options.home)
+    this.runBoard = new RunBoard(options.emit, () => runsView(this.parallel()))
     this.touchedWatch = new TouchedFilesWatch(realPathOf(options.cwd), () => this.recheckFiles())
   }
 
@@ -768,6 +772,30 @@ export class Studio {
     }
   }
 
+  /** What the parallel channels work with (parallel-handlers.ts). */
+  parallel(): ParallelAccess {
+    return {
+      home: this.options.home,
+      work: this.work,
+      board: this.runBoard,
+      models: this.options.models,
+      viewingOther: this.viewed !== null,
+      tree: () => this.store.tree(),
+      nodeOf: (uuid) => ownerNode(this.index(), uuid),
+      endOfNode: (nodeId) => this.endOfNode(nodeId),
+      requireWritable: () => this.requireWritable(),
+      changed: () => this.shapeChanged(),
+      exclusive: (operation, run) =>
+        this.exclusive(operation, () =>
+          run().finally(() => {
+            this.lastPlan = null
+            this.shapeChanged()
+          })
+        ),
+      leaveChoice: (asked) => this.leaveChoice(asked)
+    }
+  }
+
   /** Undoes the last action of the timeline: ours, or the viewed session's last rescue restore. */
   undo(): Promise<RewindResult> {
     if (this.viewed !== null) return this.rescueStep('an undo', (engine) => engine.undo())
@@ -847,6 +875,7 @@ export class Studio {
     this.requireOwnSession()
     return this.exclusive('a fork', async () => {
       const end = await this.endOfNode(nodeId)
+      this.runBoard.refuseLeaving()
       const route = forkRoute(this.options.home, this.store)
       const plan = restoreFiles
         ? this.lastPlan?.kind === 'switch-branch' &&
@@ -945,6 +974,7 @@ export class Studio {
 
   private replaceSession(open: () => SessionStore): Promise<AppInfo> {
     return this.exclusive('a session change', async () => {
+      this.runBoard.refuseLeaving()
       // Opened before the current one closes: a session that cannot open leaves us where we were.
       const store = open()
       this.stopViewing()
@@ -1146,6 +1176,8 @@ export class Studio {
     this.viewed?.close()
     this.tail?.close()
     await this.stop()
+    // Each run stopped and joined as far as it got, before the session closes.
+    await this.runBoard.stopAll()
     await this.work.close()
   }
 }
