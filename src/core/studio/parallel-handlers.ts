@@ -2,13 +2,14 @@
 // from a node of the session at work, each in its own workspace, listed with their compare-table
 // rows and placed in the graph; stopped, adopted (a continue to the run's end on the session's own
 // rewind engine: preview, warnings, journal, Undo; the branch left and the start's other runs
-// summarized when asked), discarded. The studio holds a RunBoard: the launches under way survive
-// the handlers (made per request), every page is told of each change by one `parallel:runs`
-// event, and the studio's close stops them and waits for their joins.
-import type { EventSink, Handlers } from '../../shared/contract'
+// summarized when asked), discarded. The studio holds this section (StudioRuns): the launches
+// under way survive the handlers (made per request), every page is told of each change by one
+// `parallel:runs` event, the session is not left while they go on (leaving()), and the studio's
+// close stops them and waits for their joins.
+import type { Handlers } from '../../shared/contract'
 import { maskSecretsIn } from '../../shared/mask-secrets'
 import type { RunView, RunsView } from '../../shared/parallel-views'
-import type { LeaveChoice, RewindPreview } from '../../shared/views'
+import type { RewindPreview } from '../../shared/views'
 import { type AdoptPlan, applyAdopt, discardRun, findRun, planAdopt } from '../parallel/adopt'
 import {
   type LaunchOptions,
@@ -20,8 +21,9 @@ import {
 import { type RunManifest, sessionRuns } from '../parallel/run-manifest'
 import { runRow } from '../parallel/run-table'
 import type { SessionTree } from '../session/tree'
-import type { WorkspaceSession } from '../workspace/workspace-session'
-import type { ModelSetup } from './model-setup'
+import { ownerNode } from '../views/session-graph'
+import { leaveChoice } from './rewind-handlers'
+import type { StudioContext } from './studio-context'
 import { StudioError } from './studio-error'
 
 type ParallelChannel =
@@ -32,40 +34,15 @@ type ParallelChannel =
   | 'parallel:adopt'
   | 'parallel:discard'
 
-/** What a studio lends the runs (Studio.parallel()): its session at work, its graph, one job. */
-export interface ParallelAccess {
-  home: string
-  work: WorkspaceSession
-  board: RunBoard
-  models: ModelSetup
-  /** Another tool's session is shown: ours has no graph on the page, so no runs are listed. */
-  viewingOther: boolean
-  tree(): SessionTree
-  /** The graph node a record belongs to. */
-  nodeOf(uuid: string): string | null
-  /** Where a graph node ends on its branch: what a run continues from. */
-  endOfNode(nodeId: string): Promise<string>
-  /** Refuses (read_only) unless our session is shown and writable. */
-  requireWritable(): void
-  /** The tree changed shape (a run joined): the graph is pushed. */
-  changed(): void
-  /** Runs alone (busy otherwise), the graph pushed after. */
-  exclusive<T>(operation: string, run: () => Promise<T>): Promise<T>
-  leaveChoice(asked: LeaveChoice | undefined): LeaveChoice
-}
-
-/** The runs a studio has under way, and the adopt it previewed last. */
-export class RunBoard {
+/** The studio's runs section: the launches under way, and the adopt it previewed last. */
+export class StudioRuns {
   private readonly launches = new Set<ParallelRuns>()
   private places: RunPlaces | null = null
   private pushing: ReturnType<typeof setTimeout> | null = null
   /** The adopt last previewed: applied as shown while the run and the leaf are the same. */
   previewed: { leafBefore: string | null; adopt: AdoptPlan } | null = null
 
-  constructor(
-    private readonly emit: EventSink,
-    private readonly view: () => RunsView
-  ) {}
+  constructor(readonly ctx: StudioContext) {}
 
   /** A run of this host is under way. */
   get running(): boolean {
@@ -120,7 +97,7 @@ export class RunBoard {
     this.pushing = setTimeout(() => {
       this.pushing = null
       try {
-        this.emit('parallel:runs', this.view())
+        this.ctx.emit('parallel:runs', runsView(this.ctx))
       } catch (error) {
         console.error(`The runs push failed: ${(error as Error).stack ?? String(error)}`)
       }
@@ -128,99 +105,106 @@ export class RunBoard {
   }
 }
 
-export function parallelHandlers(access: () => ParallelAccess): Pick<Handlers, ParallelChannel> {
+export function parallelHandlers(runs: StudioRuns): Pick<Handlers, ParallelChannel> {
+  const { ctx } = runs
+  /** Alone (busy otherwise), the graph pushed after and the last preview forgotten. */
+  const alone = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
+    ctx.exclusive(operation, () =>
+      run().finally(() => {
+        ctx.lastPlan = null
+        ctx.shapeChanged()
+      })
+    )
   return {
     'parallel:start': async ({ nodeId, prompts, check, model }) => {
-      const a = access()
-      a.requireWritable()
-      const startUuid = await a.endOfNode(nodeId)
-      const settings = a.models.runSettings()
-      const { work } = a
-      a.board.launch(
+      ctx.requireWritable()
+      const startUuid = await ctx.endOfNode(nodeId)
+      const settings = ctx.models.runSettings()
+      const { work } = ctx
+      runs.launch(
         {
-          home: a.home,
+          home: ctx.home,
           session: work.store,
           blobs: work.history.blobs,
           historyRoot: work.history.paths.root,
           startUuid,
           prompts,
-          model: a.models.modelForRuns(model),
+          model: ctx.models.modelForRuns(model),
           permissionMode: runPermissionMode(settings.permissionMode),
           checkpointTools: settings.checkpointEnabled,
           bashSandbox: settings.bashSandbox,
-          compaction: a.models.compaction(),
-          ignoredFiles: a.models.ignoredFiles(),
+          compaction: ctx.models.compaction(),
+          ignoredFiles: ctx.models.ignoredFiles(),
           check: check ?? null,
           onRun: (run) => {
-            a.board.changed()
+            runs.changed()
             // Joined: its records are a branch of the tree now, drawn with the graph pushed.
-            if (run.joined) a.changed()
+            if (run.joined) ctx.shapeChanged()
           },
           onEvent: (_id, event) => {
-            if (event.type === 'message_end') a.board.changed()
+            if (event.type === 'message_end') runs.changed()
           }
         },
-        a.models.maxRuns()
+        ctx.models.maxRuns()
       )
-      return runsView(a)
+      return runsView(ctx)
     },
-    'parallel:list': async () => runsView(access()),
+    'parallel:list': async () => runsView(ctx),
     'parallel:stop': async ({ runId }) => {
-      const a = access()
-      a.requireWritable()
-      const run = findRun(a.home, a.work.store, runId)
+      ctx.requireWritable()
+      const run = findRun(ctx.home, ctx.store, runId)
       if (run.state !== 'running') {
         throw new StudioError('conflict', `Run ${run.id} is ${run.state}: nothing to stop.`)
       }
       // A run of another process (the CLI's) is asked by a file in its folder.
-      if (!(await a.board.stop(run.id))) requestStop(a.home, run)
-      a.board.changed()
-      return runsView(a)
+      if (!(await runs.stop(run.id))) requestStop(ctx.home, run)
+      runs.changed()
+      return runsView(ctx)
     },
     'parallel:adoptPreview': ({ runId }) => {
-      const a = access()
-      a.requireWritable()
-      return a.exclusive('an adopt preview', async (): Promise<RewindPreview> => {
-        const adopt = await planAdoptHere(a, runId)
-        a.board.previewed = { leafBefore: a.work.store.leafUuid, adopt }
-        a.board.changed()
+      ctx.requireWritable()
+      return alone('an adopt preview', async (): Promise<RewindPreview> => {
+        const adopt = await planAdoptHere(ctx, runId)
+        runs.previewed = { leafBefore: ctx.store.leafUuid, adopt }
+        runs.changed()
         return maskSecretsIn(adopt.plan.preview)
       })
     },
     'parallel:adopt': ({ runId, summary }) => {
-      const a = access()
-      a.requireWritable()
-      return a.exclusive('an adopt', async () => {
-        const kept = a.board.previewed
-        a.board.previewed = null
+      ctx.requireWritable()
+      return alone('an adopt', async () => {
+        const kept = runs.previewed
+        runs.previewed = null
         const adopt =
           kept !== null &&
-          kept.adopt.run.id === findRun(a.home, a.work.store, runId).id &&
-          kept.leafBefore === a.work.store.leafUuid
+          kept.adopt.run.id === findRun(ctx.home, ctx.store, runId).id &&
+          kept.leafBefore === ctx.store.leafUuid
             ? kept.adopt
-            : await planAdoptHere(a, runId)
+            : await planAdoptHere(ctx, runId)
         try {
-          return await applyAdopt(a.home, adopt, { work: a.work, leave: a.leaveChoice(summary) })
+          return await applyAdopt(ctx.home, adopt, {
+            work: ctx.work,
+            leave: leaveChoice(ctx, summary)
+          })
         } finally {
-          a.board.changed()
+          runs.changed()
         }
       })
     },
     'parallel:discard': async ({ runId }) => {
-      const a = access()
-      a.requireWritable()
-      await discardRun(a.home, a.work.store, runId)
-      a.board.changed()
-      return runsView(a)
+      ctx.requireWritable()
+      await discardRun(ctx.home, ctx.store, runId)
+      runs.changed()
+      return runsView(ctx)
     }
   }
 }
 
-function planAdoptHere(a: ParallelAccess, runId: string): Promise<AdoptPlan> {
-  const { history } = a.work
+function planAdoptHere(ctx: StudioContext, runId: string): Promise<AdoptPlan> {
+  const { history } = ctx.work
   return planAdopt({
-    home: a.home,
-    session: a.work.store,
+    home: ctx.home,
+    session: ctx.store,
     space: { root: history.root, paths: history.paths, blobs: history.blobs },
     run: runId,
     dryRun: false
@@ -228,21 +212,31 @@ function planAdoptHere(a: ParallelAccess, runId: string): Promise<AdoptPlan> {
 }
 
 /** Every run of the session at work, placed in the graph, masked. */
-export function runsView(a: ParallelAccess): RunsView {
-  const maxRuns = a.models.maxRuns()
-  if (a.viewingOther) return { runs: [], maxRuns }
-  const store = a.work.store
-  const tree = a.tree()
-  const runs = sessionRuns(a.home, store.cwd, store.sessionId).map((run) => runView(a, tree, run))
+function runsView(ctx: StudioContext): RunsView {
+  const maxRuns = ctx.models.maxRuns()
+  // Another tool's session is shown: ours has no graph on the page, so no runs are listed.
+  if (ctx.viewed !== null) return { runs: [], maxRuns }
+  const { store } = ctx
+  const tree = store.tree()
+  const index = ctx.index()
+  const nodeOf = (uuid: string) => ownerNode(index, uuid)
+  const runs = sessionRuns(ctx.home, store.cwd, store.sessionId).map((run) =>
+    runView(ctx, tree, nodeOf, run)
+  )
   return maskSecretsIn({ runs, maxRuns })
 }
 
-function runView(a: ParallelAccess, tree: SessionTree, run: RunManifest): RunView {
-  const row = runRow(run, a.work.history.blobs)
+function runView(
+  ctx: StudioContext,
+  tree: SessionTree,
+  nodeOf: (uuid: string) => string | null,
+  run: RunManifest
+): RunView {
+  const row = runRow(run, ctx.work.history.blobs)
   return {
     id: run.id,
     group: run.group,
-    startNodeId: a.nodeOf(run.startUuid),
+    startNodeId: nodeOf(run.startUuid),
     state: row.state,
     prompt: row.prompt,
     model: run.model,
@@ -255,16 +249,20 @@ function runView(a: ParallelAccess, tree: SessionTree, run: RunManifest): RunVie
     check: row.check,
     error: row.error,
     joined: run.joined,
-    nodeId: run.joined ? firstNodeOf(a, tree, run) : null,
+    nodeId: run.joined ? firstNodeOf(tree, nodeOf, run) : null,
     removed: run.removed
   }
 }
 
 /** The node a joined run's branch begins with: the record after the start on its path. */
-function firstNodeOf(a: ParallelAccess, tree: SessionTree, run: RunManifest): string | null {
+function firstNodeOf(
+  tree: SessionTree,
+  nodeOf: (uuid: string) => string | null,
+  run: RunManifest
+): string | null {
   if (run.leaf === null || !tree.has(run.leaf)) return null
   const path = tree.pathTo(run.leaf)
   const at = path.findIndex((record) => record.uuid === run.startUuid)
   const first = at < 0 ? undefined : path[at + 1]
-  return first === undefined ? null : a.nodeOf(first.uuid)
+  return first === undefined ? null : nodeOf(first.uuid)
 }
