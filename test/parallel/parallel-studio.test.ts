@@ -26,7 +26,10 @@ const SLOW = {
 }
 
 /** A workspace (a git repository when `git`) whose session wrote notes.md v1, then v2. */
-async function twoTurns(git: boolean): Promise<{ h: Harness; first: string }> {
+async function twoTurns(
+  git: boolean,
+  settings: string[] = []
+): Promise<{ h: Harness; first: string }> {
   const base = mkdtempSync(join(tmpdir(), 'rs-parallel-studio-'))
   const workspace = join(base, 'ws')
   const home = join(base, 'home')
@@ -39,7 +42,10 @@ async function twoTurns(git: boolean): Promise<{ h: Harness; first: string }> {
   }
   const script = join(base, 'script.json')
   writeFileSync(script, JSON.stringify({ rules: [...SCRIPT.rules, SLOW] }))
-  const h = await harness([], 'bypassPermissions', `scripted:${script}`, { workspace, home })
+  const h = await harness(settings, 'bypassPermissions', `scripted:${script}`, {
+    workspace,
+    home
+  })
   await h.sendAndWait('setup notes')
   await h.sendAndWait('second notes')
   const [first] = (await h.value<SessionGraph>('session:graph')).nodes
@@ -169,6 +175,23 @@ describe('parallel runs in the app', () => {
     const twice = await h.call('parallel:stop', { runId: slow.id })
     expect(twice).toMatchObject({ ok: false, error: { code: 'conflict' } })
     expect(existsSync(join(h.workspace, 'slow.txt'))).toBe(false)
+  })
+
+  it('started twice from one node, two starts share parallel.maxRuns: one run at a time, each start its own table', async () => {
+    const { h, first } = await twoTurns(false, ['parallel.maxRuns=1'])
+    const one = await h.value<RunsView>('parallel:start', { nodeId: first, prompts: ['try red'] })
+    expect(one.maxRuns).toBe(1)
+    await h.value('parallel:start', { nodeId: first, prompts: ['try blue', 'try blue'] })
+    const runs = await settled(h, 3)
+    expect(new Set(runs.map((r) => r.group)).size).toBe(2)
+    expect(runs.every((r) => r.state === 'done' && r.startNodeId === first)).toBe(true)
+    // One place: each run started after the one before it ended.
+    const spans = runs
+      .map((r) => [Date.parse(r.startedAt), Date.parse(r.startedAt) + r.ms] as const)
+      .sort((a, b) => a[0] - b[0])
+    for (let i = 1; i < spans.length; i++) {
+      expect(spans[i]?.[0]).toBeGreaterThanOrEqual(spans[i - 1]?.[1] ?? Infinity)
+    }
   })
 
   it('refuses more than 8 runs, a node not in the graph, and a run that is not there', async () => {
