@@ -35,6 +35,8 @@ export const RunView = z.object({
   /** Its records are a branch of the session: `nodeId` is the branch's first node there. */
   joined: z.boolean(),
   nodeId: z.string().nullable(),
+  /** It ended with a turn of its own to adopt (not a run whose workspace could not be made). */
+  adoptable: z.boolean(),
   /** Its workspace was removed: adopted, discarded, or a crash's leftover collected. */
   removed: z.enum(['adopted', 'discarded', 'collected']).nullable()
 })

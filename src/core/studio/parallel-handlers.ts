@@ -250,6 +250,7 @@ function runView(
     error: row.error,
     joined: run.joined,
     nodeId: run.joined ? firstNodeOf(tree, nodeOf, run) : null,
+    adoptable: run.state !== 'running' && run.runSession !== null,
     removed: run.removed
   }
 }

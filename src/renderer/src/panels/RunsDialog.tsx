@@ -33,7 +33,7 @@ export function RunActions({ run, onDone }: { run: RunView; onDone?: () => void 
           Stop this run
         </button>
       )}
-      {!running && !adopted(run) && (
+      {run.adoptable && !adopted(run) && (
         <button
           type="button"
           onClick={() => {
