@@ -28,7 +28,6 @@ import {
   chmodSync,
   type Stats
 } from 'node:fs'
-import { copyFile } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 import { CodedError } from '../../shared/coded-error'
 import type { BlobStore } from '../files/blob-store'
@@ -67,8 +66,7 @@ export interface RunWorkspace {
 export async function makeRunWorkspace(spec: RunWorkspaceSpec): Promise<RunWorkspace> {
   const work = join(spec.runDir, RUN_WORKSPACE_NAME)
   const made = spec.repo
-  const workspace =
-    made === null ? await copyFolder(spec.cwd, work) : await addWorktree(made, spec, work)
+  const workspace = made === null ? copyFolder(spec.cwd, work) : await addWorktree(made, spec, work)
   layOverSessionFiles(workspace, spec.state, spec.blobs)
   return {
     kind: made === null ? 'copy' : 'git',
@@ -151,60 +149,31 @@ async function must(git: GitRepo, args: string[]): Promise<{ stdout: Buffer }> {
   return run
 }
 
-/**
- * Files copied at once. Each copy is a few system calls that wait on the disk (open, the
- * in-kernel copy or clone, close): copied one after another the process waits out each in turn,
- * while libuv's thread pool (4 threads) keeps several under way. More lanes only queue there.
- */
-const COPY_LANES = 8
-
-/**
- * Copies the tree `from` into the new folder `to` (see the header); returns `to`. The folders
- * and links are made as the walk finds them; the files are copied COPY_LANES at a time, the
- * first failure stopping the rest.
- */
-async function copyFolder(from: string, to: string): Promise<string> {
+/** Copies the tree `from` into the new folder `to` (see the header); returns `to`. */
+function copyFolder(from: string, to: string): string {
   mkdirSync(to, { mode: 0o700 })
-  const files: string[] = []
   const stack: string[] = ['']
   while (stack.length > 0) {
     const rel = stack.pop() as string
     for (const entry of readdirSync(join(from, rel), { withFileTypes: true })) {
       const child = rel === '' ? entry.name : `${rel}${sep}${entry.name}`
+      const src = join(from, child)
+      const dst = join(to, child)
       if (entry.isDirectory()) {
-        mkdirSync(join(to, child))
+        mkdirSync(dst)
         stack.push(child)
-      } else if (entry.isSymbolicLink()) {
-        copyEntry(join(from, child), join(to, child), true)
-      } else if (entry.isFile()) {
-        files.push(child)
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        copyEntry(src, dst, entry.isSymbolicLink())
       }
       // Sockets, FIFOs and devices are no project file: left out.
     }
   }
-  let next = 0
-  let failed = false
-  const lane = async (): Promise<void> => {
-    while (!failed && next < files.length) {
-      const child = files[next++] as string
-      try {
-        await copyFile(join(from, child), join(to, child), COPY_FLAGS)
-      } catch (error) {
-        failed = true
-        throw error
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(COPY_LANES, files.length) }, lane))
   return to
 }
 
-/** A clone where the file system has them (else a copy), never over an existing file. */
-const COPY_FLAGS = constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL
-
 function copyEntry(src: string, dst: string, link: boolean): void {
   if (link) symlinkSync(readlinkSync(src), dst)
-  else copyFileSync(src, dst, COPY_FLAGS)
+  else copyFileSync(src, dst, constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL)
 }
 
 /** The session's files set to the start node's state (a file absent there removed). */
