@@ -37,6 +37,7 @@ import {
 } from './views'
 import { REMOTE_NAME, SHARED_ID, SharePreview, ShareResult, SharedList } from './share-views'
 import { MergePreview, MergeResolution } from './merge-views'
+import { MAX_CHECK_CHARS, MAX_PARALLEL_RUNS, RunsView } from './parallel-views'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
@@ -263,7 +264,39 @@ export const requests = {
       })
       .strict(),
     z.object({ mergeUuid: z.string(), written: z.number().int() })
-  )
+  ),
+  /**
+   * Try in parallel… (core/parallel): one run per prompt from a node, each in a workspace of its
+   * own, each a branch of that node once it ends. `check` runs in each run's workspace at its end;
+   * `model` names the model the runs use (the session's without it).
+   */
+  'parallel:start': channel(
+    z
+      .object({
+        nodeId: Uuid,
+        prompts: z.array(Prompt).min(1).max(MAX_PARALLEL_RUNS),
+        check: z.string().min(1).max(MAX_CHECK_CHARS).optional(),
+        model: z.string().min(1).max(200).optional()
+      })
+      .strict(),
+    RunsView
+  ),
+  /** Every run of the session, with its compare-table row. */
+  'parallel:list': channel(Empty, RunsView),
+  'parallel:stop': channel(z.object({ runId: Uuid }).strict(), RunsView),
+  /** What adopting a run would change in the workspace (a continue to the run's end). */
+  'parallel:adoptPreview': channel(z.object({ runId: Uuid }).strict(), RewindPreview),
+  /**
+   * Adopt this run: its files into the workspace and the conversation on at its end, one action
+   * Undo takes back; with a summary asked for, the branch left and the start's other runs are
+   * summarized onto it.
+   */
+  'parallel:adopt': channel(
+    z.object({ runId: Uuid, summary: LeaveChoice.optional() }).strict(),
+    RewindResult
+  ),
+  /** Removes a run's workspace; its branch, once joined, stays in the tree. */
+  'parallel:discard': channel(z.object({ runId: Uuid }).strict(), RunsView)
 } as const
 
 export const events = {
@@ -279,6 +312,8 @@ export const events = {
   'agent:permissionResolved': z.object({ requestId: z.string() }),
   /** The host opened another workspace (in some window): every page loads it. */
   'workspace:changed': z.object({ workspace: z.string() }),
+  /** A run of the session started, changed state, ended, was joined, adopted or discarded. */
+  'parallel:runs': RunsView,
   /** The desktop's menu asks the page for what it does itself (src/main/menu.ts). */
   'menu:command': z.object({ command: z.enum(['open-folder', 'new-session']) })
 } as const

@@ -193,3 +193,42 @@ describe('parallel refuses what it cannot do, changing nothing', () => {
     expect(existsSync(join(s.home, 'runs'))).toBe(false)
   })
 })
+
+describe('adopt --summarize', () => {
+  it('summarizes the branch left and the other run onto the adopted run, undone by rewind --undo', async () => {
+    const s = await startingPoint(false)
+    const model = `scripted:${s.script}`
+    const runs = parseRuns(
+      await s.cli(
+        'parallel',
+        s.file,
+        '--at',
+        '1',
+        '--prompt',
+        'try red',
+        '--prompt',
+        'try blue',
+        '--model',
+        model,
+        '--json'
+      )
+    )
+    const red = byPrompt(runs, 'try red')
+    const adopted = await s.cli('adopt', s.file, '--run', red.id, '--summarize', '--model', model)
+    expect(adopted.code, adopted.stderr).toBe(0)
+    expect(adopted.stderr).toContain('The branches left are summarized onto its end.')
+    expect(readFileSync(join(s.workspace, 'notes.md'), 'utf8')).toBe('v1\nred\n')
+    const tree = readTree(s.file)
+    const path = tree.pathTo(tree.leafUuid)
+    const summaries = path.filter((r) => r.type === 'branch_summary')
+    // Turn 2 (the branch the conversation left) and the blue run.
+    expect(summaries).toHaveLength(2)
+    expect(path.some((r) => r.type === 'user' && isPrompt(r) && promptText(r) === 'try red')).toBe(
+      true
+    )
+    const undo = await s.cli('rewind', s.file, '--undo')
+    expect(undo.code, undo.stderr).toBe(0)
+    expect(readFileSync(join(s.workspace, 'notes.md'), 'utf8')).toBe('v2\n')
+    expect(existsSync(join(s.workspace, 'red.txt'))).toBe(false)
+  })
+})

@@ -3,25 +3,33 @@
 // says the order); the other runs stay branches of the tree. `rewind FILE --undo` takes it back.
 import { sessionHistoryPaths } from '../../core/files/history-paths'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
-import { applyAdopt, planAdopt } from '../../core/parallel/adopt'
+import { type AdoptPlan, applyAdopt, planAdopt } from '../../core/parallel/adopt'
 import { RewindEngine } from '../../core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../../core/rewind/workspace-files'
 import { rewindStudioHome } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
+import { applyOverrides, readSettings } from '../../core/settings'
+import { ModelSetup } from '../../core/studio/model-setup'
+import { memorySecrets } from '../../core/studio/secret-store'
+import { WorkspaceSession } from '../../core/workspace/workspace-session'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import type { RewindResult } from '../../shared/views'
 import { UsageError, optionValue } from '../args'
-import { startFileCommand } from '../cli-support'
+import { appRoot, startFileCommand } from '../cli-support'
 import { onePath, restoreLines, say, sayError } from '../format'
 
-const USAGE = `Usage: rewind-studio adopt FILE --run ID [--dry-run] [--json]
+const USAGE = `Usage: rewind-studio adopt FILE --run ID [--dry-run] [--json] [--summarize]
+                           [--model M] [--setting key=value ...]
 
 Brings a parallel run (rewind-studio runs FILE lists them) into the workspace: the files as the
 run left them come in through the rewind engine, the conversation goes on at the run's end, and
 the other runs stay branches of the tree. Files changed outside the agent since are named, files
 another session changed since are left alone. The run's workspace is removed afterwards.
 \`rewind-studio rewind FILE --undo\` puts the files and the conversation back. --dry-run prints
-what would change and writes nothing. --json prints {run, restore, delete, recreate,
+what would change and writes nothing. With --summarize (or the setting summary.onLeave set to
+summarize) the branch the conversation leaves and each other run of the same start are summarized
+by the model (--model, else the settings') onto the run's end, so the conversation goes on knowing
+what the other attempts did. --json prints {run, restore, delete, recreate,
 outsideChanges, conflicts}.`
 
 interface Options {
@@ -29,16 +37,30 @@ interface Options {
   run: string
   dryRun: boolean
   json: boolean
+  summarize: boolean
+  model: string | undefined
+  settings: string[]
 }
 
 function parse(args: string[]): Options {
-  const options: Options = { file: '', run: '', dryRun: false, json: false }
+  const options: Options = {
+    file: '',
+    run: '',
+    dryRun: false,
+    json: false,
+    summarize: false,
+    model: undefined,
+    settings: []
+  }
   const files: string[] = []
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? ''
     if (arg === '--run') options.run = optionValue(args, ++i)
     else if (arg === '--dry-run') options.dryRun = true
     else if (arg === '--json') options.json = true
+    else if (arg === '--summarize') options.summarize = true
+    else if (arg === '--model') options.model = optionValue(args, ++i)
+    else if (arg === '--setting') options.settings.push(optionValue(args, ++i))
     else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`)
     else files.push(arg)
   }
@@ -86,7 +108,9 @@ export async function run(args: string[]): Promise<number> {
         sayError(`note: ${onePath(path)} cannot be restored: ${reason}`)
       }
     }
-    const result: RewindResult | null = options.dryRun ? null : await applyAdopt(home, adopt)
+    const result: RewindResult | null = options.dryRun
+      ? null
+      : await apply(home, session, adopt, options)
     const of = (action: 'restore' | 'delete' | 'recreate') =>
       plan.files.filter((f) => f.action === action).map((f) => f.path)
     if (options.json) {
@@ -116,6 +140,7 @@ export async function run(args: string[]): Promise<number> {
       return 0
     }
     for (const line of restoreLines(result)) sayError(line)
+    if (result.summaryUuid != null) sayError('The branches left are summarized onto its end.')
     say(
       `Adopted run ${adopt.run.id}: the conversation goes on at its end (undo: rewind-studio rewind ${options.file} --undo).`
     )
@@ -125,5 +150,43 @@ export async function run(args: string[]): Promise<number> {
     return 1
   } finally {
     session?.close()
+  }
+}
+
+/**
+ * The adopt, on its own engine; asked to summarize, through a session at work with the model
+ * (the app's path), which summarizes the branch left and the start's other runs.
+ */
+async function apply(
+  home: string,
+  session: SessionStore,
+  adopt: AdoptPlan,
+  options: Options
+): Promise<RewindResult> {
+  const file = applyOverrides(readSettings(home), options.settings)
+  if (!options.summarize && file.summary?.onLeave !== 'summarize') return applyAdopt(home, adopt)
+  const models = new ModelSetup({
+    home,
+    appRoot,
+    secrets: memorySecrets(),
+    model: options.model,
+    permissionMode: undefined,
+    settingOverrides: options.settings,
+    demoFallback: options.model === undefined
+  })
+  const work = await WorkspaceSession.open({
+    home,
+    store: session,
+    model: await models.client(),
+    permissionMode: 'default',
+    checkpointTools: false,
+    bashSandbox: false,
+    askPermission: async () => false,
+    onEvent: () => undefined
+  })
+  try {
+    return await applyAdopt(home, adopt, { work, leave: { mode: 'summarize' } })
+  } finally {
+    await work.history.close()
   }
 }

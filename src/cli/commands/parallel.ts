@@ -6,7 +6,12 @@
 import { BlobStore } from '../../core/files/blob-store'
 import { historyPathsAt, sessionHistoryPaths } from '../../core/files/history-paths'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
-import { MAX_RUNS_PER_START, ParallelRuns, defaultMaxRuns } from '../../core/parallel/launcher'
+import {
+  MAX_RUNS_PER_START,
+  ParallelRuns,
+  defaultMaxRuns,
+  runPermissionMode
+} from '../../core/parallel/launcher'
 import { collectRuns } from '../../core/parallel/run-gc'
 import { runRow } from '../../core/parallel/run-table'
 import { RewindEngine } from '../../core/rewind/rewind-engine'
@@ -167,9 +172,7 @@ export async function run(args: string[]): Promise<number> {
       startUuid,
       prompts,
       model: { name: models.effectiveModel(), create: () => models.client() },
-      // A run edits its own workspace only: edits need no asking there (nobody is there to ask).
-      permissionMode:
-        settings.permissionMode === 'default' ? 'acceptEdits' : settings.permissionMode,
+      permissionMode: runPermissionMode(settings.permissionMode),
       checkpointTools: settings.checkpointEnabled,
       bashSandbox: settings.bashSandbox,
       compaction: {

@@ -9,12 +9,13 @@
 // A run not yet joined (a crash ended the process that ran it) is joined first; a dry run
 // plans over the session with the run's records added in memory, and writes nothing.
 import { CodedError, NotFoundError } from '../../shared/coded-error'
-import type { RewindResult } from '../../shared/views'
+import type { LeaveChoice, RewindResult } from '../../shared/views'
 import { RewindEngine, type RewindLog, type RewindPlan } from '../rewind/rewind-engine'
 import type { RestoreSpace } from '../rewind/workspace-files'
 import { SessionTree } from '../session/tree'
 import type { SessionStore } from '../session/store'
 import { uuidv7 } from '../session/uuid-v7'
+import type { WorkspaceSession } from '../workspace/workspace-session'
 import { joinRun, runRecords } from './run-join'
 import { type RunManifest, saveRun, sessionRuns } from './run-manifest'
 import { removeRunWorkspace } from './run-workspace'
@@ -72,6 +73,18 @@ export async function planAdopt(options: {
     run = joinRun(home, session, run)
     leaf = run.leaf ?? run.startUuid
   }
+  // Adopted already (a second click, a second page): the conversation is at its end or past it.
+  if (
+    log
+      .tree()
+      .pathTo(log.leafUuid)
+      .some((record) => record.uuid === leaf)
+  ) {
+    throw new CodedError(
+      'conflict',
+      `Run ${run.id} is on the conversation's branch already: nothing to adopt. Nothing was changed.`
+    )
+  }
   const engine = new RewindEngine({
     home,
     store: log,
@@ -82,12 +95,45 @@ export async function planAdopt(options: {
   return { run, plan, engine }
 }
 
-/** Applies the adopt planned, then removes the run's workspace (its files are in the user's). */
-export async function applyAdopt(home: string, adopt: AdoptPlan): Promise<RewindResult> {
-  const result = await adopt.engine.apply(adopt.plan)
+/**
+ * Applies the adopt planned, then removes the run's workspace (its files are in the user's).
+ * `through` a session at work (the app's, or the CLI's when summarizing) it is that session's
+ * move, as any continue: its agent follows to the run's end, and with a summary asked for the
+ * branch left and the start's other runs (runsLeftBehind) are summarized onto the run's end.
+ */
+export async function applyAdopt(
+  home: string,
+  adopt: AdoptPlan,
+  through?: { work: WorkspaceSession; leave: LeaveChoice }
+): Promise<RewindResult> {
+  const result =
+    through === undefined
+      ? await adopt.engine.apply(adopt.plan)
+      : await through.work.apply(
+          adopt.plan,
+          through.leave,
+          runsLeftBehind(home, through.work.store, adopt.run)
+        )
   await removeRunWorkspace(home, adopt.run)
   saveRun(home, { ...adopt.run, removed: 'adopted' })
   return result
+}
+
+/** Where the other runs of `run`'s start ended: joined, each with a branch of its own. */
+export function runsLeftBehind(
+  home: string,
+  session: Pick<SessionStore, 'cwd' | 'sessionId'>,
+  run: RunManifest
+): string[] {
+  return sessionRuns(home, session.cwd, session.sessionId).flatMap((other) =>
+    other.id !== run.id &&
+    other.group === run.group &&
+    other.joined &&
+    other.leaf !== null &&
+    other.leaf !== other.startUuid
+      ? [other.leaf]
+      : []
+  )
 }
 
 /** Removes a run's workspace; its branch, if joined, stays in the tree. */

@@ -47,6 +47,41 @@ export function defaultMaxRuns(): number {
   return Math.max(2, Math.min(MAX_RUNS_PER_START, cpus().length))
 }
 
+/**
+ * A run edits its own workspace only, and nobody is there to ask: edits need no asking there
+ * (the session's mode otherwise, so commands still need bypassPermissions).
+ */
+export function runPermissionMode(mode: PermissionMode): PermissionMode {
+  return mode === 'default' ? 'acceptEdits' : mode
+}
+
+/**
+ * The places runs take while they run: one launch's (maxRuns), or shared by every launch of a
+ * host, so two starts together still run at most maxRuns at once; the others wait for a place.
+ */
+export class RunPlaces {
+  private taken = 0
+  private readonly waiting: Array<() => void> = []
+
+  constructor(readonly size: number) {}
+
+  async take(): Promise<() => void> {
+    if (this.taken >= Math.max(1, this.size)) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve))
+    } else {
+      this.taken++
+    }
+    let given = false
+    return () => {
+      if (given) return
+      given = true
+      const next = this.waiting.shift()
+      if (next !== undefined) next()
+      else this.taken--
+    }
+  }
+}
+
 export interface LaunchOptions {
   home: string
   /** The session the runs branch from, open for writing: each run is joined into it. */
@@ -65,7 +100,8 @@ export interface LaunchOptions {
   compaction?: CompactionSettings
   ignoredFiles?: IgnoredFilesPolicy
   check: string | null
-  maxRuns: number
+  /** How many run at once: a number for this launch alone, or places shared with others. */
+  maxRuns: number | RunPlaces
   /** A run's manifest as it changes (started, ended, joined). */
   onRun?(run: RunManifest): void
   onEvent?(runId: string, event: AgentEvent): void
@@ -118,15 +154,19 @@ export class ParallelRuns {
   }
 
   private async runAll(): Promise<RunManifest[]> {
-    const limit = Math.max(1, this.options.maxRuns)
-    let next = 0
-    const worker = async (): Promise<void> => {
-      while (next < this.slots.length) {
-        const index = next++
-        await this.runOne(index)
-      }
-    }
-    await Promise.all(Array.from({ length: Math.min(limit, this.slots.length) }, worker))
+    const { maxRuns } = this.options
+    const places = typeof maxRuns === 'number' ? new RunPlaces(maxRuns) : maxRuns
+    // Each run waits for a place in the order given; a stop asked meanwhile means it never starts.
+    await Promise.all(
+      this.slots.map(async (_slot, index) => {
+        const give = await places.take()
+        try {
+          await this.runOne(index)
+        } finally {
+          give()
+        }
+      })
+    )
     return this.runs
   }
 

@@ -29,6 +29,7 @@
 // target; an undo back to what the action found, a redo to what it left.
 import type { RewindMode } from '../../shared/messages'
 import { type SessionTree, isPrompt, summarizedLeafOf } from '../session/tree'
+import type { BranchSummaryRecord } from '../session/records'
 
 export type ActionKind = 'rewind' | 'switch-branch' | 'continue' | 'merge' | 'summary'
 
@@ -165,7 +166,9 @@ function replay(tree: SessionTree): Timeline {
       const node = acceptedNode(tree, record)
       if (node === null) continue
       const last = actions.at(-1)
-      if (last !== undefined && last.state === 'done' && last.summary === null) {
+      // An adopt summarizes the runs it leaves too: a chain of summaries, the last one its leaf.
+      const parent = (record as { parentUuid?: unknown }).parentUuid
+      if (last !== undefined && last.state === 'done' && (last.summary ?? parent) === parent) {
         if (summarizes(tree, node, last)) last.summary = node
       }
       if (isPrompt(record as Parameters<typeof isPrompt>[0])) {
@@ -267,14 +270,26 @@ function isWhereItLeft(tree: SessionTree, action: TimelineAction, leaf: string |
   return action.leafAfter === leaf || summarizes(tree, leaf, action)
 }
 
-/** Whether the record `uuid` is a summary of the branch `action` left, on its new leaf. */
+/**
+ * Whether the record `uuid` ends the summaries `action` appended on its new leaf: the summary of
+ * the branch it left, or a chain of leave summaries from there (an adopt's, one per run left).
+ */
 function summarizes(tree: SessionTree, uuid: string | null, action: TimelineAction): boolean {
-  const record = uuid === null ? undefined : tree.get(uuid)
-  return (
-    record?.type === 'branch_summary' &&
-    record.parentUuid === action.leafAfter &&
-    summarizedLeafOf(record) === action.leafBefore
-  )
+  let record = uuid === null ? undefined : tree.get(uuid)
+  while (record?.type === 'branch_summary' && isLeaveSummary(record)) {
+    if (record.parentUuid === action.leafAfter) return true
+    record = record.parentUuid === null ? undefined : tree.get(record.parentUuid)
+  }
+  return false
+}
+
+/**
+ * A summary a move appended for a branch it left (fromLeafUuid), not "Summarize from here"'s
+ * (fromPromptUuid: made in place of a prompt, which no undo of an earlier move may drop).
+ */
+function isLeaveSummary(record: BranchSummaryRecord): boolean {
+  const details = record.details as { fromPromptUuid?: unknown } | null | undefined
+  return summarizedLeafOf(record) !== null && details?.fromPromptUuid === undefined
 }
 
 /**

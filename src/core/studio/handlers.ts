@@ -8,6 +8,7 @@ import { agentHandlers } from './agent-handlers'
 import { DismissedNotices } from './dismissed-notices'
 import { foreignHandlers } from './foreign-handlers'
 import { mergeHandlers } from './merge-handlers'
+import { parallelHandlers } from './parallel-handlers'
 import { rewindHandlers } from './rewind-handlers'
 import { sessionHandlers } from './session-handlers'
 import { StudioError } from './studio-error'
@@ -53,6 +54,7 @@ export function createHandlers(
     ...sessionHandlers(studio),
     ...foreignHandlers(studio.foreign),
     ...shareHandlers(studio),
-    ...mergeHandlers(studio)
+    ...mergeHandlers(studio),
+    ...parallelHandlers(studio.runs)
   }
 }

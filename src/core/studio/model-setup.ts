@@ -7,6 +7,7 @@ import type { Settings, SettingsUpdate } from '../../shared/views'
 import { createModelClient, isScriptedSpec, SCRIPTED_PREFIX } from '../agent/model/create'
 import { type IgnoredFilesPolicy, ignoredFilesPolicy } from '../files/ignored-files'
 import { bashSandboxUnavailable } from '../os/bash-sandbox'
+import { defaultMaxRuns } from '../parallel/launcher'
 import { envSecret } from '../os/env-secrets'
 import type { ModelClient } from '../agent/model/model-client'
 import { type CompactionSettings, DEFAULT_COMPACTION_THRESHOLD } from '../agent/summary/compaction'
@@ -200,6 +201,27 @@ export class ModelSetup {
   compaction(): CompactionSettings {
     const settings = this.runSettings()
     return { threshold: settings.compactionThreshold, contextWindow: settings.contextWindow }
+  }
+
+  /** parallel.maxRuns: how many parallel runs at once (default from the cores). */
+  maxRuns(): number {
+    return this.file().parallel?.maxRuns ?? defaultMaxRuns()
+  }
+
+  /** The model parallel runs use: `model` when the page names one, else the session's. */
+  modelForRuns(model: string | undefined): { name: string; create(): Promise<ModelClient> } {
+    if (model === undefined || model === this.effectiveModel()) {
+      return { name: this.effectiveModel(), create: () => this.client() }
+    }
+    const key = this.apiKey().key
+    return {
+      name: model,
+      create: () =>
+        createModelClient(model, {
+          ...(key !== null ? { apiKey: key } : {}),
+          baseDir: this.options.appRoot
+        })
+    }
   }
 
   client(): Promise<ModelClient> {

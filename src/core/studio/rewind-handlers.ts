@@ -150,7 +150,7 @@ function continueFrom(
 }
 
 /** The choice a move request made for the branch it leaves, else the remembered one. */
-function leaveChoice(ctx: StudioContext, asked: LeaveChoice | undefined): LeaveChoice {
+export function leaveChoice(ctx: StudioContext, asked: LeaveChoice | undefined): LeaveChoice {
   if (asked !== undefined) return asked
   return { mode: ctx.models.settings().summaryOnLeave === 'summarize' ? 'summarize' : 'none' }
 }

@@ -117,6 +117,7 @@ function fork(ctx: StudioContext, nodeId: string, restoreFiles: boolean): Promis
         ? ctx.lastPlan
         : await route.plan(ctx.work.engine, ctx.work.history.blobs, end)
       : null
+    ctx.leaving()
     const fork = route.fork(end)
     await ctx.work.close()
     ctx.lastPlan = null

@@ -61,6 +61,11 @@ export interface StudioContext {
   exclusive<T>(operation: string, run: () => Promise<T>): Promise<T>
   /** A fresh WorkspaceSession (agent, history, engine) over `store`; the caller closed the last. */
   attach(store: SessionStore): Promise<void>
+  /**
+   * Refuses (busy) to close the session at work while something still writes it: its parallel
+   * runs join into it when they end (parallel-handlers.ts).
+   */
+  leaving(): void
   /** Opens another session in place of the one shown (refused as busy like every move). */
   replaceSession(open: () => SessionStore): Promise<AppInfo>
   /** Shows our session again in place of another tool's. */

@@ -27,6 +27,7 @@ import { WorkspaceSession } from '../workspace/workspace-session'
 import { StudioAgent } from './agent-handlers'
 import { StudioForeign, foreignReadOnly } from './foreign-handlers'
 import type { ModelSetup } from './model-setup'
+import { StudioRuns } from './parallel-handlers'
 import type { StudioContext } from './studio-context'
 import { StudioError } from './studio-error'
 import { StudioTree } from './tree-handlers'
@@ -49,6 +50,7 @@ export class Studio implements StudioContext {
   readonly tree: StudioTree
   readonly agent: StudioAgent
   readonly foreign: StudioForeign
+  readonly runs: StudioRuns
   lastPlan: RewindPlan | null = null
   private job: string | null = null
   private shownPulled = false
@@ -62,6 +64,7 @@ export class Studio implements StudioContext {
     this.tree = new StudioTree(this)
     this.agent = new StudioAgent(this)
     this.foreign = new StudioForeign(this)
+    this.runs = new StudioRuns(this)
   }
 
   static async open(options: StudioOptions): Promise<Studio> {
@@ -240,8 +243,13 @@ export class Studio implements StudioContext {
     }
   }
 
+  leaving(): void {
+    this.runs.refuseLeaving()
+  }
+
   replaceSession(open: () => SessionStore): Promise<AppInfo> {
     return this.exclusive('a session change', async () => {
+      this.leaving()
       // Opened before the current one closes: a session that cannot open leaves us where we were.
       const store = open()
       this.stopViewing()
@@ -262,6 +270,8 @@ export class Studio implements StudioContext {
     this.viewed?.close()
     this.tail?.close()
     await this.agent.stop()
+    // Each run stopped and joined as far as it got, before the session closes.
+    await this.runs.stopAll()
     await this.work.close()
   }
 }

@@ -166,24 +166,35 @@ export class WorkspaceSession {
   /**
    * Applies a previewed plan, then brings the agent to the new branch. With a summary asked for,
    * the branch the move leaves is summarized first (a stop or a failure there changes nothing),
-   * and the summary is appended on the new position once the move is made.
+   * and the summary is appended on the new position once the move is made. `alsoLeft`: the ends
+   * of other branches the move leaves behind (an adopt's other runs), each summarized the same way.
    */
-  async apply(plan: RewindPlan, leave: LeaveChoice = { mode: 'none' }): Promise<RewindResult> {
+  async apply(
+    plan: RewindPlan,
+    leave: LeaveChoice = { mode: 'none' },
+    alsoLeft: readonly string[] = []
+  ): Promise<RewindResult> {
     const movesLeaf = plan.mode !== 'code' && plan.leafAfter !== plan.leafBefore
+    const left = [...(movesLeaf ? [plan.leafBefore] : []), ...(movesLeaf ? alsoLeft : [])]
     const prepared =
-      leave.mode === 'summarize' && movesLeaf
-        ? await this.summaryJob((ctx) =>
-            summarizeLeftBranch(ctx, {
-              oldLeaf: plan.leafBefore,
-              newLeaf: plan.leafAfter,
-              instructions: leave.instructions
-            })
-          )
-        : null
+      leave.mode === 'summarize' && left.length > 0
+        ? await this.summaryJob(async (ctx) => {
+            const summaries = []
+            for (const oldLeaf of left) {
+              const summary = await summarizeLeftBranch(ctx, {
+                oldLeaf,
+                newLeaf: plan.leafAfter,
+                instructions: leave.instructions
+              })
+              if (summary !== null) summaries.push(summary)
+            }
+            return summaries
+          })
+        : []
     const result = await this.engine.apply(plan)
-    const summary = prepared === null ? null : appendLeaveSummary(this.store, prepared)
+    const summaries = prepared.map((summary) => appendLeaveSummary(this.store, summary))
     this.afterLeafOrFilesMoved(plan.mode === 'code' ? 'code' : 'conversation', result)
-    return { ...result, summaryUuid: summary?.uuid ?? null }
+    return { ...result, summaryUuid: summaries.at(-1)?.uuid ?? null }
   }
 
   async rewind(

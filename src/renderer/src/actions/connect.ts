@@ -4,6 +4,7 @@ import { getBridge } from '../bridge'
 import { useAppStore } from '../stores/app-store'
 import { useGraphStore } from '../stores/graph-store'
 import { receiveAgentEvent } from './agent'
+import { receiveRuns } from './parallel'
 import {
   followOtherWindow,
   loadSession,
@@ -62,6 +63,7 @@ export function connect(): () => void {
       void (command === 'open-folder' ? openFolder() : newSession())
     }),
     bridge.on('agent:event', receiveAgentEvent),
+    bridge.on('parallel:runs', receiveRuns),
     bridge.on('agent:permission', (request) => useAppStore.getState().askPermission(request)),
     bridge.on('agent:permissionResolved', ({ requestId }) =>
       useAppStore.getState().settlePermission(requestId)

@@ -25,6 +25,7 @@ import {
 import { useWorkStore } from '../stores/work-store'
 import { attempt } from './report'
 import { refreshAll } from './session'
+import { refreshRuns } from './parallel'
 import { saveSettings } from './settings'
 
 /** After the page redraws, the focus stays usable: see focus.ts. */
@@ -274,14 +275,24 @@ const MOVES: Record<
     preview: (nodeId) => getBridge().request('continue:preview', { nodeId }),
     apply: (nodeId, _leafUuid, summary) =>
       getBridge().request('continue:apply', { nodeId, summary })
+  },
+  // An adopt's target is the run (its id): a continue to its end, its workspace removed after.
+  adopt: {
+    what: 'Adopting the run',
+    done: 'Adopted the run: the conversation goes on at its end',
+    preview: (_nodeId, runId) => getBridge().request('parallel:adoptPreview', { runId }),
+    apply: (_nodeId, runId, summary) => getBridge().request('parallel:adopt', { runId, summary })
   }
 }
 
-/** Opens the preview of moving the conversation and the files: to a branch's end, or a node. */
-export function openMove(move: MoveKind, nodeId: string): void {
+/**
+ * Opens the preview of moving the conversation and the files: to a branch's end, a node, or a
+ * parallel run's end (`target`: the run's id).
+ */
+export function openMove(move: MoveKind, nodeId: string, target?: string): void {
   const node = useGraphStore.getState().nodesById.get(nodeId)
   if (node === undefined) return
-  const leafUuid = node.branchLeafUuid
+  const leafUuid = target ?? node.branchLeafUuid
   useRewindStore.getState().open({
     kind: 'move',
     move,
@@ -312,6 +323,7 @@ export async function applyMove(): Promise<void> {
   const summary = await leaveRequest(dialog.leave)
   const result = await attempt(move.what, () => move.apply(dialog.nodeId, dialog.leafUuid, summary))
   restoreEnded()
+  if (dialog.move === 'adopt') void refreshRuns()
   if (result === null) {
     setApplying(false)
     return

@@ -5,16 +5,19 @@ import { applyGraphUpdate, type GraphUpdate } from '../../../shared/graph-encodi
 import type { Direction } from '../graph/tree-index'
 import { neighbor } from '../graph/tree-index'
 import { useAppStore, type SidePanel } from '../stores/app-store'
+import { isRunNode } from '../graph/run-nodes'
 import { useGraphStore } from '../stores/graph-store'
 import { useInspectorStore } from '../stores/inspector-store'
 import { useTimelineStore } from '../stores/timeline-store'
 import { holdsNode, selectLaterCount, useTranscriptStore } from '../stores/transcript-store'
+import { refreshRuns } from './parallel'
 import { attempt, reportFailure } from './report'
 
 /** The branch whose transcript shows a node: the active one (null) or the node's deepest leaf. */
 function branchLeafOf(nodeId: string | null): string | null {
   const node = nodeId === null ? undefined : useGraphStore.getState().nodesById.get(nodeId)
-  return node === undefined || node.onActivePath ? null : node.branchLeafUuid
+  // A run still going has no messages in the session yet: the conversation's stay shown.
+  return node === undefined || node.onActivePath || isRunNode(node.id) ? null : node.branchLeafUuid
 }
 
 /** The graph again: a delta from the version held (the whole graph the first time, or `whole`). */
@@ -33,7 +36,7 @@ export async function refreshGraph(followTip = false, whole = false): Promise<vo
  */
 export async function receiveGraphUpdate(update: GraphUpdate, followTip = false): Promise<void> {
   const store = useGraphStore.getState()
-  const held = store.graph === null ? null : { graph: store.graph, version: store.version }
+  const held = store.served === null ? null : { graph: store.served, version: store.version }
   const next = applyGraphUpdate(held, update)
   if (next !== null) store.receiveGraph(next.graph, next.version, followTip)
   else await refreshGraph(followTip, update.kind === 'delta' && update.base === store.version)
@@ -138,6 +141,10 @@ export async function refreshDetail(): Promise<void> {
   const nodeId = useGraphStore.getState().selectedId
   const inspector = useInspectorStore.getState()
   if (nodeId === null) {
+    inspector.setDetail({ state: 'empty' })
+    return
+  }
+  if (isRunNode(nodeId)) {
     inspector.setDetail({ state: 'empty' })
     return
   }
@@ -281,7 +288,7 @@ export async function loadSession(): Promise<void> {
   for (const notice of info.notices) {
     if (notice !== info.readOnlyReason) app.announce('warning', notice)
   }
-  await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions()])
+  await Promise.all([refreshTranscript(), refreshDetailIfShown(), refreshSessions(), refreshRuns()])
 }
 
 /**

@@ -3,6 +3,7 @@
 // (with the branches they fork from, to keep the nesting), each with its count; a branch folded
 // away in the graph is marked so. Pure: BranchOutline.tsx draws it.
 import type { Branch, Branches, BranchState } from './branches'
+import { OUTCOME_BADGES } from './flow-model'
 
 export interface OutlineRow {
   branch: Branch
@@ -84,6 +85,9 @@ export function filesText(branch: Branch): string {
 export function rowName(row: OutlineRow): string {
   const { branch } = row
   const parts = [titleLine(branch), turnsText(branch), filesText(branch), stateWord(branch)]
+  // Its last turn running, stopped or failed (a parallel run's state, an interrupted turn).
+  const outcome = OUTCOME_BADGES[branch.outcome]
+  if (outcome !== null) parts.push(outcome)
   if (branch.holdsConversation) parts.push('conversation here')
   if (row.folded) parts.push('folded')
   if (row.matches !== null && row.matches > 0) {

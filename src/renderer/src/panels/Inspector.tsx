@@ -5,6 +5,8 @@
 // (another tool's unknown records among them).
 import { escapeReorderingChars } from '../../../shared/control-chars'
 import type { NodeDetail } from '../../../shared/views'
+import { isRunNode } from '../graph/run-nodes'
+import { useGraphStore } from '../stores/graph-store'
 import { selectDetail, useInspectorStore } from '../stores/inspector-store'
 import { toBlockViews, type BlockView } from '../stores/transcript-model'
 import { FileDiffList } from './FileDiffList'
@@ -186,9 +188,16 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
 
 export function Inspector() {
   const detail = useInspectorStore(selectDetail)
+  const runSelected = useGraphStore((s) => isRunNode(s.selectedId))
   switch (detail.state) {
     case 'empty':
-      return <p className="muted panel-pad">Select a node in the graph.</p>
+      return (
+        <p className="muted panel-pad">
+          {runSelected
+            ? 'This parallel run is still going: its turns show here once it ends. Compare runs… shows its figures.'
+            : 'Select a node in the graph.'}
+        </p>
+      )
     case 'loading':
       return <p className="muted panel-pad">Loading…</p>
     case 'failed':

@@ -182,6 +182,12 @@ const MOVE_TEXTS: Record<MoveKind, { title: string; intro: string; confirm: stri
     intro:
       'The conversation continues from this node: your next prompt is added after it, and the files change to how this node left them:',
     confirm: 'Continue'
+  },
+  adopt: {
+    title: 'Adopt this run',
+    intro:
+      'The run’s files come into your workspace and the conversation continues from the run’s end; the other runs stay branches of the tree (a summary of each, with the branch you leave, when you ask for one). Undo takes it back:',
+    confirm: 'Adopt'
   }
 }
 

@@ -2,7 +2,9 @@
 // the conversation from it, switch to its branch's end, summarize from or up to its prompt (on
 // the active branch), bring a node of another branch into this one (its conclusions, its files),
 // compare it with another node or the current files, fork a new session from it, label it, fold
-// what is under it. Read-only sessions (another process holds them) and a
+// what is under it, try several attempts from it at once (Try in parallel…; a run's branch then
+// offers Stop, Adopt this run, Discard and Compare runs…, and a run still going, drawn by the page
+// beside its start, offers only those). Read-only sessions (another process holds them) and a
 // running agent offer none of the moves; a read-only session can still be forked (the fork is a
 // session of this app's own). Another tool's session offers only what works on it: compare,
 // fold, and on a prompt "Restore files here" where the tool keeps backups (Claude Code, Gemini
@@ -34,6 +36,9 @@ import type { SummaryDirection } from '../actions/summary'
 import { ForkDialog } from './ForkDialog'
 import { LabelDialog } from './LabelDialog'
 import { MergeDialog } from './MergeDialog'
+import { ParallelDialog } from './ParallelDialog'
+import { RunActions, RunsDialog } from './RunsDialog'
+import { isRunNode, runAt } from '../graph/run-nodes'
 import { RescueDialog } from './RescueDialog'
 import { SummarizeDialog } from './SummarizeDialog'
 
@@ -75,7 +80,33 @@ export function SelectionBar() {
   const [forking, setForking] = useState<'fork' | 'continue' | null>(null)
   const [rescuing, setRescuing] = useState(false)
   const [merging, setMerging] = useState(false)
+  const [trying, setTrying] = useState(false)
+  const [comparingRuns, setComparingRuns] = useState<string | null>(null)
+  const runs = useGraphStore((s) => s.runs)
   if (node === null) return <div className="selection-bar muted">Nothing selected</div>
+  const run = runAt(runs, node.id)
+  const runGroup = run?.group ?? runs.find((r) => r.startNodeId === node.id)?.group ?? null
+  const runsDialog = comparingRuns !== null && (
+    <RunsDialog group={comparingRuns} onClose={() => setComparingRuns(null)} />
+  )
+  if (isRunNode(node.id)) {
+    return (
+      <div className="selection-bar" aria-label="Selected node">
+        <div className="selection-bar__title" title={node.title}>
+          {node.title} ({run?.state ?? 'gone'})
+        </div>
+        <div className="selection-bar__actions">
+          {run !== null && <RunActions run={run} />}
+          {runGroup !== null && (
+            <button type="button" onClick={() => setComparingRuns(runGroup)}>
+              Compare runs…
+            </button>
+          )}
+        </div>
+        {runsDialog}
+      </div>
+    )
+  }
   const locked = readOnly || running
   const ours = foreign === null
   const subagent = node.kind === 'subagent'
@@ -118,6 +149,17 @@ export function SelectionBar() {
         {ours && !pulled && !subagent && !node.onActivePath && (
           <button type="button" disabled={locked} onClick={() => setMerging(true)}>
             Bring into this branch…
+          </button>
+        )}
+        {ours && !pulled && !readOnly && !subagent && (
+          <button type="button" onClick={() => setTrying(true)}>
+            Try in parallel…
+          </button>
+        )}
+        {ours && run !== null && <RunActions run={run} />}
+        {ours && runGroup !== null && (
+          <button type="button" onClick={() => setComparingRuns(runGroup)}>
+            Compare runs…
           </button>
         )}
         {ours && node.kind === 'turn' && node.onActivePath && (
@@ -184,6 +226,8 @@ export function SelectionBar() {
         <RescueDialog node={node} keeps={foreign.keeps} onClose={() => setRescuing(false)} />
       )}
       {merging && <MergeDialog node={node} onClose={() => setMerging(false)} />}
+      {trying && <ParallelDialog node={node} onClose={() => setTrying(false)} />}
+      {runsDialog}
     </div>
   )
 }

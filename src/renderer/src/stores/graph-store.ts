@@ -2,7 +2,9 @@
 // moving it re-renders the two nodes whose `selected` flag flips, not the canvas. The user's
 // collapse choices live here too: changing one recomputes what is shown and lays it out again.
 import { create } from 'zustand'
+import type { RunView } from '../../../shared/parallel-views'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
+import { withRuns } from '../graph/run-nodes'
 import {
   activeTip,
   emptyGraphView,
@@ -17,6 +19,11 @@ import {
 interface GraphStore extends GraphView {
   /** The studio's name for the graph held (session:graphUpdate): deltas build on it. */
   version: number
+  /** The graph as the studio sent it: what its deltas apply to (`graph` adds the runs). */
+  served: SessionGraph | null
+  /** The session's parallel runs (parallel:runs): those not yet joined are drawn as nodes. */
+  runs: readonly RunView[]
+  receiveRuns: (runs: readonly RunView[]) => void
   selectedId: string | null
   collapseChoices: CollapseChoices
   /** The node whose full card shows over the compact ones (hovered or focused). */
@@ -41,8 +48,8 @@ interface GraphStore extends GraphView {
 
 /** The view again with new collapse choices; a selection folded away moves to what folds it. */
 function refold(state: GraphStore, choices: CollapseChoices): Partial<GraphStore> {
-  if (state.graph === null) return { collapseChoices: choices }
-  const view = nextGraphView(state, state.graph, choices)
+  if (state.served === null) return { collapseChoices: choices }
+  const view = nextGraphView(state, withRuns(state.served, state.runs), choices)
   return {
     ...view,
     collapseChoices: choices,
@@ -53,6 +60,10 @@ function refold(state: GraphStore, choices: CollapseChoices): Partial<GraphStore
 export const useGraphStore = create<GraphStore>()((set) => ({
   ...emptyGraphView,
   version: 0,
+  served: null,
+  runs: [],
+  receiveRuns: (runs) =>
+    set((state) => ({ runs, ...refold({ ...state, runs }, state.collapseChoices) })),
   selectedId: null,
   collapseChoices: new Map(),
   peekId: null,
@@ -60,7 +71,7 @@ export const useGraphStore = create<GraphStore>()((set) => ({
     set((state) => {
       // Another session's graph starts with its own defaults.
       const choices = state.graph?.sessionId === graph.sessionId ? state.collapseChoices : new Map()
-      const view = nextGraphView(state, graph, choices)
+      const view = nextGraphView(state, withRuns(graph, state.runs), choices)
       const tip = conversationTip(view)
       // A reader at the tip follows the conversation as it grows; one reading elsewhere stays.
       const wasAtTip = state.selectedId !== null && state.selectedId === conversationTip(state)
@@ -69,6 +80,7 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       return {
         ...view,
         version,
+        served: graph,
         collapseChoices: choices,
         showBranches: state.graph?.sessionId === graph.sessionId && state.showBranches,
         selectedId: keep ? state.selectedId : tip

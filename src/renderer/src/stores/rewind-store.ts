@@ -8,8 +8,11 @@ export type PreviewState =
   | { state: 'ready'; preview: RewindPreview }
   | { state: 'failed'; message: string }
 
-/** Switch: to the end of a node's branch. Continue: to the node itself (its turn's end). */
-export type MoveKind = 'switch' | 'continue'
+/**
+ * Switch: to the end of a node's branch. Continue: to the node itself (its turn's end). Adopt: to
+ * a parallel run's end, its files brought in (the move's leafUuid holds the run's id).
+ */
+export type MoveKind = 'switch' | 'continue' | 'adopt'
 
 /**
  * What to do with the branch a move leaves: no summary, a summary, or one following the user's

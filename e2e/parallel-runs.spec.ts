@@ -1,0 +1,182 @@
+// Try in parallel… (issue 30) as a person uses it, with a scripted model: three runs from an
+// earlier turn, one slow; they show beside the turn as they go, in a second tab and after a
+// reload too; the slow one is stopped mid-way; the others end as branches, are compared in the
+// Runs table (files, lines, the check's exit code), one is adopted with the others summarized
+// (its files on disk, Undo takes it back). Started twice, the second start is a table of its own.
+// Screenshots in e2e/screenshots/parallel-*.png at 1280x800 and 900x700.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { expectAccessible } from './support/axe'
+import { serve, type ServedApp } from './support/serve'
+import { send, shot, turn } from './support/ui'
+
+const write = (file: string, content: string) => ({
+  type: 'tool_use',
+  name: 'Write',
+  input: { file_path: file, content }
+})
+
+const SCRIPT = {
+  summary: 'The run tried another way; its files are on its branch.',
+  rules: [
+    {
+      match: 'setup notes',
+      responses: [[write('notes.md', 'v1\n')], [{ type: 'text', text: 'ok' }]]
+    },
+    {
+      match: 'second notes',
+      responses: [
+        [
+          {
+            type: 'tool_use',
+            name: 'Edit',
+            input: { file_path: 'notes.md', old_string: 'v1\n', new_string: 'v2\n' }
+          }
+        ],
+        [{ type: 'text', text: 'v2 now' }]
+      ]
+    },
+    {
+      match: 'try red',
+      responses: [
+        [write('red.txt', 'red\n')],
+        [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.md' } }],
+        [
+          {
+            type: 'tool_use',
+            name: 'Edit',
+            input: { file_path: 'notes.md', old_string: 'v1\n', new_string: 'v1\nred\n' }
+          }
+        ],
+        [{ type: 'text', text: 'red done' }]
+      ]
+    },
+    {
+      match: 'try blue',
+      responses: [[write('blue.txt', 'blue\n')], [{ type: 'text', text: 'blue done' }]]
+    },
+    {
+      match: 'slow run',
+      responses: [
+        [
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: 'echo started > slow.txt; sleep 120' }
+          }
+        ],
+        [{ type: 'text', text: 'slow done' }]
+      ]
+    }
+  ]
+}
+
+/** A branch of the Branches outline by its title. */
+const branch = (page: Page, title: string) =>
+  page.getByRole('tree', { name: 'Branch outline' }).getByRole('treeitem', {
+    name: new RegExp(`^${title},`)
+  })
+
+test.describe('parallel runs', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    const script = join(mkdtempSync(join(tmpdir(), 'rs-e2e-parallel-')), 'script.json')
+    writeFileSync(script, JSON.stringify(SCRIPT))
+    app = await serve({
+      files: { 'keep.txt': 'the user keeps this\n' },
+      args: ['--model', `scripted:${script}`, '--permission-mode', 'bypassPermissions']
+    })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('runs from an earlier turn go side by side, one stopped, compared, one adopted and undone', async ({
+    page,
+    context
+  }) => {
+    test.setTimeout(120_000)
+    const notes = () => readFileSync(join(app.workspace, 'notes.md'), 'utf8')
+    await page.goto(app.url)
+    await send(page, 'setup notes')
+    await send(page, 'second notes')
+    expect(notes()).toBe('v2\n')
+
+    await turn(page, 'setup notes').click()
+    await page.getByRole('button', { name: 'Try in parallel…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Try in parallel' })
+    await dialog.getByRole('radio', { name: 'One prompt per run' }).check()
+    await dialog.getByRole('textbox', { name: 'Prompt for run 1' }).fill('try red')
+    await dialog.getByRole('textbox', { name: 'Prompt for run 2' }).fill('slow run')
+    await dialog.getByRole('button', { name: 'Add a run' }).click()
+    await dialog.getByRole('textbox', { name: 'Prompt for run 3' }).fill('try blue')
+    await dialog.getByRole('textbox', { name: /Check command/ }).fill('cat notes.md')
+    await shot(page, 'parallel-01-dialog')
+    await expectAccessible(page, 'parallel-01-dialog')
+    await dialog.getByRole('button', { name: 'Start 3 runs' }).click()
+    await expect(dialog).toBeHidden()
+
+    // The slow run is drawn beside the turn while it goes, in this tab, a second one, a reload:
+    // in the Branches outline and in the graph.
+    const slow = branch(page, 'Run: slow run')
+    await expect(slow).toHaveAccessibleName(/running/, { timeout: 20_000 })
+    const second = await context.newPage()
+    await second.goto(app.url)
+    await expect(branch(second, 'Run: slow run')).toHaveAccessibleName(/running/)
+    await page.reload()
+    await expect(slow).toHaveAccessibleName(/running/)
+    await page.getByRole('button', { name: 'Fit View' }).click()
+    await expect(page.getByRole('group', { name: /^Turn 2: Run: slow run/ })).toHaveAccessibleName(
+      /running/
+    )
+    await shot(page, 'parallel-02-running')
+    // The user's files are only read meanwhile.
+    expect(notes()).toBe('v2\n')
+    expect(existsSync(join(app.workspace, 'slow.txt'))).toBe(false)
+
+    // Stop the slow run mid-way (its command is sleeping in its own workspace).
+    await slow.click()
+    await page.getByRole('button', { name: 'Stop this run' }).click()
+    // Each run ends as a branch of the turn: its own turns, off the conversation's path.
+    await expect(branch(page, 'slow run')).toHaveAccessibleName(/stopped/, { timeout: 30_000 })
+    for (const title of ['try red', 'try blue']) {
+      await expect(branch(page, title)).toHaveAccessibleName(/abandoned/, { timeout: 30_000 })
+    }
+    await expect(branch(second, 'try red')).toBeVisible()
+    await page.getByRole('button', { name: 'Fit View' }).click()
+
+    await turn(page, 'try red').click()
+    await page.getByRole('button', { name: 'Compare runs…' }).click()
+    const table = page.getByRole('dialog', { name: 'Parallel runs' })
+    const red = table.getByRole('row', { name: /try red/ })
+    await expect(red).toContainText('done')
+    await expect(red).toContainText('exit 0')
+    await expect(red).toContainText('+2')
+    await expect(table.getByRole('row', { name: /slow run/ })).toContainText('stopped')
+    await shot(page, 'parallel-03-compare')
+    await expectAccessible(page, 'parallel-03-compare')
+    await page.setViewportSize({ width: 900, height: 700 })
+    await shot(page, 'parallel-04-compare-900')
+    await page.setViewportSize({ width: 1280, height: 800 })
+
+    await red.getByRole('button', { name: 'Adopt this run' }).click()
+    const adopt = page.getByRole('dialog', { name: 'Adopt this run' })
+    await expect(adopt.getByText('notes.md')).toBeVisible()
+    await adopt.getByRole('radio', { name: 'Summarize', exact: true }).check()
+    await shot(page, 'parallel-05-adopt')
+    await adopt.getByRole('button', { name: 'Adopt' }).click()
+    await expect(adopt).toBeHidden({ timeout: 20_000 })
+    expect(notes()).toBe('v1\nred\n')
+    expect(readFileSync(join(app.workspace, 'red.txt'), 'utf8')).toBe('red\n')
+    // The run is on the conversation's path now; the others are summarized onto it.
+    await expect(turn(page, 'try red')).toHaveAccessibleName(/active path/)
+    await expect(page.getByRole('group', { name: /^Branch summary/ })).toHaveCount(3)
+    await turn(page, 'try red').click()
+    await expect(page.getByRole('button', { name: 'Adopt this run' })).toHaveCount(0)
+    await shot(page, 'parallel-06-adopted')
+
+    await page.getByRole('button', { name: /^Undo continue/ }).click()
+    await expect.poll(notes).toBe('v2\n')
+    expect(existsSync(join(app.workspace, 'red.txt'))).toBe(false)
+  })
+})
