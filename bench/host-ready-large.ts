@@ -6,9 +6,11 @@
 // split, JSON.parse each line, values kept: bench/support/bare-jsonl.ts), with its peak memory.
 // Targets: time ≤ 1.5x, memory ≤ 1.5x. The first frame after it is bench/ui-first-frame.ts's.
 //   npx tsx bench/host-ready-large.ts [megabytes] [runs]
-// With BENCH_CPU_PROF=DIR, each serve writes a CPU profile there (node --cpu-prof).
+// With BENCH_CPU_PROF=DIR, each serve writes a CPU profile there (node --cpu-prof). The session
+// and its workspace are kept in tmpdir()/rs-bench-host-large-<megabytes> and reused by the next
+// run (writing 500 MB takes minutes); BENCH_FRESH=1 writes them again.
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ensureBuild, ensureCliBuild } from '../scripts/ensure-build.mjs'
@@ -19,16 +21,21 @@ import { median } from './support/timed-process'
 const MEGABYTES = Number(process.argv[2] ?? 500)
 const RUNS = Number(process.argv[3] ?? 3)
 const repo = join(import.meta.dirname, '..')
-const base = mkdtempSync(join(tmpdir(), 'rs-bench-host-large-'))
+const base = join(tmpdir(), `rs-bench-host-large-${MEGABYTES}`)
 const cwd = join(base, 'workspace')
 const home = join(base, 'home')
-mkdirSync(cwd)
-mkdirSync(sessionsDir(home, cwd), { recursive: true })
 const file = join(
   sessionsDir(home, cwd),
   sessionFileName('2026-01-01T00:00:00.000Z', '01900000-0000-7000-8000-000000000000')
 )
-writeSyntheticSession(file, MEGABYTES * 1024 * 1024, 1, { cwd })
+if (process.env.BENCH_FRESH === '1' || !existsSync(file)) {
+  rmSync(base, { recursive: true, force: true })
+  mkdirSync(cwd, { recursive: true })
+  mkdirSync(sessionsDir(home, cwd), { recursive: true })
+  // Written aside and renamed: a run stopped while writing leaves no half session to reuse.
+  writeSyntheticSession(`${file}.partial`, MEGABYTES * 1024 * 1024, 1, { cwd })
+  renameSync(`${file}.partial`, file)
+}
 const env: NodeJS.ProcessEnv = { ...process.env, REWIND_STUDIO_HOME: home }
 delete env.ANTHROPIC_API_KEY
 
@@ -116,4 +123,3 @@ console.log(`  baseline bare streaming parse, a process: ${show(bare)}`)
 console.log(
   `  ratio time ${(median(mine.map((r) => r.ms)) / median(bare.map((r) => r.ms))).toFixed(2)}, memory ${(median(mine.map((r) => r.peakMb)) / median(bare.map((r) => r.peakMb))).toFixed(2)} (targets ≤ 1.5, ≤ 1.5)`
 )
-rmSync(base, { recursive: true, force: true })
