@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import { uuidv7 } from '../../src/core/session/uuid-v7'
 import { describe, expect, it } from 'vitest'
 import { openSessionStore } from '../../src/core/studio/launch'
+import { listSessions } from '../../src/core/studio/session-handlers'
 import { sessionFileName } from '../../src/core/session/paths'
 import { SessionStore } from '../../src/core/session/store'
 import { repoRoot } from '../support/cli'
@@ -68,7 +69,7 @@ describe('an empty or header-less session file in a workspace', () => {
     })
     try {
       expect(studio.info().sessionFile).toBe(w.good)
-      expect(studio.listSessions().map((s) => [s.file, s.current, s.problem !== null])).toEqual([
+      expect(listSessions(studio).map((s) => [s.file, s.current, s.problem !== null])).toEqual([
         [w.good, true, false],
         [w.empty, false, true],
         [w.headerless, false, true]

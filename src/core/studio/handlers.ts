@@ -1,11 +1,20 @@
-// The contract's request handlers over a studio: one line each. Both hosts serve these same
-// handlers; dispatch() has validated every argument before a handler runs.
+// The contract's request handlers over a studio. Each section of the studio brings the handlers of
+// its channels from its own module (tree, agent, rewinds, summaries, sessions, another tool's
+// sessions, share, merge): a new capability joins with a module of its own and one line here. Both
+// hosts serve these same handlers; dispatch() has validated every argument before a handler runs.
+// The spread is typed as the whole contract: a channel no section answers is a compile error.
 import type { Handlers, WorkspaceChannel } from '../../shared/contract'
+import { agentHandlers } from './agent-handlers'
 import { DismissedNotices } from './dismissed-notices'
+import { foreignHandlers } from './foreign-handlers'
 import { mergeHandlers } from './merge-handlers'
+import { rewindHandlers } from './rewind-handlers'
+import { sessionHandlers } from './session-handlers'
 import { StudioError } from './studio-error'
 import { shareHandlers } from './share-handlers'
 import type { Studio } from './studio'
+import { summaryHandlers } from './summary-handlers'
+import { treeHandlers } from './tree-handlers'
 
 const ok = { ok: true as const }
 
@@ -37,54 +46,13 @@ export function createHandlers(
     ...workspaces,
     'app:info': async () => dismissed.shown(studio.info()),
     'notice:dismiss': async ({ message }) => (dismissed.dismiss(message, studio.info()), ok),
-    'session:list': async () => studio.listSessions(),
-    'projects:list': async () => studio.listProjects(),
-    'session:open': ({ sessionId }) => studio.openSession(sessionId),
-    'session:new': () => studio.newSession(),
-    'session:openFile': ({ file }) => studio.openFile(file),
-    'session:continueForeign': ({ nodeId }) => studio.continueForeign(nodeId),
-    'rescue:preview': ({ nodeId }) => studio.previewRescue(nodeId),
-    'rescue:apply': ({ nodeId }) => studio.applyRescue(nodeId),
-    'session:graph': () => studio.graph(),
-    'session:transcript': async ({ leafUuid }) => studio.transcript(leafUuid),
-    'session:graphUpdate': ({ since }) => studio.graphUpdate(since),
-    'session:transcriptRange': async ({ leafUuid, anchor, before, after }) =>
-      studio.transcriptRange(leafUuid, anchor, before, after),
-    'session:node': ({ nodeId }) => studio.node(nodeId),
-    'session:searchIndex': async () => studio.searchIndex(),
-    'session:label': async ({ nodeId, label }) => (studio.label(nodeId, label), ok),
-    'session:fork': ({ nodeId, restoreFiles }) => studio.fork(nodeId, restoreFiles === true),
-    'session:forkPreview': ({ nodeId }) => studio.previewFork(nodeId),
-    'session:export': async ({ format, scope, nodeId }) => studio.export(format, scope, nodeId),
-    'agent:send': async ({ prompt }) => (studio.send(prompt), ok),
-    'agent:stop': async () => (await studio.stop(), ok),
-    'agent:answerPermission': async ({ requestId, allow }) => (
-      studio.answerPermission(requestId, allow),
-      ok
-    ),
-    'rewind:preview': ({ checkpointUuid, mode }) => studio.previewRewind(checkpointUuid, mode),
-    'rewind:apply': ({ checkpointUuid, mode, summary }) =>
-      studio.rewind(checkpointUuid, mode, summary),
-    'rewind:undo': () => studio.undo(),
-    'branch:preview': ({ leafUuid }) => studio.previewSwitch(leafUuid),
-    'rewind:fileDiff': async ({ path }) => studio.previewFileDiff(path),
-    'branch:switch': ({ leafUuid, summary }) => studio.switchBranch(leafUuid, summary),
-    'summary:fromHere': ({ nodeId, instructions }) =>
-      studio.summarizeFromHere(nodeId, instructions),
-    'summary:upToHere': ({ nodeId, instructions }) =>
-      studio.summarizeUpToHere(nodeId, instructions),
-    'summary:compact': ({ instructions }) => studio.compact(instructions),
-    'session:checkpoints': async ({ leafUuid }) => studio.checkpoints(leafUuid),
-    'continue:preview': ({ nodeId }) => studio.previewContinue(nodeId),
-    'continue:apply': ({ nodeId, summary }) => studio.continueFrom(nodeId, summary),
-    'timeline:list': () => studio.timeline(),
-    'timeline:undo': () => studio.undo(),
-    'timeline:redo': () => studio.redo(),
-    compare: ({ a, b }) => studio.compare(a, b),
-    'compare:file': ({ a, b, path }) => studio.compareFile(a, b, path),
+    ...treeHandlers(studio.tree),
+    ...agentHandlers(studio.agent),
+    ...rewindHandlers(studio, studio.foreign),
+    ...summaryHandlers(studio),
+    ...sessionHandlers(studio),
+    ...foreignHandlers(studio.foreign),
     ...shareHandlers(studio),
-    ...mergeHandlers(studio),
-    'settings:get': async () => studio.settings(),
-    'settings:set': (update) => studio.updateSettings(update)
+    ...mergeHandlers(studio)
   }
 }

@@ -9,12 +9,12 @@ import type { MergePreview, MergeResolution } from '../../shared/merge-views'
 import { maskSecretsIn } from '../../shared/mask-secrets'
 import type { MergeAsk, PreparedMerge } from '../merge/merge'
 import type { MergeChoice, Resolution } from '../merge/merge-apply'
-import type { Studio } from './studio'
+import type { StudioContext } from './studio-context'
 import type { WorkspaceSession } from '../workspace/workspace-session'
 
 type MergeChannel = 'merge:preview' | 'merge:apply'
 
-/** What a studio lends a merge (Studio.merging): its session at work, and a way to run alone. */
+/** What a studio lends a merge (mergeAccess): its session at work, and a way to run alone. */
 export interface MergeAccess {
   work: WorkspaceSession
   leafUuid: string | null
@@ -31,19 +31,19 @@ interface MergeRequest {
   turn?: boolean | undefined
 }
 
-export function mergeHandlers(studio: Studio): Pick<Handlers, MergeChannel> {
+export function mergeHandlers(studio: StudioContext): Pick<Handlers, MergeChannel> {
   let previewed: { key: string; prepared: PreparedMerge } | null = null
   const prepare = async (access: MergeAccess, ask: MergeRequest) =>
     access.work.prepareMerge(await mergeAsk(access, ask))
   return {
     'merge:preview': async (ask): Promise<MergePreview> => {
-      const access = studio.merging()
+      const access = mergeAccess(studio)
       const prepared = await prepare(access, ask)
       previewed = { key: keyOf(ask, access.leafUuid), prepared }
       return maskSecretsIn(prepared.preview)
     },
     'merge:apply': ({ conversation, resolutions, ...ask }) => {
-      const access = studio.merging()
+      const access = mergeAccess(studio)
       return access.apply(async () => {
         const kept = previewed
         previewed = null
@@ -54,6 +54,20 @@ export function mergeHandlers(studio: Studio): Pick<Handlers, MergeChannel> {
         const done = await access.work.merge(prepared, choiceOf(resolutions), conversation ?? null)
         return { mergeUuid: done.uuid, written: done.paths.length }
       })
+    }
+  }
+}
+
+/** The session at work, one job at a time: refused while another tool's session is shown. */
+function mergeAccess(studio: StudioContext): MergeAccess {
+  studio.requireOwnSession()
+  return {
+    work: studio.work,
+    leafUuid: studio.store.leafUuid,
+    endOfNode: (nodeId) => studio.endOfNode(nodeId),
+    apply: (run) => {
+      studio.requireWritable()
+      return studio.exclusive('a merge', () => run().finally(() => studio.shapeChanged()))
     }
   }
 }

@@ -11,11 +11,12 @@ import { pullSession } from '../share/pull'
 import { type PushOptions, previewPush, pushSession } from '../share/push'
 import { ShareError } from '../share/git'
 import { StudioError } from './studio-error'
-import type { Studio } from './studio'
+import { openPulled } from './session-handlers'
+import type { StudioContext } from './studio-context'
 
 type ShareChannel = 'share:preview' | 'share:push' | 'share:list' | 'share:open'
 
-export function shareHandlers(studio: Studio): Pick<Handlers, ShareChannel> {
+export function shareHandlers(studio: StudioContext): Pick<Handlers, ShareChannel> {
   return {
     'share:preview': async (request) => previewPush(await pushRequest(studio, request)),
     'share:push': async (request) => pushSession(await pushRequest(studio, request)),
@@ -26,7 +27,7 @@ export function shareHandlers(studio: Studio): Pick<Handlers, ShareChannel> {
 }
 
 async function pushRequest(
-  studio: Studio,
+  studio: StudioContext,
   request: {
     scope: SharePreview['scope']
     nodeId?: string | undefined
@@ -64,7 +65,7 @@ async function pushRequest(
  * saying it could not be brought up to date.
  */
 async function openShared(
-  studio: Studio,
+  studio: StudioContext,
   id: string,
   remote: string | undefined
 ): Promise<AppInfo> {
@@ -91,5 +92,5 @@ async function openShared(
       `Could not bring it up to date (${error.message}): this is the copy pulled before.`
     )
   }
-  return studio.openPulled(file, notices)
+  return openPulled(studio, file, notices)
 }
