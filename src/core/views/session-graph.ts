@@ -128,6 +128,11 @@ export interface TurnIndex {
   nodes: Map<string, { kind: GraphNodeKind; parentId: string | null }>
   /** Per node, the last record of its own (the turn's end), for its outcome. */
   ends: Map<string, TreeRecord>
+  /**
+   * Records with a child drawn in a node that is no turn (a report, summary or exploration under
+   * them): a turn ending on one went on in that node (outcomeOf).
+   */
+  wentOn: Set<string>
 }
 
 /**
@@ -164,6 +169,8 @@ const NO_EXPLORATIONS: ReadonlyMap<string, string> = new Map()
 
 interface Visit {
   record: TreeRecord
+  /** The record it is a child of (null: a root). */
+  parent: TreeRecord | null
   /** The node owning the parent record. */
   parentOwner: string | null
   /** Where a node starting here is drawn: parentOwner, or the report for an exploration. */
@@ -181,12 +188,19 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   // lookup by uuid per record (a 500 MB log has 600,000).
   const visited: TreeRecord[] = []
   const owners: (string | null)[] = []
+  const wentOn = new Set<string>()
   const stack: Visit[] = tree
     .children(null)
-    .map((record) => ({ record, parentOwner: null, drawUnder: null, exploration: false }))
+    .map((record) => ({
+      record,
+      parent: null,
+      parentOwner: null,
+      drawUnder: null,
+      exploration: false
+    }))
     .reverse()
   while (stack.length > 0) {
-    const { record, parentOwner, drawUnder, exploration } = stack.pop() as Visit
+    const { record, parent, parentOwner, drawUnder, exploration } = stack.pop() as Visit
     // An agent's branch summary belongs to the report under it: one node for one rewind.
     const report = reportUnder(tree, record)
     const kind =
@@ -201,6 +215,8 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       nodes.set(record.uuid, { kind, parentId: drawUnder })
     }
     owner.set(record.uuid, own)
+    // A report's own node is set when it is visited, after its summary: no turn either way.
+    if (parent !== null && own !== null && nodes.get(own)?.kind !== 'turn') wentOn.add(parent.uuid)
     visited.push(record)
     owners.push(own)
     // The records after the summary are drawn from where the summary stood.
@@ -221,6 +237,7 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       const under = explorations.get(child.uuid)
       stack.push({
         record: child,
+        parent: record,
         parentOwner: childOwner,
         drawUnder: under ?? childOwner,
         exploration: under !== undefined
@@ -240,7 +257,7 @@ export function indexTurns(tree: SessionTree): TurnIndex {
     const own = owners[i] ?? null
     if (own !== null && !goesOn.has(record.uuid)) ends.set(own, record)
   }
-  return { owner, heads, nodes, ends }
+  return { owner, heads, nodes, ends, wentOn }
 }
 
 /** An assistant message whose tool calls have no results after them. */
@@ -262,13 +279,8 @@ function awaitsAnswer(end: TreeRecord | undefined): boolean {
  * How a node's turn ended, from its last record: see TurnOutcome (shared/views.ts). A last
  * record with a report, summary or exploration under it went on in that node: not an end.
  */
-function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefined): TurnOutcome {
-  if (end === undefined) return 'done'
-  const continued = tree.children(end.uuid).some((child) => {
-    const own = index.owner.get(child.uuid)
-    return own !== null && own !== undefined && index.nodes.get(own)?.kind !== 'turn'
-  })
-  if (continued) return 'done'
+function outcomeOf(index: TurnIndex, end: TreeRecord | undefined): TurnOutcome {
+  if (end === undefined || index.wentOn.has(end.uuid)) return 'done'
   switch (end.type) {
     case 'assistant': {
       // A stop keeps the text already streamed as a message of its own, without the model's
@@ -398,7 +410,7 @@ export function buildSessionGraph(
           ? 'running'
           : kind === 'exploration' || (kind === 'compaction' && record.type !== 'compaction')
             ? 'done'
-            : outcomeOf(tree, index, index.ends.get(record.uuid))
+            : outcomeOf(index, index.ends.get(record.uuid))
     }
   })
 
