@@ -1,13 +1,11 @@
 // The defects a new user hit in issue 12, one test each, by clicks and keys on the real web host
 // with the demo model. Each test quotes the line of the issue it covers and runs axe on the
 // screens it reaches.
-import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { expectAccessible } from './support/axe'
-import { repoRoot, serve, type ServedApp } from './support/serve'
-import { focusedElement, promptField, send, shot, turn } from './support/ui'
-
-const demoWorkspace = join(repoRoot, 'demo', 'workspace')
+import { serveDemoAfter } from './support/demo'
+import type { ServedApp } from './support/serve'
+import { focusedElement, promptField, rewindHere, send, shot, turn } from './support/ui'
 
 async function box(page: Page, selector: string) {
   const found = await page.locator(selector).first().boundingBox()
@@ -18,12 +16,10 @@ async function box(page: Page, selector: string) {
 test.describe('the explorer after two turns', () => {
   let app: ServedApp
   test.beforeAll(async ({ browser }) => {
-    app = await serve({ copyFrom: demoWorkspace })
-    const page = await browser.newPage()
-    await page.goto(app.url)
-    await send(page, 'add TIMEOUT = 30 to config.py')
-    await send(page, 'also remove DEBUG and create utils.py')
-    await page.close()
+    app = await serveDemoAfter(browser, [
+      'add TIMEOUT = 30 to config.py',
+      'also remove DEBUG and create utils.py'
+    ])
   })
   test.afterAll(async () => app?.stop())
 
@@ -81,11 +77,7 @@ test.describe('the explorer after two turns', () => {
     await expect.poll(() => focusedElement(page)).not.toBe('BODY')
 
     // A second branch, then back to the first by "Switch to this branch".
-    await turn(page, 'also remove DEBUG').click()
-    await page.getByRole('button', { name: 'Rewind here' }).click()
-    await dialog.getByRole('radio', { name: 'Code and conversation' }).check()
-    await dialog.getByRole('button', { name: 'Restore' }).click()
-    await expect(dialog).toBeHidden()
+    await rewindHere(page, 'also remove DEBUG')
     await send(page, 'only create utils.py and keep DEBUG')
     await turn(page, 'also remove DEBUG').click()
     await page.getByRole('button', { name: 'Switch to this branch' }).click()
@@ -135,11 +127,7 @@ test.describe('the explorer after two turns', () => {
 test.describe('a running agent', () => {
   let app: ServedApp
   test.beforeAll(async ({ browser }) => {
-    app = await serve({ copyFrom: demoWorkspace })
-    const page = await browser.newPage()
-    await page.goto(app.url)
-    await send(page, 'add TIMEOUT = 30 to config.py')
-    await page.close()
+    app = await serveDemoAfter(browser, ['add TIMEOUT = 30 to config.py'])
   })
   test.afterAll(async () => app?.stop())
 

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
-import { send, shot, turn } from './support/ui'
+import { rewindHere, send, shot, turn } from './support/ui'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
 
@@ -94,12 +94,7 @@ test.describe('the seed walk-through, by clicks', () => {
     await expectAccessible(page, 'explorer-04-two-branches')
 
     // Undo the last rewind? The new prompt was sent after it, so undo is off; rewind again.
-    await turn(page, 'only create utils.py').click()
-    await page.getByRole('button', { name: 'Rewind here' }).click()
-    await page.getByRole('radio', { name: 'Code and conversation' }).check()
-    await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click()
-    // The dialog closes once the main process has answered: the files are back by then.
-    await expect(page.getByRole('dialog')).toBeHidden()
+    await rewindHere(page, 'only create utils.py')
     expect(readdirSync(app.workspace)).not.toContain('utils.py')
     await page.getByRole('banner').getByRole('button', { name: /^Undo/ }).click()
     await expect(page.getByRole('banner').getByRole('button', { name: /^Undo/ })).toBeDisabled()

@@ -6,10 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { expectAccessible } from './support/axe'
+import { demoWorkspace, twoBranches } from './support/demo'
 import { repoRoot, serve, type ServedApp } from './support/serve'
 import { send, shot, turn } from './support/ui'
-
-const demoWorkspace = join(repoRoot, 'demo', 'workspace')
 
 test.describe('fork to new session', () => {
   let app: ServedApp
@@ -80,15 +79,7 @@ test.describe('export', () => {
     browser
   }) => {
     await page.goto(app.url)
-    await send(page, 'add TIMEOUT = 30 to config.py')
-    await send(page, 'also remove DEBUG and create utils.py')
-    await turn(page, 'also remove DEBUG').click()
-    await page.getByRole('button', { name: 'Rewind here' }).click()
-    await page.getByRole('radio', { name: 'Code and conversation' }).check()
-    await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click()
-    await expect(page.getByRole('dialog')).toBeHidden()
-    await send(page, 'only create utils.py and keep DEBUG')
-    await expect(turn(page, 'only create utils.py')).toBeVisible()
+    await twoBranches(page)
 
     await page.getByRole('button', { name: 'Export…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Export' })

@@ -7,10 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { expectAccessible } from './support/axe'
-import { repoRoot, serve, type ServedApp } from './support/serve'
-import { send, shot, turn } from './support/ui'
-
-const demoWorkspace = join(repoRoot, 'demo', 'workspace')
+import { demoWorkspace, twoBranches } from './support/demo'
+import { serve, type ServedApp } from './support/serve'
+import { shot, turn } from './support/ui'
 
 test.describe('bring into this branch', () => {
   let app: ServedApp
@@ -24,14 +23,7 @@ test.describe('bring into this branch', () => {
   }) => {
     const config = () => readFileSync(join(app.workspace, 'config.py'), 'utf8')
     await page.goto(app.url)
-    await send(page, 'add TIMEOUT = 30 to config.py')
-    await send(page, 'also remove DEBUG and create utils.py')
-    await turn(page, 'also remove DEBUG').click()
-    await page.getByRole('button', { name: 'Rewind here' }).click()
-    await page.getByRole('radio', { name: 'Code and conversation' }).check()
-    await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click()
-    await expect(page.getByRole('dialog')).toBeHidden()
-    await send(page, 'only create utils.py and keep DEBUG')
+    await twoBranches(page)
     // A hand edit here, on the line the other branch removed: a conflict to resolve.
     writeFileSync(
       join(app.workspace, 'config.py'),

@@ -5,10 +5,9 @@ import { linkSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { expectAccessible } from './support/axe'
-import { repoRoot, serve, type ServedApp } from './support/serve'
+import { demoWorkspace, serveDemoAfter } from './support/demo'
+import { serve, type ServedApp } from './support/serve'
 import { focusedElement, promptField, send, shot, turn } from './support/ui'
-
-const demoWorkspace = join(repoRoot, 'demo', 'workspace')
 
 const notices = (page: Page) => page.getByRole('region', { name: 'Notices' })
 const status = (page: Page) => page.getByRole('banner').getByRole('status').last()
@@ -16,11 +15,7 @@ const status = (page: Page) => page.getByRole('banner').getByRole('status').last
 test.describe('after one turn of the demo', () => {
   let app: ServedApp
   test.beforeAll(async ({ browser }) => {
-    app = await serve({ copyFrom: demoWorkspace })
-    const page = await browser.newPage()
-    await page.goto(app.url)
-    await send(page, 'add TIMEOUT = 30 to config.py')
-    await page.close()
+    app = await serveDemoAfter(browser, ['add TIMEOUT = 30 to config.py'])
   })
   test.afterAll(async () => app?.stop())
 

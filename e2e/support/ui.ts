@@ -13,6 +13,17 @@ export const promptField = (page: Page) => page.getByRole('textbox', { name: 'Pr
 export const turn = (page: Page, title: string) =>
   page.getByRole('group', { name: new RegExp(`^Turn \\d+: ${title}`) })
 
+/** Rewinds the code and the conversation to before a turn (by the start of its title). */
+export async function rewindHere(page: Page, title: string): Promise<void> {
+  await turn(page, title).click()
+  await page.getByRole('button', { name: 'Rewind here' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByRole('radio', { name: 'Code and conversation' }).check()
+  await dialog.getByRole('button', { name: 'Restore' }).click()
+  // The dialog closes once the main process has answered: the files are back by then.
+  await expect(dialog).toBeHidden()
+}
+
 /** Types a prompt, sends it, allows what the agent asks for, and waits for the turn to end. */
 export async function send(page: Page, prompt: string): Promise<void> {
   // The turn has ended once the prompt is in the transcript and the agent is idle again; idle

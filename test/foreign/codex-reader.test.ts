@@ -4,8 +4,8 @@
 // a fork carries its parent's history up to the fork, and Codex's home is found as Codex finds it
 // ($CODEX_HOME). Codex keeps no copy of the files it changes: a restore says so and changes
 // nothing.
-import { copyFileSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
 import { conversationNodeOf, isPrompt } from '../../src/core/session/tree'
@@ -100,8 +100,32 @@ describe('Codex CLI rollouts', () => {
     const elsewhere = join(codex.base, 'rollout-copy.jsonl')
     copyFileSync(rollout(codex.toolHome, '01db'), elsewhere)
     expect(sources.sourceOf(elsewhere)).toBeNull()
+    // Under All projects too, one per thread as Codex lists them: four rollouts, three threads.
     const project = sources.projects().find((p) => p.cwd === codex.workspace)
-    expect(project?.folders.find((f) => f.source === 'codex')?.sessions).toBe(4)
+    expect(project?.folders.filter((f) => f.source === 'codex')).toEqual([
+      { source: 'codex', folder: dirname(rollout(codex.toolHome, 'f7bd')), sessions: 3 }
+    ])
+    expect(project?.sessions).toBe(3)
+  })
+
+  it('counts a thread once under All projects when its segments lie in different day folders', () => {
+    const codex = codexHome()
+    // The backtrack went on the next day: Codex writes a segment under the day it is begun.
+    const segment = rollout(codex.toolHome, '_01a2340a-7abe')
+    const nextDay = join(codex.toolHome, 'sessions', '2026', '12', '02')
+    mkdirSync(nextDay)
+    renameSync(segment, join(nextDay, basename(segment)))
+    const sources = new Sources({
+      home: codex.home,
+      homes: sourceHomes(codex.home, codex.env),
+      persist: false
+    })
+    const project = sources.projects().find((p) => p.cwd === codex.workspace)
+    expect(project?.folders.filter((f) => f.source === 'codex')).toEqual([
+      { source: 'codex', folder: dirname(rollout(codex.toolHome, 'f7bd')), sessions: 2 },
+      { source: 'codex', folder: nextDay, sessions: 1 }
+    ])
+    expect(project?.sessions).toBe(3)
   })
 
   it('says Codex keeps no backups where a restore is asked, and changes nothing', async () => {

@@ -5,8 +5,7 @@
 import { spawn } from 'node:child_process'
 import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventChannel, Reply } from '../../src/shared/contract'
+import { describe, expect, it } from 'vitest'
 import type {
   AppInfo,
   CompareView,
@@ -16,45 +15,13 @@ import type {
   SessionGraph,
   TranscriptEntry
 } from '../../src/shared/views'
-import { dispatch } from '../../src/core/studio/dispatch'
-import { createHandlers } from '../../src/core/studio/handlers'
-import { launchScriptedStudio } from '../support/scripted-studio'
-import type { Studio } from '../../src/core/studio/studio'
 import type { GraphUpdate } from '../../src/shared/graph-encoding'
 import { graphFollower } from '../support/graph-updates'
 import { type FixtureCopy, copyFixture, fingerprint, relocateToWorkspace } from './cc-fixtures'
+import { studioOver as overTool } from './tool-studio'
 
-const opened: Studio[] = []
-let savedEnv: string | undefined
-beforeEach(() => {
-  savedEnv = process.env.REWIND_STUDIO_CLAUDE_HOME
-})
-afterEach(async () => {
-  for (const studio of opened.splice(0)) await studio.close()
-  if (savedEnv === undefined) delete process.env.REWIND_STUDIO_CLAUDE_HOME
-  else process.env.REWIND_STUDIO_CLAUDE_HOME = savedEnv
-})
-
-async function studioOver(cc: FixtureCopy) {
-  // Where the studio's discovery finds Claude Code's folder (sources/homes.ts).
-  process.env.REWIND_STUDIO_CLAUDE_HOME = cc.claudeHome
-  const events: { event: EventChannel; payload: unknown }[] = []
-  const studio = await launchScriptedStudio({
-    home: cc.home,
-    cwd: cc.workspace,
-    emit: (event, payload) => events.push({ event, payload })
-  })
-  opened.push(studio)
-  const handlers = createHandlers(studio)
-  const call = (channel: string, args: unknown = {}): Promise<Reply> =>
-    dispatch(handlers, channel, args, () => {})
-  const value = async <T>(channel: string, args: unknown = {}): Promise<T> => {
-    const reply = await call(channel, args)
-    if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`)
-    return reply.value as T
-  }
-  return { studio, events, call, value }
-}
+/** Where the studio's discovery finds Claude Code's folder (sources/homes.ts). */
+const studioOver = (cc: FixtureCopy) => overTool(cc, { REWIND_STUDIO_CLAUDE_HOME: cc.claudeHome })
 
 const read = (ws: string, file: string) => readFileSync(join(ws, file), 'utf8')
 

@@ -5,46 +5,10 @@
 // so when a restore is asked.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { Reply } from '../../src/shared/contract'
+import { describe, expect, it } from 'vitest'
 import type { AppInfo, CompareView, RescuePreview, SessionGraph } from '../../src/shared/views'
-import { dispatch } from '../../src/core/studio/dispatch'
-import { createHandlers } from '../../src/core/studio/handlers'
-import type { Studio } from '../../src/core/studio/studio'
-import { launchScriptedStudio } from '../support/scripted-studio'
-import { type ToolHome, codexHome, geminiHome } from './tool-homes'
-
-const opened: Studio[] = []
-const saved: Record<string, string | undefined> = {}
-afterEach(async () => {
-  for (const studio of opened.splice(0)) await studio.close()
-  for (const [key, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[key]
-    else process.env[key] = value
-  }
-})
-
-async function studioOver(tool: ToolHome, env: Record<string, string>) {
-  for (const [key, value] of Object.entries(env)) {
-    saved[key] ??= process.env[key]
-    process.env[key] = value
-  }
-  const studio = await launchScriptedStudio({
-    home: tool.home,
-    cwd: tool.workspace,
-    emit: () => {}
-  })
-  opened.push(studio)
-  const handlers = createHandlers(studio)
-  const call = (channel: string, args: unknown = {}): Promise<Reply> =>
-    dispatch(handlers, channel, args, () => {})
-  const value = async <T>(channel: string, args: unknown = {}): Promise<T> => {
-    const reply = await call(channel, args)
-    if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`)
-    return reply.value as T
-  }
-  return { call, value }
-}
+import { codexHome, geminiHome } from './tool-homes'
+import { studioOver } from './tool-studio'
 
 describe('other tools’ sessions in the explorer', () => {
   it('Gemini CLI: named, its checkpoints said to be what they are in the restore and in compare', async () => {

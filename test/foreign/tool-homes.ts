@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -129,25 +130,29 @@ interface ExportedSession {
   messages: { info: { id: string; role?: string }; parts: { id: string }[] }[]
 }
 
+/** The real sessions OpenCode exported (export-<id>.json): the first, and its fork. */
+export const OPENCODE_FIRST = 'ses_dcbdb4ef9ffewnZlETLnMy6hQS'
+export const OPENCODE_FORK = 'ses_dcbda7f43ffeEmQyDZegIgADxx'
+
 /**
  * OpenCode's data home in the JSON storage its versions before the database wrote (the same
  * objects as its export: storage/session/<project>/<ses>.json, message/<ses>/<msg>.json,
- * part/<msg>/<prt>.json), laid out from the real export of the first session, as if it had run
- * in `workspace`, with the real snapshots beside it. `write(m)` writes one message with its
- * parts from a child process, parts first, each file whole, as OpenCode writes them.
+ * part/<msg>/<prt>.json), laid out from the real export of a session (the first by default), as
+ * if it had run in `workspace`, with the real snapshots beside it. `write(m)` writes one message
+ * with its parts from a child process, parts first, each file whole, as OpenCode writes them.
  */
-export function openCodeJsonHome(workspace: string, dataHome: string) {
+export function openCodeJsonHome(workspace: string, dataHome: string, session = OPENCODE_FIRST) {
   const exported = JSON.parse(
-    readFileSync(
-      join(TOOL_FIXTURES, 'opencode', 'export-ses_dcbdb4ef9ffewnZlETLnMy6hQS.json'),
-      'utf8'
-    )
+    readFileSync(join(TOOL_FIXTURES, 'opencode', `export-${session}.json`), 'utf8')
       .split(recorded('opencode'))
       .join(workspace)
   ) as ExportedSession
-  cpSync(join(TOOL_FIXTURES, 'opencode', 'opencode-data', 'snapshot'), join(dataHome, 'snapshot'), {
-    recursive: true
-  })
+  const snapshots = join(dataHome, 'snapshot')
+  if (!existsSync(snapshots)) {
+    cpSync(join(TOOL_FIXTURES, 'opencode', 'opencode-data', 'snapshot'), snapshots, {
+      recursive: true
+    })
+  }
   const storage = join(dataHome, 'storage')
   const sessionFile = join(storage, 'session', exported.info.projectID, `${exported.info.id}.json`)
   mkdirSync(dirname(sessionFile), { recursive: true })

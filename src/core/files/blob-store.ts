@@ -6,7 +6,9 @@
 // from (its base), then the zlib-compressed copy/insert ops of delta.ts. A new version of a file
 // is stored as a delta from an earlier version; a new file may be one from an earlier whole blob
 // of the same kind. A blob is loose (a file of its own), in a pack (pack-file.ts: gc packs idle
-// blobs, and a batch of many backups at once is written as one pack), or both.
+// blobs, and a batch of many backups at once is written as one pack), or both. This module
+// encodes, chains and reads; where the bytes lie is loose-blobs.ts (a file each), packed-blobs.ts
+// (the packs and their indexes) and blob-batch.ts (a batch's, until it commits).
 //
 // Chains. A delta may be made from a delta, so each version of a file often edited costs what
 // its edit costs, not every edit since a whole copy. Reading one applies every delta down to a
@@ -28,37 +30,13 @@
 // changed files (a loose batch) are settled at once, as they are written.
 import { CodedError } from '../../shared/coded-error'
 import { hash as digestOf } from 'node:crypto'
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fdatasyncSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync
-} from 'node:fs'
-import { dirname, extname, join } from 'node:path'
+import { extname } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
-import { yieldToEventLoop } from '../os/event-loop'
-import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { WriteFailedError } from '../os/write-failure'
-import { writeAllSync } from '../os/write-all'
+import { PendingBatch, joined } from './blob-batch'
 import { applyDelta, DeltaIndex, encodeDelta, encodeEdits } from './delta'
-import {
-  type PackedBlob,
-  listPacks,
-  PackDamagedError,
-  PackIndex,
-  packsDir,
-  PackReader,
-  PackSet,
-  PackWriter
-} from './pack-file'
-import { SPARES_FOLDER, SpareFiles } from './spare-files'
+import { HASH, LooseBlobs, MAX_REMEMBERED } from './loose-blobs'
+import { PackedBlobs } from './packed-blobs'
 
 /** Level 1 keeps the first checkpoint's snapshot of a big workspace quick; git's loose objects use the same. */
 const COMPRESSION_LEVEL = 1
@@ -68,7 +46,6 @@ export function sha256(content: Buffer): string {
   return digestOf('sha256', content, 'hex')
 }
 
-const HASH = /^[0-9a-f]{64}$/
 /**
  * "RSD1" (older stores: the base is whole) and "RSD2" (the base hash, then the delta's depth and
  * how many steps end at it; see the module header). No zlib stream starts with 0x52, so whole
@@ -97,18 +74,10 @@ const INDEX_CACHE_BYTES = 64_000_000
 /** Contents stored or read lately, kept in memory; larger ones are read from disk each time. */
 const RECENT_CACHE_BYTES = 16_000_000
 const MAX_RECENT_CONTENT_BYTES = 1_000_000
-const RENEW_INTERVAL_MS = 3_600_000
-const MAX_REMEMBERED = 200_000
 /** Larger contents are stored whole: building a delta index for them costs more than it saves. */
 const MAX_DELTA_BYTES = 16_000_000
 /** Misses in a row after which a kind's base gives way to the next new file stored whole. */
 const KIND_BASE_MISSES = 16
-/**
- * A batch keeps this many blobs in memory; with more it writes them all into a pack, else loose:
- * a command that changed a few files adds a few loose blobs, a first checkpoint one pack.
- */
-const MIN_BATCH_PACKED = 64
-
 /** What the caller knows about content it stores, so it can be stored as a delta. */
 export interface StoreHint {
   /** The hash of an earlier version of the same file. */
@@ -116,8 +85,6 @@ export interface StoreHint {
   /** The file's workspace path: with no earlier version, a file of the same kind is tried. */
   path?: string | undefined
 }
-
-let tempCount = 0
 
 export class BlobMissingError extends CodedError {
   constructor(readonly hash: string) {
@@ -165,8 +132,6 @@ export interface BlobBatch {
 }
 
 export class BlobStore {
-  /** Shard folders known to exist, so a put costs no mkdir. */
-  private readonly shards = new Set<string>()
   /** Per file extension: the base tried for a new file, and how many missed it in a row. */
   private readonly kindBases = new Map<string, { hash: string; bytes: number; misses: number }>()
   private readonly decoded = new LruCache<Buffer>(DECODED_CACHE_BYTES, (c) => c.length)
@@ -175,39 +140,30 @@ export class BlobStore {
   /** Contents stored or read lately (see remember), least recently added first. */
   private readonly recent = new Map<string, Buffer>()
   private recentBytes = 0
-  private readonly renewedAt = new Map<string, number>()
-  /** Packed blobs this store copied into a batch (renewed: see heldIn), and when. */
-  private readonly copiedAt = new Map<string, number>()
-  /** Blobs in pack files (pack-file.ts) by hash; null until first needed. */
-  private packed: PackSet | null = null
-  /** The pack files `packed` was given (packs are never changed, only added or removed). */
-  private readonly packFiles = new Set<string>()
-  private packsStamp = ''
-  private packsCheckedAt = 0
-  private readonly packReader = new PackReader()
+  /** The blobs stored a file each (loose-blobs.ts). */
+  private readonly loose: LooseBlobs
+  /** The blobs in pack files (packed-blobs.ts). */
+  private readonly packs: PackedBlobs
+  /** The batches open (blob-batch.ts): their blobs read before their commit, by this store only. */
   private readonly batches = new Set<PendingBatch>()
-  /** Files made ahead for loose blobs (spare-files.ts), for a store that lives through turns. */
-  private spares: SpareFiles | null = null
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.loose = new LooseBlobs(dir)
+    this.packs = new PackedBlobs(dir)
+  }
 
   /** Keeps spare files ready for this store's loose blobs from now on, until close(). */
   keepSpareFiles(): Promise<void> {
-    this.spares ??= new SpareFiles(join(this.dir, SPARES_FOLDER))
-    return this.spares.fill()
+    return this.loose.keepSpareFiles()
   }
 
   /** Removes the spare files not used (the store stays usable, making its files as it goes). */
-  async close(): Promise<void> {
-    const spares = this.spares
-    this.spares = null
-    await spares?.close()
+  close(): Promise<void> {
+    return this.loose.close()
   }
 
   pathOf(hash: string): string {
-    // A hash comes from session records; a malformed one must not become a path.
-    if (!HASH.test(hash)) throw new Error(`Not a sha256 hash: ${JSON.stringify(hash)}`)
-    return join(this.dir, hash.slice(0, 2), hash)
+    return this.loose.pathOf(hash)
   }
 
   async has(hash: string): Promise<boolean> {
@@ -219,9 +175,9 @@ export class BlobStore {
       // The packs' index in memory first: a restore's thousand packed backups, each read again
       // at the apply, cost no lookup of a loose file each (with heldIn's, below: a `cli rewind`
       // of 1,000 files 331 -> 295 ms median, bench/files-restore.ts, 2 runs alternated).
-      this.packed?.has(hash) === true ||
-      existsSync(this.pathOf(hash)) ||
-      this.findPacked(hash) !== undefined ||
+      this.packs.has(hash) ||
+      this.loose.has(hash) ||
+      this.packs.find(hash) !== undefined ||
       [...this.batches].some((b) => b.has(hash))
     )
   }
@@ -246,19 +202,8 @@ export class BlobStore {
    * hundred blobs land in a new one). A failure (a full disk) stops it quietly: writeLoose makes
    * a missing folder as it always did.
    */
-  async makeShardFolders(): Promise<void> {
-    for (let shard = 0; shard < 256; shard++) {
-      const dir = join(this.dir, shard.toString(16).padStart(2, '0'))
-      if (this.shards.has(dir)) continue
-      try {
-        ensurePrivateDir(dir)
-      } catch {
-        return
-      }
-      this.shards.add(dir)
-      // The host's other work (IPC, a prompt being typed) goes on meanwhile.
-      if (shard % 16 === 15) await yieldToEventLoop()
-    }
+  makeShardFolders(): Promise<void> {
+    return this.loose.makeShardFolders()
   }
 
   /** A batch of puts written together (see BlobBatch). */
@@ -275,12 +220,12 @@ export class BlobStore {
           // One already loose is used again, not written again (store did not look for it: a
           // command's backup of the file a Write just backed up would cost a file and a sync).
           batch.commit((hash, bytes) => {
-            if (!this.heldLoose(hash)) this.writeLoose(hash, this.settled(hash, bytes) ?? bytes)
+            if (!this.loose.holds(hash)) this.loose.write(hash, this.settled(hash, bytes) ?? bytes)
           })
         } finally {
           close()
           // The pack folder changed: the next lookup reads the new pack's index.
-          this.packsCheckedAt = 0
+          this.packs.changed()
         }
       },
       abort: () => {
@@ -311,7 +256,7 @@ export class BlobStore {
     const { bytes, shape, kindBase } = raw
       ? { bytes: [rawHeader(previous), content], shape: WHOLE, kindBase: null }
       : this.encode(content, previous, kind, batch)
-    if (batch === null) this.writeLoose(hash, joined(bytes))
+    if (batch === null) this.loose.write(hash, joined(bytes))
     else {
       try {
         batch.add(hash, bytes, raw)
@@ -490,70 +435,6 @@ export class BlobStore {
     return index
   }
 
-  /**
-   * Writes a blob file (into a spare or a new temp file, synced, then renamed: a crash leaves none
-   * or a whole one). A failure names the backup folder (it may be on another disk than the
-   * workspace): the caller says what it refused because of it.
-   */
-  private writeLoose(hash: string, stored: Buffer): void {
-    const target = this.pathOf(hash)
-    const shard = dirname(target)
-    try {
-      if (!this.shards.has(shard)) {
-        ensurePrivateDir(shard)
-        this.shards.add(shard)
-      }
-    } catch (error) {
-      throw new WriteFailedError(`a backup in ${this.dir}`, error)
-    }
-    const spare = this.spares?.take() ?? null
-    if (spare === null || !writeInto(spare, target, stored)) this.writeNewFile(target, stored)
-    this.renewedAt.set(hash, Date.now())
-  }
-
-  private writeNewFile(target: string, stored: Buffer): void {
-    const shard = dirname(target)
-    // pid + counter: unique without asking the OS for random bytes per blob.
-    const temp = `${target}.${process.pid}-${++tempCount}.tmp`
-    try {
-      // 0600 whatever the backed-up file's mode was: that mode is kept in the records.
-      try {
-        writePrivateFileSync(temp, stored, { durable: true })
-      } catch (error) {
-        // A gc removed the shard folder once packing emptied it: make it again.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        ensurePrivateDir(shard)
-        writePrivateFileSync(temp, stored, { durable: true })
-      }
-      renameSync(temp, target)
-    } catch (error) {
-      rmSync(temp, { force: true })
-      throw new WriteFailedError(`a backup in ${this.dir}`, error)
-    }
-  }
-
-  /**
-   * Whether the blob is still there, giving it a fresh mtime: retention prunes by age, and an
-   * old blob that a live session just started relying on must count as young. At most once an
-   * hour per blob (the grace period is a day): a restore reuses a thousand blobs, the first
-   * snapshot of a big workspace makes thousands of deltas from a few bases.
-   */
-  private renewed(hash: string): boolean {
-    const now = Date.now()
-    if (now - (this.renewedAt.get(hash) ?? 0) < RENEW_INTERVAL_MS) return true
-    if (this.renewedAt.size >= MAX_REMEMBERED) this.renewedAt.clear()
-    const time = new Date(now)
-    try {
-      utimesSync(this.pathOf(hash), time, time)
-    } catch (error) {
-      // Pruned a moment ago: the caller stores it again (or makes no delta of it).
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
-      throw error
-    }
-    this.renewedAt.set(hash, now)
-    return true
-  }
-
   /** The blob a delta blob was made from; null for a whole blob. Reads only the header. */
   baseOf(hash: string): string | null {
     return this.shapeOf(hash).base
@@ -579,20 +460,10 @@ export class BlobStore {
     if (batch?.has(hash) === true) return true
     // One packed within the hour, known from memory, is young as it is: no syscall for it (a
     // restore asks this of the thousand files it overwrites, a command backed them up).
-    const known = this.packed?.get(hash)
-    if (known !== undefined && this.packedRecently(hash, known, Date.now())) return true
-    if (this.heldLoose(hash)) return true
+    const known = this.packs.known(hash)
+    if (known !== undefined && this.packs.recently(hash, known, Date.now())) return true
+    if (this.loose.holds(hash)) return true
     return this.heldPacked(hash, batch)
-  }
-
-  /** Whether `hash` is stored as a loose file, which counts as using it again (renewed). */
-  private heldLoose(hash: string): boolean {
-    return existsSync(this.pathOf(hash)) && this.renewed(hash)
-  }
-
-  /** Packed, or copied into a batch, within the hour: young enough as it is. */
-  private packedRecently(hash: string, packed: PackedBlob, now: number): boolean {
-    return now - Math.max(packed.usedMs, this.copiedAt.get(hash) ?? 0) < RENEW_INTERVAL_MS
   }
 
   /** heldIn, not looking for a loose copy. */
@@ -602,59 +473,20 @@ export class BlobStore {
     // the hour (a batch) is young enough as it is. A pack another process wrote in the last
     // second may be missed here: its blob is then stored twice, which is all it costs (a read
     // looks again at once).
-    const packed = this.findPacked(hash, 1000)
+    const packed = this.packs.find(hash, 1000)
     if (packed === undefined) return false
     const now = Date.now()
-    if (this.packedRecently(hash, packed, now)) return true
-    const bytes = this.readPackedCopy(packed)
+    if (this.packs.recently(hash, packed, now)) return true
+    const bytes = this.packs.readCopy(packed)
     if (bytes === null) return false
     // In a batch (a restore's backups) the copies of a thousand blobs make one pack, not a
     // thousand files: a new file costs ~0.5 ms on a busy ext4, where the rewind's own writes
     // cost a few µs each.
     if (batch !== null) {
       batch.add(hash, bytes, isRaw(bytes))
-      if (this.copiedAt.size >= MAX_REMEMBERED) this.copiedAt.clear()
-      this.copiedAt.set(hash, now)
-    } else this.writeLoose(hash, bytes)
+      this.packs.copied(hash, now)
+    } else this.loose.write(hash, bytes)
     return true
-  }
-
-  /**
-   * A packed blob, reloading the pack list when the packs folder changed since last read.
-   * `staleMs`: a folder looked at that recently is not looked at again (see heldIn).
-   */
-  private findPacked(hash: string, staleMs = 0): PackedBlob | undefined {
-    const found = this.packed?.get(hash)
-    if (found !== undefined) return found
-    const now = Date.now()
-    if (this.packed !== null && now - this.packsCheckedAt < staleMs) return undefined
-    this.packsCheckedAt = now
-    const stamp = folderStamp(packsDir(this.dir))
-    if (this.packed !== null && stamp === this.packsStamp) return undefined
-    this.packsStamp = stamp
-    // Only the new packs' indexes are read (a workspace's first checkpoint packs 20,000 blobs,
-    // and each command that changes many files adds a pack); all again when one went (a gc).
-    const files = listPacks(packsDir(this.dir))
-    const present = new Set(files)
-    if (this.packed === null || [...this.packFiles].some((file) => !present.has(file))) {
-      this.forgetPacks()
-      this.packed = new PackSet()
-    }
-    const packed = this.packed
-    for (const file of files) {
-      if (this.packFiles.has(file)) continue
-      this.packFiles.add(file)
-      try {
-        // The index as read, searched in place: no object per entry (pack-file.ts).
-        packed.add(PackIndex.read(file))
-      } catch (error) {
-        // A damaged pack's blobs read as missing; it is kept for whoever can mend it.
-        if (error instanceof PackDamagedError || (error as NodeJS.ErrnoException).code === 'ENOENT')
-          continue
-        throw error
-      }
-    }
-    return packed.get(hash)
   }
 
   /** The content of `hash` (shared: do not modify it); BlobMissingError when it is gone. */
@@ -741,124 +573,20 @@ export class BlobStore {
    * without looking for a loose file first (a missing file costs an exception).
    */
   private storedBytes(hash: string, length?: number): Buffer {
-    const known = this.packed?.get(hash)
+    const known = this.packs.known(hash)
     if (known !== undefined) {
-      const bytes = this.readPackedCopy(known, length)
+      const bytes = this.packs.readCopy(known, length)
       if (bytes !== null) return bytes
     }
-    const loose = readLoose(this.pathOf(hash), length)
+    const loose = this.loose.read(hash, length)
     if (loose !== null) return loose
-    const packed = this.packedBytes(hash, length)
+    const packed = this.packs.bytes(hash, length)
     if (packed !== null) return packed
     for (const batch of this.batches) {
       const pending = batch.read(hash)
       if (pending !== null) return pending
     }
     throw new BlobMissingError(hash)
-  }
-
-  /** The stored bytes of a packed blob, or null when no pack has it. */
-  private packedBytes(hash: string, length?: number): Buffer | null {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const packed = this.findPacked(hash)
-      if (packed === undefined) return null
-      const bytes = this.readPackedCopy(packed, length)
-      if (bytes !== null) return bytes
-    }
-    return null
-  }
-
-  /** null when its pack is gone (a gc rewrote it): the pack list is read again next time. */
-  private readPackedCopy(packed: PackedBlob, length?: number): Buffer | null {
-    try {
-      return this.packReader.read(packed, length)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      this.forgetPacks()
-      return null
-    }
-  }
-
-  private forgetPacks(): void {
-    this.packed = null
-    this.packFiles.clear()
-    this.packReader.close()
-  }
-}
-
-/**
- * Writes `bytes` into `spare` and renames it to `target`. False, the spare removed, when the spare
- * is gone (a gc removed it) or cannot be written: the caller then makes a file of its own, which
- * says what went wrong if that fails too.
- */
-function writeInto(spare: string, target: string, bytes: Buffer): boolean {
-  try {
-    const fd = openSync(spare, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW)
-    try {
-      writeAllSync(fd, bytes)
-      fdatasyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(spare, target)
-    return true
-  } catch {
-    rmSync(spare, { force: true })
-    return false
-  }
-}
-
-/**
- * The blobs of one batch: the first few in memory, then (with more) all of them in a pack
- * being written. Commit writes the few loose, or finishes the pack.
- */
-class PendingBatch {
-  private readonly held = new Map<string, Stored>()
-  private pack: PackWriter | null = null
-  /** Whether a blob was added raw: its pack is then marked unsettled, for gc. */
-  private holdsRaw = false
-
-  constructor(private readonly dir: string) {}
-
-  has(hash: string): boolean {
-    return this.held.has(hash) || this.pack?.has(hash) === true
-  }
-
-  read(hash: string): Buffer | null {
-    const held = this.held.get(hash)
-    return held === undefined ? (this.pack?.read(hash) ?? null) : joined(held)
-  }
-
-  add(hash: string, bytes: Stored, raw: boolean): void {
-    if (raw) this.holdsRaw = true
-    if (this.pack === null && this.held.size < MIN_BATCH_PACKED) {
-      this.held.set(hash, bytes)
-      return
-    }
-    if (this.pack === null) {
-      this.pack = new PackWriter(packsDir(this.dir))
-      for (const [h, b] of this.held) this.pack.add(h, b, Date.now())
-      this.held.clear()
-    }
-    this.pack.add(hash, bytes, Date.now())
-  }
-
-  commit(writeLoose: (hash: string, bytes: Buffer) => void): void {
-    if (this.pack !== null) {
-      try {
-        if (this.holdsRaw) this.pack.markUnsettled()
-        this.pack.finish()
-      } catch (error) {
-        throw new WriteFailedError(`a backup in ${this.dir}`, error)
-      }
-    }
-    for (const [hash, bytes] of this.held) writeLoose(hash, joined(bytes))
-    this.held.clear()
-  }
-
-  abort(): void {
-    this.pack?.abort()
-    this.held.clear()
   }
 }
 
@@ -897,46 +625,10 @@ class LruCache<T> {
   }
 }
 
-/** A loose blob's stored bytes (the first `length` when given), or null when there is none. */
-function readLoose(file: string, length?: number): Buffer | null {
-  let fd: number
-  try {
-    fd = openSync(file, 'r')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
-  try {
-    if (length === undefined) return readFileSync(fd)
-    const buffer = Buffer.alloc(length)
-    return buffer.subarray(0, readSync(fd, buffer, 0, length, 0))
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** Changes whenever a pack is added to or removed from `dir`. */
-function folderStamp(dir: string): string {
-  // No exception for a missing folder: this runs for every new blob, and throwing costs more
-  // than the stat.
-  const stats = statSync(dir, { bigint: true, throwIfNoEntry: false })
-  return stats === undefined ? 'none' : `${stats.ino}:${stats.mtimeNs}`
-}
-
 const WHOLE: Shape = Object.freeze({ base: null, depth: 0, steps: 0 })
 
 function isRaw(stored: Buffer): boolean {
   return stored.length >= RAW_HEADER_BYTES && stored.subarray(0, MAGIC_BYTES).equals(RAW)
-}
-
-/**
- * A blob's stored bytes: whole, or in pieces written back to back (a raw blob is its header and
- * the content as read: no copy of the content to put them together).
- */
-type Stored = Buffer | readonly Buffer[]
-
-function joined(stored: Stored): Buffer {
-  return Buffer.isBuffer(stored) ? stored : Buffer.concat(stored)
 }
 
 /** What comes before the content of a raw blob, a new version of `previous` (see RAW). */

@@ -16,7 +16,12 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { NotRegularFileError, openRegularFile, readRegularFile } from './read-regular-file'
+import {
+  NotRegularFileError,
+  openRegularFile,
+  readRegularFile,
+  readRegularFileAt
+} from './read-regular-file'
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-read-regular-'))
 
@@ -161,4 +166,26 @@ describe('openRegularFile', () => {
       swapper.kill('SIGKILL')
     }
   }, 60_000)
+})
+
+describe('readRegularFileAt', () => {
+  const path = join(dir, 'at')
+  const bytes = Buffer.from(Array.from({ length: 10_000 }, (_, i) => (i * 13) % 256))
+  writeFileSync(path, bytes)
+
+  it('reads the bytes from an offset, fewer at the end, none past it', () => {
+    expect(readRegularFileAt(path, 0, 100).equals(bytes.subarray(0, 100))).toBe(true)
+    expect(readRegularFileAt(path, 9_990, 100).equals(bytes.subarray(9_990))).toBe(true)
+    expect(readRegularFileAt(path, 20_000, 100).length).toBe(0)
+  })
+
+  it('allocates what the file holds, not the bound asked (a 3 GiB bound on a small file)', () => {
+    expect(readRegularFileAt(path, 0, 3 * 2 ** 30).equals(bytes)).toBe(true)
+  })
+
+  it('refuses a FIFO at once', () => {
+    const fifo = join(dir, 'at-fifo')
+    execFileSync('mkfifo', [fifo])
+    expect(() => readRegularFileAt(fifo, 0, 10)).toThrow(NotRegularFileError)
+  })
 })

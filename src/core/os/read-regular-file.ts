@@ -160,6 +160,32 @@ export function readRegularText(abs: string): string | null {
 }
 
 /**
+ * Up to `length` bytes of the regular file at `abs` from `offset`: fewer at its end, and no more
+ * allocated than it holds then (a caller's bound may be far larger than the file). A FIFO or
+ * anything else there throws NotRegularFileError, as openRegularFile does.
+ */
+export function readRegularFileAt(abs: string, offset: number, length: number): Buffer {
+  const { fd, stats } = openRegularFile(abs)
+  try {
+    return readAt(fd, offset, Math.max(0, Math.min(length, Number(stats.size) - offset)))
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Up to `length` bytes of the open file `fd` from `offset` (fewer at its end). */
+export function readAt(fd: number, offset: number, length: number): Buffer {
+  const out = Buffer.alloc(length)
+  let got = 0
+  while (got < length) {
+    const n = readSync(fd, out, got, length - got, offset + got)
+    if (n === 0) break
+    got += n
+  }
+  return got === length ? out : out.subarray(0, got)
+}
+
+/**
  * The content of the regular file open at `fd`, whose size fstat just gave: readFileSync would
  * fstat it again (a restore reads a thousand files). Read up to that size, as readFileSync does;
  * a file that says 0 (those of /proc) is read to its end.

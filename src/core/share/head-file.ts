@@ -6,9 +6,9 @@
 //
 // Anything this does not know for sure (reftable refs, a ref name outside refs/, a symbolic ref
 // chain too long, a file too big or not regular) is 'unknown': the caller asks git then.
-import { closeSync, existsSync, readSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { openRegularFile } from '../os/read-regular-file'
+import { readRegularFileAt } from '../os/read-regular-file'
 
 export interface GitDirs {
   /** The repository's (or this worktree's) git dir: HEAD and per-worktree refs. */
@@ -97,30 +97,17 @@ class PackedRefs {
 
 /**
  * A small regular file's text; 'absent' when it does not exist; 'unknown' when it is bigger than
- * `max` or no regular file (a FIFO is never waited on: openRegularFile).
+ * `max` or no regular file (a FIFO is never waited on: readRegularFileAt).
  */
 function readSmall(file: string, max: number): string | 'absent' | 'unknown' {
-  let opened: ReturnType<typeof openRegularFile>
+  let content: Buffer
   try {
-    opened = openRegularFile(file)
+    // One byte over the bound tells a file bigger than it.
+    content = readRegularFileAt(file, 0, max + 1)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'absent'
     return 'unknown'
   }
-  const { fd } = opened
-  try {
-    const size = Number(opened.stats.size)
-    if (size > max) return 'unknown'
-    const buffer = Buffer.alloc(size)
-    let read = 0
-    while (read < size) {
-      const n = readSync(fd, buffer, read, size - read, read)
-      if (n === 0) break
-      read += n
-    }
-    return buffer.toString('utf8', 0, read)
-  } finally {
-    closeSync(fd)
-  }
+  return content.length > max ? 'unknown' : content.toString('utf8')
 }

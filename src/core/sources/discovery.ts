@@ -293,29 +293,32 @@ export class Sources {
     }
     for (const source of ALL) {
       const layout = LAYOUTS[source]
+      const counted: Counted[] = []
       for (const folder of layout.folders(sessionsRoot(this.homes, source), this.homes[source])) {
-        if (layout.cwd === 'file') {
-          // Files of any project: each counted where it says it ran (from its summary).
-          const byProject = new Map<string, FileStamp[]>()
+        if (layout.cwd === 'file' || SPANS_FILES.has(source)) {
+          // Each file counted where it says it ran (from its summary), or where its folder's tool
+          // keeps the root; a session of several files by its id.
+          const folderCwd = typeof layout.cwd === 'function' ? layout.cwd(folder) : null
           for (const indexed of this.index.folder(folder, source)) {
-            const cwd = indexed.summary.cwd
+            const cwd = folderCwd ?? indexed.summary.cwd
             if (indexed.problem !== null || cwd === null) continue
-            byProject.set(cwd, [...(byProject.get(cwd) ?? []), indexed.stamp])
+            const session = indexed.summary.sessionId ?? indexed.file
+            const last =
+              indexed.summary.lastActivity ?? new Date(indexed.stamp.mtimeMs).toISOString()
+            counted.push({ folder, cwd, stamp: indexed.stamp, session, last })
           }
-          for (const [cwd, stamps] of byProject) add(source, folder, cwd, stamps)
           continue
         }
         const files = sessionFilesOf(folder, source)
         if (files.length === 0) continue
         const cwd = this.folderCwd(folder, source, files)
-        if (cwd !== null)
-          add(
-            source,
-            folder,
-            cwd,
-            files.map((f) => f.stamp)
-          )
+        if (cwd !== null) {
+          for (const f of files)
+            counted.push({ folder, cwd, stamp: f.stamp, session: f.name, last: '' })
+        }
       }
+      for (const { folder, cwd, stamps } of perFolder(onePerSession(counted, realOf)))
+        add(source, folder, cwd, stamps)
     }
     this.probes.save()
     return [...byCwd.values()].sort(
@@ -516,6 +519,46 @@ function encodedFolders(source: SessionSource, cwd: string): string[] {
 }
 
 /** The session files of a project folder with their stamps (ours: only our file names). */
+/**
+ * Tools one session of which can be several files: Gemini CLI starts a second chat file on
+ * --resume, a Codex CLI backtrack a new segment of the thread. Each is counted once, as the tool
+ * lists it (newestPerSession lists it once too).
+ */
+const SPANS_FILES: ReadonlySet<FileSource> = new Set(['codex', 'gemini-cli'])
+
+/** One session file as All projects counts it: `session` names the session it is part of. */
+interface Counted {
+  folder: string
+  cwd: string
+  stamp: FileStamp
+  session: string
+  /** When it was last written to, as its records say (which file of a session is newest). */
+  last: string
+}
+
+/** Of the files of one session (same id, same project), the newest: the one counted. */
+function onePerSession(files: Counted[], realOf: (path: string) => string): Counted[] {
+  const newest = new Map<string, Counted>()
+  for (const file of files) {
+    const key = `${realOf(file.cwd)}\0${file.session}`
+    const known = newest.get(key)
+    if (known === undefined || file.last > known.last) newest.set(key, file)
+  }
+  return [...newest.values()]
+}
+
+/** The counted files by folder and project, in the order first seen. */
+function perFolder(files: Counted[]): { folder: string; cwd: string; stamps: FileStamp[] }[] {
+  const byKey = new Map<string, { folder: string; cwd: string; stamps: FileStamp[] }>()
+  for (const file of files) {
+    const key = `${file.folder}\0${file.cwd}`
+    const entry = byKey.get(key) ?? { folder: file.folder, cwd: file.cwd, stamps: [] }
+    entry.stamps.push(file.stamp)
+    byKey.set(key, entry)
+  }
+  return [...byKey.values()]
+}
+
 function sessionFilesOf(folder: string, source: FileSource): { name: string; stamp: FileStamp }[] {
   return jsonlFilesIn(folder).flatMap((name) => {
     if (source === 'rewind-studio' && parseSessionFileName(name) === null) return []

@@ -6,8 +6,11 @@ import type { SearchEntry } from '../../shared/views'
 import { type SessionTree, contentText, isPrompt, promptText } from '../session/tree'
 import { type TurnIndex, cutForViews } from './session-graph'
 
-/** Input fields of the built-in tools that name a file or a folder. */
-const PATH_FIELDS = ['file_path', 'path', 'notebook_path']
+/**
+ * Input fields that name a file or a folder: the built-in tools' (Claude Code's, Gemini CLI's),
+ * and OpenCode's `filePath` (its write, read and edit).
+ */
+const PATH_FIELDS = ['file_path', 'path', 'notebook_path', 'filePath']
 
 function pathsIn(input: unknown): string[] {
   if (typeof input !== 'object' || input === null) return []

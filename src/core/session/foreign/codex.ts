@@ -17,9 +17,9 @@
 // segment is read as the session it is (what `codex resume` carries on is the newest).
 // Codex keeps no copy of the files it changes (its own backtrack says "File changes are
 // unchanged"): there is nothing to rescue from.
-import { closeSync, readdirSync, readSync, statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { openRegularFile } from '../../os/read-regular-file'
+import { readRegularFileAt } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { parseJsonl } from '../jsonl'
@@ -382,20 +382,7 @@ function findFile(dir: string, wanted: (name: string) => boolean, depth: number)
 
 /** The first `bytes` of a file, as text. */
 function readStart(file: string, bytes: number): string {
-  const { fd, stats } = openRegularFile(file)
-  try {
-    const length = Math.min(bytes, Number(stats.size))
-    const buffer = Buffer.alloc(length)
-    let got = 0
-    while (got < length) {
-      const n = readSync(fd, buffer, got, length - got, got)
-      if (n === 0) break
-      got += n
-    }
-    return buffer.toString('utf8', 0, got)
-  } finally {
-    closeSync(fd)
-  }
+  return readRegularFileAt(file, 0, bytes).toString('utf8')
 }
 
 /** The thread id a rollout's file name gives (`rollout-<time>-<id>[_<segment>].jsonl`), or null. */

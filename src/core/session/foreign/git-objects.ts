@@ -12,11 +12,11 @@
 // FIFO where a pack is expected is refused, never waited on). A missing or damaged object throws
 // GitObjectError, saying which.
 import { createHash } from 'node:crypto'
-import { closeSync, readdirSync, readSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { constants, inflateSync } from 'node:zlib'
 import { CodedError } from '../../../shared/coded-error'
-import { openRegularFile, readRegularFile } from '../../os/read-regular-file'
+import { readRegularFile, readRegularFileAt } from '../../os/read-regular-file'
 
 export type GitObjectType = 'commit' | 'tree' | 'blob' | 'tag'
 
@@ -223,7 +223,7 @@ export class GitObjects {
       for (const name of names.filter((n) => n.endsWith('.idx')).sort()) {
         const idx = join(store, 'pack', name)
         try {
-          const head = readAt(idx, 0, 8 + 256 * 4)
+          const head = readRegularFileAt(idx, 0, 8 + 256 * 4)
           // Index version 2: \377tOc, version, then the 256-entry fan-out.
           if (
             head.length < 8 + 1024 ||
@@ -270,14 +270,14 @@ function findInPack(pack: Pack, sha: string): number | null {
   const wanted = Buffer.from(sha, 'hex')
   while (low <= high) {
     const mid = (low + high) >>> 1
-    const name = readAt(pack.idx, names + mid * 20, 20)
+    const name = readRegularFileAt(pack.idx, names + mid * 20, 20)
     const order = name.compare(wanted)
     if (order === 0) {
       const offsets = names + pack.count * 24
-      const small = readAt(pack.idx, offsets + mid * 4, 4).readUInt32BE(0)
+      const small = readRegularFileAt(pack.idx, offsets + mid * 4, 4).readUInt32BE(0)
       if ((small & 0x80000000) === 0) return small
       const large = offsets + pack.count * 4 + (small & 0x7fffffff) * 8
-      const value = readAt(pack.idx, large, 8).readBigUInt64BE(0)
+      const value = readRegularFileAt(pack.idx, large, 8).readBigUInt64BE(0)
       return Number(value)
     }
     if (order < 0) low = mid + 1
@@ -289,7 +289,7 @@ function findInPack(pack: Pack, sha: string): number | null {
 /** The object at `offset` of a pack, its deltas applied (at most MAX_DELTA_CHAIN deep). */
 function readPacked(store: GitObjects, pack: Pack, offset: number, depth: number): GitObject {
   if (depth > MAX_DELTA_CHAIN) throw new GitObjectError(`a delta chain in ${pack.pack} is too long`)
-  const head = readAt(pack.pack, offset, 32)
+  const head = readRegularFileAt(pack.pack, offset, 32)
   let at = 0
   let byte = head[at++] ?? 0
   const kind = (byte >> 4) & 7
@@ -329,7 +329,7 @@ function readPacked(store: GitObjects, pack: Pack, offset: number, depth: number
 /** `size` bytes inflated from the deflate stream at `offset`, reading more of it as needed. */
 function inflatedAt(file: string, offset: number, size: number): Buffer {
   for (let window = Math.min(size + 64, 1 << 20); ; window *= 2) {
-    const input = readAt(file, offset, window)
+    const input = readRegularFileAt(file, offset, window)
     let out: Buffer
     try {
       out = inflateSync(input, {
@@ -395,21 +395,4 @@ function applyDelta(base: Buffer, delta: Buffer, where: string): Buffer {
   }
   if (written !== size) throw damaged()
   return out
-}
-
-/** Up to `length` bytes of `file` from `offset` (fewer at its end). */
-function readAt(file: string, offset: number, length: number): Buffer {
-  const { fd } = openRegularFile(file)
-  try {
-    const out = Buffer.alloc(length)
-    let got = 0
-    while (got < length) {
-      const n = readSync(fd, out, got, length - got, offset + got)
-      if (n === 0) break
-      got += n
-    }
-    return out.subarray(0, got)
-  } finally {
-    closeSync(fd)
-  }
 }

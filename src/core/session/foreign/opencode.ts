@@ -15,12 +15,16 @@
 //   snapshot repository, `<data>/snapshot/<project>/<hash>/`, whose objects may be the
 //   workspace's own through alternates) taken before it; the step's step-finish names the one
 //   after: each file is a file_change of the turn, before and after known;
-// - a session whose `revert` names a message (after /undo) resumes before it: our leaf goes there.
+// - a session whose `revert` names a message (after /undo: `{messageID, partID?, snapshot,
+//   diff}`) resumes with the messages before it and, with a partID, that message's parts before
+//   the part; OpenCode keeps the rest until the next prompt's cleanup removes it (its
+//   session/revert.ts). Our leaf goes there, after the last message read (a value readSession
+//   puts at the end), and the undone part stays in the tree as a branch.
 // A fork copies the messages it keeps (new ids, "(fork #1)" in its title): it reads as a session
 // of its own. A rescue restore to before a prompt gives each file the later steps' patches name
 // what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
 // revert does; a file no patch names is never touched.
-import { readdirSync, realpathSync } from 'node:fs'
+import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { readRegularText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
@@ -44,6 +48,8 @@ import type {
 /** The value a session starts with, and one per message (with its parts). */
 const SESSION = 'opencode-session'
 const MESSAGE = 'opencode-message'
+/** The session's revert, after its messages: where the leaf goes once they are all drawn. */
+const REVERT = 'opencode-revert'
 
 const LOCATOR = /^(.+\.db)#(ses_[A-Za-z0-9]{1,64})$/
 const JSON_SESSION = /[/\\]storage[/\\]session[/\\][^/\\]+[/\\](ses_[A-Za-z0-9]{1,64})\.json$/
@@ -82,18 +88,38 @@ export function openCodeSessionOf(
 function stampOf(file: string): string {
   const at = openCodeSessionOf(file)
   if (at === null) return '-'
-  if (!at.json) return stampsOf(at.store)
-  // The JSON layout: the session's file and its messages' folder.
-  const root = dirname(dirname(dirname(file)))
-  return [file, join(root, 'message', at.sessionId)]
-    .map((path) => {
-      try {
-        return `${readdirSync(path).length}`
-      } catch {
-        return readText(path)?.length ?? '-'
-      }
-    })
-    .join('|')
+  return at.json ? jsonSessionStamp(file, at.sessionId) : stampsOf(at.store)
+}
+
+/**
+ * What changes whenever a session of the JSON layout may have: its file (a new title), its
+ * messages' folder (a message added), and its newest message with its parts, where OpenCode is
+ * writing (a part added, a tool's state or a text written again in place). Older messages and
+ * their parts are left as they were.
+ */
+function jsonSessionStamp(file: string, sessionId: string): string {
+  const storage = dirname(dirname(dirname(file)))
+  const messages = join(storage, 'message', sessionId)
+  const names = jsonNames(messages)
+  const newest = names.at(-1)
+  const stamps = [statStamp(file), statStamp(messages), `${names.length}`]
+  if (newest !== undefined) {
+    const parts = join(storage, 'part', basename(newest, '.json'))
+    stamps.push(
+      statStamp(join(messages, newest)),
+      ...jsonNames(parts).map((name) => `${name}:${statStamp(join(parts, name))}`)
+    )
+  }
+  return stamps.join('|')
+}
+
+function statStamp(path: string): string {
+  try {
+    const stats = statSync(path)
+    return `${stats.size}/${stats.mtimeMs}/${stats.ino}`
+  } catch {
+    return '-'
+  }
 }
 
 /** The values of one session: its row, then each message with its parts, in their order. */
@@ -104,9 +130,11 @@ function readSession(file: string): ParsedLines {
     ? readJsonSession(file)
     : readDbSession(at.store, at.sessionId)
   if (session === null) throw new Error(`OpenCode's ${at.store} holds no session ${at.sessionId}`)
+  const revert = isObject(session.revert) ? session.revert : {}
   const values: unknown[] = [
     { type: SESSION, ...session },
-    ...messages.map((m) => ({ type: MESSAGE, ...m }))
+    ...messages.map((m) => ({ type: MESSAGE, ...m })),
+    ...(typeof revert.messageID === 'string' ? [{ ...revert, type: REVERT }] : [])
   ]
   return { values, lines: values.map((_, i) => i + 1) }
 }
@@ -193,18 +221,21 @@ function readJsonSession(file: string): { session: Json | null; messages: Stored
 }
 
 function jsonFiles(dir: string): Json[] {
-  let names: string[]
+  return jsonNames(dir)
+    .map((name) => parsedData(readText(join(dir, name))))
+    .filter((v) => Object.keys(v).length > 0)
+}
+
+/** The `.json` files of a folder of the JSON layout, in the order OpenCode made them (bounded). */
+function jsonNames(dir: string): string[] {
   try {
-    names = readdirSync(dir)
+    return readdirSync(dir)
       .filter((n) => n.endsWith('.json'))
       .sort()
       .slice(0, MAX_FILES)
   } catch {
     return []
   }
-  return names
-    .map((name) => parsedData(readText(join(dir, name))))
-    .filter((v) => Object.keys(v).length > 0)
 }
 
 function parsedData(data: unknown): Json {
@@ -263,8 +294,11 @@ class OpenCodeMapper implements ForeignMapper {
   private cwd = ''
   private previous: string | null = null
   private turn: string | null = null
-  private revertTo: string | null = null
-  private leafBefore = new Map<string, string | null>()
+  /** The session's revert (/undo), and the last record of what it keeps, found so far. */
+  private revert: { messageID: string; partID: string | null } | null = null
+  private revertLeaf: string | null = null
+  /** In the revert's message, the last record before its part. */
+  private partLeaf: string | null = null
   private changes = 0
 
   constructor(private readonly file: string | null) {}
@@ -272,9 +306,9 @@ class OpenCodeMapper implements ForeignMapper {
   add(value: unknown, line: number, emit: Emit): void {
     if (!isObject(value)) return emit(foreignRecord(this.previous, value), line)
     if (value.type === SESSION) return this.session(value, line, emit)
+    if (value.type === REVERT) return this.resumeAtRevert(line, emit)
     if (value.type !== MESSAGE) return emit(foreignRecord(this.previous, value), line)
     const id = stringOrNull(value.id) ?? `opencode-line-${line}`
-    this.leafBefore.set(id, this.previous)
     const info = isObject(value.info) ? value.info : {}
     if (info.role === 'user') {
       const record = mapUser(value, id, this.previous)
@@ -286,20 +320,28 @@ class OpenCodeMapper implements ForeignMapper {
       }
     } else this.assistant(value, id, info, line, emit)
     emit(foreignRecord(this.previous, value), line)
-    if (this.revertTo === id) {
-      // The session was reverted to before this message (/undo): OpenCode resumes there.
-      emit(
-        {
-          type: 'navigate',
-          uuid: `opencode-revert:${id}`,
-          parentUuid: null,
-          timestamp: '',
-          leafUuid: this.leafBefore.get(id) ?? null,
-          reason: 'switch-branch'
-        },
-        line
-      )
-    }
+    // OpenCode's ids sort in the order they were made: its cleanup keeps the messages before the
+    // revert's, and of that message (with a partID) the parts before it (assistant() saw them).
+    const revert = this.revert
+    if (revert !== null && (id < revert.messageID || (id === revert.messageID && revert.partID)))
+      this.revertLeaf = this.partLeaf ?? this.previous
+    this.partLeaf = null
+  }
+
+  /** The session was reverted (/undo): OpenCode resumes after what the revert keeps. */
+  private resumeAtRevert(line: number, emit: Emit): void {
+    if (this.revert === null) return
+    emit(
+      {
+        type: 'navigate',
+        uuid: `opencode-revert:${this.revert.messageID}:${this.revert.partID ?? ''}`,
+        parentUuid: null,
+        timestamp: '',
+        leafUuid: this.revertLeaf,
+        reason: 'switch-branch'
+      },
+      line
+    )
   }
 
   subagents(): SubagentRun[] {
@@ -314,7 +356,8 @@ class OpenCodeMapper implements ForeignMapper {
     const sessionId = stringOrNull(v.id) ?? ''
     this.cwd = stringOrNull(v.directory) ?? ''
     const revert = isObject(v.revert) ? v.revert : {}
-    this.revertTo = stringOrNull(revert.messageID)
+    const messageID = stringOrNull(revert.messageID)
+    this.revert = messageID === null ? null : { messageID, partID: stringOrNull(revert.partID) }
     emit(
       {
         type: 'session',
@@ -345,6 +388,8 @@ class OpenCodeMapper implements ForeignMapper {
     const after = stringOrNull(parts.find((p) => p.type === 'step-finish')?.snapshot)
     parts.forEach((part, i) => {
       const uuid = stringOrNull(part.id) ?? `${id}:${i}`
+      if (this.revert !== null && this.revert.partID === part.id && this.revert.messageID === id)
+        this.partLeaf = this.previous
       const draw = (record: Json) => {
         emit(record, line)
         this.previous = String(record.uuid)
@@ -573,24 +618,30 @@ function realPathOr(path: string): string {
   }
 }
 
-/** What says the sessions of the database at `db` (and the JSON files beside it) may have changed. */
+/**
+ * What says the sessions of the database at `db` (and the JSON files beside it) may have changed:
+ * the database's files, and each JSON session's stamp (a session begun, a message written).
+ */
 export function openCodeStamp(db: string): string {
-  const storage = join(dirname(db), 'storage', 'session')
-  let json = '-'
+  const json = jsonSessionFiles(join(dirname(db), 'storage', 'session')).map(
+    ({ file, sessionId }) => `${sessionId}:${jsonSessionStamp(file, sessionId)}`
+  )
+  return `${stampsOf(db)}|${json.join(',')}`
+}
+
+/** The session files of the JSON layout, every project's (bounded per project). */
+function jsonSessionFiles(storage: string): { file: string; sessionId: string }[] {
+  let projects: string[]
   try {
-    json = readdirSync(storage)
-      .map((project) => {
-        try {
-          return `${project}:${readdirSync(join(storage, project)).length}`
-        } catch {
-          return project
-        }
-      })
-      .join(',')
+    projects = readdirSync(storage).sort()
   } catch {
-    json = '-'
+    return []
   }
-  return `${stampsOf(db)}|${json}`
+  return projects.flatMap((project) =>
+    jsonNames(join(storage, project))
+      .filter((name) => /^ses_[A-Za-z0-9]{1,64}\.json$/.test(name))
+      .map((name) => ({ file: join(storage, project, name), sessionId: basename(name, '.json') }))
+  )
 }
 
 /** What the session list shows of an OpenCode session (sources/discovery.ts). */
@@ -620,27 +671,9 @@ export function openCodeSessions(db: string): OpenCodeListed[] {
     const { session, messages } = sessionIn(tables as Map<string, SqliteRow[]>, row.id)
     if (session !== null) listed.push(listedOf(openCodeLocator(db, row.id), session, messages))
   }
-  const storage = join(dirname(db), 'storage', 'session')
-  let projects: string[] = []
-  try {
-    projects = readdirSync(storage)
-  } catch {
-    projects = []
-  }
-  for (const project of projects) {
-    let names: string[]
-    try {
-      names = readdirSync(join(storage, project)).filter((n) =>
-        /^ses_[A-Za-z0-9]{1,64}\.json$/.test(n)
-      )
-    } catch {
-      continue
-    }
-    for (const name of names.slice(0, MAX_FILES)) {
-      const file = join(storage, project, name)
-      const { session, messages } = readJsonSession(file)
-      if (session !== null) listed.push(listedOf(file, session, messages))
-    }
+  for (const { file } of jsonSessionFiles(join(dirname(db), 'storage', 'session'))) {
+    const { session, messages } = readJsonSession(file)
+    if (session !== null) listed.push(listedOf(file, session, messages))
   }
   return listed
 }

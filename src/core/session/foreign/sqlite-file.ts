@@ -12,10 +12,10 @@
 // database's page count (a page visited twice, a cycle a damaged file makes, stops the scan); a
 // damaged file throws SqliteError, saying what. Every file is opened through
 // os/read-regular-file.ts: a FIFO where the database is expected is refused, never waited on.
-import { closeSync, fstatSync, readSync } from 'node:fs'
+import { closeSync, fstatSync } from 'node:fs'
 import { TextDecoder } from 'node:util'
 import { CodedError } from '../../../shared/coded-error'
-import { openRegularFile } from '../../os/read-regular-file'
+import { openRegularFile, readAt } from '../../os/read-regular-file'
 
 export class SqliteError extends CodedError {
   constructor(message: string) {
@@ -93,7 +93,7 @@ class Database {
     this.fd = openRegularFile(path).fd
     let walFd: number | null = null
     try {
-      const header = this.readFile(this.fd, 0, 100)
+      const header = readAt(this.fd, 0, 100)
       if (header.length < 100 || header.toString('latin1', 0, 16) !== HEADER)
         throw new SqliteError(`${path} is no SQLite database`)
       const size = header.readUInt16BE(16)
@@ -228,9 +228,9 @@ class Database {
   private page(number: number): Buffer {
     const frame = this.wal?.pages.get(number)
     if (frame !== undefined && this.walFd !== null) {
-      return this.readFile(this.walFd, frame + 24, this.pageSize)
+      return readAt(this.walFd, frame + 24, this.pageSize)
     }
-    const page = this.readFile(this.fd, (number - 1) * this.pageSize, this.pageSize)
+    const page = readAt(this.fd, (number - 1) * this.pageSize, this.pageSize)
     if (page.length < this.pageSize)
       throw new SqliteError(`${this.path}: page ${number} is cut short`)
     return page
@@ -238,7 +238,7 @@ class Database {
 
   /** The log's committed frames: salts equal to its header's, checksums chained, up to the last commit. */
   private readWal(fd: number): Wal | null {
-    const header = this.readFile(fd, 0, 32)
+    const header = readAt(fd, 0, 32)
     if (header.length < 32) return null
     const magic = header.readUInt32BE(0)
     if (magic !== 0x377f0682 && magic !== 0x377f0683) return null
@@ -254,7 +254,7 @@ class Database {
     const frameSize = 24 + this.pageSize
     const fileSize = fstatSync(fd).size
     for (let offset = 32; offset + frameSize <= fileSize; offset += frameSize) {
-      const frame = this.readFile(fd, offset, frameSize)
+      const frame = readAt(fd, offset, frameSize)
       if (frame.length < frameSize) break
       if (frame.readUInt32BE(8) !== salt1 || frame.readUInt32BE(12) !== salt2) break
       sums = checksum(frame.subarray(0, 8), bigEndian, sums)
@@ -269,17 +269,6 @@ class Database {
       }
     }
     return { pages, size }
-  }
-
-  private readFile(fd: number, offset: number, length: number): Buffer {
-    const out = Buffer.alloc(length)
-    let got = 0
-    while (got < length) {
-      const n = readSync(fd, out, got, length - got, offset + got)
-      if (n === 0) break
-      got += n
-    }
-    return out.subarray(0, got)
   }
 }
 

@@ -1,31 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import type { GraphNode } from '../../../shared/views'
+import { graphNode } from '../../../../test/support/graph-node'
 import { layoutTree } from './layout'
 import { nodeAccessibleName, reuseUnchangedNodes, toFlowEdges, toFlowNodes } from './flow-model'
-
-function turn(id: string, parentId: string | null, extra: Partial<GraphNode> = {}): GraphNode {
-  return {
-    id,
-    parentId,
-    kind: 'turn',
-    title: `prompt ${id}`,
-    timestamp: '2026-01-01T00:00:00.000Z',
-    filesChanged: 0,
-    onActivePath: true,
-    branchLeafUuid: id,
-    label: null,
-    outcome: 'done',
-    ...extra
-  }
-}
 
 //   a ── b (active)
 //    └── c (abandoned) ··· report r (agent checkpoint link c → r)
 const nodes = [
-  turn('a', null),
-  turn('b', 'a'),
-  turn('c', 'a', { onActivePath: false, filesChanged: 2 }),
-  turn('r', 'a', { kind: 'rewind_report', title: 'what was learned' })
+  graphNode('a', null, { onActivePath: true }),
+  graphNode('b', 'a', { onActivePath: true }),
+  graphNode('c', 'a', { filesChanged: 2 }),
+  graphNode('r', 'a', { onActivePath: true, kind: 'rewind_report', title: 'what was learned' })
 ]
 
 describe('toFlowEdges', () => {

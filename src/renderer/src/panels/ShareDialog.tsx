@@ -14,6 +14,7 @@ import {
 import { selectRunning, useAppStore } from '../stores/app-store'
 import { selectSelectedNode, useGraphStore } from '../stores/graph-store'
 import { Modal } from './Modal'
+import { RemotePicker } from './RemotePicker'
 
 type ScopeChoice = 'all' | 'active' | 'selected'
 
@@ -129,17 +130,8 @@ export function ShareDialog({ onClose }: { onClose: () => void }) {
           </div>
         ))}
       </fieldset>
-      {ready !== null && ready.remotes.length > 1 && (
-        <label className="field">
-          <span>Remote</span>
-          <select value={ready.remote} onChange={(event) => setRemote(event.target.value)}>
-            {ready.remotes.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+      {ready !== null && (
+        <RemotePicker remotes={ready.remotes} remote={ready.remote} onChange={setRemote} />
       )}
       {preview.state === 'loading' && <p aria-live="polite">Working out what would be sent…</p>}
       {preview.state === 'failed' && (

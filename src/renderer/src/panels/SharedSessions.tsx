@@ -8,6 +8,7 @@ import type { SharedSession } from '../../../shared/share-views'
 import { formatBytes } from '../../../shared/prompt-limit'
 import { type SharedListState, loadShared, openShared } from '../actions/share'
 import { selectRunning, useAppStore } from '../stores/app-store'
+import { RemotePicker } from './RemotePicker'
 
 function when(iso: string): string {
   const date = new Date(iso)
@@ -85,17 +86,8 @@ export function SharedSessions() {
           Refresh
         </button>
       </div>
-      {ready !== null && ready.remotes.length > 1 && (
-        <label className="field">
-          <span>Remote</span>
-          <select value={ready.remote} onChange={(event) => setRemote(event.target.value)}>
-            {ready.remotes.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+      {ready !== null && (
+        <RemotePicker remotes={ready.remotes} remote={ready.remote} onChange={setRemote} />
       )}
       {list.state === 'loading' && <p className="muted">Asking the remote…</p>}
       {list.state === 'failed' && (
