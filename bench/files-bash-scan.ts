@@ -16,8 +16,11 @@
 //   turn costs when the watcher loses track.
 //
 //   npx tsx bench/files-bash-scan.ts [varied|uniform]   (both by default)
+// With BENCH_CPU_PROF=DIR, the varied case's detection rounds (ours, in this process) are profiled
+// into DIR/changed-paths-N.cpuprofile, two per round: before the command, after it (node:inspector).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FileHistory } from '../src/core/files/file-history'
@@ -86,6 +89,22 @@ function filesByFolder(cwd: string): Map<string, string[]> {
   return byFolder
 }
 
+/** How many detection profiles were written (BENCH_CPU_PROF). */
+let profiled = 0
+async function detectionProfiler(): Promise<Session | null> {
+  if (process.env.BENCH_CPU_PROF === undefined) return null
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.setSamplingInterval', { interval: 200 })
+  return session
+}
+function keepProfile({ profile }: { profile: unknown }): void {
+  const dir = process.env.BENCH_CPU_PROF as string
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, `changed-paths-${++profiled}.cpuprofile`), JSON.stringify(profile))
+}
+
 async function varied(): Promise<void> {
   const cwd = join(base, 'varied')
   const home = join(base, 'home-varied')
@@ -116,6 +135,7 @@ async function varied(): Promise<void> {
   // 1,000 changed paths per command: edits spread over the tree, new nested folders, folders removed.
   const session = await openTimedSession(cwd, home)
   await session.history.prepareForCommands()
+  const profiler = await detectionProfiler()
   const byFolder = [...filesByFolder(cwd).entries()].filter(([dir]) => dir !== '')
   const ours: number[] = []
   const appends: number[] = []
@@ -155,13 +175,17 @@ async function varied(): Promise<void> {
       })
     ].join(' && ')
     session.timing.appendMs = 0
+    await profiler?.post('Profiler.start')
     const t0 = process.hrtime.bigint()
     await session.history.beforeCommand('Bash')
     const before = ms(t0)
+    await profiler?.post('Profiler.stop').then(keepProfile)
     execFileSync('sh', ['-c', command], { cwd })
+    await profiler?.post('Profiler.start')
     const t1 = process.hrtime.bigint()
     const changes = await session.history.afterCommand('Bash')
     ours.push(before + ms(t1) - session.timing.appendMs)
+    await profiler?.post('Profiler.stop').then(keepProfile)
     appends.push(session.timing.appendMs)
     const seen = changes.created.length + changes.modified.length + changes.deleted.length
     if (seen !== CHANGED) throw new Error(`expected ${CHANGED} changes, saw ${seen}`)
@@ -179,6 +203,7 @@ async function varied(): Promise<void> {
     )
   }
   await session.close()
+  profiler?.disconnect()
   const [detect, append, git1, start1] = [
     median(ours),
     median(appends),

@@ -2,6 +2,7 @@
 // whatever its script (an 800,000-character CJK prompt is 2.4 MB). The contract checks it
 // (contract.ts), the web host sizes its frames from it (wire.ts), the renderer checks it before
 // sending, and the session log keeps a prompt this size whole (core/session/records.ts).
+import { groupedNumber } from './grouped-number'
 
 /** The longest prompt the contract accepts, in bytes of UTF-8. */
 export const MAX_PROMPT_BYTES = 500_000
@@ -29,7 +30,7 @@ function isLowSurrogate(unit: number): boolean {
 }
 
 export function formatBytes(bytes: number): string {
-  return `${bytes.toLocaleString('en-US')} bytes`
+  return `${groupedNumber(bytes)} bytes`
 }
 
 /** Why `text` cannot be sent as a prompt (its size against the limit), or null when it fits. */

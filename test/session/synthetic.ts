@@ -29,6 +29,63 @@ function id(n: number): string {
 }
 
 /**
+ * The record writer every generated session is written through (this file's sessions and
+ * bench/support/linear-branch.ts's): ids numbered in order, a second a record, each node the
+ * child of the one before (`node`) unless `leaf` is moved, side records (`attach`: file changes,
+ * rewinds) hung on the leaf without becoming it.
+ */
+export class SyntheticRecords {
+  bytes = 0
+  count = 0
+  leaf: string | null = null
+  private n = 0
+  private readonly fd: number
+  private readonly t0 = Date.parse('2026-01-01T00:00:00.000Z')
+
+  constructor(file: string, cwd: string) {
+    this.fd = openSync(file, 'w')
+    this.emit({
+      type: 'session',
+      uuid: id(0),
+      parentUuid: null,
+      timestamp: this.stamp(),
+      version: SESSION_FORMAT_VERSION,
+      sessionId: id(0),
+      cwd
+    })
+  }
+
+  /** A node on the chain: the child of the leaf, then the leaf. Returns its uuid. */
+  node(type: string, fields: Record<string, unknown>): string {
+    const uuid = this.attach(type, fields)
+    this.leaf = uuid
+    return uuid
+  }
+
+  /** A record whose parent is the leaf, the leaf left where it is. Returns its uuid. */
+  attach(type: string, fields: Record<string, unknown>): string {
+    const uuid = id(++this.n)
+    this.emit({ type, uuid, parentUuid: this.leaf, timestamp: this.stamp(), ...fields })
+    return uuid
+  }
+
+  close(): void {
+    closeSync(this.fd)
+  }
+
+  private stamp(): string {
+    return new Date(this.t0 + this.n * 1000).toISOString()
+  }
+
+  private emit(record: Record<string, unknown>): void {
+    const line = `${JSON.stringify(record)}\n`
+    writeSync(this.fd, line)
+    this.bytes += Buffer.byteLength(line)
+    this.count++
+  }
+}
+
+/**
  * Writes a session of about `targetBytes` to `file` (or of `limits.turns` turns, whichever comes
  * first), its header naming `limits.cwd`, a rewind every `limits.rewindEvery` turns (40), or
  * `limits.branches` rewinds spread evenly over `limits.turns`; each leaves the last three turns as
@@ -42,38 +99,12 @@ export function writeSyntheticSession(
   limits: { turns?: number; cwd?: string; rewindEvery?: number; branches?: number } = {}
 ): number {
   const random = seeded(seed)
-  const fd = openSync(file, 'w')
-  let bytes = 0
-  let count = 0
-  let n = 0
-  let leaf: string | null = null
+  const out = new SyntheticRecords(file, limits.cwd ?? '/work/project')
+  const node = (type: string, fields: Record<string, unknown>) => out.node(type, fields)
   const turnStarts: (string | null)[] = []
-  const t0 = Date.parse('2026-01-01T00:00:00.000Z')
-  const emit = (record: Record<string, unknown>) => {
-    const line = `${JSON.stringify(record)}\n`
-    writeSync(fd, line)
-    bytes += Buffer.byteLength(line)
-    count++
-  }
-  const stamp = () => new Date(t0 + n * 1000).toISOString()
-  const node = (type: string, fields: Record<string, unknown>) => {
-    const uuid = id(++n)
-    emit({ type, uuid, parentUuid: leaf, timestamp: stamp(), ...fields })
-    leaf = uuid
-    return uuid
-  }
-  emit({
-    type: 'session',
-    uuid: id(0),
-    parentUuid: null,
-    timestamp: stamp(),
-    version: SESSION_FORMAT_VERSION,
-    sessionId: id(0),
-    cwd: limits.cwd ?? '/work/project'
-  })
   try {
-    for (let turn = 1; bytes < targetBytes && turn <= (limits.turns ?? Infinity); turn++) {
-      turnStarts.push(leaf)
+    for (let turn = 1; out.bytes < targetBytes && turn <= (limits.turns ?? Infinity); turn++) {
+      turnStarts.push(out.leaf)
       const prompt = node('user', {
         message: { role: 'user', content: text(random, 80 + random() * 300) }
       })
@@ -107,11 +138,7 @@ export function writeSyntheticSession(
           ]
         }
       })
-      emit({
-        type: 'file_change',
-        uuid: id(++n),
-        parentUuid: leaf,
-        timestamp: stamp(),
+      out.attach('file_change', {
         checkpointUuid: prompt,
         path: `src/f${turn % 97}.ts`,
         before: 'a'.repeat(64),
@@ -134,20 +161,16 @@ export function writeSyntheticSession(
       if (rewindHere) {
         // Back three turns: the abandoned turns stay as a branch.
         const target = turnStarts[turnStarts.length - 3] ?? null
-        emit({
-          type: 'rewind',
-          uuid: id(++n),
-          parentUuid: leaf,
-          timestamp: stamp(),
+        out.attach('rewind', {
           leafUuid: target,
           checkpointUuid: prompt,
           mode: 'both'
         })
-        leaf = target
+        out.leaf = target
       }
     }
   } finally {
-    closeSync(fd)
+    out.close()
   }
-  return count
+  return out.count
 }

@@ -25,6 +25,7 @@ import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import { type ChatSession, forkCommand, labelCommand, treeCommand } from '../chat-nodes'
 import { formatPermissionDetail, formatToolResult, restoreLines, say } from '../format'
+import { groupedNumber } from '../../shared/grouped-number'
 
 const usage = `Usage: rewind-studio chat [--cwd DIR] [--model M] [--permission-mode MODE]
                           [--continue | --resume ID] [--setting key=value ...]
@@ -323,7 +324,7 @@ class TerminalChat implements ChatSession {
     const { tokens, window, estimated } = this.work.agent.contextUsage()
     const share = Math.round((100 * tokens) / window)
     say(
-      `Context: ${tokens.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens (${share}%)${estimated ? ', estimated' : ''}.`
+      `Context: ${groupedNumber(tokens)} of ${groupedNumber(window)} tokens (${share}%)${estimated ? ', estimated' : ''}.`
     )
   }
 

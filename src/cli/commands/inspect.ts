@@ -14,6 +14,7 @@ import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../share
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
 import { shownOneLine } from '../../shared/shown-text'
 import { sayError } from '../format'
+import { groupedNumber } from '../../shared/grouped-number'
 
 const USAGE = 'Usage: rewind-studio inspect FILE [--json]'
 
@@ -279,11 +280,11 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
   }
   out('')
   const problems = loaded.problems.length + loaded.unlistedProblems
-  out(problems === 0 ? 'No problems.' : `Problems (${problems.toLocaleString('en-US')}):`)
+  out(problems === 0 ? 'No problems.' : `Problems (${groupedNumber(problems)}):`)
   for (const p of loaded.problems) out(`  line ${p.line}: ${p.kind}: ${p.message}`)
   if (loaded.unlistedProblems > 0) {
     out(
-      `  … and ${loaded.unlistedProblems.toLocaleString('en-US')} more, not listed (each check lists its first ${MAX_LISTED_PROBLEMS.toLocaleString('en-US')})`
+      `  … and ${groupedNumber(loaded.unlistedProblems)} more, not listed (each check lists its first ${groupedNumber(MAX_LISTED_PROBLEMS)})`
     )
   }
   if (loaded.tornTail)

@@ -9,6 +9,7 @@
 // say what it changed there that a rewind cannot restore, grouped by folder with counts
 // ("build/: 1,240 ignored files"). A file named by any file_change record is always covered,
 // budget or not: what was backed up once stays restorable.
+import { groupedNumber } from '../../shared/grouped-number'
 
 /** The setting `ignoredFiles` as file history applies it. */
 export interface IgnoredFilesPolicy {
@@ -101,11 +102,11 @@ export interface UnbackedChange {
 export function reasonText(reason: NotBackedUpReason, policy: IgnoredFilesPolicy): string {
   switch (reason) {
     case 'budget':
-      return `over the backup budget for ignored files: ${policy.maxFiles.toLocaleString('en-US')} files, ${Math.round(policy.maxBytes / 1_000_000)} MB, setting ignoredFiles`
+      return `over the backup budget for ignored files: ${groupedNumber(policy.maxFiles)} files, ${Math.round(policy.maxBytes / 1_000_000)} MB, setting ignoredFiles`
     case 'skipped':
       return 'a folder file history never walks, setting ignoredFiles.skipFolders'
     case 'unread':
-      return `past the ${MAX_IGNORED_FILES_KNOWN.toLocaleString('en-US')} ignored files or ${MAX_IGNORED_FOLDERS.toLocaleString('en-US')} ignored folders file history looks at`
+      return `past the ${groupedNumber(MAX_IGNORED_FILES_KNOWN)} ignored files or ${groupedNumber(MAX_IGNORED_FOLDERS)} ignored folders file history looks at`
   }
 }
 

@@ -8,6 +8,7 @@
 // offset for a file that grew (the session index, the live tail): a last line without its '\n'
 // is incomplete until the writer finishes it.
 import { CodedError } from '../../shared/coded-error'
+import { groupedNumber } from '../../shared/grouped-number'
 import { closeSync, fstatSync, readSync } from 'node:fs'
 import { openRegularFile } from '../os/read-regular-file'
 import { MAX_RECORD_DEPTH, nestsTooDeep } from './json-depth'
@@ -45,7 +46,7 @@ export class TooManyRecordsError extends CodedError {
   ) {
     super(
       'refused',
-      `${file === undefined ? '' : `Cannot open ${file}: `}it holds more than ${max.toLocaleString('en-US')} records, more than Rewind Studio reads (a 1 GB session holds about 1,200,000)`
+      `${file === undefined ? '' : `Cannot open ${file}: `}it holds more than ${groupedNumber(max)} records, more than Rewind Studio reads (a 1 GB session holds about 1,200,000)`
     )
     this.name = 'TooManyRecordsError'
   }

@@ -5,6 +5,7 @@
 // Plain types, not zod schemas: nothing validates a problem (loading makes them), and this module
 // is on the path of every read of a session, where loading zod cost `inspect` ~60 ms of its start.
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
+import { groupedNumber } from '../../shared/grouped-number'
 
 export type LoadProblemKind =
   /** No record at all, not even the header: what a crash between creating and writing leaves. */
@@ -80,8 +81,8 @@ export function problemsNotice(
   const first = listed[0]
   if (first === undefined) return []
   const total = listed.length + unlisted
-  const more = total > 1 ? `, and ${(total - 1).toLocaleString('en-US')} more` : ''
-  const count = total === 1 ? 'A problem' : `${total.toLocaleString('en-US')} problems`
+  const more = total > 1 ? `, and ${groupedNumber(total - 1)} more` : ''
+  const count = total === 1 ? 'A problem' : `${groupedNumber(total)} problems`
   const lists = total === 1 ? 'lists it' : unlisted > 0 ? 'lists the first ones' : 'lists them'
   return [
     `${count} in this session's file (line ${first.line}: ${escapeControlCharsOneLine(first.message)}${more}). Everything else is shown and the file is unchanged; \`rewind-studio inspect ${shellWord(file)}\` ${lists}.`

@@ -157,6 +157,8 @@ export class SessionTree {
   private leaf: string | null = null
   private cachedPath: TreeRecord[] | null = null
   private cachedLeaves: string[] | null = null
+  /** The node `ordinal` found last: the next lookup tries the node after it first. */
+  private lastFound = -1
 
   static fromRecords(records: readonly unknown[]): SessionTree {
     const tree = new SessionTree()
@@ -455,9 +457,22 @@ export class SessionTree {
     return this.labelMap
   }
 
-  /** A node's ordinal; NONE for an unknown uuid, OTHER for a record that is not a node. */
+  /**
+   * A node's ordinal; NONE for an unknown uuid, OTHER for a record that is not a node. The views
+   * walk the tree in file order asking by uuid (the graph, the timeline's replay: millions of
+   * lookups in a 500 MB log), down (a node after its parent) or up (a parent after its child),
+   * so the node found last and its neighbours are tried first: a string comparison each (the
+   * same string, mostly) instead of a search or a hash. A node's uuid is its ordinal's for good
+   * (nodes are only appended, a duplicate uuid is never one), so this is the index's answer.
+   */
   private ordinal(uuid: string): number {
-    return this.ids.get(uuid) ?? NONE
+    const last = this.lastFound
+    if (this.nodeRecord[last + 1]?.uuid === uuid) return (this.lastFound = last + 1)
+    if (this.nodeRecord[last]?.uuid === uuid) return last
+    if (last > 0 && this.nodeRecord[last - 1]?.uuid === uuid) return (this.lastFound = last - 1)
+    const n = this.ids.get(uuid) ?? NONE
+    if (n >= 0) this.lastFound = n
+    return n
   }
 
   private recordOf(n: number): TreeRecord {

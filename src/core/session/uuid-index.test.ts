@@ -159,3 +159,40 @@ describe('SessionTree with ids in order and out of order', () => {
     )
   })
 })
+
+describe('SessionTree lookups by uuid', () => {
+  it('finds each node whatever order it is asked for in (down, up, jumping, again)', () => {
+    // A chain with a branch, a leaf move and a label (not nodes), a duplicate of a node's uuid
+    // and a node whose parent came later: the lookups walk the neighbours the tree tries first.
+    const steps: Step[] = [
+      { kind: 'node', id: 1, parent: 0, prompt: true },
+      { kind: 'node', id: 2, parent: 1, prompt: false },
+      { kind: 'node', id: 3, parent: 2, prompt: true },
+      { kind: 'move', id: 4, leaf: 2 },
+      { kind: 'node', id: 5, parent: 2, prompt: true },
+      { kind: 'label', id: 6, target: 5, label: 'a' },
+      { kind: 'node', id: 3, parent: 5, prompt: false },
+      { kind: 'node', id: 7, parent: 9, prompt: true },
+      { kind: 'node', id: 8, parent: 7, prompt: false },
+      { kind: 'node', id: 9, parent: 8, prompt: true }
+    ]
+    const ids = Array.from({ length: 11 }, (_, i) => i)
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(10), { maxLength: 60 }),
+        fc.shuffledSubarray(ids, { minLength: 11 }),
+        (asked, shuffle) => {
+          for (const named of Object.values(namings(11, shuffle))) {
+            const tree = treeOf(steps, named)
+            // What each uuid names, read by ordinal (no lookup by uuid).
+            const nodes = new Map<string, unknown>()
+            tree.forEachDepthFirst((record) => nodes.set(record.uuid, record))
+            const order = [...ids, ...[...ids].reverse(), ...asked, ...asked]
+            for (const id of order) expect(tree.get(named(id))).toBe(nodes.get(named(id)))
+          }
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+})

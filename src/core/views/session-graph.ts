@@ -128,6 +128,11 @@ export interface TurnIndex {
   nodes: Map<string, { kind: GraphNodeKind; parentId: string | null }>
   /** Per node, the last record of its own (the turn's end), for its outcome. */
   ends: Map<string, TreeRecord>
+  /**
+   * Records with a child drawn in a node that is no turn (a report, summary or exploration under
+   * them): a turn ending on one went on in that node (outcomeOf).
+   */
+  wentOn: Set<string>
 }
 
 /**
@@ -164,6 +169,8 @@ const NO_EXPLORATIONS: ReadonlyMap<string, string> = new Map()
 
 interface Visit {
   record: TreeRecord
+  /** The record it is a child of (null: a root). */
+  parent: TreeRecord | null
   /** The node owning the parent record. */
   parentOwner: string | null
   /** Where a node starting here is drawn: parentOwner, or the report for an exploration. */
@@ -177,12 +184,23 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   const heads: TreeRecord[] = []
   const nodes: TurnIndex['nodes'] = new Map()
   const ends = new Map<string, TreeRecord>()
+  // The records in visit order, each with its owner: the ends are found from these, without a
+  // lookup by uuid per record (a 500 MB log has 600,000).
+  const visited: TreeRecord[] = []
+  const owners: (string | null)[] = []
+  const wentOn = new Set<string>()
   const stack: Visit[] = tree
     .children(null)
-    .map((record) => ({ record, parentOwner: null, drawUnder: null, exploration: false }))
+    .map((record) => ({
+      record,
+      parent: null,
+      parentOwner: null,
+      drawUnder: null,
+      exploration: false
+    }))
     .reverse()
   while (stack.length > 0) {
-    const { record, parentOwner, drawUnder, exploration } = stack.pop() as Visit
+    const { record, parent, parentOwner, drawUnder, exploration } = stack.pop() as Visit
     // An agent's branch summary belongs to the report under it: one node for one rewind.
     const report = reportUnder(tree, record)
     const kind =
@@ -197,6 +215,10 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       nodes.set(record.uuid, { kind, parentId: drawUnder })
     }
     owner.set(record.uuid, own)
+    // A report's own node is set when it is visited, after its summary: no turn either way.
+    if (parent !== null && own !== null && nodes.get(own)?.kind !== 'turn') wentOn.add(parent.uuid)
+    visited.push(record)
+    owners.push(own)
     // The records after the summary are drawn from where the summary stood.
     const childOwner = report !== undefined ? parentOwner : own
     const children = tree.children(record.uuid)
@@ -215,6 +237,7 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       const under = explorations.get(child.uuid)
       stack.push({
         record: child,
+        parent: record,
         parentOwner: childOwner,
         drawUnder: under ?? childOwner,
         exploration: under !== undefined
@@ -224,15 +247,17 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   // A node's ends: its records no record of the same node goes on from (the last one visited
   // counts). Read from the owners, so no record's kind is worked out twice.
   const goesOn = new Set<string>()
-  for (const [uuid, own] of owner) {
-    const parent = tree.get(uuid)?.parentUuid ?? null
+  for (let i = 0; i < visited.length; i++) {
+    const parent = (visited[i] as TreeRecord).parentUuid
+    const own = owners[i] ?? null
     if (parent !== null && own !== null && owner.get(parent) === own) goesOn.add(parent)
   }
-  for (const [uuid, own] of owner) {
-    const record = own === null || goesOn.has(uuid) ? undefined : tree.get(uuid)
-    if (record !== undefined) ends.set(own as string, record)
+  for (let i = 0; i < visited.length; i++) {
+    const record = visited[i] as TreeRecord
+    const own = owners[i] ?? null
+    if (own !== null && !goesOn.has(record.uuid)) ends.set(own, record)
   }
-  return { owner, heads, nodes, ends }
+  return { owner, heads, nodes, ends, wentOn }
 }
 
 /** An assistant message whose tool calls have no results after them. */
@@ -254,13 +279,8 @@ function awaitsAnswer(end: TreeRecord | undefined): boolean {
  * How a node's turn ended, from its last record: see TurnOutcome (shared/views.ts). A last
  * record with a report, summary or exploration under it went on in that node: not an end.
  */
-function outcomeOf(tree: SessionTree, index: TurnIndex, end: TreeRecord | undefined): TurnOutcome {
-  if (end === undefined) return 'done'
-  const continued = tree.children(end.uuid).some((child) => {
-    const own = index.owner.get(child.uuid)
-    return own !== null && own !== undefined && index.nodes.get(own)?.kind !== 'turn'
-  })
-  if (continued) return 'done'
+function outcomeOf(index: TurnIndex, end: TreeRecord | undefined): TurnOutcome {
+  if (end === undefined || index.wentOn.has(end.uuid)) return 'done'
   switch (end.type) {
     case 'assistant': {
       // A stop keeps the text already streamed as a message of its own, without the model's
@@ -390,7 +410,7 @@ export function buildSessionGraph(
           ? 'running'
           : kind === 'exploration' || (kind === 'compaction' && record.type !== 'compaction')
             ? 'done'
-            : outcomeOf(tree, index, index.ends.get(record.uuid))
+            : outcomeOf(index, index.ends.get(record.uuid))
     }
   })
 

@@ -13,6 +13,7 @@ import { signalGroup } from '../../os/process-group'
 import type { CommandChanges } from '../../files/write-guard'
 import { ToolError } from './tool'
 import type { Tool } from './tool'
+import { groupedNumber } from '../../../shared/grouped-number'
 
 const DEFAULT_TIMEOUT_MS = 120_000
 const MAX_TIMEOUT_MS = 600_000
@@ -157,9 +158,7 @@ function describeChanges(changes: CommandChanges): string {
   }
   for (const { folder, files, reason } of changes.notBackedUp) {
     const what =
-      files === null
-        ? 'changed'
-        : `${files.toLocaleString('en-US')} ignored file${files === 1 ? '' : 's'}`
+      files === null ? 'changed' : `${groupedNumber(files)} ignored file${files === 1 ? '' : 's'}`
     lines.push(`Not backed up (a rewind cannot restore them): ${folder}: ${what} (${reason})`)
   }
   for (const warning of changes.warnings) lines.push(`Warning: ${warning}`)
