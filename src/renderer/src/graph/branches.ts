@@ -5,6 +5,7 @@
 // linear in the nodes.
 import type { GraphNode, SessionGraph } from '../../../shared/views'
 import { treeLines, type TreeShapeNode } from './layout'
+import { isRunNode } from './run-nodes'
 
 /** A node as the branches are found from: its shape (side lines marked) and the node itself. */
 export interface BranchNode extends TreeShapeNode {
@@ -33,9 +34,10 @@ export function branchNodes(nodes: readonly GraphNode[]): BranchNode[] {
 /**
  * `active`: the conversation goes through it (its first node is on the active path);
  * `summarized`: left, with a summary of it; `abandoned`: left; `explored`: what an agent explored
- * before it rewound; `subagent`: a sub-agent's run.
+ * before it rewound; `subagent`: a sub-agent's run; `run`: a parallel run not yet joined (its
+ * state is its outcome), never "abandoned" while it goes.
  */
-export type BranchState = 'active' | 'abandoned' | 'summarized' | 'explored' | 'subagent'
+export type BranchState = 'active' | 'abandoned' | 'summarized' | 'explored' | 'subagent' | 'run'
 
 export interface Branch {
   /** Its first node's id. */
@@ -156,13 +158,15 @@ function describe(
   const state: BranchState =
     first.kind === 'subagent'
       ? 'subagent'
-      : first.kind === 'exploration'
-        ? 'explored'
-        : first.onActivePath
-          ? 'active'
-          : summary !== null
-            ? 'summarized'
-            : 'abandoned'
+      : isRunNode(first.id)
+        ? 'run'
+        : first.kind === 'exploration'
+          ? 'explored'
+          : first.onActivePath
+            ? 'active'
+            : summary !== null
+              ? 'summarized'
+              : 'abandoned'
   return {
     id: first.id,
     parentId: parent?.id ?? null,

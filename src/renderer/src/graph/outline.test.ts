@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { graphNode } from '../../../../test/support/graph-node'
 import { branchNodes, findBranches } from './branches'
 import { outlineRows, rowName, rowTarget } from './outline'
+import { RUN_NODE_PREFIX } from './run-nodes'
 
 const node = graphNode
 
@@ -57,6 +58,14 @@ describe('outlineRows', () => {
     const rows = outlineRows(branches, new Set(['a', 'b', 'c', 'x']), null)
     expect(rows.map((r) => r.folded)).toEqual([false, false, true])
     expect(rowName(rows[2]!)).toMatch(/, folded$/)
+  })
+  it('names a parallel run that has not joined by its run state, never abandoned', () => {
+    const withRun = [...nodes, node(`${RUN_NODE_PREFIX}r1`, 'a', { outcome: 'running' })]
+    const found = findBranches(branchNodes(withRun), { summaryLinks: [] }, numbers, 'c', new Map())
+    const run = outlineRows(found, new Set(withRun.map((n) => n.id)), null).find(
+      (row) => row.branch.id === `${RUN_NODE_PREFIX}r1`
+    )
+    expect(run && rowName(run)).toMatch(/, parallel run, running$/)
   })
 })
 

@@ -50,11 +50,13 @@ const STATE_WORDS: Record<BranchState, string> = {
   abandoned: 'abandoned',
   summarized: 'summarized',
   explored: 'explored by the agent',
-  subagent: 'sub-agent'
+  subagent: 'sub-agent',
+  run: 'parallel run'
 }
 
 export function stateWord(branch: Branch): string {
-  return STATE_WORDS[branch.state]
+  const word = STATE_WORDS[branch.state]
+  return branch.state === 'run' ? `${word}, ${branch.outcome}` : word
 }
 
 /** A branch's title on one line: a summary's first line, a prompt's first line. */
@@ -85,9 +87,9 @@ export function filesText(branch: Branch): string {
 export function rowName(row: OutlineRow): string {
   const { branch } = row
   const parts = [titleLine(branch), turnsText(branch), filesText(branch), stateWord(branch)]
-  // Its last turn running, stopped or failed (a parallel run's state, an interrupted turn).
+  // Its last turn running, stopped or failed (an interrupted turn; a run's state is its stateWord).
   const outcome = OUTCOME_BADGES[branch.outcome]
-  if (outcome !== null) parts.push(outcome)
+  if (outcome !== null && branch.state !== 'run') parts.push(outcome)
   if (branch.holdsConversation) parts.push('conversation here')
   if (row.folded) parts.push('folded')
   if (row.matches !== null && row.matches > 0) {
