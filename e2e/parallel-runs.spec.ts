@@ -11,52 +11,12 @@ import { expect, type Page, test } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { serve, type ServedApp } from './support/serve'
 import { send, shot, turn } from './support/ui'
-
-const write = (file: string, content: string) => ({
-  type: 'tool_use',
-  name: 'Write',
-  input: { file_path: file, content }
-})
+import { RUN_RULES } from '../test/parallel/run-script'
 
 const SCRIPT = {
   summary: 'The run tried another way; its files are on its branch.',
   rules: [
-    {
-      match: 'setup notes',
-      responses: [[write('notes.md', 'v1\n')], [{ type: 'text', text: 'ok' }]]
-    },
-    {
-      match: 'second notes',
-      responses: [
-        [
-          {
-            type: 'tool_use',
-            name: 'Edit',
-            input: { file_path: 'notes.md', old_string: 'v1\n', new_string: 'v2\n' }
-          }
-        ],
-        [{ type: 'text', text: 'v2 now' }]
-      ]
-    },
-    {
-      match: 'try red',
-      responses: [
-        [write('red.txt', 'red\n')],
-        [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.md' } }],
-        [
-          {
-            type: 'tool_use',
-            name: 'Edit',
-            input: { file_path: 'notes.md', old_string: 'v1\n', new_string: 'v1\nred\n' }
-          }
-        ],
-        [{ type: 'text', text: 'red done' }]
-      ]
-    },
-    {
-      match: 'try blue',
-      responses: [[write('blue.txt', 'blue\n')], [{ type: 'text', text: 'blue done' }]]
-    },
+    ...RUN_RULES,
     {
       match: 'slow run',
       responses: [

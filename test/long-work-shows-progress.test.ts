@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent, SessionGraph } from '../src/shared/views'
-import { startMessagesServer } from './support/messages-server'
+import { startMessagesServer, withServerEnv } from './support/messages-server'
 import { type Harness, studioHarnesses } from './support/studio-harness'
 
 const { harness } = studioHarnesses()
@@ -91,10 +91,7 @@ describe('long work shows as it happens', () => {
       { kind: 'message', content: [{ type: 'text', text: 'Hi again.' }] },
       { kind: 'stall', content: [{ type: 'text', text: '## Goal\nA summary that never ends' }] }
     ])
-    const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL }
-    process.env.ANTHROPIC_API_KEY = 'test-key'
-    process.env.ANTHROPIC_BASE_URL = server.url
-    try {
+    await withServerEnv(server, async () => {
       const h = await harness([], 'acceptEdits', 'claude-test')
       await h.sendAndWait('say hello')
       await h.sendAndWait('say it again')
@@ -114,10 +111,6 @@ describe('long work shows as it happens', () => {
       const events = agentEvents(h)
       const ended = events.findLastIndex((e) => e.type === 'status' && !e.running)
       expect(events.slice(ended).some((e) => e.type === 'summary_progress')).toBe(false)
-    } finally {
-      process.env.ANTHROPIC_API_KEY = saved.key
-      process.env.ANTHROPIC_BASE_URL = saved.url
-      await server.close()
-    }
+    })
   })
 })

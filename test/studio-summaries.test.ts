@@ -13,7 +13,7 @@ import type {
   Settings,
   TranscriptEntry
 } from '../src/shared/views'
-import { startMessagesServer } from './support/messages-server'
+import { startMessagesServer, withServerEnv } from './support/messages-server'
 import { type Harness, studioHarnesses } from './support/studio-harness'
 
 const { harness } = studioHarnesses()
@@ -235,10 +235,7 @@ describe('tokens in the inspector and the header, through the real SDK', () => {
       ],
       { usage: 'body-size' }
     )
-    const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL }
-    process.env.ANTHROPIC_API_KEY = 'test-key'
-    process.env.ANTHROPIC_BASE_URL = server.url
-    try {
+    await withServerEnv(server, async () => {
       const h = await harness([], 'acceptEdits', 'claude-test')
       await h.sendAndWait('what is in config.py?')
       const [turn] = (await h.value<SessionGraph>('session:graph')).nodes
@@ -260,12 +257,6 @@ describe('tokens in the inspector and the header, through the real SDK', () => {
       })
       const pushed = agentEvents(h).filter((e) => e.type === 'context_usage')
       expect(pushed.at(-1)).toEqual({ type: 'context_usage', usage: info.contextUsage })
-    } finally {
-      process.env.ANTHROPIC_API_KEY = saved.key
-      process.env.ANTHROPIC_BASE_URL = saved.url
-      if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY
-      if (saved.url === undefined) delete process.env.ANTHROPIC_BASE_URL
-      await server.close()
-    }
+    })
   })
 })

@@ -1,8 +1,5 @@
 // A session to start parallel runs from, made by the real `rewind-studio chat` with the scripted
-// model: turn 1 writes notes.md "v1", turn 2 makes it "v2". Runs start at turn 1, so their
-// workspace must hold v1 while the user's holds v2. The script answers the runs too:
-//   "try red":  writes red.txt, reads notes.md and appends "red" to it (so it fails on v2);
-//   "try blue": writes blue.txt;
+// model (run-script.ts says what each prompt does). The script answers the runs too, and:
 //   "many N":   a Bash command writing N files f1..fN (needs bypassPermissions).
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -19,52 +16,11 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import { SessionStore } from '../../src/core/session/store'
 import { type CliRun, runCli } from '../support/cli'
-
-const write = (file: string, content: string) => ({
-  type: 'tool_use',
-  name: 'Write',
-  input: { file_path: file, content }
-})
+import { RUN_RULES } from './run-script'
 
 export const SCRIPT = {
   rules: [
-    {
-      match: 'setup notes',
-      responses: [[write('notes.md', 'v1\n')], [{ type: 'text', text: 'ok' }]]
-    },
-    {
-      match: 'second notes',
-      responses: [
-        [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.md' } }],
-        [
-          {
-            type: 'tool_use',
-            name: 'Edit',
-            input: { file_path: 'notes.md', old_string: 'v1\n', new_string: 'v2\n' }
-          }
-        ],
-        [{ type: 'text', text: 'v2 now' }]
-      ]
-    },
-    {
-      match: 'try red',
-      responses: [
-        [write('red.txt', 'red\n')],
-        [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.md' } }],
-        [
-          {
-            type: 'tool_use',
-            name: 'Edit',
-            input: { file_path: 'notes.md', old_string: 'v1\n', new_string: 'v1\nred\n' }
-          }
-        ],
-        [{ type: 'text', text: 'red done' }]
-      ]
-    },
-    {
-      match: 'try blue',
-      responses: [[write('blue.txt', 'blue\n')], [{ type: 'text', text: 'blue done' }]]
-    },
+    ...RUN_RULES,
     ...[300, 1000].map((n) => ({
       match: `many ${n}`,
       responses: [

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { events } from '../../src/shared/contract'
 import type { RunView, RunsView } from '../../src/shared/parallel-views'
 import type { RewindPreview, RewindResult, SessionGraph } from '../../src/shared/views'
-import { startMessagesServer } from '../support/messages-server'
+import { startMessagesServer, withServerEnv } from '../support/messages-server'
 import { type Harness, studioHarnesses } from '../support/studio-harness'
 import { SCRIPT, gitIn } from './fixture'
 
@@ -238,10 +238,7 @@ describe('parallel runs in the app', () => {
         }
       }
     })
-    const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL }
-    process.env.ANTHROPIC_API_KEY = 'test-key'
-    process.env.ANTHROPIC_BASE_URL = server.url
-    try {
+    await withServerEnv(server, async () => {
       const base = mkdtempSync(join(tmpdir(), 'rs-parallel-sdk-'))
       const workspace = join(base, 'ws')
       mkdirSync(workspace)
@@ -268,12 +265,6 @@ describe('parallel runs in the app', () => {
       // The first turn, two runs of two answers each, one summary: all through the real SDK.
       expect(server.requests.length).toBe(7)
       expect(server.requests.every((r) => r.body.model === 'claude-test')).toBe(true)
-    } finally {
-      process.env.ANTHROPIC_API_KEY = saved.key
-      process.env.ANTHROPIC_BASE_URL = saved.url
-      if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY
-      if (saved.url === undefined) delete process.env.ANTHROPIC_BASE_URL
-      await server.close()
-    }
+    })
   })
 })

@@ -235,3 +235,22 @@ function pieces(text: string): string[] {
   for (let i = 0; i < text.length; i += 8) out.push(text.slice(i, i + 8))
   return out.length > 0 ? out : ['']
 }
+
+/**
+ * Runs `body` with the Anthropic SDK pointed at `server` through the environment the app reads
+ * (a test key, ANTHROPIC_BASE_URL), then puts both variables back and closes the server.
+ */
+export async function withServerEnv<T>(server: MessagesServer, body: () => Promise<T>): Promise<T> {
+  const saved = { key: process.env.ANTHROPIC_API_KEY, url: process.env.ANTHROPIC_BASE_URL }
+  process.env.ANTHROPIC_API_KEY = 'test-key'
+  process.env.ANTHROPIC_BASE_URL = server.url
+  try {
+    return await body()
+  } finally {
+    if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY
+    else process.env.ANTHROPIC_API_KEY = saved.key
+    if (saved.url === undefined) delete process.env.ANTHROPIC_BASE_URL
+    else process.env.ANTHROPIC_BASE_URL = saved.url
+    await server.close()
+  }
+}

@@ -2,39 +2,24 @@
 // The one remote picker Share… and Shared sessions use: nothing to pick from one remote; from
 // several, a labelled select showing the remote in use, whose choice is handed back.
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { mountEachTest } from '../../../../test/support/react-mount'
 import { RemotePicker } from './RemotePicker'
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
-
-let host: HTMLDivElement
-let root: Root
-beforeEach(() => {
-  host = document.createElement('div')
-  document.body.append(host)
-  root = createRoot(host)
-})
-afterEach(() => {
-  act(() => root.unmount())
-  host.remove()
-})
+const mounted = mountEachTest()
 
 describe('RemotePicker', () => {
   it('shows nothing when the workspace has one remote', () => {
     act(() =>
-      root.render(<RemotePicker remotes={['origin']} remote="origin" onChange={() => {}} />)
+      mounted.root.render(<RemotePicker remotes={['origin']} remote="origin" onChange={() => {}} />)
     )
-    expect(host.innerHTML).toBe('')
+    expect(mounted.host.innerHTML).toBe('')
   })
 
   it('offers every remote, the one in use chosen, and hands back the one picked', () => {
     const picked: string[] = []
     act(() =>
-      root.render(
+      mounted.root.render(
         <RemotePicker
           remotes={['origin', 'backup']}
           remote="backup"
@@ -42,8 +27,8 @@ describe('RemotePicker', () => {
         />
       )
     )
-    const select = host.querySelector('select')
-    expect(host.querySelector('label')?.textContent).toContain('Remote')
+    const select = mounted.host.querySelector('select')
+    expect(mounted.host.querySelector('label')?.textContent).toContain('Remote')
     expect([...(select?.options ?? [])].map((o) => o.value)).toEqual(['origin', 'backup'])
     expect(select?.value).toBe('backup')
     act(() => {
