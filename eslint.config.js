@@ -53,73 +53,37 @@ const ipcBan = (allowed) => ({
     'Register handlers through src/main/ipc.ts; only the preload touches ipcRenderer (src/preload/index.ts).'
 })
 
-// The core's layers, lowest first (docs/architecture.md "Layers"): a layer imports only those
-// below it, and src/shared (the contract) is below them all. Each entry names what the layer may
-// not import: the layers above it and those beside it.
-const coreLayers = {
-  os: [
-    'session',
-    'sources',
-    'files',
-    'agent',
-    'rewind',
-    'merge',
-    'views',
-    'export',
-    'share',
-    'workspace',
-    'parallel',
-    'studio'
-  ],
-  session: [
-    'sources',
-    'files',
-    'agent',
-    'rewind',
-    'merge',
-    'views',
-    'export',
-    'share',
-    'workspace',
-    'parallel',
-    'studio'
-  ],
-  sources: [
-    'files',
-    'agent',
-    'rewind',
-    'merge',
-    'views',
-    'export',
-    'share',
-    'workspace',
-    'parallel',
-    'studio'
-  ],
-  files: [
-    'agent',
-    'rewind',
-    'merge',
-    'views',
-    'export',
-    'share',
-    'workspace',
-    'parallel',
-    'studio'
-  ],
-  agent: ['rewind', 'merge', 'views', 'export', 'share', 'workspace', 'parallel', 'studio'],
-  rewind: ['agent', 'merge', 'views', 'export', 'share', 'workspace', 'parallel', 'studio'],
-  merge: ['views', 'export', 'share', 'workspace', 'parallel', 'studio'],
-  views: ['merge', 'export', 'share', 'workspace', 'parallel', 'studio'],
-  export: ['merge', 'share', 'workspace', 'parallel', 'studio'],
-  share: ['merge', 'views', 'export', 'workspace', 'parallel', 'studio'],
+// The core's layers (docs/architecture.md "Layers"): each names the layers right below it that
+// it builds on, and may import those and, through them, everything under them; nothing else.
+// So layers that do not reach each other (agent and rewind, views and merge, export and share)
+// stay apart, and src/shared (the contract) is below them all.
+const buildsOn = {
+  os: [],
+  session: ['os'],
+  sources: ['session'],
+  files: ['sources'],
+  agent: ['files'],
+  rewind: ['files'],
+  merge: ['agent', 'rewind'],
+  views: ['agent', 'rewind'],
+  export: ['views'],
+  share: ['agent', 'rewind'],
   // One session at work in one workspace (session, history, agent, rewinds, merges): what the
   // chat, a parallel run and the studio are each built on.
-  workspace: ['views', 'export', 'parallel', 'studio'],
+  workspace: ['merge', 'share'],
   // Parallel runs (core/parallel) run a WorkspaceSession each, so the studio can start them.
-  parallel: ['studio'],
-  studio: []
+  parallel: ['workspace', 'export'],
+  studio: ['parallel']
 }
+const reachable = (layer) =>
+  new Set(buildsOn[layer].flatMap((below) => [below, ...reachable(below)]))
+// What each layer may not import: every other layer it does not build on.
+const coreLayers = Object.fromEntries(
+  Object.keys(buildsOn).map((layer) => {
+    const below = reachable(layer)
+    return [layer, Object.keys(buildsOn).filter((other) => other !== layer && !below.has(other))]
+  })
+)
 // core/settings.ts sits with os: it imports only os and the contract.
 const layerFiles = (layer) =>
   layer === 'os' ? ['src/core/os/**/*.ts', 'src/core/settings.ts'] : [`src/core/${layer}/**/*.ts`]
