@@ -3,7 +3,7 @@
 // files checked on disk after each step. Real session, real file history, real engine.
 import { describe, expect, it } from 'vitest'
 import { RewindError } from '../../src/core/rewind/rewind-engine'
-import { type WorkspaceSession, sessionsClosedAfterEach } from './fixture'
+import { type WorkspaceSession, sessionsClosedAfterEach, twoTurns } from './fixture'
 
 const { session } = sessionsClosedAfterEach()
 
@@ -13,13 +13,7 @@ const { session } = sessionsClosedAfterEach()
  */
 async function twoBranches() {
   const s = await session({ 'user.txt': 'the user’s own file\n' })
-  s.prompt('turn one')
-  await s.write('a.txt', '1')
-  const end1 = s.reply('one done')
-  const prompt2 = s.prompt('turn two')
-  await s.write('a.txt', '2')
-  await s.write('b.txt', '2')
-  const end2 = s.reply('two done')
+  const { end1, prompt2, end2 } = await twoTurns(s)
   const prompt2b = s.prompt('turn two b')
   await s.write('b.txt', '2b')
   const end2b = s.reply('two b done')
@@ -79,7 +73,7 @@ describe('rewind to before a prompt of an abandoned branch', () => {
         .tree()
         .checkpoints()
         .map((c) => c.prompt)
-    ).toEqual(['turn one', 'turn two'])
+    ).toEqual(['one', 'two'])
   })
 
   it('conversation: the leaf moves there, every file stays', async () => {

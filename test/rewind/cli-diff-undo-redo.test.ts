@@ -1,23 +1,14 @@
 // The CLI side of issue 12 in real child processes: `diff` between two nodes and between a node
 // and the current files (text and --json), `rewind --undo` run again and again walking the
 // timeline back, `rewind --redo`, and the chat's repeated /undo and /redo.
-import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CompareView } from '../../src/shared/views'
-import { chatIn, repoRoot, seedWorkspace } from '../support/cli'
-import { type WorkspaceSession, newSession } from './fixture'
+import { chatIn, repoRoot, runCliSync, seedWorkspace } from '../support/cli'
+import { type WorkspaceSession, newSession, seedFiles, seedTurns } from './fixture'
 
-const bin = join(__dirname, '../../bin/rewind-studio.mjs')
-
-function cli(home: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    env: { ...process.env, REWIND_STUDIO_HOME: home },
-    encoding: 'utf8'
-  })
-  return { code: r.status, out: r.stdout, err: r.stderr }
-}
+const cli = runCliSync
 
 const open: WorkspaceSession[] = []
 afterEach(async () => {
@@ -30,15 +21,9 @@ afterEach(async () => {
  * Closed afterwards, so the CLI can take the writer lock.
  */
 async function twoBranches() {
-  const s = await newSession({ 'config.py': 'DEBUG = True\nHOST = "localhost"\n' })
+  const s = await newSession(seedFiles)
   open.push(s)
-  s.prompt('add TIMEOUT = 30 to config.py')
-  await s.write('config.py', 'DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
-  s.reply('added')
-  const second = s.prompt('drop DEBUG and create utils.py')
-  await s.write('config.py', 'TIMEOUT = 30\nHOST = "localhost"\n')
-  await s.write('utils.py', 'def helper():\n    pass\n')
-  s.reply('done')
+  const { second } = await seedTurns(s)
   await s.engine.rewind(second, 'both')
   s.prompt('only create utils.py')
   await s.write('utils.py', 'def helper():\n    return 1\n')

@@ -1,18 +1,10 @@
-import { spawnSync } from 'node:child_process'
 import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type WorkspaceSession, newSession } from './fixture'
+import { runCliSync } from '../support/cli'
+import { type WorkspaceSession, newSession, seedFiles, seedTurns } from './fixture'
 
-const bin = join(__dirname, '../../bin/rewind-studio.mjs')
-
-function cli(home: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    env: { ...process.env, REWIND_STUDIO_HOME: home },
-    encoding: 'utf8'
-  })
-  return { code: r.status, out: r.stdout, err: r.stderr }
-}
+const cli = runCliSync
 
 const open: WorkspaceSession[] = []
 afterEach(async () => {
@@ -21,15 +13,9 @@ afterEach(async () => {
 
 /** The seed's two turns, then the session is closed so the CLI can take its writer lock. */
 async function seedSession(keepOpen = false) {
-  const s = await newSession({ 'config.py': 'DEBUG = True\nHOST = "localhost"\n' })
+  const s = await newSession(seedFiles)
   open.push(s)
-  s.prompt('add TIMEOUT = 30 to config.py')
-  await s.write('config.py', 'DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
-  s.reply('added')
-  s.prompt('drop DEBUG and create utils.py')
-  await s.write('config.py', 'TIMEOUT = 30\nHOST = "localhost"\n')
-  await s.write('utils.py', 'def helper():\n    pass\n')
-  s.reply('done')
+  await seedTurns(s)
   if (!keepOpen) await s.close()
   return s
 }

@@ -124,3 +124,30 @@ export function sessionsClosedAfterEach(): {
   }
   return { session: async (files = {}) => track(await newSession(files)), track }
 }
+
+/** turn 1 writes a.txt = 1; turn 2 writes a.txt = 2 and creates b.txt = 2, and is the leaf. */
+export async function twoTurns(s: WorkspaceSession) {
+  const prompt1 = s.prompt('one')
+  await s.write('a.txt', '1')
+  const end1 = s.reply('one done')
+  const prompt2 = s.prompt('two')
+  await s.write('a.txt', '2')
+  await s.write('b.txt', '2')
+  const end2 = s.reply('two done')
+  return { prompt1, end1, prompt2, end2 }
+}
+
+/** The seed's two turns (config.py gains TIMEOUT; then loses DEBUG, and utils.py is created). */
+export async function seedTurns(s: WorkspaceSession) {
+  const first = s.prompt('add TIMEOUT = 30 to config.py')
+  await s.write('config.py', 'DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
+  s.reply('added')
+  const second = s.prompt('drop DEBUG and create utils.py')
+  await s.write('config.py', 'TIMEOUT = 30\nHOST = "localhost"\n')
+  await s.write('utils.py', 'def helper():\n    pass\n')
+  s.reply('done')
+  return { first, second }
+}
+
+/** The seed's workspace: config.py with DEBUG and HOST. */
+export const seedFiles: Files = { 'config.py': 'DEBUG = True\nHOST = "localhost"\n' }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/files/blob-store'
 import { filesAsNodeLeftThem } from '../../src/core/rewind/node-files'
 import { fileChangeRecords } from '../../src/core/rewind/other-sessions'
-import { type WorkspaceSession, sessionsClosedAfterEach } from './fixture'
+import { type WorkspaceSession, sessionsClosedAfterEach, twoTurns } from './fixture'
 
 const { session } = sessionsClosedAfterEach()
 
@@ -24,21 +24,14 @@ async function changedSince(s: WorkspaceSession): Promise<boolean> {
 }
 
 /** turn1 (a=1) ─ turn2 (a=2, b=2): the leaf. */
-async function twoTurns() {
+async function twoTurnsSession() {
   const s = await session()
-  const prompt1 = s.prompt('one')
-  await s.write('a.txt', '1')
-  const end1 = s.reply('one done')
-  const prompt2 = s.prompt('two')
-  await s.write('a.txt', '2')
-  await s.write('b.txt', '2')
-  const end2 = s.reply('two done')
-  return { s, prompt1, end1, prompt2, end2 }
+  return { s, ...(await twoTurns(s)) }
 }
 
 describe('a restore is no turn’s change', () => {
   it('an earlier version’s restore records, filed under a turn, are read as no change of it', async () => {
-    const { s, end1, prompt2 } = await twoTurns()
+    const { s, end1, prompt2 } = await twoTurnsSession()
     const prompt3 = s.prompt('look around, change nothing')
     const looked = s.reply('looked')
     s.reply('nothing changed')
@@ -78,7 +71,7 @@ describe('a restore is no turn’s change', () => {
   })
 
   it('a turn sent after a conversation-only rewind goes on from the files the rewind left', async () => {
-    const { s, end2, prompt2 } = await twoTurns()
+    const { s, end2, prompt2 } = await twoTurnsSession()
     await s.engine.rewind(prompt2, 'conversation')
     s.prompt('three, on the files turn two left')
     await s.write('c.txt', '3')
@@ -99,7 +92,7 @@ describe('a restore is no turn’s change', () => {
   })
 
   it('a turn sent after a code-only rewind goes on from the files the rewind left; rewinding before it brings those back', async () => {
-    const { s, end1, prompt2, end2 } = await twoTurns()
+    const { s, end1, prompt2, end2 } = await twoTurnsSession()
     await s.engine.rewind(prompt2, 'code')
     expect(files(s)).toEqual({ a: '1', b: null, c: null })
     const prompt3 = s.prompt('three, on the files as they were before turn two')
@@ -126,7 +119,7 @@ describe('a restore is no turn’s change', () => {
   })
 
   it('a code-only rewind needs no prompt on the current branch: it files nothing', async () => {
-    const { s, prompt1, prompt2 } = await twoTurns()
+    const { s, prompt1, prompt2 } = await twoTurnsSession()
     await s.engine.rewind(prompt1, 'both')
     expect(s.store.leafUuid).toBeNull()
     expect(files(s)).toEqual({ a: null, b: null, c: null })

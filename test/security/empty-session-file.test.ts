@@ -1,7 +1,6 @@
 // Finding (hardening issue, item 7): "One bad session file locks out a workspace. [...] An empty
 // session file (what a crash between create and header write leaves) stops the workspace from
 // opening and blocks every rewind there. Both become listed problems; the rest loads."
-import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { uuidv7 } from '../../src/core/session/uuid-v7'
@@ -10,20 +9,13 @@ import { openSessionStore } from '../../src/core/studio/launch'
 import { listSessions } from '../../src/core/studio/session-handlers'
 import { sessionFileName } from '../../src/core/session/paths'
 import { SessionStore } from '../../src/core/session/store'
-import { repoRoot } from '../support/cli'
+import { runCliSync } from '../support/cli'
 import { newSession } from '../rewind/fixture'
 import { launchScriptedStudio } from '../support/scripted-studio'
 
-const bin = join(repoRoot, 'bin/rewind-studio.mjs')
 const SEED = 'DEBUG = True\nHOST = "localhost"\n'
 
-function cli(home: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    env: { ...process.env, REWIND_STUDIO_HOME: home },
-    encoding: 'utf8'
-  })
-  return { code: r.status, out: r.stdout, err: r.stderr }
-}
+const cli = runCliSync
 
 /**
  * A workspace with one real session (two turns changing config.py), then, beside it and newer,

@@ -1,6 +1,6 @@
 // Runs the real rewind-studio command in a child process, as a user's shell would: bin/ runs the
 // CLI built to JavaScript (out/cli; vitest's global setup builds it once, test/support/build-cli.ts).
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -13,18 +13,35 @@ export interface CliRun {
   stderr: string
 }
 
+const bin = join(repoRoot, 'bin/rewind-studio.mjs')
+
+// A key in the developer's environment must not reach a test that did not ask for one.
+function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  delete env.ANTHROPIC_API_KEY
+  return Object.assign(env, extra)
+}
+
+/** The command run to its end against the data home `home`, for tests that wait on nothing else. */
+export function runCliSync(
+  home: string,
+  ...args: string[]
+): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    env: cliEnv({ REWIND_STUDIO_HOME: home }),
+    encoding: 'utf8'
+  })
+  return { code: r.status, out: r.stdout, err: r.stderr }
+}
+
 export function runCli(
   args: string[],
   options: { input?: string; env?: Record<string, string>; cwd?: string } = {}
 ): Promise<CliRun> {
   return new Promise((done, fail) => {
-    // A key in the developer's environment must not reach a test that did not ask for one.
-    const env: NodeJS.ProcessEnv = { ...process.env }
-    delete env.ANTHROPIC_API_KEY
-    Object.assign(env, options.env)
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/rewind-studio.mjs'), ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd: options.cwd ?? repoRoot,
-      env,
+      env: cliEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe']
     })
     let stdout = ''
@@ -82,12 +99,9 @@ export interface LiveCli {
 
 /** The command in a child process whose stdin stays open, for a test that types as it goes. */
 export function startCli(args: string[], env: Record<string, string>): LiveCli {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env }
-  delete childEnv.ANTHROPIC_API_KEY
-  Object.assign(childEnv, env)
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/rewind-studio.mjs'), ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd: repoRoot,
-    env: childEnv,
+    env: cliEnv(env),
     stdio: ['pipe', 'pipe', 'pipe']
   })
   let out = ''
