@@ -238,6 +238,37 @@ describe('the loop', () => {
     expect(roles(h)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant'])
   })
 
+  test('a call starts to run once allowed: its first output view is stamped after the wait', async () => {
+    let clock = Date.parse('2026-12-02T10:00:00.000Z')
+    const { h } = await setup(
+      [
+        {
+          kind: 'message',
+          content: [{ type: 'tool_use', id: 'tu_b', name: 'Bash', input: { command: 'echo hi' } }]
+        },
+        text('Ran.')
+      ],
+      {
+        permissionMode: 'default',
+        now: () => new Date(clock),
+        // The user takes a minute to answer.
+        allow: () => {
+          clock += 60_000
+          return true
+        }
+      }
+    )
+    await h.agent.send('run it')
+    const start = h.events.findIndex((e) => e.type === 'tool_start')
+    const first = h.events.find((e) => e.type === 'tool_output')
+    expect(first).toMatchObject({
+      toolUseId: 'tu_b',
+      text: '',
+      startedAt: '2026-12-02T10:01:00.000Z'
+    })
+    expect(h.events.indexOf(first!)).toBeGreaterThan(start)
+  })
+
   test('a denied permission is a tool error the model sees; nothing is written', async () => {
     const { h, server } = await setup(
       [

@@ -603,7 +603,10 @@ export class Agent {
       if (allowed === 'aborted') return { content: INTERRUPTED_RESULT, isError: true }
       if (!allowed) return { content: `The user denied permission for ${summary}.`, isError: true }
     }
+    // The call runs from here, not from tool_start: a permission it waited on is no running
+    // time. The first (empty) view tells the page when it began.
     const startedAt = this.now().toISOString()
+    this.emit({ type: 'tool_output', toolUseId: call.id, startedAt, text: '' })
     const output = watchOutput((text) =>
       this.emit({ type: 'tool_output', toolUseId: call.id, startedAt, text })
     )

@@ -94,6 +94,17 @@ describe('applyAgentEvent', () => {
     expect(isToolResultCarrier(model.byId.r1!)).toBe(true)
   })
 
+  it('counts a call’s time from when it began to run, not while it waited on a permission', () => {
+    const waiting = run([{ type: 'tool_start', toolUseId: 't1', name: 'Bash', input: {} }])
+    expect(waiting.tools.t1).toEqual({ state: 'running', text: '' })
+    const began = '2026-12-02T10:00:05.000Z'
+    const running = run([
+      { type: 'tool_start', toolUseId: 't1', name: 'Bash', input: {} },
+      { type: 'tool_output', toolUseId: 't1', startedAt: began, text: '' }
+    ])
+    expect(running.tools.t1).toEqual({ state: 'running', text: '', startedAt: began })
+  })
+
   it('clears the streaming mark of every message when the run stops', () => {
     const model = run([
       { type: 'message_start', id: 'a1', role: 'assistant' },

@@ -27,7 +27,8 @@ export interface EntryView {
 
 /**
  * A tool call's outcome: from the tool_end event while live, from its tool_result block after.
- * While it runs, `text` is its output so far (tool_output) and `startedAt` when it began.
+ * While it runs, `text` is its output so far (tool_output) and `startedAt` when it began to run
+ * (unset while it waits on a permission).
  */
 export interface ToolOutcome {
   state: 'running' | 'done' | 'error'
@@ -260,7 +261,9 @@ export function applyAgentEvent(
         ...model,
         tools: {
           ...model.tools,
-          [event.toolUseId]: { state: 'running', text: '', startedAt: now }
+          // No start yet: the call may wait on a permission first (its first tool_output
+          // says when it began to run).
+          [event.toolUseId]: { state: 'running', text: '' }
         }
       }
     case 'tool_output': {
