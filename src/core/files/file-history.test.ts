@@ -229,6 +229,21 @@ describe('FileHistory: Bash changes', () => {
     expect((await history.blobs.get(hash)).toString()).toBe('new file')
   })
 
+  it('closed while it prepares, writes nothing into the store after close returns', async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`src/f${i}.ts`, `export const n = ${i}\n`])
+    )
+    const { history } = await setup(files)
+    const listing = () => readdirSync(history.blobs.dir, { recursive: true }).map(String).sort()
+    void history.prepareForCommands()
+    await history.close()
+    const afterClose = listing()
+    // What a preparation still running would have made by now: shard folders, spare files.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(listing()).toEqual(afterClose)
+    expect(afterClose.filter((name) => name.endsWith('.spare'))).toEqual([])
+  })
+
   it('sees a folder renamed, then removed, and keeps watching the new name', async () => {
     const { sh } = await setup({ 'lib/a.ts': 'a', 'lib/deep/b.ts': 'b' })
     expect(await sh('mv lib src')).toEqual({

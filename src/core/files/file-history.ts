@@ -93,6 +93,8 @@ export class FileHistory implements WriteGuard {
   private readonly expected = new Set<string>()
   /** The blob store's shard folders made, then its spare files (prepareForCommands). */
   private backupFiles: Promise<void> | null = null
+  /** Set by close(): what prepareForCommands still has to do is not started after it. */
+  private closed = false
 
   private constructor(
     /** The workspace root, resolved through symlinks. */
@@ -195,13 +197,16 @@ export class FileHistory implements WriteGuard {
     // The folders the turns' backups go into, made once the baseline is taken, rather than one
     // in most of the first turns' backups (blob-store.ts makeShardFolders), then the files they
     // are written into (spare-files.ts). Neither throws.
-    return this.takeBaseline().then(
-      () =>
-        (this.backupFiles ??= this.blobs.makeShardFolders().then(() => {
-          this.reserve.ensure()
-          return this.blobs.keepSpareFiles()
-        }))
-    )
+    return this.takeBaseline().then(() => {
+      // A session closed while its baseline was taken makes nothing more: no folders, no
+      // reserve, no spares left behind it in the data home.
+      if (this.closed) return
+      return (this.backupFiles ??= this.blobs.makeShardFolders().then(() => {
+        if (this.closed) return
+        this.reserve.ensure()
+        return this.blobs.keepSpareFiles()
+      }))
+    })
   }
 
   /** The baseline, taken once (commands wait for it, not for the shard folders). */
@@ -369,6 +374,11 @@ export class FileHistory implements WriteGuard {
 
   /** Stops watching, removes this session's live marker and the backups' spare files. */
   async close(): Promise<void> {
+    this.closed = true
+    // What prepareForCommands is making ends first (nothing is written into the store once
+    // close returns), so the spares it made are removed below.
+    await this.baseline?.catch(() => undefined)
+    await this.backupFiles
     this.reserve.release()
     this.watcher.close()
     await this.blobs.close()

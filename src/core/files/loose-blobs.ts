@@ -36,17 +36,23 @@ export class LooseBlobs {
   private readonly renewedAt = new Map<string, number>()
   /** Files made ahead for loose blobs (spare-files.ts), for a store that lives through turns. */
   private spares: SpareFiles | null = null
+  private closed = false
 
   constructor(private readonly dir: string) {}
 
   /** Keeps spare files ready for this store's loose blobs from now on, until close(). */
   keepSpareFiles(): Promise<void> {
+    if (this.closed) return Promise.resolve()
     this.spares ??= new SpareFiles(join(this.dir, SPARES_FOLDER))
     return this.spares.fill()
   }
 
-  /** Removes the spare files not used (the store stays usable, making its files as it goes). */
+  /**
+   * Removes the spare files not used, and makes no more (the store stays usable, making its
+   * files as it goes).
+   */
   async close(): Promise<void> {
+    this.closed = true
     const spares = this.spares
     this.spares = null
     await spares?.close()
