@@ -6,12 +6,8 @@
 import { BlobStore } from '../../core/files/blob-store'
 import { historyPathsAt, sessionHistoryPaths } from '../../core/files/history-paths'
 import { checkWorkspaceFolder } from '../../core/files/workspace-root'
-import {
-  MAX_RUNS_PER_START,
-  ParallelRuns,
-  defaultMaxRuns,
-  runPermissionMode
-} from '../../core/parallel/launcher'
+import { ParallelRuns, runPermissionMode } from '../../core/parallel/launcher'
+import { MAX_RUNS_PER_START, defaultMaxRuns } from '../../core/parallel/max-runs'
 import { collectRuns } from '../../core/parallel/run-gc'
 import { runRow } from '../../core/parallel/run-table'
 import { RewindEngine } from '../../core/rewind/rewind-engine'

@@ -6,9 +6,8 @@
 // Records are appended, none rewritten; no file of the workspace is touched.
 import { summarizeFromHere } from '../../core/agent/summary/branch-summary'
 import { compactUpTo } from '../../core/agent/summary/compaction'
-import { builtinRequestFrame } from '../../core/agent/summary/request-frame'
 import { type SummaryContext, SummaryError } from '../../core/agent/summary/summarize'
-import { checkpointAt } from '../../core/rewind/rewind-engine'
+import { checkpointAt } from '../../core/rewind/checkpoint-at'
 import { maskSecrets } from '../../shared/mask-secrets'
 import { commandModels, runOnSession, startFileCommand } from '../cli-support'
 import { say } from '../format'
@@ -91,7 +90,9 @@ export async function run(args: string[]): Promise<number> {
         model,
         cwd,
         window: models.compaction().contextWindow,
-        frame: () => builtinRequestFrame(cwd),
+        // The built-in tools' definitions, loaded only for a branch whose size must be estimated.
+        frame: async () =>
+          (await import('../../core/agent/summary/request-frame')).builtinRequestFrame(cwd),
         signal
       }
       stopOnInterrupt()

@@ -16,7 +16,6 @@
 // At most maxRuns run at once; the others wait for a place. stop(id) stops one run (its model
 // call is cancelled, its command's process group killed: the agent's stop), stopAll() them all.
 import { existsSync } from 'node:fs'
-import { cpus } from 'node:os'
 import { join } from 'node:path'
 import type { PermissionMode } from '../../shared/messages'
 import type { AgentEvent, PermissionRequest } from '../../shared/views'
@@ -30,6 +29,7 @@ import { SessionStore } from '../session/store'
 import { uuidv7 } from '../session/uuid-v7'
 import { WorkspaceSession } from '../workspace/workspace-session'
 import { runCheck } from './check'
+import { MAX_RUNS_PER_START } from './max-runs'
 import { joinRun } from './run-join'
 import { type RunManifest, type RunState, runDir, saveRun } from './run-manifest'
 import { writePrivateFileSync } from '../os/private-files'
@@ -38,14 +38,6 @@ import { gitRepoOf, makeRunDir, makeRunWorkspace, RUN_REF_PREFIX } from './run-w
 /** A file asking the run in its folder to stop (requestStop), looked for this often. */
 export const STOP_FILE = 'stop'
 const STOP_POLL_MS = 500
-
-/** Most runs one start takes (the issue's 1–8). */
-export const MAX_RUNS_PER_START = 8
-
-/** parallel.maxRuns unset: one run per core, at least 2, at most 8. */
-export function defaultMaxRuns(): number {
-  return Math.max(2, Math.min(MAX_RUNS_PER_START, cpus().length))
-}
 
 /**
  * A run edits its own workspace only, and nobody is there to ask: edits need no asking there

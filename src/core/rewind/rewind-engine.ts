@@ -12,7 +12,6 @@
 // backups, journal, files, record, in the order its header numbers, so a crash at any point
 // loses nothing) and recovery (rewind-recovery.ts: at start, what a crash left under way
 // finished or rolled back). Undo and redo are here: each is a restore made from a journal.
-import type { SessionStore } from '../session/store'
 import type { MergeIntent } from '../session/records'
 import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, RewindResult } from '../../shared/views'
@@ -31,6 +30,7 @@ import { checkWorkspaceFolder } from '../files/workspace-root'
 // The engine's types and error, from where its callers take them.
 export type { RewindLog } from './restore-apply'
 export { RewindError } from './rewind-error'
+export { checkpointAt } from './checkpoint-at'
 export type { FileAction, PlanOptions, PlannedFile, RewindPlan } from './rewind-plan'
 
 export interface RewindEngineOptions {
@@ -323,19 +323,4 @@ function resultOf(ops: RestoreOp[]): Omit<RewindResult, 'prefill'> {
     deleted: ops.filter((op) => op.to === null).map((op) => op.path),
     recreated: ops.filter((op) => op.from === null).map((op) => op.path)
   }
-}
-
-/** A prompt's uuid by its 1-based index on the active path (the seed's `/rewind N`). */
-export function checkpointAt(store: Pick<SessionStore, 'tree'>, index: number): string {
-  const checkpoints = store.tree().checkpoints()
-  const checkpoint = checkpoints[index - 1]
-  if (!Number.isInteger(index) || checkpoint === undefined) {
-    throw new RewindError(
-      checkpoints.length === 0
-        ? 'This session has no checkpoints (no prompt was sent yet)'
-        : `No checkpoint ${index}: the active path has checkpoints 1 to ${checkpoints.length}`,
-      'not_found'
-    )
-  }
-  return checkpoint.uuid
 }

@@ -14,7 +14,7 @@ import { NotFoundError } from '../../../shared/coded-error'
 import { modelView } from '../context'
 import { filesTouched } from './files-touched'
 import { summarize, summaryDetails, type SummaryContext } from './summarize'
-import { contextUsage, estimateRecordTokens } from './tokens'
+import { contextUsageLoading, estimateRecordTokens } from './tokens'
 
 export const DEFAULT_COMPACTION_THRESHOLD = 0.8
 
@@ -117,7 +117,7 @@ async function appendCompactionOf(
   instructions: string | undefined
 ): Promise<CompactionRecord> {
   const tree = ctx.store.tree()
-  const tokensBefore = contextUsage(tree.activePath(), ctx.frame, ctx.window).tokens
+  const tokensBefore = (await contextUsageLoading(tree.activePath(), ctx.frame, ctx.window)).tokens
   const summary = await summarize(ctx, {
     records: cut.summarized,
     files: filesTouched(cut.summarized, tree, ctx.cwd),

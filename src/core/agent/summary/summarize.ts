@@ -16,8 +16,11 @@ export interface SummaryContext {
   cwd: string
   /** The model's context window, in tokens (setting compaction.contextWindow). */
   window: number
-  /** What the agent's requests carry besides messages, for the context's size (see contextUsage). */
-  frame: () => RequestFrame
+  /**
+   * What the agent's requests carry besides messages, for the context's size (see contextUsage);
+   * asked for only when the size must be estimated, and may load what it needs first.
+   */
+  frame: () => RequestFrame | Promise<RequestFrame>
   signal: AbortSignal
   /** How many characters of the summary the model wrote so far, as they come (the progress). */
   onWritten?: (chars: number) => void

@@ -58,8 +58,36 @@ export function contextUsage(
   window: number
 ): ContextUsage {
   const count = path.length === 0 ? null : recordsCount(path)
-  if (count?.measured === true) return { tokens: count.tokens, window, estimated: count.after > 0 }
-  return { tokens: (count?.tokens ?? 0) + estimateFrameTokens(frame()), window, estimated: true }
+  return count?.measured === true
+    ? measuredUsage(count, window)
+    : estimatedUsage(count, frame(), window)
+}
+
+/**
+ * contextUsage with a frame that may have to be loaded first: `cli summarize` loads the built-in
+ * tools (their modules and schemas) only when the count needs them, as most branches carry usage.
+ */
+export async function contextUsageLoading(
+  path: readonly TreeRecord[],
+  frame: () => RequestFrame | Promise<RequestFrame>,
+  window: number
+): Promise<ContextUsage> {
+  const count = path.length === 0 ? null : recordsCount(path)
+  return count?.measured === true
+    ? measuredUsage(count, window)
+    : estimatedUsage(count, await frame(), window)
+}
+
+function measuredUsage(count: RecordsCount, window: number): ContextUsage {
+  return { tokens: count.tokens, window, estimated: count.after > 0 }
+}
+
+function estimatedUsage(
+  count: RecordsCount | null,
+  frame: RequestFrame,
+  window: number
+): ContextUsage {
+  return { tokens: (count?.tokens ?? 0) + estimateFrameTokens(frame), window, estimated: true }
 }
 
 /**
