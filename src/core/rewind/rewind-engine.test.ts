@@ -3,20 +3,19 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { sha256 } from '../files/blob-store'
 import { RewindError, checkpointAt } from './rewind-engine'
-import { openSession, sessionsClosedAfterEach } from '../../../test/rewind/fixture'
+import {
+  openSession,
+  seedFiles,
+  seedTurns,
+  sessionsClosedAfterEach
+} from '../../../test/rewind/fixture'
 
 const { session, track } = sessionsClosedAfterEach()
 
 /** The seed walk-through: two turns, the second edits config.py and creates utils.py. */
 async function seed() {
-  const s = await session({ 'config.py': 'DEBUG = True\nHOST = "localhost"\n' })
-  s.prompt('add TIMEOUT = 30 to config.py')
-  await s.write('config.py', 'DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
-  s.reply('added')
-  const second = s.prompt('drop DEBUG and create utils.py')
-  await s.write('config.py', 'TIMEOUT = 30\nHOST = "localhost"\n')
-  await s.write('utils.py', 'def helper():\n    pass\n')
-  s.reply('done')
+  const s = await session(seedFiles)
+  const { second } = await seedTurns(s)
   return { s, second }
 }
 

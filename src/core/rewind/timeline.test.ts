@@ -9,7 +9,8 @@ import { replayTimeline } from './timeline'
 import {
   type WorkspaceSession,
   openSession,
-  sessionsClosedAfterEach
+  sessionsClosedAfterEach,
+  twoTurns
 } from '../../../test/rewind/fixture'
 
 const { session, track } = sessionsClosedAfterEach()
@@ -20,13 +21,7 @@ const { session, track } = sessionsClosedAfterEach()
  */
 async function twoBranches() {
   const s = await session()
-  s.prompt('turn one')
-  await s.write('a.txt', '1')
-  const end1 = s.reply('one done')
-  const prompt2 = s.prompt('turn two')
-  await s.write('a.txt', '2')
-  await s.write('b.txt', '2')
-  const endA = s.reply('two done')
+  const { end1, prompt2, end2: endA } = await twoTurns(s)
   await s.engine.rewind(prompt2, 'both')
   const prompt3 = s.prompt('turn three')
   await s.write('c.txt', '3')
