@@ -2,7 +2,8 @@
 // made when asked for (a file opened in the dialog, `cli rewind --diff`), from the same contents.
 import { describe, expect, it } from 'vitest'
 import { unifiedDiff } from '../../src/core/rewind/file-diff'
-import { RewindError, checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { RewindError } from '../../src/core/rewind/rewind-engine'
+import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
 import { sessionsClosedAfterEach } from './fixture'
 
 const { session } = sessionsClosedAfterEach()

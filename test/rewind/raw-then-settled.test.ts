@@ -18,7 +18,7 @@ import { BlobDamagedError, BlobStore, sha256 } from '../../src/core/files/blob-s
 import { isUnsettledPack, listPacks, packsDir, readPackIndex } from '../../src/core/files/pack-file'
 import { historyPathsAt } from '../../src/core/files/history-paths'
 import { collectGarbage } from '../../src/core/rewind/retention'
-import { checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
 import { workspaceFolder } from '../../src/core/session/paths'
 import { sessionsClosedAfterEach } from './fixture'
 

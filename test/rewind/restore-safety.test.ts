@@ -17,7 +17,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/core/files/blob-store'
 import { listJournals, newJournalId, saveJournal } from '../../src/core/rewind/journal'
-import { RewindEngine, checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { RewindEngine } from '../../src/core/rewind/rewind-engine'
+import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
 import { type WorkspaceSession, sessionsClosedAfterEach } from './fixture'
 
 const { session } = sessionsClosedAfterEach()

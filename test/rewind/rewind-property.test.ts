@@ -23,7 +23,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
 import type { RewindMode } from '../../src/shared/messages'
 import { type WorkspaceSession, newSession } from './fixture'
 

@@ -7,7 +7,7 @@
 import { chmodSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
 import { fileChangeRecords } from '../../src/core/rewind/other-sessions'
 import { sessionsClosedAfterEach } from '../rewind/fixture'
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { checkpointAt } from '../../src/core/rewind/rewind-engine'
+import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
 import { openSession } from '../rewind/fixture'
 
 const disk = mkdtempSync(join(tmpdir(), 'rs-full-disk-'))

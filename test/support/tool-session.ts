@@ -20,11 +20,8 @@ import { writeTool } from '../../src/core/agent/tools/write'
 import type { ModelClient } from '../../src/core/agent/model/model-client'
 import type { FileHistory } from '../../src/core/files/file-history'
 import type { IgnoredFilesPolicy } from '../../src/core/files/ignored-files'
-import {
-  type RewindEngine,
-  type RewindPlan,
-  checkpointAt
-} from '../../src/core/rewind/rewind-engine'
+import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
+import type { RewindEngine, RewindPlan } from '../../src/core/rewind/rewind-engine'
 import { SessionStore } from '../../src/core/session/store'
 import { WorkspaceSession } from '../../src/core/workspace/workspace-session'
 import type { RewindResult } from '../../src/shared/views'

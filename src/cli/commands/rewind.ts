@@ -3,7 +3,8 @@
 // user-typed prompt on the active path, as `/rewind` lists them. --undo and --redo walk the
 // session's timeline (every rewind, branch switch and continue), one step per run.
 // --dry-run prints the preview and changes nothing.
-import { RewindEngine, checkpointAt, type RewindPlan } from '../../core/rewind/rewind-engine'
+import { RewindEngine, type RewindPlan } from '../../core/rewind/rewind-engine'
+import { checkpointAt } from '../../core/rewind/checkpoint-at'
 import type { TimelineAction } from '../../core/rewind/timeline'
 import { detectFileFormat } from '../../core/session/load'
 import { rewindStudioHome } from '../../core/session/paths'

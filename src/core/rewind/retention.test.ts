@@ -15,7 +15,7 @@ import { BlobStore, sha256 } from '../files/blob-store'
 import { listPacks, packsDir, readPackIndex, writePack } from '../files/pack-file'
 import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from './retention'
 import { workspaceFolder } from '../session/paths'
-import { checkpointAt } from './rewind-engine'
+import { checkpointAt } from './checkpoint-at'
 import { type WorkspaceSession, newSession, openSession } from '../../../test/rewind/fixture'
 
 const open: WorkspaceSession[] = []

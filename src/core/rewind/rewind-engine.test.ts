@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { sha256 } from '../files/blob-store'
-import { RewindError, checkpointAt } from './rewind-engine'
+import { RewindError } from './rewind-engine'
+import { checkpointAt } from './checkpoint-at'
 import {
   openSession,
   seedFiles,

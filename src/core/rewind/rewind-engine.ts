@@ -30,7 +30,6 @@ import { checkWorkspaceFolder } from '../files/workspace-root'
 // The engine's types and error, from where its callers take them.
 export type { RewindLog } from './restore-apply'
 export { RewindError } from './rewind-error'
-export { checkpointAt } from './checkpoint-at'
 export type { FileAction, PlanOptions, PlannedFile, RewindPlan } from './rewind-plan'
 
 export interface RewindEngineOptions {
