@@ -42,13 +42,19 @@ const CLI = {
   inputs: ['src/cli', 'src/core', 'src/shared', 'src/web', 'scripts/build-cli.mjs', 'package.json']
 }
 
-/** The newest mtime under `path`; 0 when it does not exist (a copy holding only the build). */
+/**
+ * The newest mtime under `path`; 0 when it does not exist (a copy holding only the build).
+ * Tests beside the sources (`*.test.ts`) are not built, so they are not stat'ed: every command
+ * starts through this walk.
+ */
 function newestMtime(path) {
   const stat = statSync(path, { throwIfNoEntry: false })
   if (stat === undefined) return 0
   if (!stat.isDirectory()) return stat.mtimeMs
   let newest = stat.mtimeMs
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)))
+  for (const entry of readdirSync(path)) {
+    if (!entry.endsWith('.test.ts')) newest = Math.max(newest, newestMtime(join(path, entry)))
+  }
   return newest
 }
 

@@ -3,10 +3,11 @@
 // still loaded from TypeScript would fail), and one holding only the sources (a fresh clone right
 // after `npm install`), where the first command builds the CLI and then runs it.
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, symlinkSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { cliBuildIsFresh } from '../scripts/ensure-build.mjs'
 import { repoRoot } from './support/cli'
 import { corpusFile, haveCorpus } from './support/corpus'
 
@@ -53,5 +54,23 @@ describe('the rewind-studio command', () => {
     expect(help.code).toBe(0)
     expect(help.out).toMatch(/^Usage: rewind-studio <command>/)
     expect(existsSync(join(root, 'out/cli/index.js'))).toBe(true)
+  })
+
+  it('is rebuilt when a source is newer than the build, not when only a test beside it is', () => {
+    const root = copyOf(['package.json', 'bin', 'scripts', 'src', 'out/cli'])
+    const past = new Date(Date.now() - 3_600_000)
+    const future = new Date(Date.now() + 3_600_000)
+    // Sources an hour old, the build now: fresh.
+    for (const dir of ['src/cli', 'src/core', 'src/shared', 'src/web', 'scripts']) {
+      utimesSync(join(root, dir), past, past)
+    }
+    const test = join(root, 'src/core/settings.test.ts')
+    const source = join(root, 'src/core/settings.ts')
+    for (const file of [test, source]) utimesSync(file, past, past)
+    expect(cliBuildIsFresh(root)).toBe(true)
+    utimesSync(test, future, future)
+    expect(cliBuildIsFresh(root)).toBe(true)
+    utimesSync(source, future, future)
+    expect(cliBuildIsFresh(root)).toBe(false)
   })
 })
