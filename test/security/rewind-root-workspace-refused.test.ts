@@ -4,7 +4,7 @@
 // data folder (its session logs and backups would be files the agent may change).
 import { randomUUID } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -142,6 +142,30 @@ describe('serve, chat and the app refuse an unfit workspace before a session exi
     )
     expect(existsSync(join(home, 'sessions'))).toBe(false)
     expect(readdirSync(project)).toEqual([])
+  })
+
+  // The lead's hostile pass (stop 37): `chat --cwd /tmp` was accepted, and its scan and the agent
+  // reached every user's and program's files there.
+  it('a folder every user shares (sticky, world-writable, like /tmp) is refused, a project in it is not', async () => {
+    const { base, home } = scratch()
+    const shared = join(base, 'shared')
+    mkdirSync(shared)
+    chmodSync(shared, 0o1777)
+    writeFileSync(join(shared, 'someone-elses.txt'), 'theirs\n')
+    expect(() => openSessionStore(home, shared, { kind: 'new' })).toThrow(
+      /it is a folder every user shares/
+    )
+    const chat = await runCli(['chat', '--cwd', shared], {
+      env: { REWIND_STUDIO_HOME: home },
+      input: '/exit\n'
+    })
+    expect(chat.code).toBe(1)
+    expect(chat.stderr).toContain('it is a folder every user shares')
+    expect(existsSync(join(home, 'sessions'))).toBe(false)
+    expect(readdirSync(shared)).toEqual(['someone-elses.txt'])
+    const project = join(shared, 'project')
+    mkdirSync(project)
+    openSessionStore(home, project, { kind: 'new' }).close()
   })
 
   // The lead's hostile pass (stop 21): "Open folder…" accepted the data folder's own sessions

@@ -1,12 +1,13 @@
 // Which folders may be a workspace. The agent writes anywhere inside one and a restore writes and
 // deletes files in it, so a folder that holds far more than a project is refused: the file
-// system root, the home folder, a folder holding Rewind Studio's own data or inside it but for
+// system root, the home folder, a folder shared by every user (a sticky, world-writable folder
+// such as /tmp itself: other users' and programs' files), a folder holding Rewind Studio's own data or inside it but for
 // the demo workspace (its session logs and backups would become files the agent may rewrite), a
 // folder inside a .git (git's own files), and the kernel's folders (/proc, /sys, /dev). Every
 // host checks its workspace here before a session is created or a file touched; file history
 // and the rewind engine check again, so no path into the core skips it.
 import { CodedError } from '../../shared/coded-error'
-import { realpathSync } from 'node:fs'
+import { realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path'
 import { RUN_WORKSPACE_NAME, demoWorkspaceDir } from '../session/paths'
@@ -57,6 +58,12 @@ export function checkWorkspaceFolder(cwd: string, dataHome: string): void {
   if (real === realOrResolved(homedir())) {
     throw new WorkspaceRefusedError(cwd, 'it is your home folder: open a project folder in it')
   }
+  if (isSharedByAllUsers(real)) {
+    throw new WorkspaceRefusedError(
+      cwd,
+      "it is a folder every user shares (sticky and writable by all, like /tmp): other users' and programs' files are in it; open a project folder in it"
+    )
+  }
   const data = realOrResolved(dataHome)
   if (isInside(real, data)) {
     throw new WorkspaceRefusedError(
@@ -88,6 +95,12 @@ export function checkWorkspaceFolder(cwd: string, dataHome: string): void {
   if (isInGitFolder(real)) {
     throw new WorkspaceRefusedError(cwd, "it is inside a .git folder (git's own files)")
   }
+}
+
+/** Sticky (01000) and writable by others (0002): /tmp, /var/tmp, /dev/shm and their like. */
+function isSharedByAllUsers(real: string): boolean {
+  const mode = statSync(real, { throwIfNoEntry: false })?.mode ?? 0
+  return (mode & 0o1002) === 0o1002
 }
 
 /**
