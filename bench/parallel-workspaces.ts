@@ -1,8 +1,9 @@
 // Making 4 run workspaces (core/parallel/run-workspace.ts) of a 20,000-file workspace, beside
 // what it is made of, in the same run (issue 30's targets):
-//   git:     4 × makeRunWorkspace of a committed repository (rev-parse, update-ref, worktree
-//            add, ls-files for the uncommitted state, the session's files laid over) vs four
-//            bare `git worktree add --detach` of HEAD;             target ≤ 1.5
+//   git:     4 × makeRunWorkspace of a committed repository (rev-parse, the uncommitted state
+//            listed once as the launcher does; each run: init, alternates, read-tree -u, the
+//            listed files and the session's files laid over) vs four bare
+//            `git worktree add --detach` of HEAD;                   target ≤ 1.5
 //   non-git: 4 × makeRunWorkspace of the same files in a plain folder (a copy file by file,
 //            COPYFILE_FICLONE) vs four `cp -r` of the folder;       target ≤ 1
 // Each round makes the four, times them, removes them (not timed), alternating ours and the
@@ -51,10 +52,10 @@ const blobs = new BlobStore(join(base, 'blobs'))
 const settle = () => execFileSync('sync')
 
 async function ours(cwd: string, round: number): Promise<number> {
-  const repoInfo = await gitRepoOf(cwd)
   const ids = Array.from({ length: RUNS }, (_, i) => `r${round}-${i}`)
   settle()
   const t0 = performance.now()
+  const repoInfo = await gitRepoOf(cwd)
   for (const id of ids) {
     const runDir = join(runsDir(home, cwd), id)
     mkdirSync(runDir, { recursive: true })
@@ -66,7 +67,7 @@ async function ours(cwd: string, round: number): Promise<number> {
       cwd,
       id,
       repo: repoInfo?.top ?? null,
-      ref: repoInfo === null ? null : `refs/rewind-studio/runs/${id}`
+      ref: null
     })
   }
   return ms

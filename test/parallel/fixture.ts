@@ -102,12 +102,12 @@ export function gitIn(cwd: string, ...args: string[]): string {
 }
 
 /** Every file under `dir` (but .git) → sha256 of its content and its mtime: a user's files. */
-export function snapshot(dir: string): Record<string, string> {
+export function snapshot(dir: string, { gitDir = false } = {}): Record<string, string> {
   const out: Record<string, string> = {}
   const walk = (rel: string) => {
     for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`
-      if (entry.name === '.git') continue
+      if (entry.name === '.git' && !gitDir) continue
       if (entry.isDirectory()) walk(child)
       else {
         const abs = join(dir, child)
@@ -116,7 +116,7 @@ export function snapshot(dir: string): Record<string, string> {
       }
     }
   }
-  walk('')
+  walk(gitDir ? '.git' : '')
   return out
 }
 

@@ -21,6 +21,9 @@ describe.each([
           head: gitIn(s.workspace, 'rev-parse', 'HEAD')
         }
       : null
+    // After git's own status above, which may refresh the index: from here no byte of the
+    // user's .git may change.
+    const gitDirBefore = git ? snapshot(s.workspace, { gitDir: true }) : null
     const treeBefore = readTree(s.file)
     const leafBefore = treeBefore.leafUuid
 
@@ -40,6 +43,7 @@ describe.each([
       '--json'
     )
     const runs = parseRuns(started)
+    if (git) expect(snapshot(s.workspace, { gitDir: true })).toEqual(gitDirBefore)
     const red = byPrompt(runs, 'try red')
     const blue = byPrompt(runs, 'try blue')
     expect(runs.map((r) => r.state)).toEqual(['done', 'done'])
@@ -66,16 +70,14 @@ describe.each([
       expect(gitIn(s.workspace, 'status', '--porcelain')).toBe(gitBefore?.status)
       expect(gitIn(s.workspace, 'branch', '--list')).toBe(gitBefore?.branches)
       expect(gitIn(s.workspace, 'rev-parse', 'HEAD')).toBe(gitBefore?.head)
-      // A worktree of git's own on a private ref, what git ignores not copied.
-      expect(lstatSync(join(red.workspace as string, '.git')).isFile()).toBe(true)
-      expect(
-        gitIn(s.workspace, 'for-each-ref', '--format=%(refname)', 'refs/rewind-studio/runs/')
-      ).toBe(
-        [red.id, blue.id]
-          .sort()
-          .map((id) => `refs/rewind-studio/runs/${id}\n`)
-          .join('')
+      // A repository of the run's own at the user's HEAD (its objects borrowed), which git
+      // in the run works with; what git ignores is not copied.
+      expect(lstatSync(join(red.workspace as string, '.git')).isDirectory()).toBe(true)
+      expect(gitIn(red.workspace as string, 'rev-parse', 'HEAD')).toBe(gitBefore?.head)
+      expect(gitIn(red.workspace as string, 'status', '--porcelain')).toBe(
+        ' M keep.txt\n?? draft.txt\n?? notes.md\n?? red.txt\n'
       )
+      expect(gitIn(s.workspace, 'worktree', 'list').trim().split('\n')).toHaveLength(1)
       expect(readFileSync(join(red.workspace as string, 'draft.txt'), 'utf8')).toBe(
         'not committed\n'
       )
@@ -157,7 +159,7 @@ describe.each([
     expect(existsSync(blue.workspace as string)).toBe(false)
     expect(snapshot(s.workspace)).toEqual(afterUndo)
     if (git) {
-      expect(gitIn(s.workspace, 'for-each-ref', 'refs/rewind-studio/runs/')).toBe('')
+      expect(gitIn(s.workspace, 'for-each-ref', 'refs/rewind-studio/')).toBe('')
       expect(gitIn(s.workspace, 'worktree', 'list').trim().split('\n')).toHaveLength(1)
       expect(gitIn(s.workspace, 'branch', '--list')).toBe(gitBefore?.branches)
     }

@@ -31,9 +31,9 @@ const USAGE = `Usage: rewind-studio parallel FILE --at N|ID --prompt TEXT [--pro
 
 Starts several attempts from one node of the session at once: K runs (1-8) of one prompt
 (--runs K), or one run per --prompt. Each run starts from that node's conversation and files, in
-a workspace of its own under the data home: a git worktree (on a private ref, never your branch
-or checkout) with your uncommitted changes and the session's files laid over it, or a copy of
-the folder. Your workspace is only read; you may keep working in it. Each run becomes a branch
+a workspace of its own under the data home: a checkout of your HEAD in a repository of its own
+(it reads your repository's objects and writes nothing into your .git) with your uncommitted
+changes and the session's files laid over it, or a copy of the folder. Your workspace is only read; you may keep working in it. Each run becomes a branch
 of FILE at that node when it ends. --check CMD runs in each run's workspace when it ends (its
 exit code and last lines are shown). At most --max-runs (setting parallel.maxRuns, default one
 per core) run at once. Ctrl-C stops every run. Runs may edit files in their own workspace;

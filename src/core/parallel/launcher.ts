@@ -33,7 +33,7 @@ import { MAX_RUNS_PER_START } from './max-runs'
 import { joinRun } from './run-join'
 import { type RunManifest, type RunState, runDir, saveRun } from './run-manifest'
 import { writePrivateFileSync } from '../os/private-files'
-import { gitRepoOf, makeRunDir, makeRunWorkspace, RUN_REF_PREFIX } from './run-workspace'
+import { gitRepoOf, makeRunDir, makeRunWorkspace, type Repo } from './run-workspace'
 
 /** A file asking the run in its folder to stop (requestStop), looked for this often. */
 export const STOP_FILE = 'stop'
@@ -110,6 +110,8 @@ interface Slot {
 export class ParallelRuns {
   readonly group = uuidv7()
   private readonly slots: Slot[]
+  /** The repository the session's workspace is in, asked once for all runs of this start. */
+  private repoOfWorkspace: Promise<Repo | null> | null = null
   /** Every run's end, in the order the prompts were given. */
   readonly finished: Promise<RunManifest[]>
 
@@ -162,6 +164,10 @@ export class ParallelRuns {
     return this.runs
   }
 
+  private repo(): Promise<Repo | null> {
+    return (this.repoOfWorkspace ??= gitRepoOf(this.options.session.cwd))
+  }
+
   private begin(slot: Slot, manifest: RunManifest): void {
     slot.manifest = manifest
     saveRun(this.options.home, manifest)
@@ -188,7 +194,7 @@ export class ParallelRuns {
     const session = o.session
     const id = uuidv7()
     const dir = makeRunDir(o.home, session.cwd, id)
-    const repo = await gitRepoOf(session.cwd)
+    const repo = await this.repo()
     this.begin(slot, {
       id,
       sessionFile: session.file,
@@ -201,7 +207,7 @@ export class ParallelRuns {
       kind: repo === null ? 'copy' : 'git',
       workspace: join(dir, 'work'),
       repo: repo?.top ?? null,
-      ref: repo === null ? null : RUN_REF_PREFIX + id,
+      ref: null,
       runSession: null,
       prefixRecords: 0,
       state: 'running',

@@ -42,7 +42,11 @@ export const RunManifest = z.object({
   kind: z.enum(['git', 'copy']),
   /** Its workspace folder (`<run>/work`); removed once the run is adopted or discarded. */
   workspace: z.string(),
-  /** For a git worktree: the repository and the private ref it is on. */
+  /**
+   * For the git provider: the repository whose commit the run started from (its objects
+   * borrowed). `ref` is null for runs made now; a run an earlier version made as a git worktree
+   * names the private ref it was on, which its removal deletes with the worktree's entry.
+   */
   repo: z.string().nullable(),
   ref: z.string().nullable(),
   /** The run's own log (a fork of the session at startUuid, its cwd the run's workspace). */

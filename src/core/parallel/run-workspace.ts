@@ -1,10 +1,14 @@
 // A parallel run's own workspace: a folder holding the files of the node the run starts from, so
 // its agent never works in the user's. Two providers:
-//   - git: the workspace is in a repository with a commit. `git worktree add --detach` of HEAD,
-//     under the data home (`<run>/work`), HEAD kept by a private ref refs/rewind-studio/runs/<id>
-//     (never a branch, never the user's checkout or index); then the user's uncommitted state laid
-//     over it (tracked files changed, untracked files git does not ignore; what git ignores, such
-//     as node_modules, is not copied);
+//   - git: the workspace is in a repository with a commit. A repository of the run's own,
+//     `<run>/work/.git` under the data home, that borrows the user's objects (its
+//     objects/info/alternates names the user's object folder: read, never written) and has
+//     HEAD's tree checked out (`read-tree -u`); then the user's uncommitted state laid over it
+//     (tracked files changed, untracked files git does not ignore; what git ignores, such as
+//     node_modules, is not copied). Nothing is written into the user's .git: no worktree entry,
+//     no ref, no object, no lock; a commit the run's agent makes lands in the run's repository.
+//     Its config is git's new-repository one, not the user's: no hook, filter (LFS) or
+//     attribute-driven conversion of the user's runs in it, so files are as committed.
 //   - copy: any other folder, copied file by file with copy-on-write clones where the file system
 //     has them (COPYFILE_FICLONE; a plain copy elsewhere), symlinks as symlinks, never hard links
 //     (a tool that writes in place would change the user's file through one).
@@ -12,8 +16,8 @@
 // history (a file absent there is removed from the copy): the files as a restore to that node
 // would leave the user's workspace, without touching it.
 //
-// Removal (removeRunWorkspace) deletes only inside `<run>/work`, never through a link, and lets
-// git remove its worktree and the ref; nothing of the user's is in there to lose.
+// Removal (removeRunWorkspace) deletes only `<run>/work` (its own repository with it), never
+// through a link; nothing of the user's is in there to lose.
 import {
   constants,
   copyFileSync,
@@ -38,8 +42,11 @@ import type { NodeFile } from '../rewind/node-files'
 import { RUN_WORKSPACE_NAME, runsDir } from '../session/paths'
 import { GitRepo } from '../share/git'
 
-/** The ref namespace of run workspaces: a run's start commit, kept while its worktree lives. */
-export const RUN_REF_PREFIX = 'refs/rewind-studio/runs/'
+/**
+ * The ref namespace of the git worktrees earlier versions made run workspaces of (in the user's
+ * repository): removing such a run still removes its worktree entry and ref.
+ */
+const WORKTREE_RUN_REF_PREFIX = 'refs/rewind-studio/runs/'
 
 export interface RunWorkspaceSpec {
   home: string
@@ -57,30 +64,36 @@ export interface RunWorkspaceSpec {
 
 export interface RunWorkspace {
   kind: 'git' | 'copy'
-  /** The folder the run works in: `<run>/work`, or the workspace's place in the worktree. */
+  /** The folder the run works in: `<run>/work`, or the workspace's place in it. */
   workspace: string
+  /** The repository whose commit the run starts from (its objects borrowed), or null. */
   repo: string | null
-  ref: string | null
 }
 
 export async function makeRunWorkspace(spec: RunWorkspaceSpec): Promise<RunWorkspace> {
   const work = join(spec.runDir, RUN_WORKSPACE_NAME)
   const made = spec.repo
-  const workspace = made === null ? copyFolder(spec.cwd, work) : await addWorktree(made, spec, work)
+  const workspace =
+    made === null ? copyFolder(spec.cwd, work) : await checkOutOwnRepository(made, spec, work)
   layOverSessionFiles(workspace, spec.state, spec.blobs)
-  return {
-    kind: made === null ? 'copy' : 'git',
-    workspace,
-    repo: made?.top ?? null,
-    ref: made === null ? null : RUN_REF_PREFIX + spec.id
-  }
+  return { kind: made === null ? 'copy' : 'git', workspace, repo: made?.top ?? null }
 }
 
 export interface Repo {
   git: GitRepo
   /** The repository's top folder (real path). */
   top: string
+  /** Where its objects are (the common dir's `objects`: a worktree's too). */
+  objects: string
+  /** The common dir's `shallow` list, when the clone is shallow. */
+  shallow: string
   head: string
+  /**
+   * The user's uncommitted state as git lists it from the workspace (modified, deleted and
+   * untracked-not-ignored paths under it), listed once for all runs of one start: each run then
+   * starts from the same files, and a 20,000-file tree is walked once, not once a run.
+   */
+  uncommitted: () => Promise<string[]>
 }
 
 /** The repository `cwd` is in, with a commit to check out; null: none (the copy provider). */
@@ -91,30 +104,33 @@ export async function gitRepoOf(cwd: string): Promise<Repo | null> {
   } catch {
     return null
   }
-  const top = await git.run(['rev-parse', '--show-toplevel'], { allowFailure: true })
-  const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], {
-    allowFailure: true
-  })
-  if (top.status !== 0 || head.status !== 0) return null
+  const said = await git.run(
+    [
+      'rev-parse',
+      '--path-format=absolute',
+      '--show-toplevel',
+      '--git-common-dir',
+      '--verify',
+      '--quiet',
+      'HEAD^{commit}'
+    ],
+    { allowFailure: true }
+  )
+  const [top = '', common = '', head = ''] = said.stdout.toString('utf8').split('\n')
+  if (said.status !== 0 || top === '' || common === '' || head === '') return null
+  let listing: Promise<string[]> | null = null
   return {
     git,
-    top: realpathSync(top.stdout.toString('utf8').trim()),
-    head: head.stdout.toString('utf8').trim()
+    top: realpathSync(top),
+    objects: join(common, 'objects'),
+    shallow: join(common, 'shallow'),
+    head,
+    uncommitted: () => (listing ??= listUncommitted(git))
   }
 }
 
-async function addWorktree(repo: Repo, spec: RunWorkspaceSpec, work: string): Promise<string> {
-  const ref = RUN_REF_PREFIX + spec.id
-  await must(repo.git, ['update-ref', ref, repo.head])
-  await must(repo.git, ['worktree', 'add', '--detach', '--quiet', work, ref])
-  // The workspace may be a folder inside the repository: the run works in the same folder of
-  // the worktree.
-  const inside = relative(repo.top, spec.cwd)
-  const workspace = inside === '' ? work : join(work, inside)
-  mkdirSync(workspace, { recursive: true })
-  // The user's uncommitted state, as git lists it from the workspace (paths under it):
-  // modified and untracked-not-ignored files are copied, deleted ones removed.
-  const listed = await must(repo.git, [
+async function listUncommitted(git: GitRepo): Promise<string[]> {
+  const listed = await must(git, [
     'ls-files',
     '-z',
     '--modified',
@@ -122,8 +138,39 @@ async function addWorktree(repo: Repo, spec: RunWorkspaceSpec, work: string): Pr
     '--exclude-standard',
     '--deduplicate'
   ])
-  for (const rel of listed.stdout.toString('utf8').split('\0')) {
-    if (rel === '') continue
+  return listed.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((rel) => rel !== '')
+}
+
+async function checkOutOwnRepository(
+  repo: Repo,
+  spec: RunWorkspaceSpec,
+  work: string
+): Promise<string> {
+  // An alternates file names one folder a line: a path with a line break cannot be named.
+  if (/[\n\r]/.test(repo.objects)) {
+    throw new CodedError(
+      'unavailable',
+      `The repository's folder ${JSON.stringify(repo.objects)} has a line break in its name, which a run's own repository cannot borrow objects from. No run was started.`
+    )
+  }
+  mkdirSync(work, { mode: 0o700 })
+  const own = await GitRepo.init(work, repo.git.objectFormat)
+  const ownDir = join(work, '.git')
+  writePrivateFileSync(join(ownDir, 'objects', 'info', 'alternates'), `${repo.objects}\n`)
+  // A shallow clone's history stops at the commits its `shallow` file lists: without the same
+  // list, git in the run would look for their parents and fail.
+  if (existsSync(repo.shallow)) copyFileSync(repo.shallow, join(ownDir, 'shallow'))
+  await must(own, ['update-ref', '--no-deref', 'HEAD', repo.head])
+  await must(own, ['read-tree', '--reset', '-u', 'HEAD'])
+  // The workspace may be a folder inside the repository: the run works in the same folder of
+  // its checkout.
+  const inside = relative(repo.top, spec.cwd)
+  const workspace = inside === '' ? work : join(work, inside)
+  mkdirSync(workspace, { recursive: true })
+  for (const rel of await repo.uncommitted()) {
     const from = join(spec.cwd, rel)
     const to = join(workspace, rel)
     const info = lstatOrNull(from)
@@ -211,9 +258,10 @@ function lstatOrNull(path: string): Stats | null {
 }
 
 /**
- * Removes a run's workspace: git removes its worktree (and its entry in the repository's
- * .git/worktrees) and the ref goes; a copy is deleted. Only a folder `<runs>/<id>/work` of this
- * data home is ever removed, and rmSync deletes links, never what they lead to.
+ * Removes a run's workspace, its own repository with it. Only a folder `<runs>/<id>/work` of
+ * this data home is ever removed, and rmSync deletes links, never what they lead to. A run an
+ * earlier version made as a git worktree of the user's repository (its manifest names a ref)
+ * has git remove that worktree's entry and ref too.
  */
 export async function removeRunWorkspace(
   home: string,
@@ -224,18 +272,20 @@ export async function removeRunWorkspace(
   if (!isInside(root, realpathOrSelf(dirname(work))) || realpathOrSelf(dirname(work)) === root) {
     throw new CodedError('refused', `${work} is not a run's folder: nothing was removed.`)
   }
-  if (run.repo !== null && existsSync(run.repo)) {
-    const git = await GitRepo.open(run.repo).catch(() => null)
-    if (git !== null) {
-      if (existsSync(work))
-        await git.run(['worktree', 'remove', '--force', work], { allowFailure: true })
-      await git.run(['worktree', 'prune'], { allowFailure: true })
-      if (run.ref !== null && run.ref.startsWith(RUN_REF_PREFIX)) {
-        await git.run(['update-ref', '-d', run.ref], { allowFailure: true })
-      }
-    }
+  if (run.ref?.startsWith(WORKTREE_RUN_REF_PREFIX) === true && run.repo !== null) {
+    await removeWorktreeOfEarlierVersion(run.repo, work, run.ref)
   }
   if (lstatOrNull(work) !== null) rmSync(work, { recursive: true, force: true })
+}
+
+async function removeWorktreeOfEarlierVersion(repo: string, work: string, ref: string) {
+  if (!existsSync(repo)) return
+  const git = await GitRepo.open(repo).catch(() => null)
+  if (git === null) return
+  if (existsSync(work))
+    await git.run(['worktree', 'remove', '--force', work], { allowFailure: true })
+  await git.run(['worktree', 'prune'], { allowFailure: true })
+  await git.run(['update-ref', '-d', ref], { allowFailure: true })
 }
 
 function realpathOrSelf(path: string): string {

@@ -6,6 +6,8 @@
 // checkout, no add, no commit. Every command runs as `git -C <workspace>` through
 // os/child-env.ts runChild: its environment has no API key, its time and its output are bounded,
 // and it has no terminal to ask on (a remote that wants a password fails instead of waiting).
+// (A parallel run's own repository, under the data home, is made with `init` and filled through
+// `run` by parallel/run-workspace.ts: there git does write an index and a working tree.)
 //
 // Why fast-import rather than `hash-object -w --stdin`, `mktree` and `commit-tree`: hash-object
 // writes one object per process (2,000 backups: 2,000 processes, ~3 ms each from a busy Node
@@ -77,6 +79,17 @@ export class GitRepo {
       )
     }
     return new GitRepo(workspace, format)
+  }
+
+  /**
+   * A new, empty repository in the existing folder `folder` (a run workspace's own, which
+   * parallel/run-workspace.ts fills): no template copied (no sample hooks), the same object
+   * format as the repository it borrows objects from.
+   */
+  static async init(folder: string, objectFormat: 'sha1' | 'sha256'): Promise<GitRepo> {
+    const repo = new GitRepo(folder, objectFormat)
+    await repo.run(['init', '--quiet', '--template=', `--object-format=${objectFormat}`])
+    return repo
   }
 
   /**

@@ -53,8 +53,9 @@ export function ParallelDialog({ node, onClose }: { node: GraphNode; onClose: ()
       >
         <p>
           From “{node.title || '(empty)'}”: each run starts from this node’s conversation and files,
-          in a workspace of its own (a git worktree, or a copy of the folder). Your files are only
-          read while they run; each run becomes a branch of this node, to compare and adopt.
+          in a workspace of its own (a checkout of your commit in a repository of its own, or a copy
+          of the folder). Your files are only read while they run; each run becomes a branch of this
+          node, to compare and adopt.
         </p>
         <div role="radiogroup" aria-label="Runs" className="parallel-form__modes">
           <label>
