@@ -140,3 +140,53 @@ test.describe('parallel runs', () => {
     expect(existsSync(join(app.workspace, 'red.txt'))).toBe(false)
   })
 })
+
+test.describe('parallel runs waiting for a place', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    const script = join(mkdtempSync(join(tmpdir(), 'rs-e2e-parallel-')), 'script.json')
+    writeFileSync(script, JSON.stringify(SCRIPT))
+    app = await serve({
+      before: ({ home }) =>
+        writeFileSync(join(home, 'settings.json'), JSON.stringify({ parallel: { maxRuns: 1 } })),
+      args: ['--model', `scripted:${script}`, '--permission-mode', 'bypassPermissions']
+    })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('a run past parallel.maxRuns shows as queued at once, and stopped never starts', async ({
+    page
+  }) => {
+    test.setTimeout(90_000)
+    await page.goto(app.url)
+    await send(page, 'setup notes')
+    await send(page, 'second notes')
+    await turn(page, 'setup notes').click()
+    await page.getByRole('button', { name: 'Try in parallel…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Try in parallel' })
+    await dialog.getByRole('radio', { name: 'One prompt per run' }).check()
+    await dialog.getByRole('textbox', { name: 'Prompt for run 1' }).fill('slow run')
+    await dialog.getByRole('textbox', { name: 'Prompt for run 2' }).fill('try blue')
+    await dialog.getByRole('button', { name: 'Start 2 runs' }).click()
+
+    const slow = branch(page, 'Run: slow run')
+    const waiting = branch(page, 'Run: try blue')
+    await expect(slow).toHaveAccessibleName(/running/, { timeout: 20_000 })
+    await expect(waiting).toHaveAccessibleName(/queued/)
+    await page.getByRole('button', { name: 'Fit View' }).click()
+    await expect(page.getByRole('group', { name: /^Turn 2: Run: try blue/ })).toHaveAccessibleName(
+      /queued/
+    )
+    await shot(page, 'parallel-07-queued')
+
+    await waiting.click()
+    await page.getByRole('button', { name: 'Stop this run' }).click()
+    await expect(waiting).toHaveAccessibleName(/stopped/)
+    // The running one goes on: it was not the one stopped.
+    await expect(slow).toHaveAccessibleName(/running/)
+    await slow.click()
+    await page.getByRole('button', { name: 'Stop this run' }).click()
+    await expect(branch(page, 'slow run')).toHaveAccessibleName(/stopped/, { timeout: 30_000 })
+    expect(existsSync(join(app.workspace, 'blue.txt'))).toBe(false)
+  })
+})

@@ -4,7 +4,7 @@
 // the Runs table compares one start's runs, `Adopt this run` brings one in.
 import * as z from 'zod'
 
-export const RunStateView = z.enum(['running', 'done', 'failed', 'stopped'])
+export const RunStateView = z.enum(['queued', 'running', 'done', 'failed', 'stopped'])
 export type RunStateView = z.infer<typeof RunStateView>
 
 /** Most runs one start takes, and the longest --check command the page may give. */

@@ -112,9 +112,10 @@ export type GraphNodeKind = z.infer<typeof GraphNodeKind>
  * How a node's turn ended, read from the records: `done` (the model ended its turn), `stopped`
  * (interrupted: cut-off text, or tool calls answered "Interrupted"), `failed` (no answer after
  * the prompt or the tool results: the model call failed, or a stop came before it said anything),
- * `running` (the agent is in it now).
+ * `running` (the agent is in it now); `queued` only on the page's node for a parallel run waiting
+ * for a place. (Appended last: graph-encoding.ts sends an outcome as its index.)
  */
-export const TurnOutcome = z.enum(['done', 'stopped', 'failed', 'running'])
+export const TurnOutcome = z.enum(['done', 'stopped', 'failed', 'running', 'queued'])
 export type TurnOutcome = z.infer<typeof TurnOutcome>
 
 /** One node of the branch explorer: a turn (its id is its prompt record's uuid) or a summary. */

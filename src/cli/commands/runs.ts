@@ -6,7 +6,7 @@ import { BlobStore } from '../../core/files/blob-store'
 import { historyPathsAt, sessionHistoryPaths } from '../../core/files/history-paths'
 import { discardRun, findRun } from '../../core/parallel/adopt'
 import { requestStop } from '../../core/parallel/launcher'
-import { sessionRuns } from '../../core/parallel/run-manifest'
+import { isUnderway, sessionRuns } from '../../core/parallel/run-manifest'
 import { type RunRow, runRow } from '../../core/parallel/run-table'
 import { rewindStudioHome } from '../../core/session/paths'
 import { SessionStore } from '../../core/session/store'
@@ -59,7 +59,7 @@ export async function run(args: string[]): Promise<number> {
     session = SessionStore.open(options.file, { readOnly: true })
     if (options.stop !== null) {
       const target = findRun(home, session, options.stop)
-      if (target.state !== 'running')
+      if (!isUnderway(target))
         throw new Error(`run ${target.id} is ${target.state}: nothing to stop`)
       requestStop(home, target)
       say(`Asked run ${target.id} to stop.`)

@@ -17,7 +17,7 @@ import type { SessionStore } from '../session/store'
 import { uuidv7 } from '../session/uuid-v7'
 import type { WorkspaceSession } from '../workspace/workspace-session'
 import { joinRun, runRecords } from './run-join'
-import { type RunManifest, saveRun, sessionRuns } from './run-manifest'
+import { isUnderway, type RunManifest, saveRun, sessionRuns } from './run-manifest'
 import { removeRunWorkspace } from './run-workspace'
 
 /** The run of `session` named by its id or a unique start of it (8 characters or more). */
@@ -55,8 +55,11 @@ export async function planAdopt(options: {
 }): Promise<AdoptPlan> {
   const { home, session } = options
   let run = findRun(home, session, options.run)
-  if (run.state === 'running') {
-    throw new CodedError('busy', `Run ${run.id} is still running: stop it or wait for its end.`)
+  if (isUnderway(run)) {
+    throw new CodedError(
+      'busy',
+      `Run ${run.id} is still ${run.state}: stop it or wait for its end.`
+    )
   }
   if (run.runSession === null) {
     throw new CodedError('conflict', `Run ${run.id} never started its turn: nothing to adopt.`)
@@ -143,8 +146,8 @@ export async function discardRun(
   ref: string
 ): Promise<RunManifest> {
   const run = findRun(home, session, ref)
-  if (run.state === 'running') {
-    throw new CodedError('busy', `Run ${run.id} is still running: stop it first.`)
+  if (isUnderway(run)) {
+    throw new CodedError('busy', `Run ${run.id} is still ${run.state}: stop it first.`)
   }
   await removeRunWorkspace(home, run)
   const discarded = { ...run, removed: run.removed ?? ('discarded' as const) }

@@ -7,8 +7,10 @@ import { ModelCallError, type ModelClient } from '../agent/model/model-client'
 import { ScriptedModel } from '../agent/model/scripted'
 import { BlobStore } from '../files/blob-store'
 import { historyPathsAt, sessionHistoryPaths } from '../files/history-paths'
-import { ParallelRuns } from './launcher'
-import type { RunManifest } from './run-manifest'
+import { ParallelRuns, requestStop } from './launcher'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { listRuns, readRun, runDir, saveRun, type RunManifest } from './run-manifest'
 import { SessionStore } from '../session/store'
 import { startingPoint } from '../../../test/parallel/fixture'
 
@@ -85,13 +87,19 @@ async function launch(prompts: string[], maxRuns: number, gate: Gate) {
 describe('parallel runs in one process', () => {
   it('run at most maxRuns at once; the others start as places free up', async () => {
     const gate = new Gate()
-    const { session, runs, seen, most } = await launch(
+    const { s, session, runs, seen, most } = await launch(
       ['try blue', 'try blue', 'try blue'],
       2,
       gate
     )
     await gate.until(2)
     expect([...seen.values()].filter((r) => r.state === 'running')).toHaveLength(2)
+    // The third waits, listed: its manifest on disk says queued.
+    expect(listRuns(s.home, session.cwd).map((r) => r.state)).toEqual([
+      'running',
+      'running',
+      'queued'
+    ])
     // Each answer lets a run on; the third starts once one of the first two has ended.
     while ([...seen.values()].filter((r) => r.state === 'done').length < 3) {
       gate.releaseAll()
@@ -126,6 +134,48 @@ describe('parallel runs in one process', () => {
     // The stopped run's prompt is a branch of the session, its turn marked stopped.
     const tree = session.tree()
     expect(tree.records.some((r) => (r as { run?: string }).run === red?.id)).toBe(true)
+    session.close()
+  })
+
+  it('a queued run stopped (here, or by a stop file from another process) never starts', async () => {
+    const gate = new Gate()
+    const { s, session, runs } = await launch(['try red', 'try blue', 'try blue'], 1, gate)
+    await gate.until(1)
+    const [red, here, there] = runs.runs
+    expect([red?.state, here?.state, there?.state]).toEqual(['running', 'queued', 'queued'])
+    await runs.stop(here?.id as string)
+    // Stopped at once, not when a place frees up.
+    expect(readRun(runDir(s.home, session.cwd, here?.id as string))?.state).toBe('stopped')
+    requestStop(s.home, there as RunManifest)
+    while (runs.runs.some((r) => r.id === there?.id && r.state === 'queued')) {
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    while (runs.runs[0]?.state === 'running') {
+      gate.releaseAll()
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const done = await runs.finished
+    expect(done.map((r) => [r.state, r.error, r.joined])).toEqual([
+      ['done', null, true],
+      ['stopped', 'stopped before it started', false],
+      ['stopped', 'stopped before it started', false]
+    ])
+    for (const run of done.slice(1)) expect(existsSync(run.workspace)).toBe(false)
+    session.close()
+  })
+
+  it('reads a queued run whose process is gone as stopped', async () => {
+    const gate = new Gate()
+    const { s, session, runs } = await launch(['try red', 'try blue'], 1, gate)
+    await gate.until(1)
+    const queued = runs.runs[1] as RunManifest
+    saveRun(s.home, { ...queued, pid: 2 ** 22 + 1 })
+    expect(readRun(join(runDir(s.home, session.cwd, queued.id)))).toMatchObject({
+      state: 'stopped',
+      error: 'its process ended before it started'
+    })
+    await runs.stopAll()
+    await runs.finished
     session.close()
   })
 })

@@ -2,8 +2,9 @@
 // workspace (run-workspace.ts), each a branch of the session's tree once it ends.
 //
 // A run, in this order:
-//   1. its manifest, state running (run-manifest.ts): from here a crash leaves a run listed as
-//      stopped, whose leftovers gc collects (run-gc.ts);
+//   1. its manifest (run-manifest.ts), state queued for every run at the launch, running once it
+//      has a place: from here a crash leaves a run listed as stopped, whose leftovers gc
+//      collects (run-gc.ts);
 //   2. its workspace, made from the start node's files; the user's workspace is only read;
 //   3. its own log: a fork of the session at the start node (the same uuids), its cwd the run's
 //      workspace, beside the manifest; one writer per run, so runs append at once and a crash
@@ -13,7 +14,8 @@
 //      is on), backups go to the session's own file history, where adopt reads them;
 //   5. when the turn ends: --check in its workspace, then its records joined into the session
 //      (run-join.ts) as a branch of the start node, the session's leaf left where it was.
-// At most maxRuns run at once; the others wait for a place. stop(id) stops one run (its model
+// At most maxRuns run at once; the others wait for a place, queued (a stop then means it never
+// starts). stop(id) stops one run (its model
 // call is cancelled, its command's process group killed: the agent's stop), stopAll() them all.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -31,7 +33,7 @@ import { WorkspaceSession } from '../workspace/workspace-session'
 import { runCheck } from './check'
 import { MAX_RUNS_PER_START } from './max-runs'
 import { joinRun } from './run-join'
-import { type RunManifest, type RunState, runDir, saveRun } from './run-manifest'
+import { isUnderway, type RunManifest, type RunState, runDir, saveRun } from './run-manifest'
 import { writePrivateFileSync } from '../os/private-files'
 import { gitRepoOf, makeRunDir, makeRunWorkspace, type Repo } from './run-workspace'
 
@@ -129,7 +131,7 @@ export class ParallelRuns {
     return new ParallelRuns(options)
   }
 
-  /** The runs started so far. */
+  /** The runs of this launch, queued ones too (all of them once the launch has begun). */
   get runs(): RunManifest[] {
     return this.slots.flatMap((s) => (s.manifest === null ? [] : [s.manifest]))
   }
@@ -139,39 +141,101 @@ export class ParallelRuns {
     const slot = this.slots.find((s) => s.manifest?.id === id)
     if (slot === undefined) return
     slot.stopRequested = true
+    this.neverStarted(slot)
     await slot.work?.agent.stop()
   }
 
   async stopAll(): Promise<void> {
-    for (const slot of this.slots) slot.stopRequested = true
+    for (const slot of this.slots) {
+      slot.stopRequested = true
+      this.neverStarted(slot)
+    }
     await Promise.all(this.slots.map((s) => s.work?.agent.stop()))
+  }
+
+  /** A queued run asked to stop ends now, stopped, without a workspace or a turn. */
+  private neverStarted(slot: Slot): void {
+    if (slot.manifest?.state !== 'queued') return
+    this.update(slot, {
+      state: 'stopped',
+      endedAt: new Date().toISOString(),
+      error: 'stopped before it started'
+    })
   }
 
   private async runAll(): Promise<RunManifest[]> {
     const { maxRuns } = this.options
     const places = typeof maxRuns === 'number' ? new RunPlaces(maxRuns) : maxRuns
-    // Each run waits for a place in the order given; a stop asked meanwhile means it never starts.
-    await Promise.all(
-      this.slots.map(async (_slot, index) => {
-        const give = await places.take()
-        try {
-          await this.runOne(index)
-        } finally {
-          give()
+    // Every run is listed at once, `queued` until it has a place: the list and the graph show
+    // what waits, and a queued run can be stopped (it then never starts).
+    const repo = await this.repo()
+    this.slots.forEach((slot, index) => this.queue(slot, index, repo))
+    // A stop asked from another process (`runs FILE --stop ID`) is a file in the run's folder.
+    const watch = setInterval(() => {
+      for (const slot of this.slots) {
+        const run = slot.manifest
+        if (run !== null && isUnderway(run) && existsSync(this.stopFile(run.id))) {
+          void this.stop(run.id)
         }
-      })
-    )
+      }
+    }, STOP_POLL_MS)
+    try {
+      await Promise.all(
+        this.slots.map(async (_slot, index) => {
+          const give = await places.take()
+          try {
+            await this.runOne(index)
+          } finally {
+            give()
+          }
+        })
+      )
+    } finally {
+      clearInterval(watch)
+    }
     return this.runs
+  }
+
+  private stopFile(id: string): string {
+    return join(runDir(this.options.home, this.options.session.cwd, id), STOP_FILE)
   }
 
   private repo(): Promise<Repo | null> {
     return (this.repoOfWorkspace ??= gitRepoOf(this.options.session.cwd))
   }
 
-  private begin(slot: Slot, manifest: RunManifest): void {
-    slot.manifest = manifest
-    saveRun(this.options.home, manifest)
-    this.options.onRun?.(manifest)
+  private queue(slot: Slot, index: number, repo: Repo | null): void {
+    const o = this.options
+    const session = o.session
+    const id = uuidv7()
+    const dir = makeRunDir(o.home, session.cwd, id)
+    slot.manifest = {
+      id,
+      sessionFile: session.file,
+      sessionId: session.sessionId,
+      cwd: session.cwd,
+      startUuid: o.startUuid,
+      group: this.group,
+      prompt: o.prompts[index] as string,
+      model: o.model.name,
+      kind: repo === null ? 'copy' : 'git',
+      workspace: join(dir, 'work'),
+      repo: repo?.top ?? null,
+      ref: null,
+      runSession: null,
+      prefixRecords: 0,
+      state: 'queued',
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+      error: null,
+      check: null,
+      joined: false,
+      leaf: null,
+      removed: null
+    }
+    saveRun(o.home, slot.manifest)
+    o.onRun?.(slot.manifest)
   }
 
   private current(slot: Slot): RunManifest {
@@ -189,37 +253,16 @@ export class ParallelRuns {
 
   private async runOne(index: number): Promise<void> {
     const slot = this.slots[index] as Slot
-    if (slot.stopRequested) return
     const o = this.options
     const session = o.session
-    const id = uuidv7()
-    const dir = makeRunDir(o.home, session.cwd, id)
+    const { id } = this.current(slot)
+    const dir = runDir(o.home, session.cwd, id)
+    if (slot.stopRequested || existsSync(this.stopFile(id))) {
+      this.neverStarted(slot)
+      return
+    }
     const repo = await this.repo()
-    this.begin(slot, {
-      id,
-      sessionFile: session.file,
-      sessionId: session.sessionId,
-      cwd: session.cwd,
-      startUuid: o.startUuid,
-      group: this.group,
-      prompt: o.prompts[index] as string,
-      model: o.model.name,
-      kind: repo === null ? 'copy' : 'git',
-      workspace: join(dir, 'work'),
-      repo: repo?.top ?? null,
-      ref: null,
-      runSession: null,
-      prefixRecords: 0,
-      state: 'running',
-      pid: process.pid,
-      startedAt: new Date().toISOString(),
-      endedAt: null,
-      error: null,
-      check: null,
-      joined: false,
-      leaf: null,
-      removed: null
-    })
+    this.update(slot, { state: 'running', startedAt: new Date().toISOString() })
     let state: RunState = 'failed'
     let error: string | null = null
     try {
@@ -259,11 +302,6 @@ export class ParallelRuns {
         ...(o.ignoredFiles !== undefined ? { ignoredFiles: o.ignoredFiles } : {})
       })
       slot.work = work
-      // A stop asked from another process (`runs FILE --stop ID`) is a file in the run's folder.
-      const stopFile = join(dir, STOP_FILE)
-      const watch = setInterval(() => {
-        if (existsSync(stopFile)) void this.stop(id)
-      }, STOP_POLL_MS)
       try {
         if (slot.stopRequested) {
           state = 'stopped'
@@ -278,7 +316,6 @@ export class ParallelRuns {
           if (outcome.status === 'failed') error = outcome.message
         }
       } finally {
-        clearInterval(watch)
         slot.work = null
         await work.close()
       }

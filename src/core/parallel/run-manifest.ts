@@ -13,8 +13,14 @@ import { isProcessAlive } from '../os/process-alive'
 import { readRegularText } from '../os/read-regular-file'
 import { runsDir } from '../session/paths'
 
-export const RunState = z.enum(['running', 'done', 'failed', 'stopped'])
+/** `queued`: waiting for a place (parallel.maxRuns); `running`: its workspace made or in use. */
+export const RunState = z.enum(['queued', 'running', 'done', 'failed', 'stopped'])
 export type RunState = z.infer<typeof RunState>
+
+/** A run not yet at its end: it can be stopped, not adopted or discarded. */
+export function isUnderway(run: Pick<RunManifest, 'state'>): boolean {
+  return run.state === 'queued' || run.state === 'running'
+}
 
 export const CheckResult = z.object({
   command: z.string(),
@@ -87,7 +93,7 @@ export function saveRun(home: string, run: RunManifest): void {
 
 /**
  * A run's manifest, or null when it has none that reads (a folder half made, a damaged file).
- * A `running` one whose process is gone reads as `stopped`.
+ * A queued or running one whose process is gone reads as `stopped`.
  */
 export function readRun(dir: string): RunManifest | null {
   let parsed: RunManifest
@@ -96,8 +102,12 @@ export function readRun(dir: string): RunManifest | null {
   } catch {
     return null
   }
-  if (parsed.state === 'running' && !runsHere(parsed) && !isProcessAlive(parsed.pid)) {
-    return { ...parsed, state: 'stopped', error: parsed.error ?? 'its process ended mid-run' }
+  if (isUnderway(parsed) && !runsHere(parsed) && !isProcessAlive(parsed.pid)) {
+    const error =
+      parsed.state === 'queued'
+        ? 'its process ended before it started'
+        : 'its process ended mid-run'
+    return { ...parsed, state: 'stopped', error: parsed.error ?? error }
   }
   return parsed
 }

@@ -18,7 +18,7 @@ import {
   requestStop,
   runPermissionMode
 } from '../parallel/launcher'
-import { type RunManifest, sessionRuns } from '../parallel/run-manifest'
+import { isUnderway, type RunManifest, sessionRuns } from '../parallel/run-manifest'
 import { runRow } from '../parallel/run-table'
 import type { SessionTree } from '../session/tree'
 import { ownerNode } from '../views/session-graph'
@@ -153,7 +153,7 @@ export function parallelHandlers(runs: StudioRuns): Pick<Handlers, ParallelChann
     'parallel:stop': async ({ runId }) => {
       ctx.requireWritable()
       const run = findRun(ctx.home, ctx.store, runId)
-      if (run.state !== 'running') {
+      if (!isUnderway(run)) {
         throw new StudioError('conflict', `Run ${run.id} is ${run.state}: nothing to stop.`)
       }
       // A run of another process (the CLI's) is asked by a file in its folder.
@@ -250,7 +250,7 @@ function runView(
     error: row.error,
     joined: run.joined,
     nodeId: run.joined ? firstNodeOf(tree, nodeOf, run) : null,
-    adoptable: run.state !== 'running' && run.runSession !== null,
+    adoptable: !isUnderway(run) && run.runSession !== null,
     removed: run.removed
   }
 }

@@ -105,6 +105,7 @@ export const FILES_MARKERS: Record<NonNullable<NodeFacts['files']>, string> = {
 export const OUTCOME_BADGES: Record<GraphNode['outcome'], string | null> = {
   done: null,
   running: 'running',
+  queued: 'queued',
   stopped: 'stopped',
   failed: 'failed'
 }

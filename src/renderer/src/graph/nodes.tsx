@@ -103,6 +103,7 @@ function FoldBadge({ id, facts, short }: { id: string; facts: NodeFacts; short: 
 const SHORT_OUTCOMES: Record<FlowNode['data']['node']['outcome'], string> = {
   done: '',
   running: '…',
+  queued: '⋯',
   stopped: '■',
   failed: '✕'
 }

@@ -25,10 +25,10 @@ function adopted(run: RunView): boolean {
 }
 
 export function RunActions({ run, onDone }: { run: RunView; onDone?: () => void }) {
-  const running = run.state === 'running'
+  const underway = run.state === 'queued' || run.state === 'running'
   return (
     <>
-      {running && (
+      {underway && (
         <button type="button" onClick={() => void stopRun(run.id)}>
           Stop this run
         </button>
@@ -44,7 +44,7 @@ export function RunActions({ run, onDone }: { run: RunView; onDone?: () => void 
           Adopt this run
         </button>
       )}
-      {!running && run.removed === null && (
+      {!underway && run.removed === null && (
         <button type="button" onClick={() => void discardRun(run.id)}>
           Discard
         </button>
