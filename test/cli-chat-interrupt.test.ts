@@ -1,10 +1,11 @@
 // The terminal chat when the user interrupts or goes away: Ctrl-C (SIGINT) while a turn runs,
 // stdin ending while a permission question waits, output too long for a terminal, a model that
 // needs a key it does not have. Each runs the real command in a child process.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { sessionsDir } from '../src/core/session/paths'
 import { SessionStore } from '../src/core/session/store'
 import { runCli, seedWorkspace, startCli } from './support/cli'
 
@@ -60,10 +61,9 @@ describe('cli chat interrupted', () => {
     await chat.waitFor('Session ')
     chat.child.kill('SIGINT')
     expect(await chat.exited).toEqual({ code: 0, signal: null })
-    const [file] = SessionStore.list(home, workspace).map((s) => s.file)
-    const again = SessionStore.open(file as string)
-    expect(again.readOnlyReason).toBeNull()
-    again.close()
+    // Left before its first prompt, the session leaves nothing: no file, no lock.
+    expect(SessionStore.list(home, workspace)).toEqual([])
+    expect(readdirSync(sessionsDir(home, workspace))).toEqual([])
   })
 
   it('stdin ending while a permission question waits: denied, the session whole, exit 0', async () => {

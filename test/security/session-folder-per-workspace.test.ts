@@ -32,6 +32,7 @@ function collidingWorkspaces() {
 /** A session of `cwd` where an earlier version put it: sessions/<encoded cwd>/. */
 function legacySession(home: string, cwd: string): string {
   const store = SessionStore.create({ home, cwd })
+  store.appendMessage({ role: 'user', content: 'an earlier prompt' })
   store.close()
   const legacyDir = join(home, 'sessions', encodeCwd(cwd))
   mkdirSync(legacyDir, { recursive: true })
@@ -73,6 +74,7 @@ describe('a session folder per workspace', () => {
     const { dash, nested, home } = collidingWorkspaces()
     const a = SessionStore.create({ home, cwd: dash })
     const b = SessionStore.create({ home, cwd: nested })
+    for (const s of [a, b]) s.appendMessage({ role: 'user', content: 'hello' })
     a.close()
     b.close()
     expect(dirname(a.file)).not.toBe(dirname(b.file))

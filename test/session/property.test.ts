@@ -72,6 +72,9 @@ describe('session store against an in-memory model', () => {
         const home = mkdtempSync(join(tmpdir(), 'rs-prop-'))
         const model = new Model()
         let store = SessionStore.create({ home, cwd: '/p' })
+        // A new session's file is made with its first record.
+        const first = store.appendMessage({ role: 'user', content: 'start' })
+        model.lines.push({ kind: 'node', uuid: first.uuid, parent: null })
         let onDisk = readFileSync(store.file)
         /** Byte ranges [start, end) of each model line's JSON (newline excluded), in order. */
         let spans: { start: number; end: number }[] = []

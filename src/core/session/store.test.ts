@@ -4,6 +4,8 @@ import {
   existsSync,
   mkdtempSync,
   readFileSync,
+  rmSync,
+  statSync,
   truncateSync,
   writeFileSync
 } from 'node:fs'
@@ -77,6 +79,49 @@ describe('paths', () => {
   })
 })
 
+describe('a new session', () => {
+  it('has no file until its first record: then the header and the record; left empty, nothing', () => {
+    const s = create()
+    expect([s.fileMade, existsSync(s.file)]).toEqual([false, false])
+    // It holds the writer lock meanwhile: no second writer of the same name.
+    expect(existsSync(`${s.file}.lock`)).toBe(true)
+    expect(s.tree().header).toEqual(s.header)
+    const prompt = s.appendMessage({ role: 'user', content: 'first' })
+    expect(s.fileMade).toBe(true)
+    const lines = readFileSync(s.file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.uuid)).toEqual([s.sessionId, prompt.uuid])
+    expect(s.syncedBytes).toBe(statSync(s.file).size)
+    expect(statSync(s.file).mode & 0o777).toBe(0o600)
+    expect(
+      reopen(s.file, { readOnly: true })
+        .tree()
+        .records.map((r) => (r as { uuid: string }).uuid)
+    ).toEqual([s.sessionId, prompt.uuid])
+
+    const empty = create()
+    empty.close()
+    expect(existsSync(empty.file)).toBe(false)
+    expect(existsSync(`${empty.file}.lock`)).toBe(false)
+  })
+
+  it('never makes its file over another one: the append fails, that file is as it was', () => {
+    const s = create()
+    writeFileSync(s.file, 'not ours\n')
+    expect(() => s.appendMessage({ role: 'user', content: 'first' })).toThrow(
+      /nothing was appended/
+    )
+    expect(readFileSync(s.file, 'utf8')).toBe('not ours\n')
+    expect(s.fileMade).toBe(false)
+    expect(s.tree().records).toHaveLength(1)
+    rmSync(s.file)
+    s.appendMessage({ role: 'user', content: 'first' })
+    expect(readFileSync(s.file, 'utf8').trim().split('\n')).toHaveLength(2)
+  })
+})
+
 describe('appends', () => {
   it('throws "Entry <id> not found" for a summary, rewind or label naming an unknown entry', () => {
     const s = create()
@@ -87,7 +132,8 @@ describe('appends', () => {
       s.appendRewind({ leafUuid: 'nope', checkpointUuid: 'nope', mode: 'both' })
     ).toThrow('Entry nope not found')
     expect(() => s.appendLabel({ targetUuid: 'nope', label: 'x' })).toThrow('Entry nope not found')
-    expect(readFileSync(s.file, 'utf8').trim().split('\n')).toHaveLength(1)
+    // Nothing was written: the new session has no file yet.
+    expect(existsSync(s.file)).toBe(false)
   })
 
   it('refuses a code-only rewind that would move the leaf', () => {
@@ -105,7 +151,10 @@ describe('appends', () => {
     const s = create()
     const bad = [{ text: 'no type' }] as unknown as string
     expect(() => s.appendMessage({ role: 'user', content: bad })).toThrow()
-    expect(readFileSync(s.file, 'utf8').trim().split('\n')).toHaveLength(1)
+    expect(existsSync(s.file)).toBe(false)
+    s.appendMessage({ role: 'user', content: 'good' })
+    expect(() => s.appendMessage({ role: 'user', content: bad })).toThrow()
+    expect(readFileSync(s.file, 'utf8').trim().split('\n')).toHaveLength(2)
   })
 
   it('chains messages from the leaf; a rewind appends and the next prompt branches from its leaf', () => {
@@ -223,6 +272,9 @@ describe('resume', () => {
     const first = create(h)
     await new Promise((r) => setTimeout(r, 50))
     const second = create(h)
+    second.appendMessage({ role: 'user', content: 'second' })
+    // A session with no record has no file: it is not listed.
+    create(h)
     await new Promise((r) => setTimeout(r, 50))
     first.appendMessage({ role: 'user', content: 'newer write' })
     expect(SessionStore.latest(h, '/work/project')).toBe(first.file)
@@ -346,6 +398,7 @@ describe('crash safety', () => {
 describe('one writer per session', () => {
   it('a second store in the same process gets it read-only and its appends throw', () => {
     const s = create()
+    s.appendMessage({ role: 'user', content: 'mine' })
     const second = reopen(s.file)
     expect(second.readOnlyReason).toMatch(/is open in this process.*read-only/)
     expect(() => second.appendMessage({ role: 'user', content: 'x' })).toThrow(
@@ -373,6 +426,7 @@ describe('one writer per session', () => {
 
   it('takes over the stale lock of a writer that was killed', async () => {
     const s = create()
+    s.appendMessage({ role: 'user', content: 'mine' })
     s.close()
     const writer = await holdInChild(s.file)
     expect(writer.first).toBe('ready')

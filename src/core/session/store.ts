@@ -14,6 +14,8 @@
 // One writer: open() takes `<file>.lock` (lock.ts). A second process, or a second store in this
 // one, gets the session read-only with `readOnlyReason` saying who holds it; its appends throw.
 //
+// A session created empty (a new conversation) has no file until its first record: the file is
+// made then, header first, so a session left before its first prompt leaves nothing to list.
 // A session created with records of its own (create's `fill`: a fork, a continued session) is
 // staged: written beside its name, hidden, synced once, then renamed into place whole
 // (staged-session.ts), so a crash part way leaves no session to list or continue.
@@ -105,7 +107,8 @@ export type NewUntrackedChanges = Pick<
 >
 
 interface Writer {
-  fd: number
+  /** Null: the file is not made yet (a new session before its first record, materialize). */
+  fd: number | null
   /** Bytes of the file known durable: up to the last fdatasync. */
   synced: number
   release: () => void
@@ -157,7 +160,8 @@ export class SessionStore {
     /**
      * The records the session starts with, appended by this function to the new store: the file
      * appears, under its name, only once they all are written and durable (staged-session.ts).
-     * Should it throw, no file is left. Without it the file is made at once, holding the header.
+     * Should it throw, no file is left. Without it the file is made with the first record
+     * appended (the header first): a session given none leaves no file.
      */
     fill?: (store: SessionStore) => void
   }): SessionStore {
@@ -186,12 +190,24 @@ export class SessionStore {
     const lock = acquireWriterLock(file)
     if (!lock.held) throw new SessionWriteError(lock.reason)
     const fill = opts.fill
-    if (fill !== undefined) removeDeadStagings(dir)
-    const staging = fill === undefined ? null : stagingPath(file)
+    if (fill === undefined) {
+      const pending: Writer = {
+        fd: null,
+        synced: 0,
+        release: lock.release,
+        size: 0,
+        needsNewline: false,
+        staging: null
+      }
+      const tree = SessionTree.fromRecords([header])
+      return new SessionStore(file, header, tree, [], 0, false, pending, null)
+    }
+    removeDeadStagings(dir)
+    const staging = stagingPath(file)
     let fd: number
     try {
       fd = openSync(
-        staging ?? file,
+        staging,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
         PRIVATE_FILE_MODE
       )
@@ -217,15 +233,10 @@ export class SessionStore {
       writer,
       null
     )
-    if (staging === null) {
-      store.write(header)
-      syncDirectory(dir)
-      return store
-    }
     try {
       store.write(header)
-      fill?.(store)
-      store.publish(writer, staging)
+      fill(store)
+      store.publish(fd, writer, staging)
     } catch (error) {
       store.close()
       rmSync(staging, { force: true })
@@ -234,10 +245,47 @@ export class SessionStore {
     return store
   }
 
-  /** A staged file, whole: made durable, then renamed to its name (the rename made durable). */
-  private publish(writer: Writer, staging: string): void {
+  /** Whether the log has its file (a new session gets it with its first record). */
+  get fileMade(): boolean {
+    return this.writer?.fd !== null
+  }
+
+  /**
+   * A new session's file, made at its first record: created (never over another file), the
+   * header written and made durable, the folder's entry too. Should that fail (a full disk), no
+   * file is left and the session stays as it was.
+   */
+  private materialize(writer: Writer): number {
+    let fd: number
     try {
-      fdatasyncSync(writer.fd)
+      fd = openSync(
+        this.file,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
+        PRIVATE_FILE_MODE
+      )
+    } catch (error) {
+      throw new WriteFailedError(this.file, error, 'nothing was appended')
+    }
+    const bytes = Buffer.from(`${this.serialized(this.header)}\n`)
+    try {
+      writeAllSync(fd, bytes)
+      fdatasyncSync(fd)
+      syncDirectory(dirname(this.file))
+    } catch (error) {
+      closeSync(fd)
+      rmSync(this.file, { force: true })
+      throw new WriteFailedError(this.file, error, 'nothing was appended')
+    }
+    writer.fd = fd
+    writer.size = bytes.length
+    writer.synced = bytes.length
+    return fd
+  }
+
+  /** A staged file, whole: made durable, then renamed to its name (the rename made durable). */
+  private publish(fd: number, writer: Writer, staging: string): void {
+    try {
+      fdatasyncSync(fd)
       renameSync(staging, this.file)
       syncDirectory(dirname(this.file))
     } catch (error) {
@@ -629,7 +677,7 @@ export class SessionStore {
    */
   sync(): void {
     const writer = this.writer
-    if (writer === null || writer.synced === writer.size) return
+    if (writer === null || writer.fd === null || writer.synced === writer.size) return
     try {
       fdatasyncSync(writer.fd)
     } catch (error) {
@@ -653,7 +701,7 @@ export class SessionStore {
       } catch {
         // Closing still releases the lock; the records were written, only their fdatasync failed.
       }
-      closeSync(this.writer.fd)
+      if (this.writer.fd !== null) closeSync(this.writer.fd)
       this.writer.release()
       this.writer = null
     }
@@ -683,7 +731,8 @@ export class SessionStore {
       )
     }
     if (records.length === 0) return records
-    const onDisk = fstatSync(writer.fd).size
+    const fd = writer.fd ?? this.materialize(writer)
+    const onDisk = fstatSync(fd).size
     if (onDisk !== writer.size) {
       throw new SessionWriteError(
         `${this.file} changed on disk (${onDisk} bytes, expected ${writer.size}): another program wrote to it; nothing was appended`
@@ -694,17 +743,17 @@ export class SessionStore {
     // A staged file is synced once, whole, before it gets its name (publish).
     durable &&= writer.staging === null
     try {
-      writeAllSync(writer.fd, bytes)
-      if (durable) fdatasyncSync(writer.fd)
+      writeAllSync(fd, bytes)
+      if (durable) fdatasyncSync(fd)
     } catch (error) {
       // Part of the lines may be on disk now (disk full). They are cut off again, which needs no
       // space, so that "all or none" holds for the next reader too (a command's records, whole
       // lines of them, were read back as a part of its changes) and the space is free again.
       // Where the cut fails, the next record starts a fresh line; the tree shows none of these.
       try {
-        ftruncateSync(writer.fd, writer.size)
+        ftruncateSync(fd, writer.size)
       } catch {
-        writer.size = fstatSync(writer.fd).size
+        writer.size = fstatSync(fd).size
         writer.needsNewline = true
       }
       throw new WriteFailedError(this.file, error, 'nothing was appended')

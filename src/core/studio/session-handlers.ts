@@ -63,7 +63,7 @@ export function listSessions(ctx: StudioContext): SessionSummary[] {
   const broken = listed
     .filter((s) => s.problem !== null)
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
-  return [...sessions, ...broken].map((s) => ({
+  const listedSummaries = [...sessions, ...broken].map((s) => ({
     sessionId: s.sessionId,
     file: s.file,
     source: s.source,
@@ -75,14 +75,45 @@ export function listSessions(ctx: StudioContext): SessionSummary[] {
     current: s.file === (ctx.viewed?.file ?? ctx.store.file),
     problem: s.problem
   }))
+  return [...newSession(ctx), ...listedSummaries]
+}
+
+/**
+ * The session the app is on, while it has no file yet (a new one before its first prompt,
+ * store.ts): listed first as the others are, so the list shows where the user is; left before a
+ * prompt, it leaves nothing behind.
+ */
+function newSession(ctx: StudioContext): SessionSummary[] {
+  const store = ctx.store
+  if (store.fileMade) return []
+  const { header } = store
+  return [
+    {
+      sessionId: header.sessionId,
+      file: store.file,
+      source: 'rewind-studio',
+      createdAt: header.timestamp,
+      lastActivity: header.timestamp,
+      title: null,
+      firstPrompt: null,
+      prompts: 0,
+      current: ctx.viewed === null,
+      problem: null
+    }
+  ]
 }
 
 function openSession(ctx: StudioContext, sessionId: string): Promise<AppInfo> {
   ctx.requireIdle()
+  // The one we are on (which may have no file yet): reopening it would find its lock held (by
+  // us) and open it read-only.
+  if (sessionId === ctx.store.sessionId) {
+    ctx.stopViewing()
+    return Promise.resolve(ctx.info())
+  }
   const file = SessionStore.find(ctx.home, ctx.cwd, sessionId)
   if (file === null)
     throw new StudioError('not_found', `No session ${sessionId} in this workspace.`)
-  // The one we are on: reopening it would find its lock held (by us) and open it read-only.
   if (file === ctx.store.file) {
     ctx.stopViewing()
     return Promise.resolve(ctx.info())

@@ -1,7 +1,7 @@
 // The one place a host swaps its studio for another workspace (core/studio/workspace-host.ts),
 // through the contract's dispatch as both hosts call it: real studios on real temp folders, the
 // scripted model, the settings file under the data home.
-import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -71,11 +71,16 @@ describe('switching the workspace with no restart', () => {
     ])
     expect(readRecentWorkspaces(home)).toEqual([b, a])
     const recent = await call('workspace:recent')
-    // Each folder holds the session its studio opened on (a new one: it had none).
+    // Opening a folder leaves no session behind: a new one gets its file at its first prompt.
     expect((recent as { value: RecentWorkspace[] }).value).toEqual([
-      { cwd: b, sessions: 1, current: true, problem: null },
-      { cwd: a, sessions: 1, current: false, problem: null }
+      { cwd: b, sessions: 0, current: true, problem: null },
+      { cwd: a, sessions: 0, current: false, problem: null }
     ])
+    expect(
+      readdirSync(join(home, 'sessions'), { recursive: true }).filter((f) =>
+        String(f).endsWith('.jsonl')
+      )
+    ).toEqual([])
     // The settings file holding the list is private, like everything under the data home.
     expect(statSync(join(home, 'settings.json')).mode & 0o077).toBe(0)
   })
