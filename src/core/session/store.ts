@@ -123,6 +123,10 @@ interface Writer {
   staging: string | null
 }
 
+function newWriter(fd: number | null, release: () => void, staging: string | null): Writer {
+  return { fd, synced: 0, release, size: 0, needsNewline: false, staging }
+}
+
 export class SessionStore {
   private writer: Writer | null
   private closed = false
@@ -191,14 +195,7 @@ export class SessionStore {
     if (!lock.held) throw new SessionWriteError(lock.reason)
     const fill = opts.fill
     if (fill === undefined) {
-      const pending: Writer = {
-        fd: null,
-        synced: 0,
-        release: lock.release,
-        size: 0,
-        needsNewline: false,
-        staging: null
-      }
+      const pending = newWriter(null, lock.release, null)
       const tree = SessionTree.fromRecords([header])
       return new SessionStore(file, header, tree, [], 0, false, pending, null)
     }
@@ -215,14 +212,7 @@ export class SessionStore {
       lock.release()
       throw new WriteFailedError(dir, error, 'no session was created')
     }
-    const writer: Writer = {
-      fd,
-      synced: 0,
-      release: lock.release,
-      size: 0,
-      needsNewline: false,
-      staging
-    }
+    const writer = newWriter(fd, lock.release, staging)
     const store = new SessionStore(
       file,
       header,
