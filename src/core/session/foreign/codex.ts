@@ -15,8 +15,12 @@
 // to that offset, read here first, then its own lines. A TUI backtrack starts a new segment file
 // (`…-<thread id>_<segment id>.jsonl`) holding the conversation from where it went back: each
 // segment is read as the session it is (what `codex resume` carries on is the newest).
+// Files: an `apply_patch` call (codex-patch.ts reads the forms Codex writes it in) becomes one
+// file_change record per file it adds, updates, moves or deletes, of the turn (prompt) it is in.
 // Codex keeps no copy of the files it changes (its own backtrack says "File changes are
-// unchanged"): there is nothing to rescue from.
+// unchanged"), so those records name the file and what the patch did to it (`action`), no
+// content: `before` and `after` are unknown (`beforeUnknown`, `afterUnknown`), and there is
+// nothing to rescue from. A file changed by a shell command is not named: only the patch says.
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { readRegularFileAt } from '../../os/read-regular-file'
@@ -25,6 +29,7 @@ import { isObject, stringOrNull, type Json } from '../json'
 import { parseJsonl } from '../jsonl'
 import { ProblemLog } from '../problems'
 import { conversationNodeOf, typedPrompt } from '../tree'
+import { patchOfCall, patchedFiles } from './codex-patch'
 import { foreignRecord } from './raw'
 import type { Emit, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
@@ -61,7 +66,11 @@ class CodexMapper implements ForeignMapper {
   readonly backups = null
   private headerSeen = false
   private previous: string | null = null
+  /** The prompt whose turn the items being read are in (null before the first). */
+  private turn: string | null = null
+  private cwd = ''
   private count = 0
+  private changes = 0
 
   constructor(private readonly file: string | null) {}
 
@@ -70,6 +79,7 @@ class CodexMapper implements ForeignMapper {
       this.headerSeen = true
       const meta = isObject(value) && isObject(value.payload) ? value.payload : {}
       const sessionId = stringOrNull(meta.id) ?? stringOrNull(meta.session_id) ?? ''
+      this.cwd = stringOrNull(meta.cwd) ?? ''
       emit(
         {
           type: 'session',
@@ -106,8 +116,39 @@ class CodexMapper implements ForeignMapper {
         : mapItem(payload, uuid, this.previous, stringOrNull(v?.timestamp) ?? '')
     if (mapped === null) return emit(foreignRecord(this.previous, value), line)
     this.previous = uuid
+    if (mapped.type === 'user' && payload?.type === 'message') this.turn = uuid
     emit(mapped, line)
     emit(foreignRecord(uuid, value), line)
+    this.patchChanges(mapped, line, emit)
+  }
+
+  /** The file_change records of an apply_patch call (none for any other record). */
+  private patchChanges(mapped: Json, line: number, emit: Emit): void {
+    const turn = this.turn
+    const message = isObject(mapped.message) ? mapped.message : {}
+    const call = Array.isArray(message.content) ? message.content[0] : null
+    if (turn === null || !isObject(call) || call.type !== 'tool_use') return
+    const found = patchOfCall(stringOrNull(call.name), call.input)
+    if (found === null) return
+    for (const { path, action } of patchedFiles(found.patch, this.cwd, found.workdir)) {
+      emit(
+        {
+          type: 'file_change',
+          uuid: `codex-file:${++this.changes}`,
+          parentUuid: null,
+          timestamp: mapped.timestamp,
+          checkpointUuid: turn,
+          path,
+          before: null,
+          after: null,
+          beforeUnknown: true,
+          afterUnknown: true,
+          action,
+          source: 'codex'
+        },
+        line
+      )
+    }
   }
 
   /**
@@ -120,9 +161,13 @@ class CodexMapper implements ForeignMapper {
       const values = segmentValues(segment)
       if (values === null) continue
       this.previous = null
+      this.turn = null
       values.forEach((value) => this.item(value, 0, emit))
     }
-    if (segments.length > 0) this.previous = null
+    if (segments.length > 0) {
+      this.previous = null
+      this.turn = null
+    }
   }
 
   /**
