@@ -215,8 +215,9 @@ export class StudioTree {
       blobs:
         viewed === null ? this.ctx.work.history.blobs : { read: (ref) => viewed.readBackup(ref) },
       disk: this.ctx.work.engine.disk,
-      // The same caveat as its rescue restore: what the tool's backups hold, in its reader's words.
-      caveat: viewed === null || viewed.rescued().backups === null ? null : viewed.reader.keeps
+      // The same caveat as its rescue restore: what the tool's backups hold, in its reader's words
+      // (a tool that keeps none says so: its sides are the names of the files it changed, no more).
+      caveat: viewed === null ? null : viewed.reader.keeps
     }
   }
 
