@@ -63,9 +63,9 @@ describe('the files of a Codex patch', () => {
   })
 
   it("reads what Codex's lenient parser reads: padded markers, CRLF, a heredoc around the patch", () => {
-    expect(
-      files('  *** Begin Patch  \r\n*** Add File: x.txt\r\n+x\r\n *** End Patch\r\n')
-    ).toEqual(['added x.txt'])
+    expect(files('  *** Begin Patch  \r\n*** Add File: x.txt\r\n+x\r\n *** End Patch\r\n')).toEqual(
+      ['added x.txt']
+    )
     expect(files(`<<'EOF'\n${patch('*** Delete File: y.txt')}EOF\n`)).toEqual(['deleted y.txt'])
     expect(files('<<EOF\n*** Begin Patch\n*** Delete File: z.txt\n*** End Patch\nEOF')).toEqual([
       'deleted z.txt'
@@ -164,9 +164,10 @@ describe('the patch of a Codex tool call', () => {
       patch: p.trimEnd(),
       workdir: 'sub'
     })
-    expect(patchOfCall('exec_command', { cmd: `cd 'my dir' && ${script}`, workdir: 'w' })).toEqual(
-      { patch: p.trimEnd(), workdir: 'w/my dir' }
-    )
+    expect(patchOfCall('exec_command', { cmd: `cd 'my dir' && ${script}`, workdir: 'w' })).toEqual({
+      patch: p.trimEnd(),
+      workdir: 'w/my dir'
+    })
   })
 
   it('reads no patch from a command that does more than apply_patch, or is none', () => {
