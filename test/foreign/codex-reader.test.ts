@@ -169,6 +169,10 @@ describe('Codex CLI rollouts', () => {
       ],
       // exec_command running `apply_patch <<'EOF'`, which Codex applied as a patch.
       ['patch through the shell', ['added shell.txt']],
+      // Patches Codex refused ("apply_patch verification failed"), a shell call it does not
+      // offer ("unsupported call: shell"): nothing written, nothing named.
+      ['refused patches', []],
+      ['an old shell call', []],
       // A file a plain command writes is named by nothing Codex keeps.
       ['a plain command', []]
     ])
@@ -215,7 +219,7 @@ describe('Codex CLI rollouts', () => {
     expect(json.code).toBe(0)
     const checkpoints = (JSON.parse(json.stdout) as { checkpoints: { filesChanged: number }[] })
       .checkpoints
-    expect(checkpoints.map((c) => c.filesChanged)).toEqual([4, 4, 1, 0])
+    expect(checkpoints.map((c) => c.filesChanged)).toEqual([4, 4, 1, 0, 0, 0])
     const text = await runCli(['inspect', file], { env: codex.env })
     expect(text.stdout).toContain('move, delete and update (4 files changed)')
     const before = fingerprint(codex.workspace)

@@ -70,6 +70,8 @@ describe('other tools’ sessions in the explorer', () => {
       ['add the files', 4],
       ['move, delete and update', 4],
       ['patch through the shell', 1],
+      ['refused patches', 0],
+      ['an old shell call', 0],
       ['a plain command', 0]
     ])
     // The inspector: what the patch did to each file, and that no content was kept (no diff).
