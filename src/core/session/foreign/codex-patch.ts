@@ -90,9 +90,10 @@ function hunkAt(lines: readonly string[], at: number): { hunk: PatchHunk; next: 
     return { hunk: { op: 'delete', path: header.slice(DELETE.length), moveTo: null }, next: at + 1 }
   }
   if (!header.startsWith(UPDATE)) return null
-  let next = at + 1
-  const move = lines[next]?.startsWith(MOVE_TO) === true ? lines[next]?.slice(MOVE_TO.length) : null
-  if (move !== null && move !== undefined) next++
+  // The move line is matched unpadded, as Codex matches it.
+  const moveLine = lines[at + 1] ?? ''
+  const moveTo = moveLine.startsWith(MOVE_TO) ? moveLine.slice(MOVE_TO.length) : null
+  let next = moveTo === null ? at + 1 : at + 2
   let chunks = 0
   while (next < lines.length) {
     const line = lines[next] ?? ''
@@ -108,7 +109,7 @@ function hunkAt(lines: readonly string[], at: number): { hunk: PatchHunk; next: 
   }
   if (chunks === 0) return null
   return {
-    hunk: { op: 'update', path: header.slice(UPDATE.length), moveTo: move ?? null },
+    hunk: { op: 'update', path: header.slice(UPDATE.length), moveTo },
     next
   }
 }
