@@ -2,9 +2,11 @@
 // are the ones Codex itself lists (its backtrack screen steps through "first tui prompt" and
 // "second tui prompt"; the harness's tagged blocks are none), a resume appends to the same file,
 // a fork carries its parent's history up to the fork, and Codex's home is found as Codex finds it
-// ($CODEX_HOME). Codex keeps no copy of the files it changes: a restore says so and changes
-// nothing.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs'
+// ($CODEX_HOME). The files each turn's apply_patch calls changed are that turn's file changes,
+// whatever form the call took (test/fixtures/codex-patches: a custom tool call, an exec_command
+// heredoc), named but with no content: Codex keeps no copy of the files it changes, so a restore
+// says so and changes nothing.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
@@ -20,6 +22,13 @@ const rollout = (dir: string, part: string) => {
   const name = readdirSync(day).find((f) => f.includes(part))
   if (name === undefined) throw new Error(`no rollout ${part}`)
   return join(day, name)
+}
+/** Each prompt with what its turn changed: `action path` per file_change record. */
+const changesPerTurn = (file: string) => {
+  const { tree } = readSessionFile(file)
+  return tree
+    .checkpoints()
+    .map((c) => [c.prompt, tree.fileChanges(c.uuid).map((f) => `${f.action} ${f.path}`)])
 }
 const prompts = (file: string) =>
   readSessionFile(file)
@@ -136,6 +145,89 @@ describe('Codex CLI rollouts', () => {
     })
     expect(run.code).not.toBe(0)
     expect(run.stderr).toContain('Codex CLI keeps no backups of the files it changes')
+    expect(fingerprint(codex.workspace)).toEqual(before)
+  })
+
+  it("names the files each turn's apply_patch changed, as Codex wrote the call, with no content", () => {
+    const codex = codexHome('workspace-after', 'codex-patches')
+    const day = join(codex.toolHome, 'sessions', '2026', '12', '03')
+    const file = join(day, readdirSync(day)[0] ?? '')
+    expect(changesPerTurn(file)).toEqual([
+      // A custom_tool_call; the absolute path inside the workspace made relative to it.
+      [
+        'add the files',
+        ['added keep.txt', 'added old/name.txt', 'added gone.txt', 'added abs/inside.txt']
+      ],
+      [
+        'move, delete and update',
+        [
+          'moved-away old/name.txt',
+          'moved-here new/name.txt',
+          'deleted gone.txt',
+          'updated keep.txt'
+        ]
+      ],
+      // exec_command running `apply_patch <<'EOF'`, which Codex applied as a patch.
+      ['patch through the shell', ['added shell.txt']],
+      // Patches Codex refused ("apply_patch verification failed"), a shell call it does not
+      // offer ("unsupported call: shell"): nothing written, nothing named.
+      ['refused patches', []],
+      ['an old shell call', []],
+      // A file a plain command writes is named by nothing Codex keeps.
+      ['a plain command', []]
+    ])
+    // What the patches named is what the real run left: the files a last change added, updated
+    // or moved here are there, those it deleted or moved away are not.
+    const { tree } = readSessionFile(file)
+    const changes = tree.checkpoints().flatMap((c) => tree.fileChanges(c.uuid))
+    const last = new Map(changes.map((change) => [change.path, change.action]))
+    expect(
+      [...last].filter(([path]) => existsSync(join(codex.workspace, path))).map(([p]) => p)
+    ).toEqual([...last].filter(([, a]) => a !== 'deleted' && a !== 'moved-away').map(([p]) => p))
+    // Codex keeps no copy: neither side is known, and neither says "no file".
+    for (const change of changes) {
+      expect(change).toMatchObject({
+        before: null,
+        after: null,
+        beforeUnknown: true,
+        afterUnknown: true,
+        source: 'codex'
+      })
+    }
+    // Codex's own 0.171.0 run of ../codex: "patch the notes" (in the exec file and in the fork's
+    // history), "second tui prompt".
+    const first = codexHome()
+    expect(changesPerTurn(rollout(first.toolHome, 'f7bd'))).toEqual([
+      ['create the notes', []],
+      ['patch the notes', ['updated notes.txt', 'added extra.txt']]
+    ])
+    expect(changesPerTurn(rollout(first.toolHome, '01db'))[1]).toEqual([
+      'patch the notes',
+      ['updated notes.txt', 'added extra.txt']
+    ])
+    expect(changesPerTurn(rollout(first.toolHome, '1c81-7873-83fe-941408e6ba35.jsonl'))).toEqual([
+      ['first tui prompt', []],
+      ['second tui prompt', ['updated tui.txt']]
+    ])
+  })
+
+  it('inspect shows the files each turn changed; a restore of them is refused and touches nothing', async () => {
+    const codex = codexHome('workspace-after', 'codex-patches')
+    const day = join(codex.toolHome, 'sessions', '2026', '12', '03')
+    const file = join(day, readdirSync(day)[0] ?? '')
+    const json = await runCli(['inspect', file, '--json'], { env: codex.env })
+    expect(json.code).toBe(0)
+    const checkpoints = (JSON.parse(json.stdout) as { checkpoints: { filesChanged: number }[] })
+      .checkpoints
+    expect(checkpoints.map((c) => c.filesChanged)).toEqual([4, 4, 1, 0, 0, 0])
+    const text = await runCli(['inspect', file], { env: codex.env })
+    expect(text.stdout).toContain('move, delete and update (4 files changed)')
+    const before = fingerprint(codex.workspace)
+    for (const to of ['1', '2']) {
+      const run = await runCli(['rewind', file, '--to', to], { env: codex.env })
+      expect(run.code).not.toBe(0)
+      expect(run.stderr).toContain('Codex CLI keeps no backups of the files it changes')
+    }
     expect(fingerprint(codex.workspace)).toEqual(before)
   })
 })

@@ -55,13 +55,19 @@ function base(tool: string): { base: string; workspace: string; home: string } {
   return { base: dir, workspace: join(dir, 'ws'), home: join(dir, 'rs') }
 }
 
-/** Codex CLI's home ($CODEX_HOME) with the rollouts, its workspace as the run left it. */
-export function codexHome(workspaceFolder = 'workspace-after'): ToolHome {
+/**
+ * Codex CLI's home ($CODEX_HOME) with the rollouts of a fixture (`codex`, or `codex-patches`: the
+ * turns that patch files), its workspace as the run left it.
+ */
+export function codexHome(
+  workspaceFolder = 'workspace-after',
+  fixture: 'codex' | 'codex-patches' = 'codex'
+): ToolHome {
   const b = base('codex')
   const toolHome = join(b.base, 'codex')
-  cpSync(join(TOOL_FIXTURES, 'codex', 'sessions'), join(toolHome, 'sessions'), { recursive: true })
-  cpSync(join(TOOL_FIXTURES, 'codex', workspaceFolder), b.workspace, { recursive: true })
-  rewrite(toolHome, recorded('codex'), b.workspace, /\.jsonl$/)
+  cpSync(join(TOOL_FIXTURES, fixture, 'sessions'), join(toolHome, 'sessions'), { recursive: true })
+  cpSync(join(TOOL_FIXTURES, fixture, workspaceFolder), b.workspace, { recursive: true })
+  rewrite(toolHome, recorded(fixture), b.workspace, /\.jsonl$/)
   return {
     ...b,
     toolHome,

@@ -7,7 +7,8 @@
 //     `after` of its latest change there;
 //   - changed only by other turns: its content before the session first changed it (the `before`
 //     of its earliest record in the file). A restore that leaves such a branch gives the file that
-//     content back, so that is what the node's state holds, hand edits aside.
+//     content back, so that is what the node's state holds, hand edits aside. Unknown where that
+//     record says the content before was never kept (beforeUnknown).
 // A path no turn changed is not in the state: the session knows nothing of it. A restore's own
 // records (an earlier version's, isRestoreChange) are no turn's: they change no node's state.
 import type { FileChangeRecord } from '../session/records'
@@ -22,7 +23,9 @@ export interface NodeFile {
   mode: number | undefined
   /**
    * How the node left it is not known (`hash` means nothing then): its latest change is another
-   * tool's that kept only the content before it (FileChangeRecord.afterUnknown).
+   * tool's that kept only the content before it (FileChangeRecord.afterUnknown), or only other
+   * turns changed it and the earliest change is a tool's that kept no content at all
+   * (beforeUnknown: Codex CLI's patches). Nothing may be restored, or deleted, from it.
    */
   afterUnknown?: true
 }
@@ -32,7 +35,11 @@ export function filesAsNodeLeftThem(tree: SessionTree, uuid: string | null): Map
   const state = new Map<string, NodeFile>()
   for (const change of allFileChanges(tree)) {
     if (!state.has(change.path))
-      state.set(change.path, { hash: change.before, mode: change.beforeMode })
+      state.set(change.path, {
+        hash: change.before,
+        mode: change.beforeMode,
+        ...(change.beforeUnknown === true ? { afterUnknown: true as const } : {})
+      })
   }
   for (const change of changesOfTurns(tree, turnsBehind(tree, uuid))) {
     state.set(change.path, {

@@ -200,6 +200,10 @@ export const LabelRecord = z.looseObject({
   label: z.string().nullable()
 })
 
+/** What another tool's log says a change did to a file (FileChangeRecord.action). */
+export const FileChangeAction = z.enum(['added', 'updated', 'deleted', 'moved-away', 'moved-here'])
+export type FileChangeAction = z.infer<typeof FileChangeAction>
+
 /**
  * One file's change during one checkpoint (turn): its content before the turn first touched it
  * and after the turn's last change. Hashes name blobs in the workspace's file-history store;
@@ -226,6 +230,17 @@ export const FileChangeRecord = z.looseObject({
    * branch's last turn). Never written by Rewind Studio.
    */
   afterUnknown: z.literal(true).optional(),
+  /**
+   * The content before the change is unknown too (`before` is null then, and means nothing: never
+   * "the file did not exist"): read from another tool's log that names the files it changed but
+   * keeps no content of them (Codex CLI's patches). Never written by Rewind Studio.
+   */
+  beforeUnknown: z.literal(true).optional(),
+  /**
+   * What the other tool's log says it did to the file, where it keeps no content that would
+   * show it (Codex CLI's patch: a file added, updated, deleted, or moved away or here).
+   */
+  action: FileChangeAction.optional(),
   /** What changed it: a tool name (Write, Edit, Bash...); see isRestoreChange for older logs. */
   source: z.string(),
   /**

@@ -26,6 +26,7 @@ import {
 import { unifiedDiff } from '../rewind/file-diff'
 import { allFileChanges } from '../rewind/node-files'
 import { realPathOf } from '../session/paths'
+import type { FileChangeAction } from '../session/records'
 import type { SessionTree } from '../session/tree'
 import { turnCommits } from '../share/commit-links'
 import { type CompareSources, buildCompareView, compareFileDiff } from '../views/compare-view'
@@ -214,8 +215,9 @@ export class StudioTree {
       blobs:
         viewed === null ? this.ctx.work.history.blobs : { read: (ref) => viewed.readBackup(ref) },
       disk: this.ctx.work.engine.disk,
-      // The same caveat as its rescue restore: what the tool's backups hold, in its reader's words.
-      caveat: viewed === null || viewed.rescued().backups === null ? null : viewed.reader.keeps
+      // The same caveat as its rescue restore: what the tool's backups hold, in its reader's words
+      // (a tool that keeps none says so: its sides are the names of the files it changed, no more).
+      caveat: viewed === null ? null : viewed.reader.keeps
     }
   }
 
@@ -377,17 +379,26 @@ export class StudioTree {
   private async turnDiffs(nodeId: string): Promise<NodeDetail['files']> {
     const byPath = new Map<
       string,
-      { before: string | null; after: string | null; afterUnknown: boolean }
+      {
+        before: string | null
+        after: string | null
+        afterUnknown: boolean
+        beforeUnknown: boolean
+        actions: FileChangeAction[]
+      }
     >()
     for (const change of this.ctx.viewTree().fileChanges(nodeId)) {
       const seen = byPath.get(change.path)
       byPath.set(change.path, {
         before: seen ? seen.before : change.before,
         after: change.after,
-        afterUnknown: change.afterUnknown === true
+        afterUnknown: change.afterUnknown === true,
+        beforeUnknown: seen ? seen.beforeUnknown : change.beforeUnknown === true,
+        actions: [...(seen?.actions ?? []), ...(change.action === undefined ? [] : [change.action])]
       })
     }
     const viewed = this.ctx.viewed
+    const tool = viewed === null ? 'The tool' : TOOL_NAMES[viewed.format]
     const blobs = this.ctx.work.history.blobs
     const content = async (ref: string | null) =>
       viewed !== null
@@ -396,19 +407,21 @@ export class StudioTree {
           ? null
           : await blobs.get(ref).catch(() => null)
     return Promise.all(
-      [...byPath].map(async ([path, { before, after, afterUnknown }]) =>
-        afterUnknown
-          ? {
-              path,
-              diff: '',
-              outsideChange: false,
-              note: `${viewed === null ? 'The tool' : TOOL_NAMES[viewed.format]} keeps only the content before each change: how this turn left the file was never saved (the next prompt's snapshot would have said).`
-            }
-          : {
-              path,
-              diff: unifiedDiff(path, await content(before), await content(after)),
-              outsideChange: false
-            }
+      [...byPath].map(async ([path, { before, after, afterUnknown, beforeUnknown, actions }]) =>
+        beforeUnknown
+          ? { path, diff: '', outsideChange: false, note: noContentNote(tool, actions) }
+          : afterUnknown
+            ? {
+                path,
+                diff: '',
+                outsideChange: false,
+                note: `${tool} keeps only the content before each change: how this turn left the file was never saved (the next prompt's snapshot would have said).`
+              }
+            : {
+                path,
+                diff: unifiedDiff(path, await content(before), await content(after)),
+                outsideChange: false
+              }
       )
     )
   }
@@ -450,4 +463,18 @@ function rescuedTo(
   const done = timeline.actions.filter((a) => a.state === 'done').at(-1)
   if (done?.checkpointUuid == null) return tree.leafUuid
   return tree.get(done.checkpointUuid)?.parentUuid ?? null
+}
+
+const ACTION_WORDS: Record<FileChangeAction, string> = {
+  added: 'added',
+  updated: 'updated',
+  deleted: 'deleted',
+  'moved-away': 'moved away',
+  'moved-here': 'moved here'
+}
+
+/** A turn's change to a file whose content the tool never kept: what its log says it did. */
+function noContentNote(tool: string, actions: readonly FileChangeAction[]): string {
+  const did = actions.length === 0 ? 'changed' : actions.map((a) => ACTION_WORDS[a]).join(', then ')
+  return `${did[0]?.toUpperCase() ?? ''}${did.slice(1)} by this turn. ${tool} keeps no copy of the files it changes: their content before and after this turn was never saved, so there is no diff, and nothing to restore.`
 }

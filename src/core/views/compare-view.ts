@@ -99,14 +99,15 @@ export function compareFileDiff(
 function compareFile(a: Side, b: Side, path: string, withDiff: boolean): CompareFile | null {
   const hashA = a.hashOf(path)
   const hashB = b.hashOf(path)
-  const unknown = [a, b].find((side) => side.unknown(path))
-  if (unknown !== undefined && a.unknown(path) !== b.unknown(path)) {
-    // Nothing says whether the two differ, or how: said, never guessed from a null hash.
+  const unknown = [a, b].filter((side) => side.unknown(path))
+  if (unknown.length > 0) {
+    // Nothing says whether the two differ, or how: said, never guessed from a null hash (two
+    // unknown sides are no proof of the same content).
     return {
       path,
       change: 'modified',
       diff: '',
-      note: `how "${unknown.title}" left ${path} was never saved (only the content before each change was)`
+      note: `how ${unknown.map((side) => `"${side.title}"`).join(' and ')} left ${path} was never saved (the tool kept no content of it there)`
     }
   }
   if (hashA === hashB) return null

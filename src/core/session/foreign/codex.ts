@@ -15,8 +15,13 @@
 // to that offset, read here first, then its own lines. A TUI backtrack starts a new segment file
 // (`…-<thread id>_<segment id>.jsonl`) holding the conversation from where it went back: each
 // segment is read as the session it is (what `codex resume` carries on is the newest).
+// Files: an `apply_patch` call (codex-patch.ts reads the forms Codex writes it in) whose output
+// says Codex applied it becomes one file_change record per file it adds, updates, moves or
+// deletes, of the turn (prompt) it is in (a patch Codex refused changed nothing).
 // Codex keeps no copy of the files it changes (its own backtrack says "File changes are
-// unchanged"): there is nothing to rescue from.
+// unchanged"), so those records name the file and what the patch did to it (`action`), no
+// content: `before` and `after` are unknown (`beforeUnknown`, `afterUnknown`), and there is
+// nothing to rescue from. A file changed by a shell command is not named: only the patch says.
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { readRegularFileAt } from '../../os/read-regular-file'
@@ -25,6 +30,7 @@ import { isObject, stringOrNull, type Json } from '../json'
 import { parseJsonl } from '../jsonl'
 import { ProblemLog } from '../problems'
 import { conversationNodeOf, typedPrompt } from '../tree'
+import { type PatchedFile, patchOfCall, patchedFiles } from './codex-patch'
 import { foreignRecord } from './raw'
 import type { Emit, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
@@ -41,6 +47,12 @@ export const codex: ForeignReader = {
 
 /** A block of the harness's own (`<environment_context>…</environment_context>`): no prompt. */
 const HARNESS_BLOCK = /^\s*<([a-z_]+)>[\s\S]*<\/\1>\s*$/
+
+/** What apply_patch prints when it applied a patch (its summary, then `A path` / `M` / `D` lines). */
+const PATCH_APPLIED = 'Success. Updated the following files:'
+
+/** The most apply_patch calls awaiting their output (a rollout of calls never answered). */
+const MAX_PENDING_PATCHES = 1024
 
 /** The most a fork's parent is read of (its history up to the fork): a rollout, not a dump. */
 const MAX_PARENT_BYTES = 512 * 1024 * 1024
@@ -61,7 +73,13 @@ class CodexMapper implements ForeignMapper {
   readonly backups = null
   private headerSeen = false
   private previous: string | null = null
+  /** The prompt whose turn the items being read are in (null before the first). */
+  private turn: string | null = null
+  private cwd = ''
   private count = 0
+  private changes = 0
+  /** The files of each apply_patch call whose output is not read yet, by call id. */
+  private readonly pendingPatches = new Map<string, { turn: string; files: PatchedFile[] }>()
 
   constructor(private readonly file: string | null) {}
 
@@ -70,6 +88,7 @@ class CodexMapper implements ForeignMapper {
       this.headerSeen = true
       const meta = isObject(value) && isObject(value.payload) ? value.payload : {}
       const sessionId = stringOrNull(meta.id) ?? stringOrNull(meta.session_id) ?? ''
+      this.cwd = stringOrNull(meta.cwd) ?? ''
       emit(
         {
           type: 'session',
@@ -106,8 +125,55 @@ class CodexMapper implements ForeignMapper {
         : mapItem(payload, uuid, this.previous, stringOrNull(v?.timestamp) ?? '')
     if (mapped === null) return emit(foreignRecord(this.previous, value), line)
     this.previous = uuid
+    if (mapped.type === 'user' && payload?.type === 'message') this.turn = uuid
     emit(mapped, line)
     emit(foreignRecord(uuid, value), line)
+    this.patchChanges(mapped, line, emit)
+  }
+
+  /**
+   * An apply_patch call's files are kept until its output says Codex applied the patch ("Success.
+   * Updated the following files:"), then become file_change records of the call's turn: a patch
+   * Codex refused ("apply_patch verification failed: …", checked before it writes anything), or
+   * a call it did not run ("unsupported call: shell"), changed no file.
+   */
+  private patchChanges(mapped: Json, line: number, emit: Emit): void {
+    const message = isObject(mapped.message) ? mapped.message : {}
+    const block = Array.isArray(message.content) ? message.content[0] : null
+    if (!isObject(block)) return
+    if (block.type === 'tool_use') {
+      const found = this.turn === null ? null : patchOfCall(stringOrNull(block.name), block.input)
+      if (found === null || this.turn === null) return
+      const files = patchedFiles(found.patch, this.cwd, found.workdir)
+      if (files.length === 0) return
+      if (this.pendingPatches.size >= MAX_PENDING_PATCHES) this.pendingPatches.clear()
+      this.pendingPatches.set(String(block.id), { turn: this.turn, files })
+      return
+    }
+    if (block.type !== 'tool_result') return
+    const pending = this.pendingPatches.get(String(block.tool_use_id))
+    if (pending === undefined) return
+    this.pendingPatches.delete(String(block.tool_use_id))
+    if (typeof block.content !== 'string' || !block.content.includes(PATCH_APPLIED)) return
+    for (const { path, action } of pending.files) {
+      emit(
+        {
+          type: 'file_change',
+          uuid: `codex-file:${++this.changes}`,
+          parentUuid: null,
+          timestamp: mapped.timestamp,
+          checkpointUuid: pending.turn,
+          path,
+          before: null,
+          after: null,
+          beforeUnknown: true,
+          afterUnknown: true,
+          action,
+          source: 'codex'
+        },
+        line
+      )
+    }
   }
 
   /**
@@ -120,9 +186,13 @@ class CodexMapper implements ForeignMapper {
       const values = segmentValues(segment)
       if (values === null) continue
       this.previous = null
+      this.turn = null
       values.forEach((value) => this.item(value, 0, emit))
     }
-    if (segments.length > 0) this.previous = null
+    if (segments.length > 0) {
+      this.previous = null
+      this.turn = null
+    }
   }
 
   /**
