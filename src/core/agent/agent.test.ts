@@ -139,6 +139,7 @@ describe('API errors leave one clear line and a consistent session', () => {
 describe('session errors', () => {
   test('a read-only session: one clear line, nothing sent to the model', async () => {
     const { h, server } = await setup([text('never')])
+    h.store.appendMessage({ role: 'user', content: 'an earlier prompt' })
     const readOnly = SessionStore.open(h.store.file, { readOnly: true })
     const agent = h.reopen(apiModel(server.url), { session: readOnly })
     const outcome = await agent.send('hi')
