@@ -59,6 +59,8 @@ export function restoreLines(result: RewindResult): string[] {
   return [
     ...result.restored.map((path) => `  ⎿ restored ${shown(path)}`),
     ...result.recreated.map((path) => `  ⎿ recreated ${shown(path)}`),
-    ...result.deleted.map((path) => `  ⎿ deleted (created after it) ${shown(path)}`)
+    ...result.deleted.map((path) => `  ⎿ deleted (created after it) ${shown(path)}`),
+    ...(result.removedFolders ?? []).map((path) => `  ⎿ removed folder ${shown(path)}/ (empty)`),
+    ...(result.madeFolders ?? []).map((path) => `  ⎿ made folder ${shown(path)}/ again`)
   ]
 }

@@ -72,6 +72,19 @@ export const RestoreJournal = z.object({
    */
   root: z.string().optional(),
   ops: z.array(RestoreOp),
+  /**
+   * Folders the session made that the restore removes once its files are done, where it leaves
+   * them empty (created-folders.ts): all stood when the journal was written; once applied, those
+   * it removed. A rollback or an undo makes them again, before its files. Absent in journals
+   * from before folders were kept, and in those that remove none.
+   */
+  removeFolders: z.array(z.string()).optional(),
+  /**
+   * Folders the restore makes before its files (an undo's: those the restore it reverses
+   * removed): all were missing when the journal was written; once applied, those it made. A
+   * rollback or an undo removes them again where they are empty.
+   */
+  makeFolders: z.array(z.string()).optional(),
   /** For kind 'merge': the merge record to append once the files are written (core/merge). */
   merge: MergeIntent.optional(),
   state: JournalState,
@@ -83,13 +96,21 @@ export function newJournalId(): string {
   return uuidv7()
 }
 
-/** A new journal, pending, for an action of `kind` in the folder `root` (the one builder). */
+/** The folders a restore removes and makes (see RestoreJournal). */
+export type FolderMoves = Pick<RestoreJournal, 'removeFolders' | 'makeFolders'>
+
+/**
+ * A new journal, pending, for an action of `kind` in the folder `root` (the one builder). The
+ * folder lists come before `state`, which stays last (stateAtEnd), and only when not empty.
+ */
 export function pendingJournal(
   where: { sessionId: string; root: string },
   of: Pick<RestoreJournal, 'checkpointUuid' | 'mode' | 'leafBefore' | 'leafAfter'>,
   kind: RestoreJournal['kind'],
-  ops: RestoreOp[]
+  ops: RestoreOp[],
+  folders: FolderMoves = {}
 ): RestoreJournal {
+  const { removeFolders = [], makeFolders = [] } = folders
   return {
     id: newJournalId(),
     sessionId: where.sessionId,
@@ -101,6 +122,8 @@ export function pendingJournal(
     undoes: null,
     root: where.root,
     ops,
+    ...(removeFolders.length > 0 ? { removeFolders } : {}),
+    ...(makeFolders.length > 0 ? { makeFolders } : {}),
     state: 'pending',
     createdAt: new Date().toISOString()
   }

@@ -95,7 +95,14 @@ export interface MessageExtra {
 /** A file change as its writer gives it; the store adds uuid, parent and time. */
 export type NewFileChange = Pick<
   FileChangeRecord,
-  'checkpointUuid' | 'path' | 'before' | 'after' | 'beforeMode' | 'afterMode' | 'source'
+  | 'checkpointUuid'
+  | 'path'
+  | 'before'
+  | 'after'
+  | 'beforeMode'
+  | 'afterMode'
+  | 'createdFolders'
+  | 'source'
 >
 
 /** What a command changed without a backup, as file history gives it (see the record). */
