@@ -60,7 +60,14 @@ export function restoreLines(result: RewindResult): string[] {
     ...result.restored.map((path) => `  ⎿ restored ${shown(path)}`),
     ...result.recreated.map((path) => `  ⎿ recreated ${shown(path)}`),
     ...result.deleted.map((path) => `  ⎿ deleted (created after it) ${shown(path)}`),
-    ...(result.removedFolders ?? []).map((path) => `  ⎿ removed folder ${shown(path)}/ (empty)`),
-    ...(result.madeFolders ?? []).map((path) => `  ⎿ made folder ${shown(path)}/ again`)
+    ...folderLines(result)
+  ]
+}
+
+/** The folders a restore removed (made by the session, left empty) or made again, a line each. */
+export function folderLines(result: RewindResult): string[] {
+  return [
+    ...(result.removedFolders ?? []).map((path) => `  ⎿ removed folder ${onePath(path)}/ (empty)`),
+    ...(result.madeFolders ?? []).map((path) => `  ⎿ made folder ${onePath(path)}/ again`)
   ]
 }

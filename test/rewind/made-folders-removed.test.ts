@@ -8,8 +8,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
+import { pendingJournal, saveJournal } from '../../src/core/rewind/journal'
 import { fileChangeRecords } from '../../src/core/rewind/other-sessions'
 import { SessionStore } from '../../src/core/session/store'
+import { runCliSync } from '../support/cli'
 import { type ToolSession, openToolSession } from '../support/tool-session'
 import { openSession } from './fixture'
 
@@ -193,5 +195,46 @@ describe('folders a record names that a restore may not touch', () => {
     expect(existsSync(outside)).toBe(true)
     expect(existsSync(join(s.cwd, '.git/empty-here'))).toBe(true)
     expect(existsSync(s.cwd)).toBe(true)
+  })
+})
+
+describe('a restore cut short', () => {
+  it('is rolled back with the folders it removed made again, and those it made removed', async () => {
+    const s = await session()
+    mkdirSync(join(s.cwd, 'made/by/undo'), { recursive: true })
+    // A rewind killed after it removed gen/ and gen/sub/, before it was marked applied; an undo
+    // killed after it made made/by/undo/.
+    const where = { sessionId: s.store.sessionId, root: s.history.root }
+    const move = { checkpointUuid: null, mode: null, leafBefore: null, leafAfter: null }
+    const rewind = pendingJournal(where, move, 'rewind', [], { removeFolders: ['gen', 'gen/sub'] })
+    const undo = pendingJournal(where, move, 'undo', [], {
+      makeFolders: ['made', 'made/by', 'made/by/undo']
+    })
+    await saveJournal(s.history.paths.restores, rewind)
+    await saveJournal(s.history.paths.restores, undo)
+
+    const notices = await s.engine.recover()
+    expect(notices).toHaveLength(2)
+    expect(isFolder(s, 'gen/sub')).toBe(true)
+    expect(isFolder(s, 'made')).toBe(false)
+  })
+})
+
+describe('cli rewind', () => {
+  it('names the folders it removed, and those its undo made again', async () => {
+    const s = await session()
+    s.prompt('generate')
+    await s.write('gen/sub/a.txt', 'a\n')
+    s.reply('done')
+    await s.close()
+    open.splice(open.indexOf(s), 1)
+
+    const r = runCliSync(s.home, 'rewind', s.store.file, '--to', '1')
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('  ⎿ removed folder gen/ (empty)\n  ⎿ removed folder gen/sub/ (empty)')
+    const u = runCliSync(s.home, 'rewind', s.store.file, '--undo')
+    expect(u.code).toBe(0)
+    expect(u.out).toContain('  ⎿ made folder gen/ again\n  ⎿ made folder gen/sub/ again')
+    expect(s.read('gen/sub/a.txt')?.toString()).toBe('a\n')
   })
 })
