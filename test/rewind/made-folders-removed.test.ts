@@ -53,6 +53,11 @@ describe('a rewind past Write into new folders', () => {
     expect(folders(s.cwd)).toEqual(before)
     expect(result.removedFolders).toEqual(['gen', 'gen/sub', 'gen/sub/deep', 'keep/new'])
     expect(s.read('keep/.gitkeep')?.toString()).toBe('')
+    // The journal keeps them before its state, which stays last (recovery reads only the end).
+    const [journal] = readdirSync(s.history.paths.restores).filter((n) => n.endsWith('.json'))
+    const text = readFileSync(join(s.history.paths.restores, journal ?? ''), 'utf8')
+    expect(text).toMatch(/"removeFolders":\["gen","gen\/sub","gen\/sub\/deep","keep\/new"\]/)
+    expect(text).toMatch(/"state":"recorded","createdAt":"[^"]*"\}$/)
 
     const undone = await s.engine.undo()
     expect(undone.madeFolders).toEqual(['gen', 'gen/sub', 'gen/sub/deep', 'keep/new'])
@@ -130,6 +135,22 @@ describe('a rewind past a command that made folders', () => {
     await s.rewindTo(2)
     expect(s.read('out/1.txt')?.toString()).toBe('1\n')
     expect(s.read('out/2.txt')).toBeNull()
+  })
+})
+
+describe('a restore that recreates files in a folder that is gone', () => {
+  it('makes the folder, and its undo removes it again', async () => {
+    const s = await session({ 'old/sub/f.txt': 'f\n' })
+    s.prompt('clean up')
+    await s.bash('rm -rf old')
+    s.reply('done')
+
+    const { result } = await s.rewindTo(1)
+    expect(s.read('old/sub/f.txt')?.toString()).toBe('f\n')
+    expect(result.madeFolders).toEqual(['old', 'old/sub'])
+    const undone = await s.engine.undo()
+    expect(isFolder(s, 'old')).toBe(false)
+    expect(undone.removedFolders).toEqual(['old', 'old/sub'])
   })
 })
 

@@ -80,9 +80,9 @@ export const RestoreJournal = z.object({
    */
   removeFolders: z.array(z.string()).optional(),
   /**
-   * Folders the restore makes before its files (an undo's: those the restore it reverses
-   * removed): all were missing when the journal was written; once applied, those it made. A
-   * rollback or an undo removes them again where they are empty.
+   * Folders the restore makes before its files (those its files need, and an undo's: those the
+   * restore it reverses removed): all were missing when the journal was written; once applied,
+   * those it made. A rollback or an undo removes them again where they are empty.
    */
   makeFolders: z.array(z.string()).optional(),
   /** For kind 'merge': the merge record to append once the files are written (core/merge). */
@@ -99,10 +99,7 @@ export function newJournalId(): string {
 /** The folders a restore removes and makes (see RestoreJournal). */
 export type FolderMoves = Pick<RestoreJournal, 'removeFolders' | 'makeFolders'>
 
-/**
- * A new journal, pending, for an action of `kind` in the folder `root` (the one builder). The
- * folder lists come before `state`, which stays last (stateAtEnd), and only when not empty.
- */
+/** A new journal, pending, for an action of `kind` in the folder `root` (the one builder). */
 export function pendingJournal(
   where: { sessionId: string; root: string },
   of: Pick<RestoreJournal, 'checkpointUuid' | 'mode' | 'leafBefore' | 'leafAfter'>,
@@ -110,8 +107,7 @@ export function pendingJournal(
   ops: RestoreOp[],
   folders: FolderMoves = {}
 ): RestoreJournal {
-  const { removeFolders = [], makeFolders = [] } = folders
-  return {
+  const journal: RestoreJournal = {
     id: newJournalId(),
     sessionId: where.sessionId,
     kind,
@@ -122,10 +118,25 @@ export function pendingJournal(
     undoes: null,
     root: where.root,
     ops,
-    ...(removeFolders.length > 0 ? { removeFolders } : {}),
-    ...(makeFolders.length > 0 ? { makeFolders } : {}),
     state: 'pending',
     createdAt: new Date().toISOString()
+  }
+  return withFolders(journal, folders)
+}
+
+/**
+ * The journal with these folder lists (each only when not empty: absent means none), and
+ * `state` and `createdAt` as its last keys (stateAtEnd).
+ */
+export function withFolders(journal: RestoreJournal, folders: FolderMoves): RestoreJournal {
+  const { removeFolders: _remove, makeFolders: _make, state, createdAt, ...rest } = journal
+  const { removeFolders = [], makeFolders = [] } = folders
+  return {
+    ...rest,
+    ...(removeFolders.length > 0 ? { removeFolders } : {}),
+    ...(makeFolders.length > 0 ? { makeFolders } : {}),
+    state,
+    createdAt
   }
 }
 

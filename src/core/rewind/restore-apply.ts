@@ -7,21 +7,23 @@
 //   1. back up what will be overwritten or deleted (a failure here changes nothing);
 //   2. write the journal (intent + backups), durably;
 //   3. write each file (over itself in place where it can take it, else temp + rename by
-//      batches: the temps, then their renames) or delete it;
+//      batches: the temps, then their renames) or delete it; the folders it makes (an undo's)
+//      before, those it removes (the session made them, the files left them empty) after;
 //   4. append the session record; a crash before it is completed or rolled back by recover().
 import type { SessionStore } from '../session/store'
 import { type BlobBatch, sha256 } from '../files/blob-store'
+import { parentOf } from '../files/folder-set'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { yieldToEventLoop } from '../os/event-loop'
 import { failureReason } from '../os/write-failure'
 import { type ContentSource, ContentMissingError } from './content-source'
 import { foldersThat, makeFolders, removeEmptyFolders } from './created-folders'
 import {
-  type FolderMoves,
   type RestoreJournal,
   type RestoreOp,
   pendingJournal,
-  saveJournal
+  saveJournal,
+  withFolders
 } from './journal'
 import { recordRestore } from './restore-records'
 import { RewindError } from './rewind-error'
@@ -116,8 +118,16 @@ export class RestoreWriter {
    * Steps 2 to 4: journal, files, record (the module header). A failure while writing rolls back.
    * Returns the journal as recorded: with the folders it did remove and make.
    */
-  async run(journal: RestoreJournal, read: Map<string, FileStamp>): Promise<RestoreJournal> {
+  async run(intent: RestoreJournal, read: Map<string, FileStamp>): Promise<RestoreJournal> {
     const dir = this.space.paths.restores
+    const { root } = this.space
+    // The folders its files need that are missing are made first and noted, so that a rollback
+    // or an undo removes them again (as those an undo makes for the restore it reverses).
+    const needed = foldersThat('are missing', root, parentsOf(intent.ops))
+    const journal = withFolders(intent, {
+      removeFolders: intent.removeFolders,
+      makeFolders: [...new Set([...(intent.makeFolders ?? []), ...needed])]
+    })
     try {
       await saveJournal(dir, journal)
     } catch (error) {
@@ -125,14 +135,13 @@ export class RestoreWriter {
         `Could not write the restore journal in ${dir}: ${failureReason(error)}. Nothing was changed.`
       )
     }
-    const { root } = this.space
     let done: RestoreJournal
     try {
       // Folders before the files that go in them, and removed once the files are out of them.
       const made = makeFolders(root, journal.makeFolders ?? [])
       await this.applyOps(journal.ops, 'to', read)
       const removed = removeEmptyFolders(root, journal.removeFolders ?? [])
-      done = foldersDone(journal, { makeFolders: made, removeFolders: removed })
+      done = withFolders(journal, { makeFolders: made, removeFolders: removed })
     } catch (error) {
       const leftAlone = await this.rollBack(journal)
       await saveJournal(dir, { ...journal, state: 'rolled-back' })
@@ -441,16 +450,16 @@ function hashOfFileAt(abs: string): { hash: string; mode: number } | null {
   return file === null ? null : { hash: sha256(file.content), mode: file.mode }
 }
 
-/**
- * The journal with the folders its restore did remove and make in place of those it meant to
- * (only the lists it has, so `state` stays its last key: journal.ts stateAtEnd).
- */
-function foldersDone(journal: RestoreJournal, done: Required<FolderMoves>): RestoreJournal {
-  return {
-    ...journal,
-    ...(journal.removeFolders === undefined ? {} : { removeFolders: done.removeFolders }),
-    ...(journal.makeFolders === undefined ? {} : { makeFolders: done.makeFolders })
+/** The folders on the way to the files the ops recreate (only theirs may be missing). */
+function parentsOf(ops: readonly RestoreOp[]): string[] {
+  const folders = new Set<string>()
+  for (const op of ops) {
+    if (op.to === null || op.from !== null) continue
+    for (let dir = parentOf(op.path); dir !== '' && !folders.has(dir); dir = parentOf(dir)) {
+      folders.add(dir)
+    }
   }
+  return [...folders]
 }
 
 /** Whether `journal` wrote in the folder `root` (one from before roots were kept: assumed). */
