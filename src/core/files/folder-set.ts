@@ -14,7 +14,10 @@ export function parentOf(rel: string): string {
 }
 
 /** Whether `path` is one of `paths` or lies below one of them. */
-export function isUnder(path: string, paths: ReadonlyMap<string, unknown>): boolean {
+export function isUnder(
+  path: string,
+  paths: ReadonlySet<string> | ReadonlyMap<string, unknown>
+): boolean {
   if (paths.size === 0) return false
   for (let at = path; ; at = parentOf(at)) {
     if (paths.has(at)) return true

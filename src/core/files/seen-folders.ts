@@ -10,15 +10,16 @@ export class SeenFolders {
   /**
    * A walk of `rel` ('' for the whole workspace) found `found` there: they replace what was seen
    * at or under `rel`. Returns those of them that were not there: seen nowhere before, nor lying
-   * in a folder left unread then (`unread`: it was there, only not looked into).
+   * in a folder that was not read then (`notRead`: past the room, or a skip folder; it was
+   * there, only not looked into).
    */
-  walked(rel: string, found: readonly string[], unread: ReadonlyMap<string, unknown>): string[] {
+  walked(rel: string, found: readonly string[], notRead: ReadonlySet<string>): string[] {
     const before = new Set(this.folders.under(rel))
     for (const dir of before) this.folders.delete(dir)
     const appeared: string[] = []
     for (const dir of found) {
       this.folders.add(dir)
-      if (dir !== '' && !before.has(dir) && !isUnder(dir, unread)) appeared.push(dir)
+      if (dir !== '' && !before.has(dir) && !isUnder(dir, notRead)) appeared.push(dir)
     }
     return appeared
   }

@@ -284,7 +284,7 @@ export class WorkspaceChanges {
     const changes = await this.update(manifest, known, scan.files, scan.ignored, {
       walked: { dirs: new Set(scan.dirs), partial: scan.partial }
     })
-    changes.push(...this.foldersWalked('', scan, before.unread))
+    changes.push(...this.foldersWalked('', scan, [...before.unread.keys(), ...before.skipped]))
     // Only what is new: a full scan runs for many reasons, not because these moved.
     for (const [path, reason] of scan.unchecked) {
       if (!this.unchecked.has(path)) changes.push({ kind: 'untracked', path, reason })
@@ -355,7 +355,7 @@ export class WorkspaceChanges {
           scan = await this.scanFolder(manifest, rel, group, known)
           walked = { dirs: new Set(scan.dirs), partial: scan.partial }
           this.watcher.watchDirs([...scan.dirs, ...scan.skipped])
-          changes.push(...this.foldersWalked(rel, scan, was.unread))
+          changes.push(...this.foldersWalked(rel, scan, [...was.unread.keys(), ...skippedBefore]))
           for (const [holder, files] of scan.unnamed) {
             holders.add(holder)
             fresh.set(holder, files)
@@ -430,14 +430,17 @@ export class WorkspaceChanges {
     return scanTree(this.root, this.rules, rel, room, own)
   }
 
-  /** The folders a walk of `rel` found that were not there (SeenFolders.walked). */
+  /**
+   * The folders a walk of `rel` found that were not there (SeenFolders.walked); `notRead`: the
+   * folders there that were left unread or skipped until now.
+   */
   private foldersWalked(
     rel: string,
     scan: Pick<ScanResult, 'dirs' | 'skipped'>,
-    unread: ReadonlyMap<string, unknown>
+    notRead: readonly string[]
   ): DetectedChange[] {
     return this.folders
-      .walked(rel, [...scan.dirs, ...scan.skipped], unread)
+      .walked(rel, [...scan.dirs, ...scan.skipped], new Set(notRead))
       .map((path) => ({ kind: 'folder', path }))
   }
 
