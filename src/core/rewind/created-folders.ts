@@ -1,20 +1,24 @@
 // The folders a session made (its file_change records' createdFolders): a restore that takes
 // their changes back removes those it leaves empty, once its files are done, and its undo or
-// rollback makes them again before its files. Only ever rmdir (a folder holding anything, a
+// rollback makes them again before its files; and the folders a restore makes for the files it
+// recreates, which its undo or rollback removes again where empty. Only ever rmdir (a folder holding anything, a
 // user's file put there since, stays) and mkdir, each on a path checked as a file's is (inside
 // the workspace, never the root, in no .git folder, no symlink on the way); a folder that cannot
 // be checked is left as it is, never a reason to refuse the restore.
 import { mkdirSync, rmdirSync } from 'node:fs'
-import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { checkedPath, isFolderAt } from './workspace-files'
 
-/** The absolute path of folder `rel` when a restore may touch it; null when it may not. */
-function folderPath(root: string, rel: string): string | null {
+/**
+ * The absolute path of folder `rel` when a restore may touch it and whether a folder (not a link
+ * to one) stands there; null when it may not be touched or cannot be looked at (EACCES).
+ */
+function lookAt(root: string, rel: string): { abs: string; stands: boolean } | null {
   try {
-    return checkedPath(root, rel)
-  } catch (error) {
-    if (error instanceof PathOutsideWorkspaceError) return null
-    throw error
+    const abs = checkedPath(root, rel)
+    return { abs, stands: isFolderAt(abs) }
+  } catch {
+    // A path no restore may touch (PathOutsideWorkspaceError), or one the system will not show.
+    return null
   }
 }
 
@@ -29,20 +33,17 @@ export function foldersThat(
   root: string,
   folders: readonly string[]
 ): string[] {
-  return [...new Set(folders)].filter((rel) => {
-    const abs = folderPath(root, rel)
-    return abs !== null && isFolderAt(abs) === (state === 'stand')
-  })
+  return [...new Set(folders)].filter((rel) => lookAt(root, rel)?.stands === (state === 'stand'))
 }
 
 /** Removes each of `folders` that is empty, deepest first; returns those it removed. */
 export function removeEmptyFolders(root: string, folders: readonly string[]): string[] {
   const removed: string[] = []
   for (const rel of deepestFirst(folders)) {
-    const abs = folderPath(root, rel)
-    if (abs === null || !isFolderAt(abs)) continue
+    const found = lookAt(root, rel)
+    if (found?.stands !== true) continue
     try {
-      rmdirSync(abs)
+      rmdirSync(found.abs)
       removed.push(rel)
     } catch {
       // Not empty (ENOTEMPTY, EEXIST), or not ours to remove (EACCES, EBUSY): it stays.
@@ -55,10 +56,10 @@ export function removeEmptyFolders(root: string, folders: readonly string[]): st
 export function makeFolders(root: string, folders: readonly string[]): string[] {
   const made: string[] = []
   for (const rel of deepestFirst(folders).reverse()) {
-    const abs = folderPath(root, rel)
-    if (abs === null || isFolderAt(abs)) continue
+    const found = lookAt(root, rel)
+    if (found === null || found.stands) continue
     try {
-      mkdirSync(abs, { recursive: true })
+      mkdirSync(found.abs, { recursive: true })
       made.push(rel)
     } catch {
       // A file stands where it goes (or on its way): the files' own writes say what is wrong.
