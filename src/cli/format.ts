@@ -59,6 +59,15 @@ export function restoreLines(result: RewindResult): string[] {
   return [
     ...result.restored.map((path) => `  ⎿ restored ${shown(path)}`),
     ...result.recreated.map((path) => `  ⎿ recreated ${shown(path)}`),
-    ...result.deleted.map((path) => `  ⎿ deleted (created after it) ${shown(path)}`)
+    ...result.deleted.map((path) => `  ⎿ deleted (created after it) ${shown(path)}`),
+    ...folderLines(result)
+  ]
+}
+
+/** The folders a restore removed (made by the session, left empty) or made again, a line each. */
+export function folderLines(result: RewindResult): string[] {
+  return [
+    ...(result.removedFolders ?? []).map((path) => `  ⎿ removed folder ${onePath(path)}/ (empty)`),
+    ...(result.madeFolders ?? []).map((path) => `  ⎿ made folder ${onePath(path)}/ again`)
   ]
 }

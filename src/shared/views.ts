@@ -371,6 +371,10 @@ export const RewindResult = z.object({
   restored: z.array(z.string()),
   deleted: z.array(z.string()),
   recreated: z.array(z.string()),
+  /** Folders the session had made that the restore removed, left empty by it. */
+  removedFolders: z.array(z.string()).optional(),
+  /** Folders it made again (an undo's: those the restore it reversed removed). */
+  madeFolders: z.array(z.string()).optional(),
   /** The prompt offered again after a conversation rewind. */
   prefill: z.string().nullable(),
   /** The branch_summary of the branch the move left, when one was asked for and made. */

@@ -14,7 +14,7 @@ import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
 import type { RewindResult } from '../../shared/views'
 import { startFileCommand } from '../cli-support'
-import { onePath, say, sayError } from '../format'
+import { folderLines, onePath, say, sayError } from '../format'
 import { sessionSpace } from '../session-space'
 import { UsageError, optionValue } from '../args'
 
@@ -193,6 +193,7 @@ function print(
     ...lists.restore.map((path) => `  ⎿ restore ${onePath(path)}`),
     ...lists.delete.map((path) => `  ⎿ delete (created after the checkpoint) ${onePath(path)}`),
     ...lists.recreate.map((path) => `  ⎿ recreate ${onePath(path)}`),
+    ...(result === null ? [] : folderLines(result)),
     ...outside.map(
       (path) => `  ! ${onePath(path)} was changed outside the agent since it last wrote it`
     )

@@ -5,8 +5,9 @@
 // changed is crash-safe, append-only, survives resume and follows branches for free.
 import { CodedError } from '../../shared/coded-error'
 import { closeSync, fstatSync, promises as fs, openSync, readFileSync, realpathSync } from 'node:fs'
-import { basename, dirname, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { BlobStore } from './blob-store'
+import { parentOf } from './folder-set'
 import { markActive, otherActiveSessions, unmarkActive } from './active-sessions'
 import {
   type HistoryPaths,
@@ -170,9 +171,10 @@ export class FileHistory implements WriteGuard {
     this.pending.set(rel, { hash: before, mode: file?.mode })
   }
 
-  async afterWrite(absPath: string, tool: string): Promise<void> {
+  async afterWrite(absPath: string, tool: string, createdFolder?: string): Promise<void> {
     const checkpointUuid = this.requireCheckpoint()
     const rel = this.trackedPath(absPath)
+    const createdFolders = createdFolder === undefined ? [] : this.foldersDown(createdFolder, rel)
     if (!this.pending.has(rel)) throw new Error(`${rel} was written without a backup (beforeWrite)`)
     const { hash: before = null, mode: beforeMode } = this.pending.get(rel) ?? {}
     this.pending.delete(rel)
@@ -182,7 +184,16 @@ export class FileHistory implements WriteGuard {
     this.expected.add(rel)
     if (before === after) return
     await this.log.appendFileChanges([
-      { checkpointUuid, path: rel, before, after, beforeMode, afterMode: file?.mode, source: tool }
+      {
+        checkpointUuid,
+        path: rel,
+        before,
+        after,
+        beforeMode,
+        afterMode: file?.mode,
+        ...(createdFolders.length > 0 ? { createdFolders } : {}),
+        source: tool
+      }
     ])
     this.changes.pin([rel])
   }
@@ -243,7 +254,7 @@ export class FileHistory implements WriteGuard {
     const changes = fresh ? [] : await this.changes.refresh()
     this.unknownOrigin = lingering
       ? changes.flatMap((c) =>
-          c.kind !== 'unbacked' && !this.expected.has(c.path) ? [c.path] : []
+          c.kind !== 'unbacked' && c.kind !== 'folder' && !this.expected.has(c.path) ? [c.path] : []
         )
       : []
     this.expected.clear()
@@ -276,6 +287,7 @@ export class FileHistory implements WriteGuard {
     this.leftRunning = [...this.leftRunning.filter(stillRunning), ...leftRunning]
     const recorded: FileChange[] = []
     const unstored: string[] = []
+    const folders: string[] = []
     const changes = await this.changes.refresh(unstored)
     result.notBackedUp = groupUnbacked(
       changes.flatMap((change) => (change.kind === 'unbacked' ? [change] : [])),
@@ -287,12 +299,17 @@ export class FileHistory implements WriteGuard {
         result.untracked.push({ path: change.path, reason: change.reason })
         continue
       }
+      if (change.kind === 'folder') {
+        folders.push(change.path)
+        continue
+      }
       const { path, before, after, beforeMode, afterMode } = change
       recorded.push({ checkpointUuid, path, before, after, beforeMode, afterMode, source: tool })
       if (before === null) result.created.push(path)
       else if (after === null) result.deleted.push(path)
       else result.modified.push(path)
     }
+    fileFolders(recorded, folders)
     // What it changed without a backup, as the records keep it: a rewind across it names each.
     const untracked = [
       ...result.untracked,
@@ -396,6 +413,23 @@ export class FileHistory implements WriteGuard {
   }
 
   /**
+   * The folders from `first` (absolute, the first one a write made) down to the folder of the
+   * file `rel`, workspace-relative, outermost first; none when `first` is not on that file's way
+   * (a symlink between them: the write's folders are then not known by name).
+   */
+  private foldersDown(first: string, rel: string): string[] {
+    const top = realPathOf(first, basename(first))
+    if (top === null) return []
+    const from = relative(this.root, top).split(sep).join('/')
+    const folders: string[] = []
+    for (let dir = parentOf(rel); dir !== ''; dir = parentOf(dir)) {
+      folders.unshift(dir)
+      if (dir === from) return folders
+    }
+    return []
+  }
+
+  /**
    * The workspace-relative path a write to `abs` lands on. Refuses escapes and .git; a symlink
    * inside the workspace is followed (the tools write through it), so one file has one name.
    * Synchronous, like the reads around a write (see readWithMode).
@@ -439,6 +473,18 @@ function readWithMode(abs: string): { content: Buffer; mode: number } | null {
     return { content: readFileSync(fd), mode: fstatSync(fd).mode & 0o7777 }
   } finally {
     closeSync(fd)
+  }
+}
+
+/**
+ * Files each folder a command made under the first of its records that lies in it, or the first
+ * of all (a folder left empty): a rewind past that record removes it where it is left empty. A
+ * command that recorded nothing leaves its new folders unnamed.
+ */
+function fileFolders(recorded: FileChange[], folders: readonly string[]): void {
+  for (const folder of [...folders].sort()) {
+    const holder = recorded.find((r) => r.path.startsWith(`${folder}/`)) ?? recorded[0]
+    if (holder !== undefined) holder.createdFolders = [...(holder.createdFolders ?? []), folder]
   }
 }
 

@@ -5,11 +5,24 @@
 // string comparisons.
 //
 // Each member is linked to its parent folder, and each folder on the way to the root to its own,
-// so a query walks the subtree under the path and nothing else.
+// so a query walks the subtree under the path and nothing else. A FolderMap gives each member a
+// value (the folder an ignored one's changes are named under).
 
 export function parentOf(rel: string): string {
   const slash = rel.lastIndexOf('/')
   return slash === -1 ? '' : rel.slice(0, slash)
+}
+
+/** Whether `path` is one of `paths` or lies below one of them. */
+export function isUnder(
+  path: string,
+  paths: ReadonlySet<string> | ReadonlyMap<string, unknown>
+): boolean {
+  if (paths.size === 0) return false
+  for (let at = path; ; at = parentOf(at)) {
+    if (paths.has(at)) return true
+    if (at === '') return false
+  }
 }
 
 export class FolderSet {
@@ -62,5 +75,38 @@ export class FolderSet {
 
   [Symbol.iterator](): IterableIterator<string> {
     return this.members.values()
+  }
+}
+
+/**
+ * Folders of one kind with a value each (the folder an ignored one's changes are named under),
+ * where "the ones at or below this path" costs what it finds.
+ */
+export class FolderMap<V> {
+  private readonly values = new Map<string, V>()
+  private readonly set = new FolderSet()
+
+  get size(): number {
+    return this.values.size
+  }
+
+  get(dir: string): V | undefined {
+    return this.values.get(dir)
+  }
+
+  put(dir: string, value: V): void {
+    this.values.set(dir, value)
+    this.set.add(dir)
+  }
+
+  /** Removes and returns the members at or below `rel`. */
+  takeUnder(rel: string): Map<string, V> {
+    const taken = new Map<string, V>()
+    for (const dir of this.set.under(rel)) {
+      taken.set(dir, this.values.get(dir) as V)
+      this.values.delete(dir)
+      this.set.delete(dir)
+    }
+    return taken
   }
 }

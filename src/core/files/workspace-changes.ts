@@ -7,8 +7,9 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { basename, join } from 'node:path'
 import { type BlobBatch, type BlobStore, sha256 } from './blob-store'
-import { FolderSet, parentOf } from './folder-set'
+import { FolderMap, FolderSet, isUnder, parentOf } from './folder-set'
 import { IgnoreRules } from './ignore-rules'
+import { SeenFolders } from './seen-folders'
 import { isGitFolderName } from '../os/git-folder-name'
 import { workspacePathAsWritten } from './workspace-paths'
 import {
@@ -54,6 +55,8 @@ export type DetectedChange =
       afterMode?: number | undefined
     }
   | { kind: 'untracked'; path: string; reason: string }
+  /** A folder that was not there at the last look (made, or moved in: seen-folders.ts). */
+  | { kind: 'folder'; path: string }
   /** A change to what git ignores that was not backed up, named by its folder. */
   | ({ kind: 'unbacked' } & UnbackedChange)
 
@@ -125,39 +128,6 @@ class Manifest {
   }
 }
 
-/**
- * Folders of one kind with a value each (the folder an ignored one's changes are named under),
- * where "the ones at or below this path" costs what it finds.
- */
-class FolderMap<V> {
-  private readonly values = new Map<string, V>()
-  private readonly set = new FolderSet()
-
-  get size(): number {
-    return this.values.size
-  }
-
-  get(dir: string): V | undefined {
-    return this.values.get(dir)
-  }
-
-  put(dir: string, value: V): void {
-    this.values.set(dir, value)
-    this.set.add(dir)
-  }
-
-  /** Removes and returns the members at or below `rel`. */
-  takeUnder(rel: string): Map<string, V> {
-    const taken = new Map<string, V>()
-    for (const dir of this.set.under(rel)) {
-      taken.set(dir, this.values.get(dir) as V)
-      this.values.delete(dir)
-      this.set.delete(dir)
-    }
-    return taken
-  }
-}
-
 /** What a scan of part of the workspace found about what git ignores there (see merge). */
 type IgnoredArea = Pick<ScanResult, 'ignoredDirs' | 'skipped' | 'unread'>
 
@@ -181,6 +151,8 @@ export class WorkspaceChanges {
   private skipDirs = new Set<string>()
   /** Ignored folders left unread (past the room): named when their area moves. */
   private unreadDirs = new FolderMap<string>()
+  /** The folders seen at the last look: a command's new ones are named. */
+  private readonly folders = new SeenFolders()
   /** Paths named by file_change records: covered whatever the budget (pin). */
   private readonly pinned = new Set<string>()
   /**
@@ -312,6 +284,7 @@ export class WorkspaceChanges {
     const changes = await this.update(manifest, known, scan.files, scan.ignored, {
       walked: { dirs: new Set(scan.dirs), partial: scan.partial }
     })
+    changes.push(...this.foldersWalked('', scan, [...before.unread.keys(), ...before.skipped]))
     // Only what is new: a full scan runs for many reasons, not because these moved.
     for (const [path, reason] of scan.unchecked) {
       if (!this.unchecked.has(path)) changes.push({ kind: 'untracked', path, reason })
@@ -382,6 +355,7 @@ export class WorkspaceChanges {
           scan = await this.scanFolder(manifest, rel, group, known)
           walked = { dirs: new Set(scan.dirs), partial: scan.partial }
           this.watcher.watchDirs([...scan.dirs, ...scan.skipped])
+          changes.push(...this.foldersWalked(rel, scan, [...was.unread.keys(), ...skippedBefore]))
           for (const [holder, files] of scan.unnamed) {
             holders.add(holder)
             fresh.set(holder, files)
@@ -395,6 +369,7 @@ export class WorkspaceChanges {
           for (const folder of scan.unread.values()) changes.push(unbacked(folder, 'unread'))
           for (const dir of scan.skipped) changes.push(unbacked(dir, 'skipped'))
         } else if (found.kind === 'file') {
+          this.folders.gone(rel)
           const ignored = group !== null || this.rules.isIgnored(rel, false)
           if (ignored && !known.has(rel) && manifest.ignoredKnown >= MAX_IGNORED_FILES_KNOWN) {
             changes.push(unbacked(group ?? parent, 'unread'))
@@ -404,6 +379,7 @@ export class WorkspaceChanges {
             if (found.fd !== null) opened = { path: rel, fd: found.fd }
           }
         } else {
+          this.folders.gone(rel)
           // Gone, with whatever file history did not read there.
           for (const folder of was.unread.values()) changes.push(unbacked(folder, 'unread'))
           for (const dir of skippedBefore) changes.push(unbacked(dir, 'skipped'))
@@ -452,6 +428,20 @@ export class WorkspaceChanges {
     // An ignored folder takes its own place in the room.
     if (own !== null) room.foldersLeft--
     return scanTree(this.root, this.rules, rel, room, own)
+  }
+
+  /**
+   * The folders a walk of `rel` found that were not there (SeenFolders.walked); `notRead`: the
+   * folders there that were left unread or skipped until now.
+   */
+  private foldersWalked(
+    rel: string,
+    scan: Pick<ScanResult, 'dirs' | 'skipped'>,
+    notRead: readonly string[]
+  ): DetectedChange[] {
+    return this.folders
+      .walked(rel, [...scan.dirs, ...scan.skipped], new Set(notRead))
+      .map((path) => ({ kind: 'folder', path }))
   }
 
   /** Takes in what a scan found about ignored folders (their old entries were taken out). */
@@ -674,15 +664,6 @@ function unbacked(folderRel: string, reason: NotBackedUpReason, counted = false)
 interface Walked {
   dirs: ReadonlySet<string>
   partial: ReadonlySet<string>
-}
-
-/** Whether `path` is one of `paths` or lies below one of them. */
-function isUnder(path: string, paths: ReadonlyMap<string, unknown>): boolean {
-  if (paths.size === 0) return false
-  for (let at = path; ; at = parentOf(at)) {
-    if (paths.has(at)) return true
-    if (at === '') return false
-  }
 }
 
 /**

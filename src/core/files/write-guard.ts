@@ -7,8 +7,11 @@ import type { NotBackedUp } from './ignored-files'
 export interface WriteGuard {
   /** Before Write/Edit replace `absPath` (which may not exist yet) with `newContent`. */
   beforeWrite(absPath: string, tool: string, newContent: string): Promise<void>
-  /** After the tool wrote `absPath`. */
-  afterWrite(absPath: string, tool: string): Promise<void>
+  /**
+   * After the tool wrote `absPath`. `createdFolder`: the first folder the write made for it
+   * (what `mkdir -p` answers), so every folder from there down to the file's is new.
+   */
+  afterWrite(absPath: string, tool: string, createdFolder?: string): Promise<void>
   /** Before a command that may change any file in the workspace (Bash). */
   beforeCommand(tool: string): Promise<void>
   /**

@@ -30,19 +30,29 @@ export interface FileTarget {
   expected: ReadonlySet<string | null>
 }
 
+/** The changes behind `from`, and those of each side after X (see the module header). */
+function sidesOf(
+  tree: SessionTree,
+  from: string | null,
+  to: string | null
+): { alongFrom: FileChangeRecord[]; fromSide: FileChangeRecord[]; toSide: FileChangeRecord[] } {
+  const fromTurns = turnsBehind(tree, from)
+  const toTurns = turnsBehind(tree, to)
+  let common = 0
+  while (common < fromTurns.length && fromTurns[common] === toTurns[common]) common++
+  return {
+    alongFrom: changesOfTurns(tree, fromTurns),
+    fromSide: changesOfTurns(tree, fromTurns.slice(common)),
+    toSide: changesOfTurns(tree, toTurns.slice(common))
+  }
+}
+
 export function fileTargets(
   tree: SessionTree,
   from: string | null,
   to: string | null
 ): FileTarget[] {
-  const fromTurns = turnsBehind(tree, from)
-  const toTurns = turnsBehind(tree, to)
-  let common = 0
-  while (common < fromTurns.length && fromTurns[common] === toTurns[common]) common++
-
-  const alongFrom = changesOfTurns(tree, fromTurns)
-  const fromSide = changesOfTurns(tree, fromTurns.slice(common))
-  const toSide = changesOfTurns(tree, toTurns.slice(common))
+  const { alongFrom, fromSide, toSide } = sidesOf(tree, from, to)
 
   const targets = new Map<string, { hash: string | null; mode: number | undefined }>()
   for (const change of fromSide) {
@@ -66,6 +76,22 @@ export function fileTargets(
       expected: new Set([expected.get(path) ?? null])
     }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}
+
+/**
+ * The folders the changes on X→from made (their records' createdFolders) that no change on
+ * X→to made too: once the files are moved, a restore removes those of them left empty. Records
+ * from before folders were kept name none, and their folders stay, as they did.
+ */
+export function foldersMadeBetween(
+  tree: SessionTree,
+  from: string | null,
+  to: string | null
+): string[] {
+  const { fromSide, toSide } = sidesOf(tree, from, to)
+  const kept = new Set(toSide.flatMap((change) => change.createdFolders ?? []))
+  const made = new Set(fromSide.flatMap((change) => change.createdFolders ?? []))
+  return [...made].filter((folder) => !kept.has(folder)).sort()
 }
 
 /**

@@ -72,6 +72,19 @@ export const RestoreJournal = z.object({
    */
   root: z.string().optional(),
   ops: z.array(RestoreOp),
+  /**
+   * Folders the session made that the restore removes once its files are done, where it leaves
+   * them empty (created-folders.ts): all stood when the journal was written; once applied, those
+   * it removed. A rollback or an undo makes them again, before its files. Absent in journals
+   * from before folders were kept, and in those that remove none.
+   */
+  removeFolders: z.array(z.string()).optional(),
+  /**
+   * Folders the restore makes before its files (those its files need, and an undo's: those the
+   * restore it reverses removed): all were missing when the journal was written; once applied,
+   * those it made. A rollback or an undo removes them again where they are empty.
+   */
+  makeFolders: z.array(z.string()).optional(),
   /** For kind 'merge': the merge record to append once the files are written (core/merge). */
   merge: MergeIntent.optional(),
   state: JournalState,
@@ -83,14 +96,18 @@ export function newJournalId(): string {
   return uuidv7()
 }
 
+/** The folders a restore removes and makes (see RestoreJournal). */
+export type FolderMoves = Pick<RestoreJournal, 'removeFolders' | 'makeFolders'>
+
 /** A new journal, pending, for an action of `kind` in the folder `root` (the one builder). */
 export function pendingJournal(
   where: { sessionId: string; root: string },
   of: Pick<RestoreJournal, 'checkpointUuid' | 'mode' | 'leafBefore' | 'leafAfter'>,
   kind: RestoreJournal['kind'],
-  ops: RestoreOp[]
+  ops: RestoreOp[],
+  folders: FolderMoves = {}
 ): RestoreJournal {
-  return {
+  const journal: RestoreJournal = {
     id: newJournalId(),
     sessionId: where.sessionId,
     kind,
@@ -103,6 +120,23 @@ export function pendingJournal(
     ops,
     state: 'pending',
     createdAt: new Date().toISOString()
+  }
+  return withFolders(journal, folders)
+}
+
+/**
+ * The journal with these folder lists (each only when not empty: absent means none), and
+ * `state` and `createdAt` as its last keys (stateAtEnd).
+ */
+export function withFolders(journal: RestoreJournal, folders: FolderMoves): RestoreJournal {
+  const { removeFolders: _remove, makeFolders: _make, state, createdAt, ...rest } = journal
+  const { removeFolders = [], makeFolders = [] } = folders
+  return {
+    ...rest,
+    ...(removeFolders.length > 0 ? { removeFolders } : {}),
+    ...(makeFolders.length > 0 ? { makeFolders } : {}),
+    state,
+    createdAt
   }
 }
 

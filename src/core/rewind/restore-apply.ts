@@ -7,15 +7,24 @@
 //   1. back up what will be overwritten or deleted (a failure here changes nothing);
 //   2. write the journal (intent + backups), durably;
 //   3. write each file (over itself in place where it can take it, else temp + rename by
-//      batches: the temps, then their renames) or delete it;
+//      batches: the temps, then their renames) or delete it; the folders it makes (an undo's)
+//      before, those it removes (the session made them, the files left them empty) after;
 //   4. append the session record; a crash before it is completed or rolled back by recover().
 import type { SessionStore } from '../session/store'
 import { type BlobBatch, sha256 } from '../files/blob-store'
+import { parentOf } from '../files/folder-set'
 import { PathOutsideWorkspaceError } from '../files/workspace-paths'
 import { yieldToEventLoop } from '../os/event-loop'
 import { failureReason } from '../os/write-failure'
 import { type ContentSource, ContentMissingError } from './content-source'
-import { type RestoreJournal, type RestoreOp, pendingJournal, saveJournal } from './journal'
+import { foldersThat, makeFolders, removeEmptyFolders } from './created-folders'
+import {
+  type RestoreJournal,
+  type RestoreOp,
+  pendingJournal,
+  saveJournal,
+  withFolders
+} from './journal'
 import { recordRestore } from './restore-records'
 import { RewindError } from './rewind-error'
 import type { PlannedFile, RewindPlan } from './rewind-plan'
@@ -84,8 +93,8 @@ export class RestoreWriter {
     private readonly onProgress: (done: number, total: number) => void
   ) {}
 
-  /** A plan's restore, steps 0 to 4 (the module header); the ops it wrote. */
-  async applyPlan(plan: RewindPlan): Promise<RestoreOp[]> {
+  /** A plan's restore, steps 0 to 4 (the module header); its journal, as recorded. */
+  async applyPlan(plan: RewindPlan): Promise<RestoreJournal> {
     if (plan.source !== undefined) this.importTargets(plan.files, plan.source)
     const { ops, read } = await this.backUp(plan.files)
     if (ops.length === 0 && plan.leafAfter === plan.leafBefore) {
@@ -97,17 +106,28 @@ export class RestoreWriter {
       { sessionId: this.store.sessionId, root: this.space.root },
       plan,
       plan.kind,
-      ops
+      ops,
+      { removeFolders: foldersThat('stand', this.space.root, plan.removeFolders) }
     )
     // A merge's record names its journal, for Undo (merge-apply.ts).
     if (plan.merge !== undefined) journal.merge = { ...plan.merge, restoreId: journal.id }
-    await this.run(journal, read)
-    return ops
+    return this.run(journal, read)
   }
 
-  /** Steps 2 to 4: journal, files, record (the module header). A failure while writing rolls back. */
-  async run(journal: RestoreJournal, read: Map<string, FileStamp>): Promise<void> {
+  /**
+   * Steps 2 to 4: journal, files, record (the module header). A failure while writing rolls back.
+   * Returns the journal as recorded: with the folders it did remove and make.
+   */
+  async run(intent: RestoreJournal, read: Map<string, FileStamp>): Promise<RestoreJournal> {
     const dir = this.space.paths.restores
+    const { root } = this.space
+    // The folders its files need that are missing are made first and noted, so that a rollback
+    // or an undo removes them again (as those an undo makes for the restore it reverses).
+    const needed = foldersThat('are missing', root, parentsOf(intent.ops))
+    const journal = withFolders(intent, {
+      removeFolders: intent.removeFolders,
+      makeFolders: [...new Set([...(intent.makeFolders ?? []), ...needed])]
+    })
     try {
       await saveJournal(dir, journal)
     } catch (error) {
@@ -115,10 +135,15 @@ export class RestoreWriter {
         `Could not write the restore journal in ${dir}: ${failureReason(error)}. Nothing was changed.`
       )
     }
+    let done: RestoreJournal
     try {
+      // Folders before the files that go in them, and removed once the files are out of them.
+      const made = makeFolders(root, journal.makeFolders ?? [])
       await this.applyOps(journal.ops, 'to', read)
+      const removed = removeEmptyFolders(root, journal.removeFolders ?? [])
+      done = withFolders(journal, { makeFolders: made, removeFolders: removed })
     } catch (error) {
-      const leftAlone = await this.applyOps(journal.ops, 'from')
+      const leftAlone = await this.rollBack(journal)
       await saveJournal(dir, { ...journal, state: 'rolled-back' })
       const reason = error instanceof Error ? error.message : String(error)
       throw new RewindError(
@@ -127,9 +152,24 @@ export class RestoreWriter {
           : `${reason}. The restore was rolled back.${describeLeftAlone(leftAlone)}`
       )
     }
-    await saveJournal(dir, { ...journal, state: 'applied' })
-    recordRestore(this.store, journal)
-    await saveJournal(dir, { ...journal, state: 'recorded' })
+    await saveJournal(dir, { ...done, state: 'applied' })
+    recordRestore(this.store, done)
+    const recorded: RestoreJournal = { ...done, state: 'recorded' }
+    await saveJournal(dir, recorded)
+    return recorded
+  }
+
+  /**
+   * Puts back what the journal's restore may have changed: the folders it removes first, then
+   * each file's `from`, then the folders it makes go where they are empty. Returns the files
+   * left as they are (see applyOps).
+   */
+  async rollBack(journal: RestoreJournal): Promise<string[]> {
+    const { root } = this.space
+    makeFolders(root, journal.removeFolders ?? [])
+    const leftAlone = await this.applyOps(journal.ops, 'from')
+    removeEmptyFolders(root, journal.makeFolders ?? [])
+    return leftAlone
   }
 
   /**
@@ -408,6 +448,18 @@ export class RestoreWriter {
 function hashOfFileAt(abs: string): { hash: string; mode: number } | null {
   const file = readFileAt(abs)
   return file === null ? null : { hash: sha256(file.content), mode: file.mode }
+}
+
+/** The folders on the way to the files the ops recreate (only theirs may be missing). */
+function parentsOf(ops: readonly RestoreOp[]): string[] {
+  const folders = new Set<string>()
+  for (const op of ops) {
+    if (op.to === null || op.from !== null) continue
+    for (let dir = parentOf(op.path); dir !== '' && !folders.has(dir); dir = parentOf(dir)) {
+      folders.add(dir)
+    }
+  }
+  return [...folders]
 }
 
 /** Whether `journal` wrote in the folder `root` (one from before roots were kept: assumed). */

@@ -16,7 +16,14 @@ import type { MergeIntent } from '../session/records'
 import type { RewindMode } from '../../shared/messages'
 import type { FileDiff, RewindResult } from '../../shared/views'
 import type { ContentSource, ExternalTarget } from './content-source'
-import { type RestoreJournal, type RestoreOp, loadJournal, pendingJournal } from './journal'
+import { foldersThat } from './created-folders'
+import {
+  type FolderMoves,
+  type RestoreJournal,
+  type RestoreOp,
+  loadJournal,
+  pendingJournal
+} from './journal'
 import { DiskHashes } from './disk-hashes'
 import { filesAsNodeLeftThem } from './node-files'
 import { type Timeline, type TimelineAction, replayTimeline } from './timeline'
@@ -134,8 +141,8 @@ export class RewindEngine {
     if (this.store.leafUuid !== plan.leafBefore) {
       throw new RewindError('The session moved on since this preview was made: preview again')
     }
-    const ops = await this.writer.applyPlan(plan)
-    return { ...resultOf(ops), prefill: plan.prefill }
+    const done = await this.writer.applyPlan(plan)
+    return { ...resultOf(done), prefill: plan.prefill }
   }
 
   /**
@@ -230,16 +237,21 @@ export class RewindEngine {
         toFolder: op.fromFolder
       }))
     )
-    await this.writer.run(
+    // The folders it removed come back (before the files), those it made go where left empty.
+    const folders = {
+      makeFolders: foldersThat('are missing', this.space.root, undone.removeFolders ?? []),
+      removeFolders: foldersThat('stand', this.space.root, undone.makeFolders ?? [])
+    }
+    const done = await this.writer.run(
       {
-        ...this.journalFor(undone, 'undo', ops),
+        ...this.journalFor(undone, 'undo', ops, folders),
         leafBefore: undone.leafAfter,
         leafAfter: undone.leafBefore,
         undoes: undone.id
       },
       read
     )
-    return { ...resultOf(ops), prefill: null }
+    return { ...resultOf(done), prefill: null }
   }
 
   /**
@@ -269,15 +281,19 @@ export class RewindEngine {
     )
     // Back where the action left the conversation: on the summary of the branch it left, if one
     // was written then, so the next prompt goes on after it.
-    await this.writer.run(
+    const folders = {
+      removeFolders: foldersThat('stand', this.space.root, original.removeFolders ?? []),
+      makeFolders: foldersThat('are missing', this.space.root, original.makeFolders ?? [])
+    }
+    const done = await this.writer.run(
       {
-        ...this.journalFor(original, 'redo', ops),
+        ...this.journalFor(original, 'redo', ops, folders),
         leafAfter: step.summary ?? original.leafAfter,
         redoes: step.id
       },
       read
     )
-    return { ...resultOf(ops), prefill: null }
+    return { ...resultOf(done), prefill: null }
   }
 
   private async requireBackups(ops: RestoreOp[], side: 'from' | 'to', what: string): Promise<void> {
@@ -296,9 +312,16 @@ export class RewindEngine {
   private journalFor(
     of: Pick<RestoreJournal, 'checkpointUuid' | 'mode' | 'leafBefore' | 'leafAfter'>,
     kind: RestoreJournal['kind'],
-    ops: RestoreOp[]
+    ops: RestoreOp[],
+    folders: FolderMoves = {}
   ): RestoreJournal {
-    return pendingJournal({ sessionId: this.store.sessionId, root: this.space.root }, of, kind, ops)
+    return pendingJournal(
+      { sessionId: this.store.sessionId, root: this.space.root },
+      of,
+      kind,
+      ops,
+      folders
+    )
   }
 
   /**
@@ -316,10 +339,14 @@ export class RewindEngine {
   }
 }
 
-function resultOf(ops: RestoreOp[]): Omit<RewindResult, 'prefill'> {
+/** What a finished restore did, from its journal: the files, and the folders it removed or made. */
+function resultOf(journal: RestoreJournal): Omit<RewindResult, 'prefill'> {
+  const { ops, removeFolders = [], makeFolders = [] } = journal
   return {
     restored: ops.filter((op) => op.from !== null && op.to !== null).map((op) => op.path),
     deleted: ops.filter((op) => op.to === null).map((op) => op.path),
-    recreated: ops.filter((op) => op.from === null).map((op) => op.path)
+    recreated: ops.filter((op) => op.from === null).map((op) => op.path),
+    ...(removeFolders.length > 0 ? { removedFolders: removeFolders } : {}),
+    ...(makeFolders.length > 0 ? { madeFolders: makeFolders } : {})
   }
 }

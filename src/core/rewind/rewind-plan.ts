@@ -20,7 +20,7 @@ import {
 } from './content-source'
 import { unifiedDiff } from './file-diff'
 import { filesWhenSent } from './file-lineage'
-import { fileTargets, untrackedBetween } from './file-targets'
+import { fileTargets, foldersMadeBetween, untrackedBetween } from './file-targets'
 import { fileChangeRecords, otherSessionsChanges } from './other-sessions'
 import type { RewindLog } from './restore-apply'
 import { RewindError } from './rewind-error'
@@ -64,6 +64,11 @@ export interface RewindPlan {
   conflicts: string[]
   /** Files whose content at the target is no longer known (backup pruned): left alone. */
   unrestorable: { path: string; reason: string }[]
+  /**
+   * Folders the changes taken back made (file-targets.ts foldersMadeBetween): removed once the
+   * files are done, those left empty. Not in the preview, which lists files.
+   */
+  removeFolders: string[]
   messagesKept: number | null
   prefill: string | null
   /** Where the targets' content comes from, when not our blob store (a rescue restore, a merge). */
@@ -204,6 +209,7 @@ export class RewindPlanner {
       leafBefore: leaf,
       leafAfter: leaf,
       ...(await this.planTargets(targets, source, {}, false)),
+      removeFolders: [],
       messagesKept: null,
       prefill: null,
       source
@@ -227,6 +233,7 @@ export class RewindPlanner {
       leafBefore: this.store.leafUuid,
       leafAfter: merge.uuid,
       ...(await this.planTargets(targets, source, {}, false)),
+      removeFolders: [],
       messagesKept: null,
       prefill: null,
       source,
@@ -244,13 +251,13 @@ export class RewindPlanner {
     from: string | null,
     to: string | null,
     options: PlanOptions
-  ): Promise<Pick<RewindPlan, 'files' | 'conflicts' | 'unrestorable'>> {
+  ): Promise<Pick<RewindPlan, 'files' | 'conflicts' | 'unrestorable' | 'removeFolders'>> {
     const tree = this.store.tree()
     const targets = from === to ? [] : fileTargets(tree, from, to)
     const planned = await this.planTargets(targets, blobContent(this.space.blobs), options, true)
     // What commands changed without a backup is named too, never passed over in silence.
     planned.unrestorable.push(...(from === to ? [] : untrackedBetween(tree, from, to)))
-    return planned
+    return { ...planned, removeFolders: from === to ? [] : foldersMadeBetween(tree, from, to) }
   }
 
   /**

@@ -47,7 +47,7 @@ export async function recoverJournals(
     }
     if (journal.state === 'pending') {
       removeTempsOf(space.root, journal.ops)
-      const leftAlone = await writer.applyOps(journal.ops, 'from')
+      const leftAlone = await writer.rollBack(journal)
       await saveJournal(space.paths.restores, { ...journal, state: 'rolled-back' })
       notices.push(
         `An interrupted ${journal.kind} (${journal.id}) was rolled back: ${journal.ops.length - leftAlone.length} file(s) are as they were before it.${describeLeftAlone(leftAlone)}`

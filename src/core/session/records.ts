@@ -241,6 +241,13 @@ export const FileChangeRecord = z.looseObject({
    * show it (Codex CLI's patch: a file added, updated, deleted, or moved away or here).
    */
   action: FileChangeAction.optional(),
+  /**
+   * The folders the change made (workspace-relative, outermost first): the new folders a Write
+   * put the file in, or those a command made (on its first record under each, else its first).
+   * A rewind past the change removes those of them it leaves empty. Absent in records from
+   * before they were kept, and where the change made none.
+   */
+  createdFolders: z.array(z.string()).optional(),
   /** What changed it: a tool name (Write, Edit, Bash...); see isRestoreChange for older logs. */
   source: z.string(),
   /**

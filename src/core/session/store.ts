@@ -97,7 +97,14 @@ export interface MessageExtra {
 /** A file change as its writer gives it; the store adds uuid, parent and time. */
 export type NewFileChange = Pick<
   FileChangeRecord,
-  'checkpointUuid' | 'path' | 'before' | 'after' | 'beforeMode' | 'afterMode' | 'source'
+  | 'checkpointUuid'
+  | 'path'
+  | 'before'
+  | 'after'
+  | 'beforeMode'
+  | 'afterMode'
+  | 'createdFolders'
+  | 'source'
 >
 
 /** What a command changed without a backup, as file history gives it (see the record). */
@@ -241,9 +248,8 @@ export class SessionStore {
   }
 
   /**
-   * A new session's file, made at its first record: created (never over another file), the
-   * header written and made durable, the folder's entry too. Should that fail (a full disk), no
-   * file is left and the session stays as it was.
+   * A new session's file, made at its first record: O_EXCL (never over another file), the header
+   * made durable, the folder's entry too. On a failure (a full disk) no file is left behind.
    */
   private materialize(writer: Writer): number {
     let fd: number

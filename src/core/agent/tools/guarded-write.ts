@@ -88,15 +88,17 @@ export async function guardedWrite(
       `could not back up ${target.display}: ${failureReason(error)}; nothing was written`
     )
   }
+  // The first folder made for the file, if any: a rewind past the write removes the new ones.
+  let createdFolder: string | undefined
   try {
-    mkdirSync(dirname(target.abs), { recursive: true })
+    createdFolder = mkdirSync(dirname(target.abs), { recursive: true })
     writeFileAtomic(target.abs, content)
   } catch (error) {
     throw new WriteFailedError(target.display, error, 'the file was left as it was')
   }
   ctx.fileState.markWritten(target.abs, content)
   try {
-    await ctx.guard.afterWrite(target.abs, tool)
+    await ctx.guard.afterWrite(target.abs, tool, createdFolder)
     return null
   } catch (error) {
     return `Warning: file history could not record this change (${failureReason(error)}); rewinding it may not restore it.`
