@@ -130,6 +130,9 @@ interface Writer {
   staging: string | null
 }
 
+/** A file of ours made new: never opened over another one (O_EXCL), appended to only. */
+const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND
+
 function newWriter(fd: number | null, release: () => void, staging: string | null): Writer {
   return { fd, synced: 0, release, size: 0, needsNewline: false, staging }
 }
@@ -210,11 +213,7 @@ export class SessionStore {
     const staging = stagingPath(file)
     let fd: number
     try {
-      fd = openSync(
-        staging,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
-        PRIVATE_FILE_MODE
-      )
+      fd = openSync(staging, NEW_FILE, PRIVATE_FILE_MODE)
     } catch (error) {
       lock.release()
       throw new WriteFailedError(dir, error, 'no session was created')
@@ -254,11 +253,7 @@ export class SessionStore {
   private materialize(writer: Writer): number {
     let fd: number
     try {
-      fd = openSync(
-        this.file,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
-        PRIVATE_FILE_MODE
-      )
+      fd = openSync(this.file, NEW_FILE, PRIVATE_FILE_MODE)
     } catch (error) {
       throw new WriteFailedError(this.file, error, 'nothing was appended')
     }
