@@ -20,28 +20,43 @@
 //   the part; OpenCode keeps the rest until the next prompt's cleanup removes it (its
 //   session/revert.ts). Our leaf goes there, after the last message read (a value readSession
 //   puts at the end), and the undone part stays in the tree as a branch.
+// - a sub-agent (the `task` tool) runs as a child session, whose parentID is the session's id:
+//   each child is read as a session is, after the session's messages, into a run of its own,
+//   hung under the task call that started it: the call whose part names the child
+//   (`state.metadata.sessionId`, set when the task starts), else the unclaimed call that started
+//   nearest the child's creation (the child's row is made a few ms before the part's start).
+//   OpenCode's own `session list` shows no child session, nor does ours (openCodeSessions) when
+//   its parent is listed: the child is drawn there;
 // A fork copies the messages it keeps (new ids, "(fork #1)" in its title): it reads as a session
 // of its own. A rescue restore to before a prompt gives each file the later steps' patches name
 // what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
 // revert does; a file no patch names is never touched.
-import { readdirSync, realpathSync, statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { readRegularText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
-import { conversationNodeOf, typedPrompt } from '../tree'
-import { GitObjects } from './git-objects'
-import { foreignRecord } from './raw'
+import { SessionTree, conversationNodeOf, typedPrompt } from '../tree'
+import {
+  MAX_CHILDREN,
+  type TaskCall,
+  childrenByParent,
+  drawnAsSubagents,
+  drawnChildren,
+  isSessionId,
+  takeNearestCall,
+  taskCall
+} from './opencode-children'
+import { OpenCodeSnapshots } from './opencode-snapshots'
+import { addMapped, foreignRecord } from './raw'
 import { type SqliteRow, readTables, stampsOf } from './sqlite-file'
 import type {
-  BackupStore,
   Emit,
   ForeignBackups,
   ForeignMapper,
   ForeignReader,
   ParsedLines,
-  RestorePoint,
   SubagentRun
 } from './types'
 
@@ -50,6 +65,8 @@ const SESSION = 'opencode-session'
 const MESSAGE = 'opencode-message'
 /** The session's revert, after its messages: where the leaf goes once they are all drawn. */
 const REVERT = 'opencode-revert'
+/** A child session (a sub-agent's), after the session's values: its own values, read alike. */
+const CHILD = 'opencode-child'
 
 const LOCATOR = /^(.+\.db)#(ses_[A-Za-z0-9]{1,64})$/
 const JSON_SESSION = /[/\\]storage[/\\]session[/\\][^/\\]+[/\\](ses_[A-Za-z0-9]{1,64})\.json$/
@@ -93,7 +110,7 @@ function stampOf(file: string): string {
 
 /**
  * What changes whenever a session of the JSON layout may have: its file (a new title), its
- * messages' folder (a message added), and its newest message with its parts, where OpenCode is
+ * project's folder (a session added there: a sub-agent's), its messages' folder (a message added), and its newest message with its parts, where OpenCode is
  * writing (a part added, a tool's state or a text written again in place). Older messages and
  * their parts are left as they were.
  */
@@ -102,7 +119,8 @@ function jsonSessionStamp(file: string, sessionId: string): string {
   const messages = join(storage, 'message', sessionId)
   const names = jsonNames(messages)
   const newest = names.at(-1)
-  const stamps = [statStamp(file), statStamp(messages), `${names.length}`]
+  // Its project's folder too: a child session (a sub-agent) begun since.
+  const stamps = [statStamp(file), statStamp(dirname(file)), statStamp(messages), `${names.length}`]
   if (newest !== undefined) {
     const parts = join(storage, 'part', basename(newest, '.json'))
     stamps.push(
@@ -122,21 +140,35 @@ function statStamp(path: string): string {
   }
 }
 
-/** The values of one session: its row, then each message with its parts, in their order. */
+/**
+ * The values of one session: its row, then each message with its parts, in their order, its
+ * revert; then each child session (a sub-agent's) as one value holding its own values.
+ */
 function readSession(file: string): ParsedLines {
   const at = openCodeSessionOf(file)
   if (at === null) throw new Error(`${file} names no OpenCode session`)
-  const { session, messages } = at.json
-    ? readJsonSession(file)
+  const { session, messages, children } = at.json
+    ? readJsonSessionWithChildren(file)
     : readDbSession(at.store, at.sessionId)
   if (session === null) throw new Error(`OpenCode's ${at.store} holds no session ${at.sessionId}`)
-  const revert = isObject(session.revert) ? session.revert : {}
   const values: unknown[] = [
+    ...valuesOf(session, messages),
+    ...children.flatMap((child) =>
+      child.session === null
+        ? []
+        : [{ type: CHILD, file: child.file, values: valuesOf(child.session, child.messages) }]
+    )
+  ]
+  return { values, lines: values.map((_, i) => i + 1) }
+}
+
+function valuesOf(session: Json, messages: StoredMessage[]): unknown[] {
+  const revert = isObject(session.revert) ? session.revert : {}
+  return [
     { type: SESSION, ...session },
     ...messages.map((m) => ({ type: MESSAGE, ...m })),
     ...(typeof revert.messageID === 'string' ? [{ ...revert, type: REVERT }] : [])
   ]
-  return { values, lines: values.map((_, i) => i + 1) }
 }
 
 interface StoredMessage {
@@ -145,11 +177,21 @@ interface StoredMessage {
   parts: Json[]
 }
 
-function readDbSession(
-  db: string,
-  sessionId: string
-): { session: Json | null; messages: StoredMessage[] } {
-  return sessionIn(readTables(db, ['session', 'message', 'part']), sessionId)
+/** A session as stored: its row (null when there is none), its messages, where it is. */
+interface StoredSession {
+  file: string
+  session: Json | null
+  messages: StoredMessage[]
+}
+
+type WithChildren = Omit<StoredSession, 'file'> & { children: StoredSession[] }
+
+function readDbSession(db: string, sessionId: string): WithChildren {
+  const tables = readTables(db, ['session', 'message', 'part'])
+  const children = drawnChildren(childrenByParent(tables.get('session') ?? []), sessionId).map(
+    (row) => ({ file: openCodeLocator(db, String(row.id)), ...sessionIn(tables, String(row.id)) })
+  )
+  return { ...sessionIn(tables, sessionId), children }
 }
 
 function sessionIn(
@@ -196,9 +238,24 @@ function sessionOf(row: SqliteRow): Json {
   }
 }
 
-function readJsonSession(file: string): { session: Json | null; messages: StoredMessage[] } {
+/** A JSON session, and its children: the session files beside it that name it their parent. */
+function readJsonSessionWithChildren(file: string): WithChildren {
+  const { session, messages } = readJsonSession(file)
+  if (session === null) return { session, messages, children: [] }
+  const beside = jsonNames(dirname(file))
+    .filter((name) => /^ses_[A-Za-z0-9]{1,64}\.json$/.test(name) && name !== basename(file))
+    .map((name) => readJsonSession(join(dirname(file), name)))
+  const byId = new Map(beside.map((read) => [read.session?.id, read]))
+  const rows = beside.flatMap((read) => (read.session === null ? [] : [read.session]))
+  const children = drawnChildren(childrenByParent(rows), String(session.id)).flatMap(
+    (row) => byId.get(row.id) ?? []
+  )
+  return { session, messages, children }
+}
+
+function readJsonSession(file: string): StoredSession {
   const info = parsedData(readText(file))
-  if (Object.keys(info).length === 0) return { session: null, messages: [] }
+  if (Object.keys(info).length === 0) return { file, session: null, messages: [] }
   const storage = dirname(dirname(dirname(file)))
   const sessionId = stringOrNull(info.id) ?? basename(file, '.json')
   const time = isObject(info.time) ? info.time : {}
@@ -217,7 +274,11 @@ function readJsonSession(file: string): { session: Json | null; messages: Stored
     const id = stringOrNull(info.id) ?? ''
     return { id, info, parts: jsonFiles(join(storage, 'part', id)) }
   })
-  return { session, messages: messages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) }
+  return {
+    file,
+    session,
+    messages: messages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  }
 }
 
 function jsonFiles(dir: string): Json[] {
@@ -288,6 +349,15 @@ function isoOf(ms: unknown): string {
   return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ''
 }
 
+/** A child session read into a run of its own. */
+interface ChildRun {
+  id: string
+  source: string
+  createdAt: number | null
+  title: string | null
+  tree: SessionTree
+}
+
 class OpenCodeMapper implements ForeignMapper {
   readonly problems = new ProblemLog()
   private snapshots: OpenCodeSnapshots | null = null
@@ -300,6 +370,8 @@ class OpenCodeMapper implements ForeignMapper {
   /** In the revert's message, the last record before its part. */
   private partLeaf: string | null = null
   private changes = 0
+  private readonly tasks: TaskCall[] = []
+  private readonly children = new Map<string, ChildRun>()
 
   constructor(private readonly file: string | null) {}
 
@@ -307,6 +379,7 @@ class OpenCodeMapper implements ForeignMapper {
     if (!isObject(value)) return emit(foreignRecord(this.previous, value), line)
     if (value.type === SESSION) return this.session(value, line, emit)
     if (value.type === REVERT) return this.resumeAtRevert(line, emit)
+    if (value.type === CHILD) return this.child(value, line)
     if (value.type !== MESSAGE) return emit(foreignRecord(this.previous, value), line)
     const id = stringOrNull(value.id) ?? `opencode-line-${line}`
     const info = isObject(value.info) ? value.info : {}
@@ -344,8 +417,55 @@ class OpenCodeMapper implements ForeignMapper {
     )
   }
 
+  /**
+   * A child session's values, read as a session is (its own mapper), into its own tree. It is
+   * no record of this session's tree: its records are kept raw in its own.
+   */
+  private child(v: Json, line: number): void {
+    const values = Array.isArray(v.values) ? v.values : []
+    const first = isObject(values[0]) ? values[0] : {}
+    const id = stringOrNull(first.id)
+    if (id === null || this.children.has(id) || this.children.size >= MAX_CHILDREN) return
+    const file = stringOrNull(v.file)
+    const mapper = new OpenCodeMapper(file)
+    const tree = new SessionTree()
+    for (const value of values) mapper.add(value, line, (record) => addMapped(tree, record))
+    const createdAt = first.time_created
+    this.children.set(id, {
+      id,
+      source: file === null ? id : basename(file),
+      createdAt: typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : null,
+      title: stringOrNull(first.title),
+      tree
+    })
+  }
+
+  /**
+   * Each child session, under the task call that started it: the call naming it, else (a part
+   * that names none: an older OpenCode, or a call cut short) the unclaimed call that started
+   * nearest its creation, children taken in the order they were made.
+   */
   subagents(): SubagentRun[] {
-    return []
+    const named = new Map<string, TaskCall>()
+    for (const call of this.tasks) {
+      if (call.sessionId !== null && this.children.has(call.sessionId))
+        named.set(call.sessionId, call)
+    }
+    const unclaimed = this.tasks.filter(
+      (call) => call.sessionId === null || !this.children.has(call.sessionId)
+    )
+    return [...this.children.values()].map((child) => {
+      const call = named.get(child.id) ?? takeNearestCall(unclaimed, child.createdAt)
+      const firstPrompt = child.tree.checkpoints()[0]?.prompt
+      return {
+        id: child.id,
+        toolUseId: call?.callId ?? null,
+        parentUuid: call?.uuid ?? null,
+        title: call?.description ?? child.title ?? firstPrompt?.split('\n', 1)[0] ?? 'sub-agent',
+        source: child.source,
+        tree: child.tree
+      }
+    })
   }
 
   get backups(): ForeignBackups | null {
@@ -410,6 +530,7 @@ class OpenCodeMapper implements ForeignMapper {
       } else if (part.type === 'tool') {
         const state = isObject(part.state) ? part.state : {}
         const callId = stringOrNull(part.callID) ?? uuid
+        if (part.tool === 'task') this.tasks.push(taskCall(part, callId, uuid, info))
         draw({
           type: 'assistant',
           uuid,
@@ -499,126 +620,6 @@ function relativeTo(cwd: string, path: string): string {
 }
 
 /**
- * A session's snapshots: the patches of its steps in order, each with the turn it was in and the
- * tree before it, over OpenCode's snapshot repository of the project.
- */
-class OpenCodeSnapshots implements ForeignBackups {
-  private objects: GitObjects | null = null
-  private gitDir: string | null = null
-  private readonly patches: { turn: string; tree: string; paths: string[] }[] = []
-  private readonly turns: string[] = []
-  /** Every snapshot tree the session names, before and after its steps: what OpenCode holds. */
-  private readonly trees = new Set<string>()
-
-  private constructor(private readonly projectDir: string) {}
-
-  /** The snapshots of a project, or null when OpenCode keeps none for it. */
-  static of(projectDir: string): OpenCodeSnapshots | null {
-    try {
-      return readdirSync(projectDir).length > 0 ? new OpenCodeSnapshots(projectDir) : null
-    } catch {
-      return null
-    }
-  }
-
-  get store(): BackupStore {
-    const first = this.patches[0]
-    if (this.gitDir === null && first !== undefined) this.repositoryOf(first.tree)
-    return { kind: 'git', gitDir: this.gitDir ?? this.projectDir }
-  }
-
-  turn(uuid: string): void {
-    this.turns.push(uuid)
-  }
-
-  patch(turn: string, tree: string, paths: string[], after: string | null): void {
-    this.patches.push({ turn, tree, paths })
-    this.trees.add(tree)
-    if (after !== null) this.trees.add(after)
-  }
-
-  /**
-   * The blob at `path` in a snapshot tree (null: the tree holds no such file); undefined when the
-   * snapshot cannot be read. The repository is the project's folder that holds the tree.
-   */
-  blob(tree: string | null, path: string): string | null | undefined {
-    if (tree === null) return undefined
-    const objects = this.repositoryOf(tree)
-    if (objects === null) return undefined
-    try {
-      return objects.blobAt(tree, path)
-    } catch {
-      return undefined
-    }
-  }
-
-  restoreTo(promptUuid: string): RestorePoint {
-    const from = this.turns.indexOf(promptUuid)
-    if (from === -1)
-      return {
-        refused: 'OpenCode recorded no snapshot for this prompt: there is nothing to restore to.'
-      }
-    const later = new Set(this.turns.slice(from))
-    const files = new Map<string, string | null>()
-    for (const patch of this.patches) {
-      if (!later.has(patch.turn)) continue
-      for (const path of patch.paths) {
-        if (files.has(path) || isAbsolute(path)) continue
-        const blob = this.blob(patch.tree, path)
-        if (blob === undefined) {
-          return {
-            refused: `OpenCode's snapshot ${patch.tree} (before a step of this turn or a later one) cannot be read: nothing can be restored.`
-          }
-        }
-        files.set(path, blob)
-      }
-    }
-    return { files }
-  }
-
-  versions(path: string): string[] {
-    const refs = new Set<string>()
-    for (const tree of this.trees) {
-      const blob = this.blob(tree, path)
-      if (typeof blob === 'string') refs.add(blob)
-    }
-    return [...refs]
-  }
-
-  /** The project's snapshot repository: the one of its folders whose objects hold `tree`. */
-  private repositoryOf(tree: string): GitObjects | null {
-    if (this.objects !== null) return this.objects
-    let names: string[]
-    try {
-      names = readdirSync(this.projectDir).sort()
-    } catch {
-      return null
-    }
-    for (const name of names) {
-      const gitDir = join(this.projectDir, name)
-      const objects = new GitObjects(gitDir)
-      try {
-        objects.treeOf(tree)
-      } catch {
-        continue
-      }
-      this.objects = objects
-      this.gitDir = realPathOr(gitDir)
-      return objects
-    }
-    return null
-  }
-}
-
-function realPathOr(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
-}
-
-/**
  * What says the sessions of the database at `db` (and the JSON files beside it) may have changed:
  * the database's files, and each JSON session's stamp (a session begun, a message written).
  */
@@ -657,7 +658,11 @@ export interface OpenCodeListed {
   firstPrompt: string | null
 }
 
-/** Every session of the database at `db` (one read of it), and of the JSON files beside it. */
+/**
+ * Every session of the database at `db` (one read of it), and of the JSON files beside it; not
+ * a child session its parent draws as a sub-agent (drawnAsSubagents), as OpenCode's own `session
+ * list` shows none.
+ */
 export function openCodeSessions(db: string): OpenCodeListed[] {
   const listed: OpenCodeListed[] = []
   let tables: Map<string, SqliteRow[]> | null = null
@@ -666,14 +671,27 @@ export function openCodeSessions(db: string): OpenCodeListed[] {
   } catch {
     // No database (an older OpenCode), or none readable now: its JSON files may be there.
   }
-  for (const row of tables?.get('session') ?? []) {
-    if (typeof row.id !== 'string' || !/^ses_[A-Za-z0-9]{1,64}$/.test(row.id)) continue
+  const rows = tables?.get('session') ?? []
+  const drawn = drawnAsSubagents(rows)
+  for (const row of rows) {
+    if (!isSessionId(row.id) || drawn.has(row.id)) continue
     const { session, messages } = sessionIn(tables as Map<string, SqliteRow[]>, row.id)
     if (session !== null) listed.push(listedOf(openCodeLocator(db, row.id), session, messages))
   }
-  for (const { file } of jsonSessionFiles(join(dirname(db), 'storage', 'session'))) {
-    const { session, messages } = readJsonSession(file)
-    if (session !== null) listed.push(listedOf(file, session, messages))
+  // A JSON session's children are the session files of its project's folder (one per project).
+  const read = jsonSessionFiles(join(dirname(db), 'storage', 'session')).map(({ file }) =>
+    readJsonSession(file)
+  )
+  const byProject = new Map<string, Json[]>()
+  for (const { file, session } of read) {
+    const folder = byProject.get(dirname(file)) ?? []
+    if (session !== null) folder.push(session)
+    byProject.set(dirname(file), folder)
+  }
+  const drawnJson = new Map([...byProject].map(([folder, s]) => [folder, drawnAsSubagents(s)]))
+  for (const { file, session, messages } of read) {
+    if (session === null || drawnJson.get(dirname(file))?.has(String(session.id))) continue
+    listed.push(listedOf(file, session, messages))
   }
   return listed
 }
