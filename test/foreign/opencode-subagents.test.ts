@@ -12,6 +12,7 @@ import { type LoadedSession, readSessionFile } from '../../src/core/session/load
 import { Sources } from '../../src/core/sources/discovery'
 import { sourceHomes } from '../../src/core/sources/homes'
 import { buildSessionGraph, indexTurns, subagentNodes } from '../../src/core/views/session-graph'
+import type { NodeDetail, SessionGraph } from '../../src/shared/views'
 import {
   OPENCODE_NOTES_AGENT,
   OPENCODE_TASKS,
@@ -20,6 +21,7 @@ import {
   openCodeHome,
   openCodeJsonHome
 } from './tool-homes'
+import { studioOver } from './tool-studio'
 
 /** The step's two task calls (export-ses_dc534c336ffemFKiONsBx0ObVM.json): part and call ids. */
 const NOTES_CALL = { part: 'prt_23acb4570001cF7auvx7KqTg6O', call: 'toolu_fake_3' }
@@ -93,6 +95,25 @@ describe("OpenCode's sub-agents (child sessions of the task tool)", () => {
       persist: false
     })
     expect(sources.projects().find((p) => p.cwd === oc.ran)?.sessions).toBe(1)
+  })
+
+  it('in the studio: the sub-agents are nodes of the turn that ran them, each its transcript', async () => {
+    const oc = openCodeHome('workspace-after', 'opencode/task')
+    const s = await studioOver({ home: oc.home, workspace: oc.ran }, oc.env)
+    await s.value('session:openFile', { file: `${oc.db}#${OPENCODE_TASKS}` })
+    const graph = await s.value<SessionGraph>('session:graph')
+    const runs = graph.nodes.filter((n) => n.kind === 'subagent')
+    const turn = graph.nodes.find((n) => n.kind !== 'subagent')
+    expect(runs.map((n) => [n.title, n.parentId])).toEqual([
+      ['write the notes', turn?.id],
+      ['write the todo', turn?.id]
+    ])
+    const detail = await s.value<NodeDetail>('session:node', { nodeId: runs[1]?.id })
+    const text = (e: NodeDetail['entries'][number]) => JSON.stringify(e.content)
+    expect(detail.entries.filter((e) => e.isPrompt).map(text)).toEqual([
+      expect.stringContaining('Write todo.txt saying later.')
+    ])
+    expect(detail.entries.map(text).at(-1)).toContain('todo.txt written.')
   })
 
   /** OpenCode's JSON storage with the run's session and its two children, written whole. */
