@@ -99,10 +99,11 @@ export function geminiHome(
 }
 
 /**
- * The OpenCode runs of test/fixtures/opencode: the `edits` scenario (its top folder), and
- * `task`, whose sub-agents ran as child sessions (its task/ folder; make/make.sh OUT task).
+ * The OpenCode runs of test/fixtures/opencode: the `edits` scenario (its top folder), `task`,
+ * whose sub-agents ran as child sessions (its task/ folder; make/make.sh OUT task), and
+ * `compact`, which OpenCode compacted on its own (compact/).
  */
-export type OpenCodeRun = 'opencode' | 'opencode/task'
+export type OpenCodeRun = 'opencode' | 'opencode/task' | 'opencode/compact'
 
 /** OpenCode's data home ($XDG_DATA_HOME/opencode): its database unzipped, its snapshots. */
 export function openCodeHome(
@@ -146,6 +147,8 @@ export const OPENCODE_FORK = 'ses_dcbda7f43ffeEmQyDZegIgADxx'
 export const OPENCODE_TASKS = 'ses_dc534c336ffemFKiONsBx0ObVM'
 export const OPENCODE_NOTES_AGENT = 'ses_dc534ba81ffet3IasXAxFrYmUw'
 export const OPENCODE_TODO_AGENT = 'ses_dc534ba38ffeeNMoWURF6FjQoQ'
+/** The `compact` run's session. */
+export const OPENCODE_COMPACTED = 'ses_dc51e9087ffeaiU9Mhi2yenV56'
 
 /**
  * OpenCode's data home in the JSON storage its versions before the database wrote (the same

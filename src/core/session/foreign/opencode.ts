@@ -10,6 +10,10 @@
 // - an assistant message (a step of the turn; OpenCode writes one per model call, each naming
 //   the user message it answers as parentID) gives its text parts as answers and each tool part
 //   as a tool_use and its result; step-start, step-finish, reasoning and the rest are kept raw.
+//   A compaction (a user message holding a `compaction` part, then an assistant message
+//   `summary: true`) is drawn as Claude Code's: the summary's text a user record
+//   isCompactSummary, the tree's compaction node; what OpenCode sends after it starts there
+//   (its filterCompacted), as continuing here does (continue-foreign.ts: nothing kept before);
 //   Messages chain in their order, steps after one another;
 // - a `patch` part names the files a step changed and the snapshot (a tree of OpenCode's
 //   snapshot repository, `<data>/snapshot/<project>/<hash>/`, whose objects may be the
@@ -514,7 +518,22 @@ class OpenCodeMapper implements ForeignMapper {
         emit(record, line)
         this.previous = String(record.uuid)
       }
-      if (part.type === 'text' && part.synthetic !== true && String(part.text ?? '') !== '') {
+      if (part.type === 'text' && info.summary === true && String(part.text ?? '') !== '') {
+        // A compaction's summary: drawn as Claude Code's is (the tree's compaction node).
+        draw({
+          type: 'user',
+          uuid,
+          parentUuid: this.previous,
+          timestamp,
+          isCompactSummary: true,
+          isMeta: true,
+          message: { role: 'user', content: [{ type: 'text', text: String(part.text) }] }
+        })
+      } else if (
+        part.type === 'text' &&
+        part.synthetic !== true &&
+        String(part.text ?? '') !== ''
+      ) {
         draw({
           type: 'assistant',
           uuid,
