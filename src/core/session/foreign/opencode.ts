@@ -5,7 +5,7 @@
 // older versions (`storage/session/<project>/<ses>.json`, `storage/message/<ses>/<msg>.json`,
 // `storage/part/<msg>/<prt>.json`, the same objects as its export). So a session is named by a
 // locator, `<opencode.db>#<session id>` (the JSON layout's session file names itself), and read
-// here into the values the mapper takes, one per message with its parts:
+// by opencode-store.ts into the values the mapper takes, one per message with its parts:
 // - a user message's text parts (not `synthetic` or `ignored`) are a prompt;
 // - an assistant message (a step of the turn; OpenCode writes one per model call, each naming
 //   the user message it answers as parentID) gives its text parts as answers and each tool part
@@ -13,7 +13,7 @@
 //   A compaction (a user message holding a `compaction` part, then an assistant message
 //   `summary: true`) is drawn as Claude Code's: the summary's text a user record
 //   isCompactSummary, the tree's compaction node; what OpenCode sends after it starts there
-//   (its filterCompacted), as continuing here does (continue-foreign.ts: nothing kept before);
+//   (its filterCompacted), as continuing here does (continue-foreign.ts: nothing kept before).
 //   Messages chain in their order, steps after one another;
 // - a `patch` part names the files a step changed and the snapshot (a tree of OpenCode's
 //   snapshot repository, `<data>/snapshot/<project>/<hash>/`, whose objects may be the
@@ -22,22 +22,20 @@
 // - a session whose `revert` names a message (after /undo: `{messageID, partID?, snapshot,
 //   diff}`) resumes with the messages before it and, with a partID, that message's parts before
 //   the part; OpenCode keeps the rest until the next prompt's cleanup removes it (its
-//   session/revert.ts). Our leaf goes there, after the last message read (a value readSession
-//   puts at the end), and the undone part stays in the tree as a branch.
+//   session/revert.ts). Our leaf goes there, after the last message read (a value
+//   readOpenCodeSession puts at the end), and the undone part stays in the tree as a branch.
 // - a sub-agent (the `task` tool) runs as a child session, whose parentID is the session's id:
 //   each child is read as a session is, after the session's messages, into a run of its own,
 //   hung under the task call that started it: the call whose part names the child
 //   (`state.metadata.sessionId`, set when the task starts), else the unclaimed call that started
 //   nearest the child's creation (the child's row is made a few ms before the part's start).
 //   OpenCode's own `session list` shows no child session, nor does ours (openCodeSessions) when
-//   its parent is listed: the child is drawn there;
+//   its parent is listed: the child is drawn there (opencode-children.ts).
 // A fork copies the messages it keeps (new ids, "(fork #1)" in its title): it reads as a session
 // of its own. A rescue restore to before a prompt gives each file the later steps' patches name
 // what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
 // revert does; a file no patch names is never touched.
-import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
-import { readRegularText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
@@ -45,38 +43,31 @@ import { SessionTree, conversationNodeOf, typedPrompt } from '../tree'
 import {
   MAX_CHILDREN,
   type TaskCall,
-  childrenByParent,
   drawnAsSubagents,
-  drawnChildren,
   isSessionId,
   takeNearestCall,
   taskCall
 } from './opencode-children'
 import { OpenCodeSnapshots } from './opencode-snapshots'
+import {
+  CHILD,
+  MESSAGE,
+  REVERT,
+  SESSION,
+  type RowsBySession,
+  type StoredMessage,
+  jsonSessionFiles,
+  openCodeLocator,
+  openCodeSessionOf,
+  openCodeSessionStamp,
+  readJsonSession,
+  readOpenCodeSession,
+  rowsBySession,
+  sessionIn
+} from './opencode-store'
 import { addMapped, foreignRecord } from './raw'
-import { type SqliteRow, readTables, stampsOf } from './sqlite-file'
-import type {
-  Emit,
-  ForeignBackups,
-  ForeignMapper,
-  ForeignReader,
-  ParsedLines,
-  SubagentRun
-} from './types'
-
-/** The value a session starts with, and one per message (with its parts). */
-const SESSION = 'opencode-session'
-const MESSAGE = 'opencode-message'
-/** The session's revert, after its messages: where the leaf goes once they are all drawn. */
-const REVERT = 'opencode-revert'
-/** A child session (a sub-agent's), after the session's values: its own values, read alike. */
-const CHILD = 'opencode-child'
-
-const LOCATOR = /^(.+\.db)#(ses_[A-Za-z0-9]{1,64})$/
-const JSON_SESSION = /[/\\]storage[/\\]session[/\\][^/\\]+[/\\](ses_[A-Za-z0-9]{1,64})\.json$/
-
-/** The most messages and parts of one session read from JSON files. */
-const MAX_FILES = 200_000
+import { readTables } from './sqlite-file'
+import type { Emit, ForeignBackups, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
 export const openCode: ForeignReader = {
   format: 'opencode',
@@ -85,239 +76,9 @@ export const openCode: ForeignReader = {
   keeps:
     'OpenCode keeps a snapshot of the files before each step that changed them: files go back to how the first step after a prompt found them.',
   stored: {
-    holds: (file) => LOCATOR.test(file) || JSON_SESSION.test(file),
-    read: (file) => readSession(file),
-    stamp: (file) => stampOf(file)
-  }
-}
-
-/** The locator of a session of the database at `db`. */
-export function openCodeLocator(db: string, sessionId: string): string {
-  return `${db}#${sessionId}`
-}
-
-/** The database (or JSON session file) a locator names, and the session id. */
-export function openCodeSessionOf(
-  file: string
-): { store: string; sessionId: string; json: boolean } | null {
-  const db = LOCATOR.exec(file)
-  if (db !== null) return { store: db[1] ?? '', sessionId: db[2] ?? '', json: false }
-  const json = JSON_SESSION.exec(file)
-  return json === null ? null : { store: file, sessionId: json[1] ?? '', json: true }
-}
-
-function stampOf(file: string): string {
-  const at = openCodeSessionOf(file)
-  if (at === null) return '-'
-  return at.json ? jsonSessionStamp(file, at.sessionId) : stampsOf(at.store)
-}
-
-/**
- * What changes whenever a session of the JSON layout may have: its file (a new title), its
- * project's folder (a session added there: a sub-agent's), its messages' folder (a message added), and its newest message with its parts, where OpenCode is
- * writing (a part added, a tool's state or a text written again in place). Older messages and
- * their parts are left as they were.
- */
-function jsonSessionStamp(file: string, sessionId: string): string {
-  const storage = dirname(dirname(dirname(file)))
-  const messages = join(storage, 'message', sessionId)
-  const names = jsonNames(messages)
-  const newest = names.at(-1)
-  // Its project's folder too: a child session (a sub-agent) begun since.
-  const stamps = [statStamp(file), statStamp(dirname(file)), statStamp(messages), `${names.length}`]
-  if (newest !== undefined) {
-    const parts = join(storage, 'part', basename(newest, '.json'))
-    stamps.push(
-      statStamp(join(messages, newest)),
-      ...jsonNames(parts).map((name) => `${name}:${statStamp(join(parts, name))}`)
-    )
-  }
-  return stamps.join('|')
-}
-
-function statStamp(path: string): string {
-  try {
-    const stats = statSync(path)
-    return `${stats.size}/${stats.mtimeMs}/${stats.ino}`
-  } catch {
-    return '-'
-  }
-}
-
-/**
- * The values of one session: its row, then each message with its parts, in their order, its
- * revert; then each child session (a sub-agent's) as one value holding its own values.
- */
-function readSession(file: string): ParsedLines {
-  const at = openCodeSessionOf(file)
-  if (at === null) throw new Error(`${file} names no OpenCode session`)
-  const { session, messages, children } = at.json
-    ? readJsonSessionWithChildren(file)
-    : readDbSession(at.store, at.sessionId)
-  if (session === null) throw new Error(`OpenCode's ${at.store} holds no session ${at.sessionId}`)
-  const values: unknown[] = [
-    ...valuesOf(session, messages),
-    ...children.flatMap((child) =>
-      child.session === null
-        ? []
-        : [{ type: CHILD, file: child.file, values: valuesOf(child.session, child.messages) }]
-    )
-  ]
-  return { values, lines: values.map((_, i) => i + 1) }
-}
-
-function valuesOf(session: Json, messages: StoredMessage[]): unknown[] {
-  const revert = isObject(session.revert) ? session.revert : {}
-  return [
-    { type: SESSION, ...session },
-    ...messages.map((m) => ({ type: MESSAGE, ...m })),
-    ...(typeof revert.messageID === 'string' ? [{ ...revert, type: REVERT }] : [])
-  ]
-}
-
-interface StoredMessage {
-  id: string
-  info: Json
-  parts: Json[]
-}
-
-/** A session as stored: its row (null when there is none), its messages, where it is. */
-interface StoredSession {
-  file: string
-  session: Json | null
-  messages: StoredMessage[]
-}
-
-type WithChildren = Omit<StoredSession, 'file'> & { children: StoredSession[] }
-
-function readDbSession(db: string, sessionId: string): WithChildren {
-  const tables = readTables(db, ['session', 'message', 'part'])
-  const children = drawnChildren(childrenByParent(tables.get('session') ?? []), sessionId).map(
-    (row) => ({ file: openCodeLocator(db, String(row.id)), ...sessionIn(tables, String(row.id)) })
-  )
-  return { ...sessionIn(tables, sessionId), children }
-}
-
-function sessionIn(
-  tables: Map<string, SqliteRow[]>,
-  sessionId: string
-): { session: Json | null; messages: StoredMessage[] } {
-  const row = (tables.get('session') ?? []).find((s) => s.id === sessionId)
-  if (row === undefined) return { session: null, messages: [] }
-  const parts = new Map<string, Json[]>()
-  for (const part of (tables.get('part') ?? [])
-    .filter((p) => p.session_id === sessionId)
-    .sort(byId)) {
-    const list = parts.get(String(part.message_id)) ?? []
-    list.push({ id: part.id, ...parsedData(part.data) })
-    parts.set(String(part.message_id), list)
-  }
-  const messages = (tables.get('message') ?? [])
-    .filter((m) => m.session_id === sessionId)
-    .sort(byId)
-    .map((m) => ({
-      id: String(m.id),
-      info: { ...parsedData(m.data), id: m.id, time_created: m.time_created },
-      parts: parts.get(String(m.id)) ?? []
-    }))
-  return { session: sessionOf(row), messages }
-}
-
-/** OpenCode's ids sort in the order they were made (a time, then a counter). */
-function byId(a: SqliteRow, b: SqliteRow): number {
-  return String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0
-}
-
-function sessionOf(row: SqliteRow): Json {
-  return {
-    id: row.id,
-    title: row.title,
-    directory: row.directory,
-    project_id: row.project_id,
-    parent_id: row.parent_id,
-    version: row.version,
-    time_created: row.time_created,
-    time_updated: row.time_updated,
-    revert: parsedData(row.revert)
-  }
-}
-
-/** A JSON session, and its children: the session files beside it that name it their parent. */
-function readJsonSessionWithChildren(file: string): WithChildren {
-  const { session, messages } = readJsonSession(file)
-  if (session === null) return { session, messages, children: [] }
-  const beside = jsonNames(dirname(file))
-    .filter((name) => /^ses_[A-Za-z0-9]{1,64}\.json$/.test(name) && name !== basename(file))
-    .map((name) => readJsonSession(join(dirname(file), name)))
-  const byId = new Map(beside.map((read) => [read.session?.id, read]))
-  const rows = beside.flatMap((read) => (read.session === null ? [] : [read.session]))
-  const children = drawnChildren(childrenByParent(rows), String(session.id)).flatMap(
-    (row) => byId.get(row.id) ?? []
-  )
-  return { session, messages, children }
-}
-
-function readJsonSession(file: string): StoredSession {
-  const info = parsedData(readText(file))
-  if (Object.keys(info).length === 0) return { file, session: null, messages: [] }
-  const storage = dirname(dirname(dirname(file)))
-  const sessionId = stringOrNull(info.id) ?? basename(file, '.json')
-  const time = isObject(info.time) ? info.time : {}
-  const session: Json = {
-    id: sessionId,
-    title: info.title,
-    directory: info.directory,
-    project_id: info.projectID,
-    parent_id: info.parentID ?? null,
-    version: info.version,
-    time_created: time.created,
-    time_updated: time.updated,
-    revert: isObject(info.revert) ? info.revert : {}
-  }
-  const messages = jsonFiles(join(storage, 'message', sessionId)).map((info) => {
-    const id = stringOrNull(info.id) ?? ''
-    return { id, info, parts: jsonFiles(join(storage, 'part', id)) }
-  })
-  return {
-    file,
-    session,
-    messages: messages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  }
-}
-
-function jsonFiles(dir: string): Json[] {
-  return jsonNames(dir)
-    .map((name) => parsedData(readText(join(dir, name))))
-    .filter((v) => Object.keys(v).length > 0)
-}
-
-/** The `.json` files of a folder of the JSON layout, in the order OpenCode made them (bounded). */
-function jsonNames(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith('.json'))
-      .sort()
-      .slice(0, MAX_FILES)
-  } catch {
-    return []
-  }
-}
-
-function parsedData(data: unknown): Json {
-  if (typeof data !== 'string') return {}
-  try {
-    const value: unknown = JSON.parse(data)
-    return isObject(value) ? value : {}
-  } catch {
-    return {}
-  }
-}
-
-function readText(file: string): string | null {
-  try {
-    return readRegularText(file)
-  } catch {
-    return null
+    holds: (file) => openCodeSessionOf(file) !== null,
+    read: (file) => readOpenCodeSession(file),
+    stamp: (file) => openCodeSessionStamp(file)
   }
 }
 
@@ -638,32 +399,6 @@ function relativeTo(cwd: string, path: string): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/')
 }
 
-/**
- * What says the sessions of the database at `db` (and the JSON files beside it) may have changed:
- * the database's files, and each JSON session's stamp (a session begun, a message written).
- */
-export function openCodeStamp(db: string): string {
-  const json = jsonSessionFiles(join(dirname(db), 'storage', 'session')).map(
-    ({ file, sessionId }) => `${sessionId}:${jsonSessionStamp(file, sessionId)}`
-  )
-  return `${stampsOf(db)}|${json.join(',')}`
-}
-
-/** The session files of the JSON layout, every project's (bounded per project). */
-function jsonSessionFiles(storage: string): { file: string; sessionId: string }[] {
-  let projects: string[]
-  try {
-    projects = readdirSync(storage).sort()
-  } catch {
-    return []
-  }
-  return projects.flatMap((project) =>
-    jsonNames(join(storage, project))
-      .filter((name) => /^ses_[A-Za-z0-9]{1,64}\.json$/.test(name))
-      .map((name) => ({ file: join(storage, project, name), sessionId: basename(name, '.json') }))
-  )
-}
-
 /** What the session list shows of an OpenCode session (sources/discovery.ts). */
 export interface OpenCodeListed {
   file: string
@@ -684,17 +419,16 @@ export interface OpenCodeListed {
  */
 export function openCodeSessions(db: string): OpenCodeListed[] {
   const listed: OpenCodeListed[] = []
-  let tables: Map<string, SqliteRow[]> | null = null
+  let rows: RowsBySession | null = null
   try {
-    tables = readTables(db, ['session', 'message', 'part'])
+    rows = rowsBySession(readTables(db, ['session', 'message', 'part']))
   } catch {
     // No database (an older OpenCode), or none readable now: its JSON files may be there.
   }
-  const rows = tables?.get('session') ?? []
-  const drawn = drawnAsSubagents(rows)
-  for (const row of rows) {
-    if (!isSessionId(row.id) || drawn.has(row.id)) continue
-    const { session, messages } = sessionIn(tables as Map<string, SqliteRow[]>, row.id)
+  const drawn = drawnAsSubagents(rows?.sessions ?? [])
+  for (const row of rows?.sessions ?? []) {
+    if (rows === null || !isSessionId(row.id) || drawn.has(row.id)) continue
+    const { session, messages } = sessionIn(rows, row.id)
     if (session !== null) listed.push(listedOf(openCodeLocator(db, row.id), session, messages))
   }
   // A JSON session's children are the session files of its project's folder (one per project).
