@@ -53,7 +53,7 @@ function byCreation(a: SessionLike, b: SessionLike): number {
  * A parent chain that reaches no listed session (a cycle) is listed whole.
  */
 export function drawnAsSubagents(sessions: readonly SessionLike[]): Set<string> {
-  const ids = new Set(sessions.map((s) => s.id))
+  const ids = new Set<unknown>(sessions.map((s) => s.id).filter(isSessionId))
   const children = childrenByParent(sessions)
   const listed = sessions
     .filter((s) => isSessionId(s.id) && (!ids.has(s.parent_id) || s.parent_id === s.id))
