@@ -99,7 +99,7 @@ describe("OpenCode's sub-agents (child sessions of the task tool)", () => {
 
   it('in the studio: the sub-agents are nodes of the turn that ran them, each its transcript', async () => {
     const oc = openCodeHome('workspace-after', 'opencode/task')
-    const s = await studioOver({ home: oc.home, workspace: oc.ran }, oc.env)
+    const s = await studioOver(oc, oc.env)
     await s.value('session:openFile', { file: `${oc.db}#${OPENCODE_TASKS}` })
     const graph = await s.value<SessionGraph>('session:graph')
     const runs = graph.nodes.filter((n) => n.kind === 'subagent')
