@@ -104,20 +104,30 @@ export function geminiHome(
   }
 }
 
+/**
+ * The OpenCode runs of test/fixtures/opencode: the `edits` scenario (its top folder), `task`,
+ * whose sub-agents ran as child sessions (its task/ folder; make/make.sh OUT task), and
+ * `compact`, which OpenCode compacted on its own (compact/).
+ */
+export type OpenCodeRun = 'opencode' | 'opencode/task' | 'opencode/compact'
+
 /** OpenCode's data home ($XDG_DATA_HOME/opencode): its database unzipped, its snapshots. */
-export function openCodeHome(workspaceFolder: string): ToolHome & { db: string } {
+export function openCodeHome(
+  workspaceFolder: string,
+  run: OpenCodeRun = 'opencode'
+): ToolHome & { db: string } {
   const b = base('opencode')
   const xdg = join(b.base, 'xdg')
   const toolHome = join(xdg, 'opencode')
-  cpSync(join(TOOL_FIXTURES, 'opencode', 'opencode-data'), toolHome, { recursive: true })
+  cpSync(join(TOOL_FIXTURES, run, 'opencode-data'), toolHome, { recursive: true })
   const db = join(toolHome, 'opencode.db')
   writeFileSync(db, gunzipSync(readFileSync(`${db}.gz`)))
-  cpSync(join(TOOL_FIXTURES, 'opencode', workspaceFolder), b.workspace, { recursive: true })
+  cpSync(join(TOOL_FIXTURES, run, workspaceFolder), b.workspace, { recursive: true })
   return {
     ...b,
     toolHome,
     db,
-    ran: recorded('opencode'),
+    ran: recorded(run),
     env: { XDG_DATA_HOME: xdg, REWIND_STUDIO_HOME: b.home }
   }
 }
@@ -139,6 +149,12 @@ interface ExportedSession {
 /** The real sessions OpenCode exported (export-<id>.json): the first, and its fork. */
 export const OPENCODE_FIRST = 'ses_dcbdb4ef9ffewnZlETLnMy6hQS'
 export const OPENCODE_FORK = 'ses_dcbda7f43ffeEmQyDZegIgADxx'
+/** The `task` run's session, and the child sessions its two task calls started, by call. */
+export const OPENCODE_TASKS = 'ses_dc534c336ffemFKiONsBx0ObVM'
+export const OPENCODE_NOTES_AGENT = 'ses_dc534ba81ffet3IasXAxFrYmUw'
+export const OPENCODE_TODO_AGENT = 'ses_dc534ba38ffeeNMoWURF6FjQoQ'
+/** The `compact` run's session. */
+export const OPENCODE_COMPACTED = 'ses_dc51e9087ffeaiU9Mhi2yenV56'
 
 /**
  * OpenCode's data home in the JSON storage its versions before the database wrote (the same
@@ -147,15 +163,20 @@ export const OPENCODE_FORK = 'ses_dcbda7f43ffeEmQyDZegIgADxx'
  * if it had run in `workspace`, with the real snapshots beside it. `write(m)` writes one message
  * with its parts from a child process, parts first, each file whole, as OpenCode writes them.
  */
-export function openCodeJsonHome(workspace: string, dataHome: string, session = OPENCODE_FIRST) {
+export function openCodeJsonHome(
+  workspace: string,
+  dataHome: string,
+  session = OPENCODE_FIRST,
+  run: OpenCodeRun = 'opencode'
+) {
   const exported = JSON.parse(
-    readFileSync(join(TOOL_FIXTURES, 'opencode', `export-${session}.json`), 'utf8')
-      .split(recorded('opencode'))
+    readFileSync(join(TOOL_FIXTURES, run, `export-${session}.json`), 'utf8')
+      .split(recorded(run))
       .join(workspace)
   ) as ExportedSession
   const snapshots = join(dataHome, 'snapshot')
   if (!existsSync(snapshots)) {
-    cpSync(join(TOOL_FIXTURES, 'opencode', 'opencode-data', 'snapshot'), snapshots, {
+    cpSync(join(TOOL_FIXTURES, run, 'opencode-data', 'snapshot'), snapshots, {
       recursive: true
     })
   }

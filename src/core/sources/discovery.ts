@@ -36,7 +36,8 @@ import {
   sourceHomes
 } from './homes'
 import { inheritedPrompts } from '../session/foreign/codex'
-import { openCodeSessionOf, openCodeSessions, openCodeStamp } from '../session/foreign/opencode'
+import { openCodeSessions } from '../session/foreign/opencode'
+import { openCodeSessionOf, openCodeStamp } from '../session/foreign/opencode-store'
 import { emptySummary } from './session-summary'
 import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
 

@@ -5,11 +5,15 @@
 // older versions (`storage/session/<project>/<ses>.json`, `storage/message/<ses>/<msg>.json`,
 // `storage/part/<msg>/<prt>.json`, the same objects as its export). So a session is named by a
 // locator, `<opencode.db>#<session id>` (the JSON layout's session file names itself), and read
-// here into the values the mapper takes, one per message with its parts:
+// by opencode-store.ts into the values the mapper takes, one per message with its parts:
 // - a user message's text parts (not `synthetic` or `ignored`) are a prompt;
 // - an assistant message (a step of the turn; OpenCode writes one per model call, each naming
 //   the user message it answers as parentID) gives its text parts as answers and each tool part
 //   as a tool_use and its result; step-start, step-finish, reasoning and the rest are kept raw.
+//   A compaction (a user message holding a `compaction` part, then an assistant message
+//   `summary: true`) is drawn as Claude Code's: the summary's text a user record
+//   isCompactSummary, the tree's compaction node; what OpenCode sends after it starts there
+//   (its filterCompacted), as continuing here does (continue-foreign.ts: nothing kept before).
 //   Messages chain in their order, steps after one another;
 // - a `patch` part names the files a step changed and the snapshot (a tree of OpenCode's
 //   snapshot repository, `<data>/snapshot/<project>/<hash>/`, whose objects may be the
@@ -18,44 +22,52 @@
 // - a session whose `revert` names a message (after /undo: `{messageID, partID?, snapshot,
 //   diff}`) resumes with the messages before it and, with a partID, that message's parts before
 //   the part; OpenCode keeps the rest until the next prompt's cleanup removes it (its
-//   session/revert.ts). Our leaf goes there, after the last message read (a value readSession
-//   puts at the end), and the undone part stays in the tree as a branch.
+//   session/revert.ts). Our leaf goes there, after the last message read (a value
+//   readOpenCodeSession puts at the end), and the undone part stays in the tree as a branch.
+// - a sub-agent (the `task` tool) runs as a child session, whose parentID is the session's id:
+//   each child is read as a session is, after the session's messages, into a run of its own,
+//   hung under the task call that started it: the call whose part names the child
+//   (`state.metadata.sessionId`, set when the task starts), else the unclaimed call that started
+//   nearest the child's creation (the child's row is made a few ms before the part's start).
+//   OpenCode's own `session list` shows no child session, nor does ours (openCodeSessions) when
+//   its parent is listed: the child is drawn there (opencode-children.ts).
 // A fork copies the messages it keeps (new ids, "(fork #1)" in its title): it reads as a session
 // of its own. A rescue restore to before a prompt gives each file the later steps' patches name
 // what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
 // revert does; a file no patch names is never touched.
-import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
-import { readRegularText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
-import { conversationNodeOf, typedPrompt } from '../tree'
-import { GitObjects } from './git-objects'
-import { foreignRecord } from './raw'
-import { type SqliteRow, readTables, stampsOf } from './sqlite-file'
-import type {
-  BackupStore,
-  Emit,
-  ForeignBackups,
-  ForeignMapper,
-  ForeignReader,
-  ParsedLines,
-  RestorePoint,
-  SubagentRun
-} from './types'
-
-/** The value a session starts with, and one per message (with its parts). */
-const SESSION = 'opencode-session'
-const MESSAGE = 'opencode-message'
-/** The session's revert, after its messages: where the leaf goes once they are all drawn. */
-const REVERT = 'opencode-revert'
-
-const LOCATOR = /^(.+\.db)#(ses_[A-Za-z0-9]{1,64})$/
-const JSON_SESSION = /[/\\]storage[/\\]session[/\\][^/\\]+[/\\](ses_[A-Za-z0-9]{1,64})\.json$/
-
-/** The most messages and parts of one session read from JSON files. */
-const MAX_FILES = 200_000
+import { SessionTree, conversationNodeOf, typedPrompt } from '../tree'
+import {
+  MAX_CHILDREN,
+  type TaskCall,
+  drawnAsSubagents,
+  isSessionId,
+  takeNearestCall,
+  taskCall
+} from './opencode-children'
+import { OpenCodeSnapshots } from './opencode-snapshots'
+import {
+  CHILD,
+  MESSAGE,
+  REVERT,
+  SESSION,
+  type RowsBySession,
+  type StoredMessage,
+  jsonSessionFiles,
+  openCodeLocator,
+  openCodeSessionOf,
+  openCodeSessionStamp,
+  readJsonSession,
+  readOpenCodeSession,
+  rowsBySession,
+  sessionIn
+} from './opencode-store'
+import { addMapped, foreignRecord } from './raw'
+import { readTables } from './sqlite-file'
+import type { Emit, ForeignBackups, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
 export const openCode: ForeignReader = {
   format: 'opencode',
@@ -64,195 +76,9 @@ export const openCode: ForeignReader = {
   keeps:
     'OpenCode keeps a snapshot of the files before each step that changed them: files go back to how the first step after a prompt found them.',
   stored: {
-    holds: (file) => LOCATOR.test(file) || JSON_SESSION.test(file),
-    read: (file) => readSession(file),
-    stamp: (file) => stampOf(file)
-  }
-}
-
-/** The locator of a session of the database at `db`. */
-export function openCodeLocator(db: string, sessionId: string): string {
-  return `${db}#${sessionId}`
-}
-
-/** The database (or JSON session file) a locator names, and the session id. */
-export function openCodeSessionOf(
-  file: string
-): { store: string; sessionId: string; json: boolean } | null {
-  const db = LOCATOR.exec(file)
-  if (db !== null) return { store: db[1] ?? '', sessionId: db[2] ?? '', json: false }
-  const json = JSON_SESSION.exec(file)
-  return json === null ? null : { store: file, sessionId: json[1] ?? '', json: true }
-}
-
-function stampOf(file: string): string {
-  const at = openCodeSessionOf(file)
-  if (at === null) return '-'
-  return at.json ? jsonSessionStamp(file, at.sessionId) : stampsOf(at.store)
-}
-
-/**
- * What changes whenever a session of the JSON layout may have: its file (a new title), its
- * messages' folder (a message added), and its newest message with its parts, where OpenCode is
- * writing (a part added, a tool's state or a text written again in place). Older messages and
- * their parts are left as they were.
- */
-function jsonSessionStamp(file: string, sessionId: string): string {
-  const storage = dirname(dirname(dirname(file)))
-  const messages = join(storage, 'message', sessionId)
-  const names = jsonNames(messages)
-  const newest = names.at(-1)
-  const stamps = [statStamp(file), statStamp(messages), `${names.length}`]
-  if (newest !== undefined) {
-    const parts = join(storage, 'part', basename(newest, '.json'))
-    stamps.push(
-      statStamp(join(messages, newest)),
-      ...jsonNames(parts).map((name) => `${name}:${statStamp(join(parts, name))}`)
-    )
-  }
-  return stamps.join('|')
-}
-
-function statStamp(path: string): string {
-  try {
-    const stats = statSync(path)
-    return `${stats.size}/${stats.mtimeMs}/${stats.ino}`
-  } catch {
-    return '-'
-  }
-}
-
-/** The values of one session: its row, then each message with its parts, in their order. */
-function readSession(file: string): ParsedLines {
-  const at = openCodeSessionOf(file)
-  if (at === null) throw new Error(`${file} names no OpenCode session`)
-  const { session, messages } = at.json
-    ? readJsonSession(file)
-    : readDbSession(at.store, at.sessionId)
-  if (session === null) throw new Error(`OpenCode's ${at.store} holds no session ${at.sessionId}`)
-  const revert = isObject(session.revert) ? session.revert : {}
-  const values: unknown[] = [
-    { type: SESSION, ...session },
-    ...messages.map((m) => ({ type: MESSAGE, ...m })),
-    ...(typeof revert.messageID === 'string' ? [{ ...revert, type: REVERT }] : [])
-  ]
-  return { values, lines: values.map((_, i) => i + 1) }
-}
-
-interface StoredMessage {
-  id: string
-  info: Json
-  parts: Json[]
-}
-
-function readDbSession(
-  db: string,
-  sessionId: string
-): { session: Json | null; messages: StoredMessage[] } {
-  return sessionIn(readTables(db, ['session', 'message', 'part']), sessionId)
-}
-
-function sessionIn(
-  tables: Map<string, SqliteRow[]>,
-  sessionId: string
-): { session: Json | null; messages: StoredMessage[] } {
-  const row = (tables.get('session') ?? []).find((s) => s.id === sessionId)
-  if (row === undefined) return { session: null, messages: [] }
-  const parts = new Map<string, Json[]>()
-  for (const part of (tables.get('part') ?? [])
-    .filter((p) => p.session_id === sessionId)
-    .sort(byId)) {
-    const list = parts.get(String(part.message_id)) ?? []
-    list.push({ id: part.id, ...parsedData(part.data) })
-    parts.set(String(part.message_id), list)
-  }
-  const messages = (tables.get('message') ?? [])
-    .filter((m) => m.session_id === sessionId)
-    .sort(byId)
-    .map((m) => ({
-      id: String(m.id),
-      info: { ...parsedData(m.data), id: m.id, time_created: m.time_created },
-      parts: parts.get(String(m.id)) ?? []
-    }))
-  return { session: sessionOf(row), messages }
-}
-
-/** OpenCode's ids sort in the order they were made (a time, then a counter). */
-function byId(a: SqliteRow, b: SqliteRow): number {
-  return String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0
-}
-
-function sessionOf(row: SqliteRow): Json {
-  return {
-    id: row.id,
-    title: row.title,
-    directory: row.directory,
-    project_id: row.project_id,
-    parent_id: row.parent_id,
-    version: row.version,
-    time_created: row.time_created,
-    time_updated: row.time_updated,
-    revert: parsedData(row.revert)
-  }
-}
-
-function readJsonSession(file: string): { session: Json | null; messages: StoredMessage[] } {
-  const info = parsedData(readText(file))
-  if (Object.keys(info).length === 0) return { session: null, messages: [] }
-  const storage = dirname(dirname(dirname(file)))
-  const sessionId = stringOrNull(info.id) ?? basename(file, '.json')
-  const time = isObject(info.time) ? info.time : {}
-  const session: Json = {
-    id: sessionId,
-    title: info.title,
-    directory: info.directory,
-    project_id: info.projectID,
-    parent_id: info.parentID ?? null,
-    version: info.version,
-    time_created: time.created,
-    time_updated: time.updated,
-    revert: isObject(info.revert) ? info.revert : {}
-  }
-  const messages = jsonFiles(join(storage, 'message', sessionId)).map((info) => {
-    const id = stringOrNull(info.id) ?? ''
-    return { id, info, parts: jsonFiles(join(storage, 'part', id)) }
-  })
-  return { session, messages: messages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) }
-}
-
-function jsonFiles(dir: string): Json[] {
-  return jsonNames(dir)
-    .map((name) => parsedData(readText(join(dir, name))))
-    .filter((v) => Object.keys(v).length > 0)
-}
-
-/** The `.json` files of a folder of the JSON layout, in the order OpenCode made them (bounded). */
-function jsonNames(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith('.json'))
-      .sort()
-      .slice(0, MAX_FILES)
-  } catch {
-    return []
-  }
-}
-
-function parsedData(data: unknown): Json {
-  if (typeof data !== 'string') return {}
-  try {
-    const value: unknown = JSON.parse(data)
-    return isObject(value) ? value : {}
-  } catch {
-    return {}
-  }
-}
-
-function readText(file: string): string | null {
-  try {
-    return readRegularText(file)
-  } catch {
-    return null
+    holds: (file) => openCodeSessionOf(file) !== null,
+    read: (file) => readOpenCodeSession(file),
+    stamp: (file) => openCodeSessionStamp(file)
   }
 }
 
@@ -288,6 +114,15 @@ function isoOf(ms: unknown): string {
   return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ''
 }
 
+/** A child session read into a run of its own. */
+interface ChildRun {
+  id: string
+  source: string
+  createdAt: number | null
+  title: string | null
+  tree: SessionTree
+}
+
 class OpenCodeMapper implements ForeignMapper {
   readonly problems = new ProblemLog()
   private snapshots: OpenCodeSnapshots | null = null
@@ -300,6 +135,8 @@ class OpenCodeMapper implements ForeignMapper {
   /** In the revert's message, the last record before its part. */
   private partLeaf: string | null = null
   private changes = 0
+  private readonly tasks: TaskCall[] = []
+  private readonly children = new Map<string, ChildRun>()
 
   constructor(private readonly file: string | null) {}
 
@@ -307,6 +144,7 @@ class OpenCodeMapper implements ForeignMapper {
     if (!isObject(value)) return emit(foreignRecord(this.previous, value), line)
     if (value.type === SESSION) return this.session(value, line, emit)
     if (value.type === REVERT) return this.resumeAtRevert(line, emit)
+    if (value.type === CHILD) return this.child(value, line)
     if (value.type !== MESSAGE) return emit(foreignRecord(this.previous, value), line)
     const id = stringOrNull(value.id) ?? `opencode-line-${line}`
     const info = isObject(value.info) ? value.info : {}
@@ -344,8 +182,55 @@ class OpenCodeMapper implements ForeignMapper {
     )
   }
 
+  /**
+   * A child session's values, read as a session is (its own mapper), into its own tree. It is
+   * no record of this session's tree: its records are kept raw in its own.
+   */
+  private child(v: Json, line: number): void {
+    const values = Array.isArray(v.values) ? v.values : []
+    const first = isObject(values[0]) ? values[0] : {}
+    const id = stringOrNull(first.id)
+    if (id === null || this.children.has(id) || this.children.size >= MAX_CHILDREN) return
+    const file = stringOrNull(v.file)
+    const mapper = new OpenCodeMapper(file)
+    const tree = new SessionTree()
+    for (const value of values) mapper.add(value, line, (record) => addMapped(tree, record))
+    const createdAt = first.time_created
+    this.children.set(id, {
+      id,
+      source: file === null ? id : basename(file),
+      createdAt: typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : null,
+      title: stringOrNull(first.title),
+      tree
+    })
+  }
+
+  /**
+   * Each child session, under the task call that started it: the call naming it, else (a part
+   * that names none: an older OpenCode, or a call cut short) the unclaimed call that started
+   * nearest its creation, children taken in the order they were made.
+   */
   subagents(): SubagentRun[] {
-    return []
+    const named = new Map<string, TaskCall>()
+    for (const call of this.tasks) {
+      if (call.sessionId !== null && this.children.has(call.sessionId))
+        named.set(call.sessionId, call)
+    }
+    const unclaimed = this.tasks.filter(
+      (call) => call.sessionId === null || !this.children.has(call.sessionId)
+    )
+    return [...this.children.values()].map((child) => {
+      const call = named.get(child.id) ?? takeNearestCall(unclaimed, child.createdAt)
+      const firstPrompt = child.tree.checkpoints()[0]?.prompt
+      return {
+        id: child.id,
+        toolUseId: call?.callId ?? null,
+        parentUuid: call?.uuid ?? null,
+        title: call?.description ?? child.title ?? firstPrompt?.split('\n', 1)[0] ?? 'sub-agent',
+        source: child.source,
+        tree: child.tree
+      }
+    })
   }
 
   get backups(): ForeignBackups | null {
@@ -394,7 +279,22 @@ class OpenCodeMapper implements ForeignMapper {
         emit(record, line)
         this.previous = String(record.uuid)
       }
-      if (part.type === 'text' && part.synthetic !== true && String(part.text ?? '') !== '') {
+      if (part.type === 'text' && info.summary === true && String(part.text ?? '') !== '') {
+        // A compaction's summary: drawn as Claude Code's is (the tree's compaction node).
+        draw({
+          type: 'user',
+          uuid,
+          parentUuid: this.previous,
+          timestamp,
+          isCompactSummary: true,
+          isMeta: true,
+          message: { role: 'user', content: [{ type: 'text', text: String(part.text) }] }
+        })
+      } else if (
+        part.type === 'text' &&
+        part.synthetic !== true &&
+        String(part.text ?? '') !== ''
+      ) {
         draw({
           type: 'assistant',
           uuid,
@@ -410,6 +310,7 @@ class OpenCodeMapper implements ForeignMapper {
       } else if (part.type === 'tool') {
         const state = isObject(part.state) ? part.state : {}
         const callId = stringOrNull(part.callID) ?? uuid
+        if (part.tool === 'task') this.tasks.push(taskCall(part, callId, uuid, info))
         draw({
           type: 'assistant',
           uuid,
@@ -498,152 +399,6 @@ function relativeTo(cwd: string, path: string): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/')
 }
 
-/**
- * A session's snapshots: the patches of its steps in order, each with the turn it was in and the
- * tree before it, over OpenCode's snapshot repository of the project.
- */
-class OpenCodeSnapshots implements ForeignBackups {
-  private objects: GitObjects | null = null
-  private gitDir: string | null = null
-  private readonly patches: { turn: string; tree: string; paths: string[] }[] = []
-  private readonly turns: string[] = []
-  /** Every snapshot tree the session names, before and after its steps: what OpenCode holds. */
-  private readonly trees = new Set<string>()
-
-  private constructor(private readonly projectDir: string) {}
-
-  /** The snapshots of a project, or null when OpenCode keeps none for it. */
-  static of(projectDir: string): OpenCodeSnapshots | null {
-    try {
-      return readdirSync(projectDir).length > 0 ? new OpenCodeSnapshots(projectDir) : null
-    } catch {
-      return null
-    }
-  }
-
-  get store(): BackupStore {
-    const first = this.patches[0]
-    if (this.gitDir === null && first !== undefined) this.repositoryOf(first.tree)
-    return { kind: 'git', gitDir: this.gitDir ?? this.projectDir }
-  }
-
-  turn(uuid: string): void {
-    this.turns.push(uuid)
-  }
-
-  patch(turn: string, tree: string, paths: string[], after: string | null): void {
-    this.patches.push({ turn, tree, paths })
-    this.trees.add(tree)
-    if (after !== null) this.trees.add(after)
-  }
-
-  /**
-   * The blob at `path` in a snapshot tree (null: the tree holds no such file); undefined when the
-   * snapshot cannot be read. The repository is the project's folder that holds the tree.
-   */
-  blob(tree: string | null, path: string): string | null | undefined {
-    if (tree === null) return undefined
-    const objects = this.repositoryOf(tree)
-    if (objects === null) return undefined
-    try {
-      return objects.blobAt(tree, path)
-    } catch {
-      return undefined
-    }
-  }
-
-  restoreTo(promptUuid: string): RestorePoint {
-    const from = this.turns.indexOf(promptUuid)
-    if (from === -1)
-      return {
-        refused: 'OpenCode recorded no snapshot for this prompt: there is nothing to restore to.'
-      }
-    const later = new Set(this.turns.slice(from))
-    const files = new Map<string, string | null>()
-    for (const patch of this.patches) {
-      if (!later.has(patch.turn)) continue
-      for (const path of patch.paths) {
-        if (files.has(path) || isAbsolute(path)) continue
-        const blob = this.blob(patch.tree, path)
-        if (blob === undefined) {
-          return {
-            refused: `OpenCode's snapshot ${patch.tree} (before a step of this turn or a later one) cannot be read: nothing can be restored.`
-          }
-        }
-        files.set(path, blob)
-      }
-    }
-    return { files }
-  }
-
-  versions(path: string): string[] {
-    const refs = new Set<string>()
-    for (const tree of this.trees) {
-      const blob = this.blob(tree, path)
-      if (typeof blob === 'string') refs.add(blob)
-    }
-    return [...refs]
-  }
-
-  /** The project's snapshot repository: the one of its folders whose objects hold `tree`. */
-  private repositoryOf(tree: string): GitObjects | null {
-    if (this.objects !== null) return this.objects
-    let names: string[]
-    try {
-      names = readdirSync(this.projectDir).sort()
-    } catch {
-      return null
-    }
-    for (const name of names) {
-      const gitDir = join(this.projectDir, name)
-      const objects = new GitObjects(gitDir)
-      try {
-        objects.treeOf(tree)
-      } catch {
-        continue
-      }
-      this.objects = objects
-      this.gitDir = realPathOr(gitDir)
-      return objects
-    }
-    return null
-  }
-}
-
-function realPathOr(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
-}
-
-/**
- * What says the sessions of the database at `db` (and the JSON files beside it) may have changed:
- * the database's files, and each JSON session's stamp (a session begun, a message written).
- */
-export function openCodeStamp(db: string): string {
-  const json = jsonSessionFiles(join(dirname(db), 'storage', 'session')).map(
-    ({ file, sessionId }) => `${sessionId}:${jsonSessionStamp(file, sessionId)}`
-  )
-  return `${stampsOf(db)}|${json.join(',')}`
-}
-
-/** The session files of the JSON layout, every project's (bounded per project). */
-function jsonSessionFiles(storage: string): { file: string; sessionId: string }[] {
-  let projects: string[]
-  try {
-    projects = readdirSync(storage).sort()
-  } catch {
-    return []
-  }
-  return projects.flatMap((project) =>
-    jsonNames(join(storage, project))
-      .filter((name) => /^ses_[A-Za-z0-9]{1,64}\.json$/.test(name))
-      .map((name) => ({ file: join(storage, project, name), sessionId: basename(name, '.json') }))
-  )
-}
-
 /** What the session list shows of an OpenCode session (sources/discovery.ts). */
 export interface OpenCodeListed {
   file: string
@@ -657,23 +412,39 @@ export interface OpenCodeListed {
   firstPrompt: string | null
 }
 
-/** Every session of the database at `db` (one read of it), and of the JSON files beside it. */
+/**
+ * Every session of the database at `db` (one read of it), and of the JSON files beside it; not
+ * a child session its parent draws as a sub-agent (drawnAsSubagents), as OpenCode's own `session
+ * list` shows none.
+ */
 export function openCodeSessions(db: string): OpenCodeListed[] {
   const listed: OpenCodeListed[] = []
-  let tables: Map<string, SqliteRow[]> | null = null
+  let rows: RowsBySession | null = null
   try {
-    tables = readTables(db, ['session', 'message', 'part'])
+    rows = rowsBySession(readTables(db, ['session', 'message', 'part']))
   } catch {
     // No database (an older OpenCode), or none readable now: its JSON files may be there.
   }
-  for (const row of tables?.get('session') ?? []) {
-    if (typeof row.id !== 'string' || !/^ses_[A-Za-z0-9]{1,64}$/.test(row.id)) continue
-    const { session, messages } = sessionIn(tables as Map<string, SqliteRow[]>, row.id)
+  const drawn = drawnAsSubagents(rows?.sessions ?? [])
+  for (const row of rows?.sessions ?? []) {
+    if (rows === null || !isSessionId(row.id) || drawn.has(row.id)) continue
+    const { session, messages } = sessionIn(rows, row.id)
     if (session !== null) listed.push(listedOf(openCodeLocator(db, row.id), session, messages))
   }
-  for (const { file } of jsonSessionFiles(join(dirname(db), 'storage', 'session'))) {
-    const { session, messages } = readJsonSession(file)
-    if (session !== null) listed.push(listedOf(file, session, messages))
+  // A JSON session's children are the session files of its project's folder (one per project).
+  const read = jsonSessionFiles(join(dirname(db), 'storage', 'session')).map(({ file }) =>
+    readJsonSession(file)
+  )
+  const byProject = new Map<string, Json[]>()
+  for (const { file, session } of read) {
+    const folder = byProject.get(dirname(file)) ?? []
+    if (session !== null) folder.push(session)
+    byProject.set(dirname(file), folder)
+  }
+  const drawnJson = new Map([...byProject].map(([folder, s]) => [folder, drawnAsSubagents(s)]))
+  for (const { file, session, messages } of read) {
+    if (session === null || drawnJson.get(dirname(file))?.has(String(session.id))) continue
+    listed.push(listedOf(file, session, messages))
   }
   return listed
 }
