@@ -113,6 +113,9 @@ test.describe('parallel runs', () => {
     await expect(red).toContainText('exit 0')
     await expect(red).toContainText('+2')
     await expect(table.getByRole('row', { name: /slow run/ })).toContainText('stopped')
+    await expect(
+      table.getByText(/^Their 3 workspaces take [\d.]+ kB on disk \(as du counts it\)/)
+    ).toBeVisible()
     await shot(page, 'parallel-03-compare')
     await expectAccessible(page, 'parallel-03-compare')
     await page.setViewportSize({ width: 900, height: 700 })

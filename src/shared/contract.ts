@@ -37,7 +37,7 @@ import {
 } from './views'
 import { REMOTE_NAME, SHARED_ID, SharePreview, ShareResult, SharedList } from './share-views'
 import { MergePreview, MergeResolution } from './merge-views'
-import { MAX_CHECK_CHARS, MAX_PARALLEL_RUNS, RunsView } from './parallel-views'
+import { MAX_CHECK_CHARS, MAX_PARALLEL_RUNS, RunsDiskUse, RunsView } from './parallel-views'
 
 const Empty = z.object({}).strict()
 const Ok = z.object({ ok: z.literal(true) })
@@ -296,7 +296,9 @@ export const requests = {
     RewindResult
   ),
   /** Removes a run's workspace; its branch, once joined, stays in the tree. */
-  'parallel:discard': channel(z.object({ runId: Uuid }).strict(), RunsView)
+  'parallel:discard': channel(z.object({ runId: Uuid }).strict(), RunsView),
+  /** What the workspaces of one start's runs (its `group`) take on disk now (walked: asked for). */
+  'parallel:diskUse': channel(z.object({ group: Uuid }).strict(), RunsDiskUse)
 } as const
 
 export const events = {

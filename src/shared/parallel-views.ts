@@ -42,6 +42,10 @@ export const RunView = z.object({
 })
 export type RunView = z.infer<typeof RunView>
 
+/** The disk the workspaces of one start's runs take now, as `du` counts it (blocks). */
+export const RunsDiskUse = z.object({ workspaces: z.number().int(), bytes: z.number().int() })
+export type RunsDiskUse = z.infer<typeof RunsDiskUse>
+
 export const RunsView = z.object({
   runs: z.array(RunView),
   /** How many run at once (setting parallel.maxRuns); the others wait. */

@@ -4,18 +4,40 @@
 // beside their start node as they go, pushed as validated events, joined as branches; adopted
 // through the rewind engine (preview, Undo), the runs left behind summarized when asked; stopped
 // mid-way; refused where they cannot work.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  existsSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { events } from '../../src/shared/contract'
-import type { RunView, RunsView } from '../../src/shared/parallel-views'
+import type { RunsDiskUse, RunView, RunsView } from '../../src/shared/parallel-views'
 import type { RewindPreview, RewindResult, SessionGraph } from '../../src/shared/views'
 import { startMessagesServer, withServerEnv } from '../support/messages-server'
 import { type Harness, studioHarnesses } from '../support/studio-harness'
 import { SCRIPT, gitIn } from './fixture'
 
 const { harness } = studioHarnesses()
+
+/** `<home>/runs/<workspace folder>/<id>/work` of each run. */
+function runWorkFolders(home: string, ids: string[]): string[] {
+  const root = join(home, 'runs')
+  return readdirSync(root).flatMap((folder) =>
+    ids.map((id) => join(root, folder, id, 'work')).filter((dir) => existsSync(dir))
+  )
+}
+
+/** What `du` counts for the folders together (GNU du: blocks, in bytes). */
+function du(dirs: string[]): number {
+  const total = execFileSync('du', ['-s', '-c', '-B1', ...dirs], { encoding: 'utf8' })
+  return Number(total.trim().split('\n').at(-1)?.split('\t')[0])
+}
 
 const SLOW = {
   match: 'slow run',
@@ -114,6 +136,11 @@ describe('parallel runs in the app', () => {
       for (const e of pushed)
         expect(events['parallel:runs'].safeParse(e.payload).success).toBe(true)
 
+      // The disk their workspaces take, as du counts it.
+      const use = await h.value<RunsDiskUse>('parallel:diskUse', { group: red.group })
+      expect(use.workspaces).toBe(2)
+      expect(use.bytes).toBe(du(runWorkFolders(h.home, [red.id, blue.id])))
+
       const preview = await h.value<RewindPreview>('parallel:adoptPreview', { runId: red.id })
       // notes.md back to v1 plus the run's line; red.txt new here.
       expect(preview.restore.map((f) => f.path)).toContain('notes.md')
@@ -148,6 +175,10 @@ describe('parallel runs in the app', () => {
       // Discard: the workspace goes, the branch stays.
       const discarded = await h.value<RunsView>('parallel:discard', { runId: blue.id })
       expect(byPrompt(discarded.runs, 'try blue').removed).toBe('discarded')
+      expect(await h.value('parallel:diskUse', { group: red.group })).toEqual({
+        workspaces: 0,
+        bytes: 0
+      })
       const last = await h.value<SessionGraph>('session:graph')
       expect(last.nodes.some((n) => n.id === blue.nodeId)).toBe(true)
       if (git) expect(gitIn(h.workspace, 'worktree', 'list').trim().split('\n')).toHaveLength(1)

@@ -7,6 +7,7 @@ import {
   workspaceUsage
 } from '../../core/rewind/retention'
 import { runsUsage } from '../../core/parallel/run-gc'
+import { diskSize } from '../../shared/disk-size'
 import { rewindStudioHome } from '../../core/session/paths'
 
 const USAGE = `Usage: rewind-studio du [--cwd DIR] [--json]
@@ -15,17 +16,6 @@ Shows the backup storage of workspace DIR (default: every workspace with file hi
 blobs on disk, what each session's records name (a blob shared by sessions counts for each),
 blobs no record names (Bash baselines, restore backups) and restore journals; then the disk the
 workspaces of parallel runs take (text only).`
-
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000
-    unit++
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
-}
 
 /**
  * The file-history folders of the --cwd workspace (its own and, from before, the one named by
@@ -76,17 +66,17 @@ export async function run(args: string[]): Promise<number> {
   for (const runs of runsUsage(home)) {
     if (runs.workspaces === 0) continue
     console.log(
-      `runs/${runs.folder}: ${runs.workspaces} parallel run workspaces, ${formatBytes(runs.bytes)} on disk (removed when adopted or discarded)`
+      `runs/${runs.folder}: ${runs.workspaces} parallel run workspaces, ${diskSize(runs.bytes)} on disk (removed when adopted or discarded)`
     )
   }
   for (const u of usages) {
     console.log(
-      `${u.workspace}: ${formatBytes(u.blobBytes)} in ${u.blobCount} blobs, ${formatBytes(u.unreferencedBytes)} named by no record, ${u.journals} restore journals`
+      `${u.workspace}: ${diskSize(u.blobBytes)} in ${u.blobCount} blobs, ${diskSize(u.unreferencedBytes)} named by no record, ${u.journals} restore journals`
     )
     for (const s of u.sessions) {
       const missing = s.missingBlobs > 0 ? `, ${s.missingBlobs} backups pruned` : ''
       console.log(
-        `  ${s.sessionId}  ${s.createdAt}  ${String(s.checkpoints).padStart(4)} checkpoints  ${formatBytes(s.bytes).padStart(9)}${missing}`
+        `  ${s.sessionId}  ${s.createdAt}  ${String(s.checkpoints).padStart(4)} checkpoints  ${diskSize(s.bytes).padStart(9)}${missing}`
       )
     }
   }

@@ -9,7 +9,8 @@ import {
   collectGarbage,
   listHistoryWorkspaces
 } from '../../core/rewind/retention'
-import { formatBytes, workspaceArg } from './du'
+import { diskSize } from '../../shared/disk-size'
+import { workspaceArg } from './du'
 
 const USAGE = `Usage: rewind-studio gc [--cwd DIR] [--max-gb N] [--max-age-days N] [--dry-run] [--json]
 
@@ -80,7 +81,7 @@ export async function run(args: string[]): Promise<number> {
   const verb = dryRun ? 'would prune' : 'pruned'
   for (const r of reports) {
     console.log(
-      `${r.workspace}: ${verb} ${r.deletedBlobs} blobs (${formatBytes(r.freedBytes)}) and ${r.deletedJournals} journals; ${formatBytes(r.remainingBytes)} left`
+      `${r.workspace}: ${verb} ${r.deletedBlobs} blobs (${diskSize(r.freedBytes)}) and ${r.deletedJournals} journals; ${diskSize(r.remainingBytes)} left`
     )
     if (r.packedBlobs > 0) console.log(`  packed ${r.packedBlobs} idle blobs into one file`)
     if (r.overCapReason !== null) console.log(`  over the cap: ${r.overCapReason}`)

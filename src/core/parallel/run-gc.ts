@@ -7,7 +7,7 @@
 import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { MANIFEST_NAME, type RunManifest, readRun, saveRun } from './run-manifest'
-import { RUN_WORKSPACE_NAME } from '../session/paths'
+import { RUN_WORKSPACE_NAME, runsDir } from '../session/paths'
 import { removeRunWorkspace } from './run-workspace'
 
 /** A folder with no manifest this old is a crash's leftover, not a run being made. */
@@ -81,6 +81,11 @@ export function runsUsage(home: string): { folder: string; workspaces: number; b
     }
     return { folder, workspaces, bytes }
   })
+}
+
+/** The disk a run's workspace takes now (blocks, as `du` counts them); null: it has none. */
+export function runWorkspaceUse(home: string, run: { cwd: string; id: string }): number | null {
+  return diskUse(join(runsDir(home, run.cwd), run.id, RUN_WORKSPACE_NAME))
 }
 
 /** The blocks under `path`, links not followed; null when nothing is there. */

@@ -19,6 +19,7 @@ import {
   runPermissionMode
 } from '../parallel/launcher'
 import { isUnderway, type RunManifest, sessionRuns } from '../parallel/run-manifest'
+import { runWorkspaceUse } from '../parallel/run-gc'
 import { runRow } from '../parallel/run-table'
 import type { SessionTree } from '../session/tree'
 import { ownerNode } from '../views/session-graph'
@@ -33,6 +34,7 @@ type ParallelChannel =
   | 'parallel:adoptPreview'
   | 'parallel:adopt'
   | 'parallel:discard'
+  | 'parallel:diskUse'
 
 /** The studio's runs section: the launches under way, and the adopt it previewed last. */
 export class StudioRuns {
@@ -196,6 +198,17 @@ export function parallelHandlers(runs: StudioRuns): Pick<Handlers, ParallelChann
       await discardRun(ctx.home, ctx.store, runId)
       runs.changed()
       return runsView(ctx)
+    },
+    'parallel:diskUse': async ({ group }) => {
+      const use = { workspaces: 0, bytes: 0 }
+      if (ctx.viewed !== null) return use
+      for (const run of sessionRuns(ctx.home, ctx.store.cwd, ctx.store.sessionId)) {
+        const bytes = run.group === group ? runWorkspaceUse(ctx.home, run) : null
+        if (bytes === null) continue
+        use.workspaces++
+        use.bytes += bytes
+      }
+      return use
     }
   }
 }

@@ -3,7 +3,7 @@
 // in the explorer (graph/run-nodes.ts) and compared in the Runs table; Stop, Discard, and Adopt
 // this run, which opens the move dialog (rewind-store's 'adopt': its preview, the choice for the
 // branches left, Undo after).
-import type { RunView, RunsView } from '../../../shared/parallel-views'
+import type { RunsDiskUse, RunView, RunsView } from '../../../shared/parallel-views'
 import { RUN_NODE_PREFIX } from '../graph/run-nodes'
 import { getBridge } from '../bridge'
 import { useAppStore } from '../stores/app-store'
@@ -57,6 +57,13 @@ export async function stopRun(runId: string): Promise<void> {
     getBridge().request('parallel:stop', { runId })
   )
   if (view !== null) receiveRuns(view)
+}
+
+/** What the workspaces of one start's runs take on disk now; null when it could not be asked. */
+export function runsDiskUse(group: string): Promise<RunsDiskUse | null> {
+  return attempt('Measuring the runs’ workspaces', () =>
+    getBridge().request('parallel:diskUse', { group })
+  )
 }
 
 export async function discardRun(runId: string): Promise<void> {

@@ -2,9 +2,12 @@
 // `runs FILE` prints it): per run its state, files changed, lines added and removed, tokens, time
 // and its check (exit code, the last lines of its output), updated as every page is told
 // (parallel:runs). Each row has what can be done with that run now: Stop while it runs; Adopt
-// this run, Discard once it ended; Show selects its branch in the graph.
-import type { RunView } from '../../../shared/parallel-views'
-import { discardRun, openAdopt, stopRun } from '../actions/parallel'
+// this run, Discard once it ended; Show selects its branch in the graph. Under it, the disk
+// their workspaces take (as `du` counts it), asked for when it opens and as workspaces go.
+import { useEffect, useState } from 'react'
+import { diskSize } from '../../../shared/disk-size'
+import type { RunsDiskUse, RunView } from '../../../shared/parallel-views'
+import { discardRun, openAdopt, runsDiskUse, stopRun } from '../actions/parallel'
 import { RUN_NODE_PREFIX } from '../graph/run-nodes'
 import { useGraphStore } from '../stores/graph-store'
 import { Modal } from './Modal'
@@ -53,8 +56,31 @@ export function RunActions({ run, onDone }: { run: RunView; onDone?: () => void 
   )
 }
 
+/** The runs' disk use, asked again when a run starts, ends or loses its workspace. */
+function useDiskUse(group: string, runs: readonly RunView[]): RunsDiskUse | null {
+  const [use, setUse] = useState<RunsDiskUse | null>(null)
+  const changes = runs.map((run) => `${run.state}:${run.removed ?? ''}`).join(',')
+  useEffect(() => {
+    let live = true
+    void runsDiskUse(group).then((asked) => {
+      if (live) setUse(asked)
+    })
+    return () => {
+      live = false
+    }
+  }, [group, changes])
+  return use
+}
+
+function diskUseText(use: RunsDiskUse): string {
+  if (use.workspaces === 0) return 'No workspace of these runs is left on disk.'
+  const n = use.workspaces
+  return `Their ${n} workspace${n === 1 ? '' : 's'} take${n === 1 ? 's' : ''} ${diskSize(use.bytes)} on disk (as du counts it); each goes when its run is adopted or discarded.`
+}
+
 export function RunsDialog({ group, onClose }: { group: string; onClose: () => void }) {
   const runs = useGraphStore((s) => s.runs).filter((run) => run.group === group)
+  const use = useDiskUse(group, runs)
   return (
     <Modal title="Parallel runs" onClose={onClose} wide>
       <p>
@@ -127,6 +153,9 @@ export function RunsDialog({ group, onClose }: { group: string; onClose: () => v
           </tbody>
         </table>
       </div>
+      <p className="muted" aria-live="polite">
+        {use === null ? '' : diskUseText(use)}
+      </p>
       <div className="modal__actions">
         <button type="button" onClick={onClose}>
           Close
