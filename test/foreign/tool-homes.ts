@@ -61,7 +61,7 @@ function base(tool: string): { base: string; workspace: string; home: string } {
  */
 export function codexHome(
   workspaceFolder = 'workspace-after',
-  fixture: 'codex' | 'codex-patches' = 'codex'
+  fixture: 'codex' | 'codex-patches' | 'codex-compact' = 'codex'
 ): ToolHome {
   const b = base('codex')
   const toolHome = join(b.base, 'codex')
