@@ -7,6 +7,10 @@
 //   `<environment_context>` or `<skills_instructions>`, kept raw with the developer messages;
 //   role assistant), `function_call` / `custom_tool_call` (a tool_use, the patch text of
 //   apply_patch as its input) and their `*_output` (a tool_result);
+// - a `compacted` line (`/compact`, or Codex compacting by itself; test/fixtures/codex-compact)
+//   is a compaction: its summary as Codex sends it, and the prompts its replacement_history kept,
+//   which Codex sends before the summary (see compaction()); the model's summarising answer
+//   (`metadata.compaction_output`) is no answer of ours;
 // - everything else (`event_msg`, `turn_context`, `world_state`, `token_usage_record`,
 //   reasoning, `additional_tools`) is kept raw, anchored to the record it follows.
 // Lineage: `codex exec resume` / `codex resume` append to the same file. A fork (`codex fork`,
@@ -53,6 +57,9 @@ const PATCH_APPLIED = 'Success. Updated the following files:'
 
 /** The most apply_patch calls awaiting their output (a rollout of calls never answered). */
 const MAX_PENDING_PATCHES = 1024
+
+/** A compaction's text when its line holds none (its summary kept only in a form not readable). */
+const NO_SUMMARY = 'Codex compacted the conversation here; the rollout holds no summary text of it.'
 
 /**
  * How much of the prompts before a compaction Codex keeps when its file names none (its
@@ -171,7 +178,7 @@ class CodexMapper implements ForeignMapper {
    */
   private compaction(v: Json, p: Json, line: number, emit: Emit): void {
     const uuid = `codex:${++this.count}:compacted`
-    const message = stringOrNull(p.message) ?? ''
+    const message = stringOrNull(p.message) || NO_SUMMARY
     const history = Array.isArray(p.replacement_history) ? p.replacement_history : null
     const kept = history === null ? this.recentPrompts() : this.keptPrompts(history, message)
     emit(

@@ -12,7 +12,9 @@
 // - `{"$set": {"messages": [...]}}` replaces the conversation (after /restore, on --resume): the
 //   messages it lists become the current path, those already there in that order reused, the
 //   others drawn anew under them (a copy of a prompt is no new prompt), and the leaf goes to its
-//   end; what came before stays in the graph as the branch left. Other $set fields are raw;
+//   end; what came before stays in the graph as the branch left. A compression's $set (its
+//   summary, then the model's fixed reply; test/fixtures/gemini-compress) is a compaction under
+//   the path instead, the tail it kept under it (see compression()). Other $set fields are raw;
 // - info, error and warning messages (the CLI's own notes) are kept raw.
 // The project's folder is in `tmp/<project>/.project_root` beside the chats (the file names none).
 // Gemini CLI's checkpoints (`tmp/<project>/checkpoints/*.json`, one before each edit tool call it
