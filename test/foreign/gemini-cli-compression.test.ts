@@ -89,6 +89,8 @@ describe('Gemini CLI chat compression', () => {
     expect(summaries[0]?.summary).toContain('<state_snapshot>')
     const node = buildSessionGraph(tree, 'gemini').nodes.find((n) => n.id === compaction.uuid)
     expect(node?.kind).toBe('compaction')
+    // Titled by the snapshot's first element (its overall goal), its tags left out.
+    expect(node?.title).toBe('Answer three questions about the alphabet.')
   })
 
   it('continues with what the CLI sent after it: the session context, the summary, its reply, the tail it kept', async () => {

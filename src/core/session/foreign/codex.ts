@@ -101,6 +101,8 @@ class CodexMapper implements ForeignMapper {
   private cwd = ''
   private count = 0
   private changes = 0
+  /** The summary the model answered when asked to compact, until its compacted line. */
+  private summarized = ''
   /** The prompts Codex's context holds now (what a compaction may keep), oldest first. */
   private readonly prompts: CodexPrompt[] = []
   /** The files of each apply_patch call whose output is not read yet, by call id. */
@@ -146,6 +148,7 @@ class CodexMapper implements ForeignMapper {
     // The summary the model wrote when asked to compact: the compaction holds it, as Codex sends
     // it from then on; the answer itself is in no later context.
     const summarizing = v !== null && isObject(v.metadata) && v.metadata.compaction_output === true
+    if (summarizing && isObject(v.payload)) this.summarized = textOf(v.payload.content)
     const payload =
       v !== null && v.type === 'response_item' && isObject(v.payload) && !summarizing
         ? v.payload
@@ -190,12 +193,19 @@ class CodexMapper implements ForeignMapper {
         customType: CODEX_COMPACTION_TYPE,
         hidden: false,
         content: message,
-        details: { keptBefore: kept.map((k) => k.uuid) }
+        details: {
+          keptBefore: kept.map((k) => k.uuid),
+          // The model's own summary, which `message` ends with after Codex's fixed prefix.
+          ...(this.summarized !== '' && message.endsWith(this.summarized)
+            ? { headline: this.summarized }
+            : {})
+        }
       },
       line
     )
     emit(foreignRecord(uuid, v), line)
     this.previous = uuid
+    this.summarized = ''
     // What a later compaction keeps is chosen from what this one left.
     this.prompts.splice(0, this.prompts.length, ...kept)
   }

@@ -230,7 +230,11 @@ class GeminiMapper implements ForeignMapper {
       customType: GEMINI_COMPACTION_TYPE,
       hidden: false,
       content: textOf(summary.content),
-      details: { keptBefore, reply: textOf(reply.content) }
+      details: {
+        keptBefore,
+        reply: textOf(reply.content),
+        headline: headlineOf(textOf(summary.content))
+      }
     }
     this.draw(record, line, emit)
     // Listed again by a later $set (on --resume), the two are this compaction.
@@ -350,6 +354,18 @@ function compressionAt(messages: unknown[], byKey: ReadonlyMap<string, unknown>)
       textOf(next.content).trim() === COMPRESSION_REPLY
     )
   })
+}
+
+/**
+ * A summary's first line of text: the CLI asks for a `<state_snapshot>` of XML elements, whose
+ * first (its overall goal) says what the conversation was for; the tags are left out.
+ */
+function headlineOf(summary: string): string {
+  for (const line of summary.split('\n')) {
+    const text = line.replace(/<[^>]*>/g, '').trim()
+    if (text !== '') return text
+  }
+  return summary.trim()
 }
 
 /** A user message: a prompt (its text parts), or null (only functionResponse parts: raw). */
