@@ -4,12 +4,15 @@
 // by inspect in its summaries, and what `continue` writes is what Codex itself sent its model after
 // it (sent.jsonl: the messages of each request the CLI made): the prompts it kept, its summary,
 // then what came after.
-import { readFileSync, readdirSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { contextPath } from '../../src/core/session/continue-foreign'
+import { codex as codexReader } from '../../src/core/session/foreign/codex'
 import { readSessionFile } from '../../src/core/session/load'
 import { contentText, isCompactionRecord, type TreeRecord } from '../../src/core/session/tree'
+import { ViewedSession } from '../../src/core/studio/viewed-session'
 import { buildSessionGraph } from '../../src/core/views/session-graph'
 import { runCli } from '../support/cli'
 import { TOOL_FIXTURES, codexHome } from './tool-homes'
@@ -150,5 +153,45 @@ describe('Codex CLI compactions', () => {
       'user: after the compaction',
       'assistant: Carrying on from th'
     ])
+  })
+
+  it('follows a compaction Codex appends while the rollout is shown', async () => {
+    const { codex, tui } = rollouts()
+    const lines = readFileSync(tui, 'utf8').split('\n')
+    const at = lines.findIndex((l) => l.includes('"type":"compacted"'))
+    writeFileSync(tui, `${lines.slice(0, at).join('\n')}\n`)
+    const session = new ViewedSession(tui, codexReader, {
+      home: codex.home,
+      claudeHome: join(codex.home, 'no-claude')
+    })
+    try {
+      session.follow(() => undefined)
+      expect(session.tree.summaries()).toEqual([])
+      const child = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          'require("fs").appendFileSync(process.argv[1], process.argv[2])',
+          tui,
+          lines.slice(at).join('\n')
+        ],
+        { encoding: 'utf8' }
+      )
+      expect(child.status).toBe(0)
+      await expect
+        .poll(() => session.tree.checkpoints().map((c) => c.prompt), { timeout: 10_000 })
+        .toContain('after the compaction')
+      const prompt = session.tree.checkpoints().find((c) => c.prompt === 'after the compaction')
+      expect(
+        asSent(contextPath(session.tree, prompt?.uuid ?? null)).map((m) => m.slice(0, 30))
+      ).toEqual([
+        'user: write one',
+        'user: write two',
+        'user: Another language model s',
+        'user: after the compaction'
+      ])
+    } finally {
+      session.close()
+    }
   })
 })
