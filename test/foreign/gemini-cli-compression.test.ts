@@ -4,12 +4,15 @@
 // again): read as a compaction node under the conversation it summarised, listed by inspect in
 // its summaries, and what `continue` writes is what the CLI itself sent its model after it
 // (sent.jsonl: the contents of each streamed request the CLI made).
-import { readFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { contextPath } from '../../src/core/session/continue-foreign'
+import { geminiCli } from '../../src/core/session/foreign/gemini-cli'
 import { readSessionFile } from '../../src/core/session/load'
 import { contentText, isCompactionRecord, type TreeRecord } from '../../src/core/session/tree'
+import { ViewedSession } from '../../src/core/studio/viewed-session'
 import { buildSessionGraph } from '../../src/core/views/session-graph'
 import { runCli } from '../support/cli'
 import { TOOL_FIXTURES, geminiHome } from './tool-homes'
@@ -123,5 +126,41 @@ describe('Gemini CLI chat compression', () => {
       ...(sent ?? []),
       'model: Going on from the snapshot.'
     ])
+  })
+
+  it('follows a compression the CLI records while the chat is shown', async () => {
+    const gemini = home()
+    const file = gemini.chats[0] ?? ''
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const at = lines.findIndex((l) => l.includes('Got it. Thanks for the additional context!'))
+    writeFileSync(file, `${lines.slice(0, at).join('\n')}\n`)
+    const session = new ViewedSession(file, geminiCli, {
+      home: gemini.home,
+      claudeHome: join(gemini.home, 'no-claude')
+    })
+    try {
+      session.follow(() => undefined)
+      expect(session.tree.summaries()).toEqual([])
+      const child = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          'require("fs").appendFileSync(process.argv[1], process.argv[2])',
+          file,
+          lines.slice(at).join('\n')
+        ],
+        { encoding: 'utf8' }
+      )
+      expect(child.status).toBe(0)
+      await expect
+        .poll(() => session.tree.summaries().map((s) => s.kind), { timeout: 10_000 })
+        .toEqual(['compaction'])
+      await expect
+        .poll(() => session.tree.checkpoints().map((c) => c.prompt), { timeout: 10_000 })
+        .toContain('after the compression')
+      expect(session.tree.leaves()).toHaveLength(1)
+    } finally {
+      session.close()
+    }
   })
 })
