@@ -32,9 +32,14 @@ const one = (dir: string, ending: string): string => {
 const sqliteHeader = (gz: string) => gunzipSync(readFileSync(gz)).subarray(0, 16).toString('latin1')
 
 describe('every session file in the fixtures', () => {
-  const all = ['claude-code', 'pi', 'codex', 'gemini-cli'].flatMap((tool) =>
-    files(join(ROOT, tool), '.jsonl').filter((f) => !f.includes('/make/'))
-  )
+  const all = [
+    'claude-code',
+    'pi',
+    'codex',
+    'codex-compact',
+    'gemini-cli',
+    'gemini-compress'
+  ].flatMap((tool) => files(join(ROOT, tool), '.jsonl').filter((f) => !f.includes('/make/')))
 
   it('is JSON lines throughout, and none holds the dummy API key the runs used', () => {
     expect(all.length).toBeGreaterThan(20)
@@ -149,6 +154,41 @@ describe('Codex CLI fixtures', () => {
   it('keeps its databases as whole SQLite files', () => {
     for (const db of ['state_5.sqlite.gz', 'thread_history_1.sqlite.gz'])
       expect(sqliteHeader(join(ROOT, 'codex', db))).toBe('SQLite format 3\0')
+  })
+})
+
+describe('Codex CLI compaction fixtures', () => {
+  it('codex-compact holds /compact and two automatic compactions, each with its replacement history', () => {
+    const rollouts = files(join(ROOT, 'codex-compact', 'sessions'), '.jsonl')
+    const compacted = rollouts.map((f) => lines(f).filter((r) => r.type === 'compacted'))
+    expect(compacted.map((c) => c.length)).toEqual([1, 2])
+    for (const c of compacted.flat()) {
+      const payload = c.payload as Rec
+      expect(payload.message).toMatch(/^Another language model started/)
+      expect(Array.isArray(payload.replacement_history)).toBe(true)
+    }
+    // the TUI's /compact: the screen shows it done
+    expect(readFileSync(join(ROOT, 'codex-compact', 'screen-compacted.txt'), 'utf8')).toContain(
+      'Context compacted'
+    )
+  })
+})
+
+describe('Gemini CLI compression fixture', () => {
+  it("gemini-compress's chat holds the compression's $set: the summary, then the fixed reply", () => {
+    const [chat] = files(
+      join(ROOT, 'gemini-compress', 'gemini-home', 'tmp', 'ws', 'chats'),
+      '.jsonl'
+    )
+    const sets = lines(chat as string).filter((r) =>
+      Array.isArray((r.$set as Rec | undefined)?.messages)
+    )
+    const last = ((sets.at(-1) as Rec).$set as Rec).messages as Rec[]
+    expect(JSON.stringify(last[1]?.content)).toContain('<state_snapshot>')
+    expect(JSON.stringify(last[2]?.content)).toContain('Got it. Thanks for the additional context!')
+    expect(readFileSync(join(ROOT, 'gemini-compress', 'screen-compressed.txt'), 'utf8')).toContain(
+      'Chat history compressed'
+    )
   })
 })
 

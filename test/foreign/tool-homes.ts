@@ -61,7 +61,7 @@ function base(tool: string): { base: string; workspace: string; home: string } {
  */
 export function codexHome(
   workspaceFolder = 'workspace-after',
-  fixture: 'codex' | 'codex-patches' = 'codex'
+  fixture: 'codex' | 'codex-patches' | 'codex-compact' = 'codex'
 ): ToolHome {
   const b = base('codex')
   const toolHome = join(b.base, 'codex')
@@ -83,15 +83,20 @@ export function codexHome(
  */
 export function geminiHome(
   which: 'gemini-home' | 'gemini-home-before-restore',
-  workspaceFolder: string
+  workspaceFolder: string,
+  fixture: 'gemini-cli' | 'gemini-compress' = 'gemini-cli'
 ): ToolHome & { chats: string[] } {
   const b = base('gemini')
   const cliHome = join(b.base, 'g')
   const toolHome = join(cliHome, '.gemini')
-  cpSync(join(TOOL_FIXTURES, 'gemini-cli', which), toolHome, { recursive: true })
-  renameSync(join(toolHome, 'history', 'ws', 'dot-git'), join(toolHome, 'history', 'ws', '.git'))
-  cpSync(join(TOOL_FIXTURES, 'gemini-cli', workspaceFolder), b.workspace, { recursive: true })
-  rewrite(toolHome, recorded('gemini-cli'), b.workspace, /(\.jsonl|\.json|\.project_root)$/)
+  cpSync(join(TOOL_FIXTURES, fixture, which), toolHome, { recursive: true })
+  const shadow = join(toolHome, 'history', 'ws', 'dot-git')
+  if (existsSync(shadow)) renameSync(shadow, join(toolHome, 'history', 'ws', '.git'))
+  // gemini-compress's run wrote no file: its workspace was left empty
+  const workspace = join(TOOL_FIXTURES, fixture, workspaceFolder)
+  if (existsSync(workspace)) cpSync(workspace, b.workspace, { recursive: true })
+  else mkdirSync(b.workspace)
+  rewrite(toolHome, recorded(fixture), b.workspace, /(\.jsonl|\.json|\.project_root)$/)
   const chatDir = join(toolHome, 'tmp', 'ws', 'chats')
   return {
     ...b,

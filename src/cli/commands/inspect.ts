@@ -2,6 +2,7 @@
 // other tools' sessions (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode: mapped onto
 // the same tree model; an OpenCode session by its locator `<opencode.db>#<id>`), with their
 // sub-agent runs, and lists every problem loading found. Never writes, never takes the writer lock.
+import { isObject } from '../../core/session/json'
 import { readSessionFile, type LoadedSession } from '../../core/session/load'
 import { MAX_LISTED_PROBLEMS } from '../../core/session/problems'
 import {
@@ -425,7 +426,9 @@ function describe(r: TreeRecord, prompt = typedPrompt(r), shown?: string): strin
   if (r.type !== 'compaction' && isCompactionRecord(r)) {
     const text =
       r.type === 'user' ? r.message.content : r.type === 'custom_message' ? r.content : ''
-    return `compaction: ${oneLine(contentText(text), 60)}`
+    // A reader's headline (the summary without the prefix the tool sends it with) says more.
+    const headline = r.type === 'custom_message' && isObject(r.details) ? r.details.headline : null
+    return `compaction: ${oneLine(typeof headline === 'string' ? headline : contentText(text), 60)}`
   }
   switch (r.type) {
     case 'user': {

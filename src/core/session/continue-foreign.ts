@@ -7,9 +7,11 @@
 // its context:
 //   1. the records from the root to the node (the tree's path: a compaction hangs from the
 //      conversation it summarised, so the path goes through it);
-//   2. from the last compaction on that path: its summary (a user message, as the tool sent it),
-//      then the messages the compaction kept verbatim (Claude Code's preservedSegment, pi's
-//      entries from firstKeptEntryId), then what follows the summary;
+//   2. from the last compaction on that path: the messages it kept that the tool sends before its
+//      summary (Codex CLI's replacement history: the prompts it kept), its summary (a user
+//      message, as the tool sent it; Gemini CLI's model reply to it after), then the messages it
+//      kept verbatim after it (Claude Code's preservedSegment, pi's entries from
+//      firstKeptEntryId, the tail Gemini CLI kept), then what follows the summary;
 //   3. each record written through the store: user and assistant messages with their blocks as
 //      they are (Claude Code's one-record-per-block messages become consecutive records, which
 //      the context builder merges back into one message per turn of the API, tool calls and
@@ -22,7 +24,12 @@
 import type { Json } from './json'
 import { isObject, stringOrNull } from './json'
 import { SessionStore } from './store'
-import { PI_COMPACTION_TYPE, isCompactionRecord, type SessionTree, type TreeRecord } from './tree'
+import {
+  isCompactionRecord,
+  isForeignCompactionType,
+  type SessionTree,
+  type TreeRecord
+} from './tree'
 import { MessageContent } from '../../shared/messages'
 
 export interface ContinueOrigin {
@@ -64,26 +71,41 @@ export function contextPath(tree: SessionTree, at: string | null): TreeRecord[] 
   }
   if (cut === -1) return path
   const compaction = path[cut] as TreeRecord
-  const kept = keptRange(compaction)
+  const kept = keptOf(compaction)
   const indexOf = (uuid: string | null) =>
     uuid === null ? -1 : path.findIndex((r) => r.uuid === uuid)
   const from = indexOf(kept.from)
   const to = kept.to === null ? cut - 1 : indexOf(kept.to)
   const preserved = from === -1 || to < from || to >= cut ? [] : path.slice(from, to + 1)
-  return [compaction, ...preserved, ...path.slice(cut + 1)]
+  const before = kept.before.flatMap((uuid) => {
+    const i = indexOf(uuid)
+    return i === -1 || i >= cut ? [] : [path[i] as TreeRecord]
+  })
+  return [...before, compaction, ...preserved, ...path.slice(cut + 1)]
 }
 
-/** The records a compaction kept verbatim after its summary: [from, to] uuids on the path. */
-function keptRange(r: TreeRecord): { from: string | null; to: string | null } {
+/**
+ * What a compaction kept verbatim: the records sent before its summary (`before`: Codex CLI's
+ * replacement history, the prompts it kept), and the [from, to] uuids on the path sent after it
+ * (Claude Code's preservedSegment, pi's entries from firstKeptEntryId, Gemini CLI's tail).
+ */
+function keptOf(r: TreeRecord): { before: string[]; from: string | null; to: string | null } {
   if (r.type === 'custom_message') {
     const details = isObject(r.details) ? r.details : {}
-    return { from: stringOrNull(details.firstKeptEntryId), to: null }
+    const before = Array.isArray(details.keptBefore)
+      ? details.keptBefore.filter((u): u is string => typeof u === 'string')
+      : []
+    return {
+      before,
+      from: stringOrNull(details.firstKeptEntryId) ?? stringOrNull(details.keptFrom),
+      to: stringOrNull(details.keptTo)
+    }
   }
   // The Claude Code reader resolved the preserved segment to drawn records (keptMessages).
   const kept = (r as Json).keptMessages
   return isObject(kept)
-    ? { from: stringOrNull(kept.from), to: stringOrNull(kept.to) }
-    : { from: null, to: null }
+    ? { before: [], from: stringOrNull(kept.from), to: stringOrNull(kept.to) }
+    : { before: [], from: null, to: null }
 }
 
 function write(store: SessionStore, r: TreeRecord): void {
@@ -114,9 +136,14 @@ function write(store: SessionStore, r: TreeRecord): void {
       })
       return
     case 'custom_message': {
-      if (r.customType === PI_COMPACTION_TYPE) {
-        // pi sends a compaction's summary as a user message, not as a harness note.
+      if (isForeignCompactionType(r.customType)) {
+        // The tool sends a compaction's summary as a user message, not as a harness note (Gemini
+        // CLI then its model's fixed reply: details.reply).
         store.appendMessage({ role: 'user', content: r.content }, { isMeta: true })
+        const reply = isObject(r.details) ? stringOrNull(r.details.reply) : null
+        if (reply !== null) {
+          store.appendMessage({ role: 'assistant', content: [{ type: 'text', text: reply }] })
+        }
         return
       }
       // A note a reader made of a user message the tool sent as it was (Claude Code's command

@@ -71,17 +71,37 @@ export const REWIND_REPORT_TYPE = 'rewind-report'
 
 /** The custom_message type a pi or oh-my-pi compaction is drawn as (foreign/pi.ts). */
 export const PI_COMPACTION_TYPE = 'pi:compaction'
+/** The custom_message type a Codex CLI compaction is drawn as (foreign/codex.ts). */
+export const CODEX_COMPACTION_TYPE = 'codex:compaction'
+/** The custom_message type a Gemini CLI chat compression is drawn as (foreign/gemini-cli.ts). */
+export const GEMINI_COMPACTION_TYPE = 'gemini-cli:compaction'
+
+/**
+ * The custom_message types other tools' compactions are drawn as: each holds the summary as the
+ * tool sent it to its model (a user message), so continuing sends it so again.
+ */
+const FOREIGN_COMPACTION_TYPES: ReadonlySet<string> = new Set([
+  PI_COMPACTION_TYPE,
+  CODEX_COMPACTION_TYPE,
+  GEMINI_COMPACTION_TYPE
+])
+
+/** Whether a custom_message is another tool's compaction (see FOREIGN_COMPACTION_TYPES). */
+export function isForeignCompactionType(customType: string): boolean {
+  return FOREIGN_COMPACTION_TYPES.has(customType)
+}
 
 /**
  * A compaction: ours (a compaction record), or another tool's as its reader draws it: Claude
- * Code's summary (a user record, isCompactSummary) or pi's (a custom_message pi:compaction).
+ * Code's summary (a user record, isCompactSummary), or pi's, Codex CLI's and Gemini CLI's (a
+ * custom_message of FOREIGN_COMPACTION_TYPES).
  */
 export function isCompactionRecord(record: TreeRecord): boolean {
   return (
     record.type === 'compaction' ||
     (record.type === 'user' &&
       (record as { isCompactSummary?: unknown }).isCompactSummary === true) ||
-    (record.type === 'custom_message' && record.customType === PI_COMPACTION_TYPE)
+    (record.type === 'custom_message' && isForeignCompactionType(record.customType))
   )
 }
 

@@ -72,9 +72,13 @@ function nodeTitle(record: TreeRecord): string {
     case 'compaction':
       return firstLine(summaryHeadline(record.summary))
     case 'custom_message': {
-      const details = record.details as { report?: unknown } | undefined
+      const details = record.details as { report?: unknown; headline?: unknown } | undefined
       return firstLine(
-        typeof details?.report === 'string' ? details.report : contentText(record.content)
+        typeof details?.report === 'string'
+          ? details.report
+          : typeof details?.headline === 'string'
+            ? details.headline
+            : contentText(record.content)
       )
     }
     case 'assistant':

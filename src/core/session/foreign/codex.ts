@@ -7,6 +7,10 @@
 //   `<environment_context>` or `<skills_instructions>`, kept raw with the developer messages;
 //   role assistant), `function_call` / `custom_tool_call` (a tool_use, the patch text of
 //   apply_patch as its input) and their `*_output` (a tool_result);
+// - a `compacted` line (`/compact`, or Codex compacting by itself; test/fixtures/codex-compact)
+//   is a compaction: its summary as Codex sends it, and the prompts its replacement_history kept,
+//   which Codex sends before the summary (see compaction()); the model's summarising answer
+//   (`metadata.compaction_output`) is no answer of ours;
 // - everything else (`event_msg`, `turn_context`, `world_state`, `token_usage_record`,
 //   reasoning, `additional_tools`) is kept raw, anchored to the record it follows.
 // Lineage: `codex exec resume` / `codex resume` append to the same file. A fork (`codex fork`,
@@ -29,7 +33,7 @@ import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { parseJsonl } from '../jsonl'
 import { ProblemLog } from '../problems'
-import { conversationNodeOf, typedPrompt } from '../tree'
+import { CODEX_COMPACTION_TYPE, conversationNodeOf, typedPrompt } from '../tree'
 import { type PatchedFile, patchOfCall, patchedFiles } from './codex-patch'
 import { foreignRecord } from './raw'
 import type { Emit, ForeignMapper, ForeignReader, SubagentRun } from './types'
@@ -54,6 +58,18 @@ const PATCH_APPLIED = 'Success. Updated the following files:'
 /** The most apply_patch calls awaiting their output (a rollout of calls never answered). */
 const MAX_PENDING_PATCHES = 1024
 
+/** A compaction's text when its line holds none (its summary kept only in a form not readable). */
+const NO_SUMMARY = 'Codex compacted the conversation here; the rollout holds no summary text of it.'
+
+/**
+ * How much of the prompts before a compaction Codex keeps when its file names none (its
+ * COMPACT_USER_MESSAGE_MAX_TOKENS, 20,000 tokens, at 4 characters a token).
+ */
+const COMPACT_USER_MESSAGE_CHARS = 80_000
+
+/** The most prompts remembered for a compaction to keep (Codex keeps fewer). */
+const MAX_PROMPTS_KEPT = 4096
+
 /** The most a fork's parent is read of (its history up to the fork): a rollout, not a dump. */
 const MAX_PARENT_BYTES = 512 * 1024 * 1024
 
@@ -68,6 +84,13 @@ export function typedInCodex(v: Json): string | null {
   return node === null ? null : typedPrompt(node)
 }
 
+/** A prompt drawn: its record, the item id Codex gave it, its text. */
+interface CodexPrompt {
+  uuid: string
+  id: string | null
+  text: string
+}
+
 class CodexMapper implements ForeignMapper {
   readonly problems = new ProblemLog()
   readonly backups = null
@@ -78,6 +101,10 @@ class CodexMapper implements ForeignMapper {
   private cwd = ''
   private count = 0
   private changes = 0
+  /** The summary the model answered when asked to compact, until its compacted line. */
+  private summarized = ''
+  /** The prompts Codex's context holds now (what a compaction may keep), oldest first. */
+  private readonly prompts: CodexPrompt[] = []
   /** The files of each apply_patch call whose output is not read yet, by call id. */
   private readonly pendingPatches = new Map<string, { turn: string; files: PatchedFile[] }>()
 
@@ -116,8 +143,16 @@ class CodexMapper implements ForeignMapper {
 
   private item(value: unknown, line: number, emit: Emit): void {
     const v = isObject(value) ? value : null
+    if (v !== null && v.type === 'compacted' && isObject(v.payload))
+      return this.compaction(v, v.payload, line, emit)
+    // The summary the model wrote when asked to compact: the compaction holds it, as Codex sends
+    // it from then on; the answer itself is in no later context.
+    const summarizing = v !== null && isObject(v.metadata) && v.metadata.compaction_output === true
+    if (summarizing && isObject(v.payload)) this.summarized = textOf(v.payload.content)
     const payload =
-      v !== null && v.type === 'response_item' && isObject(v.payload) ? v.payload : null
+      v !== null && v.type === 'response_item' && isObject(v.payload) && !summarizing
+        ? v.payload
+        : null
     const uuid = `codex:${++this.count}:${stringOrNull(payload?.id) ?? stringOrNull(payload?.call_id) ?? 'item'}`
     const mapped =
       payload === null
@@ -125,10 +160,83 @@ class CodexMapper implements ForeignMapper {
         : mapItem(payload, uuid, this.previous, stringOrNull(v?.timestamp) ?? '')
     if (mapped === null) return emit(foreignRecord(this.previous, value), line)
     this.previous = uuid
-    if (mapped.type === 'user' && payload?.type === 'message') this.turn = uuid
+    if (mapped.type === 'user' && payload?.type === 'message') {
+      this.turn = uuid
+      this.prompts.push({ uuid, id: stringOrNull(payload.id), text: textOf(payload.content) })
+      if (this.prompts.length > MAX_PROMPTS_KEPT) this.prompts.shift()
+    }
     emit(mapped, line)
     emit(foreignRecord(uuid, value), line)
     this.patchChanges(mapped, line, emit)
+  }
+
+  /**
+   * A `compacted` line (`/compact`, or Codex compacting by itself): drawn as a compaction holding
+   * `message`, the summary as Codex sends it, and the prompts it kept (details.keptBefore), sent
+   * before the summary. Its `replacement_history` is the whole context Codex goes on with: its
+   * user messages that are prompts drawn here are the ones kept (found by their item id, else
+   * their text; the harness's blocks and the developer messages are no records of ours). A file
+   * without one (older versions) is rebuilt as Codex does: the prompts before it, the newest up
+   * to COMPACT_USER_MESSAGE_CHARS.
+   */
+  private compaction(v: Json, p: Json, line: number, emit: Emit): void {
+    const uuid = `codex:${++this.count}:compacted`
+    const message = stringOrNull(p.message) || NO_SUMMARY
+    const history = Array.isArray(p.replacement_history) ? p.replacement_history : null
+    const kept = history === null ? this.recentPrompts() : this.keptPrompts(history, message)
+    emit(
+      {
+        type: 'custom_message',
+        uuid,
+        parentUuid: this.previous,
+        timestamp: stringOrNull(v.timestamp) ?? '',
+        customType: CODEX_COMPACTION_TYPE,
+        hidden: false,
+        content: message,
+        details: {
+          keptBefore: kept.map((k) => k.uuid),
+          // The model's own summary, which `message` ends with after Codex's fixed prefix.
+          ...(this.summarized !== '' && message.endsWith(this.summarized)
+            ? { headline: this.summarized }
+            : {})
+        }
+      },
+      line
+    )
+    emit(foreignRecord(uuid, v), line)
+    this.previous = uuid
+    this.summarized = ''
+    // What a later compaction keeps is chosen from what this one left.
+    this.prompts.splice(0, this.prompts.length, ...kept)
+  }
+
+  /** The prompts a replacement history holds, as drawn records, in its order. */
+  private keptPrompts(history: unknown[], summary: string): CodexPrompt[] {
+    const kept: CodexPrompt[] = []
+    for (const item of history) {
+      if (!isObject(item) || item.type !== 'message' || item.role !== 'user') continue
+      const text = textOf(item.content)
+      if (text === summary || HARNESS_BLOCK.test(text)) continue
+      const id = stringOrNull(item.id)
+      const found =
+        this.prompts.find((k) => id !== null && k.id === id) ??
+        this.prompts.find((k) => k.text === text && !kept.includes(k))
+      if (found !== undefined) kept.push(found)
+    }
+    return kept
+  }
+
+  /** The prompts before a compaction that names none, the newest that fit Codex's budget. */
+  private recentPrompts(): CodexPrompt[] {
+    const kept: CodexPrompt[] = []
+    let chars = 0
+    for (let i = this.prompts.length - 1; i >= 0; i--) {
+      const k = this.prompts[i] as CodexPrompt
+      chars += k.text.length
+      if (chars > COMPACT_USER_MESSAGE_CHARS) break
+      kept.unshift(k)
+    }
+    return kept
   }
 
   /**
@@ -187,11 +295,13 @@ class CodexMapper implements ForeignMapper {
       if (values === null) continue
       this.previous = null
       this.turn = null
+      this.prompts.length = 0
       values.forEach((value) => this.item(value, 0, emit))
     }
     if (segments.length > 0) {
       this.previous = null
       this.turn = null
+      this.prompts.length = 0
     }
   }
 

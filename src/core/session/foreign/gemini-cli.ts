@@ -12,7 +12,9 @@
 // - `{"$set": {"messages": [...]}}` replaces the conversation (after /restore, on --resume): the
 //   messages it lists become the current path, those already there in that order reused, the
 //   others drawn anew under them (a copy of a prompt is no new prompt), and the leaf goes to its
-//   end; what came before stays in the graph as the branch left. Other $set fields are raw;
+//   end; what came before stays in the graph as the branch left. A compression's $set (its
+//   summary, then the model's fixed reply; test/fixtures/gemini-compress) is a compaction under
+//   the path instead, the tail it kept under it (see compression()). Other $set fields are raw;
 // - info, error and warning messages (the CLI's own notes) are kept raw.
 // The project's folder is in `tmp/<project>/.project_root` beside the chats (the file names none).
 // Gemini CLI's checkpoints (`tmp/<project>/checkpoints/*.json`, one before each edit tool call it
@@ -27,7 +29,7 @@ import { readRegularText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
-import { conversationNodeOf, typedPrompt } from '../tree'
+import { GEMINI_COMPACTION_TYPE, conversationNodeOf, typedPrompt } from '../tree'
 import { GitObjects } from './git-objects'
 import { foreignRecord } from './raw'
 import type {
@@ -162,7 +164,13 @@ class GeminiMapper implements ForeignMapper {
   /** A $set of the messages: they are the path now (see the module header). */
   private rewrite(messages: unknown[], line: number, emit: Emit): void {
     let at: string | null = null
-    for (const m of messages) {
+    const summary = compressionAt(messages, this.byKey)
+    for (const [i, m] of messages.entries()) {
+      if (i === summary) {
+        at = this.compression(messages, i, at, line, emit)
+        continue
+      }
+      if (summary !== -1 && i === summary + 1) continue
       if (!isObject(m)) continue
       const id = stringOrNull(m.id)
       if (id === null || (m.type !== 'user' && m.type !== 'gemini')) continue
@@ -190,6 +198,49 @@ class GeminiMapper implements ForeignMapper {
         line
       )
     }
+  }
+
+  /**
+   * A chat compression (`/compress`, or the CLI compressing by itself): the $set's summary and
+   * the model's fixed reply become one compaction under the path as it was (what it summarised),
+   * holding the messages before the summary that it kept (details.keptBefore: the session
+   * context) and the reply (details.reply); the messages after them, the tail it kept (written
+   * again with new ids, their tool output perhaps cut), are drawn under it as copies. Gives where
+   * the next message of the $set goes.
+   */
+  private compression(
+    messages: unknown[],
+    i: number,
+    at: string | null,
+    line: number,
+    emit: Emit
+  ): string {
+    const summary = messages[i] as Json
+    const reply = messages[i + 1] as Json
+    const keptBefore = messages.slice(0, i).flatMap((m) => {
+      const known = isObject(m) ? this.byKey.get(`${String(m.id)}:${String(m.type)}`) : undefined
+      return known === undefined ? [] : [known.last]
+    })
+    const uuid = `gemini-compaction:${line}`
+    const record: Json = {
+      type: 'custom_message',
+      uuid,
+      parentUuid: this.tip,
+      timestamp: stringOrNull(summary.timestamp) ?? '',
+      customType: GEMINI_COMPACTION_TYPE,
+      hidden: false,
+      content: textOf(summary.content),
+      details: {
+        keptBefore,
+        reply: textOf(reply.content),
+        headline: headlineOf(textOf(summary.content))
+      }
+    }
+    this.draw(record, line, emit)
+    // Listed again by a later $set (on --resume), the two are this compaction.
+    this.byKey.set(`${String(summary.id)}:user`, { record, last: uuid, parent: at })
+    this.byKey.set(`${String(reply.id)}:gemini`, { record, last: uuid, parent: uuid })
+    return uuid
   }
 
   /** A new message under the tip; a copy (a $set's) is no prompt of its own. */
@@ -282,6 +333,39 @@ class GeminiMapper implements ForeignMapper {
       }
     ]
   }
+}
+
+/** What Gemini CLI's model is made to answer a compression's summary with (its history holds it). */
+const COMPRESSION_REPLY = 'Got it. Thanks for the additional context!'
+
+/**
+ * Where a $set's messages hold a compression's summary not read before: a user message followed
+ * by the model's fixed reply (COMPRESSION_REPLY); -1 for none.
+ */
+function compressionAt(messages: unknown[], byKey: ReadonlyMap<string, unknown>): number {
+  return messages.findIndex((m, i) => {
+    const next = messages[i + 1]
+    return (
+      isObject(m) &&
+      m.type === 'user' &&
+      !byKey.has(`${String(m.id)}:user`) &&
+      isObject(next) &&
+      next.type === 'gemini' &&
+      textOf(next.content).trim() === COMPRESSION_REPLY
+    )
+  })
+}
+
+/**
+ * A summary's first line of text: the CLI asks for a `<state_snapshot>` of XML elements, whose
+ * first (its overall goal) says what the conversation was for; the tags are left out.
+ */
+function headlineOf(summary: string): string {
+  for (const line of summary.split('\n')) {
+    const text = line.replace(/<[^>]*>/g, '').trim()
+    if (text !== '') return text
+  }
+  return summary.trim()
 }
 
 /** A user message: a prompt (its text parts), or null (only functionResponse parts: raw). */
