@@ -4,7 +4,6 @@
 // by inspect in its summaries, and what `continue` writes is what Codex itself sent its model after
 // it (sent.jsonl: the messages of each request the CLI made): the prompts it kept, its summary,
 // then what came after.
-import { spawnSync } from 'node:child_process'
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -14,6 +13,7 @@ import { readSessionFile } from '../../src/core/session/load'
 import { contentText, isCompactionRecord, type TreeRecord } from '../../src/core/session/tree'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
 import { buildSessionGraph } from '../../src/core/views/session-graph'
+import { appendFromChild } from '../support/append-from-child'
 import { runCli } from '../support/cli'
 import { TOOL_FIXTURES, codexHome } from './tool-homes'
 
@@ -167,17 +167,7 @@ describe('Codex CLI compactions', () => {
     try {
       session.follow(() => undefined)
       expect(session.tree.summaries()).toEqual([])
-      const child = spawnSync(
-        process.execPath,
-        [
-          '-e',
-          'require("fs").appendFileSync(process.argv[1], process.argv[2])',
-          tui,
-          lines.slice(at).join('\n')
-        ],
-        { encoding: 'utf8' }
-      )
-      expect(child.status).toBe(0)
+      appendFromChild(tui, lines.slice(at).join('\n'))
       await expect
         .poll(() => session.tree.checkpoints().map((c) => c.prompt), { timeout: 10_000 })
         .toContain('after the compaction')

@@ -4,7 +4,6 @@
 // again): read as a compaction node under the conversation it summarised, listed by inspect in
 // its summaries, and what `continue` writes is what the CLI itself sent its model after it
 // (sent.jsonl: the contents of each streamed request the CLI made).
-import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -14,6 +13,7 @@ import { readSessionFile } from '../../src/core/session/load'
 import { contentText, isCompactionRecord, type TreeRecord } from '../../src/core/session/tree'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
 import { buildSessionGraph } from '../../src/core/views/session-graph'
+import { appendFromChild } from '../support/append-from-child'
 import { runCli } from '../support/cli'
 import { TOOL_FIXTURES, geminiHome } from './tool-homes'
 
@@ -141,17 +141,7 @@ describe('Gemini CLI chat compression', () => {
     try {
       session.follow(() => undefined)
       expect(session.tree.summaries()).toEqual([])
-      const child = spawnSync(
-        process.execPath,
-        [
-          '-e',
-          'require("fs").appendFileSync(process.argv[1], process.argv[2])',
-          file,
-          lines.slice(at).join('\n')
-        ],
-        { encoding: 'utf8' }
-      )
-      expect(child.status).toBe(0)
+      appendFromChild(file, lines.slice(at).join('\n'))
       await expect
         .poll(() => session.tree.summaries().map((s) => s.kind), { timeout: 10_000 })
         .toEqual(['compaction'])

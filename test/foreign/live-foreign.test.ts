@@ -9,17 +9,8 @@ import { claudeCode } from '../../src/core/session/foreign/claude-code'
 import { MAX_RECORDS } from '../../src/core/session/jsonl'
 import { buildSessionGraph } from '../../src/core/views/session-graph'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
+import { appendFromChild } from '../support/append-from-child'
 import { copyFixture } from './cc-fixtures'
-
-/** Appends `text` to `file` from another process, as a running Claude Code would. */
-function appendFromChild(file: string, text: string): void {
-  const child = spawnSync(
-    process.execPath,
-    ['-e', 'require("fs").appendFileSync(process.argv[1], process.argv[2])', file, text],
-    { encoding: 'utf8' }
-  )
-  expect(child.status).toBe(0)
-}
 
 /** The transcript cut before the branch made after the rewind, and the lines that make it. */
 function split(file: string): { head: string; rest: string[] } {
