@@ -52,9 +52,12 @@ test.describe('the explorer after two turns', () => {
     const sessions = page.getByRole('navigation', { name: 'Sessions' })
     await sessions.getByRole('button', { name: 'New session' }).click()
     await expect(page.getByText('No turns yet.')).toBeVisible()
+    // The new session is listed while the app is on it; left before a prompt, it is gone.
+    await expect(sessions.getByRole('button', { name: /no prompt yet/ })).toHaveCount(1)
     await sessions.getByRole('button', { name: /add TIMEOUT/ }).click()
     await expect(turn(page, 'add TIMEOUT')).toBeVisible()
-    await sessions.getByRole('button', { name: /no prompt yet/ }).click()
+    await expect(sessions.getByRole('button', { name: /no prompt yet/ })).toHaveCount(0)
+    await sessions.getByRole('button', { name: 'New session' }).click()
     await expect(page.getByText('No turns yet.')).toBeVisible()
     await sessions.getByRole('button', { name: /add TIMEOUT/ }).click()
     await expect(turn(page, 'add TIMEOUT')).toBeVisible()
