@@ -7,7 +7,9 @@
 // linking cost more than their code, bundled into the chunks a command loads ~30% faster
 // (bench/files-restore.ts). The Anthropic SDK is inlined too: as its ~230 modules it cost every
 // `summarize` and `chat` ~240 ms of CPU before the first request; bundled, and cut to the Messages
-// resource (core/agent/model/anthropic.ts), ~20 ms (bench/summarize-process.ts). Worker modules
+// resource (core/agent/model/anthropic.ts), ~20 ms (bench/summarize-process.ts). `ignore` is
+// inlined too: as the CommonJS package it is, every `chat` paid Node's CommonJS export scan and
+// wrapper for it, ~8 ms of CPU at start (bench/summarize-process.ts, /compact). Worker modules
 // are entries of their own, built as `<name>.js`
 // beside the chunks that start them (core/os/module-worker.ts).
 //
@@ -18,7 +20,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const INLINED = new Set(['zod', 'diff', '@anthropic-ai/sdk'])
+const INLINED = new Set(['zod', 'diff', '@anthropic-ai/sdk', 'ignore'])
 
 /** Every package the app depends on but INLINED, with its subpaths: left as imports. */
 function externalPackages(root) {

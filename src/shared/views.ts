@@ -4,11 +4,9 @@ import * as z from 'zod'
 import { SharedInfo } from './share-views'
 import { CompactionThreshold, ContextWindow, SummaryOnLeave } from './summary-settings'
 import { ContentBlock, MessageContent, PermissionMode, RewindMode } from './messages'
+import { MAX_PERMISSION_DETAIL_CHARS } from './permission-limit'
 
 export { CompactionThreshold, ContextWindow, SummaryOnLeave }
-
-/** The longest text a permission prompt shows whole; the agent refuses a longer call unasked. */
-export const MAX_PERMISSION_DETAIL_CHARS = 1_000_000
 
 export const PermissionRequest = z.object({
   requestId: z.string(),

@@ -12,7 +12,7 @@ import type {
   RewindResult,
   SummaryOnLeave
 } from '../../shared/views'
-import { openSessionStore, demoWorkspace } from '../../core/studio/launch'
+import { openSessionStore, demoWorkspace } from '../../core/studio/open-session-store'
 import { parseLaunchArgs, UsageError } from '../../core/studio/launch-options'
 import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'

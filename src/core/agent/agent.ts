@@ -14,12 +14,8 @@
 // (runSummaryJob): a prompt waits for them, and stop() cancels them.
 import { uuidv7 } from '../session/uuid-v7'
 import type { ContentBlock, PermissionMode, ToolUseBlock } from '../../shared/messages'
-import {
-  type AgentEvent,
-  type ContextUsage,
-  MAX_PERMISSION_DETAIL_CHARS,
-  type PermissionRequest
-} from '../../shared/views'
+import type { AgentEvent, ContextUsage, PermissionRequest } from '../../shared/views'
+import { MAX_PERMISSION_DETAIL_CHARS } from '../../shared/permission-limit'
 import { promptSizeProblem } from '../../shared/prompt-limit'
 import { maskSecretsIn } from '../../shared/mask-secrets'
 import type { WriteGuard } from '../files/write-guard'

@@ -29,14 +29,7 @@ import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
 import { TurnCommits } from '../share/commit-links'
 import type { SessionTree } from '../session/tree'
-import { conversationToBring } from '../merge/conversation'
-import {
-  type MergeAsk,
-  type MergeWorkspace,
-  type PreparedMerge,
-  prepareMerge,
-  runMerge
-} from '../merge/merge'
+import type { MergeAsk, MergeWorkspace, PreparedMerge } from '../merge/merge'
 import type { MergeChoice } from '../merge/merge-apply'
 
 /** How often, at most, a restore's progress is sent again. */
@@ -271,8 +264,12 @@ export class WorkspaceSession {
     }
   }
 
-  /** The preview of a merge (core/merge): nothing is written. */
-  prepareMerge(ask: MergeAsk): Promise<PreparedMerge> {
+  /**
+   * The preview of a merge (core/merge): nothing is written. Core/merge is loaded here, when a
+   * merge is asked for: a session opened to chat or compact never loads it (bench/summarize-process.ts).
+   */
+  async prepareMerge(ask: MergeAsk): Promise<PreparedMerge> {
+    const { prepareMerge } = await import('../merge/merge')
     return prepareMerge(this.mergeWorkspace(), ask)
   }
 
@@ -285,6 +282,10 @@ export class WorkspaceSession {
     choice: MergeChoice,
     conversation: { instructions?: string | undefined } | null
   ): Promise<{ uuid: string; paths: string[] }> {
+    const [{ conversationToBring }, { runMerge }] = await Promise.all([
+      import('../merge/conversation'),
+      import('../merge/merge')
+    ])
     const brought =
       conversation === null
         ? undefined
