@@ -8,20 +8,14 @@
 // <the call's call_id>, agent_thread_id, agent_path}` (test/fixtures/codex-subagents, made by the
 // real CLI). What the reader (codex.ts) needs of that: the calls and the threads they started, and
 // each thread's rollout read as a session is, into a tree of its own, under its call.
-import { statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { isObject, stringOrNull, type Json } from '../json'
 import type { SessionTree } from '../tree'
+import { SubagentFiles } from './subagent-files'
 import type { SubagentRun } from './types'
 
 /** The most sub-agent threads of one rollout read. */
 const MAX_SUBAGENTS = 500
-
-/** A sub-agent thread's rollout, read (codex.ts reads it with a mapper of its own). */
-export interface ReadRollout {
-  file: string
-  tree: SessionTree
-}
 
 /** A `spawn_agent` call: the drawn record holding it and what it asked. */
 interface SpawnCall {
@@ -38,20 +32,23 @@ interface Started {
 
 /**
  * The sub-agents of one rollout, fed its lines (`saw`) and the tool calls drawn from them
- * (`sawCall`); each thread's rollout is found and read only when the runs are asked for, again
- * only when its file changed (a sub-agent still at work).
+ * (`sawCall`); each thread's rollout is found and read when the runs are asked for.
  */
 export class CodexSubagents {
   private readonly calls = new Map<string, SpawnCall>()
   private readonly started: Started[] = []
-  private readonly read = new Map<string, { stamp: string; rollout: ReadRollout }>()
+  private readonly files: SubagentFiles
+  /** Each thread's rollout once found (a walk of the sessions folder finds it). */
+  private readonly found = new Map<string, string>()
 
   constructor(
     /** The rollout of `thread` beside the session's, or null when there is none. */
     private readonly rolloutOf: (thread: string) => string | null,
-    /** A rollout read as a session is. */
-    private readonly readRollout: (file: string) => SessionTree | null
-  ) {}
+    /** A rollout read as a session is (codex.ts's mapper). */
+    readRollout: (file: string) => SessionTree | null
+  ) {
+    this.files = new SubagentFiles(readRollout)
+  }
 
   /** A line of the rollout: a sub-agent's start is an event_msg naming its thread. */
   saw(value: unknown): void {
@@ -76,7 +73,9 @@ export class CodexSubagents {
   runs(): SubagentRun[] {
     const runs: SubagentRun[] = []
     for (const start of this.started) {
-      const rollout = this.rolloutFor(start.thread)
+      const file = this.found.get(start.thread) ?? this.rolloutOf(start.thread)
+      if (file !== null) this.found.set(start.thread, file)
+      const rollout = file === null ? null : this.files.transcript(start.thread, file)
       if (rollout === null) continue
       const call = this.calls.get(start.callId)
       runs.push({
@@ -89,25 +88,6 @@ export class CodexSubagents {
       })
     }
     return runs
-  }
-
-  private rolloutFor(thread: string): ReadRollout | null {
-    const file = this.rolloutOf(thread)
-    if (file === null) return null
-    let stamp: string
-    try {
-      const stat = statSync(file)
-      stamp = `${file}|${stat.size}|${stat.mtimeMs}`
-    } catch {
-      return null
-    }
-    const known = this.read.get(thread)
-    if (known !== undefined && known.stamp === stamp) return known.rollout
-    const tree = this.readRollout(file)
-    if (tree === null) return null
-    const rollout = { file, tree }
-    this.read.set(thread, { stamp, rollout })
-    return rollout
   }
 }
 
