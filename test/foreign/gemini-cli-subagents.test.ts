@@ -52,7 +52,9 @@ describe('Gemini CLI sub-agents', () => {
     expect(run.tree.checkpoints().map((c) => c.prompt)).toEqual(['count the words in the README'])
     const calls = run.tree
       .pathTo(run.tree.leafUuid)
-      .flatMap((r) => (r.type === 'assistant' ? r.message.content : []))
+      .flatMap((r) =>
+        r.type === 'assistant' && Array.isArray(r.message.content) ? r.message.content : []
+      )
       .flatMap((b) => (b.type === 'tool_use' ? [b.name] : []))
     expect(calls).toEqual(['read_file', 'complete_task'])
   })
