@@ -1,11 +1,14 @@
 // Codex CLI's sub-agents, on the real run of test/fixtures/codex-subagents (make/make.sh, Codex
 // 0.171.0): one prompt whose turn called spawn_agent, which ran the sub-agent as a thread of its
 // own (a rollout beside the session's naming its parent), then wait_agent. The sub-agent's rollout
-// is read as a session is, into a run of its own under the spawn_agent call that started it.
-import { readdirSync } from 'node:fs'
+// is read as a session is, into a run of its own under the spawn_agent call that started it, and
+// is not listed beside the session (Codex's own picker lists no sub-agent thread).
+import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
+import { Sources } from '../../src/core/sources/discovery'
+import { sourceHomes } from '../../src/core/sources/homes'
 import { buildSessionGraph, indexTurns, subagentNodes } from '../../src/core/views/session-graph'
 import { codexHome } from './tool-homes'
 
@@ -54,5 +57,24 @@ describe('Codex CLI sub-agents', () => {
     expect(answer?.type === 'assistant' ? answer.message.content : null).toEqual([
       { type: 'text', text: 'There are 3 words in the README.' }
     ])
+  })
+
+  it('lists the session and not its sub-agent thread, unless the session is gone', () => {
+    const codex = codexHome('workspace-after', 'codex-subagents')
+    const listed = () => {
+      const sources = new Sources({
+        home: codex.home,
+        homes: sourceHomes(codex.home, codex.env),
+        persist: false
+      })
+      return {
+        ids: sources.workspaceSessions(codex.ran).map((s) => s.sessionId),
+        counted: sources.projects().find((p) => p.cwd === codex.ran)?.sessions
+      }
+    }
+    expect(listed()).toEqual({ ids: [SESSION], counted: 1 })
+    // Without its parent a sub-agent's thread is listed, or nothing would open it.
+    rmSync(rollout(codex.toolHome, SESSION))
+    expect(listed()).toEqual({ ids: [SUBAGENT], counted: 1 })
   })
 })

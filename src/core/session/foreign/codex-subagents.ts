@@ -103,5 +103,17 @@ export function subagentStarted(value: unknown): Started | null {
   return { callId, thread, agentPath: stringOrNull(item.agent_path) }
 }
 
+/**
+ * The thread that spawned a sub-agent's thread, from its session_meta's payload (`source.subagent
+ * .thread_spawn.parent_thread_id`, else `parent_thread_id`), or null for a thread of a person's.
+ */
+export function subagentParentOf(meta: Json): string | null {
+  const source = isObject(meta.source) ? meta.source : {}
+  const subagent = isObject(source.subagent) ? source.subagent : {}
+  const spawn = isObject(subagent.thread_spawn) ? subagent.thread_spawn : {}
+  const parent = stringOrNull(spawn.parent_thread_id) ?? stringOrNull(meta.parent_thread_id)
+  return parent !== null && THREAD_ID.test(parent) ? parent : null
+}
+
 /** A thread id as Codex names rollouts by it (a uuid). */
 const THREAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
