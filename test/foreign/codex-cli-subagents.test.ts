@@ -10,7 +10,9 @@ import { readSessionFile } from '../../src/core/session/load'
 import { Sources } from '../../src/core/sources/discovery'
 import { sourceHomes } from '../../src/core/sources/homes'
 import { buildSessionGraph, indexTurns, subagentNodes } from '../../src/core/views/session-graph'
+import type { NodeDetail, SessionGraph } from '../../src/shared/views'
 import { codexHome } from './tool-homes'
+import { studioOver } from './tool-studio'
 
 /** The session's thread and its sub-agent's (README.md there). */
 const SESSION = '01a23af9-211b-7a61-abb9-2d9c3ded1270'
@@ -76,5 +78,21 @@ describe('Codex CLI sub-agents', () => {
     // Without its parent a sub-agent's thread is listed, or nothing would open it.
     rmSync(rollout(codex.toolHome, SESSION))
     expect(listed()).toEqual({ ids: [SUBAGENT], counted: 1 })
+  })
+
+  it('in the studio: the sub-agent is a node of the turn that spawned it, with its transcript', async () => {
+    const codex = codexHome('workspace-after', 'codex-subagents')
+    const s = await studioOver(codex, codex.env)
+    await s.value('session:openFile', { file: rollout(codex.toolHome, SESSION) })
+    const graph = await s.value<SessionGraph>('session:graph')
+    const runs = graph.nodes.filter((n) => n.kind === 'subagent')
+    const turn = graph.nodes.find((n) => n.kind !== 'subagent')
+    expect(runs.map((n) => [n.title, n.parentId])).toEqual([
+      ['count the words in the README', turn?.id]
+    ])
+    const detail = await s.value<NodeDetail>('session:node', { nodeId: runs[0]?.id })
+    expect(detail.entries.map((e) => JSON.stringify(e.content)).at(-1)).toContain(
+      'There are 3 words in the README.'
+    )
   })
 })
