@@ -56,12 +56,12 @@ function base(tool: string): { base: string; workspace: string; home: string } {
 }
 
 /**
- * Codex CLI's home ($CODEX_HOME) with the rollouts of a fixture (`codex`, or `codex-patches`: the
- * turns that patch files), its workspace as the run left it.
+ * Codex CLI's home ($CODEX_HOME) with the rollouts of a fixture (`codex`, `codex-patches`: the
+ * turns that patch files, or `codex-subagents`: a sub-agent's), its workspace as the run left it.
  */
 export function codexHome(
   workspaceFolder = 'workspace-after',
-  fixture: 'codex' | 'codex-patches' | 'codex-compact' = 'codex'
+  fixture: 'codex' | 'codex-patches' | 'codex-compact' | 'codex-subagents' = 'codex'
 ): ToolHome {
   const b = base('codex')
   const toolHome = join(b.base, 'codex')

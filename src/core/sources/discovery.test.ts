@@ -284,7 +284,7 @@ describe('the session index', () => {
     expect(sources.index.reads.files).toBeGreaterThanOrEqual(4)
     for (const name of readdirSync(cacheDir(h.home))) {
       const cached = JSON.parse(readFileSync(join(cacheDir(h.home), name), 'utf8')) as object
-      expect(cached).toMatchObject({ version: 2 })
+      expect(cached).toMatchObject({ version: 3 })
     }
   })
 

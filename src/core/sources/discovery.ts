@@ -215,8 +215,14 @@ export class Sources {
           }
         }
       }
+      const sessions =
+        source === 'gemini-cli' || source === 'codex' ? newestPerSession(listed) : listed
       found.push(
-        ...(source === 'gemini-cli' || source === 'codex' ? newestPerSession(listed) : listed)
+        ...withoutSubagentThreads(
+          sessions,
+          (s) => s.sessionId,
+          (s) => s.summary.subagentOf
+        )
       )
     }
     for (const session of this.openCodeSessions()) {
@@ -306,7 +312,8 @@ export class Sources {
             const session = indexed.summary.sessionId ?? indexed.file
             const last =
               indexed.summary.lastActivity ?? new Date(indexed.stamp.mtimeMs).toISOString()
-            counted.push({ folder, cwd, stamp: indexed.stamp, session, last })
+            const { subagentOf } = indexed.summary
+            counted.push({ folder, cwd, stamp: indexed.stamp, session, last, subagentOf })
           }
           continue
         }
@@ -318,8 +325,12 @@ export class Sources {
             counted.push({ folder, cwd, stamp: f.stamp, session: f.name, last: '' })
         }
       }
-      for (const { folder, cwd, stamps } of perFolder(onePerSession(counted, realOf)))
-        add(source, folder, cwd, stamps)
+      const sessions = withoutSubagentThreads(
+        onePerSession(counted, realOf),
+        (c) => c.session,
+        (c) => c.subagentOf
+      )
+      for (const { folder, cwd, stamps } of perFolder(sessions)) add(source, folder, cwd, stamps)
     }
     this.probes.save()
     return [...byCwd.values()].sort(
@@ -535,6 +546,25 @@ interface Counted {
   session: string
   /** When it was last written to, as its records say (which file of a session is newest). */
   last: string
+  /** A Codex CLI sub-agent's thread: the thread that spawned it. */
+  subagentOf?: string | undefined
+}
+
+/**
+ * The sessions but Codex CLI's sub-agent threads whose parent is among them: each is drawn under
+ * the call that spawned it in its parent (foreign/codex-subagents.ts), and Codex's own picker
+ * lists no sub-agent thread; one whose parent is gone is listed, or it could not be opened.
+ */
+function withoutSubagentThreads<T>(
+  sessions: T[],
+  idOf: (session: T) => string,
+  parentOf: (session: T) => string | undefined
+): T[] {
+  const ids = new Set(sessions.map(idOf))
+  return sessions.filter((s) => {
+    const parent = parentOf(s)
+    return parent === undefined || !ids.has(parent)
+  })
 }
 
 /** Of the files of one session (same id, same project), the newest: the one counted. */

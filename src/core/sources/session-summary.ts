@@ -25,6 +25,7 @@ import {
 } from '../session/tree'
 import { typedInClaudeCode } from '../session/foreign/claude-code'
 import { typedInCodex } from '../session/foreign/codex'
+import { subagentParentOf } from '../session/foreign/codex-subagents'
 import { typedInGemini } from '../session/foreign/gemini-cli'
 import { typedInPi } from '../session/foreign/pi'
 import type { SessionSource } from './homes'
@@ -54,6 +55,11 @@ export interface FileSummary {
    * parent's prompts before it are the fork's too: discovery counts them, codex.ts forkPrompts).
    */
   forkOf?: { thread: string; end: number }
+  /**
+   * A Codex CLI sub-agent's thread: the thread that spawned it (drawn under that session's call,
+   * so not listed beside it, as Codex's own picker lists no sub-agent thread).
+   */
+  subagentOf?: string
 }
 
 /**
@@ -83,6 +89,7 @@ export function isFileSummary(v: unknown): v is FileSummary {
   for (const at of Object.values(changed)) if (typeof at !== 'string') return false
   const fork = s.forkOf as Record<string, unknown> | undefined
   if (fork !== undefined && (typeof fork?.thread !== 'string' || !int(fork.end))) return false
+  if (s.subagentOf !== undefined && typeof s.subagentOf !== 'string') return false
   return true
 }
 
@@ -170,6 +177,8 @@ function addCodex(s: FileSummary, v: Json, first: boolean): void {
     if (thread !== null && Number.isInteger(base?.end_byte_offset)) {
       s.forkOf = { thread, end: base?.end_byte_offset as number }
     }
+    const spawnedBy = subagentParentOf(payload)
+    if (spawnedBy !== null) s.subagentOf = spawnedBy
     return
   }
   const typed = typedInCodex(v)

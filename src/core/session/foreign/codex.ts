@@ -26,6 +26,8 @@
 // unchanged"), so those records name the file and what the patch did to it (`action`), no
 // content: `before` and `after` are unknown (`beforeUnknown`, `afterUnknown`), and there is
 // nothing to rescue from. A file changed by a shell command is not named: only the patch says.
+// Sub-agents (spawn_agent): each a rollout of its own beside this one, read as a session is and
+// hung under the call that started it (codex-subagents.ts).
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { readRegularFileAt } from '../../os/read-regular-file'
@@ -33,9 +35,10 @@ import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { parseJsonl } from '../jsonl'
 import { ProblemLog } from '../problems'
-import { CODEX_COMPACTION_TYPE, conversationNodeOf, typedPrompt } from '../tree'
+import { CODEX_COMPACTION_TYPE, SessionTree, conversationNodeOf, typedPrompt } from '../tree'
 import { type PatchedFile, patchOfCall, patchedFiles } from './codex-patch'
-import { foreignRecord } from './raw'
+import { CodexSubagents } from './codex-subagents'
+import { addMapped, foreignRecord } from './raw'
 import type { Emit, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
 export const codex: ForeignReader = {
@@ -107,6 +110,10 @@ class CodexMapper implements ForeignMapper {
   private readonly prompts: CodexPrompt[] = []
   /** The files of each apply_patch call whose output is not read yet, by call id. */
   private readonly pendingPatches = new Map<string, { turn: string; files: PatchedFile[] }>()
+  private readonly subagentRuns = new CodexSubagents(
+    (thread) => (this.file === null ? null : rolloutOf(this.file, thread)),
+    readRolloutTree
+  )
 
   constructor(private readonly file: string | null) {}
 
@@ -138,7 +145,7 @@ class CodexMapper implements ForeignMapper {
   }
 
   subagents(): SubagentRun[] {
-    return []
+    return this.subagentRuns.runs()
   }
 
   private item(value: unknown, line: number, emit: Emit): void {
@@ -158,6 +165,7 @@ class CodexMapper implements ForeignMapper {
       payload === null
         ? null
         : mapItem(payload, uuid, this.previous, stringOrNull(v?.timestamp) ?? '')
+    this.subagentRuns.saw(value)
     if (mapped === null) return emit(foreignRecord(this.previous, value), line)
     this.previous = uuid
     if (mapped.type === 'user' && payload?.type === 'message') {
@@ -167,6 +175,9 @@ class CodexMapper implements ForeignMapper {
     }
     emit(mapped, line)
     emit(foreignRecord(uuid, value), line)
+    const call = toolUseOf(mapped)
+    if (call !== null)
+      this.subagentRuns.sawCall(uuid, String(call.id), stringOrNull(call.name), call.input)
     this.patchChanges(mapped, line, emit)
   }
 
@@ -439,6 +450,29 @@ function collectFiles(
     else if (entry.isDirectory() && depth > 0)
       collectFiles(join(dir, entry.name), wanted, depth - 1, into)
   }
+}
+
+/** The tool_use block of a record mapItem made of a call, or null. */
+function toolUseOf(mapped: Json): Json | null {
+  const message = isObject(mapped.message) ? mapped.message : {}
+  const block: unknown = Array.isArray(message.content) ? message.content[0] : null
+  return isObject(block) && block.type === 'tool_use' ? block : null
+}
+
+/** A sub-agent's rollout read as a session is, into a tree of its own; null when unreadable. */
+function readRolloutTree(file: string): SessionTree | null {
+  let parsed
+  try {
+    parsed = parseJsonl(readStart(file, MAX_PARENT_BYTES))
+  } catch {
+    return null
+  }
+  const mapper = new CodexMapper(file)
+  const tree = new SessionTree()
+  parsed.values.forEach((value, i) =>
+    mapper.add(value, parsed.lines[i] ?? 0, (record) => addMapped(tree, record))
+  )
+  return tree
 }
 
 /** One response item as ours, or null for what is not drawn. */

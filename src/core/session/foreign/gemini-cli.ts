@@ -22,6 +22,8 @@
 // session's backups: a rescue restore to before a prompt checks out the commit of that turn's
 // first checkpoint, as the CLI's /restore does, for the files the session's edits named or its
 // checkpoints differ in (never another file). The CLI deletes the checkpoints when it starts.
+// Sub-agents (invoke_agent): each a chat of its own in `chats/<session id>/`, read as a session is
+// and hung under the call that started it (gemini-subagents.ts).
 import { readdirSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
@@ -29,9 +31,11 @@ import { readRegularText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
-import { GEMINI_COMPACTION_TYPE, conversationNodeOf, typedPrompt } from '../tree'
+import { parseJsonl } from '../jsonl'
+import { GEMINI_COMPACTION_TYPE, SessionTree, conversationNodeOf, typedPrompt } from '../tree'
+import { GeminiSubagents } from './gemini-subagents'
 import { GitObjects } from './git-objects'
-import { foreignRecord } from './raw'
+import { addMapped, foreignRecord } from './raw'
 import type {
   BackupStore,
   Emit,
@@ -98,8 +102,10 @@ class GeminiMapper implements ForeignMapper {
   private copies = 0
   private readonly drawn = new Map<string, Json>()
   private readonly cwd: string
+  private readonly subagentRuns: GeminiSubagents
 
   constructor(private readonly file: string | null) {
+    this.subagentRuns = new GeminiSubagents(file, readChatTree)
     const project = file === null ? null : dirname(dirname(file))
     this.cwd = project === null ? '' : (readText(join(project, '.project_root'))?.trim() ?? '')
     this.backups =
@@ -111,6 +117,7 @@ class GeminiMapper implements ForeignMapper {
       this.headerSeen = true
       const header = isObject(value) ? value : {}
       const sessionId = stringOrNull(header.sessionId) ?? ''
+      this.subagentRuns.session(sessionId)
       emit(
         {
           type: 'session',
@@ -135,7 +142,7 @@ class GeminiMapper implements ForeignMapper {
   }
 
   subagents(): SubagentRun[] {
-    return []
+    return this.subagentRuns.runs()
   }
 
   /** One message line: a new record on the path, or an update of one read before. */
@@ -287,6 +294,7 @@ class GeminiMapper implements ForeignMapper {
       const call = isObject(part.functionCall) ? part.functionCall : null
       if (call !== null && !calls.some((c) => c.id === call.id)) calls.push(call)
     }
+    this.subagentRuns.sawCalls(uuid, calls)
     const text = textOf(m.content)
     const content: Json[] = [
       ...(text === '' ? [] : [{ type: 'text', text }]),
@@ -401,6 +409,22 @@ function resultText(result: unknown[]): string {
       return JSON.stringify(response ?? part)
     })
     .join('\n')
+}
+
+/**
+ * A sub-agent's chat read as a session is, into a tree of its own (no file given its mapper: the
+ * chat is no session of the project's, with no checkpoints of its own); null when unreadable.
+ */
+function readChatTree(file: string): SessionTree | null {
+  const text = readText(file)
+  if (text === null) return null
+  const parsed = parseJsonl(text)
+  const mapper = new GeminiMapper(null)
+  const tree = new SessionTree()
+  parsed.values.forEach((value, i) =>
+    mapper.add(value, parsed.lines[i] ?? 0, (record) => addMapped(tree, record))
+  )
+  return tree
 }
 
 function readText(file: string): string | null {
