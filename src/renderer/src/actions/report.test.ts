@@ -2,7 +2,7 @@
 // user asked for is news, and only an internal failure (or one that never crossed the contract)
 // is shown as an error.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { BridgeError } from '../bridge/bridge-error'
+import { BridgeError, ConnectionClosedError } from '../bridge/bridge-error'
 import { useAppStore } from '../stores/app-store'
 import { reportFailure } from './report'
 
@@ -29,6 +29,15 @@ describe('reportFailure', () => {
       ['info', 'Summary: Stopped.'],
       ['error', 'Open: x is undefined'],
       ['error', 'Open: socket closed']
+    ])
+  })
+
+  it('shows a closed connection once, however many requests met it', () => {
+    useAppStore.getState().notify('error', new ConnectionClosedError().message)
+    reportFailure('Loading the sessions', new ConnectionClosedError())
+    reportFailure('Send', new ConnectionClosedError())
+    expect(shown()).toEqual([
+      ['error', 'The connection to Rewind Studio closed. Reload the page to reconnect.']
     ])
   })
 })

@@ -6,7 +6,7 @@
 // contract is an error.
 import type { Notice } from '../stores/app-store'
 import { useAppStore } from '../stores/app-store'
-import { BridgeError } from '../bridge/bridge-error'
+import { BridgeError, ConnectionClosedError } from '../bridge/bridge-error'
 
 export function failureLevel(error: unknown): Notice['level'] {
   if (!(error instanceof BridgeError) || error.code === 'internal') return 'error'
@@ -14,6 +14,12 @@ export function failureLevel(error: unknown): Notice['level'] {
 }
 
 export function reportFailure(what: string, error: unknown): void {
+  // A closed connection is one notice, whichever request met it first: each request's own notice
+  // would fold the one that says to reload behind "Show 3 earlier notices".
+  if (error instanceof ConnectionClosedError) {
+    useAppStore.getState().notify('error', error.message)
+    return
+  }
   const message = error instanceof Error ? error.message : String(error)
   useAppStore.getState().notify(failureLevel(error), `${what}: ${message}`)
 }

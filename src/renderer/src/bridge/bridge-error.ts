@@ -9,3 +9,14 @@ export class BridgeError extends Error {
     this.code = error.code
   }
 }
+
+/** The web host's connection is gone: every request fails alike until the page is reloaded. */
+export class ConnectionClosedError extends BridgeError {
+  constructor() {
+    super({
+      code: 'unavailable',
+      message: 'The connection to Rewind Studio closed. Reload the page to reconnect.'
+    })
+    this.name = 'ConnectionClosedError'
+  }
+}

@@ -7,7 +7,7 @@ import type {
   RequestResult
 } from '../../../shared/contract'
 import { type ClientFrame, ServerFrame, WEBSOCKET_PATH } from '../../../shared/wire'
-import { BridgeError } from './bridge-error'
+import { BridgeError, ConnectionClosedError } from './bridge-error'
 
 interface Pending {
   resolve: (value: unknown) => void
@@ -31,12 +31,7 @@ export function webSocketBridge(location: Location): Bridge {
   })
   let nextId = 1
 
-  function closedError() {
-    return new BridgeError({
-      code: 'unavailable',
-      message: 'The connection to Rewind Studio closed. Reload the page to reconnect.'
-    })
-  }
+  const closedError = () => new ConnectionClosedError()
 
   socket.addEventListener('message', (message) => {
     const frame = ServerFrame.safeParse(JSON.parse(String(message.data)))

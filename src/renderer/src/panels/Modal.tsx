@@ -1,5 +1,8 @@
-// A modal dialog on the native <dialog>: the browser traps focus, Esc cancels, and the title names
-// it for screen readers and tests (getByRole('dialog', { name })). Closing gives the focus back to
+// A modal dialog on the native <dialog>: the browser traps focus, and the title names it for
+// screen readers and tests (getByRole('dialog', { name })). Esc closes it here, on its own
+// keydown: the browser's own Esc (a close request, answered by `cancel`) follows Chromium's
+// close-watcher rules, tied to user activation, and in CI it left the Compare dialog open on two
+// runs in a row. Other close requests still arrive as `cancel`. Closing gives the focus back to
 // the control that opened it: the browser only does that for a dialog that closes while still in
 // the page, and React removes ours. When that control went away with the click that opened the
 // dialog (Compare with this node), the focus goes where `returnFocus` says, else where focus.ts
@@ -44,6 +47,14 @@ export function Modal({
       ref={ref}
       className={wide ? 'modal modal--wide' : 'modal'}
       aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        // A field inside that uses Esc itself (and says so by preventDefault) keeps it.
+        if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) {
+          return
+        }
+        event.preventDefault()
+        onClose()
+      }}
       onCancel={(event) => {
         event.preventDefault()
         onClose()
