@@ -1,7 +1,7 @@
 // The git provider of run workspaces on real repositories: the run gets a repository of its own
 // that borrows the user's objects, so nothing (a worktree entry, a ref, an object, an index
 // refresh) is written into the user's .git, whatever git the run's agent then runs in it.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   existsSync,
@@ -9,12 +9,15 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
   writeFileSync
 } from 'node:fs'
 import { lstatSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { BlobStore } from '../files/blob-store'
 import { gitRepoOf, makeRunDir, makeRunWorkspace, removeRunWorkspace } from './run-workspace'
 
@@ -151,5 +154,72 @@ describe('a run workspace in a git repository', () => {
     expect(existsSync(work)).toBe(false)
     expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1)
     expect(git(repo, 'for-each-ref', 'refs/rewind-studio/')).toBe('')
+  })
+})
+
+/** A plain folder (no repository): `count` files over nested folders, a symlink and a FIFO. */
+function plainFolder(count: number, bytes = 16): string {
+  const user = join(mkdtempSync(join(tmpdir(), 'rs-run-copy-')), 'user')
+  for (let i = 0; i < count; i++) {
+    const dir = join(user, `d${i % 7}`, `e${i % 3}`)
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, `f${i}.txt`), `${i}`.padEnd(bytes, '.'), {
+      mode: i % 2 ? 0o755 : 0o644
+    })
+  }
+  symlinkSync('d0', join(user, 'link'))
+  execFileSync('mkfifo', [join(user, 'pipe')])
+  return user
+}
+
+async function copyRun(user: string, home: string) {
+  return makeRunWorkspace({
+    home,
+    cwd: user,
+    runDir: makeRunDir(home, user, 'run1'),
+    id: 'run1',
+    repo: null,
+    state: new Map(),
+    blobs: new BlobStore(join(home, 'blobs'))
+  })
+}
+
+// The copy runs COPIES_IN_FLIGHT files at a time on libuv's pool: every file still lands, whole,
+// with its mode, whatever order the copies finish in.
+describe('a run workspace copied from a plain folder', () => {
+  it('holds every file of the folder with its mode, the link as a link, no FIFO', async () => {
+    const user = plainFolder(500)
+    const before = tree(user)
+    // The host's event loop goes on while the files are copied (a sync copy would hold it).
+    let turns = 0
+    const tick = setInterval(() => turns++, 0)
+    const made = await copyRun(user, join(user, '..', 'home')).finally(() => clearInterval(tick))
+    expect(turns).toBeGreaterThan(0)
+    expect(made.kind).toBe('copy')
+    expect(tree(made.workspace, { mtimes: false })).toEqual(tree(user, { mtimes: false }))
+    for (const rel of Object.keys(before)) {
+      expect(statSync(join(made.workspace, rel)).mode).toBe(statSync(join(user, rel)).mode)
+    }
+    expect(lstatSync(join(made.workspace, 'link')).isSymbolicLink()).toBe(true)
+    expect(existsSync(join(made.workspace, 'pipe'))).toBe(false)
+    expect(tree(user)).toEqual(before)
+  })
+
+  // A real full disk: the data home on a small tmpfs (mounting needs root; elsewhere skipped,
+  // saying so). The copy fails with the disk's own error once every copy in flight has stopped.
+  const disk = mkdtempSync(join(tmpdir(), 'rs-run-copy-full-'))
+  const mounted =
+    process.platform === 'linux' &&
+    spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1M', 'tmpfs', disk]).status === 0
+  if (!mounted) console.log('run-workspace full disk: skipped, a tmpfs cannot be mounted here')
+  afterAll(() => {
+    if (mounted) spawnSync('umount', ['-l', disk])
+    rmSync(disk, { recursive: true, force: true })
+  })
+  it.skipIf(!mounted)('on a full disk fails with ENOSPC, the user’s folder as it was', async () => {
+    const user = plainFolder(200, 16_384)
+    const before = tree(user)
+    await expect(copyRun(user, disk)).rejects.toMatchObject({ code: 'ENOSPC' })
+    expect(tree(user)).toEqual(before)
   })
 })
