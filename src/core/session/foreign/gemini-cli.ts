@@ -6,9 +6,10 @@
 // - messages chain in file order (they name no parent). A user message with text is a prompt
 //   (but the `<session_context>` the CLI sends first); a gemini message is the model's answer, its
 //   toolCalls tool_use blocks, the results they hold (`toolCalls[].result`, which the CLI records
-//   again as a user message of functionResponse parts: that one is kept raw) a tool_result
-//   record under it. A line naming a message already read (the same id and type: the CLI writes
-//   a message again as it completes) updates that record in place;
+//   again as a user message of functionResponse parts: that one is kept raw, but for calls only a
+//   $set wrote, see resultsFor) a tool_result record under it. A line naming a message already
+//   read (the same id and type: the CLI writes a message again as it completes) updates that
+//   record in place;
 // - `{"$set": {"messages": [...]}}` replaces the conversation (after /restore, on --resume): the
 //   messages it lists become the current path, those already there in that order reused, the
 //   others drawn anew under them (a copy of a prompt is no new prompt), and the leaf goes to its
@@ -79,6 +80,11 @@ class GeminiMapper implements ForeignMapper {
   private readonly turnOf = new Map<string, string>()
   private copies = 0
   private readonly drawn = new Map<string, Json>()
+  /**
+   * The answers whose calls only a $set's Content holds (no toolCalls: no result recorded with
+   * them), by uuid: the calls' ids, which a functionResponse message after them answers.
+   */
+  private readonly unanswered = new Map<string, Set<string>>()
   private readonly cwd: string
   private readonly subagentRuns: GeminiSubagents
 
@@ -262,17 +268,21 @@ class GeminiMapper implements ForeignMapper {
   private mapped(m: Json, uuid: string, parent: string | null, copy: boolean): Json[] {
     if (m.type === 'user') {
       const record = mapUser(m, uuid, parent)
-      if (record === null) return []
+      if (record === null) return this.resultsFor(m, uuid, parent)
       if (copy && record.isMeta !== true) record.isMeta = true
       return [record]
     }
     const calls = Array.isArray(m.toolCalls) ? m.toolCalls.filter(isObject) : []
     // A $set holds the model's Content: its calls are functionCall parts.
     const parts = Array.isArray(m.content) ? m.content.filter(isObject) : []
+    const bare = new Set<string>()
     for (const part of parts) {
       const call = isObject(part.functionCall) ? part.functionCall : null
-      if (call !== null && !calls.some((c) => c.id === call.id)) calls.push(call)
+      if (call === null || calls.some((c) => c.id === call.id)) continue
+      calls.push(call)
+      if (typeof call.id === 'string') bare.add(call.id)
     }
+    if (bare.size > 0) this.unanswered.set(uuid, bare)
     this.subagentRuns.sawCalls(uuid, calls)
     const text = textOf(m.content)
     const content: Json[] = [
@@ -315,6 +325,36 @@ class GeminiMapper implements ForeignMapper {
         type: 'user',
         uuid: `${uuid}:results`,
         parentUuid: uuid,
+        timestamp: stringOrNull(m.timestamp) ?? '',
+        message: { role: 'user', content: results }
+      }
+    ]
+  }
+
+  /**
+   * A user message of functionResponse parts is kept raw (the call's toolCalls[].result, read
+   * with the answer, holds the same), but for calls only a $set's Content held: a compression
+   * between a tool call and its result writes the call again with no toolCalls, and this message
+   * is then all the file has of the result the CLI sent (test/fixtures/gemini-compress-auto).
+   */
+  private resultsFor(m: Json, uuid: string, parent: string | null): Json[] {
+    const waiting = parent === null ? undefined : this.unanswered.get(parent)
+    if (waiting === undefined || !Array.isArray(m.content)) return []
+    const results = m.content.filter(isObject).flatMap((part) => {
+      const response = isObject(part.functionResponse) ? part.functionResponse : null
+      const id = stringOrNull(response?.id)
+      if (response === null || id === null || !waiting.has(id)) return []
+      const failed = isObject(response.response) && response.response.error !== undefined
+      return [
+        { type: 'tool_result', tool_use_id: id, content: resultText([part]), is_error: failed }
+      ]
+    })
+    if (results.length === 0) return []
+    return [
+      {
+        type: 'user',
+        uuid,
+        parentUuid: parent,
         timestamp: stringOrNull(m.timestamp) ?? '',
         message: { role: 'user', content: results }
       }
