@@ -38,7 +38,8 @@ describe('every session file in the fixtures', () => {
     'codex',
     'codex-compact',
     'gemini-cli',
-    'gemini-compress'
+    'gemini-compress',
+    'gemini-compress-auto'
   ].flatMap((tool) => files(join(ROOT, tool), '.jsonl').filter((f) => !f.includes('/make/')))
 
   it('is JSON lines throughout, and none holds the dummy API key the runs used', () => {
@@ -188,6 +189,38 @@ describe('Gemini CLI compression fixture', () => {
     expect(JSON.stringify(last[2]?.content)).toContain('Got it. Thanks for the additional context!')
     expect(readFileSync(join(ROOT, 'gemini-compress', 'screen-compressed.txt'), 'utf8')).toContain(
       'Chat history compressed'
+    )
+  })
+})
+
+describe('Gemini CLI compressing by itself (fixture)', () => {
+  const dir = join(ROOT, 'gemini-compress-auto')
+
+  it('compressed twice, untold, after answers whose usage was over half the token limit', () => {
+    const chat = lines(one(join(dir, 'gemini-home', 'tmp', 'ws', 'chats'), '.jsonl'))
+    const sets = chat.filter((r) => Array.isArray((r.$set as Rec | undefined)?.messages))
+    const compressions = sets
+      .map((r) => (r.$set as Rec).messages as Rec[])
+      .filter((m) => JSON.stringify(m[2]?.content ?? '').includes('Got it. Thanks'))
+    expect(compressions).toHaveLength(2)
+    // each after an answer reporting 600000 prompt tokens (gemini-2.5-flash's limit is 1048576)
+    for (const r of sets.slice(1)) {
+      const before = chat.slice(0, chat.indexOf(r)).findLast((m) => m.type === 'gemini')
+      expect((before?.tokens as Rec | undefined)?.input).toBe(600000)
+    }
+    // the second between the read_file call (the tail it kept ends with it) and its result
+    const tail = compressions[1]?.at(-1)
+    expect(JSON.stringify(tail?.content)).toContain('"functionCall"')
+    const after = chat.slice(chat.indexOf(sets.at(-1) as Rec) + 1).filter((r) => r.type === 'user')
+    expect(JSON.stringify(after[0]?.content)).toContain('"functionResponse"')
+    expect(chat.filter((r) => r.type === 'info').map((r) => r.content)).toEqual([
+      'Context compressed from 57% to 0%.',
+      'Context compressed from 57% to 0%.'
+    ])
+    // no /compress was typed
+    expect(chat.some((r) => JSON.stringify(r.content ?? '').includes('/compress'))).toBe(false)
+    expect(readFileSync(join(dir, 'screen-compressed.txt'), 'utf8')).toContain(
+      'Context compressed from 57% to 0%'
     )
   })
 })

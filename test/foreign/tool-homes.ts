@@ -84,7 +84,7 @@ export function codexHome(
 export function geminiHome(
   which: 'gemini-home' | 'gemini-home-before-restore',
   workspaceFolder: string,
-  fixture: 'gemini-cli' | 'gemini-compress' = 'gemini-cli'
+  fixture: 'gemini-cli' | 'gemini-compress' | 'gemini-compress-auto' = 'gemini-cli'
 ): ToolHome & { chats: string[] } {
   const b = base('gemini')
   const cliHome = join(b.base, 'g')

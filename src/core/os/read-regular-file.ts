@@ -160,6 +160,18 @@ export function readRegularText(abs: string): string | null {
 }
 
 /**
+ * The text of the regular file at `abs`, or null when it is missing, something else or unreadable:
+ * for a file a reader can do without (a project's root beside a chat, a checkpoint).
+ */
+export function readOptionalText(abs: string): string | null {
+  try {
+    return readRegularText(abs)
+  } catch {
+    return null
+  }
+}
+
+/**
  * Up to `length` bytes of the regular file at `abs` from `offset`: fewer at its end, and no more
  * allocated than it holds then (a caller's bound may be far larger than the file). A FIFO or
  * anything else there throws NotRegularFileError, as openRegularFile does.

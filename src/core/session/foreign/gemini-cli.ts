@@ -6,9 +6,10 @@
 // - messages chain in file order (they name no parent). A user message with text is a prompt
 //   (but the `<session_context>` the CLI sends first); a gemini message is the model's answer, its
 //   toolCalls tool_use blocks, the results they hold (`toolCalls[].result`, which the CLI records
-//   again as a user message of functionResponse parts: that one is kept raw) a tool_result
-//   record under it. A line naming a message already read (the same id and type: the CLI writes
-//   a message again as it completes) updates that record in place;
+//   again as a user message of functionResponse parts: that one is kept raw, but for calls only a
+//   $set wrote, see resultsFor) a tool_result record under it. A line naming a message already
+//   read (the same id and type: the CLI writes a message again as it completes) updates that
+//   record in place;
 // - `{"$set": {"messages": [...]}}` replaces the conversation (after /restore, on --resume): the
 //   messages it lists become the current path, those already there in that order reused, the
 //   others drawn anew under them (a copy of a prompt is no new prompt), and the leaf goes to its
@@ -21,30 +22,21 @@
 // asked approval for: its git commit in the shadow repository `history/<project>/.git`) are the
 // session's backups: a rescue restore to before a prompt checks out the commit of that turn's
 // first checkpoint, as the CLI's /restore does, for the files the session's edits named or its
-// checkpoints differ in (never another file). The CLI deletes the checkpoints when it starts.
+// checkpoints differ in (never another file; gemini-checkpoints.ts). The CLI deletes the
+// checkpoints when it starts.
 // Sub-agents (invoke_agent): each a chat of its own in `chats/<session id>/`, read as a session is
 // and hung under the call that started it (gemini-subagents.ts).
-import { readdirSync } from 'node:fs'
-import { dirname, isAbsolute, join, relative, sep } from 'node:path'
-import { isDeepStrictEqual } from 'node:util'
-import { readRegularText } from '../../os/read-regular-file'
+import { dirname, join } from 'node:path'
+import { readOptionalText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
 import { parseJsonl } from '../jsonl'
 import { GEMINI_COMPACTION_TYPE, SessionTree, conversationNodeOf, typedPrompt } from '../tree'
+import { GeminiCheckpoints } from './gemini-checkpoints'
 import { GeminiSubagents } from './gemini-subagents'
-import { GitObjects } from './git-objects'
 import { addMapped, foreignRecord } from './raw'
-import type {
-  BackupStore,
-  Emit,
-  ForeignBackups,
-  ForeignMapper,
-  ForeignReader,
-  RestorePoint,
-  SubagentRun
-} from './types'
+import type { Emit, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
 export const geminiCli: ForeignReader = {
   format: 'gemini-cli',
@@ -63,12 +55,6 @@ export const geminiCli: ForeignReader = {
 }
 
 const SESSION_CONTEXT = /^\s*<session_context>/
-/** Arguments that name the file an edit tool writes. */
-const PATH_ARGS = ['file_path', 'absolute_path', 'path']
-/** The most checkpoint files read, and the largest one (each holds the conversation up to it). */
-const MAX_CHECKPOINTS = 10_000
-const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024
-
 /**
  * The prompt a Gemini CLI message line is, as the tree counts it, or null: the session list
  * (sources/session-summary.ts) counts by it.
@@ -78,13 +64,6 @@ export function typedInGemini(v: Json): string | null {
   const mapped = mapUser(v, 'gemini-message', null)
   const node = mapped === null ? null : conversationNodeOf(mapped)
   return node === null ? null : typedPrompt(node)
-}
-
-interface Checkpoint {
-  commit: string
-  toolCall: { name: unknown; args: unknown }
-  /** The checkpoint file's name: it starts with the time it was made, which orders them. */
-  name: string
 }
 
 class GeminiMapper implements ForeignMapper {
@@ -101,13 +80,19 @@ class GeminiMapper implements ForeignMapper {
   private readonly turnOf = new Map<string, string>()
   private copies = 0
   private readonly drawn = new Map<string, Json>()
+  /**
+   * The answers whose calls only a $set's Content holds (no toolCalls: no result recorded with
+   * them), by uuid: the calls' ids, which a functionResponse message after them answers.
+   */
+  private readonly unanswered = new Map<string, Set<string>>()
   private readonly cwd: string
   private readonly subagentRuns: GeminiSubagents
 
   constructor(private readonly file: string | null) {
     this.subagentRuns = new GeminiSubagents(file, readChatTree)
     const project = file === null ? null : dirname(dirname(file))
-    this.cwd = project === null ? '' : (readText(join(project, '.project_root'))?.trim() ?? '')
+    this.cwd =
+      project === null ? '' : (readOptionalText(join(project, '.project_root'))?.trim() ?? '')
     this.backups =
       project === null ? null : GeminiCheckpoints.beside(project, this.cwd, this.turnOf)
   }
@@ -283,17 +268,21 @@ class GeminiMapper implements ForeignMapper {
   private mapped(m: Json, uuid: string, parent: string | null, copy: boolean): Json[] {
     if (m.type === 'user') {
       const record = mapUser(m, uuid, parent)
-      if (record === null) return []
+      if (record === null) return this.resultsFor(m, uuid, parent)
       if (copy && record.isMeta !== true) record.isMeta = true
       return [record]
     }
     const calls = Array.isArray(m.toolCalls) ? m.toolCalls.filter(isObject) : []
     // A $set holds the model's Content: its calls are functionCall parts.
     const parts = Array.isArray(m.content) ? m.content.filter(isObject) : []
+    const bare = new Set<string>()
     for (const part of parts) {
       const call = isObject(part.functionCall) ? part.functionCall : null
-      if (call !== null && !calls.some((c) => c.id === call.id)) calls.push(call)
+      if (call === null || calls.some((c) => c.id === call.id)) continue
+      calls.push(call)
+      if (typeof call.id === 'string') bare.add(call.id)
     }
+    if (bare.size > 0) this.unanswered.set(uuid, bare)
     this.subagentRuns.sawCalls(uuid, calls)
     const text = textOf(m.content)
     const content: Json[] = [
@@ -336,6 +325,36 @@ class GeminiMapper implements ForeignMapper {
         type: 'user',
         uuid: `${uuid}:results`,
         parentUuid: uuid,
+        timestamp: stringOrNull(m.timestamp) ?? '',
+        message: { role: 'user', content: results }
+      }
+    ]
+  }
+
+  /**
+   * A user message of functionResponse parts is kept raw (the call's toolCalls[].result, read
+   * with the answer, holds the same), but for calls only a $set's Content held: a compression
+   * between a tool call and its result writes the call again with no toolCalls, and this message
+   * is then all the file has of the result the CLI sent (test/fixtures/gemini-compress-auto).
+   */
+  private resultsFor(m: Json, uuid: string, parent: string | null): Json[] {
+    const waiting = parent === null ? undefined : this.unanswered.get(parent)
+    if (waiting === undefined || !Array.isArray(m.content)) return []
+    const results = m.content.filter(isObject).flatMap((part) => {
+      const response = isObject(part.functionResponse) ? part.functionResponse : null
+      const id = stringOrNull(response?.id)
+      if (response === null || id === null || !waiting.has(id)) return []
+      const failed = isObject(response.response) && response.response.error !== undefined
+      return [
+        { type: 'tool_result', tool_use_id: id, content: resultText([part]), is_error: failed }
+      ]
+    })
+    if (results.length === 0) return []
+    return [
+      {
+        type: 'user',
+        uuid,
+        parentUuid: parent,
         timestamp: stringOrNull(m.timestamp) ?? '',
         message: { role: 'user', content: results }
       }
@@ -416,7 +435,7 @@ function resultText(result: unknown[]): string {
  * chat is no session of the project's, with no checkpoints of its own); null when unreadable.
  */
 function readChatTree(file: string): SessionTree | null {
-  const text = readText(file)
+  const text = readOptionalText(file)
   if (text === null) return null
   const parsed = parseJsonl(text)
   const mapper = new GeminiMapper(null)
@@ -425,173 +444,4 @@ function readChatTree(file: string): SessionTree | null {
     mapper.add(value, parsed.lines[i] ?? 0, (record) => addMapped(tree, record))
   )
   return tree
-}
-
-function readText(file: string): string | null {
-  try {
-    return readRegularText(file)
-  } catch {
-    return null
-  }
-}
-
-/** When a checkpoint was made, from its name (`2026-12-01T23-59-17_247Z-…`), as an ISO time. */
-function timeOfCheckpoint(name: string): string | null {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})_(\d{3})Z/.exec(name)
-  return m === null ? null : `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`
-}
-
-/**
- * The checkpoints of a project (`tmp/<project>/checkpoints/`), those of this session's tool calls
- * matched to the prompt of their turn, over the project's shadow repository.
- */
-class GeminiCheckpoints implements ForeignBackups {
-  readonly store: BackupStore
-  private readonly objects: GitObjects
-  /** The paths each tool call of the session names, and the turn it was in. */
-  private readonly calls: { name: unknown; args: unknown; turn: string | null; at: string }[] = []
-  private readonly edited = new Set<string>()
-
-  private constructor(
-    gitDir: string,
-    private readonly checkpoints: Checkpoint[],
-    private readonly cwd: string,
-    private readonly turnOf: ReadonlyMap<string, string>
-  ) {
-    this.store = { kind: 'git', gitDir }
-    this.objects = new GitObjects(gitDir)
-  }
-
-  /** The project's checkpoints, or null when it has no shadow repository. */
-  static beside(
-    project: string,
-    cwd: string,
-    turnOf: ReadonlyMap<string, string>
-  ): GeminiCheckpoints | null {
-    const id = project.split(sep).at(-1) ?? ''
-    const gitDir = join(dirname(dirname(project)), 'history', id, '.git')
-    let names: string[]
-    try {
-      names = readdirSync(join(project, 'checkpoints')).filter((n) => n.endsWith('.json'))
-    } catch {
-      names = []
-    }
-    const checkpoints: Checkpoint[] = []
-    for (const name of names.sort().slice(0, MAX_CHECKPOINTS)) {
-      const text = readText(join(project, 'checkpoints', name))
-      if (text === null || text.length > MAX_CHECKPOINT_BYTES) continue
-      let value: unknown
-      try {
-        value = JSON.parse(text)
-      } catch {
-        continue
-      }
-      if (!isObject(value) || typeof value.commitHash !== 'string' || !isObject(value.toolCall))
-        continue
-      checkpoints.push({
-        commit: value.commitHash,
-        toolCall: { name: value.toolCall.name, args: value.toolCall.args },
-        name
-      })
-    }
-    let hasRepo = false
-    try {
-      hasRepo = readdirSync(gitDir).includes('objects')
-    } catch {
-      hasRepo = false
-    }
-    return hasRepo ? new GeminiCheckpoints(gitDir, checkpoints, cwd, turnOf) : null
-  }
-
-  /** The tool calls of an answer (what a checkpoint is matched to), and the files they edit. */
-  noteCalls(record: Json, turn: string | null): void {
-    const content = isObject(record.message) ? record.message.content : null
-    if (!Array.isArray(content)) return
-    for (const block of content) {
-      if (!isObject(block) || block.type !== 'tool_use') continue
-      const input = isObject(block.input) ? block.input : {}
-      this.calls.push({
-        name: block.name,
-        args: input,
-        turn,
-        at: stringOrNull(record.timestamp) ?? ''
-      })
-      for (const arg of PATH_ARGS) {
-        const path = stringOrNull(input[arg])
-        if (path !== null && path !== '') this.edited.add(this.relative(path))
-      }
-    }
-  }
-
-  restoreTo(promptUuid: string): RestorePoint {
-    const first = this.checkpoints.find((c) => this.turnOfCheckpoint(c) === promptUuid)
-    if (first === undefined) {
-      return {
-        refused:
-          'Gemini CLI has no checkpoint left for this turn: it makes one before each edit it asked you to approve, and deletes them when it starts again.'
-      }
-    }
-    const files = new Map<string, string | null>()
-    for (const path of this.tracked()) files.set(path, this.objects.blobAt(first.commit, path))
-    return { files }
-  }
-
-  versions(path: string): string[] {
-    const refs = new Set<string>()
-    for (const c of this.checkpoints) {
-      try {
-        const blob = this.objects.blobAt(c.commit, path)
-        if (blob !== null) refs.add(blob)
-      } catch {
-        // A checkpoint whose commit is gone holds nothing to compare with.
-      }
-    }
-    return [...refs]
-  }
-
-  /**
-   * The prompt a checkpoint's tool call was made in: the call with its name and arguments, the
-   * last one proposed before the checkpoint was made (the same edit asked for again in a later
-   * turn is that turn's).
-   */
-  private turnOfCheckpoint(c: Checkpoint): string | null {
-    const made = timeOfCheckpoint(c.name)
-    let found: (typeof this.calls)[number] | undefined
-    for (const k of this.calls) {
-      if (k.name !== c.toolCall.name || !isDeepStrictEqual(k.args, c.toolCall.args)) continue
-      if (made !== null && k.at !== '' && k.at > made) continue
-      if (found === undefined || k.at >= found.at) found = k
-    }
-    return found?.turn ?? null
-  }
-
-  /**
-   * The files a restore may touch: those the session's edits named, and those its checkpoints
-   * of this session differ in (changed between two of them), never another.
-   */
-  private tracked(): string[] {
-    const paths = new Set(this.edited)
-    const mine = this.checkpoints.filter((c) => this.turnOfCheckpoint(c) !== null)
-    let before: Map<string, string> | null = null
-    for (const c of mine) {
-      let now: Map<string, string>
-      try {
-        now = this.objects.files(c.commit)
-      } catch {
-        continue
-      }
-      if (before !== null) {
-        for (const path of new Set([...before.keys(), ...now.keys()]))
-          if (before.get(path) !== now.get(path)) paths.add(path)
-      }
-      before = now
-    }
-    return [...paths].filter((p) => !isAbsolute(p))
-  }
-
-  private relative(path: string): string {
-    if (!isAbsolute(path) || this.cwd === '') return path
-    const rel = relative(this.cwd, path)
-    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/')
-  }
 }

@@ -8,7 +8,7 @@
 // may have.
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { readRegularText } from '../../os/read-regular-file'
+import { readOptionalText } from '../../os/read-regular-file'
 import { isObject, stringOrNull, type Json } from '../json'
 import { childrenByParent, drawnChildren } from './opencode-children'
 import { type SqliteRow, readTables, stampsOf } from './sqlite-file'
@@ -220,7 +220,7 @@ function readJsonSessionWithChildren(file: string): WithChildren {
 }
 
 export function readJsonSession(file: string): StoredSession {
-  const info = parsedData(readText(file))
+  const info = parsedData(readOptionalText(file))
   if (Object.keys(info).length === 0) return { file, session: null, messages: [] }
   const storage = dirname(dirname(dirname(file)))
   const sessionId = stringOrNull(info.id) ?? basename(file, '.json')
@@ -249,7 +249,7 @@ export function readJsonSession(file: string): StoredSession {
 
 function jsonFiles(dir: string): Json[] {
   return jsonNames(dir)
-    .map((name) => parsedData(readText(join(dir, name))))
+    .map((name) => parsedData(readOptionalText(join(dir, name))))
     .filter((v) => Object.keys(v).length > 0)
 }
 
@@ -272,14 +272,6 @@ function parsedData(data: unknown): Json {
     return isObject(value) ? value : {}
   } catch {
     return {}
-  }
-}
-
-function readText(file: string): string | null {
-  try {
-    return readRegularText(file)
-  } catch {
-    return null
   }
 }
 
