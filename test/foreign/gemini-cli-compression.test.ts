@@ -62,7 +62,7 @@ function toolNames(records: readonly TreeRecord[]): Map<string, string> {
   const names = new Map<string, string>()
   for (const r of records) {
     if (r.type !== 'assistant' || typeof r.message.content === 'string') continue
-    for (const b of r.message.content) if (b.type === 'tool_use') names.set(b.id, b.name)
+    for (const b of r.message.content) if (b.type === 'tool_use') names.set(b.id, String(b.name))
   }
   return names
 }
@@ -80,7 +80,9 @@ function sentOf(r: TreeRecord, names: ReadonlyMap<string, string>): Sent[] {
         : content
             .map((b) => {
               if (b.type === 'tool_use') return `[call ${b.name}]`
-              return b.type === 'tool_result' ? `[result ${names.get(b.tool_use_id) ?? '?'}]` : ''
+              return b.type === 'tool_result'
+                ? `[result ${names.get(String(b.tool_use_id)) ?? '?'}]`
+                : ''
             })
             .join('')
     const text = contentText(content) + tools
