@@ -62,7 +62,8 @@ function toolNames(records: readonly TreeRecord[]): Map<string, string> {
   const names = new Map<string, string>()
   for (const r of records) {
     if (r.type !== 'assistant' || typeof r.message.content === 'string') continue
-    for (const b of r.message.content) if (b.type === 'tool_use') names.set(b.id, String(b.name))
+    for (const b of r.message.content)
+      if (b.type === 'tool_use') names.set(String(b.id), String(b.name))
   }
   return names
 }
