@@ -3,14 +3,20 @@
 // the middle of a turn, once before the next prompt). Each is a compaction node of the tree, listed
 // by inspect in its summaries, and what `continue` writes is what Codex itself sent its model after
 // it (sent.jsonl: the messages of each request the CLI made): the prompts it kept, its summary,
-// then what came after.
+// then what came after. And 0.58.0's, whose compacted line names no replacement history
+// (test/fixtures/codex-compact-old): the context is rebuilt as that version rebuilt it.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { contextPath } from '../../src/core/session/continue-foreign'
 import { codex as codexReader } from '../../src/core/session/foreign/codex'
 import { readSessionFile } from '../../src/core/session/load'
-import { contentText, isCompactionRecord, type TreeRecord } from '../../src/core/session/tree'
+import {
+  contentText,
+  isCompactionRecord,
+  type SessionTree,
+  type TreeRecord
+} from '../../src/core/session/tree'
 import { ViewedSession } from '../../src/core/studio/viewed-session'
 import { buildSessionGraph } from '../../src/core/views/session-graph'
 import { appendFromChild } from '../support/append-from-child'
@@ -29,16 +35,42 @@ function rollouts() {
   return { codex, tui, exec }
 }
 
-/** The messages of each request Codex made (its harness blocks left out), as role: text. */
-function sentRequests(ran: string): string[][] {
-  return readFileSync(join(TOOL_FIXTURES, 'codex-compact', 'sent.jsonl'), 'utf8')
+/** A message of sent.jsonl: its first 200 characters; a long one's size in bytes too. */
+interface SentMessage {
+  role: string
+  text: string
+  bytes?: number
+}
+
+/** The messages of each request Codex made, its harness blocks left out. */
+function sentMessages(fixture: string): SentMessage[][] {
+  return readFileSync(join(TOOL_FIXTURES, fixture, 'sent.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((line) =>
-      (JSON.parse(line) as { role: string; text: string }[])
-        .filter((m) => !HARNESS_BLOCK.test(m.text) && !m.text.startsWith('<environment_context>'))
-        .map((m) => `${m.role}: ${m.text.split(ran).join('<ws>')}`)
+      (JSON.parse(line) as SentMessage[]).filter(
+        (m) => !HARNESS_BLOCK.test(m.text) && !m.text.startsWith('<environment_context>')
+      )
     )
+}
+
+/** The messages of each request Codex made (its harness blocks left out), as role: text. */
+function sentRequests(ran: string, fixture = 'codex-compact'): string[][] {
+  return sentMessages(fixture).map((request) =>
+    request.map((m) => `${m.role}: ${m.text.split(ran).join('<ws>')}`)
+  )
+}
+
+/** The last request whose last message is the prompt `text`. */
+const lastRequestWith = (sent: string[][], text: string) =>
+  sent.findLast((request) => request.at(-1) === `user: ${text}`) ?? []
+
+/** The tree of a rollout and the record of its prompt `prompt`. */
+function promptNode(file: string, prompt: string) {
+  const { tree } = readSessionFile(file)
+  const found = tree.checkpoints().find((c) => c.prompt === prompt)
+  if (found === undefined) throw new Error(`no prompt ${prompt}`)
+  return { tree, uuid: found.uuid }
 }
 
 /** The messages of records as a model is sent them (tool calls and results left out). */
@@ -99,17 +131,9 @@ describe('Codex CLI compactions', () => {
   it('continues with what Codex sent after each compaction: the prompts it kept, its summary, what followed', () => {
     const { codex, tui, exec } = rollouts()
     const sent = sentRequests(codex.ran)
-    const lastRequestWith = (text: string) =>
-      sent.findLast((request) => request.at(-1) === `user: ${text}`) ?? []
-    const promptNode = (file: string, prompt: string) => {
-      const { tree } = readSessionFile(file)
-      const found = tree.checkpoints().find((c) => c.prompt === prompt)
-      if (found === undefined) throw new Error(`no prompt ${prompt}`)
-      return { tree, uuid: found.uuid }
-    }
     // After /compact: "write one" and "write two" kept, then the summary, then the new prompt.
     const afterCompact = promptNode(tui, 'after the compaction')
-    const tuiSent = lastRequestWith('after the compaction')
+    const tuiSent = lastRequestWith(sent, 'after the compaction')
     expect(tuiSent.map((m) => m.slice(0, 30))).toEqual([
       'user: write one',
       'user: write two',
@@ -128,7 +152,7 @@ describe('Codex CLI compactions', () => {
     )
     const autoTwo = promptNode(exec, 'auto two')
     expect(asSent(contextPath(autoTwo.tree, autoTwo.uuid), codex.ran)).toEqual(
-      lastRequestWith('auto two')
+      lastRequestWith(sent, 'auto two')
     )
   })
 
@@ -183,5 +207,92 @@ describe('Codex CLI compactions', () => {
     } finally {
       session.close()
     }
+  })
+})
+
+describe('Codex CLI 0.58.0 compactions (no replacement history)', () => {
+  function oldRollouts() {
+    const codex = codexHome('workspace-after', 'codex-compact-old')
+    const day = join(codex.toolHome, 'sessions', '2026', '12', '03')
+    const [tui, auto, big] = readdirSync(day)
+      .sort()
+      .map((f) => join(day, f))
+    if (tui === undefined || auto === undefined || big === undefined)
+      throw new Error('three rollouts expected')
+    return { codex, tui, auto, big, sent: sentRequests(codex.ran, 'codex-compact-old') }
+  }
+  const keptOf = (tree: SessionTree, compaction: TreeRecord) =>
+    ((compaction as { details?: { keptBefore?: string[] } }).details?.keptBefore ?? []).map(
+      (uuid) => tree.get(uuid) as TreeRecord
+    )
+
+  it('keeps the prompts and the earlier summary 0.58.0 kept, its summary sent bare', () => {
+    const { codex, tui, sent } = oldRollouts()
+    const { tree, uuid } = promptNode(tui, 'after the second compaction')
+    expect(tree.summaries().map((s) => s.kind)).toEqual(['compaction', 'compaction'])
+    const [first, second] = tree.activePath().filter(isCompactionRecord)
+    // 0.58.0 sends the model's summary as it is, no prefix, and holds it as a user message: the
+    // second /compact keeps the first one's summary with the prompts.
+    expect(asSent([first as TreeRecord])).toEqual([
+      'user: First summary: one.txt and two.txt were written.'
+    ])
+    const codexSent = lastRequestWith(sent, 'after the second compaction')
+    expect(codexSent).toEqual([
+      'user: write one',
+      'user: write two',
+      'user: First summary: one.txt and two.txt were written.',
+      'user: after the compaction',
+      'user: Second summary: the compaction was followed by one more prompt.',
+      'user: after the second compaction'
+    ])
+    expect(asSent(keptOf(tree, second as TreeRecord))).toEqual(codexSent.slice(0, 4))
+    expect(asSent(contextPath(tree, uuid), codex.ran)).toEqual(codexSent)
+    const once = promptNode(tui, 'after the compaction')
+    expect(asSent(contextPath(once.tree, once.uuid), codex.ran)).toEqual(
+      lastRequestWith(sent, 'after the compaction')
+    )
+  })
+
+  it('continues as a resumed 0.58.0 did after it compacted by itself', () => {
+    const { codex, auto, sent } = oldRollouts()
+    const { tree, uuid } = promptNode(auto, 'auto two')
+    // Codex compacted after the answer, asked the model again ("ok"); `exec resume` rebuilt that.
+    expect(lastRequestWith(sent, 'auto two')).toEqual([
+      'user: auto one',
+      'user: Auto summary: auto.txt was written.',
+      'assistant: ok',
+      'user: auto two'
+    ])
+    expect(asSent(contextPath(tree, uuid), codex.ran)).toEqual(lastRequestWith(sent, 'auto two'))
+  })
+
+  it('keeps the newest user messages within 80,000 bytes and the one Codex cut, kept whole', () => {
+    const { codex, big, sent } = oldRollouts()
+    const { tree, uuid } = promptNode(big, 'after the big compaction')
+    const compaction = tree.activePath().find(isCompactionRecord) as TreeRecord
+    // "big three" is 59,999 bytes (30,005 characters): "big two" (30,000) no longer fits whole,
+    // Codex cuts its middle and keeps no older one; "big one" is gone.
+    const codexSent = sentMessages('codex-compact-old').findLast(
+      (request) => request.at(-1)?.text === 'after the big compaction'
+    )
+    expect(codexSent?.map((m) => [m.text.slice(0, 9), m.bytes])).toEqual([
+      ['big two: ', 20_002],
+      ['big three', 59_999],
+      ['Big summa', undefined],
+      ['ok', undefined],
+      ['after the', undefined]
+    ])
+    const kept = keptOf(tree, compaction)
+    expect(kept.map((r) => asSent([r])[0]?.slice(0, 15))).toEqual([
+      'user: big two: ',
+      'user: big three'
+    ])
+    // Its cut (a marker counting the cut tokens by Codex's tokenizer) is not redone: kept whole.
+    const cut = kept[0]
+    if (cut?.type !== 'user') throw new Error('a prompt expected')
+    expect(contentText(cut.message.content)).toHaveLength(30_000)
+    expect(asSent(contextPath(tree, uuid), codex.ran)).toEqual(
+      lastRequestWith(sent, 'after the big compaction')
+    )
   })
 })

@@ -37,6 +37,7 @@ describe('every session file in the fixtures', () => {
     'pi',
     'codex',
     'codex-compact',
+    'codex-compact-old',
     'gemini-cli',
     'gemini-compress',
     'gemini-compress-auto'
@@ -171,6 +172,21 @@ describe('Codex CLI compaction fixtures', () => {
     // the TUI's /compact: the screen shows it done
     expect(readFileSync(join(ROOT, 'codex-compact', 'screen-compacted.txt'), 'utf8')).toContain(
       'Context compacted'
+    )
+  })
+
+  it("codex-compact-old is 0.58.0's: two /compact, two automatic compactions, each line only its message", () => {
+    const rollouts = files(join(ROOT, 'codex-compact-old', 'sessions'), '.jsonl').map(lines)
+    expect(rollouts.map((r) => (r[0]?.payload as Rec).cli_version)).toEqual([
+      '0.58.0',
+      '0.58.0',
+      '0.58.0'
+    ])
+    const compacted = rollouts.map((r) => r.filter((l) => l.type === 'compacted'))
+    expect(compacted.map((c) => c.length)).toEqual([2, 1, 1])
+    for (const c of compacted.flat()) expect(Object.keys(c.payload as Rec)).toEqual(['message'])
+    expect(readFileSync(join(ROOT, 'codex-compact-old', 'screen-compacted.txt'), 'utf8')).toContain(
+      'Compact task completed'
     )
   })
 })

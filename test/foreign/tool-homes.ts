@@ -57,11 +57,13 @@ function base(tool: string): { base: string; workspace: string; home: string } {
 
 /**
  * Codex CLI's home ($CODEX_HOME) with the rollouts of a fixture (`codex`, `codex-patches`: the
- * turns that patch files, or `codex-subagents`: a sub-agent's), its workspace as the run left it.
+ * turns that patch files, `codex-compact` and `codex-compact-old`: compactions, or
+ * `codex-subagents`: a sub-agent's), its workspace as the run left it.
  */
 export function codexHome(
   workspaceFolder = 'workspace-after',
-  fixture: 'codex' | 'codex-patches' | 'codex-compact' | 'codex-subagents' = 'codex'
+  fixture:
+    'codex' | 'codex-patches' | 'codex-compact' | 'codex-compact-old' | 'codex-subagents' = 'codex'
 ): ToolHome {
   const b = base('codex')
   const toolHome = join(b.base, 'codex')

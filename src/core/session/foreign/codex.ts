@@ -7,10 +7,11 @@
 //   `<environment_context>` or `<skills_instructions>`, kept raw with the developer messages;
 //   role assistant), `function_call` / `custom_tool_call` (a tool_use, the patch text of
 //   apply_patch as its input) and their `*_output` (a tool_result);
-// - a `compacted` line (`/compact`, or Codex compacting by itself; test/fixtures/codex-compact)
-//   is a compaction: its summary as Codex sends it, and the prompts its replacement_history kept,
-//   which Codex sends before the summary (see compaction()); the model's summarising answer
-//   (`metadata.compaction_output`) is no answer of ours;
+// - a `compacted` line (`/compact`, or Codex compacting by itself; test/fixtures/codex-compact,
+//   and 0.58.0's, which names no replacement_history, test/fixtures/codex-compact-old) is a
+//   compaction: its summary as Codex sends it, and the prompts it kept, which Codex sends before
+//   the summary (see compaction()); the model's summarising answer (`metadata.compaction_output`)
+//   is no answer of ours;
 // - everything else (`event_msg`, `turn_context`, `world_state`, `token_usage_record`,
 //   reasoning, `additional_tools`) is kept raw, anchored to the record it follows.
 // Lineage: `codex exec resume` / `codex resume` append to the same file. A fork (`codex fork`,
@@ -28,6 +29,7 @@
 // nothing to rescue from. A file changed by a shell command is not named: only the patch says.
 // Sub-agents (spawn_agent): each a rollout of its own beside this one, read as a session is and
 // hung under the call that started it (codex-subagents.ts).
+import { Buffer } from 'node:buffer'
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { readRegularFileAt } from '../../os/read-regular-file'
@@ -65,10 +67,13 @@ const MAX_PENDING_PATCHES = 1024
 const NO_SUMMARY = 'Codex compacted the conversation here; the rollout holds no summary text of it.'
 
 /**
- * How much of the prompts before a compaction Codex keeps when its file names none (its
- * COMPACT_USER_MESSAGE_MAX_TOKENS, 20,000 tokens, at 4 characters a token).
+ * How much of the user messages before a compaction Codex keeps when its file names none, in
+ * UTF-8 bytes (0.58.0's COMPACT_USER_MESSAGE_MAX_TOKENS, 20,000, at 4 bytes a token).
  */
-const COMPACT_USER_MESSAGE_CHARS = 80_000
+const COMPACT_USER_MESSAGE_BYTES = 80_000
+
+/** What 0.58.0 sends for a compaction whose summary came back empty. */
+const EMPTY_SUMMARY_SENT = '(no summary available)'
 
 /** The most prompts remembered for a compaction to keep (Codex keeps fewer). */
 const MAX_PROMPTS_KEPT = 4096
@@ -87,11 +92,16 @@ export function typedInCodex(v: Json): string | null {
   return node === null ? null : typedPrompt(node)
 }
 
-/** A prompt drawn: its record, the item id Codex gave it, its text. */
+/**
+ * A user message of Codex's context: a prompt drawn (its record, the item id Codex gave it), or
+ * the summary of a compaction that named no replacement history (0.58.0 holds it as a user
+ * message, which later compactions keep); its text, and its size as Codex counts it.
+ */
 interface CodexPrompt {
   uuid: string
   id: string | null
   text: string
+  bytes: number
 }
 
 class CodexMapper implements ForeignMapper {
@@ -170,8 +180,8 @@ class CodexMapper implements ForeignMapper {
     this.previous = uuid
     if (mapped.type === 'user' && payload?.type === 'message') {
       this.turn = uuid
-      this.prompts.push({ uuid, id: stringOrNull(payload.id), text: textOf(payload.content) })
-      if (this.prompts.length > MAX_PROMPTS_KEPT) this.prompts.shift()
+      const text = textOf(payload.content)
+      this.remember({ uuid, id: stringOrNull(payload.id), text, bytes: sentBytes(payload.content) })
     }
     emit(mapped, line)
     emit(foreignRecord(uuid, value), line)
@@ -181,20 +191,25 @@ class CodexMapper implements ForeignMapper {
     this.patchChanges(mapped, line, emit)
   }
 
+  private remember(prompt: CodexPrompt): void {
+    this.prompts.push(prompt)
+    if (this.prompts.length > MAX_PROMPTS_KEPT) this.prompts.shift()
+  }
+
   /**
    * A `compacted` line (`/compact`, or Codex compacting by itself): drawn as a compaction holding
    * `message`, the summary as Codex sends it, and the prompts it kept (details.keptBefore), sent
    * before the summary. Its `replacement_history` is the whole context Codex goes on with: its
    * user messages that are prompts drawn here are the ones kept (found by their item id, else
-   * their text; the harness's blocks and the developer messages are no records of ours). A file
-   * without one (older versions) is rebuilt as Codex does: the prompts before it, the newest up
-   * to COMPACT_USER_MESSAGE_CHARS.
+   * their text; the harness's blocks and the developer messages are no records of ours). A line
+   * without one (0.58.0 and before) is rebuilt as that Codex rebuilds it, live and on resume
+   * alike (test/fixtures/codex-compact-old): see recentMessages(); its summary is sent bare.
    */
   private compaction(v: Json, p: Json, line: number, emit: Emit): void {
     const uuid = `codex:${++this.count}:compacted`
-    const message = stringOrNull(p.message) || NO_SUMMARY
     const history = Array.isArray(p.replacement_history) ? p.replacement_history : null
-    const kept = history === null ? this.recentPrompts() : this.keptPrompts(history, message)
+    const message = stringOrNull(p.message) || (history === null ? EMPTY_SUMMARY_SENT : NO_SUMMARY)
+    const kept = history === null ? this.recentMessages() : this.keptPrompts(history, message)
     emit(
       {
         type: 'custom_message',
@@ -217,8 +232,10 @@ class CodexMapper implements ForeignMapper {
     emit(foreignRecord(uuid, v), line)
     this.previous = uuid
     this.summarized = ''
-    // What a later compaction keeps is chosen from what this one left.
+    // What a later compaction keeps is chosen from what this one left (0.58.0's: its summary too).
     this.prompts.splice(0, this.prompts.length, ...kept)
+    if (history === null)
+      this.remember({ uuid, id: null, text: message, bytes: Buffer.byteLength(message) })
   }
 
   /** The prompts a replacement history holds, as drawn records, in its order. */
@@ -237,15 +254,20 @@ class CodexMapper implements ForeignMapper {
     return kept
   }
 
-  /** The prompts before a compaction that names none, the newest that fit Codex's budget. */
-  private recentPrompts(): CodexPrompt[] {
+  /**
+   * What 0.58.0 keeps of its context's user messages (the prompts, the summaries of earlier
+   * compactions): newest first while they fit COMPACT_USER_MESSAGE_BYTES, then the one that
+   * does not, whose middle Codex cuts (keeping its head and tail, with a marker counting the cut
+   * by its tokenizer, which cannot be redone here: it is kept whole), in their order.
+   */
+  private recentMessages(): CodexPrompt[] {
     const kept: CodexPrompt[] = []
-    let chars = 0
-    for (let i = this.prompts.length - 1; i >= 0; i--) {
+    let remaining = COMPACT_USER_MESSAGE_BYTES
+    for (let i = this.prompts.length - 1; i >= 0 && remaining > 0; i--) {
       const k = this.prompts[i] as CodexPrompt
-      chars += k.text.length
-      if (chars > COMPACT_USER_MESSAGE_CHARS) break
       kept.unshift(k)
+      if (k.bytes > remaining) break
+      remaining -= k.bytes
     }
     return kept
   }
@@ -528,6 +550,15 @@ function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: st
     default:
       return null
   }
+}
+
+/** A user message's size as 0.58.0 counts it: the UTF-8 bytes of its texts, joined bare. */
+function sentBytes(content: unknown): number {
+  if (typeof content === 'string') return Buffer.byteLength(content)
+  if (!Array.isArray(content)) return 0
+  return content
+    .filter((b): b is Json => isObject(b) && typeof b.text === 'string')
+    .reduce((sum, b) => sum + Buffer.byteLength(b.text as string), 0)
 }
 
 function textOf(content: unknown): string {
