@@ -41,6 +41,16 @@ test.describe('the explorer after two turns', () => {
     expect(canvas.y + canvas.height - (attribution.y + attribution.height)).toBeLessThan(4)
     await shot(page, 'issue12-01-panels-in-corners')
     await expectAccessible(page, 'the explorer after two turns')
+
+    // Issue 29: "at 900x700 the minimap takes about 45% of the graph's width". A canvas that
+    // narrow draws none (Fit View and the outline give the overview there).
+    await page.setViewportSize({ width: 900, height: 700 })
+    await expect(page.getByRole('img', { name: 'Minimap of the branch graph' })).toHaveCount(0)
+    expect((await box(page, '.graph-canvas')).width).toBeLessThan(560)
+    await page.getByRole('button', { name: 'Fit View' }).click()
+    await shot(page, 'issue29-01-no-minimap-900')
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await expect(page.getByRole('img', { name: 'Minimap of the branch graph' })).toBeVisible()
   })
 
   // "The "No API key" notice is added again on every session switch (three switches, three

@@ -8,6 +8,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
   getViewportForBounds,
+  useStore,
   useStoreApi,
   type FitViewOptions,
   type Edge,
@@ -42,10 +43,17 @@ import { composerField, focusNodeElement, nodeElement } from '../focus'
 import { SearchBar } from '../panels/SearchBar'
 import { BranchCanvas } from './BranchCanvas'
 import type { FlowNode } from './flow-model'
-import { centreInClearView, inClearView, OVERLAY_INSETS } from './clear-view'
+import {
+  centreInClearView,
+  clearRoom,
+  fitPadding,
+  inClearView,
+  overlayInsets,
+  showsMinimap
+} from './clear-view'
 import { boundsOf, contains, flowWindow, grown, viewRect, type FlowRect } from './flow-window'
 import { NODE_HEIGHT, NODE_WIDTH, ROW_STEP, type Point } from './layout'
-import { GraphMiniMap } from './GraphMiniMap'
+import { GraphMiniMap, selectMinimapShown } from './GraphMiniMap'
 import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
 import type { Direction } from './tree-index'
 import { selectTheme, useThemeStore } from '../theme'
@@ -56,14 +64,6 @@ const ARROWS: Record<string, Direction> = {
   ArrowLeft: 'previousSibling',
   ArrowRight: 'nextSibling'
 }
-
-/** Fitting the view keeps nodes out from under the overlays (clear-view.ts). */
-const FIT_PADDING = {
-  top: `${OVERLAY_INSETS.top}px`,
-  left: `${OVERLAY_INSETS.left}px`,
-  right: `${OVERLAY_INSETS.right}px`,
-  bottom: `${OVERLAY_INSETS.bottom}px`
-} as const
 
 /** Four corners: the Fit View button's sign (React Flow's own button is replaced: fitAll). */
 function FitViewIcon() {
@@ -84,7 +84,9 @@ const CHROME_HEIGHT = 160
  * centre them at the least zoom and leave the newest turn below the view (at 900x700 it did).
  */
 function firstViewTurns(height: number): number {
-  const room = height - CHROME_HEIGHT - OVERLAY_INSETS.top - OVERLAY_INSETS.bottom
+  // Before the pane is measured, the minimap's band is counted: the newest turn stays clear of it.
+  const insets = overlayInsets(true)
+  const room = height - CHROME_HEIGHT - insets.top - insets.bottom
   const rows = Math.floor((room / COMPACT_BELOW_ZOOM + ROW_STEP - NODE_HEIGHT) / ROW_STEP)
   return Math.max(1, Math.min(FIRST_VIEW_TURNS, rows))
 }
@@ -116,9 +118,8 @@ function needsFolding(positions: ReadonlyMap<string, Point>, width: number, heig
     right = Math.max(right, x + NODE_WIDTH)
     bottom = Math.max(bottom, y + NODE_HEIGHT)
   }
-  const roomX = width - OVERLAY_INSETS.left - OVERLAY_INSETS.right
-  const roomY = height - OVERLAY_INSETS.top - OVERLAY_INSETS.bottom
-  return Math.min(roomX / right, roomY / bottom) < LEGIBLE_ZOOM
+  const room = clearRoom({ width, height })
+  return Math.min(room.width / right, room.height / bottom) < LEGIBLE_ZOOM
 }
 
 /** + opens the selected node's folded branch, - folds it. */
@@ -272,22 +273,23 @@ function Canvas() {
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
 
   // Computed once per mounted canvas: the first view shows where the conversation stands, or
-  // the node a centring waits for (a branch's card opened mounts this canvas to show it).
-  const fitViewOptions = useMemo<FitViewOptions>(() => {
+  // the node a centring waits for (a branch's card opened mounts this canvas to show it). Its
+  // padding follows the pane once measured: the minimap's band only where the minimap is drawn.
+  const firstView = useMemo(() => {
     const { visible, centreRequest, positions } = useGraphStore.getState()
     const active = visible.filter((node) => node.onActivePath)
     const first =
       centreRequest !== null && positions.has(centreRequest.id)
         ? [{ id: centreRequest.id }]
         : active.slice(-firstViewTurns(window.innerHeight)).map((node) => ({ id: node.id }))
-    return {
-      nodes: first,
-      maxZoom: 1,
-      // Full cards at first, even if fewer of the last turns fit.
-      minZoom: COMPACT_BELOW_ZOOM,
-      padding: FIT_PADDING
-    }
+    // Full cards at first, even if fewer of the last turns fit.
+    return { nodes: first, maxZoom: 1, minZoom: COMPACT_BELOW_ZOOM }
   }, [])
+  const minimap = useStore(selectMinimapShown)
+  const fitViewOptions = useMemo<FitViewOptions>(
+    () => ({ ...firstView, padding: fitPadding(minimap) }),
+    [firstView, minimap]
+  )
   const shown = useFlowWindow(fitViewOptions, nodes, edges, positions)
 
   // Selection follows the focus: a node reached with Tab is the one the arrows move from. The
@@ -369,7 +371,16 @@ function Canvas() {
     }
     const bounds = boundsOf(positions.keys(), positions)
     if (bounds === null || panZoom === null) return
-    void panZoom.setViewport(getViewportForBounds(bounds, width, height, MIN_ZOOM, 2, FIT_PADDING))
+    void panZoom.setViewport(
+      getViewportForBounds(
+        bounds,
+        width,
+        height,
+        MIN_ZOOM,
+        2,
+        fitPadding(showsMinimap({ width, height }))
+      )
+    )
   }, [store])
 
   return (

@@ -2,15 +2,18 @@
 // the graph on a canvas, and the view's frame is a box moved over it: panning moves the box, not
 // the drawing. (React Flow's MiniMap is one SVG of every node whose viewport mask changes on each
 // pan frame, so the browser painted 5,000 rects per frame: docs/performance.md.) A click or a drag
-// on it moves the view there; the wheel zooms.
+// on it moves the view there; the wheel zooms. Drawn only in a pane with room for it
+// (clear-view.ts).
 import { Panel, useStore, useStoreApi, type ReactFlowState } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, type PointerEvent, type WheelEvent } from 'react'
 import { selectFlowNodes, useGraphStore } from '../stores/graph-store'
 import type { FlowNode } from './flow-model'
 import { selectTheme, useThemeStore } from '../theme'
 import { NODE_HEIGHT, NODE_WIDTH } from './layout'
+import { MINIMAP_SIZE, showsMinimap } from './clear-view'
 
-export const MINIMAP_SIZE = { width: 160, height: 110 }
+export const selectMinimapShown = (s: ReactFlowState) =>
+  showsMinimap({ width: s.width, height: s.height })
 
 /** Room left around the tree inside the minimap, in minimap pixels. */
 const INSET = 4
@@ -117,6 +120,10 @@ function ViewFrame({ fit }: { fit: MapFit }) {
 }
 
 export function GraphMiniMap() {
+  return useStore(selectMinimapShown) ? <MiniMapPanel /> : null
+}
+
+function MiniMapPanel() {
   const nodes = useGraphStore(selectFlowNodes)
   const fit = useMemo(() => fitOf(nodes), [nodes])
   const canvas = useRef<HTMLCanvasElement>(null)
