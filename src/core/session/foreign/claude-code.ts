@@ -327,6 +327,7 @@ class ClaudeCodeMapper implements ForeignMapper {
         id: run.id,
         toolUseId,
         parentUuid: toolUseId === null ? null : (this.toolUseOwner.get(toolUseId) ?? null),
+        parentRunId: null,
         title,
         source: run.source,
         tree: run.tree
