@@ -4,6 +4,8 @@
 // started level 1, and each level N started level N+1 from its own transcript. A run hangs under
 // the call in its parent run's transcript, runs are read as deep as MAX_SUBAGENT_DEPTH (8) and no
 // deeper, and the session list leaves out every run drawn: level 9, past the bound, is listed.
+// And Claude Code 2.1.197's, two deep (test/fixtures/claude-code/nested-subagents: its own bound
+// is 5), whose files lie side by side in the session's subagents/ folder.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -14,6 +16,7 @@ import { Sources } from '../../src/core/sources/discovery'
 import { sourceHomes } from '../../src/core/sources/homes'
 import { buildSessionGraph, indexTurns, subagentNodes } from '../../src/core/views/session-graph'
 import type { NodeDetail, SessionGraph } from '../../src/shared/views'
+import { copyFixture } from './cc-fixtures'
 import { type ToolHome, codexHome, openCodeHome, openCodeJsonHome } from './tool-homes'
 import { studioOver } from './tool-studio'
 
@@ -172,5 +175,42 @@ describe('OpenCode: a child session’s own children', () => {
   it('in the studio: level 2 is a node under level 1’s, holding its transcript', async () => {
     const oc = openCodeHome('workspace-after', 'opencode/nested')
     await expectLevelTwoInTheStudio(oc, `${oc.db}#${OPENCODE_SESSIONS[0]}`, OPENCODE_SESSIONS)
+  })
+})
+
+describe('Claude Code: a sub-agent’s own sub-agent', () => {
+  /** The outer agent's and the inner one's (their meta files: spawnDepth 1 and 2). */
+  const OUTER = 'ab0059ff349c9c4f5'
+  const INNER = 'a3851787dcaf93475'
+
+  it('hangs the inner agent under the Agent call in the outer agent’s transcript', () => {
+    const cc = copyFixture('nested-subagents')
+    const loaded = readSessionFile(cc.file)
+    expect(loaded.problems).toEqual([])
+    expect(
+      loaded.subagents.map((run) => [run.id, run.parentRunId, run.title, run.toolUseId])
+    ).toEqual([
+      [OUTER, null, 'outer agent', 'toolu_fake_1'],
+      [INNER, OUTER, 'inner agent', 'toolu_fake_2']
+    ])
+    for (const run of loaded.subagents) {
+      expect(callOf(loaded, run)).toEqual([
+        expect.objectContaining({ type: 'tool_use', id: run.toolUseId, name: 'Agent' })
+      ])
+    }
+    const inner = loaded.subagents[1]
+    // Its own transcript: its prompt, and the answer after its Write.
+    expect(inner?.tree.checkpoints().map((c) => c.prompt)).toEqual(['INNER: write inner.txt'])
+    const answer = inner?.tree.get(inner.tree.leafUuid ?? '')
+    expect(answer?.type === 'assistant' ? answer.message.content : null).toEqual([
+      expect.objectContaining({ text: 'Inner agent: inner.txt written.' })
+    ])
+    const index = indexTurns(loaded.tree)
+    const graph = buildSessionGraph(loaded.tree, cc.sessionId, index)
+    const nodes = subagentNodes(loaded.subagents, index, graph.nodes)
+    expect(nodes.map((n) => n.parentId)).toEqual([
+      index.owner.get(loaded.subagents[0]?.parentUuid ?? ''),
+      `subagent:${OUTER}`
+    ])
   })
 })

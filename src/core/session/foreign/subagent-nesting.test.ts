@@ -2,12 +2,15 @@
 // could name them: wider than the count allows at every depth together, deeper than the depth
 // allows, and runs naming each other (or the session) in a loop.
 import { describe, expect, it } from 'vitest'
+import { SessionTree } from '../tree'
 import {
   MAX_SUBAGENT_DEPTH,
   MAX_SUBAGENT_RUNS,
   SubagentNesting,
-  drawnBelow
+  drawnBelow,
+  nestedByCall
 } from './subagent-nesting'
+import type { SubagentRun } from './types'
 
 /** A tree given as each id's children. */
 const tree = (children: Record<string, string[]>) => (id: string) => children[id] ?? []
@@ -49,5 +52,38 @@ describe('sub-agent nesting bounds', () => {
     expect(nesting.within('a').allows('x')).toBe(false)
     expect(nesting.take('b')).toBe(true)
     expect(nesting.allows('c')).toBe(false)
+  })
+
+  it('nests side-by-side runs by their calls, a loop of calls back at the session', () => {
+    const run = (id: string, toolUseId: string): SubagentRun => ({
+      id,
+      toolUseId,
+      parentUuid: null,
+      parentRunId: null,
+      title: id,
+      source: `${id}.jsonl`,
+      tree: new SessionTree()
+    })
+    // c's call is in b's transcript, b's in a's; d's and e's name each other; f's is nowhere.
+    const calls: Record<string, string> = {
+      'call-c': 'b',
+      'call-b': 'a',
+      'call-d': 'e',
+      'call-e': 'd'
+    }
+    const runs = [run('c', 'call-c'), run('a', 'call-a'), run('b', 'call-b')]
+    runs.push(run('d', 'call-d'), run('e', 'call-e'), run('f', 'call-f'))
+    const nested = nestedByCall(runs, 's', (toolUseId) => {
+      const runId = calls[toolUseId]
+      return runId === undefined ? null : { runId, uuid: `${runId}:${toolUseId}`, title: null }
+    })
+    expect(nested.map((r) => [r.id, r.parentRunId])).toEqual([
+      ['a', null],
+      ['b', 'a'],
+      ['c', 'b'],
+      ['d', null],
+      ['e', 'd'],
+      ['f', null]
+    ])
   })
 })

@@ -1,13 +1,15 @@
 // Sub-agents of sub-agents. Codex CLI lets a sub-agent spawn its own while its depth is below
-// `agents.max_depth`, OpenCode while it is below `subagent_depth` (both 1 by default: none), so a
-// sub-agent's transcript may start runs of its own: each is read from that transcript and hangs
-// under the call there (SubagentRun.parentRunId names the run whose transcript holds it). Reading
-// them is bounded, as the tools are not (a setting raises their depth as far as it likes): at most
+// `agents.max_depth`, OpenCode while it is below `subagent_depth` (both 1 by default: none),
+// Claude Code (2.1.197) while it is below 5, so a sub-agent's transcript may start runs of
+// its own: each hangs under the call there (SubagentRun.parentRunId names the run whose
+// transcript holds it). Reading them is bounded, as two of the tools are not (a setting raises
+// their depth as far as it likes): at most
 // MAX_SUBAGENT_DEPTH runs deep below the session, at most MAX_SUBAGENT_RUNS runs in all, each run
 // once (the session and every run already drawn count as read), so files that name each other
 // in a loop end. Runs are taken depth first, each transcript's in its own order: a run, then the
 // runs in its transcript, then the next run beside it. The session lists walk the same way
 // (drawnBelow), so they leave out exactly the runs a reader draws.
+import type { SubagentRun } from './types'
 
 /** How many runs deep below the session a sub-agent is still read (a child is 1 deep). */
 export const MAX_SUBAGENT_DEPTH = 8
@@ -116,4 +118,61 @@ export function drawnAsRuns(
     }
   }
   return drawn
+}
+
+/** Where a tool call is in one of a session's runs: the run, and the record holding it. */
+export interface CallInRun {
+  runId: string
+  uuid: string
+  /** The call's description, the run's title when there is one. */
+  title: string | null
+}
+
+/**
+ * A format that keeps every run's transcript side by side, whatever started it (Claude Code's
+ * `subagents/`): each run whose call the session's transcript does not hold, but a run's does
+ * (`callIn`), is that run's own sub-agent; the runs come back in the readers' order (a run, then
+ * those it started), bounded. Runs whose calls name each other in a loop are the session's, as
+ * runs whose call is found nowhere are.
+ */
+export function nestedByCall(
+  runs: readonly SubagentRun[],
+  sessionId: string | null,
+  callIn: (toolUseId: string) => CallInRun | null
+): SubagentRun[] {
+  const placed = new Map(
+    runs.map((run) => {
+      const call = run.parentUuid === null && run.toolUseId !== null ? callIn(run.toolUseId) : null
+      if (call === null || call.runId === run.id) return [run.id, run]
+      const nested = { ...run, parentRunId: call.runId, parentUuid: call.uuid }
+      return [run.id, { ...nested, title: call.title ?? run.title }]
+    })
+  )
+  for (const run of placed.values()) {
+    const up = new Set([run.id])
+    for (let at = run.parentRunId; at !== null; at = placed.get(at)?.parentRunId ?? null) {
+      if (!up.has(at)) up.add(at)
+      else {
+        placed.set(run.id, { ...run, parentRunId: null, parentUuid: null })
+        break
+      }
+    }
+  }
+  const below = new Map<string | null, SubagentRun[]>()
+  for (const run of placed.values()) {
+    const parent = run.parentRunId !== null && placed.has(run.parentRunId) ? run.parentRunId : null
+    const list = below.get(parent)
+    if (list === undefined) below.set(parent, [run])
+    else list.push(run)
+  }
+  const out: SubagentRun[] = []
+  const walk = (nesting: SubagentNesting, parent: string | null): void => {
+    for (const run of below.get(parent) ?? []) {
+      if (!nesting.take(run.id)) continue
+      out.push(run)
+      walk(nesting.within(run.id), run.id)
+    }
+  }
+  walk(SubagentNesting.of(sessionId), null)
+  return out
 }
