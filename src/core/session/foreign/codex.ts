@@ -27,7 +27,7 @@
 // content: `before` and `after` are unknown (`beforeUnknown`, `afterUnknown`), and there is
 // nothing to rescue from. A file changed by a shell command is not named: only the patch says.
 // Sub-agents (spawn_agent): each a rollout of its own beside this one, read as a session is and
-// hung under the call that started it (codex-subagents.ts).
+// hung under the call that started it, a sub-agent's own under its calls (codex-subagents.ts).
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { readRegularFileAt } from '../../os/read-regular-file'
