@@ -407,6 +407,40 @@ test.describe('sub-agents', () => {
   })
 })
 
+test.describe('a sub-agent’s own sub-agent', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serveClaudeFixture('nested-subagents')
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('hangs under the node of the sub-agent that ran it, folded away with it', async ({
+    page
+  }) => {
+    await openClaudeSession(page, app)
+    const subagent = (title: string) =>
+      page.getByRole('group', { name: new RegExp(`^Sub-agent: ${title}`) })
+    await page.getByRole('button', { name: 'Fit View' }).click()
+    await expect(subagent('outer agent')).toBeVisible()
+    await expect(subagent('inner agent')).toBeVisible()
+    await shot(page, 'other-tools-08-nested-subagents')
+    await expectAccessible(page, 'other-tools-08-nested-subagents')
+
+    // The outer sub-agent folds its own away; the session's turn folds both.
+    await subagent('outer agent').click()
+    const bar = page.getByLabel('Selected node')
+    await bar.getByRole('button', { name: 'Hide sub-agents (1)' }).click()
+    await expect(subagent('inner agent')).toHaveCount(0)
+    await expect(subagent('outer agent')).toBeVisible()
+    await bar.getByRole('button', { name: 'Show sub-agents (1)' }).click()
+    await expect(subagent('inner agent')).toBeVisible()
+    await turn(page, 'delegate the nest').click()
+    await bar.getByRole('button', { name: 'Hide sub-agents (1)' }).click()
+    await expect(subagent('outer agent')).toHaveCount(0)
+    await expect(subagent('inner agent')).toHaveCount(0)
+  })
+})
+
 test.describe('a backup Claude Code lost', () => {
   let app: ServedApp
   test.beforeAll(async () => {

@@ -21,7 +21,7 @@ import { encodeCwd } from '../../src/core/session/paths'
 
 export const FIXTURES = resolve(import.meta.dirname, '../fixtures/claude-code')
 
-export type FixtureName = 'rewind-parallel' | 'compact-subagents'
+export type FixtureName = 'rewind-parallel' | 'compact-subagents' | 'nested-subagents'
 
 export interface FixtureCopy {
   /** A Claude home holding the session's projects/ and file-history/ folders. */
@@ -39,7 +39,8 @@ export interface FixtureCopy {
 /** Folders the run left empty in its workspace (its rewind deleted the notes, not their folder). */
 const EMPTY_FOLDERS: Record<FixtureName, string[]> = {
   'rewind-parallel': ['notes'],
-  'compact-subagents': []
+  'compact-subagents': [],
+  'nested-subagents': []
 }
 
 export function copyFixture(name: FixtureName): FixtureCopy {

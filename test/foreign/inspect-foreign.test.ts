@@ -38,3 +38,22 @@ describe('inspect lists the compactions of other tools as summaries', () => {
     expect(text.stdout.match(/ compaction: /g)).toHaveLength(count)
   })
 })
+
+describe('inspect lists a sub-agent’s own sub-agent with the run its call is in', () => {
+  it('claude-code, two deep', async () => {
+    const file = ccSession('nested-subagents')
+    const json = await runCli(['inspect', file, '--json'])
+    expect(json.code).toBe(0)
+    const { subagents } = JSON.parse(json.stdout) as {
+      subagents: { id: string; title: string; inRun: string | null }[]
+    }
+    expect(subagents.map((s) => [s.id, s.title, s.inRun])).toEqual([
+      ['ab0059ff349c9c4f5', 'outer agent', null],
+      ['a3851787dcaf93475', 'inner agent', 'ab0059ff349c9c4f5']
+    ])
+    const text = await runCli(['inspect', file])
+    expect(text.stdout).toMatch(
+      /a3851787dcaf93475 inner agent \(.*called from \S+ in ab0059ff349c9c4f5/
+    )
+  })
+})

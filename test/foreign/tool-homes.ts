@@ -63,7 +63,12 @@ function base(tool: string): { base: string; workspace: string; home: string } {
 export function codexHome(
   workspaceFolder = 'workspace-after',
   fixture:
-    'codex' | 'codex-patches' | 'codex-compact' | 'codex-compact-old' | 'codex-subagents' = 'codex'
+    | 'codex'
+    | 'codex-patches'
+    | 'codex-compact'
+    | 'codex-compact-old'
+    | 'codex-subagents'
+    | 'codex-subagents/nested' = 'codex'
 ): ToolHome {
   const b = base('codex')
   const toolHome = join(b.base, 'codex')
@@ -116,7 +121,7 @@ export function geminiHome(
  * whose sub-agents ran as child sessions (its task/ folder; make/make.sh OUT task), and
  * `compact`, which OpenCode compacted on its own (compact/).
  */
-export type OpenCodeRun = 'opencode' | 'opencode/task' | 'opencode/compact'
+export type OpenCodeRun = 'opencode' | 'opencode/task' | 'opencode/compact' | 'opencode/nested'
 
 /** OpenCode's data home ($XDG_DATA_HOME/opencode): its database unzipped, its snapshots. */
 export function openCodeHome(

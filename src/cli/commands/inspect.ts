@@ -188,6 +188,8 @@ export function inspectJson(loaded: LoadedSession) {
       title: run.title,
       toolUseId: run.toolUseId,
       calledFrom: run.parentUuid,
+      /** The run whose transcript holds that call (a sub-agent's own sub-agent), else null. */
+      inRun: run.parentRunId,
       source: run.source,
       messages: run.tree.size
     })),
@@ -272,8 +274,11 @@ function inspectLines(loaded: LoadedSession, sink: TextSink): void {
     out('')
     out(`Sub-agents (${loaded.subagents.length}):`)
     for (const run of loaded.subagents) {
+      const within = run.parentRunId === null ? '' : ` in ${run.parentRunId}`
       const from =
-        run.parentUuid === null ? 'no call found' : `called from ${shortId(run.parentUuid)}`
+        run.parentUuid === null
+          ? 'no call found'
+          : `called from ${shortId(run.parentUuid)}${within}`
       out(
         `  ${run.id} ${oneLine(run.title, 50)} (${run.tree.size} messages, ${from}, ${run.source})`
       )

@@ -36,6 +36,7 @@ import {
   sourceHomes
 } from './homes'
 import { inheritedPrompts } from '../session/foreign/codex'
+import { drawnAsRuns } from '../session/foreign/subagent-nesting'
 import { openCodeSessions } from '../session/foreign/opencode'
 import { openCodeSessionOf, openCodeStamp } from '../session/foreign/opencode-store'
 import { emptySummary } from './session-summary'
@@ -551,20 +552,33 @@ interface Counted {
 }
 
 /**
- * The sessions but Codex CLI's sub-agent threads whose parent is among them: each is drawn under
- * the call that spawned it in its parent (foreign/codex-subagents.ts), and Codex's own picker
- * lists no sub-agent thread; one whose parent is gone is listed, or it could not be opened.
+ * The sessions but Codex CLI's sub-agent threads drawn under one listed (foreign/codex-subagents.ts:
+ * a sub-agent's own too, as deep as subagent-nesting.ts draws them), as Codex's own picker lists
+ * no sub-agent thread; one whose parent is gone, or past the bounds, is listed, or it could not
+ * be opened. A thread's children in the order its rollout spawned them: their ids are uuids of
+ * version 7, which sort in the order they were made.
  */
 function withoutSubagentThreads<T>(
   sessions: T[],
   idOf: (session: T) => string,
   parentOf: (session: T) => string | undefined
 ): T[] {
-  const ids = new Set(sessions.map(idOf))
-  return sessions.filter((s) => {
-    const parent = parentOf(s)
-    return parent === undefined || !ids.has(parent)
-  })
+  const ids = sessions.map(idOf)
+  const parents = new Map(sessions.map((s) => [idOf(s), parentOf(s) ?? null]))
+  const children = new Map<string, string[]>()
+  for (const [id, parent] of parents) {
+    if (parent === null) continue
+    const list = children.get(parent)
+    if (list === undefined) children.set(parent, [id])
+    else list.push(id)
+  }
+  for (const list of children.values()) list.sort()
+  const drawn = drawnAsRuns(
+    ids,
+    (id) => parents.get(id) ?? null,
+    (id) => children.get(id) ?? []
+  )
+  return sessions.filter((s) => !drawn.has(idOf(s)))
 }
 
 /** Of the files of one session (same id, same project), the newest: the one counted. */

@@ -608,14 +608,16 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
 }
 
 /** The id of a sub-agent run's graph node. */
-export function subagentNodeId(run: SubagentRun): string {
+export function subagentNodeId(run: Pick<SubagentRun, 'id'>): string {
   return `subagent:${run.id}`
 }
 
 /**
  * A node per sub-agent run, under the node of the tool call that ran it (a run whose call was
- * not found is a root). It sits on the active path with its parent; it has no branch of its
- * own in the conversation, so "switch to" it goes where its parent's does.
+ * not found is a root); a sub-agent's own sub-agent under the node of the run that ran it, which
+ * holds that run's whole transcript (the readers list a run before those it started). It sits
+ * on the active path with its parent; it has no branch of its own in the conversation, so
+ * "switch to" it goes where its parent's does.
  */
 export function subagentNodes(
   runs: readonly SubagentRun[],
@@ -624,10 +626,15 @@ export function subagentNodes(
 ): GraphNode[] {
   const byId = new Map(nodes.map((n) => [n.id, n]))
   return runs.map((run) => {
-    const parentId = run.parentUuid === null ? null : (index.owner.get(run.parentUuid) ?? null)
+    const parentId =
+      run.parentRunId !== null
+        ? subagentNodeId({ id: run.parentRunId })
+        : run.parentUuid === null
+          ? null
+          : (index.owner.get(run.parentUuid) ?? null)
     const parent = parentId === null ? undefined : byId.get(parentId)
     const first = run.tree.pathTo(run.tree.leafUuid)[0]
-    return {
+    const node: GraphNode = {
       id: subagentNodeId(run),
       parentId: parent === undefined ? null : parent.id,
       kind: 'subagent',
@@ -640,6 +647,8 @@ export function subagentNodes(
       // A transcript on disk: the run ended (how is the tool result's to say, under its parent).
       outcome: 'done'
     }
+    byId.set(node.id, node)
+    return node
   })
 }
 

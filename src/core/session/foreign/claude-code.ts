@@ -51,6 +51,7 @@ import { SessionTree, TURN_STOPPED_TYPE, promptText } from '../tree'
 import { ClaudeCodeFileHistory } from './claude-code-history'
 import { ParentResolver } from './parents'
 import { addMapped, foreignRecord } from './raw'
+import { nestedByCall } from './subagent-nesting'
 import type { Emit, ForeignMapper, ForeignReader, SidecarFile, SubagentRun } from './types'
 
 export const claudeCode: ForeignReader = {
@@ -307,7 +308,7 @@ class ClaudeCodeMapper implements ForeignMapper {
       list.push(toolUseId)
       byPrompt.set(call.prompt, list)
     }
-    return [...this.runs.values()].map((run) => {
+    const runs = [...this.runs.values()].map((run): SubagentRun => {
       const firstPrompt = run.tree.checkpoints(run.tree.pathTo(run.tree.leafUuid))[0]?.prompt
       const metaToolUse = stringOrNull(run.meta.toolUseId)
       // Older inline sidechains name no agent: the call is the first unclaimed one whose prompt
@@ -327,10 +328,21 @@ class ClaudeCodeMapper implements ForeignMapper {
         id: run.id,
         toolUseId,
         parentUuid: toolUseId === null ? null : (this.toolUseOwner.get(toolUseId) ?? null),
+        parentRunId: null,
         title,
         source: run.source,
         tree: run.tree
       }
+    })
+    // In 2.1.197 a sub-agent starts its own: its file is beside the others, its meta's
+    // toolUseId the Agent call in the transcript of the run that started it.
+    return nestedByCall(runs, stringOrNull(this.header?.sessionId), (toolUseId) => {
+      for (const run of this.runs.values()) {
+        const uuid = run.mapper.toolUseOwner.get(toolUseId)
+        const title = run.mapper.calls.get(toolUseId)?.description ?? null
+        if (uuid !== undefined) return { runId: run.id, uuid, title }
+      }
+      return null
     })
   }
 

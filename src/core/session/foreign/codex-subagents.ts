@@ -7,11 +7,14 @@
 // an `event_msg` `item_completed` whose item is `{type: "SubAgentActivity", kind: "started", id:
 // <the call's call_id>, agent_thread_id, agent_path}` (test/fixtures/codex-subagents, made by the
 // real CLI). What the reader (codex.ts) needs of that: the calls and the threads they started, and
-// each thread's rollout read as a session is, into a tree of its own, under its call.
+// each thread's rollout read as a session is, into a tree of its own, under its call. A sub-agent
+// spawns its own while its depth is below `agents.max_depth` (codex-rs/core/src/config: 1 by
+// default, so none; test/fixtures/codex-subagents/nested, nine deep): its rollout says so as the
+// session's does, and its runs hang under its calls (subagent-nesting.ts bounds them).
 import { basename } from 'node:path'
 import { isObject, stringOrNull, type Json } from '../json'
-import type { SessionTree } from '../tree'
-import { SubagentFiles } from './subagent-files'
+import { SubagentFiles, type Transcript } from './subagent-files'
+import type { SubagentNesting } from './subagent-nesting'
 import type { SubagentRun } from './types'
 
 /** The most sub-agent threads of one rollout read. */
@@ -44,8 +47,8 @@ export class CodexSubagents {
   constructor(
     /** The rollout of `thread` beside the session's, or null when there is none. */
     private readonly rolloutOf: (thread: string) => string | null,
-    /** A rollout read as a session is (codex.ts's mapper). */
-    readRollout: (file: string) => SessionTree | null
+    /** A rollout read as a session is (codex.ts's mapper), with the runs it starts. */
+    readRollout: (file: string) => Transcript | null
   ) {
     this.files = new SubagentFiles(readRollout)
   }
@@ -69,23 +72,30 @@ export class CodexSubagents {
     })
   }
 
-  /** Each started thread whose rollout is found, under the call that started it. */
-  runs(): SubagentRun[] {
+  /**
+   * Each started thread whose rollout is found, under the call that started it, each followed by
+   * the runs its own rollout starts; `nesting` is this rollout's place among them.
+   */
+  runs(nesting: SubagentNesting): SubagentRun[] {
     const runs: SubagentRun[] = []
     for (const start of this.started) {
+      if (!nesting.allows(start.thread)) continue
       const file = this.found.get(start.thread) ?? this.rolloutOf(start.thread)
       if (file !== null) this.found.set(start.thread, file)
       const rollout = file === null ? null : this.files.transcript(start.thread, file)
       if (rollout === null) continue
+      nesting.take(start.thread)
       const call = this.calls.get(start.callId)
       runs.push({
         id: start.thread,
         toolUseId: call === undefined ? null : start.callId,
         parentUuid: call?.uuid ?? null,
+        parentRunId: nesting.runId,
         title: call?.message ?? call?.taskName ?? start.agentPath ?? 'sub-agent',
         source: basename(rollout.file),
         tree: rollout.tree
       })
+      runs.push(...(rollout.runs?.(nesting.within(start.thread)) ?? []))
     }
     return runs
   }

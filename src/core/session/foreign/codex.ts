@@ -28,7 +28,7 @@
 // content: `before` and `after` are unknown (`beforeUnknown`, `afterUnknown`), and there is
 // nothing to rescue from. A file changed by a shell command is not named: only the patch says.
 // Sub-agents (spawn_agent): each a rollout of its own beside this one, read as a session is and
-// hung under the call that started it (codex-subagents.ts).
+// hung under the call that started it, a sub-agent's own under its calls (codex-subagents.ts).
 import { Buffer } from 'node:buffer'
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -40,6 +40,8 @@ import { ProblemLog } from '../problems'
 import { CODEX_COMPACTION_TYPE, SessionTree, conversationNodeOf, typedPrompt } from '../tree'
 import { type PatchedFile, patchOfCall, patchedFiles } from './codex-patch'
 import { CodexSubagents } from './codex-subagents'
+import type { Transcript } from './subagent-files'
+import { SubagentNesting } from './subagent-nesting'
 import { addMapped, foreignRecord } from './raw'
 import type { Emit, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
@@ -112,6 +114,8 @@ class CodexMapper implements ForeignMapper {
   /** The prompt whose turn the items being read are in (null before the first). */
   private turn: string | null = null
   private cwd = ''
+  /** The thread's id (its session_meta's): a run naming it is a loop. */
+  private thread: string | null = null
   private count = 0
   private changes = 0
   /** The summary the model answered when asked to compact, until its compacted line. */
@@ -133,6 +137,7 @@ class CodexMapper implements ForeignMapper {
       const meta = isObject(value) && isObject(value.payload) ? value.payload : {}
       const sessionId = stringOrNull(meta.id) ?? stringOrNull(meta.session_id) ?? ''
       this.cwd = stringOrNull(meta.cwd) ?? ''
+      this.thread = sessionId || null
       emit(
         {
           type: 'session',
@@ -155,7 +160,12 @@ class CodexMapper implements ForeignMapper {
   }
 
   subagents(): SubagentRun[] {
-    return this.subagentRuns.runs()
+    return this.subagentRuns.runs(SubagentNesting.of(this.thread))
+  }
+
+  /** The runs this rollout starts when it is itself a sub-agent's, read within `nesting`. */
+  runsWithin(nesting: SubagentNesting): SubagentRun[] {
+    return this.subagentRuns.runs(nesting)
   }
 
   private item(value: unknown, line: number, emit: Emit): void {
@@ -481,8 +491,11 @@ function toolUseOf(mapped: Json): Json | null {
   return isObject(block) && block.type === 'tool_use' ? block : null
 }
 
-/** A sub-agent's rollout read as a session is, into a tree of its own; null when unreadable. */
-function readRolloutTree(file: string): SessionTree | null {
+/**
+ * A sub-agent's rollout read as a session is, into a tree of its own, with the runs it starts in
+ * turn; null when unreadable.
+ */
+function readRolloutTree(file: string): Transcript | null {
   let parsed
   try {
     parsed = parseJsonl(readStart(file, MAX_PARENT_BYTES))
@@ -494,7 +507,7 @@ function readRolloutTree(file: string): SessionTree | null {
   parsed.values.forEach((value, i) =>
     mapper.add(value, parsed.lines[i] ?? 0, (record) => addMapped(tree, record))
   )
-  return tree
+  return { tree, runs: (nesting) => mapper.runsWithin(nesting) }
 }
 
 /** One response item as ours, or null for what is not drawn. */

@@ -39,7 +39,12 @@ export class GeminiSubagents {
     /** A sub-agent's chat read as a session is (gemini-cli.ts's mapper). */
     readChat: (file: string) => SessionTree | null
   ) {
-    this.files = new SubagentFiles(readChat)
+    // A sub-agent's chat starts none of its own: 0.61.0 gives a sub-agent no tool of the agent
+    // kind (LocalAgentExecutor.create skips them), so it has no invoke_agent.
+    this.files = new SubagentFiles((chat) => {
+      const tree = readChat(chat)
+      return tree === null ? null : { tree }
+    })
   }
 
   /** The session's id (its header's): its sub-agents' chats are in the folder it names. */
@@ -80,6 +85,7 @@ export class GeminiSubagents {
           id: call.agentId,
           toolUseId: call.callId,
           parentUuid: call.uuid,
+          parentRunId: null,
           title: call.title,
           source: `${call.agentId}.jsonl`,
           tree: chat.tree

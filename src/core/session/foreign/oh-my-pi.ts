@@ -59,6 +59,7 @@ class OhMyPiMapper implements ForeignMapper {
         id: basename(file.name, '.jsonl'),
         toolUseId: null,
         parentUuid: null,
+        parentRunId: null,
         title: firstPrompt?.split('\n', 1)[0] ?? basename(file.name, '.jsonl'),
         source: file.name,
         tree

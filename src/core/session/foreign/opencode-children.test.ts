@@ -1,8 +1,9 @@
 // Which OpenCode sessions the list leaves out as another's sub-agent, on rows as a damaged or
 // hostile database could hold them: no id, a parent that is not there, a loop, one id twice,
-// more children than a session's reading draws.
+// more children, or deeper, than a session's reading draws.
 import { describe, expect, it } from 'vitest'
-import { MAX_CHILDREN, drawnAsSubagents, takeNearestCall, type TaskCall } from './opencode-children'
+import { drawnAsSubagents, takeNearestCall, type TaskCall } from './opencode-children'
+import { MAX_SUBAGENT_DEPTH, MAX_SUBAGENT_RUNS } from './subagent-nesting'
 
 const row = (id: unknown, parent_id: unknown = null, time_created: unknown = 0) => ({
   id,
@@ -16,7 +17,7 @@ describe("OpenCode's child sessions", () => {
       row(null),
       row('ses_root'),
       row('ses_child', 'ses_root'),
-      // the child's own child is not read with it: listed
+      // the child's own child is read with it
       row('ses_grandchild', 'ses_child'),
       row('ses_orphan', 'ses_gone'),
       row('ses_a', 'ses_b'),
@@ -26,17 +27,28 @@ describe("OpenCode's child sessions", () => {
       row('ses_child', 'ses_grandchild'),
       row(7, 'ses_root')
     ]
-    expect([...drawnAsSubagents(rows)].sort()).toEqual(['ses_child'])
+    expect([...drawnAsSubagents(rows)].sort()).toEqual(['ses_child', 'ses_grandchild'])
+  })
+
+  it('lists a descendant deeper than a reading draws, and leaves out what it draws itself', () => {
+    const chain = Array.from({ length: MAX_SUBAGENT_DEPTH + 2 }, (_, i) =>
+      row(`ses_d${i + 1}`, i === 0 ? 'ses_root' : `ses_d${i}`, i)
+    )
+    const drawn = drawnAsSubagents([row('ses_root'), ...chain])
+    const deepest = `ses_d${MAX_SUBAGENT_DEPTH + 1}`
+    expect(drawn.has(deepest)).toBe(false)
+    expect(drawn.size).toBe(MAX_SUBAGENT_DEPTH + 1)
+    expect(drawn.has(`ses_d${MAX_SUBAGENT_DEPTH + 2}`)).toBe(true)
   })
 
   it('lists the children past the most a session draws', () => {
     const rows = [
       row('ses_root'),
-      ...Array.from({ length: MAX_CHILDREN + 2 }, (_, i) => row(`ses_c${i}`, 'ses_root', i))
+      ...Array.from({ length: MAX_SUBAGENT_RUNS + 2 }, (_, i) => row(`ses_c${i}`, 'ses_root', i))
     ]
     const drawn = drawnAsSubagents(rows)
-    expect(drawn.size).toBe(MAX_CHILDREN)
-    expect(drawn.has(`ses_c${MAX_CHILDREN}`)).toBe(false)
+    expect(drawn.size).toBe(MAX_SUBAGENT_RUNS)
+    expect(drawn.has(`ses_c${MAX_SUBAGENT_RUNS}`)).toBe(false)
   })
 
   it('takes the call that started nearest a child, once, and none without times', () => {

@@ -3,11 +3,9 @@
 // ctx.sessionID, title: description + " (@agent subagent)"})`), and sets the task part's
 // `state.metadata` to `{parentSessionId, sessionId, model}` as the child starts. What the reader
 // (opencode.ts) and the session list need of that: each session's children in the order they were
-// made, bounded; which call started a child; and which sessions are drawn as another's sub-agent.
+// made; which call started a child; and which sessions are drawn as another's sub-agent.
 import { isObject, stringOrNull, type Json } from '../json'
-
-/** The most child sessions (sub-agents) of one session read. */
-export const MAX_CHILDREN = 500
+import { drawnAsRuns } from './subagent-nesting'
 
 /** What a session names of itself and its parent (a row of the database, or a session read). */
 type SessionLike = Record<string, unknown>
@@ -33,48 +31,27 @@ export function childrenByParent<T extends SessionLike>(sessions: readonly T[]):
   return children
 }
 
-/** The children a session's reading draws (childrenByParent's, the first MAX_CHILDREN). */
-export function drawnChildren<T extends SessionLike>(
-  children: ReadonlyMap<string, T[]>,
-  sessionId: string
-): T[] {
-  return (children.get(sessionId) ?? []).slice(0, MAX_CHILDREN)
-}
-
 function byCreation(a: SessionLike, b: SessionLike): number {
   const at = (s: SessionLike) => (typeof s.time_created === 'number' ? s.time_created : 0)
   return at(a) - at(b) || (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0)
 }
 
 /**
- * The ids of the sessions drawn as a sub-agent of a listed session, so not listed themselves.
- * A session is listed when its parent is not among `sessions`; a listed session draws its
- * children (drawnChildren); a child's own children are not read with it, so they are listed.
- * A parent chain that reaches no listed session (a cycle) is listed whole.
+ * The ids of the sessions drawn as a sub-agent run of a listed session (subagent-nesting.ts's
+ * drawnAsRuns, each session's children in the order they were made), so not listed themselves.
  */
 export function drawnAsSubagents(sessions: readonly SessionLike[]): Set<string> {
-  const ids = new Set<unknown>(sessions.map((s) => s.id).filter(isSessionId))
+  const ids = sessions.map((s) => s.id).filter(isSessionId)
+  const parents = new Map(sessions.map((s) => [s.id, s.parent_id]))
   const children = childrenByParent(sessions)
-  const listed = sessions
-    .filter((s) => isSessionId(s.id) && (!ids.has(s.parent_id) || s.parent_id === s.id))
-    .map((s) => String(s.id))
-  const hidden = new Set<string>()
-  const seen = new Set<string>()
-  for (let id = listed.pop(); id !== undefined; id = listed.pop()) {
-    if (seen.has(id)) continue
-    seen.add(id)
-    const drawn = drawnChildren(children, id)
-    for (const child of children.get(id) ?? []) {
-      const childId = String(child.id)
-      if (!drawn.includes(child)) listed.push(childId)
-      else if (!seen.has(childId)) {
-        hidden.add(childId)
-        seen.add(childId)
-        listed.push(...(children.get(childId) ?? []).map((g) => String(g.id)))
-      }
-    }
-  }
-  return hidden
+  return drawnAsRuns(
+    ids,
+    (id) => {
+      const parent = parents.get(id)
+      return isSessionId(parent) ? parent : null
+    },
+    (id) => (children.get(id) ?? []).map((child) => String(child.id))
+  )
 }
 
 /** A `task` tool call: what finds the child session it started. */

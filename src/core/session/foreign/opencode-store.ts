@@ -4,14 +4,15 @@
 // `storage/message/<ses>/<msg>.json`, `storage/part/<msg>/<prt>.json`). A session is named by a
 // locator, `<opencode.db>#<session id>` (the JSON layout's session file names itself); its values
 // are its row, each message with its parts, its revert, then each child session (a sub-agent's,
-// opencode-children.ts) as one value holding its own; and its stamp is what changes whenever it
-// may have.
+// opencode-children.ts) as one value holding its own, a child's own children among them (as far
+// as subagent-nesting.ts's bounds draw them); and its stamp is what changes whenever it may have.
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { readOptionalText } from '../../os/read-regular-file'
 import { isObject, stringOrNull, type Json } from '../json'
-import { childrenByParent, drawnChildren } from './opencode-children'
+import { childrenByParent } from './opencode-children'
 import { type SqliteRow, readTables, stampsOf } from './sqlite-file'
+import { SubagentNesting } from './subagent-nesting'
 import type { ParsedLines } from './types'
 
 /** The value a session starts with, and one per message (with its parts). */
@@ -83,32 +84,29 @@ function statStamp(path: string): string {
 
 /**
  * The values of one session: its row, then each message with its parts, in their order, its
- * revert; then each child session (a sub-agent's) as one value holding its own values.
+ * revert; then each child session (a sub-agent's) as one value holding its own values, its own
+ * children's among them.
  */
 export function readOpenCodeSession(file: string): ParsedLines {
   const at = openCodeSessionOf(file)
   if (at === null) throw new Error(`${file} names no OpenCode session`)
-  const { session, messages, children } = at.json
-    ? readJsonSessionWithChildren(file)
-    : readDbSession(at.store, at.sessionId)
-  if (session === null) throw new Error(`OpenCode's ${at.store} holds no session ${at.sessionId}`)
-  const values: unknown[] = [
-    ...valuesOf(session, messages),
-    ...children.flatMap((child) =>
-      child.session === null
-        ? []
-        : [{ type: CHILD, file: child.file, values: valuesOf(child.session, child.messages) }]
-    )
-  ]
+  const read = at.json ? readJsonSessionWithChildren(file) : readDbSession(at.store, at.sessionId)
+  if (read.session === null)
+    throw new Error(`OpenCode's ${at.store} holds no session ${at.sessionId}`)
+  const values = valuesOf(read)
   return { values, lines: values.map((_, i) => i + 1) }
 }
 
-function valuesOf(session: Json, messages: StoredMessage[]): unknown[] {
+function valuesOf({ session, messages, children }: WithChildren): unknown[] {
+  if (session === null) return []
   const revert = isObject(session.revert) ? session.revert : {}
   return [
     { type: SESSION, ...session },
     ...messages.map((m) => ({ type: MESSAGE, ...m })),
-    ...(typeof revert.messageID === 'string' ? [{ ...revert, type: REVERT }] : [])
+    ...(typeof revert.messageID === 'string' ? [{ ...revert, type: REVERT }] : []),
+    ...children.flatMap((child) =>
+      child.session === null ? [] : [{ type: CHILD, file: child.file, values: valuesOf(child) }]
+    )
   ]
 }
 
@@ -125,15 +123,36 @@ interface StoredSession {
   messages: StoredMessage[]
 }
 
-type WithChildren = Omit<StoredSession, 'file'> & { children: StoredSession[] }
+/** A session with the child sessions its reading draws, theirs in turn. */
+interface WithChildren extends StoredSession {
+  children: WithChildren[]
+}
 
 function readDbSession(db: string, sessionId: string): WithChildren {
   const rows = rowsBySession(readTables(db, ['session', 'message', 'part']))
-  const children = drawnChildren(childrenByParent(rows.sessions), sessionId).map((row) => ({
-    file: openCodeLocator(db, String(row.id)),
-    ...sessionIn(rows, String(row.id))
-  }))
-  return { ...sessionIn(rows, sessionId), children }
+  const children = childrenByParent(rows.sessions)
+  return withChildren(
+    { file: openCodeLocator(db, sessionId), ...sessionIn(rows, sessionId) },
+    (id) => (children.get(id) ?? []).map((row) => String(row.id)),
+    (id) => ({ file: openCodeLocator(db, id), ...sessionIn(rows, id) })
+  )
+}
+
+/**
+ * `session` with the children its reading draws (subagent-nesting.ts: depth first, bounded, each
+ * once), each read by `read` only when drawn; `childrenOf` gives a session's in the order made.
+ */
+function withChildren(
+  session: StoredSession,
+  childrenOf: (id: string) => readonly string[],
+  read: (id: string) => StoredSession,
+  nesting = SubagentNesting.of(stringOrNull(session.session?.id))
+): WithChildren {
+  const id = stringOrNull(session.session?.id)
+  const children = (id === null ? [] : childrenOf(id)).flatMap((child) =>
+    nesting.take(child) ? [withChildren(read(child), childrenOf, read, nesting.within(child))] : []
+  )
+  return { ...session, children }
 }
 
 /** The database's rows by session: each session read from it costs its own rows, not all of them. */
@@ -204,19 +223,25 @@ function sessionOf(row: SqliteRow): Json {
   }
 }
 
-/** A JSON session, and its children: the session files beside it that name it their parent. */
+/**
+ * A JSON session, and its children: the session files beside it that name it their parent (the
+ * files of its project's folder), theirs in turn.
+ */
 function readJsonSessionWithChildren(file: string): WithChildren {
-  const { session, messages } = readJsonSession(file)
-  if (session === null) return { session, messages, children: [] }
+  const session = readJsonSession(file)
+  if (session.session === null) return { ...session, children: [] }
   const beside = jsonNames(dirname(file))
     .filter((name) => /^ses_[A-Za-z0-9]{1,64}\.json$/.test(name) && name !== basename(file))
     .map((name) => readJsonSession(join(dirname(file), name)))
   const byId = new Map(beside.map((read) => [read.session?.id, read]))
-  const rows = beside.flatMap((read) => (read.session === null ? [] : [read.session]))
-  const children = drawnChildren(childrenByParent(rows), String(session.id)).flatMap(
-    (row) => byId.get(row.id) ?? []
+  const children = childrenByParent(
+    beside.flatMap((read) => (read.session === null ? [] : [read.session]))
   )
-  return { session, messages, children }
+  return withChildren(
+    session,
+    (id) => (children.get(id) ?? []).map((child) => String(child.id)),
+    (id) => byId.get(id) ?? { file: id, session: null, messages: [] }
+  )
 }
 
 export function readJsonSession(file: string): StoredSession {

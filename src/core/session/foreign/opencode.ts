@@ -29,8 +29,9 @@
 //   hung under the task call that started it: the call whose part names the child
 //   (`state.metadata.sessionId`, set when the task starts), else the unclaimed call that started
 //   nearest the child's creation (the child's row is made a few ms before the part's start).
-//   OpenCode's own `session list` shows no child session, nor does ours (openCodeSessions) when
-//   its parent is listed: the child is drawn there (opencode-children.ts).
+//   A child's own children (with `subagent_depth` above 1) are read with it, under its task calls
+//   (bounded: subagent-nesting.ts). OpenCode's own `session list` shows no child session, nor
+//   does ours (openCodeSessions) when it is drawn under a session listed (opencode-children.ts).
 // A fork copies the messages it keeps (new ids, "(fork #1)" in its title): it reads as a session
 // of its own. A rescue restore to before a prompt gives each file the later steps' patches name
 // what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
@@ -41,7 +42,6 @@ import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
 import { SessionTree, conversationNodeOf, typedPrompt } from '../tree'
 import {
-  MAX_CHILDREN,
   type TaskCall,
   drawnAsSubagents,
   isSessionId,
@@ -66,6 +66,7 @@ import {
   sessionIn
 } from './opencode-store'
 import { addMapped, foreignRecord } from './raw'
+import { SubagentNesting } from './subagent-nesting'
 import { readTables } from './sqlite-file'
 import type { Emit, ForeignBackups, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
@@ -121,6 +122,8 @@ interface ChildRun {
   createdAt: number | null
   title: string | null
   tree: SessionTree
+  /** Its reading, which holds its own children (a sub-agent's sub-agents). */
+  mapper: OpenCodeMapper
 }
 
 class OpenCodeMapper implements ForeignMapper {
@@ -137,6 +140,8 @@ class OpenCodeMapper implements ForeignMapper {
   private changes = 0
   private readonly tasks: TaskCall[] = []
   private readonly children = new Map<string, ChildRun>()
+  /** The session's id (its row's): a child naming it is a loop. */
+  private sessionId: string | null = null
 
   constructor(private readonly file: string | null) {}
 
@@ -190,7 +195,8 @@ class OpenCodeMapper implements ForeignMapper {
     const values = Array.isArray(v.values) ? v.values : []
     const first = isObject(values[0]) ? values[0] : {}
     const id = stringOrNull(first.id)
-    if (id === null || this.children.has(id) || this.children.size >= MAX_CHILDREN) return
+    // The store gives what the bounds draw (subagent-nesting.ts), so these are bounded already.
+    if (id === null || this.children.has(id)) return
     const file = stringOrNull(v.file)
     const mapper = new OpenCodeMapper(file)
     const tree = new SessionTree()
@@ -201,16 +207,23 @@ class OpenCodeMapper implements ForeignMapper {
       source: file === null ? id : basename(file),
       createdAt: typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : null,
       title: stringOrNull(first.title),
-      tree
+      tree,
+      mapper
     })
   }
 
   /**
    * Each child session, under the task call that started it: the call naming it, else (a part
    * that names none: an older OpenCode, or a call cut short) the unclaimed call that started
-   * nearest its creation, children taken in the order they were made.
+   * nearest its creation, children taken in the order they were made; each followed by its own
+   * children's runs.
    */
   subagents(): SubagentRun[] {
+    return this.runsWithin(SubagentNesting.of(this.sessionId))
+  }
+
+  /** The runs of this session's children, `nesting` its place among the session's runs. */
+  private runsWithin(nesting: SubagentNesting): SubagentRun[] {
     const named = new Map<string, TaskCall>()
     for (const call of this.tasks) {
       if (call.sessionId !== null && this.children.has(call.sessionId))
@@ -219,17 +232,20 @@ class OpenCodeMapper implements ForeignMapper {
     const unclaimed = this.tasks.filter(
       (call) => call.sessionId === null || !this.children.has(call.sessionId)
     )
-    return [...this.children.values()].map((child) => {
+    return [...this.children.values()].flatMap((child) => {
+      if (!nesting.take(child.id)) return []
       const call = named.get(child.id) ?? takeNearestCall(unclaimed, child.createdAt)
       const firstPrompt = child.tree.checkpoints()[0]?.prompt
-      return {
+      const run: SubagentRun = {
         id: child.id,
         toolUseId: call?.callId ?? null,
         parentUuid: call?.uuid ?? null,
+        parentRunId: nesting.runId,
         title: call?.description ?? child.title ?? firstPrompt?.split('\n', 1)[0] ?? 'sub-agent',
         source: child.source,
         tree: child.tree
       }
+      return [run, ...child.mapper.runsWithin(nesting.within(child.id))]
     })
   }
 
@@ -239,6 +255,7 @@ class OpenCodeMapper implements ForeignMapper {
 
   private session(v: Json, line: number, emit: Emit): void {
     const sessionId = stringOrNull(v.id) ?? ''
+    this.sessionId = sessionId || null
     this.cwd = stringOrNull(v.directory) ?? ''
     const revert = isObject(v.revert) ? v.revert : {}
     const messageID = stringOrNull(revert.messageID)

@@ -4,17 +4,25 @@
 // the graph asks for the runs each time it is built.
 import { statSync } from 'node:fs'
 import type { SessionTree } from '../tree'
+import type { SubagentNesting } from './subagent-nesting'
+import type { SubagentRun } from './types'
 
-export interface ReadTranscript {
-  file: string
+/** A transcript as its format reads it. */
+export interface Transcript {
   tree: SessionTree
+  /** The runs it starts in turn, read within `nesting` (a format whose sub-agents nest). */
+  runs?: (nesting: SubagentNesting) => SubagentRun[]
+}
+
+export interface ReadTranscript extends Transcript {
+  file: string
 }
 
 export class SubagentFiles {
   private readonly read = new Map<string, { stamp: string; transcript: ReadTranscript }>()
 
   /** A format's reading of one transcript file (its own mapper), null when it cannot be read. */
-  constructor(private readonly readTree: (file: string) => SessionTree | null) {}
+  constructor(private readonly readTree: (file: string) => Transcript | null) {}
 
   /** The transcript in `file` (the run `id`'s), or null when it is missing or unreadable. */
   transcript(id: string, file: string): ReadTranscript | null {
@@ -28,9 +36,9 @@ export class SubagentFiles {
     }
     const known = this.read.get(id)
     if (known !== undefined && known.stamp === stamp) return known.transcript
-    const tree = this.readTree(file)
-    if (tree === null) return null
-    const transcript = { file, tree }
+    const read = this.readTree(file)
+    if (read === null) return null
+    const transcript = { ...read, file }
     this.read.set(id, { stamp, transcript })
     return transcript
   }

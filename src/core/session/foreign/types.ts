@@ -81,8 +81,13 @@ export interface SubagentRun {
   id: string
   /** The tool call that started it, when it could be found. */
   toolUseId: string | null
-  /** The record holding that tool call (a drawn record of the main tree), when found. */
+  /**
+   * The record holding that tool call, when found: a drawn record of the main tree, or, for a
+   * sub-agent's own sub-agent, of the tree of the run `parentRunId`.
+   */
   parentUuid: string | null
+  /** The run whose transcript started this one (subagent-nesting.ts); null for the session's. */
+  parentRunId: string | null
   /** The tool call's description, else the first line of its prompt. */
   title: string
   /** Where its records came from: a sidecar file's name, or "inline". */
