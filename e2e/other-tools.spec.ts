@@ -365,6 +365,10 @@ test.describe('workspaces', () => {
   })
 })
 
+/** A sub-agent run's node, by the start of its title. */
+const subagentNode = (page: Page, title: string) =>
+  page.getByRole('group', { name: new RegExp(`^Sub-agent: ${title}`) })
+
 test.describe('sub-agents', () => {
   let app: ServedApp
   test.beforeAll(async () => {
@@ -376,8 +380,7 @@ test.describe('sub-agents', () => {
     page
   }) => {
     await openClaudeSession(page, app)
-    const subagent = (title: string) =>
-      page.getByRole('group', { name: new RegExp(`^Sub-agent: ${title}`) })
+    const subagent = (title: string) => subagentNode(page, title)
     // The view may open scrolled to the conversation's tip (the last turn), under which no
     // sub-agent hangs and above which the first turn is out of the drawn window: the whole
     // graph in view first (the view-placement flaw of issue 29, mended on branch `explorer`).
@@ -418,8 +421,7 @@ test.describe('a sub-agent’s own sub-agent', () => {
     page
   }) => {
     await openClaudeSession(page, app)
-    const subagent = (title: string) =>
-      page.getByRole('group', { name: new RegExp(`^Sub-agent: ${title}`) })
+    const subagent = (title: string) => subagentNode(page, title)
     await page.getByRole('button', { name: 'Fit View' }).click()
     await expect(subagent('outer agent')).toBeVisible()
     await expect(subagent('inner agent')).toBeVisible()
