@@ -184,8 +184,8 @@ async function copyRun(user: string, home: string) {
   })
 }
 
-// The copy runs COPIES_IN_FLIGHT files at a time on libuv's pool: every file still lands, whole,
-// with its mode, whatever order the copies finish in.
+// The copy gives the event loop its turn every FILES_PER_BATCH files: every file still lands,
+// whole, with its mode.
 describe('a run workspace copied from a plain folder', () => {
   it('holds every file of the folder with its mode, the link as a link, no FIFO', async () => {
     const user = plainFolder(500)
@@ -206,7 +206,7 @@ describe('a run workspace copied from a plain folder', () => {
   })
 
   // A real full disk: the data home on a small tmpfs (mounting needs root; elsewhere skipped,
-  // saying so). The copy fails with the disk's own error once every copy in flight has stopped.
+  // saying so). The copy fails with the disk's own error.
   const disk = mkdtempSync(join(tmpdir(), 'rs-run-copy-full-'))
   const mounted =
     process.platform === 'linux' &&
