@@ -567,20 +567,20 @@ function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: st
 
 /** A user message's size as 0.58.0 counts it: the UTF-8 bytes of its texts, joined bare. */
 function sentBytes(content: unknown): number {
-  if (typeof content === 'string') return Buffer.byteLength(content)
-  if (!Array.isArray(content)) return 0
-  return content
-    .filter((b): b is Json => isObject(b) && typeof b.text === 'string')
-    .reduce((sum, b) => sum + Buffer.byteLength(b.text as string), 0)
+  return Buffer.byteLength(textsOf(content).join(''))
 }
 
 function textOf(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
+  return textsOf(content).join('\n\n')
+}
+
+/** The texts of a message's content: the string itself, else its blocks' texts. */
+function textsOf(content: unknown): string[] {
+  if (typeof content === 'string') return [content]
+  if (!Array.isArray(content)) return []
   return content
     .filter((b): b is Json => isObject(b) && typeof b.text === 'string')
     .map((b) => b.text as string)
-    .join('\n\n')
 }
 
 /** A function call's arguments (a JSON string): the object, or the text when it is none. */

@@ -73,11 +73,15 @@ export class SubagentNesting {
 
 /**
  * The runs a reader draws below the session `root`, in the order it reads them, given each
- * session's children in the order its transcript starts them: what a session list leaves out.
+ * session's children in the order its transcript starts them: what a session list leaves out,
+ * and the order nestedByCall returns runs in (its root null when the session names no id).
  */
-export function drawnBelow(root: string, childrenOf: (id: string) => readonly string[]): string[] {
+export function drawnBelow<Root extends string | null>(
+  root: Root,
+  childrenOf: (id: Root | string) => readonly string[]
+): string[] {
   const out: string[] = []
-  const walk = (nesting: SubagentNesting, id: string): void => {
+  const walk = (nesting: SubagentNesting, id: Root | string): void => {
     for (const child of childrenOf(id)) {
       if (!nesting.take(child)) continue
       out.push(child)
@@ -144,8 +148,8 @@ export function nestedByCall(
     runs.map((run) => {
       const call = run.parentUuid === null && run.toolUseId !== null ? callIn(run.toolUseId) : null
       if (call === null || call.runId === run.id) return [run.id, run]
-      const nested = { ...run, parentRunId: call.runId, parentUuid: call.uuid }
-      return [run.id, { ...nested, title: call.title ?? run.title }]
+      const title = call.title ?? run.title
+      return [run.id, { ...run, parentRunId: call.runId, parentUuid: call.uuid, title }]
     })
   )
   for (const run of placed.values()) {
@@ -158,21 +162,14 @@ export function nestedByCall(
       }
     }
   }
-  const below = new Map<string | null, SubagentRun[]>()
+  // The session's own runs are listed under its id (null when it has none): drawnBelow's root.
+  const below = new Map<string | null, string[]>()
   for (const run of placed.values()) {
-    const parent = run.parentRunId !== null && placed.has(run.parentRunId) ? run.parentRunId : null
+    const parent =
+      run.parentRunId !== null && placed.has(run.parentRunId) ? run.parentRunId : sessionId
     const list = below.get(parent)
-    if (list === undefined) below.set(parent, [run])
-    else list.push(run)
+    if (list === undefined) below.set(parent, [run.id])
+    else list.push(run.id)
   }
-  const out: SubagentRun[] = []
-  const walk = (nesting: SubagentNesting, parent: string | null): void => {
-    for (const run of below.get(parent) ?? []) {
-      if (!nesting.take(run.id)) continue
-      out.push(run)
-      walk(nesting.within(run.id), run.id)
-    }
-  }
-  walk(SubagentNesting.of(sessionId), null)
-  return out
+  return drawnBelow(sessionId, (id) => below.get(id) ?? []).map((id) => placed.get(id)!)
 }
