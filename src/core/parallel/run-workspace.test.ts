@@ -60,8 +60,7 @@ function repository(format: 'sha1' | 'sha256' = 'sha1'): string {
   return repo
 }
 
-async function runOf(repo: string, cwd: string, id = 'run1') {
-  const home = join(repo, '..', 'home')
+async function runOf(repo: string, cwd: string, id = 'run1', home = join(repo, '..', 'home')) {
   const runDir = makeRunDir(home, cwd, id)
   const made = await makeRunWorkspace({
     home,
@@ -172,18 +171,6 @@ function plainFolder(count: number, bytes = 16): string {
   return user
 }
 
-async function copyRun(user: string, home: string) {
-  return makeRunWorkspace({
-    home,
-    cwd: user,
-    runDir: makeRunDir(home, user, 'run1'),
-    id: 'run1',
-    repo: null,
-    state: new Map(),
-    blobs: new BlobStore(join(home, 'blobs'))
-  })
-}
-
 // The copy gives the event loop its turn every FILES_PER_BATCH files: every file still lands,
 // whole, with its mode.
 describe('a run workspace copied from a plain folder', () => {
@@ -193,7 +180,7 @@ describe('a run workspace copied from a plain folder', () => {
     // The host's event loop goes on while the files are copied (a sync copy would hold it).
     let turns = 0
     const tick = setInterval(() => turns++, 0)
-    const made = await copyRun(user, join(user, '..', 'home')).finally(() => clearInterval(tick))
+    const { made } = await runOf(user, user).finally(() => clearInterval(tick))
     expect(turns).toBeGreaterThan(0)
     expect(made.kind).toBe('copy')
     expect(tree(made.workspace, { mtimes: false })).toEqual(tree(user, { mtimes: false }))
@@ -219,7 +206,7 @@ describe('a run workspace copied from a plain folder', () => {
   it.skipIf(!mounted)('on a full disk fails with ENOSPC, the user’s folder as it was', async () => {
     const user = plainFolder(200, 16_384)
     const before = tree(user)
-    await expect(copyRun(user, disk)).rejects.toMatchObject({ code: 'ENOSPC' })
+    await expect(runOf(user, user, 'run1', disk)).rejects.toMatchObject({ code: 'ENOSPC' })
     expect(tree(user)).toEqual(before)
   })
 })

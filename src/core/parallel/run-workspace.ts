@@ -24,14 +24,14 @@
 import {
   constants,
   copyFileSync,
-  readlinkSync,
-  symlinkSync,
   existsSync,
   lstatSync,
   mkdirSync,
   readdirSync,
+  readlinkSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   chmodSync,
   type Stats
 } from 'node:fs'

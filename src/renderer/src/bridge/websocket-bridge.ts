@@ -27,11 +27,9 @@ export function webSocketBridge(location: Location): Bridge {
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const opened = new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve(), { once: true })
-    socket.addEventListener('error', () => reject(closedError()), { once: true })
+    socket.addEventListener('error', () => reject(new ConnectionClosedError()), { once: true })
   })
   let nextId = 1
-
-  const closedError = () => new ConnectionClosedError()
 
   socket.addEventListener('message', (message) => {
     const frame = ServerFrame.safeParse(JSON.parse(String(message.data)))
@@ -49,7 +47,7 @@ export function webSocketBridge(location: Location): Bridge {
   })
   socket.addEventListener('close', () => {
     closed = true
-    const error = closedError()
+    const error = new ConnectionClosedError()
     for (const waiting of pending.values()) waiting.reject(error)
     pending.clear()
     for (const listener of disconnectListeners) listener(error.message)
@@ -61,7 +59,7 @@ export function webSocketBridge(location: Location): Bridge {
   ): Promise<RequestResult<C>> {
     await opened
     // A request on a closed socket would never be answered: refuse it at once.
-    if (closed) throw closedError()
+    if (closed) throw new ConnectionClosedError()
     const id = nextId++
     const frame: ClientFrame = { id, channel, args }
     return new Promise((resolve, reject) => {
