@@ -45,7 +45,7 @@ test('the request after a conversation rewind starts with the same bytes as the 
     mode: 'conversation'
   })
   h.agent.reloadFromSession()
-  h.agent.fileState.clear()
+  h.agent.rehydrateFileState()
   await h.agent.send('keep DEBUG, just look')
 
   const before = server.requests[2]

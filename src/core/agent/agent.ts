@@ -36,8 +36,8 @@ import {
   rewindRequiredWarning
 } from './checkpoint/texts'
 import { createCheckpointTools } from './checkpoint/tools'
-import { INTERRUPTED_RESULT, MessageBuilder, isInterrupted } from './context'
-import { FileStateTable } from './file-state'
+import { INTERRUPTED_RESULT, MessageBuilder, isInterrupted, modelView } from './context'
+import { FileStateTable, writtenOnBranch } from './file-state'
 import { ModelCallError } from './model/model-client'
 import type { ModelClient, ModelErrorCode, ModelReply, ScriptPosition } from './model/model-client'
 import { needsPermission } from './permissions'
@@ -96,7 +96,7 @@ export type TurnOutcome =
   | { status: 'failed'; code: ModelErrorCode | 'session' | 'checkpoint'; message: string }
 
 export class Agent {
-  /** Read-before-edit table. The caller clears it on a conversation rewind. */
+  /** Read-before-edit table: made again from the branch when the leaf moves (rehydrateFileState). */
   readonly fileState = new FileStateTable()
   readonly checkpoint = new CheckpointState()
   private readonly options: AgentOptions
@@ -130,6 +130,7 @@ export class Agent {
     }
     this.definitions = this.tools.map(toolDefinition)
     this.checkpoint.rehydrate(this.tree.activePath())
+    this.rehydrateFileState()
   }
 
   get running(): boolean {
@@ -237,6 +238,16 @@ export class Agent {
   reloadFromSession(): void {
     if (this.running) throw new Error('reloadFromSession() while a turn is running')
     this.checkpoint.rehydrate(this.tree.activePath())
+  }
+
+  /**
+   * After the conversation moved to another branch (or on a resumed session, or a run starting
+   * from a node): the read-before-edit table holds what the model wrote on the branch it is on
+   * now, so an Edit after a rewind needs no new Read of a file the kept turns wrote.
+   */
+  rehydrateFileState(): void {
+    const tree = this.tree
+    this.fileState.rehydrate(writtenOnBranch(tree, modelView(tree.activePath()), this.options.cwd))
   }
 
   async send(prompt: string): Promise<TurnOutcome> {
@@ -367,7 +378,7 @@ export class Agent {
         this.emit({ type: 'notice', level: 'warning', message: line })
       )
       // Files read during the exploration are no longer in the model's context.
-      this.fileState.clear()
+      this.rehydrateFileState()
       this.emit({ type: 'notice', level: 'info', message: rewindNotice(applied.completed.report) })
     } else if (state.active !== null && state.active.entryUuid === state.batchResultUuid) {
       // After the checkpoint entry, so the rewind's cut removes it with the exploration.

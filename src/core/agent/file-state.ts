@@ -1,10 +1,17 @@
 // The read-before-edit table: which files the agent has seen, and as what content. Write and
 // Edit of an existing file are refused unless the agent read (or wrote) it on the current
-// branch and it has not changed on disk since, so the model never edits blind. The loop
-// clears the table when the branch changes (a file read on an abandoned branch was never
-// seen on this one); a code restore forgets the files it put back.
+// branch and it has not changed on disk since, so the model never edits blind. When the branch
+// changes (a rewind, a resumed session, a parallel run starting from a node) the table is made
+// again from the branch itself (writtenOnBranch): a file read on an abandoned branch was never
+// seen on this one, and one the model wrote on this branch was. A code restore forgets the
+// files it put back.
 import { createHash } from 'node:crypto'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
+import type { SessionTree, TreeRecord } from '../session/tree'
+
+/** The tools that write through guarded-write.ts: a file_change of theirs holds what the model wrote. */
+export const MODEL_WRITE_TOOLS = ['Write', 'Edit'] as const
+export type ModelWriteTool = (typeof MODEL_WRITE_TOOLS)[number]
 
 function digest(content: string): string {
   return createHash('sha256').update(content).digest('hex')
@@ -36,7 +43,41 @@ export class FileStateTable {
     this.seen.delete(resolve(abs))
   }
 
-  clear(): void {
+  /** Forgets everything but these files (absolute path → sha256 of the content seen). */
+  rehydrate(seen: ReadonlyMap<string, string>): void {
     this.seen.clear()
+    for (const [abs, hash] of seen) this.seen.set(resolve(abs), hash)
   }
+}
+
+const modelWrites: ReadonlySet<string> = new Set(MODEL_WRITE_TOOLS)
+
+/**
+ * What the model is known to have seen of each file on a branch, from the records it sees
+ * (`view`, context.ts modelView): the content its own Write or Edit left, where that was the
+ * file's latest change there; its hash is the blob's, a sha256 of the content, as the table's.
+ * A file the model only read (a read keeps no content in the log), or last changed by a command,
+ * a merge or a restore, is left out: the model reads it again before it edits it. A change made
+ * on another branch of the same turn (an exploration the agent rewound) is not in the view.
+ */
+export function writtenOnBranch(
+  tree: SessionTree,
+  view: readonly TreeRecord[],
+  cwd: string
+): Map<string, string> {
+  const inView = new Set(view.map((record) => record.uuid))
+  const seen = new Map<string, string>()
+  for (const record of view) {
+    for (const change of tree.fileChanges(record.uuid)) {
+      if (change.parentUuid === null || !inView.has(change.parentUuid)) continue
+      const abs = join(cwd, change.path)
+      const { after } = change
+      if (modelWrites.has(change.source) && after !== null && change.afterUnknown !== true) {
+        seen.set(abs, after)
+      } else {
+        seen.delete(abs)
+      }
+    }
+  }
+  return seen
 }

@@ -211,8 +211,8 @@ export class WorkspaceSession {
       summarizeFromHere(ctx, promptUuid, instructions)
     )
     await this.engine.recordSummary(leafBefore, record.uuid)
-    this.agent.fileState.clear()
     this.agent.reloadFromSession()
+    this.agent.rehydrateFileState()
     return { summaryUuid: record.uuid, prefill }
   }
 
@@ -358,13 +358,14 @@ export class WorkspaceSession {
 
   /**
    * Read-before-edit is trusted only for what the model saw on the branch it is on now: a move
-   * of the leaf forgets everything, a code-only restore only the files it rewrote.
+   * of the leaf keeps what the model wrote on the new branch (file-state.ts), a code-only restore
+   * forgets the files it rewrote.
    */
   private afterLeafOrFilesMoved(scope: 'code' | 'conversation', result: RewindResult): void {
     // The files it wrote are not a change of unknown origin to the next command.
     this.history.expectChanges([...result.restored, ...result.deleted, ...result.recreated])
     if (scope === 'conversation') {
-      this.agent.fileState.clear()
+      this.agent.rehydrateFileState()
     } else {
       for (const rel of [...result.restored, ...result.deleted, ...result.recreated]) {
         this.agent.fileState.forget(join(this.store.cwd, rel))

@@ -16,6 +16,7 @@ import {
 import { basename, dirname, join } from 'node:path'
 import { writeAllSync } from '../../os/write-all'
 import { failureReason, WriteFailedError } from '../../os/write-failure'
+import type { ModelWriteTool } from '../file-state'
 import { ToolError } from './tool'
 import type { ToolContext } from './tool'
 import type { ToolPath } from './paths'
@@ -78,7 +79,7 @@ function realOrSelf(abs: string): string {
 export async function guardedWrite(
   ctx: ToolContext,
   target: ToolPath,
-  tool: string,
+  tool: ModelWriteTool,
   content: string
 ): Promise<string | null> {
   try {
