@@ -231,3 +231,20 @@ describe('Edit', () => {
     expect(ws.read('src/new.ts')).toBe('export {}\n')
   })
 })
+
+describe('what the user approves', () => {
+  const detail = (old_string: string, new_string: string) =>
+    edit.approvalDetail?.({ file_path: 'config.py', old_string, new_string })?.text
+
+  it('shows the lines old and new share as context, not as removed and added', () => {
+    expect(detail('DEBUG = True', 'DEBUG = True\nTIMEOUT = 30')).toBe(
+      '  DEBUG = True\n+ TIMEOUT = 30'
+    )
+    expect(detail('a\nb\nc\n', 'a\nB\nc\n')).toBe('  a\n- b\n+ B\n  c')
+  })
+
+  it('shows a change with nothing shared as removed then added, a removal as removed only', () => {
+    expect(detail('x = 1', 'y = 2')).toBe('- x = 1\n+ y = 2')
+    expect(detail('a\nb\n', 'a\n')).toBe('  a\n- b')
+  })
+})

@@ -36,12 +36,38 @@ function countOccurrences(text: string, needle: string): number {
   return count
 }
 
-/** `text`'s lines behind `mark`, split on \n only so a stray \r stays in sight (escaped). */
-function markedLines(mark: string, text: string): string[] {
+/** `text`'s lines, split on \n only so a stray \r stays in sight (escaped). */
+function linesOf(text: string): string[] {
   if (text === '') return []
   const lines = text.split('\n')
   if (lines.length > 1 && lines.at(-1) === '') lines.pop()
-  return lines.map((line) => `${mark}${line}`)
+  return lines
+}
+
+/**
+ * The change as the user approves it: the lines old_string and new_string share at their start
+ * and end as context, the rest as `-` then `+` lines. A model often repeats a line to anchor an
+ * insertion; shown as removed and added, it reads as a change to that line. Linear in the text.
+ */
+function changeLines(oldString: string, newString: string): string[] {
+  const a = linesOf(oldString)
+  const b = linesOf(newString)
+  let head = 0
+  while (head < a.length && head < b.length && a[head] === b[head]) head++
+  let tail = 0
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++
+  const marked = (mark: string, lines: string[]) => lines.map((line) => `${mark}${line}`)
+  return [
+    ...marked('  ', a.slice(0, head)),
+    ...marked('- ', a.slice(head, a.length - tail)),
+    ...marked('+ ', b.slice(head, b.length - tail)),
+    ...marked('  ', a.slice(a.length - tail))
+  ]
 }
 
 /** Numbered lines around the first replacement, as they are after the edit. */
@@ -85,9 +111,7 @@ export const editTool: Tool<EditInput> = {
   describeCall: (input, cwd) => `Edit(${describePath(input.file_path, cwd)})`,
   approvalDetail: (input) => ({
     label: input.replace_all === true ? 'Change (every occurrence)' : 'Change',
-    text: [...markedLines('- ', input.old_string), ...markedLines('+ ', input.new_string)].join(
-      '\n'
-    )
+    text: changeLines(input.old_string, input.new_string).join('\n')
   }),
   async execute(input, ctx) {
     const target = resolveToolPath(ctx, input.file_path)
