@@ -166,6 +166,28 @@ describe.each([
   })
 })
 
+describe('a run starts from what the node’s conversation knows', () => {
+  it('edits a file an earlier turn wrote without reading it again', async () => {
+    const s = await startingPoint(false)
+    const [green] = parseRuns(
+      await s.cli(
+        'parallel',
+        s.file,
+        '--at',
+        '1',
+        '--prompt',
+        'try green',
+        '--model',
+        `scripted:${s.script}`,
+        '--json'
+      )
+    )
+    expect(green?.state).toBe('done')
+    expect(green?.files).toEqual(['notes.md'])
+    expect(readFileSync(join(green?.workspace as string, 'notes.md'), 'utf8')).toBe('v1\ngreen\n')
+  })
+})
+
 describe('parallel refuses what it cannot do, changing nothing', () => {
   it('names a bad --runs, two prompts with --runs, and a node that is not there', async () => {
     const s = await startingPoint(false)

@@ -3,7 +3,8 @@
 // "v1", turn 2 makes it "v2"; runs start at turn 1, so their workspace must hold v1 while the
 // user's holds v2.
 //   "try red":  writes red.txt, reads notes.md and appends "red" to it (so it fails on v2);
-//   "try blue": writes blue.txt.
+//   "try blue": writes blue.txt;
+//   "try green": edits notes.md without reading it first (turn 1 wrote it, so the run knows it).
 // Imports nothing, so Playwright and vitest can both load it.
 
 export const write = (file: string, content: string) => ({
@@ -49,5 +50,18 @@ export const RUN_RULES = [
   {
     match: 'try blue',
     responses: [[write('blue.txt', 'blue\n')], [{ type: 'text', text: 'blue done' }]]
+  },
+  {
+    match: 'try green',
+    responses: [
+      [
+        {
+          type: 'tool_use',
+          name: 'Edit',
+          input: { file_path: 'notes.md', old_string: 'v1\n', new_string: 'v1\ngreen\n' }
+        }
+      ],
+      [{ type: 'text', text: 'green done' }]
+    ]
   }
 ]
