@@ -6,11 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { loopbackChat } from './support/cli'
 import {
   type MessagesServer,
-  type ServerStep,
-  startMessagesServer
+  startMessagesServer,
+  textReply as text
 } from './support/messages-server'
-
-const text = (t: string): ServerStep => ({ kind: 'message', content: [{ type: 'text', text: t }] })
 
 const withoutCacheControl = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'cache_control' ? undefined : v))

@@ -18,8 +18,8 @@ import {
 } from './support/cli'
 import {
   type MessagesServer,
-  type ServerStep,
-  startMessagesServer
+  startMessagesServer,
+  textReply as text
 } from './support/messages-server'
 
 const script = `scripted:${join(repoRoot, 'test/fixtures/seed-walkthrough.json')}`
@@ -173,10 +173,6 @@ describe('cli summarize', () => {
 
 describe('summaries through the real SDK', () => {
   it('chat: /rewind with a summary asks the model, and the next request repeats the kept prefix', async () => {
-    const text = (t: string): ServerStep => ({
-      kind: 'message',
-      content: [{ type: 'text', text: t }]
-    })
     server = await startMessagesServer([
       {
         kind: 'message',

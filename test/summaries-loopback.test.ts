@@ -6,29 +6,23 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SessionStore } from '../src/core/session/store'
 import type { TreeRecord } from '../src/core/session/tree'
-import { WorkspaceSession } from '../src/core/workspace/workspace-session'
 import { SUMMARY_SYSTEM } from '../src/core/agent/summary/summary-request'
-import { apiModel } from './support/agent-harness'
 import { seedWorkspace } from './support/cli'
+import { closeLoopbackSessions, openLoopbackSession } from './support/loopback-workspace'
 import {
   type MessagesServer,
   type RecordedRequest,
   type ServerStep,
-  startMessagesServer
+  startMessagesServer,
+  textReply as text,
+  toolReply as tool
 } from './support/messages-server'
 
 let server: MessagesServer | null = null
-const sessions: WorkspaceSession[] = []
 afterEach(async () => {
-  for (const work of sessions.splice(0)) await work.close()
+  await closeLoopbackSessions()
   await server?.close()
   server = null
-})
-
-const text = (t: string): ServerStep => ({ kind: 'message', content: [{ type: 'text', text: t }] })
-const tool = (id: string, name: string, input: object): ServerStep => ({
-  kind: 'message',
-  content: [{ type: 'tool_use', id, name, input }]
 })
 
 /** Turn 1 reads config.py, turn 2 edits it: the steps the server answers them with. */
@@ -47,17 +41,7 @@ async function open(steps: ServerStep[]) {
   server = await startMessagesServer(steps)
   const { workspace, home } = seedWorkspace()
   const store = SessionStore.create({ home, cwd: workspace })
-  const work = await WorkspaceSession.open({
-    home,
-    store,
-    model: apiModel(server.url, 0),
-    permissionMode: 'bypassPermissions',
-    checkpointTools: false,
-    bashSandbox: false,
-    askPermission: async () => true,
-    onEvent: () => undefined
-  })
-  sessions.push(work)
+  const work = await openLoopbackSession(home, store, server.url)
   await work.agent.send('what is in config.py?')
   await work.agent.send('remove DEBUG')
   return { work, store, workspace, requests: (server as MessagesServer).requests }

@@ -7,7 +7,11 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { apiModel, makeHarness, notices } from '../support/agent-harness'
 import type { HarnessOptions } from '../support/agent-harness'
-import { startMessagesServer } from '../support/messages-server'
+import {
+  startMessagesServer,
+  textReply as text,
+  toolReply as call
+} from '../support/messages-server'
 import type { MessagesServer, ServerStep } from '../support/messages-server'
 import { SessionStore } from '../../src/core/session/store'
 import { Agent } from '../../src/core/agent/agent'
@@ -39,12 +43,6 @@ async function setup(steps: ServerStep[], options: Partial<HarnessOptions> = {})
   const h = makeHarness({ model: apiModel(server.url), checkpointTools: true, ...options })
   return { h, server }
 }
-
-const text = (t: string): ServerStep => ({ kind: 'message', content: [{ type: 'text', text: t }] })
-const call = (id: string, name: string, input: unknown): ServerStep => ({
-  kind: 'message',
-  content: [{ type: 'tool_use', id, name, input }]
-})
 
 describe('tool errors, word for word', () => {
   function tools() {

@@ -10,29 +10,28 @@ import {
   NOT_READ_MESSAGE
 } from '../../src/core/agent/tools/guarded-write'
 import { SessionStore } from '../../src/core/session/store'
-import { WorkspaceSession } from '../../src/core/workspace/workspace-session'
-import { apiModel } from '../support/agent-harness'
 import { seedWorkspace } from '../support/cli'
+import {
+  closeLoopbackSession,
+  closeLoopbackSessions,
+  openLoopbackSession
+} from '../support/loopback-workspace'
 import {
   type MessagesServer,
   type RecordedRequest,
   type ServerStep,
-  startMessagesServer
+  startMessagesServer,
+  textReply as text,
+  toolReply as tool
 } from '../support/messages-server'
 
 let server: MessagesServer | null = null
-const sessions: WorkspaceSession[] = []
 afterEach(async () => {
-  for (const work of sessions.splice(0)) await work.close()
+  await closeLoopbackSessions()
   await server?.close()
   server = null
 })
 
-const text = (t: string): ServerStep => ({ kind: 'message', content: [{ type: 'text', text: t }] })
-const tool = (id: string, name: string, input: object): ServerStep => ({
-  kind: 'message',
-  content: [{ type: 'tool_use', id, name, input }]
-})
 const removeDebug = (id: string) =>
   tool(id, 'Edit', { file_path: 'config.py', old_string: 'DEBUG = True\n', new_string: '' })
 
@@ -50,33 +49,18 @@ const twoTurns: ServerStep[] = [
   text('Removed DEBUG.')
 ]
 
-async function openWork(home: string, store: SessionStore): Promise<WorkspaceSession> {
-  const work = await WorkspaceSession.open({
-    home,
-    store,
-    model: apiModel((server as MessagesServer).url, 0),
-    permissionMode: 'bypassPermissions',
-    checkpointTools: false,
-    bashSandbox: false,
-    askPermission: async () => true,
-    onEvent: () => undefined
-  })
-  sessions.push(work)
-  return work
-}
-
 /** Two turns, then a rewind of code and conversation to before the second. */
 async function rewoundAfterTwoTurns(next: ServerStep[]) {
   server = await startMessagesServer([...twoTurns, ...next])
   const { workspace, home } = seedWorkspace()
   writeFileSync(join(workspace, 'notes.md'), '# Notes\n')
   const store = SessionStore.create({ home, cwd: workspace })
-  const work = await openWork(home, store)
+  const work = await openLoopbackSession(home, store, server.url)
   await work.agent.send('add TIMEOUT')
   await work.agent.send('remove DEBUG')
   const second = store.tree().checkpoints()[1]?.uuid as string
   await work.rewind(second, 'both')
-  return { work, store, home, workspace, requests: server.requests }
+  return { work, store, home, workspace, url: server.url, requests: server.requests }
 }
 
 /** The tool_result the model was sent in the request after the last one of the turn before. */
@@ -121,14 +105,13 @@ describe('read-before-edit after the conversation moved', () => {
   })
 
   it('a resumed session trusts what its branch wrote, not what another branch did', async () => {
-    const { work, store, home, workspace, requests } = await rewoundAfterTwoTurns([
+    const { work, store, home, workspace, url, requests } = await rewoundAfterTwoTurns([
       removeDebug('tu_5'),
       text('Removed DEBUG in the resumed session.')
     ])
     const file = store.file
-    await work.close()
-    sessions.splice(sessions.indexOf(work), 1)
-    const resumed = await openWork(home, SessionStore.open(file))
+    await closeLoopbackSession(work)
+    const resumed = await openLoopbackSession(home, SessionStore.open(file), url)
     await resumed.agent.send('remove DEBUG after all')
     expect(lastToolResult(requests)).not.toContain(NOT_READ_MESSAGE)
     expect(config(workspace)).toBe('TIMEOUT = 30\nHOST = "localhost"\n')

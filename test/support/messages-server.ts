@@ -28,6 +28,18 @@ export type ServerStep =
    */
   | { kind: 'stall'; content: ServerBlock[] }
 
+/** A reply of one text block. */
+export const textReply = (text: string): ServerStep => ({
+  kind: 'message',
+  content: [{ type: 'text', text }]
+})
+
+/** A reply of one tool call. */
+export const toolReply = (id: string, name: string, input: unknown): ServerStep => ({
+  kind: 'message',
+  content: [{ type: 'tool_use', id, name, input }]
+})
+
 export interface RecordedRequest {
   path: string
   headers: IncomingMessage['headers']
