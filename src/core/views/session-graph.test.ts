@@ -88,6 +88,24 @@ const agentRewind = [
 ]
 
 describe('an agent rewind in the graph', () => {
+  it('names the exploration by its tools where another node refers to it (a merge of it)', () => {
+    const merge = {
+      type: 'merge',
+      uuid: 'm1',
+      parentUuid: 'a2',
+      fromUuid: 'k1r',
+      baseUuid: 'r1',
+      summary: 'All settings live in config.py',
+      summarySource: 'report',
+      files: [],
+      restoreId: 'restore-1'
+    }
+    const graph = graphOf([...agentRewind, stamped(merge, 11)])
+    expect(graph.nodes.find((n) => n.id === 'm1')?.title).toBe(
+      'Brought in conclusions from “Explored with Glob, Grep”'
+    )
+  })
+
   it('is one report node, with the exploration drawn under it', () => {
     const graph = graphOf(agentRewind)
     expect(graph.nodes.map((n) => [n.id, n.kind, n.parentId])).toEqual([

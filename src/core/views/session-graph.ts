@@ -308,30 +308,30 @@ function outcomeOf(index: TurnIndex, end: TreeRecord | undefined): TurnOutcome {
   }
 }
 
-/** An exploration's title: the tools it called, in order, each named once. */
-function explorationTitles(tree: SessionTree, index: TurnIndex): Map<string, string> {
-  const tools = new Map<string, string[]>()
-  for (const [id, node] of index.nodes) if (node.kind === 'exploration') tools.set(id, [])
-  if (tools.size === 0) return new Map()
-  for (const [uuid, own] of index.owner) {
-    const names = own === null ? undefined : tools.get(own)
-    const record = names === undefined ? undefined : tree.get(uuid)
-    if (names === undefined || record?.type !== 'assistant') continue
-    const content = record.message.content
-    if (typeof content === 'string') continue
-    for (const block of content) {
-      if (block.type === 'tool_use' && !names.includes(String(block.name))) {
-        names.push(String(block.name))
+/**
+ * An exploration's title: the tools it called, in order, each named once. Its records are those
+ * below its head that the turn index gives it, walked in file order (an exploration is a chain).
+ */
+function explorationTitle(tree: SessionTree, index: TurnIndex, id: string): string {
+  const names: string[] = []
+  const queue = [id]
+  for (let at = 0; at < queue.length; at++) {
+    const uuid = queue[at] as string
+    const record = tree.get(uuid)
+    if (record?.type === 'assistant' && typeof record.message.content !== 'string') {
+      for (const block of record.message.content) {
+        if (block.type === 'tool_use' && !names.includes(String(block.name))) {
+          names.push(String(block.name))
+        }
       }
     }
+    for (const child of tree.children(uuid)) {
+      if (index.owner.get(child.uuid) === id) queue.push(child.uuid)
+    }
   }
-  const titles = new Map<string, string>()
-  for (const [id, names] of tools) {
-    const shown = names.slice(0, EXPLORATION_TOOLS_SHOWN).join(', ')
-    const more = names.length > EXPLORATION_TOOLS_SHOWN ? ', …' : ''
-    titles.set(id, names.length === 0 ? 'Explored' : `Explored with ${shown}${more}`)
-  }
-  return titles
+  const shown = names.slice(0, EXPLORATION_TOOLS_SHOWN).join(', ')
+  const more = names.length > EXPLORATION_TOOLS_SHOWN ? ', …' : ''
+  return names.length === 0 ? 'Explored' : `Explored with ${shown}${more}`
 }
 
 /** What the graph shows beside the tree: the files' marker and the timeline's next steps. */
@@ -387,7 +387,6 @@ export function buildSessionGraph(
   }
 
   const labels = tree.labels()
-  const explorations = explorationTitles(tree, index)
   const nodes: GraphNode[] = heads.map((record) => {
     const { kind, parentId } = index.nodes.get(record.uuid) as {
       kind: GraphNodeKind
@@ -397,7 +396,10 @@ export function buildSessionGraph(
       id: record.uuid,
       parentId,
       kind,
-      title: explorations.get(record.uuid) ?? graphNodeTitle(tree, index, record),
+      title:
+        kind === 'exploration'
+          ? explorationTitle(tree, index, record.uuid)
+          : graphNodeTitle(tree, index, record),
       timestamp: record.timestamp,
       filesChanged:
         kind === 'turn' || kind === 'merge'
@@ -463,11 +465,17 @@ export function ownerNode(index: TurnIndex, uuid: string | null): string | null 
   return uuid === null ? null : (index.owner.get(uuid) ?? null)
 }
 
-/** The title of the node a record belongs to ("" for none). */
+/**
+ * The title of the node a record belongs to ("" for none), as the graph shows it for a turn, a
+ * summary or an exploration (whose head is the agent's hidden checkpoint note, never its title).
+ */
 export function ownerTitle(tree: SessionTree, index: TurnIndex, uuid: string | null): string {
   const node = ownerNode(index, uuid)
   const record = node === null ? undefined : tree.get(node)
-  return record === undefined ? '' : nodeTitle(record)
+  if (record === undefined || node === null) return ''
+  return index.nodes.get(node)?.kind === 'exploration'
+    ? explorationTitle(tree, index, node)
+    : nodeTitle(record)
 }
 
 /** The messages from the root to `leafUuid`, as the transcript panel shows them. */
