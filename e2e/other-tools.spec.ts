@@ -3,7 +3,9 @@
 // sessions show in the list with their badges; the Claude Code one opens in the explorer
 // read-only, its files are restored from the backups by clicks and undone, a line another process
 // appends shows up, and it is continued in Rewind Studio with the scripted model. Then workspaces:
-// Open folder… switches with no restart; a second tab follows; hostile paths are refused.
+// Open folder… switches with no restart; a second tab follows; hostile paths are refused. Then
+// sub-agents: the runs a turn started beside it, those of the last turn in the first view at
+// 1280x800 and 900x700 (issue 29; screenshots other-tools-09-subagents-first-view-*.png).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
