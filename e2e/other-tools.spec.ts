@@ -3,12 +3,14 @@
 // sessions show in the list with their badges; the Claude Code one opens in the explorer
 // read-only, its files are restored from the backups by clicks and undone, a line another process
 // appends shows up, and it is continued in Rewind Studio with the scripted model. Then workspaces:
-// Open folder… switches with no restart; a second tab follows; hostile paths are refused.
+// Open folder… switches with no restart; a second tab follows; hostile paths are refused. Then
+// sub-agents: the runs a turn started beside it, those of the last turn in the first view at
+// 1280x800 and 900x700 (issue 29; screenshots other-tools-09-subagents-first-view-*.png).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import {
   copyFixture,
   type FixtureName,
@@ -381,9 +383,8 @@ test.describe('sub-agents', () => {
   }) => {
     await openClaudeSession(page, app)
     const subagent = (title: string) => subagentNode(page, title)
-    // The view may open scrolled to the conversation's tip (the last turn), under which no
-    // sub-agent hangs and above which the first turn is out of the drawn window: the whole
-    // graph in view first (the view-placement flaw of issue 29, mended on branch `explorer`).
+    // The first view frames the last turns (and the runs they started: the next test); these
+    // runs are the first turn's, five turns up: the whole graph in view first.
     await page.getByRole('button', { name: 'Fit View' }).click()
     await expect(turn(page, 'delegate the survey')).toBeVisible()
     await expect(subagent('survey A')).toBeVisible()
@@ -410,6 +411,79 @@ test.describe('sub-agents', () => {
   })
 })
 
+/**
+ * Each node is drawn whole in the part of the canvas no overlay covers (the minimap, the
+ * controls, the attribution), none over another, its text 11 px or more on screen.
+ */
+async function expectLegibleInView(page: Page, nodes: Locator[]): Promise<void> {
+  const canvas = (await page.locator('.graph-canvas').first().boundingBox())!
+  const overlays = await page
+    .locator('.graph-minimap, .react-flow__controls, .react-flow__attribution')
+    .evaluateAll((found) => found.map((e) => e.getBoundingClientRect().toJSON() as Box))
+  await expect(async () => {
+    const boxes: Box[] = []
+    for (const node of nodes) {
+      const box = (await node.boundingBox())!
+      expect(box.x).toBeGreaterThanOrEqual(canvas.x)
+      expect(box.y).toBeGreaterThanOrEqual(canvas.y)
+      expect(box.x + box.width).toBeLessThanOrEqual(canvas.x + canvas.width)
+      expect(box.y + box.height).toBeLessThanOrEqual(canvas.y + canvas.height)
+      for (const other of [...overlays, ...boxes]) expect(overlap(box, other)).toBe(false)
+      boxes.push(box)
+      // The smallest text the node draws, at the zoom it is drawn at (a card is 240 px wide).
+      const smallest = await node.evaluate((e) =>
+        Math.min(
+          ...[...e.querySelectorAll('.node-card *')]
+            .filter((t) =>
+              [...t.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim() !== '')
+            )
+            .map((t) => parseFloat(getComputedStyle(t).fontSize))
+        )
+      )
+      expect(smallest * (box.width / 240)).toBeGreaterThanOrEqual(11)
+    }
+  }).toPass({ timeout: 5_000 })
+}
+
+interface Box {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+
+test.describe('the runs the last turn started', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    // Claude Code ran two sub-agents at once for the session's one prompt.
+    app = await serveClaudeFixture('subagents-progress-2.1.63')
+  })
+  test.afterAll(async () => app?.stop())
+
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 900, height: 700 }
+  ]) {
+    test(`are in the first view at ${size.width}x${size.height}, legible, beside their turn`, async ({
+      page
+    }) => {
+      await page.setViewportSize(size)
+      await openClaudeSession(page, app)
+      await expectLegibleInView(page, [
+        turn(page, 'delegate the survey'),
+        subagentNode(page, 'survey A'),
+        subagentNode(page, 'survey B')
+      ])
+      const name = `other-tools-09-subagents-first-view-${size.width}`
+      await shot(page, name)
+      await expectAccessible(page, name)
+    })
+  }
+})
+
 test.describe('a sub-agent’s own sub-agent', () => {
   let app: ServedApp
   test.beforeAll(async () => {
@@ -422,7 +496,12 @@ test.describe('a sub-agent’s own sub-agent', () => {
   }) => {
     await openClaudeSession(page, app)
     const subagent = (title: string) => subagentNode(page, title)
-    await page.getByRole('button', { name: 'Fit View' }).click()
+    // In the first view, beside the turn: no Fit View needed.
+    await expectLegibleInView(page, [
+      turn(page, 'delegate the nest'),
+      subagent('outer agent'),
+      subagent('inner agent')
+    ])
     await expect(subagent('outer agent')).toBeVisible()
     await expect(subagent('inner agent')).toBeVisible()
     await shot(page, 'other-tools-08-nested-subagents')

@@ -21,7 +21,8 @@ import { encodeCwd } from '../../src/core/session/paths'
 
 export const FIXTURES = resolve(import.meta.dirname, '../fixtures/claude-code')
 
-export type FixtureName = 'rewind-parallel' | 'compact-subagents' | 'nested-subagents'
+export type FixtureName =
+  'rewind-parallel' | 'compact-subagents' | 'nested-subagents' | 'subagents-progress-2.1.63'
 
 export interface FixtureCopy {
   /** A Claude home holding the session's projects/ and file-history/ folders. */
@@ -40,7 +41,8 @@ export interface FixtureCopy {
 const EMPTY_FOLDERS: Record<FixtureName, string[]> = {
   'rewind-parallel': ['notes'],
   'compact-subagents': [],
-  'nested-subagents': []
+  'nested-subagents': [],
+  'subagents-progress-2.1.63': []
 }
 
 export function copyFixture(name: FixtureName): FixtureCopy {

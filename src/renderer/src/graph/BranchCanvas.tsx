@@ -18,8 +18,8 @@ import {
   type NodeProps,
   type NodeTypes
 } from '@xyflow/react'
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
-import type { KeyboardEvent, RefObject, WheelEvent } from 'react'
+import { memo, useCallback, useMemo, useState } from 'react'
+import type { KeyboardEvent, WheelEvent } from 'react'
 import { jumpToNode } from '../actions/search'
 import { conversationTip, useGraphStore } from '../stores/graph-store'
 import {
@@ -34,6 +34,7 @@ import {
   rowsThatFit,
   type BranchRow
 } from './branch-view'
+import { useBoxSize } from './box-size'
 import { filesText, rowTarget, stateWord, titleLine, turnsText } from './outline'
 import { selectTheme, useThemeStore } from '../theme'
 
@@ -117,22 +118,6 @@ function BranchCardBody({ data }: NodeProps<CardNode>) {
 
 const BranchCardView = memo(BranchCardBody)
 const cardTypes = { branchCard: BranchCardView, branchGroup: BranchCardView } satisfies NodeTypes
-
-/** The canvas box's size, measured before the first paint and on every resize. */
-function useBoxSize(): [RefObject<HTMLDivElement | null>, { width: number; height: number }] {
-  const box = useRef<HTMLDivElement>(null)
-  const [size, setSize] = useState({ width: 0, height: 0 })
-  useLayoutEffect(() => {
-    const element = box.current
-    if (element === null) return
-    const measure = () => setSize({ width: element.clientWidth, height: element.clientHeight })
-    measure()
-    const observer = new ResizeObserver(measure)
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
-  return [box, size]
-}
 
 /** Opens a branch's card into its turns: the turns' canvas, centred on where the row leads. */
 function openBranch(row: BranchRow): void {

@@ -43,18 +43,14 @@ import { composerField, focusNodeElement, nodeElement } from '../focus'
 import { SearchBar } from '../panels/SearchBar'
 import { BranchCanvas } from './BranchCanvas'
 import type { FlowNode } from './flow-model'
-import {
-  centreInClearView,
-  clearRoom,
-  fitPadding,
-  inClearView,
-  overlayInsets,
-  showsMinimap
-} from './clear-view'
+import { centreInClearView, clearRoom, fitPadding, inClearView, showsMinimap } from './clear-view'
 import { boundsOf, contains, flowWindow, grown, viewRect, type FlowRect } from './flow-window'
-import { NODE_HEIGHT, NODE_WIDTH, ROW_STEP, type Point } from './layout'
+import { firstView } from './first-view'
+import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 import { GraphMiniMap, selectMinimapShown } from './GraphMiniMap'
-import { COMPACT_BELOW_ZOOM, nodeTypes } from './nodes'
+import { useBoxSize, type BoxSize } from './box-size'
+import { nodeTypes } from './nodes'
+import { COMPACT_BELOW_ZOOM, LEGIBLE_ZOOM, MIN_ZOOM } from './zooms'
 import type { Direction } from './tree-index'
 import { selectTheme, useThemeStore } from '../theme'
 
@@ -74,23 +70,6 @@ function FitViewIcon() {
   )
 }
 
-/** How many turns at the end of the active path the first view frames, at most. */
-const FIRST_VIEW_TURNS = 6
-/** The window's height above and below the canvas: the header, notices and the search row. */
-const CHROME_HEIGHT = 160
-
-/**
- * The last turns that fit a window `height` px tall as full cards: framing more than fit would
- * centre them at the least zoom and leave the newest turn below the view (at 900x700 it did).
- */
-function firstViewTurns(height: number): number {
-  // Before the pane is measured, the minimap's band is counted: the newest turn stays clear of it.
-  const insets = overlayInsets(true)
-  const room = height - CHROME_HEIGHT - insets.top - insets.bottom
-  const rows = Math.floor((room / COMPACT_BELOW_ZOOM + ROW_STEP - NODE_HEIGHT) / ROW_STEP)
-  return Math.max(1, Math.min(FIRST_VIEW_TURNS, rows))
-}
-
 const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
   selectNode(node.id)
   focusNodeElement(node.id)
@@ -100,14 +79,8 @@ const onNodeMouseEnter: NodeMouseHandler<FlowNode> = (_event, node) =>
   useGraphStore.getState().setPeek(node.id)
 const onNodeMouseLeave: NodeMouseHandler<FlowNode> = () => useGraphStore.getState().setPeek(null)
 
-/**
- * The least zoom: a compact node's text (30 px and more, nodes.tsx) is 9 px on screen here.
- * Fit View on a long session stops at it rather than drawing text nobody can read.
- */
-const MIN_ZOOM = 0.3
-
-/** Compact text (30 px, nodes.tsx) is 11 px on screen here: Fit View folds rather than go under. */
-const LEGIBLE_ZOOM = 11 / 30
+/** The window's height above and below the canvas: the header, notices and the search row. */
+const CHROME_HEIGHT = 160
 
 /** Whether the shown turns fit a pane `width` x `height` px only under the legible zoom. */
 function needsFolding(positions: ReadonlyMap<string, Point>, width: number, height: number) {
@@ -232,8 +205,9 @@ function useFlowWindow(
   const [rect, setRect] = useState<FlowRect>(() => {
     const ids = (first.nodes ?? []).map((node) => node.id)
     const box = boundsOf(ids, positions) ?? { x: 0, y: 0, width: 0, height: 0 }
-    const width = window.innerWidth / COMPACT_BELOW_ZOOM
-    const height = window.innerHeight / COMPACT_BELOW_ZOOM
+    const least = first.minZoom ?? COMPACT_BELOW_ZOOM
+    const width = window.innerWidth / least
+    const height = window.innerHeight / least
     const view = {
       x: box.x + box.width / 2 - width / 2,
       y: box.y + box.height / 2 - height / 2,
@@ -259,7 +233,7 @@ function useFlowWindow(
   return useMemo(() => flowWindow(rect, nodes, edges, positions), [rect, nodes, edges, positions])
 }
 
-function Canvas() {
+function Canvas({ pane }: { pane: BoxSize }) {
   // One tab stop in the graph, the selected node (a roving tabindex, set by the node itself:
   // nodes.tsx useTabStop): Tab passes the graph in one step, the arrows move within it. The
   // nodes are the store's array as it is, so a selection move hands React Flow nothing new.
@@ -272,23 +246,25 @@ function Canvas() {
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
 
-  // Computed once per mounted canvas: the first view shows where the conversation stands, or
-  // the node a centring waits for (a branch's card opened mounts this canvas to show it). Its
-  // padding follows the pane once measured: the minimap's band only where the minimap is drawn.
-  const firstView = useMemo(() => {
+  // Computed once per mounted canvas, for the pane as first measured: the first view shows where
+  // the conversation stands (first-view.ts), or the node a centring waits for (a branch's card
+  // opened mounts this canvas to show it). Its padding follows the pane: the minimap's band only
+  // where the minimap is drawn.
+  const [first] = useState<FitViewOptions>(() => {
     const { visible, centreRequest, positions } = useGraphStore.getState()
-    const active = visible.filter((node) => node.onActivePath)
-    const first =
-      centreRequest !== null && positions.has(centreRequest.id)
-        ? [{ id: centreRequest.id }]
-        : active.slice(-firstViewTurns(window.innerHeight)).map((node) => ({ id: node.id }))
-    // Full cards at first, even if fewer of the last turns fit.
-    return { nodes: first, maxZoom: 1, minZoom: COMPACT_BELOW_ZOOM }
-  }, [])
+    if (centreRequest !== null && positions.has(centreRequest.id)) {
+      return { nodes: [{ id: centreRequest.id }], maxZoom: 1, minZoom: COMPACT_BELOW_ZOOM }
+    }
+    // The notices over the canvas may come after it is measured: its height is no more than the
+    // window leaves under the chrome.
+    const height = Math.min(pane.height, window.innerHeight - CHROME_HEIGHT)
+    const view = firstView(visible, positions, { width: pane.width, height })
+    return { nodes: view.ids.map((id) => ({ id })), maxZoom: 1, minZoom: view.minZoom }
+  })
   const minimap = useStore(selectMinimapShown)
   const fitViewOptions = useMemo<FitViewOptions>(
-    () => ({ ...firstView, padding: fitPadding(minimap) }),
-    [firstView, minimap]
+    () => ({ ...first, padding: fitPadding(minimap) }),
+    [first, minimap]
   )
   const shown = useFlowWindow(fitViewOptions, nodes, edges, positions)
 
@@ -444,6 +420,20 @@ function Canvas() {
   )
 }
 
+/** The turns' canvas, mounted once its box is measured: the first view is framed for that box. */
+function TurnsCanvas() {
+  const [box, size] = useBoxSize()
+  return (
+    <div className="graph-canvas-frame" ref={box}>
+      {size.height > 0 && (
+        <ReactFlowProvider>
+          <Canvas pane={size} />
+        </ReactFlowProvider>
+      )}
+    </div>
+  )
+}
+
 /** The demo model's script: prompts a newcomer can click to try a rewind in the first minute. */
 const DEMO_PROMPTS = [
   'add TIMEOUT = 30 to config.py',
@@ -524,13 +514,7 @@ export function BranchGraph() {
           <SearchBar />
           <DemoPromptsLeft />
           <div className="graph__canvas-box">
-            {showBranches ? (
-              <BranchCanvas key={sessionId} />
-            ) : (
-              <ReactFlowProvider key={sessionId}>
-                <Canvas />
-              </ReactFlowProvider>
-            )}
+            {showBranches ? <BranchCanvas key={sessionId} /> : <TurnsCanvas key={sessionId} />}
           </div>
         </>
       ) : (

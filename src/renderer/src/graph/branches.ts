@@ -16,18 +16,28 @@ export interface BranchNode extends TreeShapeNode {
 const isSideKind = (node: GraphNode) => node.kind === 'exploration' || node.kind === 'subagent'
 
 /**
+ * Whether the node starts a sub-agent's run (its parent is of another kind): the runs a turn
+ * started stack beside it (layout.ts), each linked from the turn's side (flow-model.ts).
+ */
+export const startsRun = (node: GraphNode, parentKind: GraphNode['kind'] | undefined): boolean =>
+  node.kind === 'subagent' && parentKind !== 'subagent'
+
+/**
  * The nodes as their lines run: a side line (an exploration, a sub-agent's run) starts where its
  * parent is of another kind, and is never its parent's own line; its later nodes go on in it.
- * The layout takes the same shapes.
+ * A sub-agent's run is stacked with its parent's other runs. The layout takes the same shapes.
  */
 export function branchNodes(nodes: readonly GraphNode[]): BranchNode[] {
   const kindOf = new Map<string, GraphNode['kind']>()
   return nodes.map((node) => {
     const parentKind = node.parentId === null ? undefined : kindOf.get(node.parentId)
     kindOf.set(node.id, node.kind)
-    return isSideKind(node) && parentKind !== node.kind
-      ? { id: node.id, parentId: node.parentId, side: true, node }
-      : { id: node.id, parentId: node.parentId, node }
+    if (!isSideKind(node) || parentKind === node.kind) {
+      return { id: node.id, parentId: node.parentId, node }
+    }
+    return startsRun(node, parentKind)
+      ? { id: node.id, parentId: node.parentId, side: true, stacked: true, node }
+      : { id: node.id, parentId: node.parentId, side: true, node }
   })
 }
 

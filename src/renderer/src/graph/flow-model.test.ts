@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { graphNode } from '../../../../test/support/graph-node'
 import { layoutTree } from './layout'
-import { nodeAccessibleName, reuseUnchangedNodes, toFlowEdges, toFlowNodes } from './flow-model'
+import {
+  nodeAccessibleName,
+  reuseUnchangedNodes,
+  RUN_HANDLE,
+  toFlowEdges,
+  toFlowNodes
+} from './flow-model'
 
 //   a ── b (active)
 //    └── c (abandoned) ··· report r (agent checkpoint link c → r)
@@ -53,6 +59,34 @@ describe('toFlowEdges', () => {
       className: 'flow-edge flow-edge--summary',
       ariaLabel: 'Branch left to its summary'
     })
+  })
+
+  it('links each sub-agent run from its turn’s side, and a run’s own sub-agent from its foot', () => {
+    //   t ─┬ s1 ── s1b    the runs stack beside t: an edge from t's foot to s2 would cross s1
+    //      └ s2
+    const edges = toFlowEdges(
+      {
+        nodes: [
+          graphNode('t', null),
+          graphNode('s1', 't', { kind: 'subagent' }),
+          graphNode('s1b', 's1', { kind: 'subagent' }),
+          graphNode('s2', 't', { kind: 'subagent' })
+        ],
+        checkpointLinks: [],
+        summaryLinks: []
+      },
+      new Map()
+    )
+    const byTarget = new Map(edges.map((e) => [e.target, e]))
+    for (const run of ['s1', 's2']) {
+      expect(byTarget.get(run)).toMatchObject({
+        source: 't',
+        sourceHandle: RUN_HANDLE,
+        targetHandle: RUN_HANDLE,
+        type: 'smoothstep'
+      })
+    }
+    expect(byTarget.get('s1b')?.sourceHandle).toBeUndefined()
   })
 })
 

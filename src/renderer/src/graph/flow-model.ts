@@ -5,6 +5,7 @@
 import { Position, type BuiltInEdge, type Edge, type Node, type NodeHandle } from '@xyflow/react'
 import { sameGraphNode } from '../../../shared/graph-encoding'
 import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/views'
+import { startsRun } from './branches'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 
 /** What the explorer knows of a node beyond the main process's GraphNode (core/views/session-graph.ts). */
@@ -69,6 +70,13 @@ export const SUMMARY_HANDLE = 'summarized'
  * handles it has not measured, visible or not: without this, a 5,000-turn session would mount
  * 5,000 nodes once before onlyRenderVisibleElements could cull them.
  */
+/**
+ * A sub-agent's run is linked from its turn's right side into its own left: the runs of a turn
+ * stack in one column beside it (layout.ts), and an edge from the turn's foot to the third of
+ * them would run over the two above it.
+ */
+export const RUN_HANDLE = 'run'
+
 const HANDLES: NodeHandle[] = [
   { type: 'target', position: Position.Top, x: NODE_WIDTH / 2, y: 0 },
   { type: 'source', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT },
@@ -86,7 +94,9 @@ const HANDLES: NodeHandle[] = [
     x: NODE_WIDTH,
     y: NODE_HEIGHT / 2
   },
-  { id: SUMMARY_HANDLE, type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 }
+  { id: SUMMARY_HANDLE, type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 },
+  { id: RUN_HANDLE, type: 'source', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT / 2 },
+  { id: RUN_HANDLE, type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 }
 ]
 
 const MEASURED = { width: NODE_WIDTH, height: NODE_HEIGHT }
@@ -201,7 +211,7 @@ export function toFlowEdges(
     const parent = node.parentId === null ? undefined : byId.get(node.parentId)
     if (parent === undefined) continue
     const active = parent.onActivePath && node.onActivePath
-    keep({
+    const tree: Edge = {
       id: `tree:${parent.id}->${node.id}`,
       source: parent.id,
       target: node.id,
@@ -209,7 +219,20 @@ export function toFlowEdges(
       focusable: false,
       // Ten thousand "edge from a to b" images would drown a screen reader; the nodes say it all.
       domAttributes: { 'aria-hidden': true }
-    })
+    }
+    if (!startsRun(node, parent.kind)) {
+      keep(tree)
+      continue
+    }
+    const run: BuiltInEdge = {
+      ...tree,
+      sourceHandle: RUN_HANDLE,
+      targetHandle: RUN_HANDLE,
+      // One trunk down the gap between the columns (36 px; offsets over half of it zigzag).
+      type: 'smoothstep',
+      pathOptions: { offset: 10, borderRadius: 8 }
+    }
+    keep(run)
   }
   for (const link of graph.checkpointLinks) {
     if (!byId.has(link.from) || !byId.has(link.to)) continue

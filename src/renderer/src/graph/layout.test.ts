@@ -105,6 +105,36 @@ describe('layoutTree', () => {
     expect(positions.get('s3')!.x).toBe(COLUMN_STEP)
   })
 
+  it('stacks the sub-agent runs of one turn in one column beside it, each below the one before', () => {
+    //   t ─┬ s1          five agents at once take one column, not five
+    //   u  │ s1b         (s1b: s1's own sub-agent, going on in its line)
+    //   v  ├ s2
+    //      └ s3
+    const run = (id: string, parentId: string): TreeShapeNode => ({
+      id,
+      parentId,
+      side: true,
+      stacked: true
+    })
+    const positions = layoutTree([
+      node('t', null),
+      run('s1', 't'),
+      node('s1b', 's1'),
+      run('s2', 't'),
+      run('s3', 't'),
+      node('u', 't'),
+      node('v', 'u'),
+      node('w', 'v'),
+      node('x', 'u')
+    ])
+    const at = (id: string) => positions.get(id)!
+    expect(['s1', 's1b', 's2', 's3'].map((id) => at(id).x)).toEqual(Array(4).fill(COLUMN_STEP))
+    expect(['s1', 's1b', 's2', 's3'].map((id) => at(id).y / ROW_STEP)).toEqual([1, 2, 3, 4])
+    expect(at('u')).toEqual({ x: 0, y: ROW_STEP })
+    // A branch leaving beside the stack goes to the column past it.
+    expect(at('x')).toEqual({ x: 2 * COLUMN_STEP, y: 2 * ROW_STEP })
+  })
+
   it('places ten thousand children of one node side by side', () => {
     const nodes = [node('root', null)]
     for (let i = 0; i < 10_000; i++) nodes.push(node(`c${i}`, 'root'))
@@ -113,8 +143,14 @@ describe('layoutTree', () => {
   })
 
   it('places every node, roots on the top row, children below their parent, without overlaps', () => {
+    // Some nodes are sub-agent runs (stacked side lines), chosen by the tree's own numbers.
+    const withRuns = fc
+      .tuple(randomTree, fc.array(fc.boolean(), { maxLength: 120 }))
+      .map(([nodes, runs]) =>
+        nodes.map((n, i) => (runs[i] === true ? { ...n, side: true, stacked: true } : n))
+      )
     fc.assert(
-      fc.property(randomTree, (nodes) => {
+      fc.property(withRuns, (nodes) => {
         const positions = layoutTree(nodes)
         expect(positions.size).toBe(nodes.length)
         for (const n of nodes) {

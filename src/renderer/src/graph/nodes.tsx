@@ -23,17 +23,13 @@ import {
   kindName,
   OUTCOME_BADGES,
   REPORT_HANDLE,
+  RUN_HANDLE,
   SUMMARY_HANDLE,
   type FlowNode,
   type NodeFacts
 } from './flow-model'
+import { COMPACT_BELOW_ZOOM } from './zooms'
 
-/**
- * The full card's smallest text is 12 px: under this zoom it would draw under 9 px on screen, so
- * nodes switch to the compact form, whose text (30 px and more) stays over 9 px down to the
- * canvas's minimum zoom (MIN_ZOOM, BranchGraph.tsx).
- */
-export const COMPACT_BELOW_ZOOM = 0.75
 const selectCompact = (s: ReactFlowState) => s.transform[2] < COMPACT_BELOW_ZOOM
 const selectZoom = (s: ReactFlowState) => s.transform[2]
 
@@ -46,8 +42,8 @@ function shortTime(timestamp: string): string {
 }
 
 /**
- * Tree edges use the first (unnamed) handles; checkpoint links the named ones on the right, and a
- * summary's link comes in on its left.
+ * Tree edges use the first (unnamed) handles; checkpoint links the named ones on the right, a
+ * summary's link comes in on its left, and a sub-agent's run is linked from right to left.
  */
 function Handles() {
   return (
@@ -57,6 +53,8 @@ function Handles() {
       <Handle id={REPORT_HANDLE} type="target" position={Position.Right} isConnectable={false} />
       <Handle id={REPORT_HANDLE} type="source" position={Position.Right} isConnectable={false} />
       <Handle id={SUMMARY_HANDLE} type="target" position={Position.Left} isConnectable={false} />
+      <Handle id={RUN_HANDLE} type="source" position={Position.Right} isConnectable={false} />
+      <Handle id={RUN_HANDLE} type="target" position={Position.Left} isConnectable={false} />
     </>
   )
 }
