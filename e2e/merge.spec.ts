@@ -71,7 +71,7 @@ test.describe('bring into this branch', () => {
     await expect(page.locator('[aria-label="Brought into this branch"]')).toHaveCount(1)
     await merged.click()
     await expect(page.getByRole('region', { name: 'Messages' })).toContainText(
-      'brought in another branch of the session'
+      'Brought in another branch of the session'
     )
     await shot(page, 'merge-03-merged')
     await expectAccessible(page, 'merge-03-merged')

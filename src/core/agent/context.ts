@@ -63,17 +63,25 @@ export function compactionText(summary: string): string {
 
 /**
  * What the model reads of a merge: where it came from, what that branch concluded, and which
- * files were merged here (so it does not take them for its own edits, or miss them).
+ * files were merged here (so it does not take them for its own edits, or miss them). For
+ * `people` (the transcript, which renders it as Markdown) the same without the record ids and
+ * the tags that set the summary apart for the model.
  */
-export function mergeText(record: MergeRecord): string {
+export function mergeText(record: MergeRecord, audience: 'model' | 'people' = 'model'): string {
   const what = record.turnUuid === undefined ? 'another branch' : 'one turn of another branch'
   const lines = [
-    `This conversation brought in ${what} of the session (record ${record.fromUuid}; the branches part at ${record.baseUuid ?? 'the start'}).`
+    audience === 'model'
+      ? `This conversation brought in ${what} of the session (record ${record.fromUuid}; the branches part at ${record.baseUuid ?? 'the start'}).`
+      : `Brought in ${what} of the session.`
   ]
   if (record.summary !== undefined) {
     const from =
       record.summarySource === 'report' ? 'Report of that exploration' : 'Summary of that branch'
-    lines.push(`${from}:\n<summary>\n${record.summary}\n</summary>`)
+    lines.push(
+      audience === 'model'
+        ? `${from}:\n<summary>\n${record.summary}\n</summary>`
+        : `${from}:\n\n${record.summary}`
+    )
   }
   if (record.files.length > 0) {
     const more = record.moreFiles === undefined ? '' : `\n(and ${record.moreFiles} more)`

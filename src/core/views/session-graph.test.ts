@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadSessionText } from '../session/load'
 import { INTERRUPTED_RESULT } from '../agent/context'
-import { buildSessionGraph } from './session-graph'
+import { buildSessionGraph, buildTranscript } from './session-graph'
 import { TURN_STOPPED_TYPE } from '../session/tree'
 import { assistant, header, jsonl, toolResult, user } from '../../../test/session/builders'
 
@@ -103,6 +103,12 @@ describe('an agent rewind in the graph', () => {
     const graph = graphOf([...agentRewind, stamped(merge, 11)])
     expect(graph.nodes.find((n) => n.id === 'm1')?.title).toBe(
       'Brought in conclusions from “Explored with Glob, Grep”'
+    )
+    // The transcript shows the report as the person reads it: no record ids, no model's tags.
+    const tree = loadSessionText(jsonl([header(), ...agentRewind, stamped(merge, 11)])).tree
+    const shown = buildTranscript(tree, 'm1').at(-1)?.content
+    expect(shown).toBe(
+      'Brought in another branch of the session.\n\nReport of that exploration:\n\nAll settings live in config.py'
     )
   })
 

@@ -506,7 +506,7 @@ export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
     }
   }
   if (record.type === 'merge') {
-    return { text: cutForViews(mergeText(record)), startedAt: null, rewoundAt: null }
+    return { text: cutForViews(mergeText(record, 'people')), startedAt: null, rewoundAt: null }
   }
   if (record.type === 'custom_message') {
     const details = record.details as
@@ -610,7 +610,7 @@ export function transcriptEntry(record: TreeRecord, nodeId: string): TranscriptE
         role: 'summary',
         isPrompt: false,
         hidden: false,
-        content: cutForViews(mergeText(record))
+        content: cutForViews(mergeText(record, 'people'))
       }
   }
 }
