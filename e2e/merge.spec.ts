@@ -64,6 +64,8 @@ test.describe('bring into this branch', () => {
     await bringIn.click()
     await expect(dialog).toBeHidden()
     expect(config()).toBe('TIMEOUT = 30\nHOST = "localhost"\n')
+    // The restore's progress goes with the merge that asked for it.
+    await expect(page.getByRole('progressbar', { name: 'Files restored' })).toHaveCount(0)
 
     // The merge is a node of this branch, drawn from the node it brought in.
     const merged = page.getByRole('group', { name: /Brought in conclusions and 1 file from/ })

@@ -5,6 +5,7 @@
 import type { MergePreview, MergeResolution } from '../../../shared/merge-views'
 import { getBridge } from '../bridge'
 import { useAppStore } from '../stores/app-store'
+import { restoreEnded } from '../stores/work-store'
 import { attempt } from './report'
 import { refreshAll } from './session'
 
@@ -43,6 +44,7 @@ export async function bringIn(
       resolutions
     })
   )
+  restoreEnded()
   if (result === null) return false
   useAppStore
     .getState()

@@ -22,7 +22,7 @@ import {
   type MoveKind,
   type PreviewState
 } from '../stores/rewind-store'
-import { useWorkStore } from '../stores/work-store'
+import { restoreEnded } from '../stores/work-store'
 import { attempt } from './report'
 import { refreshAll } from './session'
 import { refreshRuns } from './parallel'
@@ -159,11 +159,6 @@ export function chooseRewind(change: { targetId?: string; mode?: RewindMode }): 
       dialog.kind === 'rewind' ? { ...dialog, ...change, preview: { state: 'loading' } } : dialog
     )
   void loadRewindPreview()
-}
-
-/** The restore asked for returned (done or refused): its progress bar goes. */
-function restoreEnded(): void {
-  useWorkStore.getState().endWork('restore')
 }
 
 function setApplying(applying: boolean): void {

@@ -20,3 +20,8 @@ export const useWorkStore = create<WorkStore>()((set) => ({
 }))
 
 export const selectWork = (s: WorkStore) => s.work
+
+/** The restore asked for returned (done or refused): its progress bar goes. */
+export function restoreEnded(): void {
+  useWorkStore.getState().endWork('restore')
+}
