@@ -34,7 +34,7 @@ export function sameStamp(a: FileStamp, b: FileStamp): boolean {
 }
 
 /** Bump when a cached value's meaning changes: older caches are then rebuilt. */
-const CACHE_VERSION = 3
+const CACHE_VERSION = 4
 
 /** The folder of every cache, under the data home. */
 export function cacheDir(home: string): string {
