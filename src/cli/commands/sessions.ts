@@ -7,7 +7,7 @@ import { rewindStudioHome } from '../../core/session/paths'
 import { Sources } from '../../core/sources/discovery'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
-import { failWith, wantsHelp } from '../cli-support'
+import { failWith, wantsHelp } from '../command-failure'
 import { say } from '../format'
 
 const USAGE = `Usage: rewind-studio sessions [--cwd DIR] [--all] [--json]
