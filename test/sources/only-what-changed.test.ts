@@ -1,7 +1,7 @@
 // The rewind's check of what other sessions changed, and gc's and du's scan of what each session's
 // records name, read only the logs that changed since they last looked (the session index and the
 // usage cache under the data home), and see every change made since. The changed paths are kept
-// apart from the list's summaries (changes-*.json): the list never reads them, and the check
+// apart from the list's summaries (reading-*.json, with where reading each log stopped): the list never reads them, and the check
 // trusts them only at the stamp they were read at.
 import {
   closeSync,
@@ -114,7 +114,7 @@ describe('the changed paths of each session', () => {
     const listed = new Sources({ home: where.home }).workspaceSessions(where.cwd)
     expect(listed.map((s) => s.sessionId)).toContain(other.store.sessionId)
     expect(readFileSync(indexFile(where.home, 'sessions'), 'utf8')).not.toContain('notes.txt')
-    const changes = indexFile(where.home, 'changes')
+    const changes = indexFile(where.home, 'reading')
     expect(readFileSync(changes, 'utf8')).toContain('notes.txt')
     expect(statSync(changes).mode & 0o777).toBe(0o600)
 
@@ -138,7 +138,7 @@ describe('the changed paths of each session', () => {
       mine.store.sessionId,
       0
     )
-    const changes = indexFile(where.home, 'changes')
+    const changes = indexFile(where.home, 'reading')
     const whole = readFileSync(changes, 'utf8')
     const damaged = [
       null,
@@ -157,13 +157,13 @@ describe('the changed paths of each session', () => {
     }
   })
 
-  it('of a log that grew are not taken from a changes file another process wrote from an earlier read', async () => {
+  it('of a log that grew are not taken from a reading file another process wrote from an earlier read', async () => {
     const { where, mine, other } = await twoSessions()
     const changes = () =>
       otherSessionsChanges(new Sources({ home: where.home }), where.cwd, mine.store.sessionId, 0)
     const first = changes()
-    const earlier = join(where.home, 'changes-earlier')
-    copyFileSync(indexFile(where.home, 'changes'), earlier)
+    const earlier = join(where.home, 'reading-earlier')
+    copyFileSync(indexFile(where.home, 'reading'), earlier)
 
     other.prompt('edit notes again')
     await other.write('notes.txt', 'n2')
@@ -171,12 +171,12 @@ describe('the changed paths of each session', () => {
     expect(grown.get('notes.txt')! > first.get('notes.txt')!).toBe(true)
 
     // Two processes wrote the index at once: the one that had read the log before it grew
-    // renamed its changes file last, beside the summaries of the other's read.
-    copyFileSync(earlier, indexFile(where.home, 'changes'))
+    // renamed its reading file last, beside the summaries of the other's read.
+    copyFileSync(earlier, indexFile(where.home, 'reading'))
     expect(changes()).toEqual(grown)
 
     // And the log growing again is read whole, not on from the earlier read's changed paths.
-    copyFileSync(earlier, indexFile(where.home, 'changes'))
+    copyFileSync(earlier, indexFile(where.home, 'reading'))
     rmSync(earlier)
     other.prompt('edit b again')
     await other.write('b.txt', 'b2')

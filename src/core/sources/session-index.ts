@@ -7,14 +7,15 @@
 //   only the new lines are read, and the summary goes on from where it was;
 // - anything else (rewritten, replaced, truncated, unknown): it is read whole, in chunks.
 //
-// The paths our sessions changed are kept in a second cache per folder (`changes-*.json`), keyed
-// the same way, which the list never reads: they were half the index's bytes (a 10,000-session
-// index 12 MB, its parse the largest part of `sessions`), and only the rewind's check of other
-// sessions needs them (changedPaths). A file read anew updates both. Each cache file is written
-// whole by whichever process read last, so the two may come from different processes' reads: a
-// file's changed paths are used only when stamped with the stamp its summary was read at, else
-// read again (of a file that grew, the summary goes on from where it was only with the changed
-// paths of the same stamp).
+// Two cache files per folder, keyed the same way. `sessions-*.json` holds what the list shows of
+// each file (its summary, and why it is no session); `reading-*.json` where reading it stopped
+// (to read on from when it grows) and, for ours, the paths it changed, which only the rewind's
+// check of other sessions reads (changedPaths). A warm listing reads the first alone: the paths
+// and fingerprints were more than half of a 10,000-session index (12 MB, whose parse was the
+// largest part of `sessions`). A file read anew updates both. Each cache file is written whole
+// by whichever process read last, so the two may come from different processes' reads: a
+// file's reading state is used only when stamped with the stamp its summary was read at, else
+// the file is read again (whole).
 //
 // A last line without its '\n' is not read yet: another program may be writing it (a live
 // session); it is read once complete. Files are only read, never written or locked.
@@ -38,7 +39,24 @@ import {
   ourSessionProblem
 } from './session-summary'
 
-interface Entry {
+/** What the list shows of a file (`sessions-*.json`). */
+interface Listed {
+  summary: FileSummary
+  /**
+   * Why the file is no session: (ours) no usable header (empty, not JSON, not our header); null
+   * for a session.
+   */
+  problem: string | null
+}
+
+function isListed(v: unknown): v is Listed {
+  if (typeof v !== 'object' || v === null) return false
+  const e = v as Record<string, unknown>
+  return (e.problem === null || typeof e.problem === 'string') && isFileSummary(e.summary)
+}
+
+/** Where reading a file stopped, and what ours changed up to there (`reading-*.json`). */
+interface Progress {
   /** Offset just past the last complete line read. */
   scanned: number
   /** The number of the line at `scanned`. */
@@ -46,18 +64,11 @@ interface Entry {
   /** Fingerprints of the first bytes read and of the bytes just before `scanned`. */
   head: string
   tail: string
-  summary: FileSummary
-  /** Why the file could not be read (permissions…); null when it was. */
-  unreadable: string | null
-}
-
-/** What reading a file gives: its entry, and (ours) the paths it changed, cached apart. */
-interface Read {
-  entry: Entry
+  /** Ours: each path its file_change records name, with its latest change time. */
   changed: ChangedPaths
 }
 
-function isEntry(v: unknown): v is Entry {
+function isProgress(v: unknown): v is Progress {
   if (typeof v !== 'object' || v === null) return false
   const e = v as Record<string, unknown>
   return (
@@ -65,9 +76,16 @@ function isEntry(v: unknown): v is Entry {
     Number.isInteger(e.nextLine) &&
     typeof e.head === 'string' &&
     typeof e.tail === 'string' &&
-    (e.unreadable === null || typeof e.unreadable === 'string') &&
-    isFileSummary(e.summary)
+    isChangedPaths(e.changed)
   )
+}
+
+/** What reading a file gives; an unreadable file's is never cached (tried again next time). */
+interface Read {
+  listed: Listed
+  progress: Progress
+  /** Why the file could not be read (permissions…); null when it was. */
+  unreadable: string | null
 }
 
 /** Bytes fingerprinted at the start (oh-my-pi rewrites its 256-byte title line in place)… */
@@ -94,9 +112,9 @@ export interface IndexedFile {
 export class SessionIndex {
   /** What reading session files cost so far: tests and benches check what a listing read. */
   readonly reads = { files: 0, bytes: 0 }
-  private readonly caches = new Map<string, KeyedFileCache<Entry>>()
-  /** Per folder of ours, the paths each session changed: loaded only when one is read or asked. */
-  private readonly changeCaches = new Map<string, KeyedFileCache<ChangedPaths>>()
+  private readonly caches = new Map<string, KeyedFileCache<Listed>>()
+  /** Per folder, where reading each file stopped: loaded only when one is read or asked. */
+  private readonly progressCaches = new Map<string, KeyedFileCache<Progress>>()
 
   /** `persist` false: the index is read from the data home but never written (see Sources). */
   constructor(
@@ -117,8 +135,8 @@ export class SessionIndex {
     if (names.length === 0 && !this.caches.has(folder)) return []
     const cache = this.cacheFor(folder)
     cache.refresh()
-    // Loaded only when a file of ours has to be read: a warm listing never parses it.
-    let changes: KeyedFileCache<ChangedPaths> | null = null
+    // Loaded only when a file has to be read: a warm listing never parses it.
+    let progress: KeyedFileCache<Progress> | null = null
     const listed: IndexedFile[] = []
     for (const name of names) {
       const file = join(folder, name)
@@ -132,67 +150,54 @@ export class SessionIndex {
       }
       if (wanted !== undefined && !wanted(name, stamp)) continue
       const cached = cache.get(name)
-      let entry: Entry
-      if (cached !== undefined && sameStamp(cached.stamp, stamp)) entry = cached.value
+      let shown: Listed
+      if (cached !== undefined && sameStamp(cached.stamp, stamp)) shown = cached.value
       else {
-        if (source === 'rewind-studio' && changes === null) {
-          changes = this.changesFor(folder)
-          changes.refresh()
+        if (progress === null) {
+          progress = this.progressFor(folder)
+          progress.refresh()
         }
-        const read = this.read(
-          file,
-          source,
-          stamp,
-          previousOf(cached, stamp, changes?.get(name), changes !== null)
-        )
-        entry = read.entry
-        // An unreadable file is tried again next time (a chmod leaves its mtime as it was).
-        if (entry.unreadable === null) {
-          cache.set(name, stamp, entry)
-          changes?.set(name, stamp, read.changed)
+        const read = this.read(file, source, stamp, previousOf(cached, progress.get(name), stamp))
+        shown = read.listed
+        if (read.unreadable === null) {
+          cache.set(name, stamp, read.listed)
+          progress.set(name, stamp, read.progress)
         }
       }
-      listed.push({
-        file,
-        name,
-        source,
-        stamp,
-        summary: entry.summary,
-        problem: problemOf(entry, source, stamp)
-      })
+      listed.push({ file, name, source, stamp, summary: shown.summary, problem: shown.problem })
     }
     const present = new Set(names)
     cache.keepOnly(present)
     cache.save()
-    changes?.keepOnly(present)
-    changes?.save()
+    progress?.keepOnly(present)
+    progress?.save()
     return listed
   }
 
   /**
-   * The paths each of `files` (as `folder` listed them) changed: from their cache,
-   * or, where it holds none of the stamp the file was listed with (never written, damaged, or last
+   * The paths each of `files` (as `folder` listed them) changed: from the reading cache, or,
+   * where it holds none of the stamp the file was listed with (never written, damaged, or last
    * written by a process that read the file at another stamp), from the file, read again whole.
    * A file that can no longer be read changed nothing here (its listing says why it is none).
    */
   changedPaths(files: readonly IndexedFile[]): ChangedPaths[] {
-    const used = new Set<KeyedFileCache<ChangedPaths>>()
+    const used = new Set<KeyedFileCache<Progress>>()
     const found = files.map((f): ChangedPaths => {
       // Another tool's session records no changes of ours (addRecord keeps none).
       if (f.source !== 'rewind-studio') return {}
-      const changes = this.changesFor(dirname(f.file))
-      if (!used.has(changes)) {
-        changes.refresh()
-        used.add(changes)
+      const progress = this.progressFor(dirname(f.file))
+      if (!used.has(progress)) {
+        progress.refresh()
+        used.add(progress)
       }
-      const cached = changes.get(f.name)
-      if (cached !== undefined && sameStamp(cached.stamp, f.stamp)) return cached.value
+      const cached = progress.get(f.name)
+      if (cached !== undefined && sameStamp(cached.stamp, f.stamp)) return cached.value.changed
       const read = this.read(f.file, f.source, f.stamp, null)
-      if (read.entry.unreadable !== null) return {}
-      changes.set(f.name, f.stamp, read.changed)
-      return read.changed
+      if (read.unreadable !== null) return {}
+      progress.set(f.name, f.stamp, read.progress)
+      return read.progress.changed
     })
-    for (const changes of used) changes.save()
+    for (const progress of used) progress.save()
     return found
   }
 
@@ -221,30 +226,35 @@ export class SessionIndex {
     return summary
   }
 
-  private cacheFor(folder: string): KeyedFileCache<Entry> {
+  private cacheFor(folder: string): KeyedFileCache<Listed> {
     let cache = this.caches.get(folder)
     if (cache === undefined) {
-      cache = new KeyedFileCache(this.home, 'sessions', folder, isEntry, this.persist)
+      cache = new KeyedFileCache(this.home, 'sessions', folder, isListed, this.persist)
       this.caches.set(folder, cache)
     }
     return cache
   }
 
-  private changesFor(folder: string): KeyedFileCache<ChangedPaths> {
-    let changes = this.changeCaches.get(folder)
-    if (changes === undefined) {
-      changes = new KeyedFileCache(this.home, 'changes', folder, isChangedPaths, this.persist)
-      this.changeCaches.set(folder, changes)
+  private progressFor(folder: string): KeyedFileCache<Progress> {
+    let progress = this.progressCaches.get(folder)
+    if (progress === undefined) {
+      progress = new KeyedFileCache(this.home, 'reading', folder, isProgress, this.persist)
+      this.progressCaches.set(folder, progress)
     }
-    return changes
+    return progress
   }
 
   private count(bytes: number): void {
     this.reads.bytes += bytes
   }
 
-  /** The entry of a file whose stamp changed: read on from `previous` when it only grew. */
-  private read(file: string, source: SessionSource, stamp: FileStamp, previous: Read | null): Read {
+  /** What a file whose stamp changed gives: read on from `previous` when it only grew. */
+  private read(
+    file: string,
+    source: SessionSource,
+    stamp: FileStamp,
+    previous: Previous | null
+  ): Read {
     this.reads.files++
     let fd: number
     try {
@@ -253,18 +263,17 @@ export class SessionIndex {
       return unreadable(error)
     }
     try {
-      const before = previous?.entry ?? null
+      const before = previous?.progress ?? null
       const grown =
+        previous !== null &&
         before !== null &&
-        before.unreadable === null &&
         stamp.size >= before.scanned &&
         this.fingerprint(fd, 0, Math.min(HEAD_BYTES, before.scanned)) === before.head &&
         this.fingerprint(fd, Math.max(0, before.scanned - TAIL_BYTES), before.scanned) ===
           before.tail
-      const summarized: Summarized =
-        grown && previous !== null
-          ? { summary: structuredClone(before.summary), changed: { ...previous.changed } }
-          : emptySummarized()
+      const summarized: Summarized = grown
+        ? { summary: structuredClone(previous.summary), changed: { ...before.changed } }
+        : emptySummarized()
       const sink: LineSink = {
         value: (value) => addRecord(summarized, source, value),
         problem: (problem) => addProblem(summarized.summary, problem.line),
@@ -277,22 +286,30 @@ export class SessionIndex {
         finalLine: false
       })
       this.count(result.bytesRead)
-      const entry: Entry = {
-        scanned: result.complete,
-        nextLine: result.nextLine,
-        // Fingerprints read again only where what they cover moved.
-        head:
-          grown && before.scanned >= HEAD_BYTES
-            ? before.head
-            : this.fingerprint(fd, 0, Math.min(HEAD_BYTES, result.complete)),
-        tail:
-          grown && result.complete === before.scanned
-            ? before.tail
-            : this.fingerprint(fd, Math.max(0, result.complete - TAIL_BYTES), result.complete),
-        summary: summarized.summary,
+      const { summary, changed } = summarized
+      const complete = result.complete === stamp.size
+      return {
+        listed: {
+          summary,
+          problem:
+            source === 'rewind-studio' ? ourSessionProblem(summary, stamp.size, complete) : null
+        },
+        progress: {
+          scanned: result.complete,
+          nextLine: result.nextLine,
+          // Fingerprints read again only where what they cover moved.
+          head:
+            grown && before.scanned >= HEAD_BYTES
+              ? before.head
+              : this.fingerprint(fd, 0, Math.min(HEAD_BYTES, result.complete)),
+          tail:
+            grown && result.complete === before.scanned
+              ? before.tail
+              : this.fingerprint(fd, Math.max(0, result.complete - TAIL_BYTES), result.complete),
+          changed
+        },
         unreadable: null
       }
-      return { entry, changed: summarized.changed }
     } catch (error) {
       return unreadable(error)
     } finally {
@@ -311,39 +328,31 @@ export class SessionIndex {
 function unreadable(error: unknown): Read {
   const why = (error as Error).message
   return {
-    entry: {
-      scanned: 0,
-      nextLine: 1,
-      head: '',
-      tail: '',
-      summary: emptySummary(),
-      unreadable: why
-    },
-    changed: {}
+    listed: { summary: emptySummary(), problem: `cannot be read: ${why}` },
+    progress: { scanned: 0, nextLine: 1, head: '', tail: '', changed: {} },
+    unreadable: why
   }
 }
 
-/**
- * What a file whose stamp changed may be read on from: its cached entry when the inode is the
- * same (read() then checks that it only grew), and for ours only with the changed paths read at
- * that entry's stamp (`changed`, from the other cache file); else nothing: read whole.
- */
-function previousOf(
-  cached: { stamp: FileStamp; value: Entry } | undefined,
-  stamp: FileStamp,
-  changed: { stamp: FileStamp; value: ChangedPaths } | undefined,
-  ours: boolean
-): Read | null {
-  if (cached === undefined || cached.stamp.ino !== stamp.ino) return null
-  if (!ours) return { entry: cached.value, changed: {} }
-  if (changed === undefined || !sameStamp(changed.stamp, cached.stamp)) return null
-  return { entry: cached.value, changed: changed.value }
+/** A file's summary and reading state of one earlier read, to read on from. */
+interface Previous {
+  summary: FileSummary
+  progress: Progress
 }
 
-function problemOf(entry: Entry, source: SessionSource, stamp: FileStamp): string | null {
-  if (entry.unreadable !== null) return `cannot be read: ${entry.unreadable}`
-  if (source !== 'rewind-studio') return null
-  return ourSessionProblem(entry.summary, stamp.size, entry.scanned === stamp.size)
+/**
+ * What a file whose stamp changed may be read on from: its cached summary and reading state when
+ * both are of the same earlier stamp (the two cache files may come from different processes'
+ * reads) and of the same inode (read() then checks that it only grew); else nothing: read whole.
+ */
+function previousOf(
+  listed: { stamp: FileStamp; value: Listed } | undefined,
+  progress: { stamp: FileStamp; value: Progress } | undefined,
+  stamp: FileStamp
+): Previous | null {
+  if (listed === undefined || progress === undefined) return null
+  if (listed.stamp.ino !== stamp.ino || !sameStamp(listed.stamp, progress.stamp)) return null
+  return { summary: listed.value.summary, progress: progress.value }
 }
 
 /** The names of the `*.jsonl` files directly in a folder, sorted; none when it is missing. */

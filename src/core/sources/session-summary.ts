@@ -70,25 +70,35 @@ export interface FileSummary {
 export function isFileSummary(v: unknown): v is FileSummary {
   if (typeof v !== 'object' || v === null) return false
   const s = v as Record<string, unknown>
-  const text = (x: unknown) => x === null || typeof x === 'string'
-  const int = (x: unknown) => Number.isInteger(x)
-  if (![s.sessionId, s.cwd, s.createdAt, s.lastActivity, s.title, s.firstPrompt].every(text)) {
-    return false
-  }
-  if (![s.titleRank, s.prompts, s.problems, s.records].every(int)) return false
-  if (typeof s.forked !== 'boolean') return false
+  // Field by field, with no array or closure per summary: the list checks 10,000 of them.
   if (!(
-    s.firstLine === null ||
-    s.firstLine === 'ok' ||
-    s.firstLine === 'bad' ||
-    s.firstLine === 'malformed'
+    isText(s.sessionId) &&
+    isText(s.cwd) &&
+    isText(s.createdAt) &&
+    isText(s.lastActivity) &&
+    isText(s.title) &&
+    isText(s.firstPrompt) &&
+    Number.isInteger(s.titleRank) &&
+    Number.isInteger(s.prompts) &&
+    Number.isInteger(s.problems) &&
+    Number.isInteger(s.records) &&
+    typeof s.forked === 'boolean' &&
+    (s.firstLine === null ||
+      s.firstLine === 'ok' ||
+      s.firstLine === 'bad' ||
+      s.firstLine === 'malformed')
   )) {
     return false
   }
   const fork = s.forkOf as Record<string, unknown> | undefined
-  if (fork !== undefined && (typeof fork?.thread !== 'string' || !int(fork.end))) return false
-  if (s.subagentOf !== undefined && typeof s.subagentOf !== 'string') return false
-  return true
+  if (fork !== undefined && (typeof fork?.thread !== 'string' || !Number.isInteger(fork.end))) {
+    return false
+  }
+  return s.subagentOf === undefined || typeof s.subagentOf === 'string'
+}
+
+function isText(x: unknown): boolean {
+  return x === null || typeof x === 'string'
 }
 
 /** Longest title or prompt kept: the list shows one line. */
