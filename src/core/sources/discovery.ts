@@ -607,9 +607,19 @@ function perFolder(files: Counted[]): { folder: string; cwd: string; stamps: Fil
 function sessionFilesOf(folder: string, source: FileSource): { name: string; stamp: FileStamp }[] {
   return jsonlFilesIn(folder).flatMap((name) => {
     if (source === 'rewind-studio' && parseSessionFileName(name) === null) return []
-    const stamp = stampAt(join(folder, name))
+    const stamp = fileStampAt(join(folder, name))
     return stamp === null ? [] : [{ name, stamp }]
   })
+}
+
+/** The stamp of a regular file; null for anything else or nothing. */
+function fileStampAt(file: string): FileStamp | null {
+  try {
+    const stats = statSync(file)
+    return stats.isFile() ? stampOf(stats) : null
+  } catch {
+    return null
+  }
 }
 
 function stampAt(file: string): FileStamp | null {
