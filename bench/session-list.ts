@@ -6,7 +6,9 @@
 // listing that builds the index (once per log, then only logs that change are read). And as
 // processes, what a user runs: `rewind-studio sessions --cwd DIR` warm (the installed command,
 // the index from the data home), beside a Node process doing the readdir + stat; wall and CPU.
-// Target: warm < 300 ms; as a process ≤ 2x readdir + stat.
+// Target: warm < 300 ms; as a process ≤ 2x readdir + stat. With BENCH_CPU_PROF=DIR, each
+// `sessions` process writes a CPU profile there (node --cpu-prof; the profiler's own cost is in
+// those runs' figures, so read the profiles, not the ratio, of such a run).
 // Run: npx tsx bench/session-list.ts [sessions] [megabytes each] [runs]
 import {
   mkdirSync,
@@ -118,7 +120,11 @@ const statScript = `const fs = require('node:fs'), path = require('node:path'); 
 const cliRuns: TimedRun[] = []
 const statRuns: TimedRun[] = []
 for (let i = 0; i < runs; i++) {
-  const listed = await timedProcess(process.execPath, [bin, 'sessions', '--cwd', cwd], {
+  const profile =
+    process.env.BENCH_CPU_PROF === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  const listed = await timedProcess(process.execPath, [...profile, bin, 'sessions', '--cwd', cwd], {
     env: cliEnv
   })
   if (listed.stdout.split('\n').length < sessions) throw new Error('sessions listed too few')

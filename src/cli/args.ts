@@ -1,6 +1,6 @@
 // How the commands read their options: one error for a command line that cannot be used (exit
 // code 2, the usage printed), one way to take an option's value.
-import { UsageError } from '../core/studio/launch-options'
+import { UsageError } from '../core/studio/usage-error'
 
 export { UsageError }
 

@@ -1,18 +1,18 @@
-// What every command shares: where the app's files are, --help detection, and turning an error
-// into one clear line and an exit code (no stack traces for expected failures).
+// What the commands on a session file share: where the app's files are, how a `COMMAND FILE …`
+// starts, the model a command asks and how it runs on a session (--help and errors:
+// command-failure.ts).
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { summaryFailure } from '../core/agent/summary/summarize'
-import { osErrorLine } from '../core/os/write-failure'
 import { sessionExists } from '../core/session/load'
 import { rewindStudioHome } from '../core/session/paths'
 import { SessionStore } from '../core/session/store'
 import { ModelSetup } from '../core/studio/model-setup'
 import { memorySecrets } from '../core/studio/secret-store'
 import { CodedError } from '../shared/coded-error'
-import { UsageError } from '../core/studio/launch-options'
 import type * as EnsureBuild from '../../scripts/ensure-build.mjs'
+import { failWith, wantsHelp } from './command-failure'
 import { sayError } from './format'
 
 /**
@@ -37,10 +37,6 @@ export async function ensureAppBuild(): Promise<void> {
   const script = pathToFileURL(join(appRoot, 'scripts/ensure-build.mjs')).href
   const { ensureBuild } = (await import(script)) as typeof EnsureBuild
   ensureBuild()
-}
-
-export function wantsHelp(args: string[]): boolean {
-  return args.includes('--help') || args.includes('-h')
 }
 
 /**
@@ -70,24 +66,6 @@ export function startFileCommand<Options extends { file: string }>(
     return 1
   }
   return options
-}
-
-export function failWith(error: unknown): number {
-  // Every expected failure of the core is a CodedError (lint holds it): its message, no stack.
-  if (error instanceof CodedError) {
-    sayError(`rewind-studio: ${error.message}`)
-    return error instanceof UsageError ? 2 : 1
-  }
-  // A full disk, a read-only folder…: the user's to fix, said in words, not as a stack trace.
-  const osLine = osErrorLine(error)
-  if (osLine !== null) {
-    sayError(`rewind-studio: ${osLine}`)
-    return 1
-  }
-  sayError(
-    `rewind-studio: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
-  )
-  return 1
 }
 
 /**

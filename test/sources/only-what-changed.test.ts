@@ -1,12 +1,27 @@
 // The rewind's check of what other sessions changed, and gc's and du's scan of what each session's
 // records name, read only the logs that changed since they last looked (the session index and the
-// usage cache under the data home), and see every change made since.
-import { closeSync, openSync, readFileSync, statSync, utimesSync, writeSync } from 'node:fs'
+// usage cache under the data home), and see every change made since. The changed paths are kept
+// apart from the list's summaries (reading-*.json, with where reading each log stopped): the list never reads them, and the check
+// trusts them only at the stamp they were read at.
+import {
+  closeSync,
+  copyFileSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  writeSync
+} from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { workspaceUsage } from '../../src/core/rewind/retention'
 import { otherSessionsChanges } from '../../src/core/rewind/other-sessions'
 import { workspaceFolder } from '../../src/core/session/paths'
 import { Sources } from '../../src/core/sources/discovery'
+import { cacheDir } from '../../src/core/sources/file-cache'
 import { type WorkspaceSession, makeWorkspace, openSession } from '../rewind/fixture'
 
 const open: WorkspaceSession[] = []
@@ -79,6 +94,95 @@ describe('the conflict check over this session', () => {
       otherSessionsChanges(fresh, where.cwd, mine.store.sessionId, Date.now() + 60_000).size
     ).toBe(0)
     expect(fresh.index.reads.files).toBe(0)
+  })
+})
+
+/** The index file of `kind` (sessions, changes) of the data home's one folder of ours. */
+function indexFile(home: string, kind: string): string {
+  const [name, ...more] = readdirSync(cacheDir(home)).filter(
+    (n) => n.startsWith(`${kind}-`) && n.endsWith('.json')
+  )
+  expect(more).toEqual([])
+  return join(cacheDir(home), name!)
+}
+
+describe('the changed paths of each session', () => {
+  it('are kept out of the index the list reads, in a private file the list never reads', async () => {
+    const { where, mine, other } = await twoSessions()
+    const check = new Sources({ home: where.home })
+    otherSessionsChanges(check, where.cwd, mine.store.sessionId, 0)
+    const listed = new Sources({ home: where.home }).workspaceSessions(where.cwd)
+    expect(listed.map((s) => s.sessionId)).toContain(other.store.sessionId)
+    expect(readFileSync(indexFile(where.home, 'sessions'), 'utf8')).not.toContain('notes.txt')
+    const changes = indexFile(where.home, 'reading')
+    expect(readFileSync(changes, 'utf8')).toContain('notes.txt')
+    expect(statSync(changes).mode & 0o777).toBe(0o600)
+
+    // Damaged, it is neither read nor rebuilt by a listing that reads no log: the list never
+    // parses it. The check then reads it, finds it damaged, and rebuilds it from the log.
+    writeFileSync(changes, '{"version":')
+    const again = new Sources({ home: where.home })
+    expect(again.workspaceSessions(where.cwd)).toEqual(listed)
+    expect(again.index.reads.files).toBe(0)
+    expect(readFileSync(changes, 'utf8')).toBe('{"version":')
+    const seen = otherSessionsChanges(again, where.cwd, mine.store.sessionId, 0)
+    expect([...seen.keys()].sort()).toEqual(['b.txt', 'notes.txt'])
+    expect(readFileSync(changes, 'utf8')).toContain('notes.txt')
+  })
+
+  it('are read again from the log when their file is missing, cut off or of an older version', async () => {
+    const { where, mine } = await twoSessions()
+    const first = otherSessionsChanges(
+      new Sources({ home: where.home }),
+      where.cwd,
+      mine.store.sessionId,
+      0
+    )
+    const changes = indexFile(where.home, 'reading')
+    const whole = readFileSync(changes, 'utf8')
+    const damaged = [
+      null,
+      whole.slice(0, whole.length / 2),
+      // An older version's layout: the right shape, but not this version's.
+      whole.replace('"version":4', '"version":3')
+    ]
+    for (const content of damaged) {
+      if (content === null) rmSync(changes)
+      else writeFileSync(changes, content)
+      const sources = new Sources({ home: where.home })
+      expect(otherSessionsChanges(sources, where.cwd, mine.store.sessionId, 0)).toEqual(first)
+      // The other session's log, read again whole: its summary's cache was not the one damaged.
+      expect(sources.index.reads.files).toBe(1)
+      expect(readFileSync(changes, 'utf8')).toBe(whole)
+    }
+  })
+
+  it('of a log that grew are not taken from a reading file another process wrote from an earlier read', async () => {
+    const { where, mine, other } = await twoSessions()
+    const changes = () =>
+      otherSessionsChanges(new Sources({ home: where.home }), where.cwd, mine.store.sessionId, 0)
+    const first = changes()
+    const earlier = join(where.home, 'reading-earlier')
+    copyFileSync(indexFile(where.home, 'reading'), earlier)
+
+    other.prompt('edit notes again')
+    await other.write('notes.txt', 'n2')
+    const grown = changes()
+    expect(grown.get('notes.txt')! > first.get('notes.txt')!).toBe(true)
+
+    // Two processes wrote the index at once: the one that had read the log before it grew
+    // renamed its reading file last, beside the summaries of the other's read.
+    copyFileSync(earlier, indexFile(where.home, 'reading'))
+    expect(changes()).toEqual(grown)
+
+    // And the log growing again is read whole, not on from the earlier read's changed paths.
+    copyFileSync(earlier, indexFile(where.home, 'reading'))
+    rmSync(earlier)
+    other.prompt('edit b again')
+    await other.write('b.txt', 'b2')
+    const third = changes()
+    expect(third.get('notes.txt')).toBe(grown.get('notes.txt'))
+    expect(third.get('b.txt')! > grown.get('b.txt')!).toBe(true)
   })
 })
 

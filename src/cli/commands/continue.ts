@@ -15,7 +15,7 @@ import { Sources } from '../../core/sources/discovery'
 import { buildSessionGraph, indexTurns } from '../../core/views/session-graph'
 import { nodeEnd, resolveNode } from '../../core/views/node-refs'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
-import { failWith, wantsHelp } from '../cli-support'
+import { failWith, wantsHelp } from '../command-failure'
 import { say } from '../format'
 import { UsageError, optionValue } from '../args'
 

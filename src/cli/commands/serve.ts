@@ -9,7 +9,8 @@ import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceHost } from '../../core/studio/workspace-host'
 import type { EventChannel } from '../../shared/contract'
 import { startWebHost } from '../../web/server'
-import { appRoot, ensureAppBuild, failWith, wantsHelp } from '../cli-support'
+import { appRoot, ensureAppBuild } from '../cli-support'
+import { failWith, wantsHelp } from '../command-failure'
 import { say } from '../format'
 
 const usage = `Usage: rewind-studio serve [--cwd DIR] [--port N] [--model M] [--permission-mode MODE]

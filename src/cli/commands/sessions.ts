@@ -7,7 +7,7 @@ import { rewindStudioHome } from '../../core/session/paths'
 import { Sources } from '../../core/sources/discovery'
 import { escapeControlCharsInJson, escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
-import { failWith, wantsHelp } from '../cli-support'
+import { failWith, wantsHelp } from '../command-failure'
 import { say } from '../format'
 
 const USAGE = `Usage: rewind-studio sessions [--cwd DIR] [--all] [--json]
@@ -53,31 +53,37 @@ export async function run(args: string[]): Promise<number> {
       }
       return 0
     }
-    const listed = sources.workspaceSessions(resolve(cwd)).map((s) => ({
-      source: s.source,
-      sessionId: s.sessionId,
-      title: s.title === null ? null : maskSecrets(s.title),
-      prompts: s.summary.prompts,
-      createdAt: s.createdAt,
-      lastActivity: s.lastActivity,
-      file: s.file,
-      problem: s.problem
-    }))
-    if (json) return print(listed)
-    if (listed.length === 0) say(`No sessions of ${resolve(cwd)} found.`)
+    const sessions = sources.workspaceSessions(resolve(cwd))
+    if (json) {
+      return print(
+        sessions.map((s) => ({
+          source: s.source,
+          sessionId: s.sessionId,
+          title: s.title === null ? null : maskSecrets(s.title),
+          prompts: s.summary.prompts,
+          createdAt: s.createdAt,
+          lastActivity: s.lastActivity,
+          file: s.file,
+          problem: s.problem
+        }))
+      )
+    }
+    if (sessions.length === 0) say(`No sessions of ${resolve(cwd)} found.`)
     // One write for the whole list: a line each through console.log was a tenth of listing
-    // 10,000 sessions (bench/session-list.ts).
+    // 10,000 sessions (bench/session-list.ts). Each line is escaped as it is made (as say escapes),
+    // so the list is written without a second pass over it.
     const lines: string[] = []
-    for (const s of listed) {
-      const what = s.problem ?? s.title ?? '(no prompt yet)'
+    for (const s of sessions) {
+      const what =
+        s.problem ?? (s.title === null ? null : maskSecrets(s.title)) ?? '(no prompt yet)'
       lines.push(
         escapeControlCharsOneLine(
-          `${s.lastActivity}  ${s.source.padEnd(13)} ${String(s.prompts).padStart(4)}  ${what}`
+          `${s.lastActivity}  ${s.source.padEnd(13)} ${String(s.summary.prompts).padStart(4)}  ${what}`
         ),
         escapeControlCharsOneLine(`    ${s.file}`)
       )
     }
-    if (lines.length > 0) say(lines.join('\n'))
+    if (lines.length > 0) console.log(lines.join('\n'))
     return 0
   } catch (error) {
     return failWith(error)

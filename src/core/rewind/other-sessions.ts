@@ -1,8 +1,9 @@
 // What the workspace's other sessions changed: a rewind must not clobber a file another session
 // changed after this one last did (gemini-cli #20855, opencode #5910). Read from the session index
-// (core/sources): each session's changed paths are kept with its summary, so only a log that
-// changed since it was last summarized is read (of one that grew, only its new lines), read-only,
-// so a session open in another process is read without disturbing it.
+// (core/sources): each session's changed paths are kept beside its summary (in a cache of their
+// own, which the session list never reads), so only a log that changed since it was last
+// summarized is read (of one that grew, only its new lines), read-only, so a session open in
+// another process is read without disturbing it.
 import type { FileChangeRecord } from '../session/records'
 import type { SessionTree } from '../session/tree'
 import type { Sources } from '../sources/discovery'
@@ -25,10 +26,10 @@ export function otherSessionsChanges(
     cwd,
     ({ sessionId, stamp }) => sessionId !== ownSessionId && stamp.mtimeMs >= sinceMs
   )
-  for (const session of others) {
-    // A file with no header (empty) holds no change; the listing says why it is none.
-    if (session.problem !== null) continue
-    for (const [path, at] of Object.entries(session.summary.changed)) {
+  // A file with no header (empty) holds no change; the listing says why it is none.
+  const sessions = others.filter((session) => session.problem === null)
+  for (const changed of sources.index.changedPaths(sessions)) {
+    for (const [path, at] of Object.entries(changed)) {
       const known = latest.get(path)
       if (known === undefined || at > known) latest.set(path, at)
     }

@@ -20,7 +20,7 @@ import { Sources } from './discovery'
 import { cacheDir } from './file-cache'
 import { type SessionSource, sourceHomes } from './homes'
 import { SessionIndex } from './session-index'
-import { addRecord, emptySummary } from './session-summary'
+import { addRecord, emptySummarized } from './session-summary'
 import { readJsonlFile } from '../session/jsonl'
 import { corpusDir, haveCorpus } from '../../../test/support/corpus'
 import { writeSyntheticSession } from '../../../test/session/synthetic'
@@ -284,7 +284,7 @@ describe('the session index', () => {
     expect(sources.index.reads.files).toBeGreaterThanOrEqual(4)
     for (const name of readdirSync(cacheDir(h.home))) {
       const cached = JSON.parse(readFileSync(join(cacheDir(h.home), name), 'utf8')) as object
-      expect(cached).toMatchObject({ version: 3 })
+      expect(cached).toMatchObject({ version: 4 })
     }
   })
 
@@ -361,10 +361,12 @@ describe('the summary the index keeps', () => {
         const folder = mkdtempSync(join(h.base, 'copy-'))
         const copy = join(folder, basename(file))
         writeFileSync(copy, complete)
-        const every = emptySummary()
+        const every = emptySummarized()
         for (const value of readJsonlFile(copy).values) addRecord(every, source, value)
-        const [atOnce] = new SessionIndex(h.home).folder(folder, source)
-        expect(atOnce?.summary, basename(file)).toEqual(every)
+        const index = new SessionIndex(h.home)
+        const [atOnce] = index.folder(folder, source)
+        expect(atOnce?.summary, basename(file)).toEqual(every.summary)
+        expect(index.changedPaths([atOnce!]), basename(file)).toEqual([every.changed])
 
         // Half the lines, indexed, then the rest appended: read on from where reading stopped.
         const half = complete.indexOf('\n', complete.length >> 1) + 1
@@ -372,8 +374,13 @@ describe('the summary the index keeps', () => {
         writeFileSync(copy, complete.slice(0, half))
         new SessionIndex(home).folder(folder, source)
         appendFileSync(copy, complete.slice(half))
-        const [inTwo] = new SessionIndex(home).folder(folder, source)
-        expect(inTwo?.summary, basename(file)).toEqual(every)
+        const twice = new SessionIndex(home)
+        const [inTwo] = twice.folder(folder, source)
+        expect(inTwo?.summary, basename(file)).toEqual(every.summary)
+        // The changed paths too, read on from the other cache file's (not read again whole).
+        const readsOfTheRest = { ...twice.reads }
+        expect(twice.changedPaths([inTwo!]), basename(file)).toEqual([every.changed])
+        expect(twice.reads).toEqual(readsOfTheRest)
       }
     }
   )

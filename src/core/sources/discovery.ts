@@ -179,17 +179,20 @@ export class Sources {
             const named = parseSessionFileName(name)
             return named !== null && wanted({ sessionId: named.sessionId, stamp })
           }
-    return folders.flatMap((folder) =>
-      this.index.folder(join(root, folder), 'rewind-studio', keeps).flatMap((indexed) => {
+    // A loop, not flatMap: no array per session (a list of 10,000 makes 10,000).
+    const found: DiscoveredSession[] = []
+    for (const folder of folders) {
+      for (const indexed of this.index.folder(join(root, folder), 'rewind-studio', keeps)) {
         const named = parseSessionFileName(indexed.name)
-        if (named === null) return []
+        if (named === null) continue
         // A session of another workspace in a shared (older) folder is not listed here; a file
         // that is no session is, with its problem, so it can be shown (listing.ts does the same).
         const recorded = indexed.summary.cwd
-        if (indexed.problem === null && (recorded === null || realOf(recorded) !== real)) return []
-        return [discovered(indexed, indexed.summary.cwd, named)]
-      })
-    )
+        if (indexed.problem === null && (recorded === null || realOf(recorded) !== real)) continue
+        found.push(discovered(indexed, indexed.summary.cwd, named))
+      }
+    }
+    return found
   }
 
   /** The workspace's sessions from every source, newest first. */
@@ -607,9 +610,19 @@ function perFolder(files: Counted[]): { folder: string; cwd: string; stamps: Fil
 function sessionFilesOf(folder: string, source: FileSource): { name: string; stamp: FileStamp }[] {
   return jsonlFilesIn(folder).flatMap((name) => {
     if (source === 'rewind-studio' && parseSessionFileName(name) === null) return []
-    const stamp = stampAt(join(folder, name))
+    const stamp = fileStampAt(join(folder, name))
     return stamp === null ? [] : [{ name, stamp }]
   })
+}
+
+/** The stamp of a regular file; null for anything else or nothing. */
+function fileStampAt(file: string): FileStamp | null {
+  try {
+    const stats = statSync(file)
+    return stats.isFile() ? stampOf(stats) : null
+  } catch {
+    return null
+  }
 }
 
 function stampAt(file: string): FileStamp | null {

@@ -7,25 +7,56 @@
 //   only the new lines are read, and the summary goes on from where it was;
 // - anything else (rewritten, replaced, truncated, unknown): it is read whole, in chunks.
 //
+// Two cache files per folder, keyed the same way. `sessions-*.json` holds what the list shows of
+// each file (its summary, and why it is no session); `reading-*.json` where reading it stopped
+// (to read on from when it grows) and, for ours, the paths it changed, which only the rewind's
+// check of other sessions reads (changedPaths). A warm listing reads the first alone: the paths
+// and fingerprints were more than half of a 10,000-session index (12 MB, whose parse was the
+// largest part of `sessions`). A file read anew updates both. Each cache file is written whole
+// by whichever process read last, so the two may come from different processes' reads: a
+// file's reading state is used only when stamped with the stamp its summary was read at, else
+// the file is read again (whole).
+//
 // A last line without its '\n' is not read yet: another program may be writing it (a live
 // session); it is read once complete. Files are only read, never written or locked.
 import { createHash } from 'node:crypto'
 import { closeSync, readSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { openRegularFile } from '../os/read-regular-file'
 import { type LineSink, parseJsonl, readLines } from '../session/jsonl'
 import { type FileStamp, KeyedFileCache, sameStamp, stampOf } from './file-cache'
 import type { SessionSource } from './homes'
 import {
+  type ChangedPaths,
   type FileSummary,
+  type Summarized,
   addProblem,
   addRecord,
+  emptySummarized,
   emptySummary,
+  isChangedPaths,
   isFileSummary,
   ourSessionProblem
 } from './session-summary'
 
-interface Entry {
+/** What the list shows of a file (`sessions-*.json`). */
+interface Listed {
+  summary: FileSummary
+  /**
+   * Why the file is no session: (ours) no usable header (empty, not JSON, not our header); null
+   * for a session.
+   */
+  problem: string | null
+}
+
+function isListed(v: unknown): v is Listed {
+  if (typeof v !== 'object' || v === null) return false
+  const e = v as Record<string, unknown>
+  return (e.problem === null || typeof e.problem === 'string') && isFileSummary(e.summary)
+}
+
+/** Where reading a file stopped, and what ours changed up to there (`reading-*.json`). */
+interface Progress {
   /** Offset just past the last complete line read. */
   scanned: number
   /** The number of the line at `scanned`. */
@@ -33,12 +64,11 @@ interface Entry {
   /** Fingerprints of the first bytes read and of the bytes just before `scanned`. */
   head: string
   tail: string
-  summary: FileSummary
-  /** Why the file could not be read (permissions…); null when it was. */
-  unreadable: string | null
+  /** Ours: each path its file_change records name, with its latest change time. */
+  changed: ChangedPaths
 }
 
-function isEntry(v: unknown): v is Entry {
+function isProgress(v: unknown): v is Progress {
   if (typeof v !== 'object' || v === null) return false
   const e = v as Record<string, unknown>
   return (
@@ -46,9 +76,16 @@ function isEntry(v: unknown): v is Entry {
     Number.isInteger(e.nextLine) &&
     typeof e.head === 'string' &&
     typeof e.tail === 'string' &&
-    (e.unreadable === null || typeof e.unreadable === 'string') &&
-    isFileSummary(e.summary)
+    isChangedPaths(e.changed)
   )
+}
+
+/** What reading a file gives; an unreadable file's is never cached (tried again next time). */
+interface Read {
+  listed: Listed
+  progress: Progress
+  /** Why the file could not be read (permissions…); null when it was. */
+  unreadable: string | null
 }
 
 /** Bytes fingerprinted at the start (oh-my-pi rewrites its 256-byte title line in place)… */
@@ -75,7 +112,9 @@ export interface IndexedFile {
 export class SessionIndex {
   /** What reading session files cost so far: tests and benches check what a listing read. */
   readonly reads = { files: 0, bytes: 0 }
-  private readonly caches = new Map<string, KeyedFileCache<Entry>>()
+  private readonly caches = new Map<string, KeyedFileCache<Listed>>()
+  /** Per folder, where reading each file stopped: loaded only when one is read or asked. */
+  private readonly progressCaches = new Map<string, KeyedFileCache<Progress>>()
 
   /** `persist` false: the index is read from the data home but never written (see Sources). */
   constructor(
@@ -96,6 +135,8 @@ export class SessionIndex {
     if (names.length === 0 && !this.caches.has(folder)) return []
     const cache = this.cacheFor(folder)
     cache.refresh()
+    // Loaded only when a file has to be read: a warm listing never parses it.
+    let progress: KeyedFileCache<Progress> | null = null
     const listed: IndexedFile[] = []
     for (const name of names) {
       const file = join(folder, name)
@@ -109,30 +150,55 @@ export class SessionIndex {
       }
       if (wanted !== undefined && !wanted(name, stamp)) continue
       const cached = cache.get(name)
-      let entry: Entry
-      if (cached !== undefined && sameStamp(cached.stamp, stamp)) entry = cached.value
+      let shown: Listed
+      if (cached !== undefined && sameStamp(cached.stamp, stamp)) shown = cached.value
       else {
-        entry = this.read(
-          file,
-          source,
-          stamp,
-          cached?.stamp.ino === stamp.ino ? cached.value : null
-        )
-        // An unreadable file is tried again next time (a chmod leaves its mtime as it was).
-        if (entry.unreadable === null) cache.set(name, stamp, entry)
+        if (progress === null) {
+          progress = this.progressFor(folder)
+          progress.refresh()
+        }
+        const read = this.read(file, source, stamp, previousOf(cached, progress.get(name), stamp))
+        shown = read.listed
+        if (read.unreadable === null) {
+          cache.set(name, stamp, read.listed)
+          progress.set(name, stamp, read.progress)
+        }
       }
-      listed.push({
-        file,
-        name,
-        source,
-        stamp,
-        summary: entry.summary,
-        problem: problemOf(entry, source, stamp)
-      })
+      listed.push({ file, name, source, stamp, summary: shown.summary, problem: shown.problem })
     }
-    cache.keepOnly(new Set(names))
+    const present = new Set(names)
+    cache.keepOnly(present)
     cache.save()
+    progress?.keepOnly(present)
+    progress?.save()
     return listed
+  }
+
+  /**
+   * The paths each of `files` (as `folder` listed them) changed: from the reading cache, or,
+   * where it holds none of the stamp the file was listed with (never written, damaged, or last
+   * written by a process that read the file at another stamp), from the file, read again whole.
+   * A file that can no longer be read changed nothing here (its listing says why it is none).
+   */
+  changedPaths(files: readonly IndexedFile[]): ChangedPaths[] {
+    const used = new Set<KeyedFileCache<Progress>>()
+    const found = files.map((f): ChangedPaths => {
+      // Another tool's session records no changes of ours (addRecord keeps none).
+      if (f.source !== 'rewind-studio') return {}
+      const progress = this.progressFor(dirname(f.file))
+      if (!used.has(progress)) {
+        progress.refresh()
+        used.add(progress)
+      }
+      const cached = progress.get(f.name)
+      if (cached !== undefined && sameStamp(cached.stamp, f.stamp)) return cached.value.changed
+      const read = this.read(f.file, f.source, f.stamp, null)
+      if (read.unreadable !== null) return {}
+      progress.set(f.name, f.stamp, read.progress)
+      return read.progress.changed
+    })
+    for (const progress of used) progress.save()
+    return found
   }
 
   /**
@@ -140,7 +206,8 @@ export class SessionIndex {
    * project folder is recognised without reading its sessions (discovery.ts).
    */
   probe(file: string, source: SessionSource): FileSummary {
-    const summary = emptySummary()
+    const summarized = emptySummarized()
+    const { summary } = summarized
     this.reads.files++
     const { fd } = openRegularFile(file)
     try {
@@ -150,7 +217,7 @@ export class SessionIndex {
       const end = buffer.subarray(0, n).lastIndexOf(10)
       const parsed = parseJsonl(buffer.toString('utf8', 0, end + 1))
       for (const value of parsed.values) {
-        addRecord(summary, source, value)
+        addRecord(summarized, source, value)
         if (summary.cwd !== null) break
       }
     } finally {
@@ -159,26 +226,35 @@ export class SessionIndex {
     return summary
   }
 
-  private cacheFor(folder: string): KeyedFileCache<Entry> {
+  private cacheFor(folder: string): KeyedFileCache<Listed> {
     let cache = this.caches.get(folder)
     if (cache === undefined) {
-      cache = new KeyedFileCache(this.home, 'sessions', folder, isEntry, this.persist)
+      cache = new KeyedFileCache(this.home, 'sessions', folder, isListed, this.persist)
       this.caches.set(folder, cache)
     }
     return cache
+  }
+
+  private progressFor(folder: string): KeyedFileCache<Progress> {
+    let progress = this.progressCaches.get(folder)
+    if (progress === undefined) {
+      progress = new KeyedFileCache(this.home, 'reading', folder, isProgress, this.persist)
+      this.progressCaches.set(folder, progress)
+    }
+    return progress
   }
 
   private count(bytes: number): void {
     this.reads.bytes += bytes
   }
 
-  /** The entry of a file whose stamp changed: read on from `previous` when it only grew. */
+  /** What a file whose stamp changed gives: read on from `previous` when it only grew. */
   private read(
     file: string,
     source: SessionSource,
     stamp: FileStamp,
-    previous: Entry | null
-  ): Entry {
+    previous: Previous | null
+  ): Read {
     this.reads.files++
     let fd: number
     try {
@@ -187,39 +263,51 @@ export class SessionIndex {
       return unreadable(error)
     }
     try {
+      const before = previous?.progress ?? null
       const grown =
         previous !== null &&
-        previous.unreadable === null &&
-        stamp.size >= previous.scanned &&
-        this.fingerprint(fd, 0, Math.min(HEAD_BYTES, previous.scanned)) === previous.head &&
-        this.fingerprint(fd, Math.max(0, previous.scanned - TAIL_BYTES), previous.scanned) ===
-          previous.tail
-      const summary: FileSummary = grown ? structuredClone(previous.summary) : emptySummary()
+        before !== null &&
+        stamp.size >= before.scanned &&
+        this.fingerprint(fd, 0, Math.min(HEAD_BYTES, before.scanned)) === before.head &&
+        this.fingerprint(fd, Math.max(0, before.scanned - TAIL_BYTES), before.scanned) ===
+          before.tail
+      const summarized: Summarized = grown
+        ? { summary: structuredClone(previous.summary), changed: { ...before.changed } }
+        : emptySummarized()
       const sink: LineSink = {
-        value: (value) => addRecord(summary, source, value),
-        problem: (problem) => addProblem(summary, problem.line),
+        value: (value) => addRecord(summarized, source, value),
+        problem: (problem) => addProblem(summarized.summary, problem.line),
         // A summary counts problems, never words them: garbage lines need no JSON.parse.
         full: true
       }
       const result = readLines(fd, sink, {
-        from: grown ? previous.scanned : 0,
-        firstLine: grown ? previous.nextLine : 1,
+        from: grown ? before.scanned : 0,
+        firstLine: grown ? before.nextLine : 1,
         finalLine: false
       })
       this.count(result.bytesRead)
+      const { summary, changed } = summarized
+      const complete = result.complete === stamp.size
       return {
-        scanned: result.complete,
-        nextLine: result.nextLine,
-        // Fingerprints read again only where what they cover moved.
-        head:
-          grown && previous.scanned >= HEAD_BYTES
-            ? previous.head
-            : this.fingerprint(fd, 0, Math.min(HEAD_BYTES, result.complete)),
-        tail:
-          grown && result.complete === previous.scanned
-            ? previous.tail
-            : this.fingerprint(fd, Math.max(0, result.complete - TAIL_BYTES), result.complete),
-        summary,
+        listed: {
+          summary,
+          problem:
+            source === 'rewind-studio' ? ourSessionProblem(summary, stamp.size, complete) : null
+        },
+        progress: {
+          scanned: result.complete,
+          nextLine: result.nextLine,
+          // Fingerprints read again only where what they cover moved.
+          head:
+            grown && before.scanned >= HEAD_BYTES
+              ? before.head
+              : this.fingerprint(fd, 0, Math.min(HEAD_BYTES, result.complete)),
+          tail:
+            grown && result.complete === before.scanned
+              ? before.tail
+              : this.fingerprint(fd, Math.max(0, result.complete - TAIL_BYTES), result.complete),
+          changed
+        },
         unreadable: null
       }
     } catch (error) {
@@ -237,23 +325,45 @@ export class SessionIndex {
   }
 }
 
-function unreadable(error: unknown): Entry {
+function unreadable(error: unknown): Read {
   const why = (error as Error).message
-  return { scanned: 0, nextLine: 1, head: '', tail: '', summary: emptySummary(), unreadable: why }
+  return {
+    listed: { summary: emptySummary(), problem: `cannot be read: ${why}` },
+    progress: { scanned: 0, nextLine: 1, head: '', tail: '', changed: {} },
+    unreadable: why
+  }
 }
 
-function problemOf(entry: Entry, source: SessionSource, stamp: FileStamp): string | null {
-  if (entry.unreadable !== null) return `cannot be read: ${entry.unreadable}`
-  if (source !== 'rewind-studio') return null
-  return ourSessionProblem(entry.summary, stamp.size, entry.scanned === stamp.size)
+/** A file's summary and reading state of one earlier read, to read on from. */
+interface Previous {
+  summary: FileSummary
+  progress: Progress
 }
 
-/** The names of the `*.jsonl` files directly in a folder, sorted; none when it is missing. */
+/**
+ * What a file whose stamp changed may be read on from: its cached summary and reading state when
+ * both are of the same earlier stamp (the two cache files may come from different processes'
+ * reads) and of the same inode (read() then checks that it only grew); else nothing: read whole.
+ */
+function previousOf(
+  listed: { stamp: FileStamp; value: Listed } | undefined,
+  progress: { stamp: FileStamp; value: Progress } | undefined,
+  stamp: FileStamp
+): Previous | null {
+  if (listed === undefined || progress === undefined) return null
+  if (listed.stamp.ino !== stamp.ino || !sameStamp(listed.stamp, progress.stamp)) return null
+  return { summary: listed.value.summary, progress: progress.value }
+}
+
+/**
+ * The names ending in `.jsonl` directly in a folder, sorted; none when it is missing. Names only:
+ * each caller stats what it lists (and leaves out what is no regular file), so the readdir makes
+ * no entry objects (10,000 of them were a few percent of a warm listing).
+ */
 export function jsonlFilesIn(folder: string): string[] {
   try {
-    return readdirSync(folder, { withFileTypes: true })
-      .filter((d) => d.isFile() && d.name.endsWith('.jsonl'))
-      .map((d) => d.name)
+    return readdirSync(folder)
+      .filter((name) => name.endsWith('.jsonl'))
       .sort()
   } catch {
     return []

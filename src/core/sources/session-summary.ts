@@ -11,8 +11,11 @@
 //   record is one when Claude Code's /rewind list shows it, typedInClaudeCode), so the list and
 //   the graph agree. Not prompts: tool results, harness messages, sub-agent records.
 // - lastActivity: the latest record timestamp.
-// - changed (our sessions): each path the file_change records name, with its latest change time,
-//   for the rewind's check of what other sessions changed (rewind/other-sessions.ts).
+//
+// Beside the summary, not in it: the paths our sessions changed (ChangedPaths), each with its
+// latest change time, for the rewind's check of what other sessions changed
+// (rewind/other-sessions.ts). The list never shows them and they are half an index's bytes, so
+// the index keeps them in a cache of their own that only that check reads (session-index.ts).
 import { maskSecrets } from '../../shared/mask-secrets'
 import { isObject, stringOrNull, type Json } from '../session/json'
 import { emptyFileMessage } from '../session/problems'
@@ -48,8 +51,6 @@ export interface FileSummary {
   records: number
   /** Our sessions: line 1 is our header ('ok'), something else ('bad'), or not JSON. */
   firstLine: 'ok' | 'bad' | 'malformed' | null
-  /** Our sessions: each path its file_change records name, with its latest change time. */
-  changed: Record<string, string>
   /**
    * A Codex CLI fork: the thread it was forked from and the byte its history there ends at (the
    * parent's prompts before it are the fork's too: discovery counts them, codex.ts forkPrompts).
@@ -69,28 +70,35 @@ export interface FileSummary {
 export function isFileSummary(v: unknown): v is FileSummary {
   if (typeof v !== 'object' || v === null) return false
   const s = v as Record<string, unknown>
-  const text = (x: unknown) => x === null || typeof x === 'string'
-  const int = (x: unknown) => Number.isInteger(x)
-  if (![s.sessionId, s.cwd, s.createdAt, s.lastActivity, s.title, s.firstPrompt].every(text)) {
-    return false
-  }
-  if (![s.titleRank, s.prompts, s.problems, s.records].every(int)) return false
-  if (typeof s.forked !== 'boolean') return false
+  // Field by field, with no array or closure per summary: the list checks 10,000 of them.
   if (!(
-    s.firstLine === null ||
-    s.firstLine === 'ok' ||
-    s.firstLine === 'bad' ||
-    s.firstLine === 'malformed'
+    isText(s.sessionId) &&
+    isText(s.cwd) &&
+    isText(s.createdAt) &&
+    isText(s.lastActivity) &&
+    isText(s.title) &&
+    isText(s.firstPrompt) &&
+    Number.isInteger(s.titleRank) &&
+    Number.isInteger(s.prompts) &&
+    Number.isInteger(s.problems) &&
+    Number.isInteger(s.records) &&
+    typeof s.forked === 'boolean' &&
+    (s.firstLine === null ||
+      s.firstLine === 'ok' ||
+      s.firstLine === 'bad' ||
+      s.firstLine === 'malformed')
   )) {
     return false
   }
-  const changed = s.changed
-  if (typeof changed !== 'object' || changed === null || Array.isArray(changed)) return false
-  for (const at of Object.values(changed)) if (typeof at !== 'string') return false
   const fork = s.forkOf as Record<string, unknown> | undefined
-  if (fork !== undefined && (typeof fork?.thread !== 'string' || !int(fork.end))) return false
-  if (s.subagentOf !== undefined && typeof s.subagentOf !== 'string') return false
-  return true
+  if (fork !== undefined && (typeof fork?.thread !== 'string' || !Number.isInteger(fork.end))) {
+    return false
+  }
+  return s.subagentOf === undefined || typeof s.subagentOf === 'string'
+}
+
+function isText(x: unknown): boolean {
+  return x === null || typeof x === 'string'
 }
 
 /** Longest title or prompt kept: the list shows one line. */
@@ -109,9 +117,28 @@ export function emptySummary(): FileSummary {
     prompts: 0,
     problems: 0,
     records: 0,
-    firstLine: null,
-    changed: {}
+    firstLine: null
   }
+}
+
+/** Our sessions: each path their file_change records name, with its latest change time (ISO). */
+export type ChangedPaths = Record<string, string>
+
+/** Whether a cached value is a session's changed paths (checked by hand, as isFileSummary). */
+export function isChangedPaths(v: unknown): v is ChangedPaths {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false
+  for (const at of Object.values(v)) if (typeof at !== 'string') return false
+  return true
+}
+
+/** What reading a file gives: the summary the list shows, the paths the rewind's check reads. */
+export interface Summarized {
+  summary: FileSummary
+  changed: ChangedPaths
+}
+
+export function emptySummarized(): Summarized {
+  return { summary: emptySummary(), changed: {} }
 }
 
 /** Masked before it is cut: a key cut in half would no longer look like one. */
@@ -142,14 +169,15 @@ export function addProblem(s: FileSummary, line: number): void {
 }
 
 /** One parsed line of a file from `source`. */
-export function addRecord(s: FileSummary, source: SessionSource, value: unknown): void {
+export function addRecord(into: Summarized, source: SessionSource, value: unknown): void {
+  const s = into.summary
   const first = s.records === 0
   s.records++
   if (!isObject(value)) return
   s.lastActivity = later(s.lastActivity, value.timestamp)
   switch (source) {
     case 'rewind-studio':
-      return addOurs(s, value, first)
+      return addOurs(into, value, first)
     case 'claude-code':
       return addClaudeCode(s, value)
     case 'pi':
@@ -205,7 +233,7 @@ function addGemini(s: FileSummary, v: Json, first: boolean): void {
   if (typed !== null) countPrompt(s, typed)
 }
 
-function addOurs(s: FileSummary, v: Json, first: boolean): void {
+function addOurs({ summary: s, changed }: Summarized, v: Json, first: boolean): void {
   if (first && s.firstLine === null) {
     const header = sessionHeaderOf(v)
     s.firstLine = header === null ? 'bad' : 'ok'
@@ -221,7 +249,7 @@ function addOurs(s: FileSummary, v: Json, first: boolean): void {
   if (change !== null) {
     // A fork's copy of a change (copyOf, session/fork.ts) is no change the fork made.
     if (change.copyOf !== undefined) return
-    s.changed[change.path] = later(s.changed[change.path] ?? null, change.timestamp) as string
+    changed[change.path] = later(changed[change.path] ?? null, change.timestamp) as string
     return
   }
   const node = conversationNodeOf(v)

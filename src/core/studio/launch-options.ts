@@ -1,9 +1,9 @@
 // The options every host accepts (Electron main, `cli serve`, `cli chat`), parsed one way.
-import { CodedError } from '../../shared/coded-error'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PermissionMode } from '../../shared/messages'
 import { rewindStudioHome } from '../session/paths'
+import { UsageError } from './usage-error'
 
 /** Which session a host opens in its workspace. */
 export type SessionChoice =
@@ -23,13 +23,6 @@ export interface LaunchOptions {
   permissionMode: PermissionMode | undefined
   settingOverrides: string[]
   session: SessionChoice
-}
-
-export class UsageError extends CodedError {
-  override name = 'UsageError'
-  constructor(message: string) {
-    super('invalid_payload', message)
-  }
 }
 
 /**
