@@ -1,7 +1,8 @@
 // What a command loads as a user runs it (a real process of the built command): every module it
 // loads costs its process CPU at start (docs/performance.md, "Where the time goes"), so a command
 // reading a log loads neither zod (records are checked by hand as they load; their schemas are
-// for appending) nor node:child_process (loaded when a child first starts, core/os/child-env.ts).
+// for appending) nor node:child_process (loaded when a child first starts, core/os/child-env.ts)
+// nor node:zlib (loaded when a foreign reader first inflates a git object, git-objects.ts).
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -42,7 +43,7 @@ async function loadedBy(...args: string[]): Promise<{ files: string[]; builtins:
 const holdsZod = (file: string) => /^\/\/ \S*node_modules\/zod\//m.test(readFileSync(file, 'utf8'))
 
 describe('the modules a command loads', () => {
-  it('inspect reads a session without loading zod or node:child_process', async () => {
+  it('inspect reads a session without loading zod, node:child_process or node:zlib', async () => {
     const home = mkdtempSync(join(tmpdir(), 'rs-command-modules-'))
     const store = SessionStore.create({ home, cwd: '/work/p' })
     const prompt = store.appendMessage({ role: 'user', content: 'add TIMEOUT' })
@@ -58,6 +59,7 @@ describe('the modules a command loads', () => {
     expect(files.some((f) => f.includes(join('out', 'cli', 'inspect-')))).toBe(true)
     expect(files.filter(holdsZod)).toEqual([])
     expect(builtins).not.toContain('NativeModule child_process')
+    expect(builtins).not.toContain('NativeModule zlib')
   })
 
   it('--help loads no node:child_process', async () => {

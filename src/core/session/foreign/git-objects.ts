@@ -14,9 +14,15 @@
 import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
-import { constants, inflateSync } from 'node:zlib'
 import { CodedError } from '../../../shared/coded-error'
 import { readRegularFile, readRegularFileAt } from '../../os/read-regular-file'
+
+/**
+ * node:zlib, loaded when an object is first inflated: this module is loaded with every reader
+ * of a log (session/load.ts lists the foreign readers), of ours too, and zlib costs ~3 ms of
+ * CPU to load (bench/cli-startup.ts, bench/summarize-process.ts).
+ */
+const zlib = () => process.getBuiltinModule('node:zlib')
 
 export type GitObjectType = 'commit' | 'tree' | 'blob' | 'tag'
 
@@ -332,8 +338,8 @@ function inflatedAt(file: string, offset: number, size: number): Buffer {
     const input = readRegularFileAt(file, offset, window)
     let out: Buffer
     try {
-      out = inflateSync(input, {
-        finishFlush: constants.Z_SYNC_FLUSH,
+      out = zlib().inflateSync(input, {
+        finishFlush: zlib().constants.Z_SYNC_FLUSH,
         maxOutputLength: Math.max(size, 1)
       })
     } catch {
@@ -347,7 +353,7 @@ function inflatedAt(file: string, offset: number, size: number): Buffer {
 
 function inflated(data: Buffer, max: number, sha: string): Buffer {
   try {
-    return inflateSync(data, { maxOutputLength: max })
+    return zlib().inflateSync(data, { maxOutputLength: max })
   } catch {
     throw new GitObjectError(`object ${sha} is damaged or too big to read`)
   }
