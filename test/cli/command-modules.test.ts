@@ -3,17 +3,15 @@
 // reading a log loads neither zod (records are checked by hand as they load; their schemas are
 // for appending) nor node:child_process (loaded when a child first starts, core/os/child-env.ts)
 // nor node:zlib (loaded when a foreign reader first inflates a git object, git-objects.ts).
-import { execFile } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { SessionStore } from '../../src/core/session/store'
 
 const root = resolve(__dirname, '../..')
-const run = promisify(execFile)
 
 /** Prints each file the loader loads, and at exit the built-in modules loaded. */
 const hooks = `export async function load(url, context, next) {
@@ -25,13 +23,21 @@ const preload = `import { register } from 'node:module'
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}))
 process.on('exit', () => process.stderr.write('BUILTINS ' + process.moduleLoadList.join(',') + '\\n'))`
 
-async function loadedBy(...args: string[]): Promise<{ files: string[]; builtins: string[] }> {
-  const { stderr } = await run(process.execPath, [
-    '--import',
-    `data:text/javascript,${encodeURIComponent(preload)}`,
-    join(root, 'bin/rewind-studio.mjs'),
-    ...args
-  ])
+function loadedBy(
+  args: string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}
+): { files: string[]; builtins: string[] } {
+  const { status, stderr } = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(preload)}`,
+      join(root, 'bin/rewind-studio.mjs'),
+      ...args
+    ],
+    { encoding: 'utf8', input: options.input ?? '', env: options.env, cwd: options.cwd }
+  )
+  expect(status, stderr).toBe(0)
   const lines = stderr.split('\n')
   return {
     files: lines.filter((l) => l.startsWith('LOADED ')).map((l) => fileURLToPath(l.slice(7))),
@@ -43,7 +49,7 @@ async function loadedBy(...args: string[]): Promise<{ files: string[]; builtins:
 const holdsZod = (file: string) => /^\/\/ \S*node_modules\/zod\//m.test(readFileSync(file, 'utf8'))
 
 describe('the modules a command loads', () => {
-  it('inspect reads a session without loading zod, node:child_process or node:zlib', async () => {
+  it('inspect reads a session without loading zod, node:child_process or node:zlib', () => {
     const home = mkdtempSync(join(tmpdir(), 'rs-command-modules-'))
     const store = SessionStore.create({ home, cwd: '/work/p' })
     const prompt = store.appendMessage({ role: 'user', content: 'add TIMEOUT' })
@@ -55,16 +61,28 @@ describe('the modules a command loads', () => {
       after: 'h1',
       source: 'Write'
     })
-    const { files, builtins } = await loadedBy('inspect', store.file)
+    const { files, builtins } = loadedBy(['inspect', store.file])
     expect(files.some((f) => f.includes(join('out', 'cli', 'inspect-')))).toBe(true)
     expect(files.filter(holdsZod)).toEqual([])
     expect(builtins).not.toContain('NativeModule child_process')
     expect(builtins).not.toContain('NativeModule zlib')
   })
 
-  it('--help loads no node:child_process', async () => {
-    const { files, builtins } = await loadedBy('--help')
+  it('--help loads no node:child_process', () => {
+    const { files, builtins } = loadedBy(['--help'])
     expect(files.some((f) => f.endsWith(join('out', 'cli', 'index.js')))).toBe(true)
     expect(builtins).not.toContain('NativeModule child_process')
+  })
+
+  it('chat loads its commands on nodes (/tree, /fork, /label) when one is typed', () => {
+    const home = mkdtempSync(join(tmpdir(), 'rs-command-modules-home-'))
+    const cwd = mkdtempSync(join(tmpdir(), 'rs-command-modules-cwd-'))
+    const env = { ...process.env, REWIND_STUDIO_HOME: home, ANTHROPIC_API_KEY: '' }
+    const nodeCommands = (files: string[]) => files.filter((f) => f.includes('chat-nodes-'))
+    const plain = loadedBy(['chat', '--cwd', cwd], { input: '/exit\n', env, cwd })
+    expect(plain.files.some((f) => f.includes(join('out', 'cli', 'chat-')))).toBe(true)
+    expect(nodeCommands(plain.files)).toEqual([])
+    const tree = loadedBy(['chat', '--cwd', cwd], { input: '/tree\n/exit\n', env, cwd })
+    expect(nodeCommands(tree.files)).toHaveLength(1)
   })
 })
