@@ -2,7 +2,8 @@
 // loads costs its process CPU at start (docs/performance.md, "Where the time goes"), so a command
 // reading a log loads neither zod (records are checked by hand as they load; their schemas are
 // for appending) nor node:child_process (loaded when a child first starts, core/os/child-env.ts)
-// nor node:zlib (loaded when a foreign reader first inflates a git object, git-objects.ts).
+// nor node:zlib and node:crypto (loaded when a foreign reader first reads a git object,
+// git-objects.ts).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -49,7 +50,7 @@ function loadedBy(
 const holdsZod = (file: string) => /^\/\/ \S*node_modules\/zod\//m.test(readFileSync(file, 'utf8'))
 
 describe('the modules a command loads', () => {
-  it('inspect reads a session without loading zod, node:child_process or node:zlib', () => {
+  it('inspect reads a session without loading zod, node:child_process, zlib or crypto', () => {
     const home = mkdtempSync(join(tmpdir(), 'rs-command-modules-'))
     const store = SessionStore.create({ home, cwd: '/work/p' })
     const prompt = store.appendMessage({ role: 'user', content: 'add TIMEOUT' })
@@ -66,6 +67,7 @@ describe('the modules a command loads', () => {
     expect(files.filter(holdsZod)).toEqual([])
     expect(builtins).not.toContain('NativeModule child_process')
     expect(builtins).not.toContain('NativeModule zlib')
+    expect(builtins).not.toContain('NativeModule crypto')
   })
 
   it('--help loads no node:child_process', () => {

@@ -11,18 +11,18 @@
 // depth, the alternates followed), and every file is opened through os/read-regular-file.ts (a
 // FIFO where a pack is expected is refused, never waited on). A missing or damaged object throws
 // GitObjectError, saying which.
-import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { CodedError } from '../../../shared/coded-error'
 import { readRegularFile, readRegularFileAt } from '../../os/read-regular-file'
 
 /**
- * node:zlib, loaded when an object is first inflated: this module is loaded with every reader
- * of a log (session/load.ts lists the foreign readers), of ours too, and zlib costs ~3 ms of
- * CPU to load (bench/cli-startup.ts, bench/summarize-process.ts).
+ * node:zlib and node:crypto, loaded when an object is first read: this module is loaded with
+ * every reader of a log (session/load.ts lists the foreign readers), of ours too, and the two
+ * cost ~3 and ~5 ms of CPU to load (bench/cli-startup.ts, bench/summarize-process.ts).
  */
 const zlib = () => process.getBuiltinModule('node:zlib')
+const crypto = () => process.getBuiltinModule('node:crypto')
 
 export type GitObjectType = 'commit' | 'tree' | 'blob' | 'tag'
 
@@ -80,7 +80,7 @@ export class GitObjects {
     const object = this.loose(sha) ?? this.packed(sha)
     if (object === null) throw new GitObjectError(`object ${sha} is not in ${this.gitDir}`)
     const header = Buffer.from(`${object.type} ${object.data.length}\0`)
-    const named = createHash('sha1').update(header).update(object.data).digest('hex')
+    const named = crypto().createHash('sha1').update(header).update(object.data).digest('hex')
     if (named !== sha) throw new GitObjectError(`object ${sha} in ${this.gitDir} is damaged`)
     return object
   }
