@@ -2,7 +2,7 @@
 // this module is the single source of their shapes: zod schemas, and types inferred from them.
 //
 // Each record's schema is built when it first parses (z.lazy): a zod schema costs ~25 µs of CPU
-// to build, the ~200 below ~15 ms at the start of every process that loads them, and a process
+// to build, the ~180 below ~15 ms at the start of every process that loads them, and a process
 // appends one or two kinds of record (`summarize` a compaction; bench/summarize-process.ts).
 // Readers of a log never load this module: loading checks records by hand (record-checks.ts).
 import * as z from 'zod'
