@@ -10,43 +10,49 @@ import { CompactionThreshold, ContextWindow, SummaryOnLeave } from '../shared/su
 import { ensurePrivateDir, writePrivateFileSync } from './os/private-files'
 import { NotRegularFileError, readRegularText } from './os/read-regular-file'
 
-export const SettingsFile = z.looseObject({
-  model: z.string().min(1).optional(),
-  permissionMode: PermissionMode.optional(),
-  checkpoint: z.looseObject({ enabled: z.boolean().optional() }).optional(),
-  compaction: z
-    .looseObject({
-      threshold: CompactionThreshold.optional(),
-      contextWindow: ContextWindow.optional()
-    })
-    .optional(),
-  summary: z.looseObject({ onLeave: SummaryOnLeave.optional() }).optional(),
-  /** sandbox: run Bash confined to the workspace (core/os/bash-sandbox.ts). */
-  bash: z.looseObject({ sandbox: z.boolean().optional() }).optional(),
-  /** Which files git ignores Bash change detection backs up (core/files/ignored-files.ts). */
-  ignoredFiles: z
-    .looseObject({
-      maxFiles: z.number().int().min(0).optional(),
-      maxMb: z.number().min(0).optional(),
-      skipFolders: z.array(z.string().min(1)).optional()
-    })
-    .optional(),
-  /** maxRuns: parallel runs at once (core/parallel/launcher.ts; default from the cores). */
-  parallel: z.looseObject({ maxRuns: z.number().int().min(1).max(8).optional() }).optional(),
-  /** Where other tools keep their sessions (sources/homes.ts); environment variables win. */
-  sources: z
-    .looseObject({
-      claudeCodeHome: z.string().min(1).optional(),
-      piHome: z.string().min(1).optional(),
-      ohMyPiHome: z.string().min(1).optional(),
-      codexHome: z.string().min(1).optional(),
-      geminiHome: z.string().min(1).optional(),
-      openCodeHome: z.string().min(1).optional()
-    })
-    .optional(),
-  /** Workspaces opened before, newest first (studio/workspace-host.ts). */
-  recentWorkspaces: z.array(z.string()).optional()
-})
+/**
+ * Built on its first parse (z.lazy): a command whose data home holds no settings file, given no
+ * `--setting`, never parses one, and building and first running the schema cost ~2 ms of CPU.
+ */
+export const SettingsFile = z.lazy(() =>
+  z.looseObject({
+    model: z.string().min(1).optional(),
+    permissionMode: PermissionMode.optional(),
+    checkpoint: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+    compaction: z
+      .looseObject({
+        threshold: CompactionThreshold.optional(),
+        contextWindow: ContextWindow.optional()
+      })
+      .optional(),
+    summary: z.looseObject({ onLeave: SummaryOnLeave.optional() }).optional(),
+    /** sandbox: run Bash confined to the workspace (core/os/bash-sandbox.ts). */
+    bash: z.looseObject({ sandbox: z.boolean().optional() }).optional(),
+    /** Which files git ignores Bash change detection backs up (core/files/ignored-files.ts). */
+    ignoredFiles: z
+      .looseObject({
+        maxFiles: z.number().int().min(0).optional(),
+        maxMb: z.number().min(0).optional(),
+        skipFolders: z.array(z.string().min(1)).optional()
+      })
+      .optional(),
+    /** maxRuns: parallel runs at once (core/parallel/launcher.ts; default from the cores). */
+    parallel: z.looseObject({ maxRuns: z.number().int().min(1).max(8).optional() }).optional(),
+    /** Where other tools keep their sessions (sources/homes.ts); environment variables win. */
+    sources: z
+      .looseObject({
+        claudeCodeHome: z.string().min(1).optional(),
+        piHome: z.string().min(1).optional(),
+        ohMyPiHome: z.string().min(1).optional(),
+        codexHome: z.string().min(1).optional(),
+        geminiHome: z.string().min(1).optional(),
+        openCodeHome: z.string().min(1).optional()
+      })
+      .optional(),
+    /** Workspaces opened before, newest first (studio/workspace-host.ts). */
+    recentWorkspaces: z.array(z.string()).optional()
+  })
+)
 export type SettingsFile = z.infer<typeof SettingsFile>
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-5'
@@ -107,6 +113,8 @@ function isGroup(value: unknown): value is Record<string, unknown> {
 
 /** Applies `key=value` overrides (`checkpoint.enabled=true`, `bash.sandbox=true`) to a settings object. */
 export function applyOverrides(settings: SettingsFile, overrides: string[]): SettingsFile {
+  // The settings as readSettings gave them are checked: only what an override changes is new.
+  if (overrides.length === 0) return settings
   const result: Record<string, unknown> = structuredClone(settings)
   for (const override of overrides) {
     const eq = override.indexOf('=')

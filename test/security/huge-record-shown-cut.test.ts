@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MAX_PERSIST_CHARS } from '../../src/core/session/records'
+import { MAX_PERSIST_CHARS } from '../../src/core/session/truncate'
 import { sessionFileName, sessionsDir } from '../../src/core/session/paths'
 import type { ExportedFile, NodeDetail, SearchEntry, TranscriptEntry } from '../../src/shared/views'
 import { stringsIn } from '../support/strings-in'

@@ -19,13 +19,13 @@ import { ModelSetup } from '../../core/studio/model-setup'
 import { memorySecrets } from '../../core/studio/secret-store'
 import { WorkspaceSession } from '../../core/workspace/workspace-session'
 import type { SessionStore } from '../../core/session/store'
-import { indexTurns } from '../../core/views/session-graph'
-import { actionLabel } from '../../core/views/timeline-view'
+import type { SessionTree } from '../../core/session/tree'
+import type { TimelineAction } from '../../core/rewind/timeline'
 import { appRoot } from '../cli-support'
 import { failWith, wantsHelp } from '../command-failure'
 import { escapeControlCharsOneLine } from '../../shared/control-chars'
 import { maskSecrets } from '../../shared/mask-secrets'
-import { type ChatSession, forkCommand, labelCommand, treeCommand } from '../chat-nodes'
+import type { ChatSession } from '../chat-nodes'
 import { formatPermissionDetail, formatToolResult, restoreLines, say } from '../format'
 import { groupedNumber } from '../../shared/grouped-number'
 
@@ -93,6 +93,22 @@ class LineReader {
       }
     })
   }
+}
+
+/**
+ * The commands on nodes (/tree, /fork, /label) and the views they draw, loaded when one is typed:
+ * a chat that never uses them (a prompt, a /compact) does not compile their modules at its start
+ * (bench/summarize-process.ts).
+ */
+const nodeCommands = () => import('../chat-nodes')
+
+/** An action as the timeline names it, for /undo and /redo (its views loaded then, as above). */
+async function actionName(tree: SessionTree, action: TimelineAction): Promise<string> {
+  const [{ actionLabel }, { indexTurns }] = await Promise.all([
+    import('../../core/views/timeline-view'),
+    import('../../core/views/session-graph')
+  ])
+  return actionLabel(tree, indexTurns(tree), action)
 }
 
 class TerminalChat implements ChatSession {
@@ -346,7 +362,7 @@ class TerminalChat implements ChatSession {
     const result = undo ? await this.work.undo() : await this.work.redo()
     this.printRestore(result)
     const tree = this.work.store.tree()
-    const label = action === null ? 'the action' : actionLabel(tree, indexTurns(tree), action)
+    const label = action === null ? 'the action' : await actionName(tree, action)
     say(
       undo
         ? `Undone: ${label}. Files and conversation are back as they were before it.`
@@ -373,9 +389,9 @@ class TerminalChat implements ChatSession {
         else if (command === '/compact') await this.compact(args)
         else if (text === '/context') this.printContext()
         else if (text === '/undo' || text === '/redo') await this.step(text === '/undo')
-        else if (command === '/tree') await treeCommand(this, args)
-        else if (command === '/fork') await forkCommand(this, args)
-        else if (command === '/label') labelCommand(this, args)
+        else if (command === '/tree') await (await nodeCommands()).treeCommand(this, args)
+        else if (command === '/fork') await (await nodeCommands()).forkCommand(this, args)
+        else if (command === '/label') (await nodeCommands()).labelCommand(this, args)
         else if (text.startsWith('/')) say(`✘ Unknown command ${text}. ${usage.split('\n')[3]}`)
         else await this.work.agent.send(text)
       } catch (error) {

@@ -5,7 +5,14 @@
 // startNodeHelper starts (command-runner.ts), which passes them childEnv(); Workers get it too;
 // a program run to its end with bounds on its time and output (git, for sharing) by runChild.
 import { CodedError } from '../../shared/coded-error'
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+
+/**
+ * node:child_process, loaded when the first child starts: every command imports this module
+ * (through env-secrets.ts, for isSecretName) and most start no child, while loading the built-in
+ * costs ~4 ms of CPU (with the dgram and socket modules it pulls in).
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process')
 
 /** What the Anthropic SDK reads from the environment to authenticate. */
 const MODEL_SECRETS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'])
@@ -78,7 +85,7 @@ export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEn
  * inherit: they get the environment the helper is sent.
  */
 export function startNodeHelper(source: string): ChildProcess {
-  return spawn(process.execPath, ['-e', source], {
+  return childProcess().spawn(process.execPath, ['-e', source], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     serialization: 'advanced',
     env: { ...childEnv(), ELECTRON_RUN_AS_NODE: '1' }
@@ -91,7 +98,7 @@ export function runChildSync(
   args: readonly string[],
   options: { cwd: string; timeoutMs: number }
 ): { status: number | null; stderr: string; error: Error | undefined } {
-  const result = spawnSync(command, args, {
+  const result = childProcess().spawnSync(command, args, {
     cwd: options.cwd,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: childEnv(),
@@ -147,7 +154,7 @@ export function runChild(
   return new Promise((resolve, reject) => {
     let child: ChildProcess
     try {
-      child = spawn(command, args, {
+      child = childProcess().spawn(command, args, {
         cwd: options.cwd,
         env: childEnv(options.env),
         stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

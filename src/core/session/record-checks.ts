@@ -143,3 +143,17 @@ export function classify(value: unknown, index: number): Role | { invalid: strin
       return 'unknown'
   }
 }
+
+/**
+ * The sources of the file_change records earlier versions appended for a code-only restore, its
+ * undo and its redo, under the branch's latest checkpoint. Such a record is no change of that
+ * turn: a restore is its own action (its journal holds what it wrote), so every reader skips it
+ * when it asks what a turn changed or what files a node left (docs/file-history.md). Not written
+ * any more.
+ */
+const RESTORE_SOURCES: ReadonlySet<string> = new Set(['rewind', 'undo', 'redo'])
+
+/** Whether a file_change record is one an earlier version wrote for a restore (RESTORE_SOURCES). */
+export function isRestoreChange(change: { source?: unknown }): boolean {
+  return typeof change.source === 'string' && RESTORE_SOURCES.has(change.source)
+}

@@ -14,7 +14,7 @@ import { basename, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encodeCwd, rewindStudioHome, sessionsDir } from './paths'
-import { MAX_PERSIST_CHARS } from './records'
+import { MAX_PERSIST_CHARS } from './truncate'
 import { SessionStore } from './store'
 
 const open: SessionStore[] = []

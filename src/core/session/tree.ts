@@ -25,10 +25,9 @@ import type {
   UntrackedChangesRecord,
   UserRecord
 } from './records'
-import { isRestoreChange } from './records'
 import { type LoadProblemKind, ProblemLog } from './problems'
 import { UuidIndex } from './uuid-index'
-import { classify } from './record-checks'
+import { classify, isRestoreChange } from './record-checks'
 import { assertNever } from '../../shared/assert-never'
 import type { ContentBlock, MessageContent } from '../../shared/messages'
 

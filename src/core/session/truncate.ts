@@ -1,8 +1,14 @@
 // Keeping one record under MAX_PERSIST_CHARS of text. A huge tool output (a 50 MB log cat'ed by
 // Bash) must not bloat the session or the next open, but dropping it silently would leave the
 // model and the user guessing: the cut text ends with a notice saying how much was left out.
+import { MAX_PROMPT_BYTES } from '../../shared/prompt-limit'
 import { isObject, isString } from './json'
-import { MAX_PERSIST_CHARS } from './records'
+
+/**
+ * Longest text kept in one record; longer content is cut with a visible notice. A prompt the
+ * contract accepts is stored whole: MAX_PROMPT_BYTES of UTF-8 are at most as many characters.
+ */
+export const MAX_PERSIST_CHARS = MAX_PROMPT_BYTES
 
 /** Identifiers, not content: never cut (a cut signature or tool id breaks the next request). */
 const KEPT_KEYS = new Set(['type', 'id', 'tool_use_id', 'name', 'signature', 'media_type'])

@@ -34,8 +34,14 @@ import {
   promptText,
   summarizedLeafOf
 } from '../session/tree'
-import { type CutNotice, type EntriesNotice, limitEntries, limitText } from '../session/truncate'
-import { MAX_PERSIST_CHARS, type MergeRecord } from '../session/records'
+import {
+  type CutNotice,
+  type EntriesNotice,
+  limitEntries,
+  limitText,
+  MAX_PERSIST_CHARS
+} from '../session/truncate'
+import type { MergeRecord } from '../session/records'
 
 const TITLE_CHARS = 120
 /** Tool names an exploration's title lists before "…". */

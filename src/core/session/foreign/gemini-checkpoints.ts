@@ -4,11 +4,16 @@
 // calls (gemini-cli.ts tells it each answer's calls), read without git (git-objects.ts).
 import { readdirSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
-import { isDeepStrictEqual } from 'node:util'
 import { readOptionalText } from '../../os/read-regular-file'
 import { isObject, stringOrNull, type Json } from '../json'
 import { GitObjects } from './git-objects'
 import type { BackupStore, ForeignBackups, RestorePoint } from './types'
+
+/**
+ * node:util, loaded when a checkpoint's call is first compared: importing it as a module loads
+ * its lazy parts too (MIME types, parseArgs), with every reader of a log (session/load.ts).
+ */
+const util = () => process.getBuiltinModule('node:util')
 
 /** Arguments that name the file an edit tool writes. */
 const PATH_ARGS = ['file_path', 'absolute_path', 'path']
@@ -146,7 +151,7 @@ export class GeminiCheckpoints implements ForeignBackups {
     const made = timeOfCheckpoint(c.name)
     let found: (typeof this.calls)[number] | undefined
     for (const k of this.calls) {
-      if (k.name !== c.toolCall.name || !isDeepStrictEqual(k.args, c.toolCall.args)) continue
+      if (k.name !== c.toolCall.name || !util().isDeepStrictEqual(k.args, c.toolCall.args)) continue
       if (made !== null && k.at !== '' && k.at > made) continue
       if (found === undefined || k.at >= found.at) found = k
     }

@@ -11,12 +11,18 @@
 // depth, the alternates followed), and every file is opened through os/read-regular-file.ts (a
 // FIFO where a pack is expected is refused, never waited on). A missing or damaged object throws
 // GitObjectError, saying which.
-import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
-import { constants, inflateSync } from 'node:zlib'
 import { CodedError } from '../../../shared/coded-error'
 import { readRegularFile, readRegularFileAt } from '../../os/read-regular-file'
+
+/**
+ * node:zlib and node:crypto, loaded when an object is first read: this module is loaded with
+ * every reader of a log (session/load.ts lists the foreign readers), of ours too, and the two
+ * cost ~3 and ~5 ms of CPU to load (bench/cli-startup.ts, bench/summarize-process.ts).
+ */
+const zlib = () => process.getBuiltinModule('node:zlib')
+const crypto = () => process.getBuiltinModule('node:crypto')
 
 export type GitObjectType = 'commit' | 'tree' | 'blob' | 'tag'
 
@@ -74,7 +80,7 @@ export class GitObjects {
     const object = this.loose(sha) ?? this.packed(sha)
     if (object === null) throw new GitObjectError(`object ${sha} is not in ${this.gitDir}`)
     const header = Buffer.from(`${object.type} ${object.data.length}\0`)
-    const named = createHash('sha1').update(header).update(object.data).digest('hex')
+    const named = crypto().createHash('sha1').update(header).update(object.data).digest('hex')
     if (named !== sha) throw new GitObjectError(`object ${sha} in ${this.gitDir} is damaged`)
     return object
   }
@@ -332,8 +338,8 @@ function inflatedAt(file: string, offset: number, size: number): Buffer {
     const input = readRegularFileAt(file, offset, window)
     let out: Buffer
     try {
-      out = inflateSync(input, {
-        finishFlush: constants.Z_SYNC_FLUSH,
+      out = zlib().inflateSync(input, {
+        finishFlush: zlib().constants.Z_SYNC_FLUSH,
         maxOutputLength: Math.max(size, 1)
       })
     } catch {
@@ -347,7 +353,7 @@ function inflatedAt(file: string, offset: number, size: number): Buffer {
 
 function inflated(data: Buffer, max: number, sha: string): Buffer {
   try {
-    return inflateSync(data, { maxOutputLength: max })
+    return zlib().inflateSync(data, { maxOutputLength: max })
   } catch {
     throw new GitObjectError(`object ${sha} is damaged or too big to read`)
   }

@@ -13,9 +13,11 @@
 // damaged file throws SqliteError, saying what. Every file is opened through
 // os/read-regular-file.ts: a FIFO where the database is expected is refused, never waited on.
 import { closeSync, fstatSync } from 'node:fs'
-import { TextDecoder } from 'node:util'
 import { CodedError } from '../../../shared/coded-error'
 import { openRegularFile, readAt } from '../../os/read-regular-file'
+
+/** The global TextDecoder (node:util's: importing that module would load its lazy parts too). */
+type Decoder = InstanceType<typeof TextDecoder>
 
 export class SqliteError extends CodedError {
   constructor(message: string) {
@@ -87,7 +89,7 @@ class Database {
   private readonly usable: number
   private readonly pageCount: number
   private readonly wal: Wal | null
-  private readonly decoder: TextDecoder
+  private readonly decoder: Decoder
 
   constructor(readonly path: string) {
     this.fd = openRegularFile(path).fd
@@ -304,7 +306,7 @@ function toNumber(value: bigint): number | bigint {
 }
 
 /** A record's values, by its header's serial types. */
-function decodeRecord(record: Buffer, decoder: TextDecoder, where: string): SqliteValue[] {
+function decodeRecord(record: Buffer, decoder: Decoder, where: string): SqliteValue[] {
   const [headerSize, afterHeaderSize] = varint(record, 0)
   const end = Number(headerSize)
   if (end > record.length) throw new SqliteError(`${where}: a record is damaged`)
@@ -338,7 +340,7 @@ function valueOf(
   at: number,
   type: number,
   size: number,
-  decoder: TextDecoder
+  decoder: Decoder
 ): SqliteValue {
   switch (type) {
     case 0:
