@@ -78,17 +78,17 @@ test.describe('parallel runs', () => {
 
     // The slow run is drawn beside the turn while it goes, in this tab, a second one, a reload:
     // in the Branches outline and in the graph.
-    const slow = branch(page, 'Run: slow run')
+    const slow = branch(page, 'Run 2: slow run')
     await expect(slow).toHaveAccessibleName(/running/, { timeout: 20_000 })
     const second = await context.newPage()
     await second.goto(app.url)
-    await expect(branch(second, 'Run: slow run')).toHaveAccessibleName(/running/)
+    await expect(branch(second, 'Run 2: slow run')).toHaveAccessibleName(/running/)
     await page.reload()
     await expect(slow).toHaveAccessibleName(/running/)
     await page.getByRole('button', { name: 'Fit View' }).click()
-    await expect(page.getByRole('group', { name: /^Turn 2: Run: slow run/ })).toHaveAccessibleName(
-      /running/
-    )
+    await expect(
+      page.getByRole('group', { name: /^Turn 2: Run 2: slow run/ })
+    ).toHaveAccessibleName(/running/)
     await shot(page, 'parallel-02-running')
     // The user's files are only read meanwhile.
     expect(notes()).toBe('v2\n')
@@ -98,14 +98,16 @@ test.describe('parallel runs', () => {
     await slow.click()
     await page.getByRole('button', { name: 'Stop this run' }).click()
     // Each run ends as a branch of the turn: its own turns, off the conversation's path.
-    await expect(branch(page, 'slow run')).toHaveAccessibleName(/stopped/, { timeout: 30_000 })
-    for (const title of ['try red', 'try blue']) {
+    await expect(branch(page, 'Run 2: slow run')).toHaveAccessibleName(/stopped/, {
+      timeout: 30_000
+    })
+    for (const title of ['Run 1: try red', 'Run 3: try blue']) {
       await expect(branch(page, title)).toHaveAccessibleName(/abandoned/, { timeout: 30_000 })
     }
-    await expect(branch(second, 'try red')).toBeVisible()
+    await expect(branch(second, 'Run 1: try red')).toBeVisible()
     await page.getByRole('button', { name: 'Fit View' }).click()
 
-    await turn(page, 'try red').click()
+    await turn(page, 'Run 1: try red').click()
     await page.getByRole('button', { name: 'Compare runs…' }).click()
     const table = page.getByRole('dialog', { name: 'Parallel runs' })
     const red = table.getByRole('row', { name: /try red/ })
@@ -132,9 +134,9 @@ test.describe('parallel runs', () => {
     expect(notes()).toBe('v1\nred\n')
     expect(readFileSync(join(app.workspace, 'red.txt'), 'utf8')).toBe('red\n')
     // The run is on the conversation's path now; the others are summarized onto it.
-    await expect(turn(page, 'try red')).toHaveAccessibleName(/active path/)
+    await expect(turn(page, 'Run 1: try red')).toHaveAccessibleName(/active path/)
     await expect(page.getByRole('group', { name: /^Branch summary/ })).toHaveCount(3)
-    await turn(page, 'try red').click()
+    await turn(page, 'Run 1: try red').click()
     await expect(page.getByRole('button', { name: 'Adopt this run' })).toHaveCount(0)
     await shot(page, 'parallel-06-adopted')
 
@@ -172,14 +174,14 @@ test.describe('parallel runs waiting for a place', () => {
     await dialog.getByRole('textbox', { name: 'Prompt for run 2' }).fill('try blue')
     await dialog.getByRole('button', { name: 'Start 2 runs' }).click()
 
-    const slow = branch(page, 'Run: slow run')
-    const waiting = branch(page, 'Run: try blue')
+    const slow = branch(page, 'Run 1: slow run')
+    const waiting = branch(page, 'Run 2: try blue')
     await expect(slow).toHaveAccessibleName(/running/, { timeout: 20_000 })
     await expect(waiting).toHaveAccessibleName(/queued/)
     await page.getByRole('button', { name: 'Fit View' }).click()
-    await expect(page.getByRole('group', { name: /^Turn 2: Run: try blue/ })).toHaveAccessibleName(
-      /queued/
-    )
+    await expect(
+      page.getByRole('group', { name: /^Turn 2: Run 2: try blue/ })
+    ).toHaveAccessibleName(/queued/)
     await shot(page, 'parallel-07-queued')
 
     await waiting.click()
@@ -189,7 +191,9 @@ test.describe('parallel runs waiting for a place', () => {
     await expect(slow).toHaveAccessibleName(/running/)
     await slow.click()
     await page.getByRole('button', { name: 'Stop this run' }).click()
-    await expect(branch(page, 'slow run')).toHaveAccessibleName(/stopped/, { timeout: 30_000 })
+    await expect(branch(page, 'Run 1: slow run')).toHaveAccessibleName(/stopped/, {
+      timeout: 30_000
+    })
     expect(existsSync(join(app.workspace, 'blue.txt'))).toBe(false)
   })
 })

@@ -14,22 +14,60 @@ export const isRunNode = (id: string | null): boolean => id?.startsWith(RUN_NODE
 /** The run a page-made node stands for. */
 export const runIdOf = (nodeId: string): string => nodeId.slice(RUN_NODE_PREFIX.length)
 
-/** The graph with a node for each run not yet joined whose start node is in it. */
+/**
+ * A run's title in the graph and the outline: its number among the runs started with it (as the
+ * compare table numbers them), then its prompt's first line. K runs of one prompt read alike
+ * without it.
+ */
+function runTitle(runs: readonly RunView[], run: RunView): string {
+  const number = runs.filter((other) => other.group === run.group).indexOf(run) + 1
+  return `Run ${number}: ${run.prompt.split('\n')[0] ?? ''}`
+}
+
+/**
+ * The graph with a node for each run not yet joined whose start node is in it, and each joined
+ * run's first node titled as the run.
+ */
 export function withRuns(graph: SessionGraph, runs: readonly RunView[]): SessionGraph {
+  if (runs.length === 0) return graph
   const ids = new Set(graph.nodes.map((node) => node.id))
   const pending = runs.filter(
     (run) => !run.joined && run.startNodeId !== null && ids.has(run.startNodeId)
   )
-  if (pending.length === 0) return graph
-  return { ...graph, nodes: [...graph.nodes, ...pending.map(runNode)] }
+  const joined = new Map<string, string>()
+  for (const run of runs) {
+    if (run.joined && run.nodeId !== null && ids.has(run.nodeId)) {
+      joined.set(run.nodeId, runTitle(runs, run))
+    }
+  }
+  if (pending.length === 0 && joined.size === 0) return graph
+  const titled = graph.nodes.map((node) => {
+    const title = joined.get(node.id)
+    return title === undefined ? node : titledAs(node, title)
+  })
+  return { ...graph, nodes: [...titled, ...pending.map((run) => runNode(run, runs))] }
 }
 
-function runNode(run: RunView): GraphNode {
+/**
+ * The same object for the same node and title, update after update: the graph view keeps what
+ * is drawn while its nodes are the same objects (reuseUnchangedNodes).
+ */
+const titledNodes = new WeakMap<GraphNode, GraphNode>()
+
+function titledAs(node: GraphNode, title: string): GraphNode {
+  const known = titledNodes.get(node)
+  if (known?.title === title) return known
+  const titled = { ...node, title }
+  titledNodes.set(node, titled)
+  return titled
+}
+
+function runNode(run: RunView, runs: readonly RunView[]): GraphNode {
   return {
     id: RUN_NODE_PREFIX + run.id,
     parentId: run.startNodeId,
     kind: 'turn',
-    title: `Run: ${run.prompt.split('\n')[0] ?? ''}`,
+    title: runTitle(runs, run),
     timestamp: run.startedAt,
     filesChanged: run.files.length,
     onActivePath: false,

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import { graphNode } from '../../../../test/support/graph-node'
+import type { RunView } from '../../../shared/parallel-views'
+import type { SessionGraph } from '../../../shared/views'
+import { RUN_NODE_PREFIX, withRuns } from './run-nodes'
+
+const run = (id: string, more: Partial<RunView>): RunView => ({
+  id,
+  group: 'g1',
+  startNodeId: 'p1',
+  state: 'done',
+  prompt: 'fix the test\nthe second line',
+  model: 'scripted',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  files: [],
+  linesAdded: 0,
+  linesRemoved: 0,
+  tokens: null,
+  ms: 100,
+  check: null,
+  error: null,
+  joined: false,
+  nodeId: null,
+  adoptable: true,
+  removed: null,
+  ...more
+})
+
+// p1 ── j1 (a run's turn, joined)   + a run still going from p1, and one of another start.
+const graph: SessionGraph = {
+  sessionId: 's1',
+  nodes: [graphNode('p1', null, { onActivePath: true }), graphNode('j1', 'p1')],
+  leafUuid: 'p1',
+  checkpointLinks: [],
+  summaryLinks: [],
+  canUndo: false,
+  filesAt: { nodeId: null, changedSince: false },
+  undo: null,
+  redo: null
+}
+const runs = [
+  run('r1', { joined: true, nodeId: 'j1' }),
+  run('r2', { state: 'running' }),
+  run('r3', { group: 'g2', prompt: 'another start' })
+]
+
+describe('withRuns', () => {
+  it('numbers each run among those started with it, joined or going, as the compare table does', () => {
+    const titles = withRuns(graph, runs).nodes.map((node) => [node.id, node.title])
+    expect(titles).toEqual([
+      ['p1', 'prompt p1'],
+      ['j1', 'Run 1: fix the test'],
+      [`${RUN_NODE_PREFIX}r2`, 'Run 2: fix the test'],
+      [`${RUN_NODE_PREFIX}r3`, 'Run 1: another start']
+    ])
+  })
+
+  it('keeps the same node objects from one update to the next, so what is drawn is kept', () => {
+    const first = withRuns(graph, runs).nodes
+    const second = withRuns({ ...graph }, runs).nodes
+    expect(second[1]).toBe(first[1])
+    expect(second[0]).toBe(graph.nodes[0])
+    expect(withRuns(graph, [])).toBe(graph)
+  })
+})
