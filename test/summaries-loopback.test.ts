@@ -8,22 +8,19 @@ import { SessionStore } from '../src/core/session/store'
 import type { TreeRecord } from '../src/core/session/tree'
 import { SUMMARY_SYSTEM } from '../src/core/agent/summary/summary-request'
 import { seedWorkspace } from './support/cli'
-import { closeLoopbackSessions, openLoopbackSession } from './support/loopback-workspace'
 import {
-  type MessagesServer,
+  closeLoopback,
+  openLoopbackSession,
+  startLoopbackServer
+} from './support/loopback-workspace'
+import {
   type RecordedRequest,
   type ServerStep,
-  startMessagesServer,
   textReply as text,
   toolReply as tool
 } from './support/messages-server'
 
-let server: MessagesServer | null = null
-afterEach(async () => {
-  await closeLoopbackSessions()
-  await server?.close()
-  server = null
-})
+afterEach(closeLoopback)
 
 /** Turn 1 reads config.py, turn 2 edits it: the steps the server answers them with. */
 const twoTurns: ServerStep[] = [
@@ -38,13 +35,13 @@ const twoTurns: ServerStep[] = [
 ]
 
 async function open(steps: ServerStep[]) {
-  server = await startMessagesServer(steps)
+  const server = await startLoopbackServer(steps)
   const { workspace, home } = seedWorkspace()
   const store = SessionStore.create({ home, cwd: workspace })
   const work = await openLoopbackSession(home, store, server.url)
   await work.agent.send('what is in config.py?')
   await work.agent.send('remove DEBUG')
-  return { work, store, workspace, requests: (server as MessagesServer).requests }
+  return { work, store, workspace, requests: server.requests }
 }
 
 const isSummary = (r: RecordedRequest) => JSON.stringify(r.body.system).includes(SUMMARY_SYSTEM)

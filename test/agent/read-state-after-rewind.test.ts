@@ -13,24 +13,18 @@ import { SessionStore } from '../../src/core/session/store'
 import { seedWorkspace } from '../support/cli'
 import {
   closeLoopbackSession,
-  closeLoopbackSessions,
-  openLoopbackSession
+  closeLoopback,
+  openLoopbackSession,
+  startLoopbackServer
 } from '../support/loopback-workspace'
 import {
-  type MessagesServer,
   type RecordedRequest,
   type ServerStep,
-  startMessagesServer,
   textReply as text,
   toolReply as tool
 } from '../support/messages-server'
 
-let server: MessagesServer | null = null
-afterEach(async () => {
-  await closeLoopbackSessions()
-  await server?.close()
-  server = null
-})
+afterEach(closeLoopback)
 
 const removeDebug = (id: string) =>
   tool(id, 'Edit', { file_path: 'config.py', old_string: 'DEBUG = True\n', new_string: '' })
@@ -51,7 +45,7 @@ const twoTurns: ServerStep[] = [
 
 /** Two turns, then a rewind of code and conversation to before the second. */
 async function rewoundAfterTwoTurns(next: ServerStep[]) {
-  server = await startMessagesServer([...twoTurns, ...next])
+  const server = await startLoopbackServer([...twoTurns, ...next])
   const { workspace, home } = seedWorkspace()
   writeFileSync(join(workspace, 'notes.md'), '# Notes\n')
   const store = SessionStore.create({ home, cwd: workspace })

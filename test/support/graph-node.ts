@@ -1,6 +1,7 @@
 // A graph node as the page receives it, for the renderer's tests: a done turn off the active
-// path, its own branch's leaf, with what a test sets over it.
-import type { GraphNode } from '../../src/shared/views'
+// path, its own branch's leaf, with what a test sets over it; and a session graph of nodes with
+// no links, markers or timeline.
+import type { GraphNode, SessionGraph } from '../../src/shared/views'
 
 export function graphNode(
   id: string,
@@ -19,5 +20,19 @@ export function graphNode(
     label: null,
     outcome: 'done',
     ...more
+  }
+}
+
+export function sessionGraph(nodes: GraphNode[], leafUuid: string | null = null): SessionGraph {
+  return {
+    sessionId: 's',
+    nodes,
+    leafUuid,
+    checkpointLinks: [],
+    summaryLinks: [],
+    canUndo: false,
+    filesAt: { nodeId: null, changedSince: false },
+    undo: null,
+    redo: null
   }
 }

@@ -1,11 +1,20 @@
 // A real workspace session (file history, rewind engine, agent) whose model is the real SDK
 // posting to the loopback Messages server, as the tests of summaries and rewinds through the SDK
-// use it. Each session opened is closed by closeLoopbackSessions (a test file's afterEach).
+// use it. The servers started and sessions opened here are closed by closeLoopback (a test
+// file's afterEach).
 import type { SessionStore } from '../../src/core/session/store'
 import { WorkspaceSession } from '../../src/core/workspace/workspace-session'
 import { apiModel } from './agent-harness'
+import { type MessagesServer, type ServerStep, startMessagesServer } from './messages-server'
 
 const opened: WorkspaceSession[] = []
+const servers: MessagesServer[] = []
+
+export async function startLoopbackServer(steps: ServerStep[]): Promise<MessagesServer> {
+  const server = await startMessagesServer(steps)
+  servers.push(server)
+  return server
+}
 
 export async function openLoopbackSession(
   home: string,
@@ -32,6 +41,8 @@ export async function closeLoopbackSession(work: WorkspaceSession): Promise<void
   await work.close()
 }
 
-export async function closeLoopbackSessions(): Promise<void> {
+/** Closes the sessions, then the servers they post to. */
+export async function closeLoopback(): Promise<void> {
   for (const work of opened.splice(0)) await work.close()
+  for (const server of servers.splice(0)) await server.close()
 }

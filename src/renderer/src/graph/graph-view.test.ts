@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { GraphNode, SessionGraph } from '../../../shared/views'
+import { sessionGraph } from '../../../../test/support/graph-node'
+import type { GraphNode } from '../../../shared/views'
 import { activeTip, emptyGraphView, nextGraphView, subagentsFoldKey } from './graph-view'
 
 function turn(
@@ -22,17 +23,7 @@ function turn(
   }
 }
 
-const graphOf = (nodes: GraphNode[]): SessionGraph => ({
-  sessionId: 's',
-  nodes,
-  leafUuid: null,
-  checkpointLinks: [],
-  summaryLinks: [],
-  canUndo: false,
-  filesAt: { nodeId: null, changedSince: false },
-  undo: null,
-  redo: null
-})
+const graphOf = (nodes: GraphNode[]) => sessionGraph(nodes)
 
 describe('nextGraphView', () => {
   const first = nextGraphView(emptyGraphView, graphOf([turn('a', null), turn('b', 'a')]))

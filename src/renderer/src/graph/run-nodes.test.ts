@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { graphNode } from '../../../../test/support/graph-node'
+import { graphNode, sessionGraph } from '../../../../test/support/graph-node'
 import type { RunView } from '../../../shared/parallel-views'
-import type { SessionGraph } from '../../../shared/views'
 import { RUN_NODE_PREFIX, withRuns } from './run-nodes'
 
 const run = (id: string, more: Partial<RunView>): RunView => ({
@@ -27,17 +26,10 @@ const run = (id: string, more: Partial<RunView>): RunView => ({
 })
 
 // p1 ── j1 (a run's turn, joined)   + a run still going from p1, and one of another start.
-const graph: SessionGraph = {
-  sessionId: 's1',
-  nodes: [graphNode('p1', null, { onActivePath: true }), graphNode('j1', 'p1')],
-  leafUuid: 'p1',
-  checkpointLinks: [],
-  summaryLinks: [],
-  canUndo: false,
-  filesAt: { nodeId: null, changedSince: false },
-  undo: null,
-  redo: null
-}
+const graph = sessionGraph(
+  [graphNode('p1', null, { onActivePath: true }), graphNode('j1', 'p1')],
+  'p1'
+)
 const runs = [
   run('r1', { joined: true, nodeId: 'j1' }),
   run('r2', { state: 'running' }),
