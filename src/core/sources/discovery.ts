@@ -26,7 +26,7 @@ import {
   realPathOf,
   workspaceFolder
 } from '../session/paths'
-import { type FileStamp, KeyedFileCache, sameStamp, stampOf } from './file-cache'
+import { type FileStamp, KeyedFileCache, regularFileStampAt, sameStamp } from './file-cache'
 import {
   SESSIONS_FOLDER,
   type SessionSource,
@@ -412,7 +412,7 @@ export class Sources {
     if (cached !== undefined) {
       const probe =
         files?.find((f) => f.name === cached.value.file)?.stamp ??
-        stampAt(join(folder, cached.value.file))
+        regularFileStampAt(join(folder, cached.value.file))
       if (probe !== null && sameStamp(probe, cached.stamp)) return cached.value.cwd
       // The same file, only longer (a session going on): its first lines, and cwd, are as read.
       if (probe !== null && probe.ino === cached.stamp.ino && probe.size >= cached.stamp.size) {
@@ -610,27 +610,9 @@ function perFolder(files: Counted[]): { folder: string; cwd: string; stamps: Fil
 function sessionFilesOf(folder: string, source: FileSource): { name: string; stamp: FileStamp }[] {
   return jsonlFilesIn(folder).flatMap((name) => {
     if (source === 'rewind-studio' && parseSessionFileName(name) === null) return []
-    const stamp = fileStampAt(join(folder, name))
+    const stamp = regularFileStampAt(join(folder, name))
     return stamp === null ? [] : [{ name, stamp }]
   })
-}
-
-/** The stamp of a regular file; null for anything else or nothing. */
-function fileStampAt(file: string): FileStamp | null {
-  try {
-    const stats = statSync(file)
-    return stats.isFile() ? stampOf(stats) : null
-  } catch {
-    return null
-  }
-}
-
-function stampAt(file: string): FileStamp | null {
-  try {
-    return stampOf(statSync(file))
-  } catch {
-    return null
-  }
 }
 
 function subfolders(root: string): string[] {

@@ -29,6 +29,16 @@ export function stampOf(stats: Stats): FileStamp {
   return { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino }
 }
 
+/** The stamp of a regular file; null for anything else, or for nothing there (gone since). */
+export function regularFileStampAt(file: string): FileStamp | null {
+  try {
+    const stats = statSync(file)
+    return stats.isFile() ? stampOf(stats) : null
+  } catch {
+    return null
+  }
+}
+
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino
 }

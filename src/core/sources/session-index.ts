@@ -20,11 +20,11 @@
 // A last line without its '\n' is not read yet: another program may be writing it (a live
 // session); it is read once complete. Files are only read, never written or locked.
 import { createHash } from 'node:crypto'
-import { closeSync, readSync, readdirSync, statSync } from 'node:fs'
+import { closeSync, readSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { openRegularFile } from '../os/read-regular-file'
 import { type LineSink, parseJsonl, readLines } from '../session/jsonl'
-import { type FileStamp, KeyedFileCache, sameStamp, stampOf } from './file-cache'
+import { type FileStamp, KeyedFileCache, regularFileStampAt, sameStamp } from './file-cache'
 import type { SessionSource } from './homes'
 import {
   type ChangedPaths,
@@ -140,14 +140,8 @@ export class SessionIndex {
     const listed: IndexedFile[] = []
     for (const name of names) {
       const file = join(folder, name)
-      let stamp: FileStamp
-      try {
-        const stats = statSync(file)
-        if (!stats.isFile()) continue
-        stamp = stampOf(stats)
-      } catch {
-        continue // gone since the readdir
-      }
+      const stamp = regularFileStampAt(file)
+      if (stamp === null) continue // no regular file, or gone since the readdir
       if (wanted !== undefined && !wanted(name, stamp)) continue
       const cached = cache.get(name)
       let shown: Listed
@@ -227,21 +221,26 @@ export class SessionIndex {
   }
 
   private cacheFor(folder: string): KeyedFileCache<Listed> {
-    let cache = this.caches.get(folder)
-    if (cache === undefined) {
-      cache = new KeyedFileCache(this.home, 'sessions', folder, isListed, this.persist)
-      this.caches.set(folder, cache)
-    }
-    return cache
+    return this.cacheIn(this.caches, 'sessions', isListed, folder)
   }
 
   private progressFor(folder: string): KeyedFileCache<Progress> {
-    let progress = this.progressCaches.get(folder)
-    if (progress === undefined) {
-      progress = new KeyedFileCache(this.home, 'reading', folder, isProgress, this.persist)
-      this.progressCaches.set(folder, progress)
+    return this.cacheIn(this.progressCaches, 'reading', isProgress, folder)
+  }
+
+  /** The folder's cache file of one kind, made once per index. */
+  private cacheIn<T>(
+    caches: Map<string, KeyedFileCache<T>>,
+    kind: string,
+    isValue: (v: unknown) => v is T,
+    folder: string
+  ): KeyedFileCache<T> {
+    let cache = caches.get(folder)
+    if (cache === undefined) {
+      cache = new KeyedFileCache(this.home, kind, folder, isValue, this.persist)
+      caches.set(folder, cache)
     }
-    return progress
+    return cache
   }
 
   private count(bytes: number): void {
