@@ -55,7 +55,9 @@ function runsByTurn(visible: readonly GraphNode[]): Map<string, string[]> {
     const turn = startsRun(node, parent.kind) ? parent.id : turnOf.get(parent.id)
     if (turn === undefined) continue
     turnOf.set(node.id, turn)
-    runs.set(turn, [...(runs.get(turn) ?? []), node.id])
+    const started = runs.get(turn)
+    if (started === undefined) runs.set(turn, [node.id])
+    else started.push(node.id)
   }
   return runs
 }

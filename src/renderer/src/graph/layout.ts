@@ -3,10 +3,10 @@
 // longest line of descendants goes on straight below it, so the conversation's main line is one
 // straight column however long it is, and every other child starts a column to its right, the
 // leftmost one free for as long as that branch runs. The sub-agent runs one node started stack in
-// one column beside it, each below the one before, so they stay within two columns' width. (d3-hierarchy's hierarchy() computed
-// heights by walking up to the root from every node: on a real session's chain of 20,000 turns
-// that was quadratic, 1.3 s; bench/layout.ts.) Callers run it only when the shape changes (see
-// sameShape), never when a streamed token changes a title.
+// one column beside it, each below the one before, so they stay within two columns' width.
+// (d3-hierarchy's hierarchy() computed heights by walking up to the root from every node: on a
+// real session's chain of 20,000 turns that was quadratic, 1.3 s; bench/layout.ts.) Callers run
+// it only when the shape changes (see sameShape), never when a streamed token changes a title.
 
 /** What layout needs of a node: its id and its parent's. */
 export interface TreeShapeNode {
@@ -18,10 +18,10 @@ export interface TreeShapeNode {
    */
   readonly side?: boolean
   /**
-   * A sub-agent's run (a side line too): the runs one node started share one column beside it,
-   * each starting on the row after the one before it ends. A column each put the fifth run of a
-   * turn that ran five at once six columns out, where no view of its turn at a legible zoom
-   * reaches (a 360 px canvas at 900x700 shows two).
+   * A sub-agent's run (a side line too: `side` is set with it): the runs one node started share
+   * one column beside it, each starting on the row after the one before it ends. A column each
+   * put the fifth run of a turn that ran five at once six columns out, where no view of its turn
+   * at a legible zoom reaches (a 360 px canvas at 900x700 shows two).
    */
   readonly stacked?: boolean
 }
@@ -163,18 +163,17 @@ export function treeLines(nodes: readonly TreeShapeNode[]): TreeLines {
   // never the line that goes on.
   const height = new Int32Array(count)
   const longest = new Int32Array(count).fill(-1)
-  const isSide = (i: number) => nodes[i]!.side === true || nodes[i]!.stacked === true
   for (let k = kept.length - 1; k >= 0; k--) {
     const i = kept[k]!
     const p = parent[i]!
     if (p < 0) continue
     if (height[i]! + 1 > height[p]!) height[p] = height[i]! + 1
-    if (!isSide(i) && height[i]! > longest[p]!) longest[p] = height[i]!
+    if (nodes[i]!.side !== true && height[i]! > longest[p]!) longest[p] = height[i]!
   }
   const heavy = new Int32Array(count).fill(-1)
   for (const i of kept) {
     const p = parent[i]!
-    if (p >= 0 && heavy[p] === -1 && !isSide(i) && height[i] === longest[p]) {
+    if (p >= 0 && heavy[p] === -1 && nodes[i]!.side !== true && height[i] === longest[p]) {
       heavy[p] = i
     }
   }
