@@ -15,13 +15,19 @@ export const isRunNode = (id: string | null): boolean => id?.startsWith(RUN_NODE
 export const runIdOf = (nodeId: string): string => nodeId.slice(RUN_NODE_PREFIX.length)
 
 /**
- * A run's title in the graph and the outline: its number among the runs started with it (as the
- * compare table numbers them), then its prompt's first line. K runs of one prompt read alike
- * without it.
+ * Each run's title in the graph and the outline: its number among the runs started with it (as
+ * the compare table numbers them), then its prompt's first line. K runs of one prompt read alike
+ * without it. One pass over the runs.
  */
-function runTitle(runs: readonly RunView[], run: RunView): string {
-  const number = runs.filter((other) => other.group === run.group).indexOf(run) + 1
-  return `Run ${number}: ${run.prompt.split('\n')[0] ?? ''}`
+function runTitles(runs: readonly RunView[]): Map<string, string> {
+  const counted = new Map<string, number>()
+  const titles = new Map<string, string>()
+  for (const run of runs) {
+    const number = (counted.get(run.group) ?? 0) + 1
+    counted.set(run.group, number)
+    titles.set(run.id, `Run ${number}: ${run.prompt.split('\n')[0] ?? ''}`)
+  }
+  return titles
 }
 
 /**
@@ -34,10 +40,11 @@ export function withRuns(graph: SessionGraph, runs: readonly RunView[]): Session
   const pending = runs.filter(
     (run) => !run.joined && run.startNodeId !== null && ids.has(run.startNodeId)
   )
+  const titles = runTitles(runs)
   const joined = new Map<string, string>()
   for (const run of runs) {
     if (run.joined && run.nodeId !== null && ids.has(run.nodeId)) {
-      joined.set(run.nodeId, runTitle(runs, run))
+      joined.set(run.nodeId, titles.get(run.id) as string)
     }
   }
   if (pending.length === 0 && joined.size === 0) return graph
@@ -45,7 +52,10 @@ export function withRuns(graph: SessionGraph, runs: readonly RunView[]): Session
     const title = joined.get(node.id)
     return title === undefined ? node : titledAs(node, title)
   })
-  return { ...graph, nodes: [...titled, ...pending.map((run) => runNode(run, runs))] }
+  return {
+    ...graph,
+    nodes: [...titled, ...pending.map((run) => runNode(run, titles.get(run.id) as string))]
+  }
 }
 
 /**
@@ -62,12 +72,12 @@ function titledAs(node: GraphNode, title: string): GraphNode {
   return titled
 }
 
-function runNode(run: RunView, runs: readonly RunView[]): GraphNode {
+function runNode(run: RunView, title: string): GraphNode {
   return {
     id: RUN_NODE_PREFIX + run.id,
     parentId: run.startNodeId,
     kind: 'turn',
-    title: runTitle(runs, run),
+    title,
     timestamp: run.startedAt,
     filesChanged: run.files.length,
     onActivePath: false,
