@@ -5,7 +5,7 @@
 // linear in the nodes.
 import type { GraphNode, SessionGraph } from '../../../shared/views'
 import { treeLines, type TreeShapeNode } from './layout'
-import { isRunNode } from './run-nodes'
+import { beginsParallelRun, isRunNode } from './run-nodes'
 
 /** A node as the branches are found from: its shape (side lines marked) and the node itself. */
 export interface BranchNode extends TreeShapeNode {
@@ -44,8 +44,8 @@ export function branchNodes(nodes: readonly GraphNode[]): BranchNode[] {
 /**
  * `active`: the conversation goes through it (its first node is on the active path);
  * `summarized`: left, with a summary of it; `abandoned`: left; `explored`: what an agent explored
- * before it rewound; `subagent`: a sub-agent's run; `run`: a parallel run not yet joined (its
- * state is its outcome), never "abandoned" while it goes.
+ * before it rewound; `subagent`: a sub-agent's run; `run`: a parallel run, going or joined and not
+ * adopted (its state is its outcome), never "abandoned".
  */
 export type BranchState = 'active' | 'abandoned' | 'summarized' | 'explored' | 'subagent' | 'run'
 
@@ -165,6 +165,8 @@ function describe(
     summary ??= summaries.get(node.id) ?? null
     if (node.id === conversationAt) holdsConversation = true
   }
+  // A run adopted is where the conversation goes on: active. One left after another was adopted
+  // stays a run, with its outcome (done, stopped, failed), never "abandoned".
   const state: BranchState =
     first.kind === 'subagent'
       ? 'subagent'
@@ -174,9 +176,11 @@ function describe(
           ? 'explored'
           : first.onActivePath
             ? 'active'
-            : summary !== null
-              ? 'summarized'
-              : 'abandoned'
+            : beginsParallelRun(first)
+              ? 'run'
+              : summary !== null
+                ? 'summarized'
+                : 'abandoned'
   return {
     id: first.id,
     parentId: parent?.id ?? null,

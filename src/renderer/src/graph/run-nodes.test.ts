@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { graphNode, sessionGraph } from '../../../../test/support/graph-node'
 import type { RunView } from '../../../shared/parallel-views'
+import { branchNodes, findBranches } from './branches'
+import { outlineRows, rowName } from './outline'
 import { RUN_NODE_PREFIX, withRuns } from './run-nodes'
 
 const run = (id: string, more: Partial<RunView>): RunView => ({
@@ -53,5 +55,24 @@ describe('withRuns', () => {
     expect(second[1]).toBe(first[1])
     expect(second[0]).toBe(graph.nodes[0])
     expect(withRuns(graph, [])).toBe(graph)
+  })
+
+  it('names a joined run the user did not adopt a parallel run in the outline, never abandoned', () => {
+    // p1 ── m1 ── m2 (active)
+    //  └── j1 (run 1, joined, left)
+    const forked = sessionGraph(
+      [
+        graphNode('p1', null, { onActivePath: true }),
+        graphNode('m1', 'p1', { onActivePath: true }),
+        graphNode('m2', 'm1', { onActivePath: true }),
+        graphNode('j1', 'p1', { filesChanged: 2 })
+      ],
+      'm2'
+    )
+    const nodes = withRuns(forked, [runs[0]!]).nodes
+    const found = findBranches(branchNodes(nodes), forked, new Map(), 'm2', new Map())
+    const names = outlineRows(found, new Set(nodes.map((n) => n.id)), null).map(rowName)
+    expect(names).toContain('Run 1: fix the test, 1 turn, 2 file changes, parallel run, done')
+    expect(names.join('\n')).not.toMatch(/abandoned/)
   })
 })

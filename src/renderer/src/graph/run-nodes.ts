@@ -64,13 +64,24 @@ export function withRuns(graph: SessionGraph, runs: readonly RunView[]): Session
  */
 const titledNodes = new WeakMap<GraphNode, GraphNode>()
 
+/** The joined runs' first nodes withRuns made: the branches they begin are runs. */
+const joinedRunStarts = new WeakSet<GraphNode>()
+
 function titledAs(node: GraphNode, title: string): GraphNode {
   const known = titledNodes.get(node)
   if (known?.title === title) return known
   const titled = { ...node, title }
   titledNodes.set(node, titled)
+  joinedRunStarts.add(titled)
   return titled
 }
+
+/**
+ * Whether the node begins a parallel run's branch: a page-made node of a run going, or a joined
+ * run's first node as withRuns titled it (the outline names that branch a run, not abandoned).
+ */
+export const beginsParallelRun = (node: GraphNode): boolean =>
+  isRunNode(node.id) || joinedRunStarts.has(node)
 
 function runNode(run: RunView, title: string): GraphNode {
   return {
