@@ -18,7 +18,12 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { events } from '../../src/shared/contract'
 import type { RunsDiskUse, RunView, RunsView } from '../../src/shared/parallel-views'
-import type { RewindPreview, RewindResult, SessionGraph } from '../../src/shared/views'
+import type {
+  RewindPreview,
+  RewindResult,
+  SessionGraph,
+  TimelineEntry
+} from '../../src/shared/views'
 import { startMessagesServer, withServerEnv } from '../support/messages-server'
 import { type Harness, studioHarnesses } from '../support/studio-harness'
 import { SCRIPT, gitIn } from './fixture'
@@ -163,6 +168,9 @@ describe('parallel runs in the app', () => {
       const adopted = byPrompt((await list(h)).runs, 'try red')
       expect(adopted.removed).toBe('adopted')
 
+      // The timeline names the move an adopt, not a continue.
+      const timeline = await h.value<TimelineEntry[]>('timeline:list')
+      expect(timeline.at(-1)).toMatchObject({ kind: 'continue', label: 'Adopt run "try red"' })
       // Adopting it again is refused, nothing changed.
       const again = await h.call('parallel:adopt', { runId: red.id })
       expect(again).toMatchObject({ ok: false, error: { code: 'conflict' } })

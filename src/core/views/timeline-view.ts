@@ -1,5 +1,5 @@
 // The timeline as people read it: each action named by what it did (Rewind to before prompt 3
-// "add tests" (code only); Switch to branch "…"; Continue from "…"), for the Undo / Redo
+// "add tests" (code only); Switch to branch "…"; Continue from "…"; Adopt run "…"), for the Undo / Redo
 // buttons, the timeline list, and the CLI's and chat's lines. Prompt text is masked
 // (shared/mask-secrets.ts) like every title the studio shows.
 import { shownFirstLine } from '../../shared/shown-text'
@@ -37,7 +37,9 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
         ? `Restore the files of ${target(tree, index, action)}`
         : `Switch to branch ${target(tree, index, action)}`
     case 'continue':
-      return `Continue from ${target(tree, index, action)}`
+      return adoptsRun(tree, action)
+        ? `Adopt run ${target(tree, index, action)}`
+        : `Continue from ${target(tree, index, action)}`
     case 'summary': {
       // From here: the summary names its prompt; up to here: the compaction keeps from it.
       const summary = tree.get(action.leafAfter ?? '')
@@ -57,6 +59,21 @@ export function actionLabel(tree: SessionTree, index: TurnIndex, action: Timelin
         : graphNodeTitle(tree, index, merge)
     }
   }
+}
+
+/**
+ * A continue onto a parallel run's branch from outside it: what Adopt this run does (the run's
+ * joined records carry its id, session/joined-run.ts), or a continue from a run's node, which
+ * takes its files and conversation the same way.
+ */
+function adoptsRun(tree: SessionTree, action: TimelineAction): boolean {
+  const run = runOf(tree.get(action.leafAfter ?? ''))
+  return run !== null && runOf(tree.get(action.leafBefore ?? '')) !== run
+}
+
+function runOf(record: object | undefined): string | null {
+  const run = (record as { run?: unknown } | undefined)?.run
+  return typeof run === 'string' ? run : null
 }
 
 /** The node a move went to, quoted; "the start" for a record before the first prompt. */
