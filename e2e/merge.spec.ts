@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { demoWorkspace, twoBranches } from './support/demo'
 import { serve, type ServedApp } from './support/serve'
-import { shot, turn } from './support/ui'
+import { send, shot, turn } from './support/ui'
 
 test.describe('bring into this branch', () => {
   let app: ServedApp
@@ -84,5 +84,37 @@ test.describe('bring into this branch', () => {
     await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeDisabled()
     expect(config()).toContain('DEBUG = False')
     await shot(page, 'merge-04-undone')
+  })
+})
+
+test.describe('bring in an exploration whose report is here', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serve({ copyFrom: demoWorkspace })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('offers neither its conclusions nor files this branch holds already', async ({ page }) => {
+    await page.goto(app.url)
+    await send(page, 'explore the project with a checkpoint')
+    // The agent's rewind left its report on this branch: the model reads it here already.
+    await expect(page.getByRole('group', { name: /^Rewind report: / })).toBeVisible()
+    await page.getByRole('group', { name: /^Exploration: Explored with/ }).click()
+    await page.getByRole('button', { name: 'Bring into this branch…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Bring into this branch' })
+    const conclusions = dialog.getByRole('checkbox', {
+      name: /^Its conclusions: this branch holds/
+    })
+    await expect(conclusions).toBeDisabled()
+    await expect(conclusions).not.toBeChecked()
+    const files = dialog.getByRole('checkbox', { name: /^Its files: none to bring in/ })
+    await expect(files).toBeDisabled()
+    await expect(files).not.toBeChecked()
+    await expect(dialog.getByRole('status')).toHaveText(
+      'Nothing to bring in: this branch has its conclusions and its files already.'
+    )
+    await expect(dialog.getByRole('button', { name: 'Bring in' })).toBeDisabled()
+    await shot(page, 'merge-05-nothing-to-bring')
+    await expectAccessible(page, 'merge-05-nothing-to-bring')
   })
 })

@@ -47,8 +47,14 @@ export const MergePreview = z.object({
   conflicts: z.number().int(),
   /** Paths whose content there is not known: left alone. */
   unmergeable: z.array(z.object({ path: z.string(), reason: z.string() })),
-  /** The conversation a merge would bring: an exploration's report, or a summary to make. */
-  conversation: z.object({ source: z.enum(['report', 'summary']), report: z.string().nullable() })
+  /**
+   * The conversation a merge would bring: an exploration's report, or a summary to make; `here`:
+   * this branch holds its conclusions already (the report, or an earlier merge of that node).
+   */
+  conversation: z.object({
+    source: z.enum(['report', 'summary', 'here']),
+    report: z.string().nullable()
+  })
 })
 export type MergePreview = z.infer<typeof MergePreview>
 

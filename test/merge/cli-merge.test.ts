@@ -253,6 +253,15 @@ describe('cli merge --conversation', () => {
     }
     // Files untouched by a conversation-only merge.
     expect(s.read('c.txt')).toBe(lines('a', 'OURS', 'c'))
+    // The same conclusions again: refused, the log as it was.
+    const log = readFileSync(s.store.file, 'utf8')
+    const again = await runCli(
+      ['merge', s.store.file, '--from', '3', '--conversation', '--model', script],
+      env(s)
+    )
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('this branch holds its conclusions already')
+    expect(readFileSync(s.store.file, 'utf8')).toBe(log)
   }, 60_000)
 
   it('asks the real model through the SDK, with the branch from where it parts and the instructions', async () => {

@@ -14,6 +14,7 @@ import { indexTurns, buildSessionGraph } from '../../core/views/session-graph'
 import { nodeEnd, resolveNode } from '../../core/views/node-refs'
 import { escapeControlCharsInJson } from '../../shared/control-chars'
 import { maskSecrets, maskSecretsIn } from '../../shared/mask-secrets'
+import type { MergePreview } from '../../shared/merge-views'
 import { UsageError, optionValue } from '../args'
 import { type SessionCommand, commandModels, runOnSession, startFileCommand } from '../cli-support'
 import { onePath, say, sayError } from '../format'
@@ -200,8 +201,14 @@ async function mergeOnLeaf(
     )
     return 1
   }
+  // Its conclusions on this branch already: not brought in twice; with --files the files still are.
+  const repeated = options.conversation && prepared.preview.conversation.source === 'here'
+  if (repeated && !options.files) {
+    sayError(`merge: ${CONCLUSIONS_HERE} Nothing was changed.`)
+    return 1
+  }
   let conversation
-  if (options.conversation) {
+  if (options.conversation && !repeated) {
     conversation = await bringConversation(options, store, prepared, signal)
   }
   stopOnInterrupt()
@@ -217,6 +224,7 @@ async function mergeOnLeaf(
     )
   } else {
     printFiles(prepared)
+    if (repeated) say(`Conversation: ${CONCLUSIONS_HERE}`)
     if (conversation !== undefined) {
       say(
         conversation.source === 'report'
@@ -256,6 +264,15 @@ async function bringConversation(
   )
 }
 
+const CONCLUSIONS_HERE =
+  'this branch holds its conclusions already (its report, or an earlier merge of it): not brought in again.'
+
+const CONVERSATION_PLANS: Record<MergePreview['conversation']['source'], string> = {
+  report: 'the exploration’s report would be brought in.',
+  summary: 'a summary of that branch would be made and brought in.',
+  here: CONCLUSIONS_HERE
+}
+
 const CONFLICT_WORDS: Record<string, string> = {
   content: 'both changed the same lines',
   'added-both': 'both added it, differently',
@@ -280,11 +297,7 @@ function printPlan(options: Options, prepared: PreparedMerge): void {
   }
   printFiles(prepared)
   if (options.conversation) {
-    say(
-      preview.conversation.source === 'report'
-        ? 'Conversation: the exploration’s report would be brought in.'
-        : 'Conversation: a summary of that branch would be made and brought in.'
-    )
+    say(`Conversation: ${CONVERSATION_PLANS[preview.conversation.source]}`)
   }
   say('Dry run: nothing was changed.')
 }

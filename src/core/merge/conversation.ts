@@ -16,15 +16,21 @@ export interface BroughtConversation {
   source: 'report' | 'summary'
 }
 
+/** An exploration's report and the record that holds it. */
+export interface RetainedReport {
+  uuid: string
+  report: string
+}
+
 /**
  * The report an agent's exploration produced when `fromUuid` lies in one (between its checkpoint
  * and its rewind, on the branch the rewind left) or is that report; null otherwise.
  */
-export function retainedReport(tree: SessionTree, fromUuid: string): string | null {
+export function retainedReport(tree: SessionTree, fromUuid: string): RetainedReport | null {
   const from = tree.get(fromUuid)
   if (from?.type === 'custom_message' && from.customType === REWIND_REPORT_TYPE) {
     const details = RewindReportDetails.safeParse(from.details)
-    return details.success ? details.data.report : null
+    return details.success ? { uuid: from.uuid, report: details.data.report } : null
   }
   // On the exploration's own branch the checkpoint is still open: its rewind report is elsewhere.
   const open = rehydrated(tree.pathTo(fromUuid)).active
@@ -32,9 +38,33 @@ export function retainedReport(tree: SessionTree, fromUuid: string): string | nu
   for (const entry of tree.summaries()) {
     if (entry.kind !== 'rewind_report') continue
     const details = RewindReportDetails.safeParse(entry.details)
-    if (details.success && details.data.startedAt === open.startedAt) return details.data.report
+    if (details.success && details.data.startedAt === open.startedAt) {
+      return { uuid: entry.uuid, report: details.data.report }
+    }
   }
   return null
+}
+
+/**
+ * Whether the conversation at `leafUuid` holds `fromUuid`'s conclusions already: the model reads
+ * them there, so bringing them in again would only repeat them. Either the exploration's report
+ * is on that path (an agent's rewind leaves it on the branch it went back to), or a merge of that
+ * same node brought its conversation in.
+ */
+export function conclusionsHere(
+  tree: SessionTree,
+  fromUuid: string,
+  leafUuid: string | null,
+  report: RetainedReport | null
+): boolean {
+  if (leafUuid === null) return false
+  return tree
+    .pathTo(leafUuid)
+    .some(
+      (record) =>
+        record.uuid === report?.uuid ||
+        (record.type === 'merge' && record.fromUuid === fromUuid && record.summary !== undefined)
+    )
 }
 
 /** The conversation of `fromUuid`'s branch, for a merge into the branch at `leafUuid`. */
@@ -46,7 +76,13 @@ export async function conversationToBring(
 ): Promise<BroughtConversation> {
   const { tree } = ctx
   const report = retainedReport(tree, fromUuid)
-  if (report !== null) return { summary: report, source: 'report' }
+  if (conclusionsHere(tree, fromUuid, leafUuid, report)) {
+    throw new MergeError(
+      'conflict',
+      'This branch holds that node’s conclusions already (its report, or an earlier merge of it): bringing them in again would repeat them. Nothing was changed.'
+    )
+  }
+  if (report !== null) return { summary: report.report, source: 'report' }
   const records = abandonedPart(tree, fromUuid, leafUuid)
   if (records.length === 0) {
     throw new MergeError(

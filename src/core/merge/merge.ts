@@ -13,7 +13,7 @@ import type { MergePreview, MergePreviewFile } from '../../shared/merge-views'
 import { type MergeChoice, applyMerge } from './merge-apply'
 import { MergeRunner } from './merge-file'
 import { type MergePlan, partingPoint, planBranchMerge, planTurnMerge } from './merge-plan'
-import { retainedReport } from './conversation'
+import { conclusionsHere, retainedReport } from './conversation'
 
 export interface MergeWorkspace {
   tree: () => SessionTree
@@ -63,7 +63,17 @@ export async function prepareMerge(ws: MergeWorkspace, ask: MergeAsk): Promise<P
   }
   const baseUuid = plan?.baseUuid ?? partingPoint(tree, ask.fromUuid, leaf)
   const report = retainedReport(tree, ask.fromUuid)
-  return { ask, baseUuid, plan, preview: previewOf(ask, baseUuid, plan, report) }
+  const conversation: MergePreview['conversation'] = conclusionsHere(
+    tree,
+    ask.fromUuid,
+    leaf,
+    report
+  )
+    ? { source: 'here', report: null }
+    : report !== null
+      ? { source: 'report', report: report.report }
+      : { source: 'summary', report: null }
+  return { ask, baseUuid, plan, preview: previewOf(ask, baseUuid, plan, conversation) }
 }
 
 /** Applies a prepared merge with `choice`; returns the merge record's uuid. */
@@ -100,7 +110,7 @@ function previewOf(
   ask: MergeAsk,
   baseUuid: string | null,
   plan: MergePlan | null,
-  report: string | null
+  conversation: MergePreview['conversation']
 ): MergePreview {
   const files = (plan?.files ?? []).map((f): MergePreviewFile => {
     return {
@@ -131,6 +141,6 @@ function previewOf(
     clean: files.filter((f) => f.status === 'clean').length,
     conflicts: files.filter((f) => f.status === 'conflict').length,
     unmergeable: plan?.unmergeable ?? [],
-    conversation: { source: report === null ? 'summary' : 'report', report }
+    conversation
   }
 }

@@ -134,13 +134,18 @@ export function MergeDialog({ node, onClose }: { node: GraphNode; onClose: () =>
   const ready = preview.state === 'ready' ? preview.preview : null
   const conflicts = ready?.files.filter((f) => f.status === 'conflict') ?? []
   const unresolved = conflicts.filter((f) => !choices.has(f.path)).length
-  const nothing = !conversation && (ready === null || ready.files.length === 0)
+  // What there is none of to bring is not offered: its box unticked and disabled, saying why.
+  const conclusionsHere = ready?.conversation.source === 'here'
+  const noFiles =
+    files && ready !== null && ready.files.length === 0 && ready.unmergeable.length === 0
+  const bringsConversation = conversation && !conclusionsHere
+  const nothing = !bringsConversation && (ready === null || ready.files.length === 0)
   const choose = (path: string, choice: Choice) =>
     setChoices((old) => new Map(old).set(path, choice))
   const apply = async () => {
     setApplying(true)
     const resolutions: MergeResolution[] = [...choices].map(([path, c]) => ({ path, ...c }))
-    const done = await bringIn(ask, conversation ? { instructions } : null, resolutions)
+    const done = await bringIn(ask, bringsConversation ? { instructions } : null, resolutions)
     if (done) onClose()
     else setApplying(false)
   }
@@ -153,12 +158,17 @@ export function MergeDialog({ node, onClose }: { node: GraphNode; onClose: () =>
       <label className="field field--inline">
         <input
           type="checkbox"
-          checked={conversation}
+          checked={bringsConversation}
+          disabled={conclusionsHere}
           onChange={(event) => setConversation(event.target.checked)}
         />
-        <span>Its conclusions, as a note the model reads from now on</span>
+        <span>
+          {conclusionsHere
+            ? 'Its conclusions: this branch holds them already (its report, or an earlier merge of it)'
+            : 'Its conclusions, as a note the model reads from now on'}
+        </span>
       </label>
-      {conversation && ready !== null && ready.conversation.source === 'report' && (
+      {bringsConversation && ready !== null && ready.conversation.source === 'report' && (
         <p className="muted">The exploration’s own report is brought in.</p>
       )}
       {conversation && ready !== null && ready.conversation.source === 'summary' && (
@@ -174,10 +184,15 @@ export function MergeDialog({ node, onClose }: { node: GraphNode; onClose: () =>
       <label className="field field--inline">
         <input
           type="checkbox"
-          checked={files}
+          checked={files && !noFiles}
+          disabled={noFiles && !turn}
           onChange={(event) => reload(event.target.checked, turn)}
         />
-        <span>Its files, merged with the files here</span>
+        <span>
+          {noFiles && !turn
+            ? 'Its files: none to bring in (this branch has them already)'
+            : 'Its files, merged with the files here'}
+        </span>
       </label>
       {files && node.kind === 'turn' && (
         <label className="field field--inline">
@@ -195,7 +210,7 @@ export function MergeDialog({ node, onClose }: { node: GraphNode; onClose: () =>
           {preview.message}
         </p>
       )}
-      {files && ready !== null && (
+      {files && ready !== null && !(noFiles && !turn) && (
         <>
           <p>
             {ready.files.length === 0
@@ -245,6 +260,11 @@ export function MergeDialog({ node, onClose }: { node: GraphNode; onClose: () =>
             ))}
           </ul>
         </>
+      )}
+      {conclusionsHere && noFiles && !turn && (
+        <p role="status">
+          Nothing to bring in: this branch has its conclusions and its files already.
+        </p>
       )}
       <div className="modal__actions">
         {unresolved > 0 && (
