@@ -102,7 +102,9 @@ test.describe('parallel runs', () => {
       timeout: 30_000
     })
     for (const title of ['Run 1: try red', 'Run 3: try blue']) {
-      await expect(branch(page, title)).toHaveAccessibleName(/abandoned/, { timeout: 30_000 })
+      await expect(branch(page, title)).toHaveAccessibleName(/, parallel run, done$/, {
+        timeout: 30_000
+      })
     }
     await expect(branch(second, 'Run 1: try red')).toBeVisible()
     await page.getByRole('button', { name: 'Fit View' }).click()
@@ -138,9 +140,11 @@ test.describe('parallel runs', () => {
     await expect(page.getByRole('group', { name: /^Branch summary/ })).toHaveCount(3)
     await turn(page, 'Run 1: try red').click()
     await expect(page.getByRole('button', { name: 'Adopt this run' })).toHaveCount(0)
+    // A run left behind is still a run, named by its number and prompt, though summarized.
+    await expect(branch(page, 'Run 3: try blue')).toHaveAccessibleName(/, parallel run, done$/)
     await shot(page, 'parallel-06-adopted')
 
-    await page.getByRole('button', { name: /^Undo continue/ }).click()
+    await page.getByRole('button', { name: /^Undo adopt run "try red"/i }).click()
     await expect.poll(notes).toBe('v2\n')
     expect(existsSync(join(app.workspace, 'red.txt'))).toBe(false)
   })

@@ -187,7 +187,10 @@ function describe(
     forkId,
     depth: parent === null ? 0 : parent.depth + 1,
     nodeIds: nodes.map((node) => node.id),
-    title: (label ?? summary ?? firstPrompt ?? first.title) || '(empty)',
+    // A run is told from the start's other runs by its number and prompt, before any summary.
+    title:
+      (label ?? (state === 'run' ? first.title : summary) ?? firstPrompt ?? first.title) ||
+      '(empty)',
     turns,
     fileChanges,
     lastActivity,

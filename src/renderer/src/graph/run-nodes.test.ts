@@ -69,8 +69,16 @@ describe('withRuns', () => {
       ],
       'm2'
     )
+    // Summarized when another was adopted: still named as the run, not by the summary.
+    const summary = graphNode('s1', 'm2', { kind: 'branch_summary', title: 'tried another way' })
     const nodes = withRuns(forked, [runs[0]!]).nodes
-    const found = findBranches(branchNodes(nodes), forked, new Map(), 'm2', new Map())
+    const found = findBranches(
+      branchNodes(nodes),
+      { summaryLinks: [{ from: 'j1', to: 's1' }] },
+      new Map(),
+      'm2',
+      new Map([['s1', summary]])
+    )
     const names = outlineRows(found, new Set(nodes.map((n) => n.id)), null).map(rowName)
     expect(names).toContain('Run 1: fix the test, 1 turn, 2 file changes, parallel run, done')
     expect(names.join('\n')).not.toMatch(/abandoned/)
