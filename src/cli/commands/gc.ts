@@ -11,6 +11,7 @@ import {
 } from '../../core/rewind/retention'
 import { diskSize } from '../../shared/disk-size'
 import { workspaceArg } from './du'
+import { counted } from '../../shared/counted'
 
 const USAGE = `Usage: rewind-studio gc [--cwd DIR] [--max-gb N] [--max-age-days N] [--dry-run] [--json]
 
@@ -67,7 +68,7 @@ export async function run(args: string[]): Promise<number> {
     const runs = dryRun ? null : await collectRuns(home)
     if (runs !== null && runs.runs.length + runs.folders.length > 0 && !args.includes('--json')) {
       console.log(
-        `removed the workspaces of ${runs.runs.length} runs a crash stopped, and ${runs.folders.length} half-made run folders`
+        `removed the workspaces of ${counted(runs.runs.length, 'run')} a crash stopped, and ${counted(runs.folders.length, 'half-made run folder')}`
       )
     }
   } catch (error) {

@@ -8,8 +8,7 @@ import { keepFocus } from '../focus'
 import { useGraphStore } from '../stores/graph-store'
 import { selectNotices, useAppStore, type Notice } from '../stores/app-store'
 import { dismissNotice } from '../actions/notices'
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+import { counted } from '../../../shared/counted'
 
 export function Notices() {
   const notices = useAppStore(selectNotices)
@@ -40,8 +39,8 @@ export function Notices() {
             onClick={() => setShowEarlier(!showEarlier)}
           >
             {showEarlier
-              ? `Hide ${plural(earlier.length, 'earlier notice')}`
-              : `Show ${plural(earlier.length, 'earlier notice')}`}
+              ? `Hide ${counted(earlier.length, 'earlier notice')}`
+              : `Show ${counted(earlier.length, 'earlier notice')}`}
           </button>
           <button
             type="button"

@@ -8,8 +8,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { completeFolder, openWorkspace } from '../actions/workspace'
 import { selectRunning, useAppStore } from '../stores/app-store'
 import { Modal } from './Modal'
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+import { counted } from '../../../shared/counted'
 
 function useCompletion(path: string) {
   const [state, setState] = useState<{ folders: string[]; more: boolean; problem: string | null }>({
@@ -126,7 +125,7 @@ export function OpenFolderDialog({ onClose }: { onClose: () => void }) {
                   title={r.problem ?? r.cwd}
                   onClick={() => void open(r.cwd)}
                 >
-                  {r.cwd} · {r.problem === null ? plural(r.sessions, 'session') : 'cannot open'}
+                  {r.cwd} · {r.problem === null ? counted(r.sessions, 'session') : 'cannot open'}
                   {r.current ? ' (open)' : ''}
                 </button>
               </li>

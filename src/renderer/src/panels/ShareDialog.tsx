@@ -15,31 +15,30 @@ import { selectRunning, useAppStore } from '../stores/app-store'
 import { selectSelectedNode, useGraphStore } from '../stores/graph-store'
 import { Modal } from './Modal'
 import { RemotePicker } from './RemotePicker'
+import { counted } from '../../../shared/counted'
 
 type ScopeChoice = 'all' | 'active' | 'selected'
-
-const plural = (n: number, word: string) => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`
 
 function Summary({ preview }: { preview: SharePreview }) {
   return (
     <section aria-label="What is sent" className="share__summary">
       <p>
-        {preview.scope === 'all' ? 'The whole tree' : 'One branch'}: {plural(preview.turns, 'turn')}
-        , {plural(preview.files, 'file')}, {plural(preview.backups, 'backup')},{' '}
-        {formatBytes(preview.bytes)}, to <code>{preview.remote}</code> as <code>{preview.ref}</code>
-        .
+        {preview.scope === 'all' ? 'The whole tree' : 'One branch'}:{' '}
+        {counted(preview.turns, 'turn')}, {counted(preview.files, 'file')},{' '}
+        {counted(preview.backups, 'backup')}, {formatBytes(preview.bytes)}, to{' '}
+        <code>{preview.remote}</code> as <code>{preview.ref}</code>.
       </p>
       <p>
         {preview.sharedBefore === null
-          ? `First push of this session: ${plural(preview.newObjects, 'object')}, ${formatBytes(preview.newBytes)} before compression.`
-          : `New since the last push: ${plural(preview.newObjects, 'object')}, ${formatBytes(preview.newBytes)} before compression.`}
+          ? `First push of this session: ${counted(preview.newObjects, 'object')}, ${formatBytes(preview.newBytes)} before compression.`
+          : `New since the last push: ${counted(preview.newObjects, 'object')}, ${formatBytes(preview.newBytes)} before compression.`}
         {preview.code !== null &&
           ` The code is on ${preview.code.branch ?? 'a detached HEAD'} at ${preview.code.commit.slice(0, 12)}.`}
       </p>
       {preview.missingBackups > 0 && (
         <p className="callout callout--warning">
-          {plural(preview.missingBackups, 'backup')} the session names were pruned here: those files
-          cannot be restored from the share.
+          {counted(preview.missingBackups, 'backup')} the session names were pruned here: those
+          files cannot be restored from the share.
         </p>
       )}
     </section>
