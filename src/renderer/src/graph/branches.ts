@@ -22,6 +22,20 @@ const isSideKind = (node: GraphNode) => node.kind === 'exploration' || node.kind
 export const startsRun = (node: GraphNode, parentKind: GraphNode['kind'] | undefined): boolean =>
   node.kind === 'subagent' && parentKind !== 'subagent'
 
+/** Whether the node starts a side line: an exploration or a sub-agent's run its parent is not. */
+const startsSideLine = (node: GraphNode, parentKind: GraphNode['kind'] | undefined): boolean =>
+  isSideKind(node) && parentKind !== node.kind
+
+/**
+ * Whether the node folds into its parent with the parent's other side lines (graph-view.ts):
+ * it starts an exploration, or it is a sub-agent's run (one node each: a run under a run is
+ * that run's own sub-agent, drawn on in its column but folded into it all the same).
+ */
+export const foldsIntoParent = (
+  node: GraphNode,
+  parentKind: GraphNode['kind'] | undefined
+): boolean => node.kind === 'subagent' || startsSideLine(node, parentKind)
+
 /**
  * The nodes as their lines run: a side line (an exploration, a sub-agent's run) starts where its
  * parent is of another kind, and is never its parent's own line; its later nodes go on in it.
@@ -32,9 +46,7 @@ export function branchNodes(nodes: readonly GraphNode[]): BranchNode[] {
   return nodes.map((node) => {
     const parentKind = node.parentId === null ? undefined : kindOf.get(node.parentId)
     kindOf.set(node.id, node.kind)
-    if (!isSideKind(node) || parentKind === node.kind) {
-      return { id: node.id, parentId: node.parentId, node }
-    }
+    if (!startsSideLine(node, parentKind)) return { id: node.id, parentId: node.parentId, node }
     return startsRun(node, parentKind)
       ? { id: node.id, parentId: node.parentId, side: true, stacked: true, node }
       : { id: node.id, parentId: node.parentId, side: true, node }

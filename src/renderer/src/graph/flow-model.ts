@@ -8,12 +8,25 @@ import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/vie
 import { startsRun } from './branches'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 
+/**
+ * The side lines leaving a node (layout.ts): the sub-agent runs a turn started, the exploration
+ * under an agent's report. They fold into it (graph-view.ts); its badge counts and opens them.
+ */
+export interface SideLines {
+  agents: number
+  explorations: number
+  /** None of them is shown. */
+  folded: boolean
+}
+
 /** What the explorer knows of a node beyond the main process's GraphNode (core/views/session-graph.ts). */
 export interface NodeFacts {
   /** A turn's prompt number along its branch (1 for the first prompt); null for other kinds. */
   promptNumber: number | null
   /** Nodes hidden under this one while it is collapsed; 0 when it is open or has no children. */
   hiddenBelow: number
+  /** The side lines leaving it, when it has any and is not collapsed. */
+  sideLines: SideLines | null
   /** It has nodes under it: it can be collapsed. */
   canCollapse: boolean
   /** The conversation stands here: the leaf's node, or the shown node folding it away. */
@@ -31,6 +44,7 @@ export type FlowNode = Node<FlowNodeData, GraphNodeKind>
 const NO_FACTS: NodeFacts = {
   promptNumber: null,
   hiddenBelow: 0,
+  sideLines: null,
   canCollapse: false,
   conversationHere: false,
   files: null
@@ -40,6 +54,9 @@ function sameFacts(a: NodeFacts, b: NodeFacts): boolean {
   return (
     a.promptNumber === b.promptNumber &&
     a.hiddenBelow === b.hiddenBelow &&
+    a.sideLines?.agents === b.sideLines?.agents &&
+    a.sideLines?.explorations === b.sideLines?.explorations &&
+    a.sideLines?.folded === b.sideLines?.folded &&
     a.canCollapse === b.canCollapse &&
     a.conversationHere === b.conversationHere &&
     a.files === b.files
@@ -120,6 +137,16 @@ export const OUTCOME_BADGES: Record<GraphNode['outcome'], string | null> = {
   failed: 'failed'
 }
 
+const counted = (count: number, noun: string) =>
+  count === 0 ? [] : [`${count} ${noun}${count === 1 ? '' : 's'}`]
+
+/** What a node's side lines badge says (and its button's name): "2 agents", "1 exploration". */
+export function sideLinesText(lines: SideLines): string {
+  return [...counted(lines.agents, 'agent'), ...counted(lines.explorations, 'exploration')].join(
+    ', '
+  )
+}
+
 /**
  * The node's accessible name: what it is, its title, and where it stands. Tests and screen
  * readers find a node by it; docs/ui.md lists its parts.
@@ -134,6 +161,7 @@ export function nodeAccessibleName(node: GraphNode, facts: NodeFacts = NO_FACTS)
   const outcome = OUTCOME_BADGES[node.outcome]
   if (outcome !== null) parts.push(outcome)
   if (facts.hiddenBelow > 0) parts.push(`${facts.hiddenBelow} hidden below`)
+  if (facts.sideLines?.folded === true) parts.push(`${sideLinesText(facts.sideLines)} folded`)
   if (facts.conversationHere) parts.push('conversation here')
   if (facts.files !== null) parts.push(FILES_MARKERS[facts.files])
   parts.push(node.onActivePath ? 'active path' : 'abandoned branch')

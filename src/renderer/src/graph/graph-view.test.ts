@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { sessionGraph } from '../../../../test/support/graph-node'
 import type { GraphNode } from '../../../shared/views'
-import { activeTip, emptyGraphView, nextGraphView, subagentsFoldKey } from './graph-view'
+import { activeTip, emptyGraphView, nextGraphView, sideLinesFoldKey } from './graph-view'
 
 function turn(
   id: string,
@@ -72,19 +72,34 @@ describe('folding', () => {
     turn('e2', 'e1', false)
   ]
 
-  it('folds an agent’s exploration under its report at first, counting what it hides', () => {
+  const opened = new Map([[sideLinesFoldKey('r'), false]])
+
+  it('folds an agent’s exploration into its report at first, its badge counting it', () => {
     const view = nextGraphView(emptyGraphView, graphOf(nodes))
-    expect(view.visible.map((n) => n.id)).toEqual(['a', 'r', 'b', 'e'])
-    expect(view.facts.get('e')).toMatchObject({ hiddenBelow: 2, canCollapse: true })
-    expect(view.facts.get('b')).toMatchObject({ hiddenBelow: 0, canCollapse: false })
+    expect(view.visible.map((n) => n.id)).toEqual(['a', 'r', 'b'])
+    expect(view.facts.get('r')).toMatchObject({
+      hiddenBelow: 0,
+      sideLines: { agents: 0, explorations: 1, folded: true }
+    })
+    expect(view.facts.get('b')).toMatchObject({ sideLines: null, canCollapse: false })
+    const open = nextGraphView(view, graphOf(nodes), opened)
+    expect(open.visible).toHaveLength(6)
+    expect(open.facts.get('r')?.sideLines?.folded).toBe(false)
+  })
+
+  it('starts an exploration the conversation went on into open', () => {
+    const on = nodes.map((n) => (n.id.startsWith('e') ? { ...n, onActivePath: true } : n))
+    expect(nextGraphView(emptyGraphView, graphOf(on)).visible).toHaveLength(6)
   })
 
   it('shows a folded branch when asked, and folds any other', () => {
-    const open = nextGraphView(emptyGraphView, graphOf(nodes), new Map([['e', false]]))
+    const open = nextGraphView(emptyGraphView, graphOf(nodes), opened)
     expect(open.visible).toHaveLength(6)
-    const folded = nextGraphView(open, graphOf(nodes), new Map([['r', true]]))
+    const folded = nextGraphView(open, graphOf(nodes), new Map([...opened, ['r', true]]))
     expect(folded.visible.map((n) => n.id)).toEqual(['a', 'r'])
     expect(folded.facts.get('r')?.hiddenBelow).toBe(4)
+    // A collapsed node's badge is its count: what it folds holds the side lines too.
+    expect(folded.facts.get('r')?.sideLines).toBeNull()
     // The conversation (at b) is folded away: the report shows where it is.
     expect(folded.facts.get('r')?.conversationHere).toBe(true)
   })
@@ -96,12 +111,12 @@ describe('folding', () => {
       ['e', 'explored']
     ])
     // The exploration runs longer than b, but b goes on in the column of a and r.
-    const open = nextGraphView(emptyGraphView, graphOf(nodes), new Map([['e', false]]))
+    const open = nextGraphView(emptyGraphView, graphOf(nodes), opened)
     expect(open.positions.get('b')!.x).toBe(open.positions.get('a')!.x)
   })
 
   it('numbers each turn by its prompts from the root, other kinds have none', () => {
-    const view = nextGraphView(emptyGraphView, graphOf(nodes), new Map([['e', false]]))
+    const view = nextGraphView(emptyGraphView, graphOf(nodes), opened)
     expect(['a', 'r', 'b', 'e', 'e1', 'e2'].map((id) => view.facts.get(id)?.promptNumber)).toEqual([
       1,
       null,
@@ -134,19 +149,33 @@ describe('sub-agent runs of another tool’s session', () => {
 
   it('are no point of the conversation: the tip is the last turn', () => {
     expect(activeTip(nodes)).toBe('b')
-    const view = nextGraphView(emptyGraphView, graphOf(nodes))
+    const view = nextGraphView(
+      emptyGraphView,
+      graphOf(nodes),
+      new Map([[sideLinesFoldKey('a'), false]])
+    )
     expect(view.facts.get('b')?.conversationHere).toBe(true)
     expect(view.facts.get('subagent:1')?.conversationHere).toBe(false)
   })
 
-  it('fold away under their turn while the rest of its branch stays shown', () => {
-    const folded = nextGraphView(
-      emptyGraphView,
-      graphOf(nodes),
-      new Map([[subagentsFoldKey('a'), true]])
-    )
+  it('fold into their turn at first, its badge counting them; opened, they are drawn', () => {
+    const folded = nextGraphView(emptyGraphView, graphOf(nodes))
     expect(folded.visible.map((n) => n.id)).toEqual(['a', 'b'])
-    const shown = nextGraphView(folded, graphOf(nodes), new Map([[subagentsFoldKey('a'), false]]))
+    expect(folded.facts.get('a')?.sideLines).toEqual({ agents: 2, explorations: 0, folded: true })
+    const shown = nextGraphView(folded, graphOf(nodes), new Map([[sideLinesFoldKey('a'), false]]))
     expect(shown.visible.map((n) => n.id)).toEqual(['a', 'b', 'subagent:1', 'subagent:2'])
+    expect(shown.facts.get('a')?.sideLines?.folded).toBe(false)
+    // The outline keeps a row for each run, folded or not.
+    expect(folded.branches.list.map((b) => b.id)).toEqual(['a', 'subagent:1', 'subagent:2'])
+  })
+
+  it('fold a run’s own sub-agent into the run, not into the turn', () => {
+    const nested = [...nodes, turn('subagent:3', 'subagent:1', true, 'subagent')]
+    const turnOpen = new Map([[sideLinesFoldKey('a'), false]])
+    const open = nextGraphView(emptyGraphView, graphOf(nested), turnOpen)
+    expect(open.visible.map((n) => n.id)).not.toContain('subagent:3')
+    expect(open.facts.get('subagent:1')?.sideLines).toMatchObject({ agents: 1, folded: true })
+    const both = new Map([...turnOpen, [sideLinesFoldKey('subagent:1'), false]])
+    expect(nextGraphView(open, graphOf(nested), both).visible).toHaveLength(5)
   })
 })

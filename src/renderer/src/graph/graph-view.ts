@@ -5,9 +5,10 @@
 import type { Edge } from '@xyflow/react'
 import { promptNumbers } from '../../../shared/prompt-numbers'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
-import { branchNodes, findBranches, noBranches, type Branches } from './branches'
+import { branchNodes, findBranches, noBranches, foldsIntoParent, type Branches } from './branches'
 import {
   reuseUnchangedNodes,
+  type SideLines,
   toFlowEdges,
   toFlowNodes,
   type FlowNode,
@@ -52,19 +53,23 @@ export const emptyGraphView: GraphView = {
   branches: noBranches
 }
 
-/** An agent's exploration starts folded under its report; anything else starts open. */
-export function collapsedByDefault(node: GraphNode): boolean {
-  return node.kind === 'exploration' && !node.onActivePath
-}
+/**
+ * The choice that folds the side lines leaving a node (the sub-agent runs a turn started, the
+ * exploration under an agent's report) into it, apart from the rest of its branch: the node's
+ * own line stays shown, and its badge ("2 agents") opens them.
+ */
+export const sideLinesFoldKey = (parentId: string) => `side lines of ${parentId}`
 
 /**
- * The choice that folds the sub-agent runs under a turn (another tool's session), apart from the
- * rest of its branch: the turn's next prompt stays shown.
+ * Side lines start folded into their node, but an exploration the conversation went on into:
+ * the conversation's tip is never folded away at first.
  */
-export const subagentsFoldKey = (parentId: string) => `subagents of ${parentId}`
+function sideLineFoldedByDefault(first: GraphNode): boolean {
+  return first.kind === 'subagent' || !first.onActivePath
+}
 
 export function isCollapsed(node: GraphNode, choices: CollapseChoices): boolean {
-  return choices.get(node.id) ?? collapsedByDefault(node)
+  return choices.get(node.id) ?? false
 }
 
 /**
@@ -79,23 +84,40 @@ export function activeTip(nodes: readonly GraphNode[]): string | null {
   return null
 }
 
-/** The shown nodes, and how many nodes each collapsed one hides. */
+/**
+ * The shown nodes, how many nodes each collapsed one hides, and the side lines leaving each
+ * shown node that is not collapsed.
+ */
 function foldTree(
   nodes: readonly GraphNode[],
   index: TreeIndex,
   choices: CollapseChoices
-): { visible: GraphNode[]; hiddenBelow: Map<string, number> } {
-  // Parents come first: a node is hidden when its parent is hidden or collapsed.
+): { visible: GraphNode[]; hiddenBelow: Map<string, number>; sideLines: Map<string, SideLines> } {
+  // Parents come first: a node is hidden when its parent is hidden or collapsed, or it starts a
+  // side line folded into its parent.
   const hidden = new Set<string>()
   const collapsed = new Set<string>()
   const visible: GraphNode[] = []
+  const kindOf = new Map<string, GraphNode['kind']>()
+  const sideLines = new Map<string, SideLines>()
   for (const node of nodes) {
     const parent = index.parentOf.get(node.id) ?? null
-    const subagentFolded =
-      node.kind === 'subagent' && parent !== null && choices.get(subagentsFoldKey(parent)) === true
-    if (parent !== null && (hidden.has(parent) || collapsed.has(parent) || subagentFolded)) {
+    kindOf.set(node.id, node.kind)
+    if (parent !== null && (hidden.has(parent) || collapsed.has(parent))) {
       hidden.add(node.id)
       continue
+    }
+    if (parent !== null && foldsIntoParent(node, kindOf.get(parent))) {
+      const folded = choices.get(sideLinesFoldKey(parent)) ?? sideLineFoldedByDefault(node)
+      const lines = sideLines.get(parent) ?? { agents: 0, explorations: 0, folded: true }
+      if (node.kind === 'subagent') lines.agents++
+      else lines.explorations++
+      lines.folded &&= folded
+      sideLines.set(parent, lines)
+      if (folded) {
+        hidden.add(node.id)
+        continue
+      }
     }
     visible.push(node)
     if ((index.childrenOf.get(node.id)?.length ?? 0) > 0 && isCollapsed(node, choices)) {
@@ -104,7 +126,7 @@ function foldTree(
   }
   const hiddenBelow = new Map<string, number>()
   for (const id of collapsed) hiddenBelow.set(id, countBelow(index, id))
-  return { visible, hiddenBelow }
+  return { visible, hiddenBelow, sideLines }
 }
 
 function countBelow(index: TreeIndex, id: string): number {
@@ -138,7 +160,7 @@ export function nextGraphView(
   const sameTree = previous.graph !== null && sameShape(previous.nodes, nodes)
   const fullIndex = sameTree ? previous.fullIndex : indexTree(nodes)
   const numbers = promptNumbers(nodes)
-  const { visible, hiddenBelow } = foldTree(nodes, fullIndex, choices)
+  const { visible, hiddenBelow, sideLines } = foldTree(nodes, fullIndex, choices)
   const sameVisible = previous.graph !== null && sameShape(previous.visible, visible)
   const positions = sameVisible ? previous.positions : layoutTree(branchNodes(visible))
   const index = sameVisible ? previous.index : indexTree(visible)
@@ -151,6 +173,7 @@ export function nextGraphView(
     facts.set(node.id, {
       promptNumber: node.kind === 'turn' ? (numbers.get(node.id) ?? null) : null,
       hiddenBelow: hiddenBelow.get(node.id) ?? 0,
+      sideLines: sideLines.get(node.id) ?? null,
       canCollapse: (fullIndex.childrenOf.get(node.id)?.length ?? 0) > 0,
       conversationHere: node.id === conversationAt,
       files: node.id === filesAt ? filesMarker : null

@@ -29,7 +29,7 @@ import {
   conversationTip,
   selectSelectedFold,
   selectSelectedNode,
-  selectSelectedSubagents,
+  selectSelectedSideLines,
   useGraphStore
 } from '../stores/graph-store'
 import type { SummaryDirection } from '../actions/summary'
@@ -39,6 +39,7 @@ import { MergeDialog } from './MergeDialog'
 import { ParallelDialog } from './ParallelDialog'
 import { RunActions, RunsDialog } from './RunsDialog'
 import { isRunNode, runAt } from '../graph/run-nodes'
+import { sideLinesText } from '../graph/flow-model'
 import { RescueDialog } from './RescueDialog'
 import { SummarizeDialog } from './SummarizeDialog'
 
@@ -69,7 +70,7 @@ export function SelectionBar() {
   const node = useGraphStore(selectSelectedNode)
   const tip = useGraphStore(conversationTip)
   const fold = useGraphStore(useShallow(selectSelectedFold))
-  const subagents = useGraphStore(useShallow(selectSelectedSubagents))
+  const sideLines = useGraphStore(useShallow(selectSelectedSideLines))
   const readOnly = useAppStore(selectReadOnlyReason) !== null
   const foreign = useAppStore((s) => s.info?.foreign ?? null)
   const pulled = useAppStore((s) => s.info?.shared != null)
@@ -187,15 +188,13 @@ export function SelectionBar() {
             Label
           </button>
         )}
-        {subagents !== null && (
+        {sideLines !== null && (
           <button
             type="button"
-            aria-expanded={!subagents.folded}
-            onClick={() => useGraphStore.getState().toggleSubagents(node.id)}
+            aria-expanded={!sideLines.folded}
+            onClick={() => useGraphStore.getState().toggleSideLines(node.id)}
           >
-            {subagents.folded
-              ? `Show sub-agents (${subagents.count})`
-              : `Hide sub-agents (${subagents.count})`}
+            {`${sideLines.folded ? 'Show' : 'Hide'} ${sideLinesText(sideLines)}`}
           </button>
         )}
         {fold !== null && (

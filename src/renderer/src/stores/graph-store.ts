@@ -4,6 +4,8 @@
 import { create } from 'zustand'
 import type { RunView } from '../../../shared/parallel-views'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
+import { foldsIntoParent } from '../graph/branches'
+import type { SideLines } from '../graph/flow-model'
 import { withRuns } from '../graph/run-nodes'
 import {
   activeTip,
@@ -11,7 +13,7 @@ import {
   isCollapsed,
   nextGraphView,
   shownAncestor,
-  subagentsFoldKey,
+  sideLinesFoldKey,
   type CollapseChoices,
   type GraphView
 } from '../graph/graph-view'
@@ -33,14 +35,19 @@ interface GraphStore extends GraphView {
   select: (id: string | null) => void
   /** Folds the nodes under `id` away, or shows them again. */
   toggleCollapsed: (id: string) => void
-  /** Folds the sub-agent runs under a turn away, or shows them again; the rest stays. */
-  toggleSubagents: (parentId: string) => void
-  /** Opens every collapsed node above `id`, so it is shown. */
+  /** Folds the side lines leaving a node into it, or shows them again; the rest stays. */
+  toggleSideLines: (parentId: string) => void
+  /** Opens every collapsed node and folded side line above `id`, so it is shown. */
   reveal: (id: string) => void
   setPeek: (id: string | null) => void
   /** The canvas draws one card per branch (zoomed out) instead of the turns. */
   showBranches: boolean
   setShowBranches: (show: boolean) => void
+  /**
+   * Asks the canvas to bring nodes into view together (a node and the side lines just opened
+   * from it), at the zoom it is at or less; `n` makes each ask new.
+   */
+  frameRequest: { ids: readonly string[]; n: number } | null
   /** Asks the canvas to centre a node (a search result chosen); `n` makes each ask new. */
   centreRequest: { id: string; n: number } | null
   requestCentre: (id: string) => void
@@ -95,22 +102,34 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       choices.set(id, !isCollapsed(node, state.collapseChoices))
       return refold(state, choices)
     }),
-  toggleSubagents: (parentId) =>
+  toggleSideLines: (parentId) =>
     set((state) => {
+      const lines = state.facts.get(parentId)?.sideLines
+      if (lines === null || lines === undefined) return {}
       const choices = new Map(state.collapseChoices)
-      const key = subagentsFoldKey(parentId)
-      choices.set(key, choices.get(key) !== true)
-      return refold(state, choices)
+      choices.set(sideLinesFoldKey(parentId), !lines.folded)
+      const view = refold(state, choices)
+      if (!lines.folded) return view
+      const opened = (state.fullIndex.childrenOf.get(parentId) ?? []).filter(
+        (id) => view.positions?.has(id) === true && !state.positions.has(id)
+      )
+      const frameRequest = { ids: [parentId, ...opened], n: (state.frameRequest?.n ?? 0) + 1 }
+      return { ...view, frameRequest }
     }),
   reveal: (id) =>
     set((state) => {
       if (state.positions.has(id)) return {}
       const choices = new Map(state.collapseChoices)
-      const parent = state.fullIndex.parentOf.get(id) ?? null
-      if (parent !== null) choices.set(subagentsFoldKey(parent), false)
-      for (let at = state.fullIndex.parentOf.get(id) ?? null; at !== null;) {
-        choices.set(at, false)
-        at = state.fullIndex.parentOf.get(at) ?? null
+      const { parentOf } = state.fullIndex
+      for (let at = id, parent = parentOf.get(id) ?? null; parent !== null;) {
+        const node = state.nodesById.get(at)
+        const parentKind = state.nodesById.get(parent)?.kind
+        if (node !== undefined && foldsIntoParent(node, parentKind)) {
+          choices.set(sideLinesFoldKey(parent), false)
+        }
+        choices.set(parent, false)
+        at = parent
+        parent = parentOf.get(at) ?? null
       }
       return refold(state, choices)
     }),
@@ -120,6 +139,7 @@ export const useGraphStore = create<GraphStore>()((set) => ({
   // later and must not take the view back to it.
   setShowBranches: (showBranches) =>
     set(showBranches ? { showBranches, centreRequest: null } : { showBranches }),
+  frameRequest: null,
   centreRequest: null,
   requestCentre: (id) =>
     set((state) => ({ centreRequest: { id, n: (state.centreRequest?.n ?? 0) + 1 } }))
@@ -148,17 +168,13 @@ export const selectIsRunning = (id: string) => (s: State) =>
 export const conversationTip = (s: GraphView): string | null =>
   shownAncestor(s.fullIndex, s.positions, activeTip(s.nodes))
 export const selectCentreRequest = (s: State) => s.centreRequest
+export const selectFrameRequest = (s: State) => s.frameRequest
 export const selectIsPeeked = (id: string) => (s: State) => s.peekId === id
-/** Collapse state of the selected node: null when it has nothing under it. */
-/** The sub-agent runs under the selected node, and whether they are folded away. */
-export const selectSelectedSubagents = (s: State): { count: number; folded: boolean } | null => {
-  if (s.selectedId === null) return null
-  const children = s.fullIndex.childrenOf.get(s.selectedId) ?? []
-  const count = children.filter((id) => s.nodesById.get(id)?.kind === 'subagent').length
-  if (count === 0) return null
-  return { count, folded: s.collapseChoices.get(subagentsFoldKey(s.selectedId)) === true }
-}
+/** The side lines leaving the selected node (null: none, or it is collapsed). */
+export const selectSelectedSideLines = (s: State): SideLines | null =>
+  s.selectedId === null ? null : (s.facts.get(s.selectedId)?.sideLines ?? null)
 
+/** Collapse state of the selected node: null when it has nothing under it. */
 export const selectSelectedFold = (s: State): { collapsed: boolean; hidden: number } | null => {
   const facts = s.selectedId === null ? undefined : s.facts.get(s.selectedId)
   if (facts === undefined || !facts.canCollapse) return null
