@@ -317,7 +317,11 @@ function Canvas({ pane }: { pane: BoxSize }) {
     // window leaves under the chrome.
     const height = Math.min(pane.height, window.innerHeight - CHROME_HEIGHT)
     const view = firstView(visible, positions, { width: pane.width, height })
-    return { nodes: view.ids.map((id) => ({ id })), maxZoom: 1, minZoom: view.minZoom }
+    return {
+      nodes: view.ids.map((id) => ({ id })),
+      maxZoom: view.maxZoom,
+      minZoom: view.minZoom
+    }
   })
   const minimap = useStore(selectMinimapShown)
   const fitViewOptions = useMemo<FitViewOptions>(

@@ -295,7 +295,7 @@ function CompactCard({
         {node.label !== null ? (
           <span className="node-card__label">{node.label}</span>
         ) : (
-          node.title || '(empty)'
+          <span className="node-card__text">{node.title || '(empty)'}</span>
         )}
       </div>
     </div>

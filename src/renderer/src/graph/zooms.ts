@@ -4,6 +4,15 @@
 /** Under this zoom a full card's text would draw under 9 px: nodes switch to the compact form. */
 export const COMPACT_BELOW_ZOOM = 0.75
 
+/** A full card's smallest text (12 px) is 11 px on screen from here up. */
+export const FULL_LEGIBLE_ZOOM = 11 / 12
+
+/**
+ * The most zoom a view framed for compact cards takes: between it and FULL_LEGIBLE_ZOOM full
+ * cards would draw their smallest text at 9 to 11 px.
+ */
+export const COMPACT_MOST_ZOOM = COMPACT_BELOW_ZOOM - 0.01
+
 /** Compact text (30 px) is 11 px on screen here: Fit View folds rather than go under it. */
 export const LEGIBLE_ZOOM = 11 / 30
 
