@@ -23,18 +23,10 @@ export const startsRun = (node: GraphNode, parentKind: GraphNode['kind'] | undef
   node.kind === 'subagent' && parentKind !== 'subagent'
 
 /** Whether the node starts a side line: an exploration or a sub-agent's run its parent is not. */
-const startsSideLine = (node: GraphNode, parentKind: GraphNode['kind'] | undefined): boolean =>
-  isSideKind(node) && parentKind !== node.kind
-
-/**
- * Whether the node folds into its parent with the parent's other side lines (graph-view.ts):
- * it starts an exploration, or it is a sub-agent's run (one node each: a run under a run is
- * that run's own sub-agent, drawn on in its column but folded into it all the same).
- */
-export const foldsIntoParent = (
+export const startsSideLine = (
   node: GraphNode,
   parentKind: GraphNode['kind'] | undefined
-): boolean => node.kind === 'subagent' || startsSideLine(node, parentKind)
+): boolean => isSideKind(node) && parentKind !== node.kind
 
 /**
  * The nodes as their lines run: a side line (an exploration, a sub-agent's run) starts where its

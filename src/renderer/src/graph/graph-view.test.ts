@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { sessionGraph } from '../../../../test/support/graph-node'
 import type { GraphNode } from '../../../shared/views'
-import { activeTip, emptyGraphView, nextGraphView, sideLinesFoldKey } from './graph-view'
+import { ROW_STEP } from './layout'
+import { activeTip, emptyGraphView, foldKey, nextGraphView } from './graph-view'
 
 function turn(
   id: string,
@@ -72,19 +73,19 @@ describe('folding', () => {
     turn('e2', 'e1', false)
   ]
 
-  const opened = new Map([[sideLinesFoldKey('r'), false]])
+  const opened = new Map([[foldKey('r', 'exploration'), false]])
 
   it('folds an agent’s exploration into its report at first, its badge counting it', () => {
     const view = nextGraphView(emptyGraphView, graphOf(nodes))
     expect(view.visible.map((n) => n.id)).toEqual(['a', 'r', 'b'])
     expect(view.facts.get('r')).toMatchObject({
       hiddenBelow: 0,
-      sideLines: { agents: 0, explorations: 1, folded: true }
+      folds: [{ kind: 'exploration', count: 1, folded: true }]
     })
-    expect(view.facts.get('b')).toMatchObject({ sideLines: null, canCollapse: false })
+    expect(view.facts.get('b')).toMatchObject({ folds: [], canCollapse: false })
     const open = nextGraphView(view, graphOf(nodes), opened)
     expect(open.visible).toHaveLength(6)
-    expect(open.facts.get('r')?.sideLines?.folded).toBe(false)
+    expect(open.facts.get('r')?.folds[0]?.folded).toBe(false)
   })
 
   it('starts an exploration the conversation went on into open', () => {
@@ -99,7 +100,7 @@ describe('folding', () => {
     expect(folded.visible.map((n) => n.id)).toEqual(['a', 'r'])
     expect(folded.facts.get('r')?.hiddenBelow).toBe(4)
     // A collapsed node's badge is its count: what it folds holds the side lines too.
-    expect(folded.facts.get('r')?.sideLines).toBeNull()
+    expect(folded.facts.get('r')?.folds).toEqual([])
     // The conversation (at b) is folded away: the report shows where it is.
     expect(folded.facts.get('r')?.conversationHere).toBe(true)
   })
@@ -152,7 +153,7 @@ describe('sub-agent runs of another tool’s session', () => {
     const view = nextGraphView(
       emptyGraphView,
       graphOf(nodes),
-      new Map([[sideLinesFoldKey('a'), false]])
+      new Map([[foldKey('a', 'subagent'), false]])
     )
     expect(view.facts.get('b')?.conversationHere).toBe(true)
     expect(view.facts.get('subagent:1')?.conversationHere).toBe(false)
@@ -161,21 +162,67 @@ describe('sub-agent runs of another tool’s session', () => {
   it('fold into their turn at first, its badge counting them; opened, they are drawn', () => {
     const folded = nextGraphView(emptyGraphView, graphOf(nodes))
     expect(folded.visible.map((n) => n.id)).toEqual(['a', 'b'])
-    expect(folded.facts.get('a')?.sideLines).toEqual({ agents: 2, explorations: 0, folded: true })
-    const shown = nextGraphView(folded, graphOf(nodes), new Map([[sideLinesFoldKey('a'), false]]))
+    expect(folded.facts.get('a')?.folds).toEqual([{ kind: 'subagent', count: 2, folded: true }])
+    const shown = nextGraphView(
+      folded,
+      graphOf(nodes),
+      new Map([[foldKey('a', 'subagent'), false]])
+    )
     expect(shown.visible.map((n) => n.id)).toEqual(['a', 'b', 'subagent:1', 'subagent:2'])
-    expect(shown.facts.get('a')?.sideLines?.folded).toBe(false)
+    expect(shown.facts.get('a')?.folds[0]?.folded).toBe(false)
     // The outline keeps a row for each run, folded or not.
     expect(folded.branches.list.map((b) => b.id)).toEqual(['a', 'subagent:1', 'subagent:2'])
   })
 
   it('fold a run’s own sub-agent into the run, not into the turn', () => {
     const nested = [...nodes, turn('subagent:3', 'subagent:1', true, 'subagent')]
-    const turnOpen = new Map([[sideLinesFoldKey('a'), false]])
+    const turnOpen = new Map([[foldKey('a', 'subagent'), false]])
     const open = nextGraphView(emptyGraphView, graphOf(nested), turnOpen)
     expect(open.visible.map((n) => n.id)).not.toContain('subagent:3')
-    expect(open.facts.get('subagent:1')?.sideLines).toMatchObject({ agents: 1, folded: true })
-    const both = new Map([...turnOpen, [sideLinesFoldKey('subagent:1'), false]])
+    expect(open.facts.get('subagent:1')?.folds).toEqual([
+      { kind: 'subagent', count: 1, folded: true }
+    ])
+    const both = new Map([...turnOpen, [foldKey('subagent:1', 'subagent'), false]])
     expect(nextGraphView(open, graphOf(nested), both).visible).toHaveLength(5)
+  })
+})
+
+describe('a compaction', () => {
+  //   a ── c (compaction, mid-turn) ── b ── d (compaction, where the conversation stands)
+  //         └── x (a turn left)
+  const nodes = [
+    turn('a', null),
+    turn('c', 'a', true, 'compaction'),
+    turn('b', 'c'),
+    turn('x', 'c', false),
+    turn('d', 'b', true, 'compaction')
+  ]
+
+  it('folds into its turn at first, what follows it drawn from the turn', () => {
+    // x's branch ended at c, where it was summarized (by d, say): the link runs from the turn.
+    const graph = { ...graphOf(nodes), summaryLinks: [{ from: 'c', to: 'd' }] }
+    const view = nextGraphView(emptyGraphView, graph)
+    expect(view.flowEdges.map((e) => e.id)).toContain('summary:a->d')
+    expect(view.visible.map((n) => n.id)).toEqual(['a', 'b', 'x', 'd'])
+    expect(view.facts.get('a')?.folds).toEqual([{ kind: 'compaction', count: 1, folded: true }])
+    expect(view.index.parentOf.get('b')).toBe('a')
+    expect(view.positions.get('b')!.y).toBe(view.positions.get('a')!.y + ROW_STEP)
+    expect(view.flowEdges.map((e) => e.id)).toContain('tree:a->b')
+    // The one the conversation stands at is shown.
+    expect(view.facts.get('d')?.conversationHere).toBe(true)
+    expect(view.facts.get('b')?.folds).toEqual([{ kind: 'compaction', count: 1, folded: false }])
+  })
+
+  it('opened, is drawn on its line again, the same node objects as before it folded', () => {
+    const folded = nextGraphView(emptyGraphView, graphOf(nodes))
+    const open = nextGraphView(
+      folded,
+      graphOf(nodes),
+      new Map([[foldKey('a', 'compaction'), false]])
+    )
+    expect(open.visible.map((n) => n.id)).toEqual(['a', 'c', 'b', 'x', 'd'])
+    expect(open.visible.every((n, i) => n === open.nodes[i])).toBe(true)
+    const again = nextGraphView(open, graphOf(nodes))
+    expect(again.visible.find((n) => n.id === 'b')).toBe(folded.visible.find((n) => n.id === 'b'))
   })
 })

@@ -23,7 +23,7 @@ import {
   kindName,
   OUTCOME_BADGES,
   REPORT_HANDLE,
-  sideLinesText,
+  foldText,
   RUN_HANDLE,
   SUMMARY_HANDLE,
   type FlowNode,
@@ -153,22 +153,23 @@ function FoldBadge({
   )
 }
 
-/** The side lines folded into the node ("2 agents"): a click opens them, another folds them. */
-function SideLinesBadge({ id, facts, use }: { id: string; facts: NodeFacts; use: BadgeUse }) {
-  const lines = facts.sideLines
-  if (lines === null) return null
-  const text = sideLinesText(lines)
-  return (
-    <FoldButton
-      use={use}
-      className={`node-badge--side${lines.folded ? '' : ' node-badge--open'}`}
-      expanded={!lines.folded}
-      title={lines.folded ? `Show the ${text} folded here` : `Fold the ${text} into this node`}
-      onPress={() => useGraphStore.getState().toggleSideLines(id)}
-    >
-      {text}
-    </FoldButton>
-  )
+/** The nodes folded into this one, a badge per kind ("2 agents"): a click opens them, another folds them. */
+function FoldsBadges({ id, facts, use }: { id: string; facts: NodeFacts; use: BadgeUse }) {
+  return facts.folds.map((fold) => {
+    const text = foldText(fold)
+    return (
+      <FoldButton
+        key={fold.kind}
+        use={use}
+        className={`node-badge--folds${fold.folded ? '' : ' node-badge--open'}`}
+        expanded={!fold.folded}
+        title={fold.folded ? `Show the ${text} folded here` : `Fold the ${text} into this node`}
+        onPress={() => useGraphStore.getState().toggleFold(id, fold.kind)}
+      >
+        {text}
+      </FoldButton>
+    )
+  })
 }
 
 /** The compact form's badges: a sign each (the full card, on hover or focus, spells them out). */
@@ -194,7 +195,7 @@ function Badges({
   const { node, facts } = data
   const outcome = OUTCOME_BADGES[node.outcome]
   const changed = node.filesChanged
-  if (outcome === null && changed === 0 && facts.hiddenBelow === 0 && facts.sideLines === null) {
+  if (outcome === null && changed === 0 && facts.hiddenBelow === 0 && facts.folds.length === 0) {
     return null
   }
   return (
@@ -211,7 +212,7 @@ function Badges({
         </span>
       )}
       <FoldBadge id={id} facts={facts} short={short} use={use} />
-      <SideLinesBadge id={id} facts={facts} use={use} />
+      <FoldsBadges id={id} facts={facts} use={use} />
     </div>
   )
 }

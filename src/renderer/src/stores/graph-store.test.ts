@@ -23,11 +23,11 @@ describe('the side lines folded into a node, in the store', () => {
 
   it('open from the badge, asking the canvas to frame the node with them, and fold again', () => {
     expect(shown()).toEqual(['a', 'b'])
-    useGraphStore.getState().toggleSideLines('a')
+    useGraphStore.getState().toggleFold('a', 'subagent')
     expect(shown()).toEqual(['a', 'b', 'subagent:1', 'subagent:2'])
     expect(useGraphStore.getState().frameRequest?.ids).toEqual(['a', 'subagent:1', 'subagent:2'])
     const asked = useGraphStore.getState().frameRequest
-    useGraphStore.getState().toggleSideLines('a')
+    useGraphStore.getState().toggleFold('a', 'subagent')
     expect(shown()).toEqual(['a', 'b'])
     // Folding moves no view.
     expect(useGraphStore.getState().frameRequest).toBe(asked)

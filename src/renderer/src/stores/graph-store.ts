@@ -4,8 +4,7 @@
 import { create } from 'zustand'
 import type { RunView } from '../../../shared/parallel-views'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
-import { foldsIntoParent } from '../graph/branches'
-import type { SideLines } from '../graph/flow-model'
+import type { FoldKind, NodeFold } from '../graph/flow-model'
 import { withRuns } from '../graph/run-nodes'
 import {
   activeTip,
@@ -13,7 +12,8 @@ import {
   isCollapsed,
   nextGraphView,
   shownAncestor,
-  sideLinesFoldKey,
+  foldKey,
+  foldKindOf,
   type CollapseChoices,
   type GraphView
 } from '../graph/graph-view'
@@ -35,9 +35,9 @@ interface GraphStore extends GraphView {
   select: (id: string | null) => void
   /** Folds the nodes under `id` away, or shows them again. */
   toggleCollapsed: (id: string) => void
-  /** Folds the side lines leaving a node into it, or shows them again; the rest stays. */
-  toggleSideLines: (parentId: string) => void
-  /** Opens every collapsed node and folded side line above `id`, so it is shown. */
+  /** Folds the nodes of a kind into the node they leave, or shows them again; the rest stays. */
+  toggleFold: (parentId: string, kind: FoldKind) => void
+  /** Opens every collapsed node and every fold above `id`, so it is shown. */
   reveal: (id: string) => void
   setPeek: (id: string | null) => void
   /** The canvas draws one card per branch (zoomed out) instead of the turns. */
@@ -102,14 +102,14 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       choices.set(id, !isCollapsed(node, state.collapseChoices))
       return refold(state, choices)
     }),
-  toggleSideLines: (parentId) =>
+  toggleFold: (parentId, kind) =>
     set((state) => {
-      const lines = state.facts.get(parentId)?.sideLines
-      if (lines === null || lines === undefined) return {}
+      const fold = state.facts.get(parentId)?.folds.find((f) => f.kind === kind)
+      if (fold === undefined) return {}
       const choices = new Map(state.collapseChoices)
-      choices.set(sideLinesFoldKey(parentId), !lines.folded)
+      choices.set(foldKey(parentId, kind), !fold.folded)
       const view = refold(state, choices)
-      if (!lines.folded) return view
+      if (!fold.folded) return view
       const opened = (state.fullIndex.childrenOf.get(parentId) ?? []).filter(
         (id) => view.positions?.has(id) === true && !state.positions.has(id)
       )
@@ -123,10 +123,8 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       const { parentOf } = state.fullIndex
       for (let at = id, parent = parentOf.get(id) ?? null; parent !== null;) {
         const node = state.nodesById.get(at)
-        const parentKind = state.nodesById.get(parent)?.kind
-        if (node !== undefined && foldsIntoParent(node, parentKind)) {
-          choices.set(sideLinesFoldKey(parent), false)
-        }
+        const kind = node === undefined ? null : foldKindOf(node, state.nodesById.get(parent)?.kind)
+        if (kind !== null) choices.set(foldKey(parent, kind), false)
         choices.set(parent, false)
         at = parent
         parent = parentOf.get(at) ?? null
@@ -170,9 +168,11 @@ export const conversationTip = (s: GraphView): string | null =>
 export const selectCentreRequest = (s: State) => s.centreRequest
 export const selectFrameRequest = (s: State) => s.frameRequest
 export const selectIsPeeked = (id: string) => (s: State) => s.peekId === id
-/** The side lines leaving the selected node (null: none, or it is collapsed). */
-export const selectSelectedSideLines = (s: State): SideLines | null =>
-  s.selectedId === null ? null : (s.facts.get(s.selectedId)?.sideLines ?? null)
+const NO_FOLDS: readonly NodeFold[] = []
+
+/** What folds into the selected node, by kind (none while it is collapsed). */
+export const selectSelectedFolds = (s: State): readonly NodeFold[] =>
+  s.selectedId === null ? NO_FOLDS : (s.facts.get(s.selectedId)?.folds ?? NO_FOLDS)
 
 /** Collapse state of the selected node: null when it has nothing under it. */
 export const selectSelectedFold = (s: State): { collapsed: boolean; hidden: number } | null => {
