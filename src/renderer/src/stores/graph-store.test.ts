@@ -31,6 +31,9 @@ describe('the side lines folded into a node, in the store', () => {
     expect(shown()).toEqual(['a', 'b'])
     // Folding moves no view.
     expect(useGraphStore.getState().frameRequest).toBe(asked)
+    // The branches' cards drawn, the turns' canvas mounting again frames its own first view.
+    useGraphStore.getState().setShowBranches(true)
+    expect(useGraphStore.getState().frameRequest).toBeNull()
   })
 
   it('open on the way to a run chosen from the outline or a search (reveal), and no others', () => {

@@ -133,10 +133,12 @@ export const useGraphStore = create<GraphStore>()((set) => ({
     }),
   setPeek: (peekId) => set({ peekId }),
   showBranches: false,
-  // Into the cards, a centring asked for before is done with: the turns' canvas mounts again
-  // later and must not take the view back to it.
+  // Into the cards, a centring or a framing asked for before is done with: the turns' canvas
+  // mounts again later and must not take the view back to it.
   setShowBranches: (showBranches) =>
-    set(showBranches ? { showBranches, centreRequest: null } : { showBranches }),
+    set(
+      showBranches ? { showBranches, centreRequest: null, frameRequest: null } : { showBranches }
+    ),
   frameRequest: null,
   centreRequest: null,
   requestCentre: (id) =>
