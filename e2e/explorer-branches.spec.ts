@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { writeSyntheticSession } from '../test/session/synthetic'
 import { expectAccessible } from './support/axe'
@@ -71,6 +71,15 @@ test.describe('a three-branch session', () => {
     await page.getByRole('button', { name: 'Fit View' }).click()
     await shot(page, 'explorer-branches-01-three-branches')
     await expectAccessible(page, 'three branches')
+    // Fit View draws this small tree as compact cards: each keeps two dozen characters of its
+    // title in 11 px type or more (one line of 30 px type kept ten: "also remov…").
+    const debug = turn(page, 'also remove DEBUG').first()
+    await expect(debug.locator('.node-card--compact')).toBeVisible()
+    await expect(async () => {
+      const { shown, px } = await compactTitleShown(debug)
+      expect(shown).toBeGreaterThanOrEqual(24)
+      expect(px).toBeGreaterThanOrEqual(11)
+    }).toPass({ timeout: 5_000 })
 
     // Continue from the abandoned "also remove DEBUG": its files come back; a prompt goes after it.
     await turn(page, 'also remove DEBUG').click()
@@ -200,6 +209,30 @@ test.describe('a three-branch session', () => {
     await shot(page, 'explorer-branches-08-jumped')
   })
 })
+
+/**
+ * How many characters of a compact node's title its card draws (the rest clamped away below
+ * its lines or cut at their end), and their size on screen.
+ */
+function compactTitleShown(node: Locator): Promise<{ shown: number; px: number }> {
+  return node.locator('.node-card__text').evaluate((element) => {
+    const text = element.firstChild as Text
+    const block = element.closest<HTMLElement>('.node-card__line')!
+    const box = block.getBoundingClientRect()
+    const range = document.createRange()
+    let shown = 0
+    for (let i = 0; i < text.length; i++) {
+      range.setStart(text, i)
+      range.setEnd(text, i + 1)
+      const char = range.getBoundingClientRect()
+      if (char.width > 0 && char.bottom <= box.bottom + 0.5 && char.right <= box.right + 0.5) {
+        shown++
+      }
+    }
+    const zoom = box.width / block.offsetWidth
+    return { shown, px: parseFloat(getComputedStyle(element).fontSize) * zoom }
+  })
+}
 
 test.describe('a 60-turn session', () => {
   let app: ServedApp

@@ -4,13 +4,14 @@
 // read-only, its files are restored from the backups by clicks and undone, a line another process
 // appends shows up, and it is continued in Rewind Studio with the scripted model. Then workspaces:
 // Open folder… switches with no restart; a second tab follows; hostile paths are refused. Then
-// sub-agents: the runs a turn started beside it, those of the last turn in the first view at
-// 1280x800 and 900x700 (issue 29; screenshots other-tools-09-subagents-first-view-*.png).
+// sub-agents: the runs a turn started fold into it, its badge ("2 agents", a button) opening them
+// beside it, by click, key, the outline or a search; the last turn's in the first view at
+// 1280x800 and 900x700 (issue 29; screenshots other-tools-09/10-subagents-*.png).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import {
   copyFixture,
   type FixtureName,
@@ -21,7 +22,7 @@ import { everyFormatHomes } from '../test/foreign/every-format-homes'
 import { jsonl, ompTitleSlot, writeOmpSession, writePiSession } from '../test/sources/fake-homes'
 import { expectAccessible } from './support/axe'
 import { serve, type ServedApp } from './support/serve'
-import { send, shot, turn } from './support/ui'
+import { expectLegibleInView, send, shot, turn } from './support/ui'
 
 /** A Claude home with the real rewind-parallel session of `workspace`, and pi / oh-my-pi homes. */
 function fakeHomes() {
@@ -378,31 +379,57 @@ test.describe('sub-agents', () => {
   })
   test.afterAll(async () => app?.stop())
 
-  test('a Claude Code session’s sub-agents hang under the turn that ran them, folded away on request', async ({
+  test('a Claude Code session’s sub-agents fold into the turn that ran them, a badge opening them', async ({
     page
   }) => {
     await openClaudeSession(page, app)
     const subagent = (title: string) => subagentNode(page, title)
-    // The first view frames the last turns (and the runs they started: the next test); these
-    // runs are the first turn's, five turns up: the whole graph in view first.
+    const delegate = turn(page, 'delegate the survey')
+    const badge = delegate.getByRole('button', { name: '2 agents', exact: true })
+    const outline = page.getByRole('tree', { name: 'Branch outline' })
+    const row = (title: string) => outline.getByRole('treeitem', { name: new RegExp(`^${title}`) })
     await page.getByRole('button', { name: 'Fit View' }).click()
-    await expect(turn(page, 'delegate the survey')).toBeVisible()
-    await expect(subagent('survey A')).toBeVisible()
-    await expect(subagent('survey B')).toBeVisible()
+    // Folded at first: the turn's badge counts them, the outline marks their rows folded.
+    await expect(delegate).toHaveAccessibleName(/, 2 agents folded,/)
+    await expect(badge).toHaveAttribute('aria-expanded', 'false')
+    await expect(subagent('survey A')).toHaveCount(0)
+    await expect(row('survey A')).toHaveAccessibleName(/sub-agent, folded/)
     // The conversation stands at the last turn, not in a sub-agent's run.
     await expect(page.getByLabel('Selected node').locator('.selection-bar__title')).toHaveText(
       'last words'
     )
+    await shot(page, 'other-tools-07-subagents-folded')
+    await expectAccessible(page, 'other-tools-07-subagents-folded')
+
+    // A click on the badge draws them beside the turn; another folds them again.
+    await badge.click()
+    await expect(badge).toHaveAttribute('aria-expanded', 'true')
+    await expect(subagent('survey A')).toBeVisible()
+    await expect(subagent('survey B')).toBeVisible()
+    await expect(row('survey A')).not.toHaveAccessibleName(/folded/)
+    await page.getByRole('button', { name: 'Fit View' }).click()
     await shot(page, 'other-tools-07-subagents')
     await expectAccessible(page, 'other-tools-07-subagents')
-
-    await turn(page, 'delegate the survey').click()
-    const bar = page.getByLabel('Selected node')
-    await bar.getByRole('button', { name: 'Hide sub-agents (2)' }).click()
+    await badge.click()
     await expect(subagent('survey A')).toHaveCount(0)
     await expect(turn(page, 'edit the survey')).toBeVisible()
-    await bar.getByRole('button', { name: 'Show sub-agents (2)' }).click()
+
+    // By the keyboard: the selected turn's badge is the next Tab stop after it.
+    await delegate.click()
+    await page.keyboard.press('Tab')
+    await expect(badge).toBeFocused()
+    await page.keyboard.press('Enter')
     await expect(subagent('survey B')).toBeVisible()
+    // The bar says the same, and folds them too.
+    const bar = page.getByLabel('Selected node')
+    await expect(bar.locator('.selection-bar__title')).toHaveText('delegate the survey')
+    await bar.getByRole('button', { name: 'Hide 2 agents' }).click()
+    await expect(subagent('survey B')).toHaveCount(0)
+
+    // A run chosen in the outline opens its fold (a search result goes the same way: reveal).
+    await row('survey B').click()
+    await expect(subagent('survey B')).toBeFocused()
+    await expect(subagent('survey A')).toBeVisible()
 
     // A sub-agent's node offers nothing that needs a point of the conversation.
     await subagent('survey B').click()
@@ -410,50 +437,6 @@ test.describe('sub-agents', () => {
     await expect(page.getByRole('button', { name: 'Continue in Rewind Studio' })).toBeDisabled()
   })
 })
-
-/**
- * Each node is drawn whole in the part of the canvas no overlay covers (the minimap, the
- * controls, the attribution), none over another, its text 11 px or more on screen.
- */
-async function expectLegibleInView(page: Page, nodes: Locator[]): Promise<void> {
-  const canvas = (await page.locator('.graph-canvas').first().boundingBox())!
-  const overlays = await page
-    .locator('.graph-minimap, .react-flow__controls, .react-flow__attribution')
-    .evaluateAll((found) => found.map((e) => e.getBoundingClientRect().toJSON() as Box))
-  await expect(async () => {
-    const boxes: Box[] = []
-    for (const node of nodes) {
-      const box = (await node.boundingBox())!
-      expect(box.x).toBeGreaterThanOrEqual(canvas.x)
-      expect(box.y).toBeGreaterThanOrEqual(canvas.y)
-      expect(box.x + box.width).toBeLessThanOrEqual(canvas.x + canvas.width)
-      expect(box.y + box.height).toBeLessThanOrEqual(canvas.y + canvas.height)
-      for (const other of [...overlays, ...boxes]) expect(overlap(box, other)).toBe(false)
-      boxes.push(box)
-      // The smallest text the node draws, at the zoom it is drawn at (a card is 240 px wide).
-      const smallest = await node.evaluate((e) =>
-        Math.min(
-          ...[...e.querySelectorAll('.node-card *')]
-            .filter((t) =>
-              [...t.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim() !== '')
-            )
-            .map((t) => parseFloat(getComputedStyle(t).fontSize))
-        )
-      )
-      expect(smallest * (box.width / 240)).toBeGreaterThanOrEqual(11)
-    }
-  }).toPass({ timeout: 5_000 })
-}
-
-interface Box {
-  x: number
-  y: number
-  width: number
-  height: number
-}
-
-const overlap = (a: Box, b: Box) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 
 test.describe('the runs the last turn started', () => {
   let app: ServedApp
@@ -467,19 +450,26 @@ test.describe('the runs the last turn started', () => {
     { width: 1280, height: 800 },
     { width: 900, height: 700 }
   ]) {
-    test(`are in the first view at ${size.width}x${size.height}, legible, beside their turn`, async ({
+    test(`fold into their turn in the first view at ${size.width}x${size.height}, and open beside it`, async ({
       page
     }) => {
       await page.setViewportSize(size)
       await openClaudeSession(page, app)
-      await expectLegibleInView(page, [
-        turn(page, 'delegate the survey'),
-        subagentNode(page, 'survey A'),
-        subagentNode(page, 'survey B')
-      ])
-      const name = `other-tools-09-subagents-first-view-${size.width}`
-      await shot(page, name)
-      await expectAccessible(page, name)
+      const delegate = turn(page, 'delegate the survey')
+      // The first view frames the turns; the runs are the turn's badge.
+      await expectLegibleInView(page, [delegate])
+      await expect(subagentNode(page, 'survey A')).toHaveCount(0)
+      const badge = delegate.getByRole('button', { name: '2 agents', exact: true })
+      await expect(badge).toBeVisible()
+      const folded = `other-tools-09-subagents-first-view-${size.width}`
+      await shot(page, folded)
+      await expectAccessible(page, folded)
+      await badge.click()
+      await expect(subagentNode(page, 'survey A')).toBeVisible()
+      await expect(subagentNode(page, 'survey B')).toBeVisible()
+      const opened = `other-tools-10-subagents-opened-${size.width}`
+      await shot(page, opened)
+      await expectAccessible(page, opened)
     })
   }
 })
@@ -491,32 +481,32 @@ test.describe('a sub-agent’s own sub-agent', () => {
   })
   test.afterAll(async () => app?.stop())
 
-  test('hangs under the node of the sub-agent that ran it, folded away with it', async ({
+  test('folds into the node of the sub-agent that ran it, folded away with it', async ({
     page
   }) => {
     await openClaudeSession(page, app)
     const subagent = (title: string) => subagentNode(page, title)
-    // In the first view, beside the turn: no Fit View needed.
-    await expectLegibleInView(page, [
-      turn(page, 'delegate the nest'),
-      subagent('outer agent'),
-      subagent('inner agent')
-    ])
+    const nest = turn(page, 'delegate the nest')
+    await expect(subagent('outer agent')).toHaveCount(0)
+    await nest.getByRole('button', { name: '1 agent', exact: true }).click()
+    // The outer one is drawn beside its turn, its own sub-agent folded into it.
     await expect(subagent('outer agent')).toBeVisible()
-    await expect(subagent('inner agent')).toBeVisible()
+    await expect(subagent('inner agent')).toHaveCount(0)
+    await subagent('outer agent').getByRole('button', { name: '1 agent', exact: true }).click()
+    await expectLegibleInView(page, [nest, subagent('outer agent'), subagent('inner agent')])
     await shot(page, 'other-tools-08-nested-subagents')
     await expectAccessible(page, 'other-tools-08-nested-subagents')
 
     // The outer sub-agent folds its own away; the session's turn folds both.
     await subagent('outer agent').click()
     const bar = page.getByLabel('Selected node')
-    await bar.getByRole('button', { name: 'Hide sub-agents (1)' }).click()
+    await bar.getByRole('button', { name: 'Hide 1 agent' }).click()
     await expect(subagent('inner agent')).toHaveCount(0)
     await expect(subagent('outer agent')).toBeVisible()
-    await bar.getByRole('button', { name: 'Show sub-agents (1)' }).click()
+    await bar.getByRole('button', { name: 'Show 1 agent' }).click()
     await expect(subagent('inner agent')).toBeVisible()
-    await turn(page, 'delegate the nest').click()
-    await bar.getByRole('button', { name: 'Hide sub-agents (1)' }).click()
+    await nest.click()
+    await bar.getByRole('button', { name: 'Hide 1 agent' }).click()
     await expect(subagent('outer agent')).toHaveCount(0)
     await expect(subagent('inner agent')).toHaveCount(0)
   })

@@ -2,7 +2,8 @@
 // earlier turn, one slow; they show beside the turn as they go, in a second tab and after a
 // reload too; the slow one is stopped mid-way; the others end as branches, are compared in the
 // Runs table (files, lines, the check's exit code), one is adopted with the others summarized
-// (its files on disk, Undo takes it back). Started twice, the second start is a table of its own.
+// (its files on disk, Undo takes it back); another, drawn columns away, is adopted and the page
+// opened again frames it with the turn it forks from (issue 29). Started twice, the second start is a table of its own.
 // Screenshots in e2e/screenshots/parallel-*.png at 1280x800 and 900x700.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,7 +11,7 @@ import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { serve, type ServedApp } from './support/serve'
-import { send, shot, turn } from './support/ui'
+import { expectLegibleInView, send, shot, turn } from './support/ui'
 import { RUN_RULES } from '../test/parallel/run-script'
 
 const SCRIPT = {
@@ -147,6 +148,31 @@ test.describe('parallel runs', () => {
     await page.getByRole('button', { name: /^Undo adopt run "try red"/i }).click()
     await expect.poll(notes).toBe('v2\n')
     expect(existsSync(join(app.workspace, 'red.txt'))).toBe(false)
+
+    // A run drawn columns right of the turn it forks from (the summaries left on red's line
+    // make it the longest), adopted with no summary: opened again, the first view holds it
+    // with that turn, legible (compact cards where the columns between need it). At 900x700
+    // the 360 px canvas cannot hold three columns' gap legibly: the run's turn alone.
+    await page.getByRole('button', { name: 'Fit View' }).click()
+    const blue = turn(page, 'Run 3: try blue')
+    await blue.click()
+    await page.getByRole('button', { name: 'Adopt this run' }).click()
+    await adopt.getByRole('radio', { name: 'No summary' }).check()
+    await adopt.getByRole('button', { name: 'Adopt' }).click()
+    await expect(adopt).toBeHidden({ timeout: 20_000 })
+    await expect(blue).toHaveAccessibleName(/active path/)
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 900, height: 700 }
+    ]) {
+      await page.setViewportSize(size)
+      await page.reload()
+      const inView = size.width === 1280 ? [turn(page, 'setup notes'), blue] : [blue]
+      await expectLegibleInView(page, inView)
+      await shot(page, `parallel-06-adopted-far-first-view-${size.width}`)
+      await expectAccessible(page, `parallel-06-adopted-far-first-view-${size.width}`)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
   })
 })
 

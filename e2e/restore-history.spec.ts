@@ -93,6 +93,11 @@ test('a code-only rewind and its undo change no turn; continue to the exploratio
 
   // Away to turn one, then back to the exploration: the files as it left them, no hand edit.
   await continueFrom(page, turn(page, 'add TIMEOUT'))
+  // The exploration is folded into the agent's report: its badge opens it.
+  await page
+    .getByRole('group', { name: /^Rewind report: / })
+    .getByRole('button', { name: '1 exploration', exact: true })
+    .click()
   const exploration = page.getByRole('group', { name: /^Exploration: / })
   await continueFrom(page, exploration)
   expect(config(app)).toBe(asTurnsLeftIt)

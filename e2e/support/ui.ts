@@ -93,3 +93,47 @@ export function focusedElement(page: Page): Promise<string> {
     return `${active.tagName} ${name}`
   })
 }
+
+/**
+ * Each node is drawn whole in the part of the canvas no overlay covers (the minimap, the
+ * controls, the attribution), none over another, its text 11 px or more on screen.
+ */
+export async function expectLegibleInView(page: Page, nodes: Locator[]): Promise<void> {
+  const canvas = (await page.locator('.graph-canvas').first().boundingBox())!
+  const overlays = await page
+    .locator('.graph-minimap, .react-flow__controls, .react-flow__attribution')
+    .evaluateAll((found) => found.map((e) => e.getBoundingClientRect().toJSON() as Box))
+  await expect(async () => {
+    const boxes: Box[] = []
+    for (const node of nodes) {
+      const box = (await node.boundingBox())!
+      expect(box.x).toBeGreaterThanOrEqual(canvas.x)
+      expect(box.y).toBeGreaterThanOrEqual(canvas.y)
+      expect(box.x + box.width).toBeLessThanOrEqual(canvas.x + canvas.width)
+      expect(box.y + box.height).toBeLessThanOrEqual(canvas.y + canvas.height)
+      for (const other of [...overlays, ...boxes]) expect(overlap(box, other)).toBe(false)
+      boxes.push(box)
+      // The smallest text the node draws, at the zoom it is drawn at (a card is 240 px wide).
+      const smallest = await node.evaluate((e) =>
+        Math.min(
+          ...[...e.querySelectorAll('.node-card *')]
+            .filter((t) =>
+              [...t.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim() !== '')
+            )
+            .map((t) => parseFloat(getComputedStyle(t).fontSize))
+        )
+      )
+      expect(smallest * (box.width / 240)).toBeGreaterThanOrEqual(11)
+    }
+  }).toPass({ timeout: 5_000 })
+}
+
+export interface Box {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height

@@ -23,12 +23,14 @@ import {
   useState,
   type FocusEvent,
   type KeyboardEvent,
+  type RefObject,
   type WheelEvent
 } from 'react'
 import { moveSelection, openNode, selectNode, setCollapsed } from '../actions/session'
 import {
   conversationTip,
   selectCentreRequest,
+  selectFrameRequest,
   selectFlowEdges,
   selectFlowNodes,
   selectHasNodes,
@@ -50,7 +52,7 @@ import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 import { GraphMiniMap, selectMinimapShown } from './GraphMiniMap'
 import { useBoxSize, type BoxSize } from './box-size'
 import { nodeTypes } from './nodes'
-import { COMPACT_BELOW_ZOOM, LEGIBLE_ZOOM, MIN_ZOOM } from './zooms'
+import { COMPACT_BELOW_ZOOM, compactType, LEGIBLE_ZOOM, MIN_ZOOM } from './zooms'
 import type { Direction } from './tree-index'
 import { selectTheme, useThemeStore } from '../theme'
 
@@ -171,7 +173,39 @@ function useKeepSelectionInView(): { onMoveStart: OnMoveStart } {
     // from the branches' cards, fits its first view meanwhile): wait up to half a second.
     focusNodeElement(centre.id, 30)
   }, [centre, store])
+  // Side lines opened from a node: it and them in view, where they were not, zoomed out no
+  // further than compact cards read at 11 px.
+  const frame = useGraphStore(selectFrameRequest)
+  useEffect(() => {
+    if (frame !== null) frameNodes(store, frame.ids)
+  }, [frame, store])
   return { onMoveStart }
+}
+
+/**
+ * Brings the nodes `ids` into the part of the canvas no overlay covers when one of them is not:
+ * at the zoom the view has or, where they need it, less, down to LEGIBLE_ZOOM (then they are
+ * centred, the box cut at its sides).
+ */
+function frameNodes(store: FlowStore, ids: readonly string[]): void {
+  const { positions } = useGraphStore.getState()
+  const { transform, width, height, panZoom } = store.getState()
+  const bounds = boundsOf(ids, positions)
+  if (bounds === null || panZoom === null || width === 0 || height === 0) return
+  const [tx, ty, zoom] = transform
+  const pane = { width, height }
+  const box = {
+    left: bounds.x * zoom + tx,
+    top: bounds.y * zoom + ty,
+    width: bounds.width * zoom,
+    height: bounds.height * zoom
+  }
+  if (inClearView(box, pane)) return
+  const padding = fitPadding(showsMinimap(pane))
+  const least = Math.min(zoom, LEGIBLE_ZOOM)
+  void panZoom.setViewport(getViewportForBounds(bounds, width, height, least, zoom, padding), {
+    duration: 200
+  })
 }
 
 /**
@@ -233,6 +267,29 @@ function useFlowWindow(
   return useMemo(() => flowWindow(rect, nodes, edges, positions), [rect, nodes, edges, positions])
 }
 
+/**
+ * Sets the compact nodes' type for the zoom (compactType) on the canvas element, as CSS
+ * variables: a zoom frame restyles the drawn nodes' text and re-renders no component.
+ */
+function useCompactType(): RefObject<HTMLDivElement | null> {
+  const store = useStoreApi<FlowNode>()
+  const canvas = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    let zoom = 0
+    const apply = (next: number) => {
+      const element = canvas.current
+      if (element === null || next === zoom) return
+      zoom = next
+      const { fontPx, lines } = compactType(zoom)
+      element.style.setProperty('--compact-text', `${fontPx.toFixed(2)}px`)
+      element.style.setProperty('--compact-lines', String(lines))
+    }
+    apply(store.getState().transform[2])
+    return store.subscribe(({ transform }) => apply(transform[2]))
+  }, [store])
+  return canvas
+}
+
 function Canvas({ pane }: { pane: BoxSize }) {
   // One tab stop in the graph, the selected node (a roving tabindex, set by the node itself:
   // nodes.tsx useTabStop): Tab passes the graph in one step, the arrows move within it. The
@@ -245,6 +302,7 @@ function Canvas({ pane }: { pane: BoxSize }) {
   const { onMoveStart } = useKeepSelectionInView()
   const store = useStoreApi<FlowNode>()
   const [selectionRendered, checkSelectionRendered] = useSelectionRendered(selectedId)
+  const canvas = useCompactType()
 
   // Computed once per mounted canvas, for the pane as first measured: the first view shows where
   // the conversation stands (first-view.ts), or the node a centring waits for (a branch's card
@@ -259,7 +317,11 @@ function Canvas({ pane }: { pane: BoxSize }) {
     // window leaves under the chrome.
     const height = Math.min(pane.height, window.innerHeight - CHROME_HEIGHT)
     const view = firstView(visible, positions, { width: pane.width, height })
-    return { nodes: view.ids.map((id) => ({ id })), maxZoom: 1, minZoom: view.minZoom }
+    return {
+      nodes: view.ids.map((id) => ({ id })),
+      maxZoom: view.maxZoom,
+      minZoom: view.minZoom
+    }
   })
   const minimap = useStore(selectMinimapShown)
   const fitViewOptions = useMemo<FitViewOptions>(
@@ -361,6 +423,7 @@ function Canvas({ pane }: { pane: BoxSize }) {
 
   return (
     <div
+      ref={canvas}
       className="graph-canvas"
       onKeyDown={onKeyDown}
       onFocus={onFocus}

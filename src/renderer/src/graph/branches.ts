@@ -22,6 +22,12 @@ const isSideKind = (node: GraphNode) => node.kind === 'exploration' || node.kind
 export const startsRun = (node: GraphNode, parentKind: GraphNode['kind'] | undefined): boolean =>
   node.kind === 'subagent' && parentKind !== 'subagent'
 
+/** Whether the node starts a side line: an exploration or a sub-agent's run its parent is not. */
+export const startsSideLine = (
+  node: GraphNode,
+  parentKind: GraphNode['kind'] | undefined
+): boolean => isSideKind(node) && parentKind !== node.kind
+
 /**
  * The nodes as their lines run: a side line (an exploration, a sub-agent's run) starts where its
  * parent is of another kind, and is never its parent's own line; its later nodes go on in it.
@@ -32,9 +38,7 @@ export function branchNodes(nodes: readonly GraphNode[]): BranchNode[] {
   return nodes.map((node) => {
     const parentKind = node.parentId === null ? undefined : kindOf.get(node.parentId)
     kindOf.set(node.id, node.kind)
-    if (!isSideKind(node) || parentKind === node.kind) {
-      return { id: node.id, parentId: node.parentId, node }
-    }
+    if (!startsSideLine(node, parentKind)) return { id: node.id, parentId: node.parentId, node }
     return startsRun(node, parentKind)
       ? { id: node.id, parentId: node.parentId, side: true, stacked: true, node }
       : { id: node.id, parentId: node.parentId, side: true, node }

@@ -7,7 +7,7 @@ import { fitPadding, inClearView, showsMinimap, type Pane } from './clear-view'
 import { FIRST_VIEW_TURNS, firstView } from './first-view'
 import { boundsOf } from './flow-window'
 import { layoutTree, NODE_HEIGHT, NODE_WIDTH } from './layout'
-import { COMPACT_BELOW_ZOOM, LEGIBLE_ZOOM } from './zooms'
+import { COMPACT_BELOW_ZOOM, FULL_LEGIBLE_ZOOM, LEGIBLE_ZOOM } from './zooms'
 
 // The turns' canvas at 1280x800 and at 900x700 (the side panel and the details beside it).
 const wide: Pane = { width: 630, height: 601 }
@@ -31,7 +31,7 @@ function shown(nodes: GraphNode[], pane: Pane) {
     pane.width,
     pane.height,
     view.minZoom,
-    1,
+    view.maxZoom,
     fitPadding(showsMinimap(pane))
   )
   const clear = (id: string) => {
@@ -43,6 +43,10 @@ function shown(nodes: GraphNode[], pane: Pane) {
   }
   return { ids: view.ids, zoom, clear }
 }
+
+/** Text drawn at 11 px or more: full cards from FULL_LEGIBLE_ZOOM, compact ones under 0.75. */
+const legible = (zoom: number) =>
+  zoom >= FULL_LEGIBLE_ZOOM || (zoom >= LEGIBLE_ZOOM && zoom < COMPACT_BELOW_ZOOM)
 
 describe('the first view', () => {
   it('frames the last turns as full cards, no more than fit', () => {
@@ -69,7 +73,7 @@ describe('the first view', () => {
     for (const pane of [wide, narrow]) {
       const { ids, zoom, clear } = shown(nodes, pane)
       expect(ids).toEqual(expect.arrayContaining(['t9', 's1', 's1b', 's2', 's3']))
-      expect(zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM)
+      expect(legible(zoom)).toBe(true)
       expect(ids.every(clear)).toBe(true)
     }
     // Full cards where the pane has the room for two columns and the runs' rows.
@@ -85,7 +89,7 @@ describe('the first view', () => {
       const { ids, zoom, clear } = shown(nodes, pane)
       expect(ids).toEqual(expect.arrayContaining(['t3', 't5']))
       expect(ids.filter((id) => id.startsWith('s'))).toHaveLength(6)
-      expect(zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM)
+      expect(legible(zoom)).toBe(true)
       expect(ids.every(clear)).toBe(true)
     }
   })
@@ -96,8 +100,45 @@ describe('the first view', () => {
       const { ids, zoom, clear } = shown(nodes, pane)
       expect(ids[0]).toBe('t')
       expect(ids.slice(1, 3)).toEqual(['s0', 's1'])
-      expect(zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM)
+      expect(legible(zoom)).toBe(true)
       expect(ids.every(clear)).toBe(true)
     }
+  })
+})
+
+describe('the first view after a continue into a branch columns away', () => {
+  //   t0 ── t1 ── t2 ── t3 ── t4   (the main line, left: abandoned after t2)
+  //                ├ b1            (column 1)
+  //                ├ b2            (column 2)
+  //                └ a1 ── a2      (column 3: the run adopted, where the conversation stands)
+  const left = (id: string, parentId: string) => graphNode(id, parentId)
+  const nodes = (columns: number) => [
+    turn('t0', null),
+    turn('t1', 't0'),
+    turn('t2', 't1'),
+    left('t3', 't2'),
+    left('t4', 't3'),
+    ...Array.from({ length: columns - 1 }, (_, i) => left(`b${i + 1}`, 't2')),
+    turn('a1', 't2'),
+    turn('a2', 'a1')
+  ]
+
+  it('frames the path back to its fork at a legible zoom, compact cards where needed', () => {
+    const { ids, zoom, clear } = shown(nodes(3), wide)
+    expect(ids).toEqual(expect.arrayContaining(['t2', 'a1', 'a2']))
+    expect(legible(zoom)).toBe(true)
+    expect(ids.every(clear)).toBe(true)
+    // One column away the 360 px canvas of 900x700 frames the fork too.
+    const narrowView = shown(nodes(1), narrow)
+    expect(narrowView.ids).toEqual(expect.arrayContaining(['t2', 'a1', 'a2']))
+    expect(legible(narrowView.zoom)).toBe(true)
+    expect(narrowView.ids.every(narrowView.clear)).toBe(true)
+  })
+
+  it('frames the branch’s own turns as full cards where its fork is further than that reaches', () => {
+    const { ids, zoom, clear } = shown(nodes(3), narrow)
+    expect(ids).toEqual(['a1', 'a2'])
+    expect(zoom).toBeGreaterThanOrEqual(COMPACT_BELOW_ZOOM)
+    expect(ids.every(clear)).toBe(true)
   })
 })

@@ -130,13 +130,23 @@ describe('nodeAccessibleName', () => {
     const facts = {
       promptNumber: 3,
       hiddenBelow: 4,
+      folds: [{ kind: 'subagent' as const, count: 2, folded: true }],
       canCollapse: true,
       conversationHere: true,
       files: 'changed' as const
     }
     expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'stopped' }, facts)).toBe(
-      'Turn 3: prompt b, stopped, 4 hidden below, conversation here, files changed since, active path'
+      'Turn 3: prompt b, stopped, 4 hidden below, 2 agents folded, conversation here, files changed since, active path'
     )
+    const shown = {
+      ...facts,
+      folds: [
+        { kind: 'subagent' as const, count: 1, folded: false },
+        { kind: 'compaction' as const, count: 1, folded: true }
+      ]
+    }
+    expect(nodeAccessibleName(nodes[1]!, shown)).toContain(', 1 compaction folded,')
+    expect(nodeAccessibleName(nodes[1]!, shown)).not.toMatch(/agent/)
     expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'failed' })).toContain(', failed,')
     expect(nodeAccessibleName({ ...nodes[1]!, outcome: 'done' })).not.toMatch(/done|failed/)
   })

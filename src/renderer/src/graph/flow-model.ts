@@ -8,12 +8,28 @@ import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/vie
 import { startsRun } from './branches'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
 
+/** What folds into the node it leaves (graph-view.ts), each kind under a badge of its own. */
+export type FoldKind = 'subagent' | 'exploration' | 'compaction'
+
+/**
+ * The nodes of one kind folded into a node: the sub-agent runs a turn started, the exploration
+ * under an agent's report, the compaction a turn made. Its badge counts and opens them.
+ */
+export interface NodeFold {
+  kind: FoldKind
+  count: number
+  /** None of them is shown. */
+  folded: boolean
+}
+
 /** What the explorer knows of a node beyond the main process's GraphNode (core/views/session-graph.ts). */
 export interface NodeFacts {
   /** A turn's prompt number along its branch (1 for the first prompt); null for other kinds. */
   promptNumber: number | null
   /** Nodes hidden under this one while it is collapsed; 0 when it is open or has no children. */
   hiddenBelow: number
+  /** What folds into it, by kind (none while it is collapsed: its count says it all). */
+  folds: readonly NodeFold[]
   /** It has nodes under it: it can be collapsed. */
   canCollapse: boolean
   /** The conversation stands here: the leaf's node, or the shown node folding it away. */
@@ -31,15 +47,27 @@ export type FlowNode = Node<FlowNodeData, GraphNodeKind>
 const NO_FACTS: NodeFacts = {
   promptNumber: null,
   hiddenBelow: 0,
+  folds: [],
   canCollapse: false,
   conversationHere: false,
   files: null
+}
+
+function sameFolds(a: readonly NodeFold[], b: readonly NodeFold[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((fold, i) => {
+      const other = b[i]!
+      return fold.kind === other.kind && fold.count === other.count && fold.folded === other.folded
+    })
+  )
 }
 
 function sameFacts(a: NodeFacts, b: NodeFacts): boolean {
   return (
     a.promptNumber === b.promptNumber &&
     a.hiddenBelow === b.hiddenBelow &&
+    sameFolds(a.folds, b.folds) &&
     a.canCollapse === b.canCollapse &&
     a.conversationHere === b.conversationHere &&
     a.files === b.files
@@ -120,6 +148,17 @@ export const OUTCOME_BADGES: Record<GraphNode['outcome'], string | null> = {
   failed: 'failed'
 }
 
+const FOLD_NOUNS: Record<FoldKind, string> = {
+  subagent: 'agent',
+  exploration: 'exploration',
+  compaction: 'compaction'
+}
+
+/** What a fold's badge says (and its button's name): "2 agents", "1 exploration". */
+export function foldText(fold: NodeFold): string {
+  return `${fold.count} ${FOLD_NOUNS[fold.kind]}${fold.count === 1 ? '' : 's'}`
+}
+
 /**
  * The node's accessible name: what it is, its title, and where it stands. Tests and screen
  * readers find a node by it; docs/ui.md lists its parts.
@@ -134,6 +173,7 @@ export function nodeAccessibleName(node: GraphNode, facts: NodeFacts = NO_FACTS)
   const outcome = OUTCOME_BADGES[node.outcome]
   if (outcome !== null) parts.push(outcome)
   if (facts.hiddenBelow > 0) parts.push(`${facts.hiddenBelow} hidden below`)
+  for (const fold of facts.folds) if (fold.folded) parts.push(`${foldText(fold)} folded`)
   if (facts.conversationHere) parts.push('conversation here')
   if (facts.files !== null) parts.push(FILES_MARKERS[facts.files])
   parts.push(node.onActivePath ? 'active path' : 'abandoned branch')

@@ -23,6 +23,7 @@ import {
   kindName,
   OUTCOME_BADGES,
   REPORT_HANDLE,
+  foldText,
   RUN_HANDLE,
   SUMMARY_HANDLE,
   type FlowNode,
@@ -79,22 +80,96 @@ function Markers({ facts, compact }: { facts: NodeFacts; compact: boolean }) {
   )
 }
 
-/** A fold's count: clicking it opens (or closes) the branch; the keys and the bar do the same. */
-function FoldBadge({ id, facts, short }: { id: string; facts: NodeFacts; short: boolean }) {
-  if (facts.hiddenBelow === 0) return null
+/**
+ * Whether a badge is a control: on the node itself it is a button (the selected node's are in
+ * the tab order right after it, the graph's one tab stop; others' are reached by a click), in
+ * the full card shown over a compact node (a picture of it, under the pointer) plain text.
+ */
+type BadgeUse = 'control' | 'picture' | 'tab stop'
+
+/**
+ * A badge that opens (or folds) what it counts. A key pressed on it is its own: Enter and Space
+ * press it, and do not also open the node the canvas would open (BranchGraph's keys).
+ */
+function FoldButton({
+  use,
+  className,
+  expanded,
+  title,
+  onPress,
+  children
+}: {
+  use: BadgeUse
+  className: string
+  expanded: boolean
+  title: string
+  onPress: () => void
+  children: string
+}) {
+  if (use === 'picture') return <span className={`node-badge ${className}`}>{children}</span>
   return (
-    <span
-      className="node-badge node-badge--fold"
-      title={`${facts.hiddenBelow} nodes folded here: click to show them`}
+    <button
+      type="button"
+      className={`node-badge node-badge--button ${className}`}
+      aria-expanded={expanded}
+      title={title}
+      tabIndex={use === 'tab stop' ? 0 : -1}
       onClick={(event) => {
         event.stopPropagation()
-        useGraphStore.getState().toggleCollapsed(id)
+        onPress()
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' || event.key === ' ') event.stopPropagation()
       }}
     >
-      +{facts.hiddenBelow}
-      {short ? '' : ' hidden'}
-    </span>
+      {children}
+    </button>
   )
+}
+
+/** A fold's count: clicking it opens the branch; the keys and the bar do the same. */
+function FoldBadge({
+  id,
+  facts,
+  short,
+  use
+}: {
+  id: string
+  facts: NodeFacts
+  short: boolean
+  use: BadgeUse
+}) {
+  if (facts.hiddenBelow === 0) return null
+  return (
+    <FoldButton
+      use={use}
+      className="node-badge--fold"
+      expanded={false}
+      title={`${facts.hiddenBelow} nodes folded here: click to show them`}
+      onPress={() => useGraphStore.getState().toggleCollapsed(id)}
+    >
+      {`+${facts.hiddenBelow}${short ? '' : ' hidden'}`}
+    </FoldButton>
+  )
+}
+
+/** The nodes folded into this one, a badge per kind ("2 agents"): a click opens them, another folds them. */
+function FoldsBadges({ id, facts, use }: { id: string; facts: NodeFacts; use: BadgeUse }) {
+  return facts.folds.map((fold) => {
+    const text = foldText(fold)
+    return (
+      <FoldButton
+        key={fold.kind}
+        use={use}
+        className={`node-badge--folds${fold.folded ? '' : ' node-badge--open'}`}
+        expanded={!fold.folded}
+        title={fold.folded ? `Show the ${text} folded here` : `Fold the ${text} into this node`}
+        onPress={() => useGraphStore.getState().toggleFold(id, fold.kind)}
+      >
+        {text}
+      </FoldButton>
+    )
+  })
 }
 
 /** The compact form's badges: a sign each (the full card, on hover or focus, spells them out). */
@@ -106,11 +181,23 @@ const SHORT_OUTCOMES: Record<FlowNode['data']['node']['outcome'], string> = {
   failed: '✕'
 }
 
-function Badges({ id, data, short }: { id: string; data: FlowNode['data']; short: boolean }) {
+function Badges({
+  id,
+  data,
+  short,
+  use
+}: {
+  id: string
+  data: FlowNode['data']
+  short: boolean
+  use: BadgeUse
+}) {
   const { node, facts } = data
   const outcome = OUTCOME_BADGES[node.outcome]
   const changed = node.filesChanged
-  if (outcome === null && changed === 0 && facts.hiddenBelow === 0) return null
+  if (outcome === null && changed === 0 && facts.hiddenBelow === 0 && facts.folds.length === 0) {
+    return null
+  }
   return (
     <div className="node-card__badges">
       {outcome !== null && (
@@ -124,7 +211,8 @@ function Badges({ id, data, short }: { id: string; data: FlowNode['data']; short
           {short ? ' ✎' : ` file${changed === 1 ? '' : 's'}`}
         </span>
       )}
-      <FoldBadge id={id} facts={facts} short={short} />
+      <FoldBadge id={id} facts={facts} short={short} use={use} />
+      <FoldsBadges id={id} facts={facts} use={use} />
     </div>
   )
 }
@@ -137,11 +225,13 @@ function cardClass(data: FlowNode['data'], selected: boolean, form: string): str
 function FullCard({
   id,
   data,
-  selected
+  selected,
+  use
 }: {
   id: string
   data: FlowNode['data']
   selected: boolean
+  use: BadgeUse
 }) {
   const { node, facts } = data
   return (
@@ -157,7 +247,7 @@ function FullCard({
       {/* The label sits by the badges, where the row has room for it: beside a long kind and
           the time ("Rewind report", a date) it had a few letters. */}
       <div className="node-card__foot">
-        <Badges id={id} data={data} short={false} />
+        <Badges id={id} data={data} short={false} use={use} />
         {node.label !== null && (
           <span className="node-card__label" title={node.label}>
             {node.label}
@@ -181,31 +271,34 @@ const COMPACT_KINDS: Record<FlowNode['data']['node']['kind'], string> = {
 
 /**
  * The compact form: the prompt's number (or a short kind) and the badges, then the label, or the
- * title when there is none, all in large type.
+ * title when there is none, in one block of large type wrapping over the card's lines (as many
+ * as its type leaves: compactType in zooms.ts), so a title keeps some two dozen characters.
  */
 function CompactCard({
   id,
   data,
-  selected
+  selected,
+  use
 }: {
   id: string
   data: FlowNode['data']
   selected: boolean
+  use: BadgeUse
 }) {
   const { node, facts } = data
   return (
     <div className={cardClass(data, selected, 'compact')}>
-      <div className="node-card__headline">
+      <div className="node-card__line">
         <span className="node-card__number">
           {facts.promptNumber !== null ? `#${facts.promptNumber}` : COMPACT_KINDS[node.kind]}
-        </span>
-        <Badges id={id} data={data} short />
+        </span>{' '}
+        <Badges id={id} data={data} short use={use} />{' '}
+        {node.label !== null ? (
+          <span className="node-card__label">{node.label}</span>
+        ) : (
+          <span className="node-card__text">{node.title || '(empty)'}</span>
+        )}
       </div>
-      {node.label !== null ? (
-        <div className="node-card__label">{node.label}</div>
-      ) : (
-        <div className="node-card__line">{node.title || '(empty)'}</div>
-      )}
     </div>
   )
 }
@@ -215,7 +308,7 @@ function Peek({ id, data, selected }: { id: string; data: FlowNode['data']; sele
   const zoom = useStore(selectZoom)
   return (
     <div className="node-peek" style={{ transform: `scale(${1 / zoom})` }}>
-      <FullCard id={id} data={data} selected={selected} />
+      <FullCard id={id} data={data} selected={selected} use="picture" />
     </div>
   )
 }
@@ -239,14 +332,15 @@ function NodeBody({ id, data }: NodeProps<FlowNode>) {
   useTabStop(id, selected)
   const peeked = useGraphStore(useMemo(() => selectIsPeeked(id), [id]))
   const compact = useStore(selectCompact)
+  const use = selected ? 'tab stop' : 'control'
   return (
     <>
       <Handles />
       <Markers facts={data.facts} compact={compact} />
       {compact ? (
-        <CompactCard id={id} data={data} selected={selected} />
+        <CompactCard id={id} data={data} selected={selected} use={use} />
       ) : (
-        <FullCard id={id} data={data} selected={selected} />
+        <FullCard id={id} data={data} selected={selected} use={use} />
       )}
       {compact && peeked && <Peek id={id} data={data} selected={selected} />}
     </>

@@ -29,7 +29,7 @@ import {
   conversationTip,
   selectSelectedFold,
   selectSelectedNode,
-  selectSelectedSubagents,
+  selectSelectedFolds,
   useGraphStore
 } from '../stores/graph-store'
 import type { SummaryDirection } from '../actions/summary'
@@ -39,6 +39,7 @@ import { MergeDialog } from './MergeDialog'
 import { ParallelDialog } from './ParallelDialog'
 import { RunActions, RunsDialog } from './RunsDialog'
 import { isRunNode, runAt } from '../graph/run-nodes'
+import { foldText } from '../graph/flow-model'
 import { RescueDialog } from './RescueDialog'
 import { SummarizeDialog } from './SummarizeDialog'
 
@@ -69,7 +70,7 @@ export function SelectionBar() {
   const node = useGraphStore(selectSelectedNode)
   const tip = useGraphStore(conversationTip)
   const fold = useGraphStore(useShallow(selectSelectedFold))
-  const subagents = useGraphStore(useShallow(selectSelectedSubagents))
+  const folds = useGraphStore(selectSelectedFolds)
   const readOnly = useAppStore(selectReadOnlyReason) !== null
   const foreign = useAppStore((s) => s.info?.foreign ?? null)
   const pulled = useAppStore((s) => s.info?.shared != null)
@@ -187,17 +188,16 @@ export function SelectionBar() {
             Label
           </button>
         )}
-        {subagents !== null && (
+        {folds.map((fold) => (
           <button
+            key={fold.kind}
             type="button"
-            aria-expanded={!subagents.folded}
-            onClick={() => useGraphStore.getState().toggleSubagents(node.id)}
+            aria-expanded={!fold.folded}
+            onClick={() => useGraphStore.getState().toggleFold(node.id, fold.kind)}
           >
-            {subagents.folded
-              ? `Show sub-agents (${subagents.count})`
-              : `Hide sub-agents (${subagents.count})`}
+            {`${fold.folded ? 'Show' : 'Hide'} ${foldText(fold)}`}
           </button>
-        )}
+        ))}
         {fold !== null && (
           <button
             type="button"

@@ -4,6 +4,7 @@
 import { create } from 'zustand'
 import type { RunView } from '../../../shared/parallel-views'
 import type { GraphNode, SessionGraph } from '../../../shared/views'
+import type { FoldKind, NodeFold } from '../graph/flow-model'
 import { withRuns } from '../graph/run-nodes'
 import {
   activeTip,
@@ -11,7 +12,8 @@ import {
   isCollapsed,
   nextGraphView,
   shownAncestor,
-  subagentsFoldKey,
+  foldKey,
+  foldKindOf,
   type CollapseChoices,
   type GraphView
 } from '../graph/graph-view'
@@ -33,14 +35,19 @@ interface GraphStore extends GraphView {
   select: (id: string | null) => void
   /** Folds the nodes under `id` away, or shows them again. */
   toggleCollapsed: (id: string) => void
-  /** Folds the sub-agent runs under a turn away, or shows them again; the rest stays. */
-  toggleSubagents: (parentId: string) => void
-  /** Opens every collapsed node above `id`, so it is shown. */
+  /** Folds the nodes of a kind into the node they leave, or shows them again; the rest stays. */
+  toggleFold: (parentId: string, kind: FoldKind) => void
+  /** Opens every collapsed node and every fold above `id`, so it is shown. */
   reveal: (id: string) => void
   setPeek: (id: string | null) => void
   /** The canvas draws one card per branch (zoomed out) instead of the turns. */
   showBranches: boolean
   setShowBranches: (show: boolean) => void
+  /**
+   * Asks the canvas to bring nodes into view together (a node and the side lines just opened
+   * from it), at the zoom it is at or less; `n` makes each ask new.
+   */
+  frameRequest: { ids: readonly string[]; n: number } | null
   /** Asks the canvas to centre a node (a search result chosen); `n` makes each ask new. */
   centreRequest: { id: string; n: number } | null
   requestCentre: (id: string) => void
@@ -95,31 +102,44 @@ export const useGraphStore = create<GraphStore>()((set) => ({
       choices.set(id, !isCollapsed(node, state.collapseChoices))
       return refold(state, choices)
     }),
-  toggleSubagents: (parentId) =>
+  toggleFold: (parentId, kind) =>
     set((state) => {
+      const fold = state.facts.get(parentId)?.folds.find((f) => f.kind === kind)
+      if (fold === undefined) return {}
       const choices = new Map(state.collapseChoices)
-      const key = subagentsFoldKey(parentId)
-      choices.set(key, choices.get(key) !== true)
-      return refold(state, choices)
+      choices.set(foldKey(parentId, kind), !fold.folded)
+      const view = refold(state, choices)
+      if (!fold.folded) return view
+      const opened = (state.fullIndex.childrenOf.get(parentId) ?? []).filter(
+        (id) => view.positions?.has(id) === true && !state.positions.has(id)
+      )
+      const frameRequest = { ids: [parentId, ...opened], n: (state.frameRequest?.n ?? 0) + 1 }
+      return { ...view, frameRequest }
     }),
   reveal: (id) =>
     set((state) => {
       if (state.positions.has(id)) return {}
       const choices = new Map(state.collapseChoices)
-      const parent = state.fullIndex.parentOf.get(id) ?? null
-      if (parent !== null) choices.set(subagentsFoldKey(parent), false)
-      for (let at = state.fullIndex.parentOf.get(id) ?? null; at !== null;) {
-        choices.set(at, false)
-        at = state.fullIndex.parentOf.get(at) ?? null
+      const { parentOf } = state.fullIndex
+      for (let at = id, parent = parentOf.get(id) ?? null; parent !== null;) {
+        const node = state.nodesById.get(at)
+        const kind = node === undefined ? null : foldKindOf(node, state.nodesById.get(parent)?.kind)
+        if (kind !== null) choices.set(foldKey(parent, kind), false)
+        choices.set(parent, false)
+        at = parent
+        parent = parentOf.get(at) ?? null
       }
       return refold(state, choices)
     }),
   setPeek: (peekId) => set({ peekId }),
   showBranches: false,
-  // Into the cards, a centring asked for before is done with: the turns' canvas mounts again
-  // later and must not take the view back to it.
+  // Into the cards, a centring or a framing asked for before is done with: the turns' canvas
+  // mounts again later and must not take the view back to it.
   setShowBranches: (showBranches) =>
-    set(showBranches ? { showBranches, centreRequest: null } : { showBranches }),
+    set(
+      showBranches ? { showBranches, centreRequest: null, frameRequest: null } : { showBranches }
+    ),
+  frameRequest: null,
   centreRequest: null,
   requestCentre: (id) =>
     set((state) => ({ centreRequest: { id, n: (state.centreRequest?.n ?? 0) + 1 } }))
@@ -148,17 +168,15 @@ export const selectIsRunning = (id: string) => (s: State) =>
 export const conversationTip = (s: GraphView): string | null =>
   shownAncestor(s.fullIndex, s.positions, activeTip(s.nodes))
 export const selectCentreRequest = (s: State) => s.centreRequest
+export const selectFrameRequest = (s: State) => s.frameRequest
 export const selectIsPeeked = (id: string) => (s: State) => s.peekId === id
-/** Collapse state of the selected node: null when it has nothing under it. */
-/** The sub-agent runs under the selected node, and whether they are folded away. */
-export const selectSelectedSubagents = (s: State): { count: number; folded: boolean } | null => {
-  if (s.selectedId === null) return null
-  const children = s.fullIndex.childrenOf.get(s.selectedId) ?? []
-  const count = children.filter((id) => s.nodesById.get(id)?.kind === 'subagent').length
-  if (count === 0) return null
-  return { count, folded: s.collapseChoices.get(subagentsFoldKey(s.selectedId)) === true }
-}
+const NO_FOLDS: readonly NodeFold[] = []
 
+/** What folds into the selected node, by kind (none while it is collapsed). */
+export const selectSelectedFolds = (s: State): readonly NodeFold[] =>
+  s.selectedId === null ? NO_FOLDS : (s.facts.get(s.selectedId)?.folds ?? NO_FOLDS)
+
+/** Collapse state of the selected node: null when it has nothing under it. */
 export const selectSelectedFold = (s: State): { collapsed: boolean; hidden: number } | null => {
   const facts = s.selectedId === null ? undefined : s.facts.get(s.selectedId)
   if (facts === undefined || !facts.canCollapse) return null
