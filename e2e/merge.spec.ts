@@ -98,7 +98,10 @@ test.describe('bring in an exploration whose report is here', () => {
     await page.goto(app.url)
     await send(page, 'explore the project with a checkpoint')
     // The agent's rewind left its report on this branch: the model reads it here already.
-    await expect(page.getByRole('group', { name: /^Rewind report: / })).toBeVisible()
+    const report = page.getByRole('group', { name: /^Rewind report: / })
+    await expect(report).toBeVisible()
+    // The exploration is folded into the report: its badge opens it.
+    await report.getByRole('button', { name: '1 exploration', exact: true }).click()
     await page.getByRole('group', { name: /^Exploration: Explored with/ }).click()
     await page.getByRole('button', { name: 'Bring into this branch…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Bring into this branch' })
