@@ -170,6 +170,8 @@ export class SessionTree {
   private readonly fixedProblems = new ProblemLog<TreeProblem>()
   private readonly fileChangesOf = new Map<string, FileChangeRecord[]>()
   private readonly restoreChangeList: FileChangeRecord[] = []
+  /** The file_change records fileChangesOf holds, in file order (turnFileChanges). */
+  private readonly turnChangeList: FileChangeRecord[] = []
   private readonly untrackedOf = new Map<string, UntrackedChangesRecord[]>()
   private readonly labelMap = new Map<string, string>()
   private readonly summaryList: SummaryEntry[] = []
@@ -247,6 +249,7 @@ export class SessionTree {
         const list = this.fileChangesOf.get(change.checkpointUuid)
         if (list === undefined) this.fileChangesOf.set(change.checkpointUuid, [change])
         else list.push(change)
+        this.turnChangeList.push(change)
         return
       }
       case 'untracked': {
@@ -416,6 +419,16 @@ export class SessionTree {
   }
 
   /**
+   * What every turn of the session changed, on every branch, in file order: each record
+   * fileChanges gives (never a restore's, nor one whose uuid was used before). Kept as the records
+   * are added: the files marker and the touched-files watch ask it on every open, and finding
+   * them among a 500 MB log's 600,000 records cost a pass and a set of them each time.
+   */
+  turnFileChanges(): readonly FileChangeRecord[] {
+    return this.turnChangeList
+  }
+
+  /**
    * The file_change records earlier versions wrote for code-only restores (isRestoreChange), in
    * file order: changes the session made to the disk, but no turn's.
    */
@@ -452,7 +465,11 @@ export class SessionTree {
     }
     for (let m = start; m >= 0 && m !== n; m = this.nodeParent[m] ?? NONE)
       this.turnColumn[m] = found
-    return found === 1 ? null : this.uuidOf(found - 2)
+    if (found === 1) return null
+    // The prompt is where the next lookup starts (ordinal): a walk of the turns behind a node
+    // (file-lineage.ts) asks for the prompt, then its parent, the node before it.
+    this.lastFound = found - 2
+    return this.uuidOf(found - 2)
   }
 
   /** The node a node is drawn under (undefined for a root or an unknown uuid). */

@@ -187,6 +187,9 @@ interface Visit {
   drawUnder: string | null
   /** Set on an exploration's first record. */
   exploration: boolean
+  /** Where the parent is in the visit order (-1: a root), and the node owning it (its `own`). */
+  parentAt: number
+  parentOwn: string | null
 }
 
 export function indexTurns(tree: SessionTree): TurnIndex {
@@ -199,6 +202,12 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   const visited: TreeRecord[] = []
   const owners: (string | null)[] = []
   const wentOn = new Set<string>()
+  // A node's ends are its records no record of the same node goes on from: marked by visit
+  // position as each child is visited (its parent's position and owner come with it), not
+  // looked up by uuid per record afterwards. A root that names a parent (one whose parent is
+  // missing, or a cycle's breaker) is looked up by uuid as before: drawnAsRoot.
+  const goesOn = new Uint8Array(tree.size)
+  const drawnAsRoot: number[] = []
   const stack: Visit[] = tree
     .children(null)
     .map((record) => ({
@@ -206,11 +215,14 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       parent: null,
       parentOwner: null,
       drawUnder: null,
-      exploration: false
+      exploration: false,
+      parentAt: -1,
+      parentOwn: null
     }))
     .reverse()
   while (stack.length > 0) {
-    const { record, parent, parentOwner, drawUnder, exploration } = stack.pop() as Visit
+    const { record, parent, parentOwner, drawUnder, exploration, parentAt, parentOwn } =
+      stack.pop() as Visit
     // An agent's branch summary belongs to the report under it: one node for one rewind.
     const report = reportUnder(tree, record)
     const kind =
@@ -227,8 +239,14 @@ export function indexTurns(tree: SessionTree): TurnIndex {
     owner.set(record.uuid, own)
     // A report's own node is set when it is visited, after its summary: no turn either way.
     if (parent !== null && own !== null && nodes.get(own)?.kind !== 'turn') wentOn.add(parent.uuid)
+    const at = visited.length
     visited.push(record)
     owners.push(own)
+    if (parent === null) {
+      if (record.parentUuid !== null) drawnAsRoot.push(at)
+    } else if (own !== null && parentOwn === own) {
+      goesOn[parentAt] = 1
+    }
     // The records after the summary are drawn from where the summary stood.
     const childOwner = report !== undefined ? parentOwner : own
     const children = tree.children(record.uuid)
@@ -250,22 +268,25 @@ export function indexTurns(tree: SessionTree): TurnIndex {
         parent: record,
         parentOwner: childOwner,
         drawUnder: under ?? childOwner,
-        exploration: under !== undefined
+        exploration: under !== undefined,
+        parentAt: at,
+        parentOwn: own
       })
     }
   }
-  // A node's ends: its records no record of the same node goes on from (the last one visited
-  // counts). Read from the owners, so no record's kind is worked out twice.
-  const goesOn = new Set<string>()
-  for (let i = 0; i < visited.length; i++) {
-    const parent = (visited[i] as TreeRecord).parentUuid
-    const own = owners[i] ?? null
-    if (parent !== null && own !== null && owner.get(parent) === own) goesOn.add(parent)
+  const goesOnByUuid = new Set<string>()
+  for (const at of drawnAsRoot) {
+    const parent = (visited[at] as TreeRecord).parentUuid as string
+    const own = owners[at] ?? null
+    if (own !== null && owner.get(parent) === own) goesOnByUuid.add(parent)
   }
+  // The last one visited counts. Read from the owners, so no record's kind is worked out twice.
   for (let i = 0; i < visited.length; i++) {
     const record = visited[i] as TreeRecord
     const own = owners[i] ?? null
-    if (own !== null && !goesOn.has(record.uuid)) ends.set(own, record)
+    if (own === null || goesOn[i] === 1) continue
+    if (goesOnByUuid.size > 0 && goesOnByUuid.has(record.uuid)) continue
+    ends.set(own, record)
   }
   return { owner, heads, nodes, ends, wentOn }
 }
