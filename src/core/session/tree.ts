@@ -110,6 +110,9 @@ export function isCompactionRecord(record: TreeRecord): boolean {
  */
 export const TURN_STOPPED_TYPE = 'turn-stopped'
 
+/** How many nodes past the one found last a lookup tries before it searches (ordinal). */
+const NEAR_AHEAD = 8
+
 /** Node ordinal "none" (no parent, no child), and the ordinal of a uuid that is not a node. */
 const NONE = -1
 const OTHER = -2
@@ -178,6 +181,8 @@ export class SessionTree {
   private leaf: string | null = null
   private cachedPath: TreeRecord[] | null = null
   private cachedLeaves: string[] | null = null
+  /** branchLeafOf's answers by ordinal (a leaf's ordinal), made when first asked. */
+  private cachedBranchLeaf: Int32Array | null = null
   /** The node `ordinal` found last: the next lookup tries the node after it first. */
   private lastFound = -1
 
@@ -194,6 +199,7 @@ export class SessionTree {
     this.all.push(value)
     this.cachedPath = null
     this.cachedLeaves = null
+    this.cachedBranchLeaf = null
     const role = classify(value, index)
     if (index === 0 && role !== 'header' && typeof role === 'string') {
       this.problem(0, 'invalid-record', NOT_A_SESSION)
@@ -347,6 +353,36 @@ export class SessionTree {
     return this.cachedLeaves
   }
 
+  /**
+   * The newest leaf below a node: the leaves (leaves()), the latest first, each claim the nodes
+   * up its records' parentUuid links that no later leaf claimed; undefined for a node none
+   * reaches (an unknown uuid). A link another tool's record stands for (standFor) is no
+   * parentUuid of the node: the walk stops there. By ordinal, once per shape of the tree: the
+   * graph asks it of every node it draws (a map of every record's uuid cost a 500 MB log
+   * 600,000 entries).
+   */
+  branchLeafOf(uuid: string): string | undefined {
+    if (this.cachedBranchLeaf === null) {
+      const column = new Int32Array(this.nodeRecord.length).fill(NONE)
+      for (let leaf = this.nodeRecord.length - 1; leaf >= 0; leaf--) {
+        if (this.firstChild[leaf] !== NONE) continue
+        for (let n = leaf; n >= 0 && column[n] === NONE; n = this.namedParent(n)) column[n] = leaf
+      }
+      this.cachedBranchLeaf = column
+    }
+    const n = this.ordinal(uuid)
+    const leaf = n < 0 ? NONE : (this.cachedBranchLeaf[n] ?? NONE)
+    return leaf === NONE ? undefined : this.uuidOf(leaf)
+  }
+
+  /** The node a node's parentUuid names (its drawn parent, mostly), or a negative ordinal. */
+  private namedParent(n: number): number {
+    const parentUuid = this.recordOf(n).parentUuid
+    if (parentUuid === null) return NONE
+    const drawn = this.nodeParent[n] ?? NONE
+    return drawn >= 0 && this.uuidOf(drawn) === parentUuid ? drawn : this.ordinal(parentUuid)
+  }
+
   /** The nodes from a root down to `uuid` (empty for null or an unknown uuid). */
   pathTo(uuid: string | null): TreeRecord[] {
     const path: TreeRecord[] = []
@@ -497,7 +533,7 @@ export class SessionTree {
    * A node's ordinal; NONE for an unknown uuid, OTHER for a record that is not a node. The views
    * walk the tree in file order asking by uuid (the graph, the timeline's replay: millions of
    * lookups in a 500 MB log), down (a node after its parent) or up (a parent after its child),
-   * so the node found last and its neighbours are tried first: a string comparison each (the
+   * so the node found last, its neighbours and the few after it are tried first: a string comparison each (the
    * same string, mostly) instead of a search or a hash. A node's uuid is its ordinal's for good
    * (nodes are only appended, a duplicate uuid is never one), so this is the index's answer.
    */
@@ -506,6 +542,11 @@ export class SessionTree {
     if (this.nodeRecord[last + 1]?.uuid === uuid) return (this.lastFound = last + 1)
     if (this.nodeRecord[last]?.uuid === uuid) return last
     if (last > 0 && this.nodeRecord[last - 1]?.uuid === uuid) return (this.lastFound = last - 1)
+    // The graph asks for its nodes in the order of a walk down the tree: the next is a few
+    // records on (a turn's prompt, answer and tool results before the next prompt).
+    for (let n = last + 2; n <= last + NEAR_AHEAD; n++) {
+      if (this.nodeRecord[n]?.uuid === uuid) return (this.lastFound = n)
+    }
     const n = this.ids.get(uuid) ?? NONE
     if (n >= 0) this.lastFound = n
     return n
@@ -624,6 +665,7 @@ export class SessionTree {
     this.waiting.delete(id)
     this.cachedPath = null
     this.cachedLeaves = null
+    this.cachedBranchLeaf = null
     if (parent === null) return
     const p = this.ordinal(parent)
     if (p >= 0) return this.adopt(p, id, children)

@@ -399,20 +399,6 @@ export function buildSessionGraph(
       ? leafNode
       : undefined
 
-  // The newest leaf below each node: walk up from each leaf, newest first, stopping at nodes a
-  // newer leaf already claimed, so every record is visited once.
-  const branchLeaf = new Map<string, string>()
-  const leaves = tree.leaves()
-  for (let i = leaves.length - 1; i >= 0; i--) {
-    const leaf = leaves[i] as string
-    let at: string | null = leaf
-    while (at !== null && !branchLeaf.has(at)) {
-      branchLeaf.set(at, leaf)
-      at = tree.get(at)?.parentUuid ?? null
-      if (at !== null && tree.get(at) === undefined) at = null
-    }
-  }
-
   const labels = tree.labels()
   const nodes: GraphNode[] = heads.map((record) => {
     const { kind, parentId } = index.nodes.get(record.uuid) as {
@@ -433,7 +419,7 @@ export function buildSessionGraph(
           ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size
           : 0,
       onActivePath: activeOwners.has(record.uuid),
-      branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
+      branchLeafUuid: tree.branchLeafOf(record.uuid) ?? record.uuid,
       label: shownLabel(labels.get(record.uuid)),
       // An exploration ends where the agent rewound it, by design: never a failure. Another
       // tool's compaction asks no answer (Claude Code's is a user record, with its command's
