@@ -449,6 +449,18 @@ export class SessionTree {
     return out
   }
 
+  /**
+   * The latest checkpoint along a path (default: the active path): checkpoints().at(-1)'s uuid,
+   * found from the end without listing every checkpoint (and the files each changed) before it.
+   */
+  lastCheckpointUuid(path: readonly TreeRecord[] = this.activePath()): string | null {
+    for (let i = path.length - 1; i >= 0; i--) {
+      const record = path[i] as TreeRecord
+      if (typedPrompt(record) !== null) return record.uuid
+    }
+    return null
+  }
+
   /** What the turn of this prompt changed, in file order (never a restore's records). */
   fileChanges(checkpointUuid: string): FileChangeRecord[] {
     return this.fileChangesOf.get(checkpointUuid) ?? []
