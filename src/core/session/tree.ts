@@ -327,6 +327,17 @@ export class SessionTree {
     return this.nodeRecord[this.ordinal(uuid)]
   }
 
+  /**
+   * A node's number: its place among the nodes in the order they were added (0 to size - 1),
+   * for good; -1 for a uuid that is no node. The views keep what they work out per node in
+   * arrays by it (views/record-owners.ts) rather than in maps of uuids. Asked in the order of a
+   * walk down the tree, it costs a comparison or two (ordinal).
+   */
+  nodeNumber(uuid: string): number {
+    const n = this.ordinal(uuid)
+    return n >= 0 ? n : -1
+  }
+
   /** Children in file order; null gives the roots. */
   children(uuid: string | null): TreeRecord[] {
     if (uuid === null) return this.rootNodes().map((n) => this.recordOf(n))

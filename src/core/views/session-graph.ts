@@ -42,6 +42,7 @@ import {
   MAX_PERSIST_CHARS
 } from '../session/truncate'
 import type { MergeRecord } from '../session/records'
+import { RecordOwners } from './record-owners'
 
 const TITLE_CHARS = 120
 /** Tool names an exploration's title lists before "…". */
@@ -130,8 +131,8 @@ function shownLabel(label: string | undefined): string | null {
 
 /** Each conversation record mapped to the graph node it belongs to, in parents-first order. */
 export interface TurnIndex {
-  /** record uuid → owning graph node id (null: before the first prompt). */
-  owner: Map<string, string | null>
+  /** record uuid → owning graph node id (null: before the first prompt), in visit order. */
+  owner: ReadonlyMap<string, string | null>
   /** Graph-node records, parents first. */
   heads: TreeRecord[]
   /** Graph node id → its kind and the node it is drawn under (null: a root). */
@@ -193,7 +194,6 @@ interface Visit {
 }
 
 export function indexTurns(tree: SessionTree): TurnIndex {
-  const owner = new Map<string, string | null>()
   const heads: TreeRecord[] = []
   const nodes: TurnIndex['nodes'] = new Map()
   const ends = new Map<string, TreeRecord>()
@@ -201,6 +201,7 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   // lookup by uuid per record (a 500 MB log has 600,000).
   const visited: TreeRecord[] = []
   const owners: (string | null)[] = []
+  const numbers: number[] = []
   const wentOn = new Set<string>()
   // A node's ends are its records no record of the same node goes on from: marked by visit
   // position as each child is visited (its parent's position and owner come with it), not
@@ -236,12 +237,12 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       heads.push(record)
       nodes.set(record.uuid, { kind, parentId: drawUnder })
     }
-    owner.set(record.uuid, own)
     // A report's own node is set when it is visited, after its summary: no turn either way.
     if (parent !== null && own !== null && nodes.get(own)?.kind !== 'turn') wentOn.add(parent.uuid)
     const at = visited.length
     visited.push(record)
     owners.push(own)
+    numbers.push(tree.nodeNumber(record.uuid))
     if (parent === null) {
       if (record.parentUuid !== null) drawnAsRoot.push(at)
     } else if (own !== null && parentOwn === own) {
@@ -274,6 +275,7 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       })
     }
   }
+  const owner = new RecordOwners(tree, visited, owners, numbers)
   const goesOnByUuid = new Set<string>()
   for (const at of drawnAsRoot) {
     const parent = (visited[at] as TreeRecord).parentUuid as string
