@@ -809,8 +809,8 @@ export class SessionTree {
   }
 }
 
-/** How many paths the changes name (a checkpoint of none or one change needs no set). */
-function distinctPaths(changes: readonly FileChangeRecord[]): number {
+/** How many paths the changes name (a turn of none or one change needs no set: the graph asks per turn). */
+export function distinctPaths(changes: readonly FileChangeRecord[]): number {
   return changes.length < 2 ? changes.length : new Set(changes.map((f) => f.path)).size
 }
 

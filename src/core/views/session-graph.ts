@@ -29,6 +29,7 @@ import {
   type SessionTree,
   type TreeRecord,
   contentText,
+  distinctPaths,
   isKnownRecordType,
   isPrompt,
   promptText,
@@ -191,6 +192,8 @@ interface Visit {
   /** Where the parent is in the visit order (-1: a root), and the node owning it (its `own`). */
   parentAt: number
   parentOwn: string | null
+  /** The kind of parentOwner's node (undefined: none, or not drawn yet). */
+  parentOwnerKind: GraphNodeKind | undefined
 }
 
 export function indexTurns(tree: SessionTree): TurnIndex {
@@ -218,12 +221,13 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       drawUnder: null,
       exploration: false,
       parentAt: -1,
-      parentOwn: null
+      parentOwn: null,
+      parentOwnerKind: undefined
     }))
     .reverse()
   while (stack.length > 0) {
-    const { record, parent, parentOwner, drawUnder, exploration, parentAt, parentOwn } =
-      stack.pop() as Visit
+    const visit = stack.pop() as Visit
+    const { record, parent, parentOwner, drawUnder, exploration, parentAt, parentOwn } = visit
     // An agent's branch summary belongs to the report under it: one node for one rewind.
     const report = reportUnder(tree, record)
     const kind =
@@ -238,7 +242,9 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       nodes.set(record.uuid, { kind, parentId: drawUnder })
     }
     // A report's own node is set when it is visited, after its summary: no turn either way.
-    if (parent !== null && own !== null && nodes.get(own)?.kind !== 'turn') wentOn.add(parent.uuid)
+    // Kinds come with the visit (its owner's is its parent's owner's, or its own): no lookup.
+    const ownKind = report !== undefined ? undefined : kind !== null ? kind : visit.parentOwnerKind
+    if (parent !== null && own !== null && ownKind !== 'turn') wentOn.add(parent.uuid)
     const at = visited.length
     visited.push(record)
     owners.push(own)
@@ -271,7 +277,8 @@ export function indexTurns(tree: SessionTree): TurnIndex {
         drawUnder: under ?? childOwner,
         exploration: under !== undefined,
         parentAt: at,
-        parentOwn: own
+        parentOwn: own,
+        parentOwnerKind: report !== undefined ? visit.parentOwnerKind : ownKind
       })
     }
   }
@@ -417,9 +424,7 @@ export function buildSessionGraph(
           : graphNodeTitle(tree, index, record),
       timestamp: record.timestamp,
       filesChanged:
-        kind === 'turn' || kind === 'merge'
-          ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size
-          : 0,
+        kind === 'turn' || kind === 'merge' ? distinctPaths(tree.fileChanges(record.uuid)) : 0,
       onActivePath: activeOwners.has(record.uuid),
       branchLeafUuid: tree.branchLeafOf(record.uuid) ?? record.uuid,
       label: shownLabel(labels.get(record.uuid)),
