@@ -247,7 +247,9 @@ export class Agent {
    */
   rehydrateFileState(): void {
     const tree = this.tree
-    this.fileState.rehydrate(writtenOnBranch(tree, modelView(tree.activePath()), this.options.cwd))
+    const view = modelView(tree.activePath())
+    const held = tree.records.length
+    this.fileState.rehydrate(() => writtenOnBranch(tree, view, this.options.cwd, held))
   }
 
   async send(prompt: string): Promise<TurnOutcome> {

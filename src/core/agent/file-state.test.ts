@@ -26,8 +26,21 @@ describe('FileStateTable', () => {
     table.forget('/ws/a.py')
     expect(table.canEdit('/ws/a.py')).toBe(false)
     expect(table.canEdit('/ws/b.py')).toBe(true)
-    table.rehydrate(new Map([['/ws/c/../a.py', 'hash']]))
+    table.rehydrate(() => new Map([['/ws/c/../a.py', 'hash']]))
     expect(table.canEdit('/ws/b.py')).toBe(false)
     expect(table.canEdit('/ws/a.py')).toBe(true)
+  })
+
+  it('works out what it is rehydrated with when first asked, once', () => {
+    const table = new FileStateTable()
+    let walks = 0
+    table.rehydrate(() => {
+      walks++
+      return new Map([['/ws/a.py', 'hash']])
+    })
+    expect(walks).toBe(0)
+    expect(table.canEdit('/ws/a.py')).toBe(true)
+    expect(table.canEdit('/ws/b.py')).toBe(false)
+    expect(walks).toBe(1)
   })
 })

@@ -20,33 +20,50 @@ function digest(content: string): string {
 export class FileStateTable {
   /** Absolute path → sha256 of the content the agent last read or wrote. */
   private readonly seen = new Map<string, string>()
+  /** What the table was last rehydrated with, not yet worked out (see rehydrate). */
+  private pending: (() => ReadonlyMap<string, string>) | null = null
 
   markRead(abs: string, content: string): void {
-    this.seen.set(resolve(abs), digest(content))
+    this.entries().set(resolve(abs), digest(content))
   }
 
   markWritten(abs: string, content: string): void {
-    this.seen.set(resolve(abs), digest(content))
+    this.entries().set(resolve(abs), digest(content))
   }
 
   /** The agent read or wrote this file on the current branch. */
   canEdit(abs: string): boolean {
-    return this.seen.has(resolve(abs))
+    return this.entries().has(resolve(abs))
   }
 
   /** `content` (what is on disk now) is what the agent last read or wrote. */
   isUnchanged(abs: string, content: string): boolean {
-    return this.seen.get(resolve(abs)) === digest(content)
+    return this.entries().get(resolve(abs)) === digest(content)
   }
 
   forget(abs: string): void {
-    this.seen.delete(resolve(abs))
+    this.entries().delete(resolve(abs))
   }
 
-  /** Forgets everything but these files (absolute path → sha256 of the content seen). */
-  rehydrate(seen: ReadonlyMap<string, string>): void {
-    this.seen.clear()
-    for (const [abs, hash] of seen) this.seen.set(resolve(abs), hash)
+  /**
+   * Forgets everything but these files (absolute path → sha256 of the content seen), worked out
+   * by `seen` when the table is next asked: a session opens without walking its whole branch
+   * for them (writtenOnBranch: half a second on a 500 MB log), which only a Read, Write or Edit
+   * needs. `seen` must answer for the branch as it was when this was called (writtenOnBranch's
+   * `held`).
+   */
+  rehydrate(seen: () => ReadonlyMap<string, string>): void {
+    this.pending = seen
+  }
+
+  private entries(): Map<string, string> {
+    const pending = this.pending
+    if (pending !== null) {
+      this.pending = null
+      this.seen.clear()
+      for (const [abs, hash] of pending()) this.seen.set(resolve(abs), hash)
+    }
+    return this.seen
   }
 }
 
@@ -59,17 +76,22 @@ const modelWrites: ReadonlySet<string> = new Set(MODEL_WRITE_TOOLS)
  * A file the model only read (a read keeps no content in the log), or last changed by a command,
  * a merge or a restore, is left out: the model reads it again before it edits it. A change made
  * on another branch of the same turn (an exploration the agent rewound) is not in the view.
+ * `held`: how many records the tree held when the view was taken; a change appended since is
+ * left out, as it would have been then (FileStateTable.rehydrate works this out later).
  */
 export function writtenOnBranch(
   tree: SessionTree,
   view: readonly TreeRecord[],
-  cwd: string
+  cwd: string,
+  held = tree.records.length
 ): Map<string, string> {
   const inView = new Set(view.map((record) => record.uuid))
+  const appended = held < tree.records.length ? new Set(tree.records.slice(held)) : null
   const seen = new Map<string, string>()
   for (const record of view) {
     for (const change of tree.fileChanges(record.uuid)) {
       if (change.parentUuid === null || !inView.has(change.parentUuid)) continue
+      if (appended?.has(change) === true) continue
       const abs = join(cwd, change.path)
       const { after } = change
       if (modelWrites.has(change.source) && after !== null && change.afterUnknown !== true) {

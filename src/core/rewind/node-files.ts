@@ -11,10 +11,8 @@
 //     record says the content before was never kept (beforeUnknown).
 // A path no turn changed is not in the state: the session knows nothing of it. A restore's own
 // records (an earlier version's, isRestoreChange) are no turn's: they change no node's state.
-import type { FileChangeRecord } from '../session/records'
 import type { SessionTree } from '../session/tree'
 import { changesOfTurns, turnsBehind } from './file-lineage'
-import { turnChangeRecords } from './other-sessions'
 
 export interface NodeFile {
   /** Blob hash of its content; null: no file. */
@@ -33,7 +31,7 @@ export interface NodeFile {
 /** path → the file as `uuid` left it (null: as before the first message). */
 export function filesAsNodeLeftThem(tree: SessionTree, uuid: string | null): Map<string, NodeFile> {
   const state = new Map<string, NodeFile>()
-  for (const change of allFileChanges(tree)) {
+  for (const change of tree.turnFileChanges()) {
     if (!state.has(change.path))
       state.set(change.path, {
         hash: change.before,
@@ -49,11 +47,4 @@ export function filesAsNodeLeftThem(tree: SessionTree, uuid: string | null): Map
     })
   }
   return state
-}
-
-/** What every turn of the session changed, on every branch, in file order. */
-export function allFileChanges(tree: SessionTree): FileChangeRecord[] {
-  // Through the tree, which keeps only the records it accepted (not a duplicate uuid's).
-  const accepted = new Set<unknown>(turnChangeRecords(tree))
-  return tree.records.filter((r): r is FileChangeRecord => accepted.has(r))
 }

@@ -69,7 +69,10 @@ export interface Timeline {
   undoable: TimelineAction | null
   /** What Redo would do again now, or null. */
   redoable: TimelineAction | null
-  /** For each prompt: the record whose state the files held when it was sent (its base). */
+  /**
+   * For each prompt sent while the files were elsewhere than at its parent: the record whose
+   * state the files held then (its base). Any other prompt's base is its parent (filesWhenSent).
+   */
   bases: ReadonlyMap<string, string | null>
 }
 
@@ -172,7 +175,9 @@ function replay(tree: SessionTree): Timeline {
         if (summarizes(tree, node, last)) last.summary = node
       }
       if (isPrompt(record as Parameters<typeof isPrompt>[0])) {
-        bases.set(node, filesAt)
+        // Kept only where it is not the prompt's parent (baseOf's answer without it): a 500 MB
+        // log's 120,000 prompts were as many entries, and a lookup each for the files' lineage.
+        if (filesAt !== (typeof parent === 'string' ? parent : null)) bases.set(node, filesAt)
         filesAt = node
       } else if (
         // A child of the files' node is of its turn (no lookup: the common case by far).

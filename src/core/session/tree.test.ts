@@ -219,3 +219,64 @@ describe('checkpoints', () => {
     expect(tree.leafUuid).toBe('c1')
   })
 })
+
+describe('what the views ask of the tree without a map of every uuid', () => {
+  //   u1 ─ a1 ─ u2 ─ a2        (the active path, u2's turn changed b.ts)
+  //    └─ u3 ─ t3              (a branch left by a rewind)
+  const loaded = () =>
+    loadSessionText(
+      jsonl([
+        header(),
+        user('u1', null),
+        fileChange('f1', 'u1', 'a.ts'),
+        assistant('a1', 'u1'),
+        user('u3', 'u1'),
+        toolResult('t3', 'u3'),
+        { ...fileChange('f2', 'u1', 'a.ts'), source: 'rewind' },
+        { ...fileChange('f1', 'u3', 'dup.ts') },
+        rewind('r1', 't3', 'a1', 'u1'),
+        user('u2', 'a1'),
+        fileChange('f3', 'u2', 'b.ts'),
+        assistant('a2', 'u2')
+      ])
+    ).tree
+
+  it("lists the turns' file changes in file order, without a restore's or a reused uuid's", () => {
+    expect(
+      loaded()
+        .turnFileChanges()
+        .map((c) => c.uuid)
+    ).toEqual(['f1', 'f3'])
+  })
+
+  it('numbers the nodes in the order they came, and no other record', () => {
+    const tree = loaded()
+    expect(['u1', 'a1', 'u3', 't3', 'u2', 'a2'].map((u) => tree.nodeNumber(u))).toEqual([
+      0, 1, 2, 3, 4, 5
+    ])
+    expect(tree.nodeNumber('f1')).toBe(-1)
+    expect(tree.nodeNumber('r1')).toBe(-1)
+    expect(tree.nodeNumber('nowhere')).toBe(-1)
+  })
+
+  it('gives each node the newest leaf below it', () => {
+    const tree = loaded()
+    expect(['u1', 'a1', 'u2', 'u3', 't3'].map((u) => tree.branchLeafOf(u))).toEqual([
+      'a2',
+      'a2',
+      'a2',
+      't3',
+      't3'
+    ])
+    expect(tree.branchLeafOf('f1')).toBeUndefined()
+  })
+
+  it("finds the active path's last checkpoint from its end, as checkpoints() lists it", () => {
+    const tree = loaded()
+    expect(tree.lastCheckpointUuid()).toBe('u2')
+    expect(tree.lastCheckpointUuid()).toBe(tree.checkpoints().at(-1)?.uuid)
+    // A tool result is no checkpoint: the branch left ends in one after its prompt.
+    expect(tree.lastCheckpointUuid(tree.pathTo('t3'))).toBe('u3')
+    expect(tree.lastCheckpointUuid([])).toBeNull()
+  })
+})

@@ -29,7 +29,7 @@ import { type LoadProblemKind, ProblemLog } from './problems'
 import { UuidIndex } from './uuid-index'
 import { classify, isRestoreChange } from './record-checks'
 import { assertNever } from '../../shared/assert-never'
-import type { ContentBlock, MessageContent } from '../../shared/messages'
+import { contentText, startsTurn, typedPrompt } from './record-text'
 
 export type TreeRecord =
   | UserRecord
@@ -110,6 +110,9 @@ export function isCompactionRecord(record: TreeRecord): boolean {
  */
 export const TURN_STOPPED_TYPE = 'turn-stopped'
 
+/** How many nodes past the one found last a lookup tries before it searches (ordinal). */
+const NEAR_AHEAD = 8
+
 /** Node ordinal "none" (no parent, no child), and the ordinal of a uuid that is not a node. */
 const NONE = -1
 const OTHER = -2
@@ -170,12 +173,16 @@ export class SessionTree {
   private readonly fixedProblems = new ProblemLog<TreeProblem>()
   private readonly fileChangesOf = new Map<string, FileChangeRecord[]>()
   private readonly restoreChangeList: FileChangeRecord[] = []
+  /** The file_change records fileChangesOf holds, in file order (turnFileChanges). */
+  private readonly turnChangeList: FileChangeRecord[] = []
   private readonly untrackedOf = new Map<string, UntrackedChangesRecord[]>()
   private readonly labelMap = new Map<string, string>()
   private readonly summaryList: SummaryEntry[] = []
   private leaf: string | null = null
   private cachedPath: TreeRecord[] | null = null
   private cachedLeaves: string[] | null = null
+  /** branchLeafOf's answers by ordinal (a leaf's ordinal), made when first asked. */
+  private cachedBranchLeaf: Int32Array | null = null
   /** The node `ordinal` found last: the next lookup tries the node after it first. */
   private lastFound = -1
 
@@ -192,6 +199,7 @@ export class SessionTree {
     this.all.push(value)
     this.cachedPath = null
     this.cachedLeaves = null
+    this.cachedBranchLeaf = null
     const role = classify(value, index)
     if (index === 0 && role !== 'header' && typeof role === 'string') {
       this.problem(0, 'invalid-record', NOT_A_SESSION)
@@ -247,6 +255,7 @@ export class SessionTree {
         const list = this.fileChangesOf.get(change.checkpointUuid)
         if (list === undefined) this.fileChangesOf.set(change.checkpointUuid, [change])
         else list.push(change)
+        this.turnChangeList.push(change)
         return
       }
       case 'untracked': {
@@ -318,6 +327,17 @@ export class SessionTree {
     return this.nodeRecord[this.ordinal(uuid)]
   }
 
+  /**
+   * A node's number: its place among the nodes in the order they were added (0 to size - 1),
+   * for good; -1 for a uuid that is no node. The views keep what they work out per node in
+   * arrays by it (views/record-owners.ts) rather than in maps of uuids. Asked in the order of a
+   * walk down the tree, it costs a comparison or two (ordinal).
+   */
+  nodeNumber(uuid: string): number {
+    const n = this.ordinal(uuid)
+    return n >= 0 ? n : -1
+  }
+
   /** Children in file order; null gives the roots. */
   children(uuid: string | null): TreeRecord[] {
     if (uuid === null) return this.rootNodes().map((n) => this.recordOf(n))
@@ -342,6 +362,36 @@ export class SessionTree {
       this.cachedLeaves = leaves
     }
     return this.cachedLeaves
+  }
+
+  /**
+   * The newest leaf below a node: the leaves (leaves()), the latest first, each claim the nodes
+   * up its records' parentUuid links that no later leaf claimed; undefined for a node none
+   * reaches (an unknown uuid). A link another tool's record stands for (standFor) is no
+   * parentUuid of the node: the walk stops there. By ordinal, once per shape of the tree: the
+   * graph asks it of every node it draws (a map of every record's uuid cost a 500 MB log
+   * 600,000 entries).
+   */
+  branchLeafOf(uuid: string): string | undefined {
+    if (this.cachedBranchLeaf === null) {
+      const column = new Int32Array(this.nodeRecord.length).fill(NONE)
+      for (let leaf = this.nodeRecord.length - 1; leaf >= 0; leaf--) {
+        if (this.firstChild[leaf] !== NONE) continue
+        for (let n = leaf; n >= 0 && column[n] === NONE; n = this.namedParent(n)) column[n] = leaf
+      }
+      this.cachedBranchLeaf = column
+    }
+    const n = this.ordinal(uuid)
+    const leaf = n < 0 ? NONE : (this.cachedBranchLeaf[n] ?? NONE)
+    return leaf === NONE ? undefined : this.uuidOf(leaf)
+  }
+
+  /** The node a node's parentUuid names (its drawn parent, mostly), or a negative ordinal. */
+  private namedParent(n: number): number {
+    const parentUuid = this.recordOf(n).parentUuid
+    if (parentUuid === null) return NONE
+    const drawn = this.nodeParent[n] ?? NONE
+    return drawn >= 0 && this.uuidOf(drawn) === parentUuid ? drawn : this.ordinal(parentUuid)
   }
 
   /** The nodes from a root down to `uuid` (empty for null or an unknown uuid). */
@@ -410,9 +460,31 @@ export class SessionTree {
     return out
   }
 
+  /**
+   * The latest checkpoint along a path (default: the active path): checkpoints().at(-1)'s uuid,
+   * found from the end without listing every checkpoint (and the files each changed) before it.
+   */
+  lastCheckpointUuid(path: readonly TreeRecord[] = this.activePath()): string | null {
+    for (let i = path.length - 1; i >= 0; i--) {
+      const record = path[i] as TreeRecord
+      if (typedPrompt(record) !== null) return record.uuid
+    }
+    return null
+  }
+
   /** What the turn of this prompt changed, in file order (never a restore's records). */
   fileChanges(checkpointUuid: string): FileChangeRecord[] {
     return this.fileChangesOf.get(checkpointUuid) ?? []
+  }
+
+  /**
+   * What every turn of the session changed, on every branch, in file order: each record
+   * fileChanges gives (never a restore's, nor one whose uuid was used before). Kept as the records
+   * are added: the files marker and the touched-files watch ask it on every open, and finding
+   * them among a 500 MB log's 600,000 records cost a pass and a set of them each time.
+   */
+  turnFileChanges(): readonly FileChangeRecord[] {
+    return this.turnChangeList
   }
 
   /**
@@ -452,7 +524,11 @@ export class SessionTree {
     }
     for (let m = start; m >= 0 && m !== n; m = this.nodeParent[m] ?? NONE)
       this.turnColumn[m] = found
-    return found === 1 ? null : this.uuidOf(found - 2)
+    if (found === 1) return null
+    // The prompt is where the next lookup starts (ordinal): a walk of the turns behind a node
+    // (file-lineage.ts) asks for the prompt, then its parent, the node before it.
+    this.lastFound = found - 2
+    return this.uuidOf(found - 2)
   }
 
   /** The node a node is drawn under (undefined for a root or an unknown uuid). */
@@ -480,7 +556,7 @@ export class SessionTree {
    * A node's ordinal; NONE for an unknown uuid, OTHER for a record that is not a node. The views
    * walk the tree in file order asking by uuid (the graph, the timeline's replay: millions of
    * lookups in a 500 MB log), down (a node after its parent) or up (a parent after its child),
-   * so the node found last and its neighbours are tried first: a string comparison each (the
+   * so the node found last, its neighbours and the few after it are tried first: a string comparison each (the
    * same string, mostly) instead of a search or a hash. A node's uuid is its ordinal's for good
    * (nodes are only appended, a duplicate uuid is never one), so this is the index's answer.
    */
@@ -489,6 +565,11 @@ export class SessionTree {
     if (this.nodeRecord[last + 1]?.uuid === uuid) return (this.lastFound = last + 1)
     if (this.nodeRecord[last]?.uuid === uuid) return last
     if (last > 0 && this.nodeRecord[last - 1]?.uuid === uuid) return (this.lastFound = last - 1)
+    // The graph asks for its nodes in the order of a walk down the tree: the next is a few
+    // records on (a turn's prompt, answer and tool results before the next prompt).
+    for (let n = last + 2; n <= last + NEAR_AHEAD; n++) {
+      if (this.nodeRecord[n]?.uuid === uuid) return (this.lastFound = n)
+    }
     const n = this.ids.get(uuid) ?? NONE
     if (n >= 0) this.lastFound = n
     return n
@@ -607,6 +688,7 @@ export class SessionTree {
     this.waiting.delete(id)
     this.cachedPath = null
     this.cachedLeaves = null
+    this.cachedBranchLeaf = null
     if (parent === null) return
     const p = this.ordinal(parent)
     if (p >= 0) return this.adopt(p, id, children)
@@ -727,66 +809,19 @@ export class SessionTree {
   }
 }
 
-/** How many paths the changes name (a checkpoint of none or one change needs no set). */
-function distinctPaths(changes: readonly FileChangeRecord[]): number {
+/** How many paths the changes name (a turn of none or one change needs no set: the graph asks per turn). */
+export function distinctPaths(changes: readonly FileChangeRecord[]): number {
   return changes.length < 2 ? changes.length : new Set(changes.map((f) => f.path)).size
 }
 
-const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g
-
-/** A message a person typed: not harness-written, not a tool result, not only system reminders. */
-export function isPrompt(r: TreeRecord): boolean {
-  return typedPrompt(r) !== null
-}
-
-/**
- * Whether a node opens a turn, the unit file changes are filed under: a prompt, or a merge (its
- * files are no prompt's change: core/merge).
- */
-export function startsTurn(r: TreeRecord): boolean {
-  return r.type === 'merge' || isPrompt(r)
-}
-
-/** The typed text of a message a person typed (isPrompt); null for any other record. */
-export function typedPrompt(r: TreeRecord): string | null {
-  if (r.type !== 'user' || r.isMeta === true) return null
-  const content = r.message.content
-  if (typeof content !== 'string' && content.some((b) => b.type === 'tool_result')) return null
-  const text = promptText(r)
-  return text === '' ? null : text
-}
-
-/** The typed text of a user message, without system reminders (as its tool shows it: typedText). */
-export function promptText(r: UserRecord): string {
-  if (typeof r.typedText === 'string') return r.typedText.trim()
-  const text = contentText(r.message.content)
-  // The check first: most prompts hold no reminder, and a replace copies the whole text.
-  return (text.includes('<system-reminder>') ? text.replace(SYSTEM_REMINDER, '') : text).trim()
-}
-
-/**
- * The leaf of the branch a summary summarizes, for a summary of a branch left (its details'
- * fromLeafUuid); null for others (an agent's rewind report names none).
- */
-export function summarizedLeafOf(record: BranchSummaryRecord): string | null {
-  const from = (record.details as { fromLeafUuid?: unknown } | null | undefined)?.fromLeafUuid
-  return typeof from === 'string' ? from : null
-}
-
-/** The text blocks of a content, joined by blank lines. */
-export function contentText(content: MessageContent): string {
-  if (typeof content === 'string') return content
-  // A loop, not filter/map/join: called per record by inspect and the views of long sessions.
-  let text: string | null = null
-  for (const b of content) {
-    if (b.type !== 'text') continue
-    // As join() would: a foreign block's missing text is empty, anything else its string.
-    const value: unknown = (b as Partial<Extract<ContentBlock, { type: 'text' }>>).text
-    const block = value === undefined || value === null ? '' : String(value)
-    text = text === null ? block : `${text}\n\n${block}`
-  }
-  return text ?? ''
-}
+export {
+  contentText,
+  isPrompt,
+  promptText,
+  startsTurn,
+  summarizedLeafOf,
+  typedPrompt
+} from './record-text'
 
 export {
   conversationNodeOf,

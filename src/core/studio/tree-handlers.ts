@@ -24,7 +24,6 @@ import {
   TOOL_NAMES
 } from '../../shared/views'
 import { unifiedDiff } from '../rewind/file-diff'
-import { allFileChanges } from '../rewind/node-files'
 import { realPathOf } from '../session/paths'
 import type { FileChangeAction } from '../session/records'
 import type { SessionTree } from '../session/tree'
@@ -280,7 +279,7 @@ export class StudioTree {
     const tree = this.ctx.store.tree()
     if (tree.records.length === this.watchedRecords) return
     this.watchedRecords = tree.records.length
-    this.touchedWatch.follow([...new Set(allFileChanges(tree).map((change) => change.path))])
+    this.touchedWatch.follow([...new Set(tree.turnFileChanges().map((change) => change.path))])
   }
 
   /**

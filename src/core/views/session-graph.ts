@@ -29,6 +29,7 @@ import {
   type SessionTree,
   type TreeRecord,
   contentText,
+  distinctPaths,
   isKnownRecordType,
   isPrompt,
   promptText,
@@ -42,6 +43,7 @@ import {
   MAX_PERSIST_CHARS
 } from '../session/truncate'
 import type { MergeRecord } from '../session/records'
+import { RecordOwners } from './record-owners'
 
 const TITLE_CHARS = 120
 /** Tool names an exploration's title lists before "…". */
@@ -130,8 +132,8 @@ function shownLabel(label: string | undefined): string | null {
 
 /** Each conversation record mapped to the graph node it belongs to, in parents-first order. */
 export interface TurnIndex {
-  /** record uuid → owning graph node id (null: before the first prompt). */
-  owner: Map<string, string | null>
+  /** record uuid → owning graph node id (null: before the first prompt), in visit order. */
+  owner: ReadonlyMap<string, string | null>
   /** Graph-node records, parents first. */
   heads: TreeRecord[]
   /** Graph node id → its kind and the node it is drawn under (null: a root). */
@@ -187,10 +189,14 @@ interface Visit {
   drawUnder: string | null
   /** Set on an exploration's first record. */
   exploration: boolean
+  /** Where the parent is in the visit order (-1: a root), and the node owning it (its `own`). */
+  parentAt: number
+  parentOwn: string | null
+  /** The kind of parentOwner's node (undefined: none, or not drawn yet). */
+  parentOwnerKind: GraphNodeKind | undefined
 }
 
 export function indexTurns(tree: SessionTree): TurnIndex {
-  const owner = new Map<string, string | null>()
   const heads: TreeRecord[] = []
   const nodes: TurnIndex['nodes'] = new Map()
   const ends = new Map<string, TreeRecord>()
@@ -198,7 +204,14 @@ export function indexTurns(tree: SessionTree): TurnIndex {
   // lookup by uuid per record (a 500 MB log has 600,000).
   const visited: TreeRecord[] = []
   const owners: (string | null)[] = []
+  const numbers: number[] = []
   const wentOn = new Set<string>()
+  // A node's ends are its records no record of the same node goes on from: marked by visit
+  // position as each child is visited (its parent's position and owner come with it), not
+  // looked up by uuid per record afterwards. A root that names a parent (one whose parent is
+  // missing, or a cycle's breaker) is looked up by uuid as before: drawnAsRoot.
+  const goesOn = new Uint8Array(tree.size)
+  const drawnAsRoot: number[] = []
   const stack: Visit[] = tree
     .children(null)
     .map((record) => ({
@@ -206,11 +219,15 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       parent: null,
       parentOwner: null,
       drawUnder: null,
-      exploration: false
+      exploration: false,
+      parentAt: -1,
+      parentOwn: null,
+      parentOwnerKind: undefined
     }))
     .reverse()
   while (stack.length > 0) {
-    const { record, parent, parentOwner, drawUnder, exploration } = stack.pop() as Visit
+    const visit = stack.pop() as Visit
+    const { record, parent, parentOwner, drawUnder, exploration, parentAt, parentOwn } = visit
     // An agent's branch summary belongs to the report under it: one node for one rewind.
     const report = reportUnder(tree, record)
     const kind =
@@ -224,11 +241,19 @@ export function indexTurns(tree: SessionTree): TurnIndex {
       heads.push(record)
       nodes.set(record.uuid, { kind, parentId: drawUnder })
     }
-    owner.set(record.uuid, own)
     // A report's own node is set when it is visited, after its summary: no turn either way.
-    if (parent !== null && own !== null && nodes.get(own)?.kind !== 'turn') wentOn.add(parent.uuid)
+    // Kinds come with the visit (its owner's is its parent's owner's, or its own): no lookup.
+    const ownKind = report !== undefined ? undefined : kind !== null ? kind : visit.parentOwnerKind
+    if (parent !== null && own !== null && ownKind !== 'turn') wentOn.add(parent.uuid)
+    const at = visited.length
     visited.push(record)
     owners.push(own)
+    numbers.push(tree.nodeNumber(record.uuid))
+    if (parent === null) {
+      if (record.parentUuid !== null) drawnAsRoot.push(at)
+    } else if (own !== null && parentOwn === own) {
+      goesOn[parentAt] = 1
+    }
     // The records after the summary are drawn from where the summary stood.
     const childOwner = report !== undefined ? parentOwner : own
     const children = tree.children(record.uuid)
@@ -250,22 +275,27 @@ export function indexTurns(tree: SessionTree): TurnIndex {
         parent: record,
         parentOwner: childOwner,
         drawUnder: under ?? childOwner,
-        exploration: under !== undefined
+        exploration: under !== undefined,
+        parentAt: at,
+        parentOwn: own,
+        parentOwnerKind: report !== undefined ? visit.parentOwnerKind : ownKind
       })
     }
   }
-  // A node's ends: its records no record of the same node goes on from (the last one visited
-  // counts). Read from the owners, so no record's kind is worked out twice.
-  const goesOn = new Set<string>()
-  for (let i = 0; i < visited.length; i++) {
-    const parent = (visited[i] as TreeRecord).parentUuid
-    const own = owners[i] ?? null
-    if (parent !== null && own !== null && owner.get(parent) === own) goesOn.add(parent)
+  const owner = new RecordOwners(tree, visited, owners, numbers)
+  const goesOnByUuid = new Set<string>()
+  for (const at of drawnAsRoot) {
+    const parent = (visited[at] as TreeRecord).parentUuid as string
+    const own = owners[at] ?? null
+    if (own !== null && owner.get(parent) === own) goesOnByUuid.add(parent)
   }
+  // The last one visited counts. Read from the owners, so no record's kind is worked out twice.
   for (let i = 0; i < visited.length; i++) {
     const record = visited[i] as TreeRecord
     const own = owners[i] ?? null
-    if (own !== null && !goesOn.has(record.uuid)) ends.set(own, record)
+    if (own === null || goesOn[i] === 1) continue
+    if (goesOnByUuid.size > 0 && goesOnByUuid.has(record.uuid)) continue
+    ends.set(own, record)
   }
   return { owner, heads, nodes, ends, wentOn }
 }
@@ -378,20 +408,6 @@ export function buildSessionGraph(
       ? leafNode
       : undefined
 
-  // The newest leaf below each node: walk up from each leaf, newest first, stopping at nodes a
-  // newer leaf already claimed, so every record is visited once.
-  const branchLeaf = new Map<string, string>()
-  const leaves = tree.leaves()
-  for (let i = leaves.length - 1; i >= 0; i--) {
-    const leaf = leaves[i] as string
-    let at: string | null = leaf
-    while (at !== null && !branchLeaf.has(at)) {
-      branchLeaf.set(at, leaf)
-      at = tree.get(at)?.parentUuid ?? null
-      if (at !== null && tree.get(at) === undefined) at = null
-    }
-  }
-
   const labels = tree.labels()
   const nodes: GraphNode[] = heads.map((record) => {
     const { kind, parentId } = index.nodes.get(record.uuid) as {
@@ -408,11 +424,9 @@ export function buildSessionGraph(
           : graphNodeTitle(tree, index, record),
       timestamp: record.timestamp,
       filesChanged:
-        kind === 'turn' || kind === 'merge'
-          ? new Set(tree.fileChanges(record.uuid).map((c) => c.path)).size
-          : 0,
+        kind === 'turn' || kind === 'merge' ? distinctPaths(tree.fileChanges(record.uuid)) : 0,
       onActivePath: activeOwners.has(record.uuid),
-      branchLeafUuid: branchLeaf.get(record.uuid) ?? record.uuid,
+      branchLeafUuid: tree.branchLeafOf(record.uuid) ?? record.uuid,
       label: shownLabel(labels.get(record.uuid)),
       // An exploration ends where the agent rewound it, by design: never a failure. Another
       // tool's compaction asks no answer (Claude Code's is a user record, with its command's

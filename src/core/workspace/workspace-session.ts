@@ -101,8 +101,8 @@ export class WorkspaceSession {
     const recovered = await engine.recover()
     if (store.readOnlyReason === null) {
       // Changes a resumed session makes before its next prompt still belong to its last one.
-      const last = store.tree().checkpoints().at(-1)
-      if (last !== undefined) history.beginCheckpoint(last.uuid)
+      const last = store.tree().lastCheckpointUuid()
+      if (last !== null) history.beginCheckpoint(last)
       // The one-time scan Bash change tracking needs runs now, while the user types; a failure
       // (a full disk) is retried by the first command, which then refuses to run if it fails.
       history.prepareForCommands().catch(() => undefined)
