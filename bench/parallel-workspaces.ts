@@ -127,6 +127,13 @@ for (let round = 0; round < rounds; round++) {
     results.cp.push(await copies(round))
     results.copy.push(await ours(plain, round))
   }
+  const at = (xs: Timed[]) => {
+    const t = xs[round] as Timed
+    return `${(t.ms / 1000).toFixed(2)} s (CPU ${t.cpu.toFixed(2)})`
+  }
+  console.log(
+    `round ${round}: git ${at(results.git)}, worktree add ${at(results.worktree)}; folder ${at(results.copy)}, cp -r ${at(results.cp)}`
+  )
 }
 const line = (
   name: string,
