@@ -11,12 +11,13 @@
 // process and of the children it waited for: git, cp). Before each timed part the page cache's
 // dirty pages are written out (`sync`, not timed): else whoever goes second pays for the first's
 // writeback. Nothing is removed until every round is over: ext4 without a journal (this
-// machine's) passes over every inode freed in the last minute (five, while its inode table is
-// unwritten) when it allocates one (`recently_deleted`), so whoever goes right after a removal
-// of 80,000 files pays for it: 60% of a `cp -r`'s time in one profile, and rounds read 0.2-1.7x
-// by who followed whose removal. For the same reason, run it a minute or more after the last
-// large removal on that file system (another bench's, another run's); rounds × 16 trees of
-// `files` files are on disk at the end.
+// machine's) passes over every inode freed in the last minute when it allocates one, in the last
+// six while the block holding it is unwritten, which an allocation beside it makes it
+// (`recently_deleted`, one lookup each), so whoever goes right after a removal of 80,000 files
+// pays for it: 60% of a `cp -r`'s time in one profile, and rounds read 0.2-3.4x by who followed
+// whose removal. For the same reason, run it six minutes or more after the last large removal on
+// that file system (another bench's; this one's own last removal, 16 trees a round, takes
+// minutes): rounds right after one read 3-8x slower on either side, at random.
 //   npx tsx bench/parallel-workspaces.ts [files] [rounds]   (default 20000 3)
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
