@@ -14,11 +14,11 @@
 //     (a tool that writes in place would change the user's file through one). The workspaces of
 //     all runs of one start are made in one walk of the user's folder (makeRunWorkspaces): each
 //     folder read once, each entry copied to every run's workspace in turn, so every run starts
-//     from the same files, read at one moment. The copy yields to the host's event loop every
+//     from the same files, each read once for all. The copy yields to the host's event loop every
 //     FILES_PER_BATCH files copied: it is never held for the seconds a 20,000-file copy takes.
 //     (Copies on libuv's pool were slower on ext4: eight at a time, 4 x 20,000 files 11-27 s
 //     against 7-20 s for these; two or four at a time, 1.4-1.8x the CPU time of one walk and no
-//     sooner on a 2-core machine, alternated in one run.)
+//     sooner on a 2-core machine, alternated in one scratch run.)
 // Then, in both, every file the session changed is set to the start node's state from the file
 // history (a file absent there is removed from the copy): the files as a restore to that node
 // would leave the user's workspace, without touching it.
