@@ -8,9 +8,9 @@ import { ScriptedModel } from '../agent/model/scripted'
 import { BlobStore } from '../files/blob-store'
 import { historyPathsAt, sessionHistoryPaths } from '../files/history-paths'
 import { ParallelRuns, requestStop } from './launcher'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { listRuns, readRun, runDir, saveRun, type RunManifest } from './run-manifest'
+import { isUnderway, listRuns, readRun, runDir, saveRun, type RunManifest } from './run-manifest'
 import { SessionStore } from '../session/store'
 import { startingPoint } from '../../../test/parallel/fixture'
 
@@ -161,6 +161,25 @@ describe('parallel runs in one process', () => {
       ['stopped', 'stopped before it started', false]
     ])
     for (const run of done.slice(1)) expect(existsSync(run.workspace)).toBe(false)
+    session.close()
+  })
+
+  it('copies a folder once for all runs of a start: a file written after the first started is in no run', async () => {
+    const gate = new Gate()
+    const { s, session, runs } = await launch(['try red', 'try blue'], 1, gate)
+    await gate.until(1)
+    expect(runs.runs.map((r) => r.state)).toEqual(['running', 'queued'])
+    writeFileSync(join(s.workspace, 'later.txt'), 'written while the first run goes\n')
+    while (runs.runs.some((r) => isUnderway(r))) {
+      gate.releaseAll()
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const done = await runs.finished
+    expect(done.map((r) => r.state)).toEqual(['done', 'done'])
+    for (const run of done) {
+      expect(readFileSync(join(run.workspace, 'keep.txt'), 'utf8')).toBe('the user keeps this\n')
+      expect(existsSync(join(run.workspace, 'later.txt'))).toBe(false)
+    }
     session.close()
   })
 

@@ -5,7 +5,10 @@
 //   1. its manifest (run-manifest.ts), state queued for every run at the launch, running once it
 //      has a place: from here a crash leaves a run listed as stopped, whose leftovers gc
 //      collects (run-gc.ts);
-//   2. its workspace, made from the start node's files; the user's workspace is only read;
+//   2. its workspace, made from the start node's files; the user's workspace is only read. A
+//      repository's checkout is made when the run starts; a folder's copies are made for every
+//      run of the start not stopped yet, in one walk, when the first starts (a run stopped
+//      before it starts has its copy removed);
 //   3. its own log: a fork of the session at the start node (the same uuids), its cwd the run's
 //      workspace, beside the manifest; one writer per run, so runs append at once and a crash
 //      cuts at most each log's last line;
@@ -35,7 +38,16 @@ import { MAX_RUNS_PER_START } from './max-runs'
 import { joinRun } from './run-join'
 import { isUnderway, type RunManifest, type RunState, runDir, saveRun } from './run-manifest'
 import { writePrivateFileSync } from '../os/private-files'
-import { gitRepoOf, makeRunDir, makeRunWorkspace, type Repo } from './run-workspace'
+import {
+  gitRepoOf,
+  makeRunDir,
+  makeRunWorkspace,
+  makeRunWorkspaces,
+  removeRunWorkspace,
+  type Repo,
+  type RunWorkspace,
+  type RunWorkspaceSpec
+} from './run-workspace'
 
 /** A file asking the run in its folder to stop (requestStop), looked for this often. */
 export const STOP_FILE = 'stop'
@@ -114,6 +126,8 @@ export class ParallelRuns {
   private readonly slots: Slot[]
   /** The repository the session's workspace is in, asked once for all runs of this start. */
   private repoOfWorkspace: Promise<Repo | null> | null = null
+  /** The copies of a folder for this start's runs, by run id, made in one walk (copyForAll). */
+  private copies: Promise<Map<string, RunWorkspace>> | null = null
   /** Every run's end, in the order the prompts were given. */
   readonly finished: Promise<RunManifest[]>
 
@@ -251,6 +265,64 @@ export class ParallelRuns {
     return manifest
   }
 
+  private workspaceSpec(id: string, repo: Repo | null): RunWorkspaceSpec {
+    const o = this.options
+    return {
+      home: o.home,
+      cwd: o.session.cwd,
+      runDir: runDir(o.home, o.session.cwd, id),
+      id,
+      repo,
+      state: filesAsNodeLeftThem(o.session.tree(), o.startUuid),
+      blobs: o.blobs
+    }
+  }
+
+  /**
+   * A repository's checkout made now; a folder's copy from the walk made for all (copyForAll), or
+   * a copy of its own for a run the walk left out (asked to stop as the walk began).
+   */
+  private async workspaceOf(id: string, repo: Repo | null): Promise<RunWorkspace> {
+    if (repo !== null) return makeRunWorkspace(this.workspaceSpec(id, repo))
+    const copied = (await (this.copies ??= this.copyForAll())).get(id)
+    return copied ?? makeRunWorkspace(this.workspaceSpec(id, null))
+  }
+
+  /**
+   * The copies for every run of this start not stopped yet, in one walk of the user's folder
+   * (each file read once for all, not once a run), when the first run starts: every run starts
+   * from the files as they were then, and a queued run's copy is ready when its place is.
+   */
+  private async copyForAll(): Promise<Map<string, RunWorkspace>> {
+    const ids = this.slots.flatMap(({ manifest, stopRequested }) =>
+      manifest !== null && !stopRequested && isUnderway(manifest) ? [manifest.id] : []
+    )
+    const made = await makeRunWorkspaces(ids.map((id) => this.workspaceSpec(id, null)))
+    return new Map(ids.map((id, i) => [id, made[i] as RunWorkspace]))
+  }
+
+  /**
+   * A run stopped before it started has no workspace: the copy the walk made for it (whole, or
+   * part of one if the walk failed) is removed once the walk is over.
+   */
+  private async removeUnusedCopy(slot: Slot): Promise<void> {
+    if (this.copies === null) return
+    await this.copies.catch(() => undefined)
+    const run = this.current(slot)
+    try {
+      await removeRunWorkspace(this.options.home, {
+        cwd: run.cwd,
+        id: run.id,
+        repo: null,
+        ref: null
+      })
+    } catch (caught) {
+      this.update(slot, {
+        error: `${run.error ?? 'stopped'}; its copy not removed: ${(caught as Error).message}`
+      })
+    }
+  }
+
   private async runOne(index: number): Promise<void> {
     const slot = this.slots[index] as Slot
     const o = this.options
@@ -259,6 +331,7 @@ export class ParallelRuns {
     const dir = runDir(o.home, session.cwd, id)
     if (slot.stopRequested || existsSync(this.stopFile(id))) {
       this.neverStarted(slot)
+      await this.removeUnusedCopy(slot)
       return
     }
     const repo = await this.repo()
@@ -266,15 +339,7 @@ export class ParallelRuns {
     let state: RunState = 'failed'
     let error: string | null = null
     try {
-      const made = await makeRunWorkspace({
-        home: o.home,
-        cwd: session.cwd,
-        runDir: dir,
-        id,
-        repo,
-        state: filesAsNodeLeftThem(session.tree(), o.startUuid),
-        blobs: o.blobs
-      })
+      const made = await this.workspaceOf(id, repo)
       const copy = forkCopy(session.tree(), o.startUuid)
       const log = SessionStore.create({
         home: o.home,

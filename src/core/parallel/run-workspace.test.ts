@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -19,7 +20,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { BlobStore } from '../files/blob-store'
-import { gitRepoOf, makeRunDir, makeRunWorkspace, removeRunWorkspace } from './run-workspace'
+import {
+  gitRepoOf,
+  makeRunDir,
+  makeRunWorkspace,
+  makeRunWorkspaces,
+  removeRunWorkspace
+} from './run-workspace'
 
 const env = {
   ...process.env,
@@ -189,6 +196,37 @@ describe('a run workspace copied from a plain folder', () => {
     }
     expect(lstatSync(join(made.workspace, 'link')).isSymbolicLink()).toBe(true)
     expect(existsSync(join(made.workspace, 'pipe'))).toBe(false)
+    expect(tree(user)).toEqual(before)
+  })
+
+  it('makes several runs’ copies in one walk, each the whole folder: modes, the link as a link, no FIFO', async () => {
+    const user = plainFolder(300)
+    const before = tree(user)
+    const home = join(user, '..', 'home')
+    const blobs = new BlobStore(join(home, 'blobs'))
+    const ids = ['run1', 'run2', 'run3']
+    const made = await makeRunWorkspaces(
+      ids.map((id) => ({
+        home,
+        cwd: user,
+        runDir: makeRunDir(home, user, id),
+        id,
+        repo: null,
+        state: new Map(),
+        blobs
+      }))
+    )
+    expect(made.map((m) => m.kind)).toEqual(['copy', 'copy', 'copy'])
+    expect(new Set(made.map((m) => m.workspace)).size).toBe(3)
+    for (const { workspace } of made) {
+      expect(tree(workspace, { mtimes: false })).toEqual(tree(user, { mtimes: false }))
+      for (const rel of Object.keys(before)) {
+        expect(statSync(join(workspace, rel)).mode).toBe(statSync(join(user, rel)).mode)
+      }
+      expect(lstatSync(join(workspace, 'link')).isSymbolicLink()).toBe(true)
+      expect(readlinkSync(join(workspace, 'link'))).toBe('d0')
+      expect(existsSync(join(workspace, 'pipe'))).toBe(false)
+    }
     expect(tree(user)).toEqual(before)
   })
 
