@@ -297,7 +297,14 @@ export class ParallelRuns {
     const ids = this.slots.flatMap(({ manifest, stopRequested }) =>
       manifest !== null && !stopRequested && isUnderway(manifest) ? [manifest.id] : []
     )
-    const made = await makeRunWorkspaces(ids.map((id) => this.workspaceSpec(id, null)))
+    // Once every run it copies for is asked to stop, the walk stops too.
+    const copiedFor = this.slots.filter(
+      ({ manifest }) => manifest !== null && ids.includes(manifest.id)
+    )
+    const made = await makeRunWorkspaces(
+      ids.map((id) => this.workspaceSpec(id, null)),
+      () => copiedFor.every((slot) => slot.stopRequested)
+    )
     return new Map(ids.map((id, i) => [id, made[i] as RunWorkspace]))
   }
 
@@ -390,8 +397,9 @@ export class ParallelRuns {
         })
       }
     } catch (caught) {
-      state = 'failed'
-      error = (caught as Error).message
+      // Asked to stop while its workspace was made: stopped, not failed.
+      state = slot.stopRequested ? 'stopped' : 'failed'
+      error = slot.stopRequested ? null : (caught as Error).message
     }
     this.update(slot, { state, error, endedAt: new Date().toISOString() })
     const manifest = this.current(slot)

@@ -230,6 +230,31 @@ describe('a run workspace copied from a plain folder', () => {
     expect(tree(user)).toEqual(before)
   })
 
+  it('ends the walk once it is asked to stop, rejecting as stopped, the user’s folder as it was', async () => {
+    const user = plainFolder(300)
+    const before = tree(user)
+    const home = join(user, '..', 'home')
+    const blobs = new BlobStore(join(home, 'blobs'))
+    const specs = ['run1', 'run2'].map((id) => ({
+      home,
+      cwd: user,
+      runDir: makeRunDir(home, user, id),
+      id,
+      repo: null,
+      state: new Map(),
+      blobs
+    }))
+    let asked = 0
+    await expect(makeRunWorkspaces(specs, () => ++asked > 1)).rejects.toMatchObject({
+      code: 'stopped'
+    })
+    // Two batches of 64 copies made, of 300 files twice: the rest never copied.
+    const copied = Object.keys(tree(join(specs[0]!.runDir, 'work'))).length
+    expect(copied).toBeGreaterThan(0)
+    expect(copied).toBeLessThan(Object.keys(before).length)
+    expect(tree(user)).toEqual(before)
+  })
+
   // A real full disk: the data home on a small tmpfs (mounting needs root; elsewhere skipped,
   // saying so). The copy fails with the disk's own error.
   const disk = mkdtempSync(join(tmpdir(), 'rs-run-copy-full-'))

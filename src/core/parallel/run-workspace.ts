@@ -86,10 +86,13 @@ export async function makeRunWorkspace(spec: RunWorkspaceSpec): Promise<RunWorks
 /**
  * The workspaces of several runs of one start (one workspace, one repository or none, one start
  * node's files): a copy is one walk of the user's folder for all of them; a repository's are
- * made one after another, each its own checkout.
+ * made one after another, each its own checkout. `stopped` is asked between batches of a copy:
+ * once it says so the walk ends, rejecting with code `stopped` (what it copied stays, for the
+ * run's removal to take).
  */
 export async function makeRunWorkspaces(
-  specs: readonly RunWorkspaceSpec[]
+  specs: readonly RunWorkspaceSpec[],
+  stopped: () => boolean = () => false
 ): Promise<RunWorkspace[]> {
   const [first] = specs
   if (first === undefined) return []
@@ -100,7 +103,7 @@ export async function makeRunWorkspaces(
   const workspaces: string[] = []
   if (repo === null) {
     const works = specs.map((spec) => join(spec.runDir, RUN_WORKSPACE_NAME))
-    await copyFolder(first.cwd, works)
+    await copyFolder(first.cwd, works, stopped)
     workspaces.push(...works)
   } else {
     for (const spec of specs) {
@@ -243,7 +246,11 @@ const CLONE_OR_COPY = constants.COPYFILE_FICLONE | constants.COPYFILE_EXCL
  * still in the caches). Paths are joined by hand: `from` is a resolved path and the names come
  * from readdir, so path.join's normalizing has nothing to do.
  */
-async function copyFolder(from: string, tos: readonly string[]): Promise<void> {
+async function copyFolder(
+  from: string,
+  tos: readonly string[],
+  stopped: () => boolean
+): Promise<void> {
   for (const to of tos) mkdirSync(to, { mode: 0o700 })
   const stack: string[] = ['']
   let copied = 0
@@ -262,7 +269,12 @@ async function copyFolder(from: string, tos: readonly string[]): Promise<void> {
           const dst = `${to}${sep}${child}`
           if (target === null) copyFileSync(src, dst, CLONE_OR_COPY)
           else symlinkSync(target, dst)
-          if (++copied % FILES_PER_BATCH === 0) await yieldToEventLoop()
+          if (++copied % FILES_PER_BATCH === 0) {
+            await yieldToEventLoop()
+            if (stopped()) {
+              throw new CodedError('stopped', 'Stopped while its workspace was being copied.')
+            }
+          }
         }
       }
       // Sockets, FIFOs and devices are no project file: left out.
