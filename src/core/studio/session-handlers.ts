@@ -65,13 +65,16 @@ const LIST_STEP_MS = 250
  * going), and the pages are told the sessions found as it goes (session:listStep, at most every
  * LIST_STEP_MS, the sessions since the last told), so the list fills as it is built.
  */
-export async function listSessions(ctx: StudioContext): Promise<SessionSummary[]> {
+export async function listSessions(
+  ctx: StudioContext,
+  tellEveryMs = LIST_STEP_MS
+): Promise<SessionSummary[]> {
   let found: SessionSummary[] = []
   const told = latestEvery<{ done: number; total: number }>(({ done, total }) => {
     const sessions = found
     found = []
     ctx.emit('session:listStep', { workspace: ctx.cwd, sessions, done, total })
-  }, LIST_STEP_MS)
+  }, tellEveryMs)
   let listed: DiscoveredSession[]
   try {
     listed = await ctx.sources.workspaceSessionsInSteps(ctx.cwd, (step) => {
