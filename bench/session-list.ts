@@ -10,21 +10,12 @@
 // `sessions` process writes a CPU profile there (node --cpu-prof; the profiler's own cost is in
 // those runs' figures, so read the profiles, not the ratio, of such a run).
 // Run: npx tsx bench/session-list.ts [sessions] [megabytes each] [runs]
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync
-} from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { SessionStore } from '../src/core/session/store'
 import { Sources } from '../src/core/sources/discovery'
-import { writeSyntheticSession } from '../test/session/synthetic'
+import { writeManySessions } from '../test/support/many-sessions'
 import { ensureCliBuild } from '../scripts/ensure-build.mjs'
 import { type TimedRun, timedProcess } from './support/timed-process'
 
@@ -36,32 +27,7 @@ const base = mkdtempSync(join(tmpdir(), 'rs-bench-list-'))
 const cwd = join(base, 'project')
 const home = join(base, 'home')
 mkdirSync(cwd)
-const dir = sessionsDir(home, cwd)
-mkdirSync(dir, { recursive: true })
-
-// One synthetic body, written under a header of its own per session.
-const sample = join(base, 'sample.jsonl')
-writeSyntheticSession(sample, megabytes * 1024 * 1024)
-const body = readFileSync(sample, 'utf8')
-const bodyAfterHeader = body.slice(body.indexOf('\n') + 1)
-const t0 = Date.parse('2026-01-01T00:00:00.000Z')
-for (let i = 0; i < sessions; i++) {
-  const createdAt = new Date(t0 + i * 60_000).toISOString()
-  const id = `01900000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`
-  const header = {
-    type: 'session',
-    uuid: id,
-    parentUuid: null,
-    timestamp: createdAt,
-    version: 1,
-    sessionId: id,
-    cwd
-  }
-  writeFileSync(
-    join(dir, sessionFileName(createdAt, id)),
-    `${JSON.stringify(header)}\n${bodyAfterHeader}`
-  )
-}
+const dir = writeManySessions(home, cwd, sessions, megabytes * 1024 * 1024)
 const total = readdirSync(dir).reduce((n, name) => n + statSync(join(dir, name)).size, 0)
 // Empty homes for the other tools: only our sessions are measured.
 const homes = {
