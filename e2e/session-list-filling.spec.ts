@@ -31,9 +31,7 @@ test('a cold start shows the page at once and fills the session list as the inde
     const filling = async () => {
       const tree = await sessions.ariaSnapshot()
       const items = tree.match(/- listitem/g)?.length ?? 0
-      return (
-        /Indexing sessions: [\d,]+ of 2,000/.test(tree) && items > 0 && items < SESSIONS
-      )
+      return /Indexing sessions: [\d,]+ of 2,000/.test(tree) && items > 0 && items < SESSIONS
     }
     await expect.poll(filling, { timeout: 60_000 }).toBe(true)
     await shot(page, 'session-list-filling')
