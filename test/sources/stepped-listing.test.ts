@@ -155,6 +155,26 @@ describe('the cold index built in steps', () => {
   })
 })
 
+describe('a build stopped', () => {
+  it('leaves a listing asked after the stop to a build of its own, not the one stopping', async () => {
+    const h = coldWorkspace()
+    const sources = new Sources({ home: h.home, homes: h.homes })
+    const asked: Promise<DiscoveredSession[]>[] = []
+    const stopped = sources.workspaceSessionsInSteps(
+      h.ws,
+      () => {
+        if (asked.length > 0) return
+        sources.stopBuilding(h.ws)
+        asked.push(sources.workspaceSessionsInSteps(h.ws))
+      },
+      { files: 4, bytes: 1e9 }
+    )
+    expect(asked[0]).not.toBe(stopped)
+    await expect(stopped).rejects.toBeInstanceOf(ListingStoppedError)
+    expect(await asked[0]).toHaveLength(SESSIONS + 2)
+  })
+})
+
 describe('the studio’s session:list on a cold index', () => {
   afterEach(() => {
     vi.unstubAllEnvs()

@@ -212,7 +212,9 @@ export class Sources {
       bound,
       onStep,
       stopped: () => build.stop
-    }).finally(() => this.builds.delete(key))
+    }).finally(() => {
+      if (this.builds.get(key) === build) this.builds.delete(key)
+    })
     this.builds.set(key, build)
     return build.done
   }
@@ -223,8 +225,12 @@ export class Sources {
    * written; the index's files stay as the last finished build wrote them.
    */
   stopBuilding(cwd: string): void {
-    const build = this.builds.get(realPathOf(cwd))
-    if (build !== undefined) build.stop = true
+    const key = realPathOf(cwd)
+    const build = this.builds.get(key)
+    if (build === undefined) return
+    build.stop = true
+    // A listing asked from now on builds anew rather than joining the one stopping.
+    this.builds.delete(key)
   }
 
   /**

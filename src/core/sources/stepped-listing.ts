@@ -83,7 +83,9 @@ export async function runInSteps<T, R>(
       next = steps.next()
     }
     if (next.done === true) return next.value
-    if (batch !== null) options.onStep?.(batch)
     await new Promise<void>((resolve) => setImmediate(resolve))
+    // Told once the event loop had its turn, never from inside the call that started the build:
+    // by then the caller holds the build (to join or stop it).
+    if (batch !== null) options.onStep?.(batch)
   }
 }
