@@ -116,6 +116,28 @@ describe('the cold index built in steps', () => {
     expect(Math.min(...between)).toBeGreaterThan(0)
   })
 
+  it('tells a listing that joins what the build told before it joined, once', async () => {
+    const h = coldWorkspace()
+    const sources = new Sources({ home: h.home, homes: h.homes })
+    const first: string[] = []
+    const joiner: string[] = []
+    let joined: Promise<DiscoveredSession[]> | null = null
+    const listed = await sources.workspaceSessionsInSteps(
+      h.ws,
+      (step) => {
+        first.push(...files(step.found))
+        if (first.length >= 20 && joined === null) {
+          joined = sources.workspaceSessionsInSteps(h.ws, (s) => joiner.push(...files(s.found)))
+        }
+      },
+      { files: 5, bytes: 1e9 }
+    )
+    expect(await joined).toBe(listed)
+    // Told at once the sessions the first caller was told before (then nothing twice).
+    expect(joiner.length).toBeGreaterThanOrEqual(20)
+    expect(joiner).toEqual(first.slice(0, joiner.length))
+  })
+
   it('joins a second listing to the build going: one build, one read of each file', async () => {
     const h = coldWorkspace()
     const sources = new Sources({ home: h.home, homes: h.homes })

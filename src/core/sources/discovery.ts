@@ -190,14 +190,15 @@ export class Sources {
   }
 
   /** What is being built in steps, per workspace (real path): a second caller joins it. */
-  private readonly builds = new Map<string, { done: Promise<DiscoveredSession[]>; stop: boolean }>()
+  private readonly builds = new Map<string, Build>()
 
   /**
    * workspaceSessions built in bounded steps, the event loop given back between them
    * (stepped-listing.ts): what a host does, so it answers every other request while a cold index
    * is built. `onStep` gets each step's sessions but the last's (a build of one step tells it
    * nothing). A call while the workspace's build is going joins it: no second build, the same
-   * answer, no step told twice (the first caller's `onStep` goes on being told).
+   * answer. Its `onStep` is told once, on the event loop's next turn, what the build told so
+   * far (a page that joins has missed it); the steps after go on to the first caller's.
    */
   workspaceSessionsInSteps(
     cwd: string,
@@ -206,11 +207,27 @@ export class Sources {
   ): Promise<DiscoveredSession[]> {
     const key = realPathOf(cwd)
     const going = this.builds.get(key)
-    if (going !== undefined) return going.done
-    const build = { done: Promise.resolve<DiscoveredSession[]>([]), stop: false }
+    if (going !== undefined) {
+      if (onStep !== undefined) {
+        setImmediate(() => {
+          if (going.told.found.length > 0) onStep({ ...going.told, found: [...going.told.found] })
+        })
+      }
+      return going.done
+    }
+    const build: Build = {
+      done: Promise.resolve([]),
+      stop: false,
+      told: { found: [], done: 0, total: 0, bytes: 0 }
+    }
     build.done = runInSteps(this.workspaceSessionSteps(cwd), {
       bound,
-      onStep,
+      onStep: (step) => {
+        for (const session of step.found) build.told.found.push(session)
+        build.told.done = step.done
+        build.told.total = step.total
+        onStep?.(step)
+      },
       stopped: () => build.stop
     }).finally(() => {
       if (this.builds.get(key) === build) this.builds.delete(key)
@@ -567,6 +584,13 @@ function* countedSteps(
       bytes: read.value.bytes
     }
   }
+}
+
+/** A workspace's list being built in steps: its answer, whether to stop, what it told so far. */
+interface Build {
+  done: Promise<DiscoveredSession[]>
+  stop: boolean
+  told: ListingStep<DiscoveredSession>
 }
 
 const shared = new Map<string, Sources>()
