@@ -141,8 +141,11 @@ async function coldStart(root: string): Promise<ColdRun> {
       filledMs: gotoAt + filled
     }
   } finally {
-    child.kill('SIGTERM')
-    await new Promise((done) => child.once('exit', done))
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((done) => child.once('exit', done))
+      child.kill('SIGTERM')
+      await exited
+    }
     await browser.close()
   }
 }
