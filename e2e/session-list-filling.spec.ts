@@ -26,16 +26,16 @@ test('a cold start shows the page at once and fills the session list as the inde
     const indexing = sessions.getByRole('status').filter({ hasText: 'Indexing sessions' })
     await expect(indexing).toHaveText(/^Indexing sessions: [\d,]+ of 2,000$/)
     await expect(sessions.getByRole('progressbar', { name: 'Session files indexed' })).toBeVisible()
-    // Filling: some sessions listed already under the status, not yet all of them. Read from one
-    // snapshot of the accessibility tree, so the count and the status are of the same moment.
-    const filling = async () => {
-      const tree = await sessions.ariaSnapshot()
-      const items = tree.match(/- listitem/g)?.length ?? 0
-      return /Indexing sessions: [\d,]+ of 2,000/.test(tree) && items > 0 && items < SESSIONS
-    }
-    await expect.poll(filling, { timeout: 60_000 }).toBe(true)
-    await shot(page, 'session-list-filling')
+    // Filling: some sessions listed already under the status, not yet all of them. The count is
+    // read between two sightings of the status: the list goes from filling to filled only once.
     const list = sessions.getByRole('list', { name: 'Sessions of this workspace' })
+    const listedWhileFilling = async () => {
+      if (!(await indexing.isVisible())) return false
+      const listed = await list.getByRole('listitem').count()
+      return listed > 0 && listed < SESSIONS && (await indexing.isVisible())
+    }
+    await expect.poll(listedWhileFilling, { timeout: 60_000 }).toBe(true)
+    await shot(page, 'session-list-filling')
     // Filled: every session, and the status gone.
     await expect(list.getByRole('listitem')).toHaveCount(SESSIONS, { timeout: 120_000 })
     await expect(indexing).toBeHidden()
