@@ -40,8 +40,15 @@ import { drawnAsRuns } from '../session/foreign/subagent-nesting'
 import { openCodeSessions } from '../session/foreign/opencode'
 import { openCodeSessionOf, openCodeStamp } from '../session/foreign/opencode-store'
 import { emptySummary } from './session-summary'
-import { type FileRead, type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
-import { type ListingStep, type StepBound, runInSteps, runToEnd } from './stepped-listing'
+import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
+import {
+  type FileRead,
+  type ListingStep,
+  type StepBound,
+  SteppedBuilds,
+  countedSteps,
+  runToEnd
+} from './stepped-listing'
 
 export interface DiscoveredSession extends IndexedFile {
   sessionId: string
@@ -190,50 +197,20 @@ export class Sources {
   }
 
   /** What is being built in steps, per workspace (real path): a second caller joins it. */
-  private readonly builds = new Map<string, Build>()
+  private readonly builds = new SteppedBuilds<DiscoveredSession>()
 
   /**
    * workspaceSessions built in bounded steps, the event loop given back between them
    * (stepped-listing.ts): what a host does, so it answers every other request while a cold index
    * is built. `onStep` gets each step's sessions but the last's (a build of one step tells it
-   * nothing). A call while the workspace's build is going joins it: no second build, the same
-   * answer. Its `onStep` is told once, on the event loop's next turn, what the build told so
-   * far (a page that joins has missed it); the steps after go on to the first caller's.
+   * nothing). A call while the workspace's build is going joins it (SteppedBuilds).
    */
   workspaceSessionsInSteps(
     cwd: string,
     onStep?: (step: ListingStep<DiscoveredSession>) => void,
     bound?: StepBound
   ): Promise<DiscoveredSession[]> {
-    const key = realPathOf(cwd)
-    const going = this.builds.get(key)
-    if (going !== undefined) {
-      if (onStep !== undefined) {
-        setImmediate(() => {
-          if (going.told.found.length > 0) onStep({ ...going.told, found: [...going.told.found] })
-        })
-      }
-      return going.done
-    }
-    const build: Build = {
-      done: Promise.resolve([]),
-      stop: false,
-      told: { found: [], done: 0, total: 0, bytes: 0 }
-    }
-    build.done = runInSteps(this.workspaceSessionSteps(cwd), {
-      bound,
-      onStep: (step) => {
-        for (const session of step.found) build.told.found.push(session)
-        build.told.done = step.done
-        build.told.total = step.total
-        onStep?.(step)
-      },
-      stopped: () => build.stop
-    }).finally(() => {
-      if (this.builds.get(key) === build) this.builds.delete(key)
-    })
-    this.builds.set(key, build)
-    return build.done
+    return this.builds.run(realPathOf(cwd), () => this.workspaceSessionSteps(cwd), onStep, bound)
   }
 
   /**
@@ -242,12 +219,7 @@ export class Sources {
    * written; the index's files stay as the last finished build wrote them.
    */
   stopBuilding(cwd: string): void {
-    const key = realPathOf(cwd)
-    const build = this.builds.get(key)
-    if (build === undefined) return
-    build.stop = true
-    // A listing asked from now on builds anew rather than joining the one stopping.
-    this.builds.delete(key)
+    this.builds.stop(realPathOf(cwd))
   }
 
   /**
@@ -568,29 +540,6 @@ function ourSessionsTaker(
     if (indexed.problem === null && (recorded === null || realOf(recorded) !== real)) return
     add(discovered(indexed, indexed.summary.cwd, named))
   }
-}
-
-/** A folder's reads as the listing's steps: how far the whole listing is, what it found since. */
-function* countedSteps(
-  reads: Generator<FileRead, void>,
-  progress: { done: number; total: number },
-  fresh: () => DiscoveredSession[]
-): Generator<ListingStep<DiscoveredSession>, void> {
-  for (let read = reads.next(); read.done !== true; read = reads.next()) {
-    yield {
-      found: fresh(),
-      done: progress.done + read.value.at + 1,
-      total: progress.total,
-      bytes: read.value.bytes
-    }
-  }
-}
-
-/** A workspace's list being built in steps: its answer, whether to stop, what it told so far. */
-interface Build {
-  done: Promise<DiscoveredSession[]>
-  stop: boolean
-  told: ListingStep<DiscoveredSession>
 }
 
 const shared = new Map<string, Sources>()

@@ -26,7 +26,7 @@ import { openRegularFile } from '../os/read-regular-file'
 import { type LineSink, parseJsonl, readLines } from '../session/jsonl'
 import { type FileStamp, KeyedFileCache, regularFileStampAt, sameStamp } from './file-cache'
 import type { SessionSource } from './homes'
-import { runToEnd } from './stepped-listing'
+import { type FileRead, runToEnd } from './stepped-listing'
 import {
   type ChangedPaths,
   type FileSummary,
@@ -87,12 +87,6 @@ interface Read {
   progress: Progress
   /** Why the file could not be read (permissions…); null when it was. */
   unreadable: string | null
-}
-
-/** What folderSteps says after a file it read: its place among the names, the bytes read. */
-export interface FileRead {
-  at: number
-  bytes: number
 }
 
 /** Bytes fingerprinted at the start (oh-my-pi rewrites its 256-byte title line in place)… */

@@ -23,6 +23,31 @@ export interface ListingStep<T> {
   bytes: number
 }
 
+/** What a folder's builder says after a file it read: its place among the names, the bytes read. */
+export interface FileRead {
+  at: number
+  bytes: number
+}
+
+/**
+ * A folder's reads as the listing's steps: how far the whole listing is (`progress.done`: the
+ * files of the folders before this one), and what it found since the step before (`fresh`).
+ */
+export function* countedSteps<T>(
+  reads: Generator<FileRead, void>,
+  progress: { done: number; total: number },
+  fresh: () => T[]
+): Generator<ListingStep<T>, void> {
+  for (let read = reads.next(); read.done !== true; read = reads.next()) {
+    yield {
+      found: fresh(),
+      done: progress.done + read.value.at + 1,
+      total: progress.total,
+      bytes: read.value.bytes
+    }
+  }
+}
+
 /** The most one batch reads before the host gets its event loop back (a file is never split). */
 export interface StepBound {
   files: number
@@ -87,5 +112,66 @@ export async function runInSteps<T, R>(
     // Told once the event loop had its turn, never from inside the call that started the build:
     // by then the caller holds the build (to join or stop it).
     if (batch !== null) options.onStep?.(batch)
+  }
+}
+
+/** One key's build in steps: its answer, whether to stop, what it told so far. */
+interface Build<T> {
+  done: Promise<T[]>
+  stop: boolean
+  told: ListingStep<T>
+}
+
+/**
+ * Builds in steps by key (a workspace): a second caller while one is going joins it (no second
+ * build, the same answer), and its `onStep` is told once, on the event loop's next turn, what the
+ * build told so far (a page that joins has missed it); the steps after go on to the first
+ * caller's. A build stopped leaves its key at once: a caller after the stop builds anew.
+ */
+export class SteppedBuilds<T> {
+  private readonly going = new Map<string, Build<T>>()
+
+  run(
+    key: string,
+    start: () => Generator<ListingStep<T>, T[]>,
+    onStep?: (step: ListingStep<T>) => void,
+    bound?: StepBound
+  ): Promise<T[]> {
+    const going = this.going.get(key)
+    if (going !== undefined) {
+      if (onStep !== undefined) {
+        setImmediate(() => {
+          if (going.told.found.length > 0) onStep({ ...going.told, found: [...going.told.found] })
+        })
+      }
+      return going.done
+    }
+    const build: Build<T> = {
+      done: Promise.resolve([]),
+      stop: false,
+      told: { found: [], done: 0, total: 0, bytes: 0 }
+    }
+    build.done = runInSteps(start(), {
+      bound,
+      onStep: (step) => {
+        for (const found of step.found) build.told.found.push(found)
+        build.told.done = step.done
+        build.told.total = step.total
+        onStep?.(step)
+      },
+      stopped: () => build.stop
+    }).finally(() => {
+      if (this.going.get(key) === build) this.going.delete(key)
+    })
+    this.going.set(key, build)
+    return build.done
+  }
+
+  /** Stops the key's build between two of its steps (its callers get ListingStoppedError). */
+  stop(key: string): void {
+    const build = this.going.get(key)
+    if (build === undefined) return
+    build.stop = true
+    this.going.delete(key)
   }
 }
