@@ -8,23 +8,17 @@
 // the index from the data home), beside a Node process doing the readdir + stat; wall and CPU.
 // Target: warm < 300 ms; as a process ≤ 2x readdir + stat. With BENCH_CPU_PROF=DIR, each
 // `sessions` process writes a CPU profile there (node --cpu-prof; the profiler's own cost is in
-// those runs' figures, so read the profiles, not the ratio, of such a run).
+// those runs' figures, so read the profiles, not the ratio, of such a run). With
+// BENCH_BASE_ROOT=DIR (a checkout of another build, built), that build's `sessions` is run after
+// each of ours on the same index: A/B. The cold start as a user meets it (the host, its page):
+// session-list-cold.ts.
 // Run: npx tsx bench/session-list.ts [sessions] [megabytes each] [runs]
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync
-} from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { SessionStore } from '../src/core/session/store'
 import { Sources } from '../src/core/sources/discovery'
-import { writeSyntheticSession } from '../test/session/synthetic'
+import { writeManySessions } from '../test/support/many-sessions'
 import { ensureCliBuild } from '../scripts/ensure-build.mjs'
 import { type TimedRun, timedProcess } from './support/timed-process'
 
@@ -36,32 +30,7 @@ const base = mkdtempSync(join(tmpdir(), 'rs-bench-list-'))
 const cwd = join(base, 'project')
 const home = join(base, 'home')
 mkdirSync(cwd)
-const dir = sessionsDir(home, cwd)
-mkdirSync(dir, { recursive: true })
-
-// One synthetic body, written under a header of its own per session.
-const sample = join(base, 'sample.jsonl')
-writeSyntheticSession(sample, megabytes * 1024 * 1024)
-const body = readFileSync(sample, 'utf8')
-const bodyAfterHeader = body.slice(body.indexOf('\n') + 1)
-const t0 = Date.parse('2026-01-01T00:00:00.000Z')
-for (let i = 0; i < sessions; i++) {
-  const createdAt = new Date(t0 + i * 60_000).toISOString()
-  const id = `01900000-0000-7000-8000-${i.toString(16).padStart(12, '0')}`
-  const header = {
-    type: 'session',
-    uuid: id,
-    parentUuid: null,
-    timestamp: createdAt,
-    version: 1,
-    sessionId: id,
-    cwd
-  }
-  writeFileSync(
-    join(dir, sessionFileName(createdAt, id)),
-    `${JSON.stringify(header)}\n${bodyAfterHeader}`
-  )
-}
+const dir = writeManySessions(home, cwd, sessions, megabytes * 1024 * 1024)
 const total = readdirSync(dir).reduce((n, name) => n + statSync(join(dir, name)).size, 0)
 // Empty homes for the other tools: only our sessions are measured.
 const homes = {
@@ -113,23 +82,38 @@ const cliEnv = {
   REWIND_STUDIO_HOME: home,
   REWIND_STUDIO_CLAUDE_HOME: homes['claude-code'],
   REWIND_STUDIO_PI_HOME: homes.pi,
-  REWIND_STUDIO_OMP_HOME: homes['oh-my-pi']
+  REWIND_STUDIO_OMP_HOME: homes['oh-my-pi'],
+  REWIND_STUDIO_CODEX_HOME: homes.codex,
+  REWIND_STUDIO_GEMINI_HOME: homes['gemini-cli'],
+  REWIND_STUDIO_OPENCODE_HOME: homes.opencode
 }
 const bin = join(import.meta.dirname, '..', 'bin', 'rewind-studio.mjs')
 const statScript = `const fs = require('node:fs'), path = require('node:path'); let n = 0; for (const f of fs.readdirSync(process.argv[1])) n += fs.statSync(path.join(process.argv[1], f)).size; if (n === 0) process.exit(1)`
+// BENCH_BASE_ROOT=DIR (a checkout of another build, built): its `sessions` alternated with ours.
+const baseRoot = process.env.BENCH_BASE_ROOT
 const cliRuns: TimedRun[] = []
+const baseRuns: TimedRun[] = []
 const statRuns: TimedRun[] = []
+const listedBy = async (script: string, profile: string[] = []) => {
+  const listed = await timedProcess(
+    process.execPath,
+    [...profile, script, 'sessions', '--cwd', cwd],
+    {
+      env: cliEnv
+    }
+  )
+  if (listed.stdout.split('\n').length < sessions) throw new Error('sessions listed too few')
+  return listed
+}
 for (let i = 0; i < runs; i++) {
   const profile =
     process.env.BENCH_CPU_PROF === undefined
       ? []
       : ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-  const listed = await timedProcess(process.execPath, [...profile, bin, 'sessions', '--cwd', cwd], {
-    env: cliEnv
-  })
-  if (listed.stdout.split('\n').length < sessions) throw new Error('sessions listed too few')
-  cliRuns.push(listed)
+  cliRuns.push(await listedBy(bin, profile))
   statRuns.push(await timedProcess(process.execPath, ['-e', statScript, dir]))
+  if (baseRoot !== undefined)
+    baseRuns.push(await listedBy(join(baseRoot, 'bin', 'rewind-studio.mjs')))
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
@@ -154,6 +138,11 @@ console.log(
 console.log(
   `baseline node readdir + stat, a process   wall ${range(wallOf(statRuns))}, CPU ${range(cpuOf(statRuns))}`
 )
+if (baseRoot !== undefined) {
+  console.log(
+    `${baseRoot} sessions, a process (warm)  wall ${range(wallOf(baseRuns))}, CPU ${range(cpuOf(baseRuns))}; this build's CPU / its ${(median(cpuOf(cliRuns)) / median(cpuOf(baseRuns))).toFixed(2)}`
+  )
+}
 console.log(
   `ratio as processes: wall ${(median(wallOf(cliRuns)) / median(wallOf(statRuns))).toFixed(2)}, CPU ${(median(cpuOf(cliRuns)) / median(cpuOf(statRuns))).toFixed(2)} (target ≤ 2)`
 )

@@ -26,6 +26,7 @@ import {
   RewindResult,
   SearchEntry,
   SessionGraph,
+  SessionListStep,
   SessionSummary,
   Settings,
   SettingsUpdate,
@@ -307,6 +308,8 @@ export const events = {
    * delta from the version pushed before, or the whole graph.
    */
   'session:graphUpdate': GraphUpdate,
+  /** The session list as session:list builds it, each step's sessions (cold index only). */
+  'session:listStep': SessionListStep,
   'agent:event': AgentEvent,
   'agent:permission': PermissionRequest,
   /** A permission question is no longer waiting (answered in some window, or the run stopped):

@@ -435,6 +435,20 @@ export const SessionSummary = z.object({
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
 
+/**
+ * A step of the workspace's session list while session:list builds it (a cold index, built in
+ * steps: core/sources/stepped-listing.ts): the sessions found since the step before, in the order
+ * found, and how many of the workspace's session files are done. session:list's answer is the
+ * whole list, in its order, and ends the filling.
+ */
+export const SessionListStep = z.object({
+  workspace: z.string(),
+  sessions: z.array(SessionSummary),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative()
+})
+export type SessionListStep = z.infer<typeof SessionListStep>
+
 /** Instructions a user adds to a summary request. */
 export const SummaryInstructions = z.string().max(10_000)
 

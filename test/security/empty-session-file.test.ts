@@ -61,7 +61,9 @@ describe('an empty or header-less session file in a workspace', () => {
     })
     try {
       expect(studio.info().sessionFile).toBe(w.good)
-      expect(listSessions(studio).map((s) => [s.file, s.current, s.problem !== null])).toEqual([
+      expect(
+        (await listSessions(studio)).map((s) => [s.file, s.current, s.problem !== null])
+      ).toEqual([
         [w.good, true, false],
         [w.empty, false, true],
         [w.headerless, false, true]

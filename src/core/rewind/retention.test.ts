@@ -17,6 +17,7 @@ import { DEFAULT_RETENTION, collectGarbage, workspaceUsage } from './retention'
 import { workspaceFolder } from '../session/paths'
 import { checkpointAt } from './checkpoint-at'
 import { type WorkspaceSession, newSession, openSession } from '../../../test/rewind/fixture'
+import { writeManySessions } from '../../../test/support/many-sessions'
 
 const open: WorkspaceSession[] = []
 afterEach(async () => {
@@ -110,6 +111,16 @@ describe('retention', () => {
     const again = await openSession({ base: s.base, cwd: s.cwd, home: s.home })
     open.push(again)
     expect(again.notices.join('\n')).not.toMatch(/Retention/)
+  })
+
+  it('reads no session log of a workspace that holds no backup and no journal', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'rs-gc-empty-'))
+    const cwd = mkdtempSync(join(tmpdir(), 'rs-gc-empty-ws-'))
+    writeManySessions(home, cwd, 5, 4096)
+    const report = await collectGarbage(home, workspaceFolder(cwd))
+    expect(report.deletedBlobs).toBe(0)
+    // Neither the session index nor what each log names (built only by reading every log).
+    expect(existsSync(join(home, 'index'))).toBe(false)
   })
 
   it('keeps what undoing the last rewind needs, and anything used within the grace period', async () => {

@@ -147,13 +147,19 @@ export async function collectGarbage(
   const now = options.now ?? Date.now()
   const paths = historyPathsAt(join(home, 'file-history', workspace))
   const journals = await listJournals(paths.restores)
+  const { blobs, packs, temps } = await listBlobs(paths)
   const withinReach = new Set<string>()
-  const needed = neededBlobs(home, workspace, policy.keepCheckpoints, withinReach)
+  // No backup and no journal (sessions that never backed a file up): nothing to keep, so no log
+  // is read. A host's first start over 10,000 such sessions read each of them whole here, and
+  // built the session index on the way, before it served its page (docs/performance.md).
+  const needed =
+    blobs.length === 0 && journals.length === 0
+      ? new Set<string>()
+      : neededBlobs(home, workspace, policy.keepCheckpoints, withinReach)
   const keptJournals = journalsToKeep(journals, withinReach)
   for (const journal of keptJournals) {
     for (const op of journal.ops) for (const h of [op.from, op.to]) if (h !== null) needed.add(h)
   }
-  const { blobs, packs, temps } = await listBlobs(paths)
   const graceStart = now - policy.graceHours * 3_600_000
   const ageLimit = now - policy.maxAgeDays * 86_400_000
   const candidates = blobs

@@ -41,6 +41,14 @@ import { openCodeSessions } from '../session/foreign/opencode'
 import { openCodeSessionOf, openCodeStamp } from '../session/foreign/opencode-store'
 import { emptySummary } from './session-summary'
 import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
+import {
+  type FileRead,
+  type ListingStep,
+  type StepBound,
+  SteppedBuilds,
+  countedSteps,
+  runToEnd
+} from './stepped-listing'
 
 export interface DiscoveredSession extends IndexedFile {
   sessionId: string
@@ -167,10 +175,6 @@ export class Sources {
     cwd: string,
     wanted?: (session: { sessionId: string; stamp: FileStamp }) => boolean
   ): DiscoveredSession[] {
-    const real = realPathOf(cwd)
-    const realOf = memoRealPath()
-    const root = join(this.options.home, SESSIONS_FOLDER['rewind-studio'])
-    const folders = [...new Set([workspaceFolder(cwd), ...legacyWorkspaceFolders(cwd)])]
     // Judged before a file is read: a session left out costs no summary.
     const keeps =
       wanted === undefined
@@ -179,61 +183,138 @@ export class Sources {
             const named = parseSessionFileName(name)
             return named !== null && wanted({ sessionId: named.sessionId, stamp })
           }
-    // A loop, not flatMap: no array per session (a list of 10,000 makes 10,000).
     const found: DiscoveredSession[] = []
-    for (const folder of folders) {
-      for (const indexed of this.index.folder(join(root, folder), 'rewind-studio', keeps)) {
-        const named = parseSessionFileName(indexed.name)
-        if (named === null) continue
-        // A session of another workspace in a shared (older) folder is not listed here; a file
-        // that is no session is, with its problem, so it can be shown (listing.ts does the same).
-        const recorded = indexed.summary.cwd
-        if (indexed.problem === null && (recorded === null || realOf(recorded) !== real)) continue
-        found.push(discovered(indexed, indexed.summary.cwd, named))
-      }
+    const take = ourSessionsTaker(cwd, (session) => found.push(session))
+    for (const { folder, names } of this.ourFolders(cwd)) {
+      runToEnd(this.index.folderSteps(folder, names, 'rewind-studio', take, keeps))
     }
     return found
   }
 
   /** The workspace's sessions from every source, newest first. */
   workspaceSessions(cwd: string): DiscoveredSession[] {
+    return runToEnd(this.workspaceSessionSteps(cwd))
+  }
+
+  /** What is being built in steps, per workspace (real path): a second caller joins it. */
+  private readonly builds = new SteppedBuilds<DiscoveredSession>()
+
+  /**
+   * workspaceSessions built in bounded steps, the event loop given back between them
+   * (stepped-listing.ts): what a host does, so it answers every other request while a cold index
+   * is built. `onStep` gets each step's sessions but the last's (a build of one step tells it
+   * nothing). A call while the workspace's build is going joins it (SteppedBuilds).
+   */
+  workspaceSessionsInSteps(
+    cwd: string,
+    onStep?: (step: ListingStep<DiscoveredSession>) => void,
+    bound?: StepBound
+  ): Promise<DiscoveredSession[]> {
+    return this.builds.run(realPathOf(cwd), () => this.workspaceSessionSteps(cwd), onStep, bound)
+  }
+
+  /**
+   * Stops the workspace's build in steps between two of its steps (its callers' promise rejects,
+   * ListingStoppedError): the host is quitting, or the workspace closed. Nothing it had read is
+   * written; the index's files stay as the last finished build wrote them.
+   */
+  stopBuilding(cwd: string): void {
+    this.builds.stop(realPathOf(cwd))
+  }
+
+  /**
+   * The one builder of a workspace's list (stepped-listing.ts), returning workspaceSessions'
+   * answer: stops after each file it read. Every folder's names are read first, so each step
+   * says how many files of how many are done. Our sessions are in a step as each is found;
+   * another tool's once all of that tool's are (a tool that writes a session in several files
+   * lists it once, and hides the threads it draws under another).
+   */
+  *workspaceSessionSteps(
+    cwd: string
+  ): Generator<ListingStep<DiscoveredSession>, DiscoveredSession[]> {
     const real = realPathOf(cwd)
     const realOf = memoRealPath()
-    const found = this.ourSessions(cwd)
-    for (const source of FOREIGN) {
-      const root = sessionsRoot(this.homes, source)
+    const ours = this.ourFolders(cwd)
+    const foreign = FOREIGN.map((source) => {
       const layout = LAYOUTS[source]
       const folders = new Map<string, string | null>()
-      for (const name of encodedFolders(source, cwd)) folders.set(join(root, name), null)
+      for (const name of encodedFolders(source, cwd))
+        folders.set(join(sessionsRoot(this.homes, source), name), null)
       for (const project of this.projectFolders(source)) {
         if (layout.cwd === 'file' || (project.cwd !== null && realOf(project.cwd) === real))
           folders.set(project.folder, project.cwd)
       }
+      return {
+        source,
+        layout,
+        folders: [...folders].map(([folder, folderCwd]) => ({
+          folder,
+          folderCwd,
+          names: jsonlFilesIn(folder)
+        }))
+      }
+    })
+    const progress = {
+      done: 0,
+      total:
+        ours.reduce((n, f) => n + f.names.length, 0) +
+        foreign.reduce((n, s) => n + s.folders.reduce((m, f) => m + f.names.length, 0), 0)
+    }
+    const found: DiscoveredSession[] = []
+    // What the next step has to say: found since the step before.
+    let fresh: DiscoveredSession[] = []
+    const steps = (reads: Generator<FileRead, void>) =>
+      countedSteps(reads, progress, () => {
+        const said = fresh
+        fresh = []
+        return said
+      })
+    const takeOurs = ourSessionsTaker(cwd, (session) => {
+      found.push(session)
+      fresh.push(session)
+    })
+    for (const { folder, names } of ours) {
+      yield* steps(this.index.folderSteps(folder, names, 'rewind-studio', takeOurs))
+      progress.done += names.length
+    }
+    for (const { source, layout, folders } of foreign) {
       const listed: DiscoveredSession[] = []
-      for (const [folder, folderCwd] of folders) {
-        for (const indexed of this.index.folder(folder, source)) {
+      for (const { folder, folderCwd, names } of folders) {
+        const take = (indexed: IndexedFile) => {
           // A tool that keeps the project's root beside its files names none in them.
           const recorded = typeof layout.cwd === 'function' ? folderCwd : indexed.summary.cwd
           if (indexed.problem === null && recorded !== null && realOf(recorded) === real) {
             listed.push(discovered(indexed, recorded))
           }
         }
+        yield* steps(this.index.folderSteps(folder, names, source, take))
+        progress.done += names.length
       }
       const sessions =
         source === 'gemini-cli' || source === 'codex' ? newestPerSession(listed) : listed
-      found.push(
-        ...withoutSubagentThreads(
-          sessions,
-          (s) => s.sessionId,
-          (s) => s.summary.subagentOf
-        )
-      )
+      for (const session of withoutSubagentThreads(
+        sessions,
+        (s) => s.sessionId,
+        (s) => s.summary.subagentOf
+      )) {
+        found.push(session)
+        fresh.push(session)
+      }
     }
     for (const session of this.openCodeSessions()) {
       if (session.summary.cwd !== null && realOf(session.summary.cwd) === real) found.push(session)
     }
     this.probes.save()
     return found.sort((a, b) => compare(b.lastActivity, a.lastActivity) || compare(a.file, b.file))
+  }
+
+  /** Our folders of the workspace (its own, and the older layout's), with their file names. */
+  private ourFolders(cwd: string): { folder: string; names: string[] }[] {
+    const root = join(this.options.home, SESSIONS_FOLDER['rewind-studio'])
+    return [...new Set([workspaceFolder(cwd), ...legacyWorkspaceFolders(cwd)])].map((name) => {
+      const folder = join(root, name)
+      return { folder, names: jsonlFilesIn(folder) }
+    })
   }
 
   private openCodeCache: { stamp: string; listed: DiscoveredSession[] } | null = null
@@ -437,6 +518,27 @@ export class Sources {
       }
     }
     return null
+  }
+}
+
+/**
+ * What takes each file of our folders as the index lists it: a session of the workspace (by the
+ * cwd its header records, real paths compared) or a file that is no session (listed with its
+ * problem, so it can be shown, as listing.ts does), given to `add`; a session of another
+ * workspace in a shared (older) folder, or a file not named as ours, is left out.
+ */
+function ourSessionsTaker(
+  cwd: string,
+  add: (session: DiscoveredSession) => void
+): (indexed: IndexedFile) => void {
+  const real = realPathOf(cwd)
+  const realOf = memoRealPath()
+  return (indexed) => {
+    const named = parseSessionFileName(indexed.name)
+    if (named === null) return
+    const recorded = indexed.summary.cwd
+    if (indexed.problem === null && (recorded === null || realOf(recorded) !== real)) return
+    add(discovered(indexed, indexed.summary.cwd, named))
   }
 }
 

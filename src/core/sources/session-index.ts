@@ -26,6 +26,7 @@ import { openRegularFile } from '../os/read-regular-file'
 import { type LineSink, parseJsonl, readLines } from '../session/jsonl'
 import { type FileStamp, KeyedFileCache, regularFileStampAt, sameStamp } from './file-cache'
 import type { SessionSource } from './homes'
+import { type FileRead, runToEnd } from './stepped-listing'
 import {
   type ChangedPaths,
   type FileSummary,
@@ -131,41 +132,68 @@ export class SessionIndex {
     source: SessionSource,
     wanted?: (name: string, stamp: FileStamp) => boolean
   ): IndexedFile[] {
-    const names = jsonlFilesIn(folder)
-    if (names.length === 0 && !this.caches.has(folder)) return []
+    const listed: IndexedFile[] = []
+    runToEnd(this.folderSteps(folder, jsonlFilesIn(folder), source, (f) => listed.push(f), wanted))
+    return listed
+  }
+
+  /**
+   * folder() as the builder the CLI and the hosts share (stepped-listing.ts): `names` are the
+   * folder's (jsonlFilesIn), each file listed is given to `take` in their order, and it stops
+   * after each file it had to read (a warm folder: never), saying which name that was and the
+   * bytes it read. The folder's cache files are written (each whole) once its last file is
+   * listed: a build left between two steps writes nothing.
+   */
+  *folderSteps(
+    folder: string,
+    names: readonly string[],
+    source: SessionSource,
+    take: (file: IndexedFile) => void,
+    wanted?: (name: string, stamp: FileStamp) => boolean
+  ): Generator<FileRead, void> {
+    if (names.length === 0 && !this.caches.has(folder)) return
     const cache = this.cacheFor(folder)
     cache.refresh()
     // Loaded only when a file has to be read: a warm listing never parses it.
     let progress: KeyedFileCache<Progress> | null = null
-    const listed: IndexedFile[] = []
-    for (const name of names) {
+    for (let at = 0; at < names.length; at++) {
+      const name = names[at] as string
       const file = join(folder, name)
       const stamp = regularFileStampAt(file)
       if (stamp === null) continue // no regular file, or gone since the readdir
       if (wanted !== undefined && !wanted(name, stamp)) continue
+      // Looked up when reached, not before the build: another listing may have read it meanwhile.
       const cached = cache.get(name)
-      let shown: Listed
-      if (cached !== undefined && sameStamp(cached.stamp, stamp)) shown = cached.value
-      else {
-        if (progress === null) {
-          progress = this.progressFor(folder)
-          progress.refresh()
-        }
-        const read = this.read(file, source, stamp, previousOf(cached, progress.get(name), stamp))
-        shown = read.listed
-        if (read.unreadable === null) {
-          cache.set(name, stamp, read.listed)
-          progress.set(name, stamp, read.progress)
-        }
+      if (cached !== undefined && sameStamp(cached.stamp, stamp)) {
+        take({
+          file,
+          name,
+          source,
+          stamp,
+          summary: cached.value.summary,
+          problem: cached.value.problem
+        })
+        continue
       }
-      listed.push({ file, name, source, stamp, summary: shown.summary, problem: shown.problem })
+      if (progress === null) {
+        progress = this.progressFor(folder)
+        progress.refresh()
+      }
+      const before = this.reads.bytes
+      const read = this.read(file, source, stamp, previousOf(cached, progress.get(name), stamp))
+      if (read.unreadable === null) {
+        cache.set(name, stamp, read.listed)
+        progress.set(name, stamp, read.progress)
+      }
+      const { summary, problem } = read.listed
+      take({ file, name, source, stamp, summary, problem })
+      yield { at, bytes: this.reads.bytes - before }
     }
     const present = new Set(names)
     cache.keepOnly(present)
     cache.save()
     progress?.keepOnly(present)
     progress?.save()
-    return listed
   }
 
   /**

@@ -15,7 +15,9 @@ import {
   type SettingsUpdate
 } from '../../shared/views'
 import { shownText } from '../../shared/shown-text'
+import { latestEvery } from '../os/latest-every'
 import { renderExport } from '../export/render'
+import type { DiscoveredSession } from '../sources/discovery'
 import { openPulledStore } from '../share/pulled'
 import { SessionStore } from '../session/store'
 import { branchLeafOf } from '../views/node-refs'
@@ -37,7 +39,7 @@ type SessionChannel =
 
 export function sessionHandlers(ctx: StudioContext): Pick<Handlers, SessionChannel> {
   return {
-    'session:list': async () => listSessions(ctx),
+    'session:list': () => listSessions(ctx),
     // Every project found in the homes of the tools, with its session counts (All projects).
     'projects:list': async () => ctx.sources.projects(),
     'session:open': ({ sessionId }) => openSession(ctx, sessionId),
@@ -52,18 +54,48 @@ export function sessionHandlers(ctx: StudioContext): Pick<Handlers, SessionChann
   }
 }
 
+/** How often at most the pages are told the list's steps while a cold index is built. */
+const LIST_STEP_MS = 250
+
 /**
  * The workspace's sessions from every source, newest first, then the files that are none. From
  * the session index: only a log whose size or mtime changed is read (ours after a turn: only its
- * new lines), so no turn waits on other sessions' logs.
+ * new lines), so no turn waits on other sessions' logs. A cold index is built in steps between
+ * the host's other requests (Sources.workspaceSessionsInSteps; a second request joins the build
+ * going), and the pages are told the sessions found as it goes (session:listStep, at most every
+ * LIST_STEP_MS, the sessions since the last told), so the list fills as it is built.
  */
-export function listSessions(ctx: StudioContext): SessionSummary[] {
-  const listed = ctx.sources.workspaceSessions(ctx.cwd)
+export async function listSessions(
+  ctx: StudioContext,
+  tellEveryMs = LIST_STEP_MS
+): Promise<SessionSummary[]> {
+  let found: SessionSummary[] = []
+  const told = latestEvery<{ done: number; total: number }>(({ done, total }) => {
+    const sessions = found
+    found = []
+    ctx.emit('session:listStep', { workspace: ctx.cwd, sessions, done, total })
+  }, tellEveryMs)
+  let listed: DiscoveredSession[]
+  try {
+    listed = await ctx.sources.workspaceSessionsInSteps(ctx.cwd, (step) => {
+      for (const session of step.found) found.push(summaryOf(ctx, session))
+      told.push({ done: step.done, total: step.total })
+    })
+  } finally {
+    // What waits is in the answer.
+    told.close()
+  }
   const sessions = listed.filter((s) => s.problem === null)
   const broken = listed
     .filter((s) => s.problem !== null)
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
-  const listedSummaries = [...sessions, ...broken].map((s) => ({
+  const listedSummaries = [...sessions, ...broken].map((s) => summaryOf(ctx, s))
+  return [...newSession(ctx), ...listedSummaries]
+}
+
+/** What the list shows of one session. */
+function summaryOf(ctx: StudioContext, s: DiscoveredSession): SessionSummary {
+  return {
     sessionId: s.sessionId,
     file: s.file,
     source: s.source,
@@ -74,8 +106,7 @@ export function listSessions(ctx: StudioContext): SessionSummary[] {
     prompts: s.summary.prompts,
     current: s.file === (ctx.viewed?.file ?? ctx.store.file),
     problem: s.problem
-  }))
-  return [...newSession(ctx), ...listedSummaries]
+  }
 }
 
 /**

@@ -266,6 +266,8 @@ export class Studio implements StudioContext {
   }
 
   async close(): Promise<void> {
+    // A cold index being built for the list stops between two steps, writing nothing half.
+    this.sources.stopBuilding(this.cwd)
     this.tree.close()
     this.viewed?.close()
     this.tail?.close()

@@ -123,22 +123,30 @@ export class WorkspaceHost {
     return run
   }
 
-  recent(): RecentWorkspace[] {
+  async recent(): Promise<RecentWorkspace[]> {
     const open = realPathOf(this.current.info().workspace)
-    return readRecentWorkspaces(this.options.home).map((cwd) => {
+    const recent: RecentWorkspace[] = []
+    for (const cwd of readRecentWorkspaces(this.options.home)) {
       const problem = workspaceProblem(cwd, this.options.home)
-      return {
+      recent.push({
         cwd,
-        sessions: problem === null ? this.sessionCount(cwd) : 0,
+        sessions: problem === null ? await this.sessionCount(cwd) : 0,
         current: problem === null && realPathOf(cwd) === open,
         problem
-      }
-    })
+      })
+    }
+    return recent
   }
 
-  private sessionCount(cwd: string): number {
+  /**
+   * In steps, as the list is built (Sources.workspaceSessionsInSteps): the open workspace's
+   * cold build joined rather than finished at once, a folder not yet indexed read between the
+   * host's other requests.
+   */
+  private async sessionCount(cwd: string): Promise<number> {
     try {
-      return this.sources.workspaceSessions(cwd).filter((s) => s.problem === null).length
+      const sessions = await this.sources.workspaceSessionsInSteps(cwd)
+      return sessions.filter((s) => s.problem === null).length
     } catch {
       return 0
     }
@@ -155,7 +163,7 @@ export class WorkspaceHost {
   /** The workspace channels, which this host answers itself whichever studio is open. */
   private readonly workspaces: WorkspaceHandlers = {
     'workspace:open': ({ cwd }) => this.openWorkspace(cwd),
-    'workspace:recent': async () => this.recent(),
+    'workspace:recent': () => this.recent(),
     'workspace:pick': async () => {
       if (this.options.pickFolder === undefined) {
         throw new StudioError(

@@ -56,6 +56,8 @@ export function connect(): () => void {
         refreshSessionsSoon()
       }
     }),
+    // A cold index being built: the session list fills as it is (session:list then answers).
+    bridge.on('session:listStep', (step) => useAppStore.getState().receiveListStep(step)),
     bridge.on('workspace:changed', ({ workspace }) => followWorkspace(workspace)),
     // The desktop's menu: File › Open Folder… and New Session do what the page's buttons do.
     bridge.on('menu:command', ({ command }) => {

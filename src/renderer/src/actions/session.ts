@@ -1,6 +1,8 @@
 // Loading the open session into the stores, following the selection, and switching sessions.
 import type { RequestArgs } from '../../../shared/contract'
 import { getBridge } from '../bridge'
+import { BridgeError } from '../bridge/bridge-error'
+import type { SessionSummary } from '../../../shared/views'
 import { applyGraphUpdate, type GraphUpdate } from '../../../shared/graph-encoding'
 import type { Direction } from '../graph/tree-index'
 import { neighbor } from '../graph/tree-index'
@@ -164,8 +166,16 @@ export async function refreshDetail(): Promise<void> {
 }
 
 export async function refreshSessions(): Promise<void> {
-  const sessions = await attempt('Listing sessions', () => getBridge().request('session:list', {}))
-  if (sessions !== null) useAppStore.getState().setSessions(sessions)
+  let sessions: readonly SessionSummary[]
+  try {
+    sessions = await getBridge().request('session:list', {})
+  } catch (error) {
+    // A cold build stopped because its workspace closed: the page loads the one open now.
+    if (!(error instanceof BridgeError && error.code === 'stopped'))
+      reportFailure('Listing sessions', error)
+    return
+  }
+  useAppStore.getState().setSessions(sessions)
 }
 
 let listing: Promise<void> | null = null

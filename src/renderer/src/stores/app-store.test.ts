@@ -2,7 +2,7 @@
 // the main process stops giving goes from the page.
 import { beforeEach, describe, expect, it } from 'vitest'
 import { fixedInfo } from '../../../../test/support/recording-handlers'
-import type { AppInfo } from '../../../shared/views'
+import type { AppInfo, SessionSummary } from '../../../shared/views'
 import { useAppStore } from './app-store'
 
 const initial = useAppStore.getState()
@@ -61,5 +61,50 @@ describe('notices', () => {
     setInfo(infoWith(['No API key']))
     useAppStore.getState().announce('warning', 'No API key')
     expect(messages()).toEqual(['No API key'])
+  })
+})
+
+describe('the session list filling as the main process builds it', () => {
+  beforeEach(() => useAppStore.setState(initial, true))
+
+  const session = (file: string, lastActivity: string): SessionSummary => ({
+    sessionId: file,
+    file,
+    source: 'rewind-studio',
+    createdAt: lastActivity,
+    lastActivity,
+    title: file,
+    firstPrompt: file,
+    prompts: 1,
+    current: false,
+    problem: null
+  })
+  const shown = () => useAppStore.getState().filling?.sessions.map((s) => s.file)
+
+  it('holds each step’s sessions newest first, each once, until session:list answers', () => {
+    const app = useAppStore.getState()
+    app.setInfo(infoWith([]))
+    const step = (sessions: SessionSummary[], done: number) =>
+      useAppStore.getState().receiveListStep({
+        workspace: fixedInfo.workspace,
+        sessions,
+        done,
+        total: 10
+      })
+    step([session('a', '2026-01-01T00:01:00Z'), session('c', '2026-01-01T00:03:00Z')], 2)
+    step([session('b', '2026-01-01T00:02:00Z'), session('a', '2026-01-01T00:01:00Z')], 4)
+    expect(shown()).toEqual(['c', 'b', 'a'])
+    expect(useAppStore.getState().filling).toMatchObject({ done: 4, total: 10 })
+    // Another workspace's steps (one another window left) are not this list's.
+    useAppStore.getState().receiveListStep({
+      workspace: '/elsewhere',
+      sessions: [session('z', '2026-01-01T00:09:00Z')],
+      done: 1,
+      total: 1
+    })
+    expect(shown()).toEqual(['c', 'b', 'a'])
+    useAppStore.getState().setSessions([session('d', '2026-01-01T00:04:00Z')])
+    expect(useAppStore.getState().filling).toBeNull()
+    expect(useAppStore.getState().sessions.map((s) => s.file)).toEqual(['d'])
   })
 })

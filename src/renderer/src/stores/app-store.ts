@@ -8,6 +8,7 @@ import type {
   PermissionRequest,
   ProjectSummary,
   RecentWorkspace,
+  SessionListStep,
   SessionSummary
 } from '../../../shared/views'
 
@@ -22,6 +23,12 @@ export type SidePanel = 'transcript' | 'inspector' | 'timeline'
 interface AppStore {
   info: AppInfo | null
   sessions: readonly SessionSummary[]
+  /**
+   * The list while the main process builds it (session:listStep): the sessions found so far,
+   * newest first, and how many of the workspace's files are done; null once session:list
+   * answered (its answer is `sessions`).
+   */
+  filling: { sessions: readonly SessionSummary[]; done: number; total: number } | null
   /** All projects (null until asked for) and the recent workspaces, for the workspace views. */
   projects: readonly ProjectSummary[] | null
   recent: readonly RecentWorkspace[]
@@ -48,6 +55,7 @@ interface AppStore {
   contextUsage: ContextUsage | null
   setInfo: (info: AppInfo) => void
   setSessions: (sessions: readonly SessionSummary[]) => void
+  receiveListStep: (step: SessionListStep) => void
   setProjects: (projects: readonly ProjectSummary[]) => void
   setRecent: (recent: readonly RecentWorkspace[]) => void
   setOpenFolderOpen: (open: boolean) => void
@@ -69,6 +77,37 @@ interface AppStore {
   setContextUsage: (usage: ContextUsage) => void
 }
 
+/**
+ * The sessions held and a step's, newest first as session:list orders them (by last activity),
+ * each file once: the held ones are in that order, so the step's sorted are merged in.
+ */
+function newestFirst(
+  held: readonly SessionSummary[],
+  step: readonly SessionSummary[]
+): SessionSummary[] {
+  const known = new Set(held.map((s) => s.file))
+  const added = step
+    .filter((s) => !known.has(s.file))
+    .sort((a, b) =>
+      a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0
+    )
+  const merged: SessionSummary[] = []
+  let i = 0
+  let j = 0
+  while (i < held.length || j < added.length) {
+    const a = held[i]
+    const b = added[j]
+    if (b === undefined || (a !== undefined && a.lastActivity >= b.lastActivity)) {
+      merged.push(a as SessionSummary)
+      i++
+    } else {
+      merged.push(b)
+      j++
+    }
+  }
+  return merged
+}
+
 let nextNoticeId = 1
 
 /**
@@ -87,6 +126,7 @@ function withNotice(
 export const useAppStore = create<AppStore>()((set) => ({
   info: null,
   sessions: [],
+  filling: null,
   projects: null,
   recent: [],
   openFolderOpen: false,
@@ -118,7 +158,20 @@ export const useAppStore = create<AppStore>()((set) => ({
         announced: new Set([...s.announced].filter((m) => !gone.has(m)))
       }
     }),
-  setSessions: (sessions) => set({ sessions }),
+  setSessions: (sessions) => set({ sessions, filling: null }),
+  // Another workspace's steps (one a window left) are not this list's.
+  receiveListStep: (step) =>
+    set((s) =>
+      s.info === null || step.workspace !== s.info.workspace
+        ? {}
+        : {
+            filling: {
+              sessions: newestFirst(s.filling?.sessions ?? [], step.sessions),
+              done: step.done,
+              total: step.total
+            }
+          }
+    ),
   setProjects: (projects) => set({ projects }),
   setRecent: (recent) => set({ recent }),
   setOpenFolderOpen: (openFolderOpen) => set({ openFolderOpen }),
@@ -165,6 +218,7 @@ export const selectInfo = (s: State) => s.info
 export const selectDemo = (s: State) => s.info?.demo === true
 export const selectReadOnlyReason = (s: State) => s.info?.readOnlyReason ?? null
 export const selectSessions = (s: State) => s.sessions
+export const selectFilling = (s: State) => s.filling
 export const selectRunning = (s: State) => s.running
 export const selectWalkingTimeline = (s: State) => s.walkingTimeline
 export const selectFirstPermission = (s: State) => s.permissions[0] ?? null
