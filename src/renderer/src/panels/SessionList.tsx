@@ -12,6 +12,7 @@ import { groupedNumber } from '../../../shared/grouped-number'
 import { selectFilling, selectRunning, selectSessions, useAppStore } from '../stores/app-store'
 import { SOURCE_NAMES } from './ForeignBar'
 import { SharedSessions } from './SharedSessions'
+import { counted } from '../../../shared/counted'
 
 function when(iso: string): string {
   const date = new Date(iso)
@@ -19,8 +20,6 @@ function when(iso: string): string {
     ? iso
     : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 function open(session: SessionSummary): void {
   if (session.current) return
@@ -52,7 +51,7 @@ const SessionItem = memo(function SessionItem({
             : (session.title ?? session.firstPrompt ?? '(no prompt yet)')}
         </span>
         <span className="session__meta">
-          {when(session.lastActivity)} · {plural(session.prompts, 'prompt')}
+          {when(session.lastActivity)} · {counted(session.prompts, 'prompt')}
         </span>
       </button>
     </li>
@@ -116,7 +115,7 @@ function AllProjects({ running }: { running: boolean }) {
           >
             <span className="session__title">{project.cwd}</span>
             <span className="session__meta">
-              {plural(project.sessions, 'session')} ·{' '}
+              {counted(project.sessions, 'session')} ·{' '}
               {project.folders.map((f) => `${SOURCE_NAMES[f.source]} ${f.sessions}`).join(', ')} ·{' '}
               {when(project.lastActivity)}
             </span>
