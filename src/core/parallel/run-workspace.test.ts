@@ -25,7 +25,8 @@ import {
   makeRunDir,
   makeRunWorkspace,
   makeRunWorkspaces,
-  removeRunWorkspace
+  removeRunWorkspace,
+  type RunWorkspaceSpec
 } from './run-workspace'
 
 const env = {
@@ -178,6 +179,21 @@ function plainFolder(count: number, bytes = 16): string {
   return user
 }
 
+/** The specs of copies of `user` for runs `ids`, a data home beside it (no session files). */
+function folderSpecs(user: string, ids: readonly string[]): RunWorkspaceSpec[] {
+  const home = join(user, '..', 'home')
+  const blobs = new BlobStore(join(home, 'blobs'))
+  return ids.map((id) => ({
+    home,
+    cwd: user,
+    runDir: makeRunDir(home, user, id),
+    id,
+    repo: null,
+    state: new Map(),
+    blobs
+  }))
+}
+
 // The copy gives the event loop its turn every FILES_PER_BATCH files: every file still lands,
 // whole, with its mode.
 describe('a run workspace copied from a plain folder', () => {
@@ -202,20 +218,7 @@ describe('a run workspace copied from a plain folder', () => {
   it('makes several runs’ copies in one walk, each the whole folder: modes, the link as a link, no FIFO', async () => {
     const user = plainFolder(300)
     const before = tree(user)
-    const home = join(user, '..', 'home')
-    const blobs = new BlobStore(join(home, 'blobs'))
-    const ids = ['run1', 'run2', 'run3']
-    const made = await makeRunWorkspaces(
-      ids.map((id) => ({
-        home,
-        cwd: user,
-        runDir: makeRunDir(home, user, id),
-        id,
-        repo: null,
-        state: new Map(),
-        blobs
-      }))
-    )
+    const made = await makeRunWorkspaces(folderSpecs(user, ['run1', 'run2', 'run3']))
     expect(made.map((m) => m.kind)).toEqual(['copy', 'copy', 'copy'])
     expect(new Set(made.map((m) => m.workspace)).size).toBe(3)
     for (const { workspace } of made) {
@@ -233,17 +236,7 @@ describe('a run workspace copied from a plain folder', () => {
   it('ends the walk once it is asked to stop, rejecting as stopped, the user’s folder as it was', async () => {
     const user = plainFolder(300)
     const before = tree(user)
-    const home = join(user, '..', 'home')
-    const blobs = new BlobStore(join(home, 'blobs'))
-    const specs = ['run1', 'run2'].map((id) => ({
-      home,
-      cwd: user,
-      runDir: makeRunDir(home, user, id),
-      id,
-      repo: null,
-      state: new Map(),
-      blobs
-    }))
+    const specs = folderSpecs(user, ['run1', 'run2'])
     let asked = 0
     await expect(makeRunWorkspaces(specs, () => ++asked > 1)).rejects.toMatchObject({
       code: 'stopped'
