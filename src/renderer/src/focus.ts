@@ -10,9 +10,12 @@ export function nodeElement(id: string): HTMLElement | null {
 
 /**
  * Focuses a graph node, waiting up to `frames` frames for it to mount (after a pan or a new
- * graph; a canvas mounting anew takes more).
+ * graph; a canvas mounting anew takes more). An arrow key's move past the nodes React Flow holds
+ * (flow-window.ts) mounts its node only once the pan has moved the window, some frames later on
+ * a loaded machine: three frames were not always enough at 900x700, and the focus was left on
+ * the body. The tries end as soon as the node is there.
  */
-export function focusNodeElement(id: string, frames = 3): void {
+export function focusNodeElement(id: string, frames = 30): void {
   let tries = frames
   const attemptFocus = () => {
     const element = nodeElement(id)

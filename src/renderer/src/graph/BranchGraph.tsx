@@ -171,7 +171,7 @@ function useKeepSelectionInView(): { onMoveStart: OnMoveStart } {
     centreNode(store, centre.id, Math.max(store.getState().transform[2], COMPACT_BELOW_ZOOM), 200)
     // A node far off mounts only once the pan brings it into view (and a canvas mounting anew,
     // from the branches' cards, fits its first view meanwhile): wait up to half a second.
-    focusNodeElement(centre.id, 30)
+    focusNodeElement(centre.id)
   }, [centre, store])
   // Side lines opened from a node: it and them in view, where they were not, zoomed out no
   // further than compact cards read at 11 px.
