@@ -164,30 +164,24 @@ export class SessionIndex {
       if (wanted !== undefined && !wanted(name, stamp)) continue
       // Looked up when reached, not before the build: another listing may have read it meanwhile.
       const cached = cache.get(name)
-      if (cached !== undefined && sameStamp(cached.stamp, stamp)) {
-        take({
-          file,
-          name,
-          source,
-          stamp,
-          summary: cached.value.summary,
-          problem: cached.value.problem
-        })
-        continue
-      }
-      if (progress === null) {
-        progress = this.progressFor(folder)
-        progress.refresh()
-      }
+      const warm = cached !== undefined && sameStamp(cached.stamp, stamp)
       const before = this.reads.bytes
-      const read = this.read(file, source, stamp, previousOf(cached, progress.get(name), stamp))
-      if (read.unreadable === null) {
-        cache.set(name, stamp, read.listed)
-        progress.set(name, stamp, read.progress)
+      let shown: Listed
+      if (warm) shown = cached.value
+      else {
+        if (progress === null) {
+          progress = this.progressFor(folder)
+          progress.refresh()
+        }
+        const read = this.read(file, source, stamp, previousOf(cached, progress.get(name), stamp))
+        shown = read.listed
+        if (read.unreadable === null) {
+          cache.set(name, stamp, read.listed)
+          progress.set(name, stamp, read.progress)
+        }
       }
-      const { summary, problem } = read.listed
-      take({ file, name, source, stamp, summary, problem })
-      yield { at, bytes: this.reads.bytes - before }
+      take({ file, name, source, stamp, summary: shown.summary, problem: shown.problem })
+      if (!warm) yield { at, bytes: this.reads.bytes - before }
     }
     const present = new Set(names)
     cache.keepOnly(present)

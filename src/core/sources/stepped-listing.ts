@@ -48,6 +48,16 @@ export function* countedSteps<T>(
   }
 }
 
+const noStep = <T>(): ListingStep<T> => ({ found: [], done: 0, total: 0, bytes: 0 })
+
+/** `step` added to `into`: what both found, how far the later one got, the bytes of both. */
+function absorb<T>(into: ListingStep<T>, step: ListingStep<T>): void {
+  for (const found of step.found) into.found.push(found)
+  into.done = step.done
+  into.total = step.total
+  into.bytes += step.bytes
+}
+
 /** The most one batch reads before the host gets its event loop back (a file is never split). */
 export interface StepBound {
   files: number
@@ -97,12 +107,8 @@ export async function runInSteps<T, R>(
     let files = 0
     let next = steps.next()
     while (next.done !== true) {
-      const step = next.value
-      batch ??= { found: [], done: 0, total: 0, bytes: 0 }
-      for (const found of step.found) batch.found.push(found)
-      batch.done = step.done
-      batch.total = step.total
-      batch.bytes += step.bytes
+      batch ??= noStep()
+      absorb(batch, next.value)
       files++
       if (files >= bound.files || batch.bytes >= bound.bytes) break
       next = steps.next()
@@ -146,17 +152,11 @@ export class SteppedBuilds<T> {
       }
       return going.done
     }
-    const build: Build<T> = {
-      done: Promise.resolve([]),
-      stop: false,
-      told: { found: [], done: 0, total: 0, bytes: 0 }
-    }
+    const build: Build<T> = { done: Promise.resolve([]), stop: false, told: noStep() }
     build.done = runInSteps(start(), {
       bound,
       onStep: (step) => {
-        for (const found of step.found) build.told.found.push(found)
-        build.told.done = step.done
-        build.told.total = step.total
+        absorb(build.told, step)
         onStep?.(step)
       },
       stopped: () => build.stop
