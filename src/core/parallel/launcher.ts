@@ -128,6 +128,11 @@ export class ParallelRuns {
   private repoOfWorkspace: Promise<Repo | null> | null = null
   /** The copies of a folder for this start's runs, by run id, made in one walk (copyForAll). */
   private copies: Promise<Map<string, RunWorkspace>> | null = null
+  /**
+   * The start node's state of every file the session changed, found once for all runs: a
+   * node's past state does not change as the session goes on.
+   */
+  private startState: ReturnType<typeof filesAsNodeLeftThem> | null = null
   /** Every run's end, in the order the prompts were given. */
   readonly finished: Promise<RunManifest[]>
 
@@ -273,7 +278,7 @@ export class ParallelRuns {
       runDir: runDir(o.home, o.session.cwd, id),
       id,
       repo,
-      state: filesAsNodeLeftThem(o.session.tree(), o.startUuid),
+      state: (this.startState ??= filesAsNodeLeftThem(o.session.tree(), o.startUuid)),
       blobs: o.blobs
     }
   }
