@@ -556,8 +556,8 @@ export class SessionTree {
    * A node's ordinal; NONE for an unknown uuid, OTHER for a record that is not a node. The views
    * walk the tree in file order asking by uuid (the graph, the timeline's replay: millions of
    * lookups in a 500 MB log), down (a node after its parent) or up (a parent after its child),
-   * so the node found last, its neighbours and the few after it are tried first: a string comparison each (the
-   * same string, mostly) instead of a search or a hash. A node's uuid is its ordinal's for good
+   * so the node found last, its neighbours and the few after it are tried first: a string
+   * comparison each (the same string, mostly) instead of a search or a hash. A node's uuid is its ordinal's for good
    * (nodes are only appended, a duplicate uuid is never one), so this is the index's answer.
    */
   private ordinal(uuid: string): number {

@@ -7,6 +7,7 @@ import { sameGraphNode } from '../../../shared/graph-encoding'
 import type { GraphNode, GraphNodeKind, SessionGraph } from '../../../shared/views'
 import { startsRun } from './branches'
 import { NODE_HEIGHT, NODE_WIDTH, type Point } from './layout'
+import { counted } from '../../../shared/counted'
 
 /** What folds into the node it leaves (graph-view.ts), each kind under a badge of its own. */
 export type FoldKind = 'subagent' | 'exploration' | 'compaction'
@@ -156,7 +157,7 @@ const FOLD_NOUNS: Record<FoldKind, string> = {
 
 /** What a fold's badge says (and its button's name): "2 agents", "1 exploration". */
 export function foldText(fold: NodeFold): string {
-  return `${fold.count} ${FOLD_NOUNS[fold.kind]}${fold.count === 1 ? '' : 's'}`
+  return counted(fold.count, FOLD_NOUNS[fold.kind])
 }
 
 /**
