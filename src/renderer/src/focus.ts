@@ -13,14 +13,16 @@ export function nodeElement(id: string): HTMLElement | null {
  * graph; a canvas mounting anew takes more). An arrow key's move past the nodes React Flow holds
  * (flow-window.ts) mounts its node only once the pan has moved the window, some frames later on
  * a loaded machine: three frames were not always enough at 900x700, and the focus was left on
- * the body. The tries end as soon as the node is there.
+ * the body. The tries end as soon as the node is there. Focus already inside the node (a Tab
+ * from a clicked node to its fold badge, pressed before the frame came) is left where it is.
  */
 export function focusNodeElement(id: string, frames = 30): void {
   let tries = frames
   const attemptFocus = () => {
     const element = nodeElement(id)
-    if (element !== null) element.focus({ preventScroll: true })
-    else if (--tries > 0) requestAnimationFrame(attemptFocus)
+    if (element !== null) {
+      if (!element.contains(document.activeElement)) element.focus({ preventScroll: true })
+    } else if (--tries > 0) requestAnimationFrame(attemptFocus)
   }
   requestAnimationFrame(attemptFocus)
 }
