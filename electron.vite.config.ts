@@ -10,7 +10,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           // Worker threads: each is started from `<name>.js` beside index.js (core/os/module-worker.ts).
-          'search-worker': resolve('src/core/agent/tools/search-worker.ts')
+          'search-worker': resolve('src/core/agent/tools/search-worker.ts'),
+          'retention-worker': resolve('src/core/rewind/retention-worker.ts')
         }
       }
     }

@@ -8,14 +8,19 @@
 // the index built in one synchronous call in this process (what the host's first session:list
 // did before it was built in steps). Target (issue 33): the page shown within 1.5 s, the list
 // filling as it is built. With BENCH_BASE_ROOT=DIR (a checkout of another build, built), each run
-// is alternated with that build's `serve` on the same files: A/B.
+// is alternated with that build's `serve` on the same files: A/B. With BENCH_BACKUPS=1 the
+// workspace's file history holds a backup (one no record names, long unused) and its daily
+// retention is due: the opening's pruning then reads every log (index/blobs-*.json is gone too).
 // Run: npx tsx bench/session-list-cold.ts [sessions] [KB each] [runs]
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium, type Page } from 'playwright-core'
 import { chromiumLaunchOptions } from '../e2e/support/chromium'
+import { BlobStore } from '../src/core/files/blob-store'
+import { historyPathsAt } from '../src/core/files/history-paths'
+import { workspaceFolder } from '../src/core/session/paths'
 import { Sources } from '../src/core/sources/discovery'
 import { ensureBuild, ensureCliBuild } from '../scripts/ensure-build.mjs'
 import { writeManySessions } from '../test/support/many-sessions'
@@ -59,9 +64,17 @@ function timeMs(f: () => unknown): number {
   f()
   return ms(process.hrtime.bigint() - t)
 }
+const withBackups = process.env.BENCH_BACKUPS === '1'
 const coldState = () => {
   rmSync(join(home, 'index'), { recursive: true, force: true })
   rmSync(join(home, 'file-history'), { recursive: true, force: true })
+  if (withBackups) {
+    const blobs = new BlobStore(
+      historyPathsAt(join(home, 'file-history', workspaceFolder(cwd))).blobs
+    )
+    const old = new Date(0)
+    utimesSync(blobs.pathOf(blobs.put(Buffer.from('a backup no record names'))), old, old)
+  }
 }
 
 // Marks in the page, by the page's clock (performance.now from its navigation): the first
@@ -180,7 +193,7 @@ const line = (what: string, xs: number[]) =>
     `${what.padEnd(46)} ${xs.map((x) => x.toFixed(0)).join(' / ')} ms (median ${median(xs).toFixed(0)})`
   )
 console.log(
-  `${sessions} sessions of ${kilobytes} KB (${(total / 1024 / 1024).toFixed(0)} MB), ${runs} runs, load average ${loads.map((l) => l.toFixed(1)).join(' → ')}`
+  `${sessions} sessions of ${kilobytes} KB (${(total / 1024 / 1024).toFixed(0)} MB)${withBackups ? ', a backup and retention due' : ''}, ${runs} runs, load average ${loads.map((l) => l.toFixed(1)).join(' → ')}`
 )
 line('baseline readdir + stat (this process)', stats)
 line('baseline node readdir + stat, a process (wall)', statProcesses)

@@ -40,7 +40,8 @@ export async function buildCli(root) {
     absWorkingDir: root,
     entryPoints: {
       index: 'src/cli/index.ts',
-      'search-worker': 'src/core/agent/tools/search-worker.ts'
+      'search-worker': 'src/core/agent/tools/search-worker.ts',
+      'retention-worker': 'src/core/rewind/retention-worker.ts'
     },
     outdir: temp,
     bundle: true,

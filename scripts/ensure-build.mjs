@@ -37,7 +37,7 @@ const APP = {
   inputs: ['src', 'electron.vite.config.ts', 'package.json']
 }
 const CLI = {
-  outputs: ['out/cli/index.js', 'out/cli/search-worker.js'],
+  outputs: ['out/cli/index.js', 'out/cli/search-worker.js', 'out/cli/retention-worker.js'],
   // What the command is built from (the renderer, main and preload are not part of it).
   inputs: ['src/cli', 'src/core', 'src/shared', 'src/web', 'scripts/build-cli.mjs', 'package.json']
 }

@@ -12,8 +12,8 @@ import { fileChangeRecords } from './other-sessions'
 import { parseSessionFileName } from '../session/paths'
 import { SessionStore } from '../session/store'
 import { isPrompt } from '../session/tree'
-import { KeyedFileCache, sameStamp } from '../sources/file-cache'
-import { SessionIndex } from '../sources/session-index'
+import { KeyedFileCache, regularFileStampAt, sameStamp } from '../sources/file-cache'
+import { jsonlFilesIn } from '../sources/session-index'
 import { ensurePrivateDir, writePrivateFileSync } from '../os/private-files'
 import { changesAlong } from './file-targets'
 import { journalsWithinReach } from './timeline'
@@ -228,16 +228,30 @@ export async function collectGarbageIfDue(
   policy: RetentionPolicy = DEFAULT_RETENTION,
   now = Date.now()
 ): Promise<GcReport | null> {
+  if (!(await retentionIsDue(home, workspace, now))) return null
   const paths = historyPathsAt(join(home, 'file-history', workspace))
-  const stamp = join(paths.root, 'last-gc')
+  ensurePrivateDir(paths.root)
+  writePrivateFileSync(gcStampOf(paths), new Date(now).toISOString())
+  return collectGarbage(home, workspace, policy, { now, packLimit: PACK_LIMIT_WHEN_DUE })
+}
+
+/** Whether `workspace`'s daily retention is due: it has not run there in the last day. */
+export async function retentionIsDue(
+  home: string,
+  workspace: string,
+  now = Date.now()
+): Promise<boolean> {
+  const stamp = gcStampOf(historyPathsAt(join(home, 'file-history', workspace)))
   const last = await fs
     .stat(stamp)
     .then((s) => s.mtimeMs)
     .catch(() => 0)
-  if (now - last < AUTO_GC_INTERVAL_MS) return null
-  ensurePrivateDir(paths.root)
-  writePrivateFileSync(stamp, new Date(now).toISOString())
-  return collectGarbage(home, workspace, policy, { now, packLimit: PACK_LIMIT_WHEN_DUE })
+  return now - last >= AUTO_GC_INTERVAL_MS
+}
+
+/** The file whose time says when retention last ran in a workspace. */
+function gcStampOf(paths: HistoryPaths): string {
+  return join(paths.root, 'last-gc')
 }
 
 /**
@@ -358,16 +372,25 @@ function sessionsOf(home: string, workspace: string, keep: number) {
     (v): v is SessionBlobs => SessionBlobs.safeParse(v).success
   )
   cache.refresh()
-  const listed = new SessionIndex(home).folder(folder, 'rewind-studio').flatMap((s) => {
-    const named = parseSessionFileName(s.name)
-    if (named === null || s.problem !== null) return []
-    const cached = cache.get(s.name)
+  // The folder's logs by name and stamp alone, not through the session index: its summaries
+  // are not needed here, and building them read every log a second time (in a worker beside a
+  // host whose list was building the same index: background-retention.ts).
+  const listed = jsonlFilesIn(folder).flatMap((name) => {
+    const named = parseSessionFileName(name)
+    const file = join(folder, name)
+    const stamp = named === null ? null : regularFileStampAt(file)
+    if (named === null || stamp === null) return []
+    const cached = cache.get(name)
     let usage = cached?.value
-    if (cached === undefined || !sameStamp(cached.stamp, s.stamp) || cached.value.keep !== keep) {
-      usage = blobsNamedBy(s.file, keep)
-      cache.set(s.name, s.stamp, usage)
+    if (cached === undefined || !sameStamp(cached.stamp, stamp) || cached.value.keep !== keep) {
+      try {
+        usage = blobsNamedBy(file, keep)
+      } catch {
+        return [] // no session (no usable header) or unreadable: it names nothing we can know
+      }
+      cache.set(name, stamp, usage)
     }
-    return [{ ...named, file: s.file, name: s.name, usage: usage as SessionBlobs }]
+    return [{ ...named, file, name, usage: usage as SessionBlobs }]
   })
   cache.keepOnly(new Set(listed.map((s) => s.name)))
   cache.save()

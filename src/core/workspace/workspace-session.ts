@@ -24,7 +24,7 @@ import {
   RewindError
 } from '../rewind/rewind-engine'
 import { stepToward } from '../rewind/timeline'
-import { pruneWhenOpening } from '../rewind/retention'
+import { pruneWhenDue } from '../rewind/background-retention'
 import { problemsNotice } from '../session/problems'
 import type { SessionStore } from '../session/store'
 import { TurnCommits } from '../share/commit-links'
@@ -64,7 +64,9 @@ export class WorkspaceSession {
     readonly agent: Agent,
     notices: string[],
     /** Records the git commits each turn made; null for a read-only session. */
-    readonly commits: TurnCommits | null
+    readonly commits: TurnCommits | null,
+    /** The day's retention going on beside the session (over many logs): its lines once done. */
+    readonly retention: Promise<string[]>
   ) {
     this.notices = notices
   }
@@ -81,8 +83,9 @@ export class WorkspaceSession {
       ...(options.historyRoot !== undefined ? { historyRoot: options.historyRoot } : {}),
       ...(options.ignoredFiles !== undefined ? { ignoredFiles: options.ignoredFiles } : {})
     })
-    // Retention applies without anyone running `gc`: at most once a day per workspace.
-    const pruned = await pruneWhenOpening(options.home, history.paths.root)
+    // Retention applies without anyone running `gc`: at most once a day per workspace; over many
+    // logs, beside the session (background-retention.ts), telling what it pruned when done.
+    const pruning = await pruneWhenDue(options.home, history.paths.root)
     // A restore of many files shows how far it got (restore_progress), its last file at once.
     const progress = latestEvery<{ done: number; total: number }>(
       (files) => options.onEvent({ type: 'restore_progress', ...files }),
@@ -138,10 +141,18 @@ export class WorkspaceSession {
         : []),
       ...problemsNotice(store.file, store.problems, store.unlistedProblems),
       ...history.notices,
-      ...pruned,
+      ...pruning.done,
       ...recovered
     ]
-    return new WorkspaceSession(store, history, engine, agent, notices, commits)
+    const retention = pruning.going ?? Promise.resolve([])
+    const session = new WorkspaceSession(store, history, engine, agent, notices, commits, retention)
+    void retention.then((lines) => {
+      for (const message of lines) {
+        session.notices.push(message)
+        options.onEvent({ type: 'notice', level: 'warning', message })
+      }
+    })
+    return session
   }
 
   planRewind(checkpointUuid: string, mode: RewindMode, options?: PlanOptions): Promise<RewindPlan> {
