@@ -68,7 +68,7 @@ async function withOldOrphan(home: string, cwd: string): Promise<{ orphan: strin
   return { orphan, root }
 }
 
-const PRUNED = /Retention pruned 1 old backups/
+const PRUNED = /Retention pruned 1 old backup \(\d+ B\)/
 
 describe('retention at a session opening', () => {
   it('over a few logs, prunes before the session opens and says so in its notices', async () => {

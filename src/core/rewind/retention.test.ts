@@ -105,7 +105,7 @@ describe('retention', () => {
     utimesSync(stamp, new Date(0), new Date(0))
     const next = await openSession({ base: s.base, cwd: s.cwd, home: s.home })
     open.push(next)
-    expect(next.notices.join('\n')).toMatch(/Retention pruned 1 old backups/)
+    expect(next.notices.join('\n')).toMatch(/Retention pruned 1 old backup \(\d+ B\)/)
     expect(await s.history.blobs.has(orphan)).toBe(false)
     expect(await s.history.blobs.has(blobOf('v0'))).toBe(true)
     const again = await openSession({ base: s.base, cwd: s.cwd, home: s.home })

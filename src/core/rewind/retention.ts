@@ -32,6 +32,7 @@ import {
 import { RESERVE_FOLDER, RESERVE_NAME } from '../files/disk-reserve'
 import { SPARE_NAME, SPARES_FOLDER } from '../files/spare-files'
 import { removeStaleFiles } from '../files/stale-files'
+import { diskSize } from '../../shared/disk-size'
 
 export interface RetentionPolicy {
   maxBytes: number
@@ -263,7 +264,7 @@ export async function pruneWhenOpening(home: string, historyRoot: string): Promi
     const pruned = await collectGarbageIfDue(home, basename(historyRoot))
     if (pruned === null || pruned.deletedBlobs === 0) return []
     return [
-      `Retention pruned ${pruned.deletedBlobs} old backups (${Math.round(pruned.freedBytes / 1e6)} MB); rewinds to the oldest checkpoints may no longer restore every file.`
+      `Retention pruned ${pruned.deletedBlobs} old backup${pruned.deletedBlobs === 1 ? '' : 's'} (${diskSize(pruned.freedBytes)}); rewinds to the oldest checkpoints may no longer restore every file.`
     ]
   } catch (error) {
     return [`Backup retention could not run: ${(error as Error).message}`]
