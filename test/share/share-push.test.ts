@@ -1,7 +1,7 @@
 // `share push` with real git: what is sent (masked records and backups, one branch or the whole
 // tree), what a second push sends (only what is new), what a dry run writes (nothing), and what
 // a pull restores from a masked backup (the masked text, byte for byte, under its own hash).
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { pullSession } from '../../src/core/share/pull'
@@ -223,5 +223,14 @@ describe('share push', () => {
     })
     expect(elsewhere.code).toBe(2)
     expect(elsewhere.stderr).toContain('give --cwd DIR')
+    // A file that is no session of ours: one line, no stack trace, the file unchanged.
+    const headerless = join(a.workspace, 'not-a-session.jsonl')
+    writeFileSync(headerless, 'x')
+    const notOurs = await runCli(['share', 'push', headerless], { env })
+    expect(notOurs.code).toBe(1)
+    expect(notOurs.stderr.trim()).toMatch(
+      /^rewind-studio: Cannot open .*not-a-session\.jsonl: line 1 is no session header: .*Nothing was changed\.$/
+    )
+    expect(readFileSync(headerless, 'utf8')).toBe('x')
   })
 })

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encodeCwd, rewindStudioHome, sessionsDir } from './paths'
 import { MAX_PERSIST_CHARS } from './truncate'
-import { SessionStore } from './store'
+import { NotOurSessionError, SessionStore } from './store'
 
 const open: SessionStore[] = []
 const children: ChildProcessWithoutNullStreams[] = []
@@ -356,6 +356,8 @@ describe('crash safety', () => {
     expect(() => SessionStore.open(file)).toThrow(
       /line 1 is no session header.*Nothing was changed/
     )
+    // An expected refusal: every host says it as its message (the CLI without a stack trace).
+    expect(() => SessionStore.open(file)).toThrow(NotOurSessionError)
     expect(readFileSync(file, 'utf8')).toBe('{"type":"user"\n')
     expect(existsSync(`${file}.lock`)).toBe(false)
     writeFileSync(file, '{"type":"session","version":3,"id":"p","timestamp":"t","cwd":"/"}\n')

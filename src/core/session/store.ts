@@ -36,7 +36,7 @@ import { syncDirectory } from '../os/sync-folder'
 import { writeAllSync } from '../os/write-all'
 import { WriteFailedError } from '../os/write-failure'
 import { uuidv7 } from './uuid-v7'
-import { NotFoundError } from '../../shared/coded-error'
+import { CodedError, NotFoundError } from '../../shared/coded-error'
 import type { MessageContent, RewindMode } from '../../shared/messages'
 import { MAX_RECORD_DEPTH, deeperThanLimit, nestsTooDeep } from './json-depth'
 import { type ReadPosition, TooManyRecordsError, readJsonlFile } from './jsonl'
@@ -310,7 +310,7 @@ export class SessionStore {
         loaded.format !== 'rewind-studio'
           ? `it is a ${loaded.format} session, not a Rewind Studio one (rewind-studio inspect reads it)`
           : `line 1 is no session header: ${loaded.problems.find((p) => p.line === 1)?.message ?? 'the file is empty'}`
-      throw new Error(`Cannot open ${file}: ${why}. Nothing was changed.`)
+      throw new NotOurSessionError(file, why)
     }
     const readOnly = (reason: string) => {
       const view = new SessionStore(
@@ -781,4 +781,12 @@ export class SessionStore {
 
 function now(): string {
   return new Date().toISOString()
+}
+
+/** A file that is no Rewind Studio session (another tool's, or no header): refused, unchanged. */
+export class NotOurSessionError extends CodedError {
+  constructor(file: string, why: string) {
+    super('refused', `Cannot open ${file}: ${why}. Nothing was changed.`)
+    this.name = 'NotOurSessionError'
+  }
 }
