@@ -5,7 +5,7 @@
 //                  └─ 2 only create utils.py           (active: the conversation is here)
 //
 // The turns are numbered as the CLI numbers them: the active path's first, then the others.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ExportModel } from '../src/core/export/export-model'
@@ -219,6 +219,19 @@ describe('cli export', () => {
     expect(readFileSync(json, 'utf8')).toBe('mine')
     expect((await s.cli('export', s.file, '--format', 'json', '-o', json, '--force')).code).toBe(0)
     expect(readFileSync(json, 'utf8')).toContain('rewind-studio-export')
+  })
+
+  it('writes no export into a .git folder, nor through a link to one', async () => {
+    const gitDir = join(s.workspace, '..', 'repo', '.git')
+    mkdirSync(gitDir, { recursive: true })
+    const link = join(s.workspace, '..', 'to-git')
+    symlinkSync(gitDir, link)
+    for (const out of [join(gitDir, 'hooks-x.html'), join(link, 'config.md'), `${gitDir}.`]) {
+      const run = await s.cli('export', s.file, '-o', out)
+      expect(run.code, out).toBe(1)
+      expect(run.stderr).toContain('is inside a .git folder: give a name outside it')
+    }
+    expect(readdirSync(gitDir)).toEqual([])
   })
 })
 

@@ -2,10 +2,11 @@
 // rendered by core/export (the same export the app's Export… gives), ours or another tool's
 // (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode). Read-only on FILE.
 import { randomUUID } from 'node:crypto'
-import { linkSync, renameSync, rmSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { linkSync, realpathSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { renderExport } from '../../core/export/render'
 import type { ExportScope, ExportSource } from '../../core/export/export-model'
+import { isGitFolderName } from '../../core/os/git-folder-name'
 import { writePrivateFileSync } from '../../core/os/private-files'
 import { WriteFailedError } from '../../core/os/write-failure'
 import { detectFileFormat, readSessionFile } from '../../core/session/load'
@@ -29,7 +30,7 @@ Renders the session in FILE:
 --branch N|ID exports the branch through that node (N: a turn number, as /tree numbers them; ID:
 a node id or short id); --all the whole tree. Strings that look like API keys are masked.
 The default format is md. -o OUT writes a new file (readable by you only, written whole or not at all); --force replaces an
-existing OUT. Without -o the export is printed.`
+existing OUT. OUT may not be inside a .git folder. Without -o the export is printed.`
 
 interface Options {
   file: string
@@ -126,6 +127,7 @@ export async function run(args: string[]): Promise<number> {
  * fails if OUT exists: nothing is overwritten without --force) or, with --force, renamed over it.
  */
 function writeExport(out: string, content: string, force: boolean): void {
+  refuseGitFolder(out)
   const temp = join(dirname(out), `.${basename(out)}.${process.pid}-${randomUUID()}.tmp`)
   try {
     writePrivateFileSync(temp, content)
@@ -140,5 +142,21 @@ function writeExport(out: string, content: string, force: boolean): void {
     throw new WriteFailedError(out, error, 'nothing was written')
   } finally {
     rmSync(temp, { force: true })
+  }
+}
+
+/**
+ * Nothing of ours is written into a repository's own folder (a file there can be read by git as
+ * its config or a hook): OUT is refused when its folder, links followed, or its own name is one.
+ */
+function refuseGitFolder(out: string): void {
+  let folder: string
+  try {
+    folder = realpathSync(dirname(resolve(out)))
+  } catch {
+    return // no such folder: the write says so
+  }
+  if ([...folder.split(sep), basename(out)].some(isGitFolderName)) {
+    throw new Error(`${out} is inside a .git folder: give a name outside it. Nothing was written.`)
   }
 }
