@@ -9,7 +9,7 @@ import { afterEach } from 'vitest'
 import { FileHistory } from '../../src/core/files/file-history'
 import type { CommandChanges } from '../../src/core/files/write-guard'
 import { RewindEngine } from '../../src/core/rewind/rewind-engine'
-import { pruneWhenOpening } from '../../src/core/rewind/retention'
+import { pruneWhenDue } from '../../src/core/rewind/background-retention'
 import { SessionStore } from '../../src/core/session/store'
 
 export type Files = Record<string, string>
@@ -51,7 +51,9 @@ export async function openSession(
 ): Promise<WorkspaceSession> {
   const { base, cwd, home } = where
   const history = await FileHistory.open({ home, cwd, sessionId: store.sessionId, log: store })
-  const notices = [...history.notices, ...(await pruneWhenOpening(home, history.paths.root))]
+  // Pruned inline whatever the logs' size, as a session over a few logs opens.
+  const pruning = await pruneWhenDue(home, history.paths.root, Number.POSITIVE_INFINITY)
+  const notices = [...history.notices, ...pruning.done]
   const engine = new RewindEngine({ home, store, space: history })
   const abs = (rel: string) => join(cwd, rel)
   return {

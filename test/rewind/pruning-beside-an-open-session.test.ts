@@ -107,6 +107,29 @@ describe('retention at a session opening', () => {
     expect(await pruneWhenDue(home, root, 0)).toEqual({ done: [], going: null })
   })
 
+  it('is claimed by one of several openings at once, in one process or several', async () => {
+    const { cwd, home } = workspace()
+    const { orphan, root } = await withOldOrphan(home, cwd)
+    writeManySessions(home, cwd, 1, 10_000) // a log, so that a threshold of 0 takes the worker
+    const runs = await Promise.all([0, 1, 2, 3].map(() => pruneWhenDue(home, root, 0)))
+    const started = runs.filter((run) => run.going !== null)
+    expect(started).toHaveLength(1)
+    expect((await started[0]?.going)?.join('\n')).toMatch(PRUNED)
+    expect(existsSync(orphan)).toBe(false)
+    expect(existsSync(join(root, 'last-gc.claim'))).toBe(false)
+    // Another process's claim, held now: this opening leaves the day's run to it.
+    utimesSync(join(root, 'last-gc'), new Date(0), new Date(0))
+    writeFileSync(join(root, 'last-gc.claim'), '')
+    expect(await pruneWhenDue(home, root, 0)).toEqual({ done: [], going: null })
+    // One a crash left long ago goes; the opening after it claims.
+    utimesSync(join(root, 'last-gc.claim'), new Date(0), new Date(0))
+    expect(await pruneWhenDue(home, root, 0)).toEqual({ done: [], going: null })
+    expect(existsSync(join(root, 'last-gc.claim'))).toBe(false)
+    const next = await pruneWhenDue(home, root, 0)
+    expect(next.going).not.toBeNull()
+    await next.going
+  })
+
   it('runs its worker from the installed command’s build', async () => {
     const { cwd, home } = workspace()
     const { orphan } = await withOldOrphan(home, cwd)

@@ -9,7 +9,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { startModuleWorker } from '../os/module-worker'
-import { pruneWhenOpening, retentionIsDue } from './retention'
+import { claimRetentionIfDue, pruneClaimed, retentionFailure } from './retention'
 import type { RetentionJob } from './retention-worker'
 
 /** Session logs up to this many bytes in all are pruned over before the session opens. */
@@ -22,16 +22,24 @@ export interface Pruning {
   going: Promise<string[]> | null
 }
 
-/** The day's pruning of the workspace of `historyRoot`, if due (pruneWhenOpening). */
+/**
+ * The day's pruning of the workspace of `historyRoot`, if due: claimed at once (so no opening
+ * beside this one runs it too), then run inline over logs of at most `beforeOpeningBytes` in
+ * all, else in a worker.
+ */
 export async function pruneWhenDue(
   home: string,
   historyRoot: string,
   beforeOpeningBytes = PRUNED_BEFORE_OPENING_BYTES
 ): Promise<Pruning> {
   const workspace = basename(historyRoot)
-  if (!(await retentionIsDue(home, workspace))) return { done: [], going: null }
+  try {
+    if (!(await claimRetentionIfDue(home, workspace))) return { done: [], going: null }
+  } catch (error) {
+    return { done: [retentionFailure(error)], going: null }
+  }
   if (logBytes(join(home, 'sessions', workspace), beforeOpeningBytes) <= beforeOpeningBytes) {
-    return { done: await pruneWhenOpening(home, historyRoot), going: null }
+    return { done: await pruneClaimed(home, historyRoot), going: null }
   }
   return { done: [], going: pruneInWorker({ home, historyRoot }) }
 }
@@ -53,7 +61,7 @@ function logBytes(folder: string, limit: number): number {
   return bytes
 }
 
-/** pruneWhenOpening in a worker thread of its own; never rejects. */
+/** pruneClaimed in a worker thread of its own; never rejects. */
 function pruneInWorker(job: RetentionJob): Promise<string[]> {
   return new Promise((resolve) => {
     const worker = startModuleWorker(import.meta.url, 'retention-worker')
@@ -65,7 +73,7 @@ function pruneInWorker(job: RetentionJob): Promise<string[]> {
       void worker.terminate()
     }
     worker.once('message', (lines: string[]) => settle(lines))
-    worker.once('error', (error) => settle([`Backup retention could not run: ${error.message}`]))
+    worker.once('error', (error) => settle([retentionFailure(error)]))
     worker.once('exit', (code) =>
       settle(code === 0 ? [] : [`Backup retention stopped before its end (exit code ${code}).`])
     )

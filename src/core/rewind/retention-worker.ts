@@ -1,11 +1,11 @@
-// The daily retention a session's opening runs (pruneWhenOpening), in a worker thread
+// The daily retention a session's opening claimed and runs (pruneClaimed), in a worker thread
 // (background-retention.ts starts it). On its first run in a workspace it reads every session
 // log that backed files up (10,000 logs: seconds); on the host's main thread that kept the page
 // waiting, and here it keeps nothing waiting. One job per worker: the lines for the user, then
 // the thread ends.
 import { setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
-import { pruneWhenOpening } from './retention'
+import { pruneClaimed } from './retention'
 
 export interface RetentionJob {
   home: string
@@ -24,5 +24,5 @@ if (process.platform === 'linux') {
 }
 
 parentPort?.once('message', (job: RetentionJob) => {
-  void pruneWhenOpening(job.home, job.historyRoot).then((lines) => parentPort?.postMessage(lines))
+  void pruneClaimed(job.home, job.historyRoot).then((lines) => parentPort?.postMessage(lines))
 })

@@ -4,7 +4,7 @@
 // nor anything touched in the last day (a live session's baseline snapshot is referenced by no
 // record yet). A blob stored as a delta keeps its base: the base goes only with the last delta
 // made from it.
-import { promises as fs, rmSync, statSync, utimesSync } from 'node:fs'
+import { closeSync, promises as fs, openSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import * as z from 'zod'
 import { listJournals, type RestoreJournal } from './journal'
@@ -220,29 +220,46 @@ export async function collectGarbage(
 const AUTO_GC_INTERVAL_MS = 86_400_000
 
 /**
- * Prunes the workspace if that was last done more than a day ago (a stamp file says when):
- * retention applies without anyone running `gc`, at most once a day per workspace.
+ * Claims the workspace's retention for today if it was last run more than a day ago (a stamp
+ * file says when): the stamp is written before any pruning, and checked and written under an
+ * exclusive claim file, so of two openings at once (two tabs, two processes) one prunes and the
+ * other finds it claimed. Retention applies so without anyone running `gc`, at most once a day
+ * per workspace.
  */
-export async function collectGarbageIfDue(
-  home: string,
-  workspace: string,
-  policy: RetentionPolicy = DEFAULT_RETENTION,
-  now = Date.now()
-): Promise<GcReport | null> {
-  if (!(await retentionIsDue(home, workspace, now))) return null
-  const paths = historyPathsAt(join(home, 'file-history', workspace))
-  ensurePrivateDir(paths.root)
-  writePrivateFileSync(gcStampOf(paths), new Date(now).toISOString())
-  return collectGarbage(home, workspace, policy, { now, packLimit: PACK_LIMIT_WHEN_DUE })
-}
-
-/** Whether `workspace`'s daily retention is due: it has not run there in the last day. */
-export async function retentionIsDue(
+export async function claimRetentionIfDue(
   home: string,
   workspace: string,
   now = Date.now()
 ): Promise<boolean> {
-  const stamp = gcStampOf(historyPathsAt(join(home, 'file-history', workspace)))
+  const paths = historyPathsAt(join(home, 'file-history', workspace))
+  const stamp = gcStampOf(paths)
+  if (!(await ranLongAgo(stamp, now))) return false
+  ensurePrivateDir(paths.root)
+  const claim = `${stamp}.claim`
+  try {
+    closeSync(openSync(claim, 'wx', 0o600))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    // Another opening holds it for the microseconds below; one a crash left there goes now, and
+    // the next opening claims.
+    if (now - (statSync(claim, { throwIfNoEntry: false })?.mtimeMs ?? now) > STALE_CLAIM_MS) {
+      rmSync(claim, { force: true })
+    }
+    return false
+  }
+  try {
+    if (!(await ranLongAgo(stamp, now))) return false
+    writePrivateFileSync(stamp, new Date(now).toISOString())
+    return true
+  } finally {
+    rmSync(claim, { force: true })
+  }
+}
+
+/** A claim file older than this was left by a process that died holding it. */
+const STALE_CLAIM_MS = 60_000
+
+async function ranLongAgo(stamp: string, now: number): Promise<boolean> {
   const last = await fs
     .stat(stamp)
     .then((s) => s.mtimeMs)
@@ -256,19 +273,31 @@ function gcStampOf(paths: HistoryPaths): string {
 }
 
 /**
- * What opening a session runs of retention (collectGarbageIfDue), as lines for the user: what
- * was pruned, or why pruning could not run. It never fails the opening.
+ * The day's pruning of a workspace whose retention was claimed (claimRetentionIfDue), as lines
+ * for the user: what was pruned, or why pruning could not run. It never fails the opening.
  */
-export async function pruneWhenOpening(home: string, historyRoot: string): Promise<string[]> {
+export async function pruneClaimed(
+  home: string,
+  historyRoot: string,
+  now = Date.now()
+): Promise<string[]> {
   try {
-    const pruned = await collectGarbageIfDue(home, basename(historyRoot))
-    if (pruned === null || pruned.deletedBlobs === 0) return []
+    const pruned = await collectGarbage(home, basename(historyRoot), DEFAULT_RETENTION, {
+      now,
+      packLimit: PACK_LIMIT_WHEN_DUE
+    })
+    if (pruned.deletedBlobs === 0) return []
     return [
       `Retention pruned ${pruned.deletedBlobs} old backup${pruned.deletedBlobs === 1 ? '' : 's'} (${diskSize(pruned.freedBytes)}); rewinds to the oldest checkpoints may no longer restore every file.`
     ]
   } catch (error) {
-    return [`Backup retention could not run: ${(error as Error).message}`]
+    return [retentionFailure(error)]
   }
+}
+
+/** Why a run of the day's retention could not run, as a line for the user. */
+export function retentionFailure(error: unknown): string {
+  return `Backup retention could not run: ${(error as Error).message}`
 }
 
 /**
