@@ -3,10 +3,10 @@
 // (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode). Read-only on FILE.
 import { randomUUID } from 'node:crypto'
 import { linkSync, realpathSync, renameSync, rmSync } from 'node:fs'
-import { basename, dirname, join, resolve, sep } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { renderExport } from '../../core/export/render'
 import type { ExportScope, ExportSource } from '../../core/export/export-model'
-import { isGitFolderName } from '../../core/os/git-folder-name'
+import { isInGitFolder } from '../../core/files/workspace-paths'
 import { writePrivateFileSync } from '../../core/os/private-files'
 import { WriteFailedError } from '../../core/os/write-failure'
 import { detectFileFormat, readSessionFile } from '../../core/session/load'
@@ -156,7 +156,7 @@ function refuseGitFolder(out: string): void {
   } catch {
     return // no such folder: the write says so
   }
-  if ([...folder.split(sep), basename(out)].some(isGitFolderName)) {
+  if (isInGitFolder(join(folder, basename(out)))) {
     throw new Error(`${out} is inside a .git folder: give a name outside it. Nothing was written.`)
   }
 }

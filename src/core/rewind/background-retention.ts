@@ -6,9 +6,10 @@
 // by its rules (the latest checkpoints of every session, what undo and redo reach, anything used
 // in the last day): the same rules that let `rewind-studio gc` run from another process beside a
 // live session.
-import { readdirSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { startModuleWorker } from '../os/module-worker'
+import { jsonlFilesIn } from '../sources/session-index'
 import { claimRetentionIfDue, pruneClaimed, retentionFailure } from './retention'
 import type { RetentionJob } from './retention-worker'
 
@@ -46,15 +47,8 @@ export async function pruneWhenDue(
 
 /** The bytes of the session logs in `folder`, counted until they pass `limit`. */
 function logBytes(folder: string, limit: number): number {
-  let names: string[]
-  try {
-    names = readdirSync(folder)
-  } catch {
-    return 0 // no session folder: nothing to read
-  }
   let bytes = 0
-  for (const name of names) {
-    if (!name.endsWith('.jsonl')) continue
+  for (const name of jsonlFilesIn(folder)) {
     bytes += statSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0
     if (bytes > limit) break
   }

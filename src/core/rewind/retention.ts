@@ -276,14 +276,9 @@ function gcStampOf(paths: HistoryPaths): string {
  * The day's pruning of a workspace whose retention was claimed (claimRetentionIfDue), as lines
  * for the user: what was pruned, or why pruning could not run. It never fails the opening.
  */
-export async function pruneClaimed(
-  home: string,
-  historyRoot: string,
-  now = Date.now()
-): Promise<string[]> {
+export async function pruneClaimed(home: string, historyRoot: string): Promise<string[]> {
   try {
     const pruned = await collectGarbage(home, basename(historyRoot), DEFAULT_RETENTION, {
-      now,
       packLimit: PACK_LIMIT_WHEN_DUE
     })
     if (pruned.deletedBlobs === 0) return []
