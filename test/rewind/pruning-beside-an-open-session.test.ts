@@ -141,8 +141,12 @@ describe('retention at a session opening', () => {
       env: { REWIND_STUDIO_HOME: home }
     })
     // Told once the worker is done: after the prompt, which the chat shows as soon as it opens.
+    // The /exit came first (the worker, at the lowest priority, reads 9 MB meanwhile): the chat
+    // said why it had not left yet.
     expect(chat.stderr).toBe('')
-    expect(chat.stdout.search(PRUNED)).toBeGreaterThan(chat.stdout.indexOf('❯'))
+    const waiting = chat.stdout.indexOf("Finishing today's backup retention before leaving")
+    expect(waiting).toBeGreaterThan(chat.stdout.indexOf('❯'))
+    expect(chat.stdout.search(PRUNED)).toBeGreaterThan(waiting)
     expect(existsSync(orphan)).toBe(false)
   })
 })

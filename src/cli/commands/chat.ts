@@ -114,6 +114,8 @@ async function actionName(tree: SessionTree, action: TimelineAction): Promise<st
 class TerminalChat implements ChatSession {
   private readonly toolNames = new Map<string, string>()
   private current: WorkspaceSession | null = null
+  /** The sessions opened here whose retention runs beside them (at most one a day claims it). */
+  private readonly pruning: WorkspaceSession[] = []
 
   constructor(
     private readonly input: LineReader,
@@ -129,6 +131,7 @@ class TerminalChat implements ChatSession {
 
   async start(store: SessionStore): Promise<void> {
     this.current = await this.open(store)
+    if (this.current.retentionGoing) this.pruning.push(this.current)
   }
 
   async switchTo(store: SessionStore): Promise<void> {
@@ -140,6 +143,12 @@ class TerminalChat implements ChatSession {
   async close(): Promise<void> {
     await this.current?.close()
     this.current = null
+    // The process stays until the worker ends; a user who leaves then is told why it waits.
+    if (this.pruning.some((work) => work.retentionGoing)) {
+      say(
+        "! Finishing today's backup retention before leaving (Ctrl-C stops it; it is safe to stop)."
+      )
+    }
   }
 
   ask(question: string): Promise<string | null> {

@@ -71,6 +71,16 @@ export class WorkspaceSession {
     this.notices = notices
   }
 
+  private pruningBeside = false
+
+  /**
+   * Whether the day's retention is still running beside the session: its worker keeps the
+   * process alive until it ends (a command leaving meanwhile says so).
+   */
+  get retentionGoing(): boolean {
+    return this.pruningBeside
+  }
+
   static async open(options: WorkspaceSessionOptions): Promise<WorkspaceSession> {
     const { store } = options
     const history = await FileHistory.open({
@@ -146,7 +156,9 @@ export class WorkspaceSession {
     ]
     const retention = pruning.going ?? Promise.resolve([])
     const session = new WorkspaceSession(store, history, engine, agent, notices, commits, retention)
+    session.pruningBeside = pruning.going !== null
     void retention.then((lines) => {
+      session.pruningBeside = false
       for (const message of lines) {
         session.notices.push(message)
         options.onEvent({ type: 'notice', level: 'warning', message })
