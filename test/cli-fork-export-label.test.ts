@@ -5,7 +5,16 @@
 //                  └─ 2 only create utils.py           (active: the conversation is here)
 //
 // The turns are numbered as the CLI numbers them: the active path's first, then the others.
-import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import {
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ExportModel } from '../src/core/export/export-model'
@@ -219,6 +228,31 @@ describe('cli export', () => {
     expect(readFileSync(json, 'utf8')).toBe('mine')
     expect((await s.cli('export', s.file, '--format', 'json', '-o', json, '--force')).code).toBe(0)
     expect(readFileSync(json, 'utf8')).toContain('rewind-studio-export')
+  })
+
+  it('--force replaces a regular file only: never a FIFO, a link or a folder', async () => {
+    const dir = join(s.workspace, '..', 'nodes')
+    mkdirSync(join(dir, 'folder'), { recursive: true })
+    const fifo = join(dir, 'fifo')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    writeFileSync(join(dir, 'target.md'), 'theirs')
+    symlinkSync(join(dir, 'target.md'), join(dir, 'link.md'))
+    symlinkSync('/proc/self/fd/1', join(dir, 'stdout'))
+    for (const [name, what] of [
+      ['fifo', 'a device, FIFO or socket'],
+      ['link.md', 'a symbolic link'],
+      ['stdout', 'a symbolic link'],
+      ['folder', 'a folder']
+    ] as const) {
+      const run = await s.cli('export', s.file, '-o', join(dir, name), '--force')
+      expect(run.code, name).toBe(1)
+      expect(run.stderr).toContain(`is ${what}: --force replaces a regular file only`)
+    }
+    expect(lstatSync(fifo).isFIFO()).toBe(true)
+    expect(lstatSync(join(dir, 'link.md')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(join(dir, 'target.md'), 'utf8')).toBe('theirs')
+    expect(readlinkSync(join(dir, 'stdout'))).toBe('/proc/self/fd/1')
+    expect(readdirSync(dir).sort()).toEqual(['fifo', 'folder', 'link.md', 'stdout', 'target.md'])
   })
 
   it('writes no export into a .git folder, nor through a link to one', async () => {

@@ -2,7 +2,7 @@
 // rendered by core/export (the same export the app's Export… gives), ours or another tool's
 // (Claude Code, pi, oh-my-pi, Codex CLI, Gemini CLI, OpenCode). Read-only on FILE.
 import { randomUUID } from 'node:crypto'
-import { linkSync, realpathSync, renameSync, rmSync } from 'node:fs'
+import { linkSync, lstatSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { renderExport } from '../../core/export/render'
 import type { ExportScope, ExportSource } from '../../core/export/export-model'
@@ -30,7 +30,7 @@ Renders the session in FILE:
 --branch N|ID exports the branch through that node (N: a turn number, as /tree numbers them; ID:
 a node id or short id); --all the whole tree. Strings that look like API keys are masked.
 The default format is md. -o OUT writes a new file (readable by you only, written whole or not at all); --force replaces an
-existing OUT. OUT may not be inside a .git folder. Without -o the export is printed.`
+existing OUT that is a regular file (never a device, FIFO or link). OUT may not be inside a .git folder. Without -o the export is printed.`
 
 interface Options {
   file: string
@@ -128,6 +128,7 @@ export async function run(args: string[]): Promise<number> {
  */
 function writeExport(out: string, content: string, force: boolean): void {
   refuseGitFolder(out)
+  if (force) refuseAllButRegularFile(out)
   const temp = join(dirname(out), `.${basename(out)}.${process.pid}-${randomUUID()}.tmp`)
   try {
     writePrivateFileSync(temp, content)
@@ -143,6 +144,24 @@ function writeExport(out: string, content: string, force: boolean): void {
   } finally {
     rmSync(temp, { force: true })
   }
+}
+
+/**
+ * --force replaces a regular file only: a rename over a device, a FIFO, a socket or a link
+ * replaces the node itself (as root, -o /dev/null made /dev/null a file), and no export needs
+ * one (without -o it is printed, for a pipe or /dev/stdout alike).
+ */
+function refuseAllButRegularFile(out: string): void {
+  const there = lstatSync(out, { throwIfNoEntry: false })
+  if (there === undefined || there.isFile()) return
+  const what = there.isSymbolicLink()
+    ? 'a symbolic link'
+    : there.isDirectory()
+      ? 'a folder'
+      : 'a device, FIFO or socket'
+  throw new Error(
+    `${out} is ${what}: --force replaces a regular file only (without -o the export is printed). Nothing was written.`
+  )
 }
 
 /**
