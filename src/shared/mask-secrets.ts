@@ -1,4 +1,5 @@
-// Strings that look like API keys and private keys, masked in what the app shows (the studio's
+// Strings that look like API keys and private keys, and the exact values of the secrets this
+// process was handed (maskLiterally), masked in what the app shows (the studio's
 // views, the terminal chat, `inspect`): a key the agent read from `.env` or the user pasted must
 // not sit on the screen for a screen share, a screenshot or a shoulder to catch. The session log
 // keeps what the user and the model said, so the model's context is unchanged; what a tool
@@ -98,10 +99,31 @@ function anyCase(letters: string): string {
   return [...letters].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join('')
 }
 
+/**
+ * The secrets this process was handed (its ANTHROPIC_API_KEY…, env-secrets.ts), masked wherever
+ * they appear whatever they look like: a gateway's token or a test key has no shape the patterns
+ * know, and the app knows its exact value. Longest first, so one holding another goes whole.
+ */
+const literals: string[] = []
+
+/** Shorter values are not masked as they stand: a key of a few characters would mask words. */
+const MIN_LITERAL_CHARS = 8
+
+/** Masks each of `values` (of at least 8 characters) from now on, in this process. */
+export function maskLiterally(values: Iterable<string>): void {
+  for (const value of values) {
+    if (value.length >= MIN_LITERAL_CHARS && !literals.includes(value)) literals.push(value)
+  }
+  literals.sort((a, b) => b.length - a.length)
+}
+
 /** `text` with every string that looks like a key replaced by its kind, its length and a mask. */
 export function maskSecrets(text: string): string {
-  if (!ANY_HINT.test(text)) return text
   let out = text
+  for (const literal of literals) {
+    if (out.includes(literal)) out = out.split(literal).join(`…(${literal.length} chars, masked)`)
+  }
+  if (!ANY_HINT.test(out)) return out
   for (const { pattern, hint, keep } of PATTERNS) {
     // A lookbehind (Bearer) is tried at every position: skip a pattern whose hint is absent.
     if (!hint.test(out)) continue

@@ -12,6 +12,7 @@
 // that started the app, helper processes Electron starts before the app's code runs), and this
 // process's memory, which a same-user process can read where ptrace is allowed (docs/security.md).
 import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs'
+import { maskLiterally } from '../../shared/mask-secrets'
 import { isSecretName } from './child-env'
 
 const held = new Map<string, string>()
@@ -32,6 +33,9 @@ export function takeEnvSecrets(): void {
     delete process.env[name]
   }
   if (names.length > 0) blankInEnvironmentBlock(names)
+  // Whatever they look like, the values are masked in what the app shows, logs of tool results,
+  // exports and shares (mask-secrets.ts): a gateway's token has no key's shape.
+  maskLiterally(held.values())
 }
 
 /**
