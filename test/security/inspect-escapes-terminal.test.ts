@@ -4,7 +4,7 @@
 // A session whose prompt, answer and label carry an OSC 0 title change, a CSI 2J clear screen
 // (ESC form and the one-byte C1 form U+009B), an OSC 52 clipboard write, a carriage return that
 // would overwrite the line and a bidi override that would reverse what follows it.
-import { mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -51,5 +51,22 @@ describe('inspect prints what a session file holds, escaped', () => {
     expect(run.stdout).not.toMatch(ACTIVE)
     const parsed = JSON.parse(run.stdout) as { checkpoints: { prompt: string }[] }
     expect(parsed.checkpoints[0]?.prompt).toBe(`fix it${TITLE}${CLEAR}${OVERWRITE}`)
+  })
+})
+
+describe('chat prints what a pipe gave it, escaped', () => {
+  it('echoes a piped prompt and a piped /label line with no escape sequence in them', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'rs-chat-esc-'))
+    const home = join(base, 'home')
+    const cwd = join(base, 'ws')
+    mkdirSync(cwd)
+    const run = await runCli(['chat', '--cwd', cwd], {
+      input: `add TIMEOUT = 30 to config.py${TITLE}\n/label 1 look${CLIPBOARD}\n/exit\n`,
+      env: { REWIND_STUDIO_HOME: home }
+    })
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain('❯ add TIMEOUT = 30 to config.py\\x1b]0;you have been pwned\\x07')
+    expect(run.stdout).toContain('look\\x1b]52;c;')
+    expect(run.stdout).not.toMatch(ACTIVE)
   })
 })

@@ -56,6 +56,15 @@ of compaction.contextWindow (default 200000 tokens).
 --model M naming an Anthropic model needs ANTHROPIC_API_KEY; without --model and without a key,
 the built-in demo script answers.`
 
+/**
+ * A piped line shown after its prompt, as a terminal would have shown it typed: its control
+ * characters escaped (a prompts file someone else wrote must not retitle the terminal or write
+ * its clipboard, OSC 52) and keys masked, as everything else the chat prints.
+ */
+function echo(prompt: string, line: string): void {
+  say(`${prompt}${maskSecrets(line)}`)
+}
+
 /** Lines from stdin, one at a time, whether a person types them or a pipe delivers them. */
 class LineReader {
   private readonly queue: string[] = []
@@ -82,13 +91,13 @@ class LineReader {
     if (process.stdin.isTTY) this.rl.prompt()
     const queued = this.queue.shift()
     if (queued !== undefined) {
-      if (!process.stdin.isTTY) process.stdout.write(`${prompt}${queued}\n`)
+      if (!process.stdin.isTTY) echo(prompt, queued)
       return Promise.resolve(queued)
     }
     if (this.ended) return Promise.resolve(null)
     return new Promise((resolve) => {
       this.waiting = (line) => {
-        if (line !== null && !process.stdin.isTTY) process.stdout.write(`${prompt}${line}\n`)
+        if (line !== null && !process.stdin.isTTY) echo(prompt, line)
         resolve(line)
       }
     })
