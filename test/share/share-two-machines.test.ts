@@ -160,3 +160,21 @@ describe('a session shared through git', () => {
     expect(offline.notices.join('\n')).toContain('this is the copy pulled before')
   }, 120_000)
 })
+
+describe('Share… on a session with no prompt yet', () => {
+  it('says there is nothing to share yet, and sends nothing', async () => {
+    const { a, remote } = twoMachines()
+    const alice = await harness(undefined, undefined, undefined, a)
+    await alice.value('session:new')
+    for (const channel of ['share:preview', 'share:push']) {
+      const reply = await alice.call(channel, { scope: 'all' })
+      expect(reply.ok, channel).toBe(false)
+      if (reply.ok) continue
+      expect(reply.error).toEqual({
+        code: 'conflict',
+        message: 'Nothing to share yet: this session has no prompt. Send one, then share it.'
+      })
+    }
+    expect(git(remote, 'for-each-ref', 'refs/rewind-studio/')).toBe('')
+  })
+})

@@ -2,6 +2,7 @@
 // pushes the session shown, Shared sessions lists the remote's and opens one, pulled, read-only.
 // Only a session of ours is shared: another tool's (shown read-only) and a pulled one (someone
 // else's, already on the remote) are refused.
+import { existsSync } from 'node:fs'
 import type { Handlers } from '../../shared/contract'
 import type { SharePreview } from '../../shared/share-views'
 import type { AppInfo } from '../../shared/views'
@@ -41,6 +42,13 @@ async function pushRequest(
       info.foreign !== null
         ? `This is a ${info.foreign.format} session: only sessions of Rewind Studio are shared. Continue it in Rewind Studio first.`
         : 'This session was pulled from a remote: it is shared there already. Fork it to share a session of your own.'
+    )
+  }
+  // A new session's log is written with its first prompt: until then there is nothing to send.
+  if (!existsSync(info.sessionFile)) {
+    throw new StudioError(
+      'conflict',
+      'Nothing to share yet: this session has no prompt. Send one, then share it.'
     )
   }
   let leafUuid: string | null = null
