@@ -1,16 +1,18 @@
 import {
   closeSync,
+  existsSync,
   linkSync,
   mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
+  rmSync,
   writeFileSync,
   writeSync
 } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { listJournals } from '../../src/core/rewind/journal'
+import { listJournals, loadJournal, saveJournal } from '../../src/core/rewind/journal'
 import { RewindEngine } from '../../src/core/rewind/rewind-engine'
 import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
 import { SessionStore } from '../../src/core/session/store'
@@ -157,12 +159,42 @@ describe('a restore interrupted by a crash', () => {
     await restarted.close()
   })
 
-  it('is completed at the next start when the files were done but the record was not written', async () => {
+  it('puts the files back at once when the log refuses the record after the files', async () => {
     const { s, second } = await sessionWithBigTurn()
     const plan = await s.engine.planRewind(second, 'both')
     // The log stops accepting appends (closed here; a full disk does the same) after the files.
     s.store.close()
-    await expect(s.engine.apply(plan)).rejects.toThrow(/closed/)
+    await expect(s.engine.apply(plan)).rejects.toThrow(
+      /^Could not record the restore: .*closed.*\. Its files were put back: nothing was changed\.$/
+    )
+    expect(countWith(s, 'rewritten')).toBe(FILES)
+    const store = SessionStore.open(s.store.file)
+    const engine = new RewindEngine({ home: s.home, store, space: s.history })
+    expect(await engine.recover()).toEqual([])
+    expect(store.leafUuid).toBe(plan.leafBefore)
+    store.close()
+    await s.history.close()
+  })
+
+  it('is completed at the next start when the files were done but the record was not written', async () => {
+    const { s, second } = await sessionWithBigTurn()
+    const plan = await s.engine.planRewind(second, 'both')
+    const logBefore = readFileSync(s.store.file)
+    const restores = s.history.paths.restores
+    const journalsBefore = new Set(existsSync(restores) ? readdirSync(restores) : [])
+    await s.engine.apply(plan)
+    s.store.close()
+    const id = readdirSync(restores)
+      .find((name) => !journalsBefore.has(name) && name.endsWith('.json'))
+      ?.slice(0, -'.json'.length)
+    const journal = await loadJournal(restores, id ?? '')
+    expect(journal.state).toBe('recorded')
+    // What a crash between the journal's `applied` and the record leaves on disk: every file
+    // written, the journal applied, the log without the record.
+    writeFileSync(s.store.file, logBefore)
+    await saveJournal(restores, { ...journal, state: 'applied' })
+    // Never recorded, it was never listed finished either (finished-journals.ts).
+    rmSync(join(restores, 'finished'), { force: true })
     expect(countWith(s, 'original')).toBe(FILES)
 
     const store = SessionStore.open(s.store.file)

@@ -6,7 +6,7 @@
 // needs no limit. Each message names the file, says why in words and what became of the data.
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FileStateTable } from '../../src/core/agent/file-state'
@@ -20,9 +20,19 @@ const { track } = sessionsClosedAfterEach()
 const EFBIG = 'the file would be larger than the system allows (EFBIG)'
 const ENOTDIR = 'a part of its path is a file, not a folder (ENOTDIR)'
 
-/** Runs one scenario of the child under a file-size limit ~50 KB over the session file. */
-function underSizeLimit(scenario: string, where: { home: string; cwd: string }, file: string) {
-  const blocks = Math.ceil(statSync(file).size / 512) + 100
+/**
+ * Runs one scenario of the child under a file-size limit ~50 KB over the session file (or, with
+ * `under`, ~50 KB under it: the session file can take no byte more).
+ */
+function underSizeLimit(
+  scenario: string,
+  where: { home: string; cwd: string },
+  file: string,
+  under = false
+) {
+  // bash counts `ulimit -f` in KiB.
+  const size = statSync(file).size
+  const blocks = under ? Math.floor(size / 1024) - 50 : Math.ceil(size / 512) + 100
   const child = spawnSync(
     'bash',
     [
@@ -102,6 +112,31 @@ describe('a write the disk refuses (EFBIG under a size limit)', () => {
         `^Could not back up big\\.txt: Could not write a backup in ${where.home}/file-history/\\S+: ${EFBIG.replace(/[()]/g, '\\$&')}\\. Nothing was changed\\.$`
       )
     )
+  })
+})
+
+describe('a restore written whole that the session cannot record (its log refused)', () => {
+  it('puts the files back, says why, and leaves its journal rolled back', async () => {
+    const where = makeWorkspace({ 'a.txt': 'one' })
+    const s = await openSession(where)
+    s.prompt('first')
+    await s.write('a.txt', 'two')
+    s.reply('x'.repeat(200_000)) // a log well over the limit the child gets
+    s.prompt('second')
+    await s.write('a.txt', 'three')
+    const file = s.store.file
+    const restores = s.history.paths.restores
+    await s.close()
+    const before = readFileSync(file)
+    expect(underSizeLimit('unrecorded', where, file, true)).toBe(
+      `Could not record the restore: Could not write ${file}: ${EFBIG}; nothing was appended. Its files were put back: nothing was changed.`
+    )
+    expect(readFileSync(join(where.cwd, 'a.txt'), 'utf8')).toBe('three')
+    expect(readFileSync(file)).toEqual(before)
+    const journals = readdirSync(restores).filter((name) => name.endsWith('.json'))
+    expect(
+      journals.map((name) => JSON.parse(readFileSync(join(restores, name), 'utf8')).state)
+    ).toEqual(['rolled-back'])
   })
 })
 

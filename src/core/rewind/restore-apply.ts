@@ -152,11 +152,53 @@ export class RestoreWriter {
           : `${reason}. The restore was rolled back.${describeLeftAlone(leftAlone)}`
       )
     }
-    await saveJournal(dir, { ...done, state: 'applied' })
-    recordRestore(this.store, done)
+    let applied = false
+    try {
+      await saveJournal(dir, { ...done, state: 'applied' })
+      applied = true
+      recordRestore(this.store, done)
+    } catch (error) {
+      throw await this.putBackUnrecorded(done, applied, error)
+    }
     const recorded: RestoreJournal = { ...done, state: 'recorded' }
     await saveJournal(dir, recorded)
     return recorded
+  }
+
+  /**
+   * Every file was written but the restore could not be recorded (a full disk refused the
+   * journal's `applied` or the session's record, which is then not appended at all): the files
+   * are put back now, so that they and the conversation agree, rather than left for the next
+   * opening's recovery. A journal marked `applied` is marked `pending` first, since recovery
+   * completes an applied one: where even that cannot be written, the files stay restored and the
+   * next opening (or rewind) records the restore once there is space.
+   */
+  private async putBackUnrecorded(
+    done: RestoreJournal,
+    applied: boolean,
+    error: unknown
+  ): Promise<RewindError> {
+    const dir = this.space.paths.restores
+    const reason = failureReason(error)
+    if (applied) {
+      try {
+        await saveJournal(dir, { ...done, state: 'pending' })
+      } catch {
+        return new RewindError(
+          `Could not record the restore: ${reason}. Its files were restored; it is recorded by the next opening or rewind, once there is space.`
+        )
+      }
+    }
+    const leftAlone = await this.rollBack(done)
+    // Unwritten, the journal stays `pending`: the next recovery rolls back again, changing nothing.
+    await saveJournal(dir, { ...done, state: 'rolled-back' }).catch(() => undefined)
+    return new RewindError(
+      `Could not record the restore: ${reason}. ${
+        leftAlone.length === 0
+          ? 'Its files were put back: nothing was changed.'
+          : `Its files were put back.${describeLeftAlone(leftAlone)}`
+      }`
+    )
   }
 
   /**
