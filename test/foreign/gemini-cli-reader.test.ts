@@ -4,7 +4,8 @@
 // of one resumed session once, the home is found as Gemini finds it ($GEMINI_CLI_HOME/.gemini),
 // and a rescue restore from its checkpoints leaves the files its own /restore left, from the
 // same start (workspace-before-restore/).
-import { copyFileSync, mkdirSync } from 'node:fs'
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
@@ -20,6 +21,47 @@ const prompts = (file: string) =>
     .map((c) => c.prompt)
 
 describe('Gemini CLI chats', () => {
+  it('reads a /rewind ($rewindTo) as a branch: the path ends before the message it names', () => {
+    const { chats } = geminiHome('gemini-home-before-restore', 'workspace-before-restore')
+    const file = join(mkdtempSync(join(tmpdir(), 'rs-gemini-rewind-')), 'session-rewound.jsonl')
+    copyFileSync(chats[0] ?? '', file)
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean)
+    const notes = lines
+      .map((line) => JSON.parse(line) as { id?: string; type?: string; content?: unknown })
+      .find((m) => m.type === 'user' && JSON.stringify(m.content).includes('write the notes'))
+    expect(notes?.id).toBeTruthy()
+    const later = (id: string, type: string, content: unknown) =>
+      JSON.stringify({ id, timestamp: '2026-12-02T00:00:00.000Z', type, content })
+    appendFileSync(
+      file,
+      [
+        JSON.stringify({ $rewindTo: notes?.id }),
+        later('p-again', 'user', [{ text: 'write the notes differently' }]),
+        later('a-again', 'gemini', 'Written differently.'),
+        ''
+      ].join('\n')
+    )
+    const loaded = readSessionFile(file)
+    expect(loaded.problems).toEqual([])
+    expect(prompts(file)).toEqual([
+      'write the plan',
+      'edit the plan',
+      'write the notes differently'
+    ])
+    // What the rewind left is a branch beside the new prompt, from the same turn.
+    const { tree } = loaded
+    const left = tree.leaves().filter((leaf) => leaf !== tree.leafUuid)
+    const leftPrompts = left.flatMap((leaf) =>
+      tree.checkpoints(tree.pathTo(leaf)).map((c) => c.prompt)
+    )
+    expect(leftPrompts).toEqual([
+      'write the plan',
+      'edit the plan',
+      'write the notes',
+      'run a shell'
+    ])
+  })
+
   it("reads the person's prompts, and its /restore as a branch the conversation goes on from", () => {
     const before = geminiHome('gemini-home-before-restore', 'workspace-before-restore')
     const [chat] = before.chats

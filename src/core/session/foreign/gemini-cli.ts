@@ -16,6 +16,8 @@
 //   end; what came before stays in the graph as the branch left. A compression's $set (its
 //   summary, then the model's fixed reply; test/fixtures/gemini-compress) is a compaction under
 //   the path instead, the tail it kept under it (see compression()). Other $set fields are raw;
+// - `{"$rewindTo": id}` (/rewind) ends the path before message `id`: what followed stays in the
+//   graph as the branch left, and the next prompt starts a branch beside it;
 // - info, error and warning messages (the CLI's own notes) are kept raw.
 // The project's folder is in `tmp/<project>/.project_root` beside the chats (the file names none).
 // Gemini CLI's checkpoints (`tmp/<project>/checkpoints/*.json`, one before each edit tool call it
@@ -122,6 +124,7 @@ class GeminiMapper implements ForeignMapper {
     if (!isObject(value)) return emit(foreignRecord(this.tip, value), line)
     const set = isObject(value.$set) ? value.$set : null
     if (set !== null && Array.isArray(set.messages)) this.rewrite(set.messages, line, emit)
+    else if (typeof value.$rewindTo === 'string') this.rewindTo(value.$rewindTo, line, emit)
     else if (set === null) this.message(value, line, emit)
     emit(foreignRecord(this.tip, value), line)
   }
@@ -175,6 +178,22 @@ class GeminiMapper implements ForeignMapper {
       this.place(m, `gemini-copy:${line}:${++this.copies}:${id}`, line, emit, true)
       at = this.tip
     }
+    this.moveLeaf(at, line, emit)
+  }
+
+  /**
+   * `{"$rewindTo": id}` (the CLI's /rewind): the message `id` and every one after it leave the
+   * conversation, as the CLI reads its file back; here they stay in the graph as the branch left,
+   * and the path ends where it was before `id` (an id it does not know: nothing is left, as the
+   * CLI reads it).
+   */
+  private rewindTo(id: string, line: number, emit: Emit): void {
+    const known = this.byKey.get(`${id}:user`) ?? this.byKey.get(`${id}:gemini`)
+    this.moveLeaf(known?.parent ?? null, line, emit)
+  }
+
+  /** The path now ends at `at`: new messages go under it, and the leaf is moved there. */
+  private moveLeaf(at: string | null, line: number, emit: Emit): void {
     this.tip = at
     if (at !== this.leaf) {
       this.leaf = at
