@@ -6,7 +6,17 @@
 // whatever form the call took (test/fixtures/codex-patches: a custom tool call, an exec_command
 // heredoc), named but with no content: Codex keeps no copy of the files it changes, so a restore
 // says so and changes nothing.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs'
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readSessionFile } from '../../src/core/session/load'
@@ -43,6 +53,50 @@ const screenPrompts = (name: string) =>
     .map((l) => l.slice(2).trim())
 
 describe('Codex CLI rollouts', () => {
+  it('draws a local_shell_call as the tool call its output answers', () => {
+    const codex = codexHome()
+    const file = join(
+      mkdtempSync(join(tmpdir(), 'rs-codex-shell-')),
+      basename(rollout(codex.toolHome, 'f7bd'))
+    )
+    copyFileSync(rollout(codex.toolHome, 'f7bd'), file)
+    const item = (payload: object) =>
+      JSON.stringify({ timestamp: '2026-12-01T23:59:00.000Z', type: 'response_item', payload })
+    const action = { type: 'exec', command: ['bash', '-lc', 'ls -la'], timeout_ms: 10000 }
+    appendFileSync(
+      file,
+      [
+        item({ type: 'local_shell_call', call_id: 'call_ls', status: 'completed', action }),
+        item({ type: 'function_call_output', call_id: 'call_ls', output: 'notes.txt\n' }),
+        item({
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'listed' }]
+        }),
+        ''
+      ].join('\n')
+    )
+    const { tree, problems } = readSessionFile(file)
+    expect(problems).toEqual([])
+    const blocks = tree.pathTo(tree.leafUuid ?? '').flatMap((r) => {
+      const content = (r as { message?: { content?: unknown } }).message?.content
+      return Array.isArray(content) ? (content as Record<string, unknown>[]) : []
+    })
+    expect(blocks).toContainEqual({
+      type: 'tool_use',
+      id: 'call_ls',
+      name: 'local_shell',
+      input: action
+    })
+    // Every result on the path answers a call before it: the history a continue sends is whole.
+    const calls = new Set<string>()
+    for (const block of blocks) {
+      if (block.type === 'tool_use') calls.add(String(block.id))
+      if (block.type === 'tool_result') expect(calls).toContain(block.tool_use_id)
+    }
+    expect(calls).toContain('call_ls')
+  })
+
   it('lists the prompts Codex lists, the resume in the same file, the fork with its parent', () => {
     const codex = codexHome()
     const exec = rollout(codex.toolHome, 'f7bd')

@@ -5,7 +5,7 @@
 // - `response_item`s are the conversation, one record of ours each, chained in file order:
 //   messages (role user: a prompt, unless it is one of the harness's tagged blocks such as
 //   `<environment_context>` or `<skills_instructions>`, kept raw with the developer messages;
-//   role assistant), `function_call` / `custom_tool_call` (a tool_use, the patch text of
+//   role assistant), `function_call` / `custom_tool_call` / `local_shell_call` (a tool_use, the patch text of
 //   apply_patch as its input) and their `*_output` (a tool_result);
 // - a `compacted` line (`/compact`, or Codex compacting by itself; test/fixtures/codex-compact,
 //   and 0.58.0's, which names no replacement_history, test/fixtures/codex-compact-old) is a
@@ -539,6 +539,25 @@ function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: st
               id: stringOrNull(p.call_id) ?? uuid,
               name: stringOrNull(p.name) ?? p.type,
               input: p.type === 'function_call' ? argumentsOf(p.arguments) : { input: p.input }
+            }
+          ],
+          stop_reason: 'tool_use'
+        }
+      }
+    case 'local_shell_call':
+      // The Responses API's built-in shell: its command is in `action` (exec: command, timeout,
+      // folder), its output a function_call_output of the same call_id, as a function's.
+      return {
+        type: 'assistant',
+        ...base,
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: stringOrNull(p.call_id) ?? uuid,
+              name: 'local_shell',
+              input: isObject(p.action) ? p.action : {}
             }
           ],
           stop_reason: 'tool_use'
