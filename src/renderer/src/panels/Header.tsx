@@ -2,6 +2,7 @@
 // read-only states, Undo and Redo (each named after the action it would reverse or apply again),
 // Export…, Settings.
 import type { ContextUsage, TimelineStep } from '../../../shared/views'
+import { shownOneLine } from '../../../shared/shown-text'
 import { walkTimeline } from '../actions/rewind'
 import {
   selectContextUsage,
@@ -173,8 +174,13 @@ export function Header() {
         <TimelineButton verb="Undo" step={undo} locked={timelineLocked} />
         <TimelineButton verb="Redo" step={redo} locked={timelineLocked} />
         {/* The outcome of the last action (a rewind, a switch...), read out politely. */}
-        <span className="header__status" role="status" aria-live="polite" title={status}>
-          {status}
+        <span
+          className="header__status"
+          role="status"
+          aria-live="polite"
+          title={shownOneLine(status)}
+        >
+          {shownOneLine(status)}
         </span>
       </div>
       {exporting && <ExportDialog onClose={() => setExporting(false)} />}

@@ -4,6 +4,7 @@
 // files the summarized part read and modified). Last, folded, its records as the log holds them
 // (another tool's unknown records among them).
 import { escapeReorderingChars } from '../../../shared/control-chars'
+import { shownText } from '../../../shared/shown-text'
 import type { NodeDetail } from '../../../shared/views'
 import { isRunNode } from '../graph/run-nodes'
 import { useGraphStore } from '../stores/graph-store'
@@ -126,7 +127,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
       {prompt !== undefined && (
         <section aria-label="Prompt">
           <h3>Prompt</h3>
-          <div className="prose">{textOf(prompt.blocks)}</div>
+          <div className="prose">{shownText(textOf(prompt.blocks))}</div>
         </section>
       )}
       {answerText.length > 0 && (

@@ -14,7 +14,7 @@
 // The text is masked (shared/mask-secrets.ts) before it is parsed, as it was shown before.
 import MarkdownIt, { type Token } from 'markdown-it'
 import { Fragment, createElement, memo, type ReactNode } from 'react'
-import { maskSecrets } from '../../../shared/mask-secrets'
+import { shownText } from '../../../shared/shown-text'
 
 export const MAX_MARKDOWN_CHARS = 100_000
 
@@ -148,7 +148,8 @@ function renderTokens(tokens: readonly Token[]): ReactNode[] {
 
 /** The text's Markdown as React nodes (see the header for what is and is not made). */
 export function markdownNodes(text: string): ReactNode {
-  const masked = maskSecrets(text)
+  // Keys masked and the characters that reorder text escaped, as all text the page draws whole.
+  const masked = shownText(text)
   if (masked.length > MAX_MARKDOWN_CHARS) return masked
   const tokens = markdown.parse(masked, {})
   return reachesLimit(tokens) ? masked : renderTokens(tokens)

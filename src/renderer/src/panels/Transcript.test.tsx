@@ -96,3 +96,28 @@ describe('Transcript rendering while the agent streams', () => {
     expect(Object.keys(rowRenders()).sort()).toEqual(['a1', 'p2'])
   })
 })
+
+describe('Transcript text that would reorder itself', () => {
+  it('draws a prompt and a streamed answer with their bidi overrides escaped', async () => {
+    const spoof = 'open the file txt\u202Eexe.notes'
+    useGraphStore.setState({ selectedId: null })
+    useTranscriptStore.setState({
+      ...model.fromEntries([{ ...entry('p1', 'p1', 'user'), content: spoof }]),
+      branchLeaf: null,
+      loading: false
+    })
+    const container = document.createElement('div')
+    document.body.append(container)
+    const root = createRoot(container)
+    await act(() => root.render(<Transcript />))
+    await stream([
+      { type: 'message_start', id: 'a1', role: 'assistant' },
+      { type: 'block_delta', messageId: 'a1', index: 0, blockType: 'text', text: `said ${spoof}` }
+    ])
+    expect(container.textContent).not.toContain('\u202E')
+    expect(container.textContent).toContain('open the file txt\\u202eexe.notes')
+    expect(container.textContent).toContain('said open the file txt\\u202eexe.notes')
+    await act(() => root.unmount())
+    container.remove()
+  })
+})

@@ -5,7 +5,7 @@
 // The studio masks API keys in what it sends; text still streaming arrives in pieces too small
 // to recognise a key in, so it is masked here, whole, as it is drawn.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
-import { maskSecrets } from '../../../shared/mask-secrets'
+import { shownText } from '../../../shared/shown-text'
 import { Markdown } from './Markdown'
 import { loadMoreTranscript, type TranscriptWant } from '../actions/session'
 import { selectIsRunning, selectSelectedId, useGraphStore } from '../stores/graph-store'
@@ -61,7 +61,7 @@ const ToolCall = memo(function ToolCall({
         </summary>
         <div className="tool__body">
           <h4>Input</h4>
-          <pre>{maskSecrets(block.inputText)}</pre>
+          <pre>{shownText(block.inputText)}</pre>
           {outcome !== undefined && outcome.state !== 'running' && (
             <>
               <h4>Result</h4>
@@ -73,7 +73,7 @@ const ToolCall = memo(function ToolCall({
       {/* Beside the folded body: what a running command prints is in sight as it comes. */}
       {live !== null && live.text !== '' && (
         <pre className="tool__live" role="log" aria-label={`Output of ${block.name || 'tool'}`}>
-          {maskSecrets(live.text)}
+          {shownText(live.text)}
         </pre>
       )}
     </>
@@ -106,13 +106,13 @@ function Block({ block, entry }: { block: BlockView; entry: EntryView }) {
       return MARKDOWN_ROLES.has(entry.role) ? (
         <Markdown text={block.text} />
       ) : (
-        <div className="message__text">{maskSecrets(block.text)}</div>
+        <div className="message__text">{shownText(block.text)}</div>
       )
     case 'thinking':
       return (
         <details className="thinking">
           <summary>Thinking</summary>
-          <div className="message__text">{maskSecrets(block.text)}</div>
+          <div className="message__text">{shownText(block.text)}</div>
         </details>
       )
     case 'tool':
