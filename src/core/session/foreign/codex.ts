@@ -528,41 +528,21 @@ function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: st
     }
     case 'function_call':
     case 'custom_tool_call':
-      return {
-        type: 'assistant',
-        ...base,
-        message: {
-          role: 'assistant',
-          content: [
-            {
-              type: 'tool_use',
-              id: stringOrNull(p.call_id) ?? uuid,
-              name: stringOrNull(p.name) ?? p.type,
-              input: p.type === 'function_call' ? argumentsOf(p.arguments) : { input: p.input }
-            }
-          ],
-          stop_reason: 'tool_use'
-        }
-      }
+      return toolUse(
+        base,
+        stringOrNull(p.call_id) ?? uuid,
+        stringOrNull(p.name) ?? String(p.type),
+        p.type === 'function_call' ? argumentsOf(p.arguments) : { input: p.input }
+      )
     case 'local_shell_call':
       // The Responses API's built-in shell: its command is in `action` (exec: command, timeout,
       // folder), its output a function_call_output of the same call_id, as a function's.
-      return {
-        type: 'assistant',
-        ...base,
-        message: {
-          role: 'assistant',
-          content: [
-            {
-              type: 'tool_use',
-              id: stringOrNull(p.call_id) ?? uuid,
-              name: 'local_shell',
-              input: isObject(p.action) ? p.action : {}
-            }
-          ],
-          stop_reason: 'tool_use'
-        }
-      }
+      return toolUse(
+        base,
+        stringOrNull(p.call_id) ?? uuid,
+        'local_shell',
+        isObject(p.action) ? p.action : {}
+      )
     case 'function_call_output':
     case 'custom_tool_call_output':
       return {
@@ -581,6 +561,24 @@ function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: st
       }
     default:
       return null
+  }
+}
+
+/** An answer that is one tool call. */
+function toolUse(
+  base: { uuid: string; parentUuid: string | null; timestamp: string },
+  id: string,
+  name: string,
+  input: unknown
+): Json {
+  return {
+    type: 'assistant',
+    ...base,
+    message: {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id, name, input }],
+      stop_reason: 'tool_use'
+    }
   }
 }
 
