@@ -47,6 +47,8 @@ test.describe('fork to new session', () => {
     await expect(page.getByRole('status').first()).toContainText('Forked into a new session')
     expect(config()).toContain('DEBUG = True')
     expect(readdirSync(app.workspace)).not.toContain('utils.py')
+    // The restore's progress went with the fork's reply (it stayed over the composer).
+    await expect(page.getByText(/Restoring files:/)).toHaveCount(0)
     const sessions = page.getByRole('navigation', { name: 'Sessions' })
     await expect(sessions.getByRole('listitem')).toHaveCount(2)
     // The two are told apart: the fork is titled as one (issue 29).

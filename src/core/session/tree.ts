@@ -122,7 +122,7 @@ const OTHER = -2
  * another tool's formats is read by its own reader (load.ts).
  */
 export const NOT_A_SESSION =
-  "not a session Rewind Studio reads (its own, Claude Code's, pi's or oh-my-pi's)"
+  "not a session Rewind Studio reads (its own, Claude Code's, pi's, oh-my-pi's, Codex CLI's, Gemini CLI's or OpenCode's)"
 
 export class SessionTree {
   private readonly all: unknown[] = []

@@ -1,9 +1,11 @@
 // Fork to new session: the conversation up to a node, in a new session the app opens at once.
 // The files stay as they are unless the user also asks for that node's files (previewed first,
-// then restored in the fork, where Undo puts them back).
+// then restored in the fork, where Undo puts them back; the restore's progress bar goes when the
+// fork returns).
 import { getBridge } from '../bridge'
 import { useAppStore } from '../stores/app-store'
 import type { PreviewState } from '../stores/rewind-store'
+import { restoreEnded } from '../stores/work-store'
 import { previewOf } from './rewind'
 import { switchSession } from './session'
 
@@ -17,7 +19,7 @@ export async function forkNode(nodeId: string, restoreFiles: boolean): Promise<b
   const done = await switchSession(
     () => getBridge().request('session:fork', { nodeId, restoreFiles }),
     'Forking'
-  )
+  ).finally(restoreEnded)
   if (done) {
     useAppStore
       .getState()

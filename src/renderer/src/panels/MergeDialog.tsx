@@ -215,7 +215,7 @@ export function MergeDialog({ node, onClose }: { node: GraphNode; onClose: () =>
           <p>
             {ready.files.length === 0
               ? 'No file to bring in: this branch has the other one’s files already.'
-              : `${ready.clean} file${ready.clean === 1 ? '' : 's'} merge cleanly, ${ready.conflicts} conflict${ready.conflicts === 1 ? '' : 's'}.`}
+              : `${ready.clean} file${ready.clean === 1 ? ' merges' : 's merge'} cleanly, ${ready.conflicts} conflict${ready.conflicts === 1 ? '' : 's'}.`}
           </p>
           <ul className="merge-files" aria-label="Files to bring in">
             {ready.files.map((file) => (
