@@ -163,3 +163,43 @@ test.describe('the timeline acts', () => {
     await expect(timeline.getByRole('button', { name: /^Redo to here/ })).toHaveCount(0)
   })
 })
+
+test.describe('a walk of the timeline refused partway', () => {
+  let app: ServedApp
+  test.beforeAll(async () => {
+    app = await serve({ copyFrom: demoWorkspace })
+  })
+  test.afterAll(async () => app?.stop())
+
+  test('shows the steps it took at once, without a reload', async ({ page }) => {
+    await page.goto(app.url)
+    await send(page, 'add TIMEOUT = 30 to config.py')
+    await send(page, 'also remove DEBUG and create utils.py')
+    const continueFrom = async (text: string) => {
+      await turn(page, text).click()
+      await page.getByRole('button', { name: 'Continue from here' }).click()
+      const move = page.getByRole('dialog', { name: 'Continue from here' })
+      await move.getByRole('button', { name: 'Continue', exact: true }).click()
+      await expect(move).toBeHidden()
+    }
+    // Three actions; a prompt after the second: the first two can no longer be undone.
+    await continueFrom('add TIMEOUT')
+    await continueFrom('also remove DEBUG')
+    await send(page, 'what changed?')
+    await continueFrom('add TIMEOUT')
+
+    await page.getByRole('tab', { name: 'Timeline' }).click()
+    const timeline = page.getByRole('region', { name: 'Timeline of actions' })
+    await timeline
+      .getByRole('button', { name: 'Undo to here: Continue from "add TIMEOUT = 30 to config.py"' })
+      .first()
+      .click()
+    await expect(page.getByText(/After 1 step\(s\): the next undo cannot be taken/)).toBeVisible()
+    // The last continue was undone: the timeline says so at once, and offers its redo.
+    await expect(timeline.getByRole('listitem').nth(2)).toContainText('undone')
+    await expect(
+      timeline.getByRole('button', { name: /^Redo to here: Continue from "add TIMEOUT/ })
+    ).toBeVisible()
+    await shot(page, 'timeline-walk-refused-partway')
+  })
+})

@@ -239,8 +239,10 @@ export async function walkTimelineTo(entry: TimelineEntry): Promise<void> {
     if (result !== null) {
       app.dropStalePrefill()
       app.setStatus(describeResult(`${direction} up to: ${entry.label}`, result))
-      await refreshAll(true)
-    }
+    } else app.setStatus('')
+    // Read back either way: a walk refused partway (its notice says after how many steps) has
+    // taken the steps before it, which the timeline, the graph and the files now show.
+    await refreshAll(true)
   } finally {
     useAppStore.getState().setWalkingTimeline(false)
   }
