@@ -3,22 +3,15 @@
 // another shape, that the agent read from a .env or found with Bash reached the session log, the
 // terminal and exports (found by a hostile sweep: four copies in the log). The process knows the
 // exact values it was handed (core/os/env-secrets.ts): each is masked as such.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SessionStore } from '../../src/core/session/store'
 import { maskLiterally, maskSecrets } from '../../src/shared/mask-secrets'
 import { runCli, seedWorkspace } from '../support/cli'
 
 // Built at run time, of no shape a pattern knows: lower case letters and dashes only.
 const token = ['gateway', 'token', 'of', 'no', 'known', 'shape'].join('-')
-
-function sessionLogs(home: string): string {
-  const folder = join(home, 'sessions')
-  return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.jsonl'))
-    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
-    .join('\n')
-}
 
 describe("the app's own key, whatever its shape", () => {
   it('is masked in tool results before they are logged, in the terminal and in an export', async () => {
@@ -48,7 +41,8 @@ describe("the app's own key, whatever its shape", () => {
     expect(chat.stdout).toContain('read both')
     expect(chat.stdout).toContain(`…(${token.length} chars, masked)`)
     expect(chat.stdout).not.toContain(token)
-    const log = sessionLogs(home)
+    const file = SessionStore.latest(home, workspace) ?? ''
+    const log = readFileSync(file, 'utf8')
     expect(log).toContain('masked')
     expect(log).not.toContain(token)
 
@@ -61,11 +55,8 @@ describe("the app's own key, whatever its shape", () => {
       }
     )
     expect(prompt.code, prompt.stderr).toBe(0)
-    expect(sessionLogs(home)).toContain(token)
-    const file = readdirSync(join(home, 'sessions'), { recursive: true })
-      .map(String)
-      .find((name) => name.endsWith('.jsonl'))
-    const exported = await runCli(['export', join(home, 'sessions', file ?? '')], { env })
+    expect(readFileSync(file, 'utf8')).toContain(token)
+    const exported = await runCli(['export', file], { env })
     expect(exported.code, exported.stderr).toBe(0)
     expect(exported.stdout).toContain('my token is')
     expect(exported.stdout).not.toContain(token)

@@ -121,7 +121,7 @@ function DetailBody({ detail }: { detail: NodeDetail }) {
               for word.
             </p>
           )}
-          <Markdown text={escapeReorderingChars(detail.summary.text)} />
+          <Markdown text={detail.summary.text} />
         </section>
       )}
       {prompt !== undefined && (
