@@ -285,14 +285,16 @@ export function moveSelection(direction: Direction): string | null {
 }
 
 export async function loadSession(): Promise<void> {
-  // Info and graph together: the first frame waits for one round trip, not two.
+  // Info and graph together: the first frame waits for one round trip, not two. A run that
+  // started meanwhile (a prompt sent while the graph loaded) is the events' to say.
+  const askedAt = useAppStore.getState().statusEvents
   const [info] = await Promise.all([
     attempt('Opening the session', () => getBridge().request('app:info', {})),
     refreshGraph()
   ])
   if (info === null) return
   const app = useAppStore.getState()
-  app.setInfo(info)
+  app.setInfo(info, askedAt)
   // The read-only reason has its own banner; the same words as a notice would say it twice.
   // Opening another session answers with the same warnings (no API key...): each shows once.
   for (const notice of info.notices) {

@@ -14,7 +14,8 @@ export async function saveSettings(update: SettingsUpdate): Promise<Settings | n
   useAppStore.getState().setStatus('Settings saved')
   // The header follows: the model (a key ends the demo model) and the context window its meter
   // measures against.
+  const askedAt = useAppStore.getState().statusEvents
   const info = await attempt('Reading the new settings', () => getBridge().request('app:info', {}))
-  if (info !== null) useAppStore.getState().setInfo(info)
+  if (info !== null) useAppStore.getState().setInfo(info, askedAt)
   return saved
 }

@@ -108,3 +108,27 @@ describe('the session list filling as the main process builds it', () => {
     expect(useAppStore.getState().sessions.map((s) => s.file)).toEqual(['d'])
   })
 })
+
+describe('the run, from events and from app:info', () => {
+  beforeEach(() => useAppStore.setState(initial, true))
+
+  const idle: AppInfo = { ...fixedInfo, running: false, pendingPermissions: [] }
+
+  it('keeps a run that started after the app:info now applied was asked for', () => {
+    const app = useAppStore.getState()
+    const askedAt = app.statusEvents
+    // A prompt was sent while the session loaded: the run's start came before the answer.
+    app.setRunning(true)
+    useAppStore.getState().setInfo(idle, askedAt)
+    expect(useAppStore.getState().running).toBe(true)
+    // The info itself is taken (its notices, its model...).
+    expect(useAppStore.getState().info).toBe(idle)
+  })
+
+  it('takes the run from an app:info asked after the last event', () => {
+    useAppStore.getState().setRunning(true)
+    const askedAt = useAppStore.getState().statusEvents
+    useAppStore.getState().setInfo(idle, askedAt)
+    expect(useAppStore.getState().running).toBe(false)
+  })
+})

@@ -34,6 +34,11 @@ interface AppStore {
   recent: readonly RecentWorkspace[]
   openFolderOpen: boolean
   running: boolean
+  /**
+   * How many run status events this page has had: an app:info asked before the last of them is
+   * older than it about the run (see setInfo).
+   */
+  statusEvents: number
   /** An undo or a redo is under way: Undo and Redo take no second click meanwhile. */
   walkingTimeline: boolean
   permissions: readonly PermissionRequest[]
@@ -53,7 +58,8 @@ interface AppStore {
   compareFrom: string | null
   /** How full the model's context is (app:info, then each context_usage event). */
   contextUsage: ContextUsage | null
-  setInfo: (info: AppInfo) => void
+  /** `askedAt`: statusEvents when the app:info was asked for (now, when not given). */
+  setInfo: (info: AppInfo, askedAt?: number) => void
   setSessions: (sessions: readonly SessionSummary[]) => void
   receiveListStep: (step: SessionListStep) => void
   setProjects: (projects: readonly ProjectSummary[]) => void
@@ -131,6 +137,7 @@ export const useAppStore = create<AppStore>()((set) => ({
   recent: [],
   openFolderOpen: false,
   running: false,
+  statusEvents: 0,
   walkingTimeline: false,
   permissions: [],
   notices: [],
@@ -146,14 +153,21 @@ export const useAppStore = create<AppStore>()((set) => ({
   // A page opened or reloaded mid-run takes the run and its open questions from the main process.
   // A warning the last app:info gave and this one does not (a key saved: no "No API key") no
   // longer holds: its notice goes, and it is announced again should it come back.
-  setInfo: (info) =>
+  // An answer that crossed a run's start or end (asked before it, read after) would stop or start
+  // the run on the page while it goes on in the main process: the events said it later, and hold.
+  setInfo: (info, askedAt) =>
     set((s) => {
       const gone = new Set(s.info?.notices.filter((n) => !info.notices.includes(n)))
+      const current = askedAt === undefined || askedAt === s.statusEvents
       return {
         info,
-        running: info.running,
-        permissions: [...info.pendingPermissions],
-        contextUsage: info.contextUsage,
+        ...(current
+          ? {
+              running: info.running,
+              permissions: [...info.pendingPermissions],
+              contextUsage: info.contextUsage
+            }
+          : {}),
         notices: s.notices.filter((n) => !gone.has(n.message)),
         announced: new Set([...s.announced].filter((m) => !gone.has(m)))
       }
@@ -176,7 +190,12 @@ export const useAppStore = create<AppStore>()((set) => ({
   setRecent: (recent) => set({ recent }),
   setOpenFolderOpen: (openFolderOpen) => set({ openFolderOpen }),
   // A run that ends leaves no question open: the main process stops waiting for answers.
-  setRunning: (running) => set(running ? { running } : { running, permissions: [] }),
+  setRunning: (running) =>
+    set((s) => ({
+      running,
+      statusEvents: s.statusEvents + 1,
+      ...(running ? {} : { permissions: [] })
+    })),
   setWalkingTimeline: (walkingTimeline) => set({ walkingTimeline }),
   askPermission: (request) => set((s) => ({ permissions: [...s.permissions, request] })),
   settlePermission: (requestId) =>
