@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { FileHistory } from '../../src/core/files/file-history'
-import { WorkspaceRefusedError } from '../../src/core/files/workspace-root'
+import { WorkspaceRefusedError, checkWorkspaceFolder } from '../../src/core/files/workspace-root'
 import { RewindEngine } from '../../src/core/rewind/rewind-engine'
 import { restoreSpaceAt } from '../../src/core/rewind/workspace-files'
 import { sessionsDir } from '../../src/core/session/paths'
@@ -188,6 +188,28 @@ describe('serve, chat and the app refuse an unfit workspace before a session exi
       )
     }
     // "Open folder…" asks the same check: src/core/studio/workspace-host.test.ts.
+  })
+
+  // The hostile sweep (stop 46): as root `workspace:open {cwd: '/etc'}` was accepted, and the
+  // agent and a rewind could rewrite the system's configuration.
+  it("the operating system's folders are refused; a project in a folder that holds many is not", async () => {
+    const { home } = scratch()
+    for (const folder of ['/etc', '/etc/ssh', '/usr', '/usr/lib', '/boot', '/opt', '/var/lib']) {
+      expect(() => openSessionStore(home, folder, { kind: 'new' }), folder).toThrow(
+        /one of the operating system's own folders/
+      )
+    }
+    const chat = await runCli(['chat', '--cwd', '/etc'], {
+      env: { REWIND_STUDIO_HOME: home },
+      input: '/exit\n'
+    })
+    expect(chat.code).toBe(1)
+    expect(chat.stderr).toContain('Refused workspace "/etc": it is /etc')
+    expect(existsSync(join(home, 'sessions'))).toBe(false)
+    // Where Dockerfiles, /opt installs and Jenkins put projects.
+    for (const project of ['/usr/src/app', '/opt/tool', '/var/lib/jenkins/workspace/job']) {
+      expect(() => checkWorkspaceFolder(project, home), project).not.toThrow()
+    }
   })
 
   it('file history and the rewind engine refuse "/" themselves (no path into the core skips it)', async () => {

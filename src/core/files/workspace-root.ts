@@ -3,7 +3,9 @@
 // system root, the home folder, a folder shared by every user (a sticky, world-writable folder
 // such as /tmp itself: other users' and programs' files), a folder holding Rewind Studio's own data or inside it but for
 // the demo workspace (its session logs and backups would become files the agent may rewrite), a
-// folder inside a .git (git's own files), and the kernel's folders (/proc, /sys, /dev). Every
+// folder inside a .git (git's own files), the kernel's folders (/proc, /sys, /dev) and the
+// operating system's own (/etc, /usr/lib…: writable as root, and a rewind there rewrites the
+// system; the folders that hold many projects, /usr/src or /opt, only as a whole). Every
 // host checks its workspace here before a session is created or a file touched; file history
 // and the rewind engine check again, so no path into the core skips it.
 import { CodedError } from '../../shared/coded-error'
@@ -40,6 +42,69 @@ function realOrResolved(p: string): string {
  * system (/proc/sys, /sys), reaches devices (/dev), and reading them can block or never end.
  */
 const KERNEL_FOLDERS = ['/proc', '/sys', '/dev']
+
+/**
+ * The operating system's own files (Linux and macOS), refused with all they hold: as root they
+ * are writable, and the agent would configure, a rewind undo, the running system.
+ */
+const SYSTEM_TREES = [
+  '/etc',
+  '/boot',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/usr/bin',
+  '/usr/sbin',
+  '/usr/lib',
+  '/usr/lib32',
+  '/usr/lib64',
+  '/usr/libexec',
+  '/usr/include',
+  '/usr/share',
+  '/usr/local/bin',
+  '/usr/local/sbin',
+  '/usr/local/lib',
+  '/usr/local/include',
+  '/usr/local/share',
+  '/var/log',
+  '/var/cache',
+  '/var/spool',
+  '/var/mail',
+  '/run',
+  '/snap',
+  '/System',
+  '/Library',
+  '/Applications',
+  '/private/etc',
+  '/private/var/db'
+]
+
+/**
+ * Folders that hold many projects or users (a Dockerfile's /usr/src/app, /opt/tool, /srv/site,
+ * Jenkins' /var/lib/jenkins/workspace/job are workspaces): refused themselves, not what is in them.
+ */
+const SYSTEM_FOLDERS = [
+  '/usr',
+  '/usr/local',
+  '/usr/src',
+  '/usr/local/src',
+  '/var',
+  '/var/www',
+  '/var/lib',
+  '/opt',
+  '/srv',
+  '/home',
+  '/root',
+  '/mnt',
+  '/media',
+  '/Users',
+  '/Volumes',
+  '/private',
+  '/private/var'
+]
 
 /**
  * Throws WorkspaceRefusedError unless `cwd` may be a workspace. `cwd` must be absolute: a
@@ -90,6 +155,16 @@ export function checkWorkspaceFolder(cwd: string, dataHome: string): void {
     throw new WorkspaceRefusedError(
       cwd,
       `it is in ${system}, the kernel's view of the system, where a write changes the running system: open a project folder`
+    )
+  }
+  const named = [real, resolve(cwd)]
+  const systemFolder =
+    SYSTEM_FOLDERS.find((folder) => named.includes(folder)) ??
+    SYSTEM_TREES.find((folder) => named.some((p) => isInside(folder, p)))
+  if (systemFolder !== undefined) {
+    throw new WorkspaceRefusedError(
+      cwd,
+      `it is ${named.includes(systemFolder) ? '' : 'in '}${systemFolder}, one of the operating system's own folders: open a project folder`
     )
   }
   if (isInGitFolder(real)) {
