@@ -8,7 +8,7 @@ import * as z from 'zod'
 import { PermissionMode } from '../shared/messages'
 import { CompactionThreshold, ContextWindow, SummaryOnLeave } from '../shared/summary-settings'
 import { ensurePrivateDir, writePrivateFileSync } from './os/private-files'
-import { NotRegularFileError, readRegularText } from './os/read-regular-file'
+import { FileTooLargeError, NotRegularFileError, readRegularText } from './os/read-regular-file'
 
 /**
  * Built on its first parse (z.lazy): a command whose data home holds no settings file, given no
@@ -68,16 +68,20 @@ export function settingsPath(home: string): string {
   return join(home, 'settings.json')
 }
 
+/** Far more than ten recent workspaces and every setting take. */
+const MAX_SETTINGS_BYTES = 4 * 1024 * 1024
+
 export function readSettings(home: string): SettingsFile {
   const file = settingsPath(home)
   let raw: unknown
   try {
-    // A FIFO there is refused, never waited on (every start reads this file).
-    const text = readRegularText(file)
+    // A FIFO there is refused, never waited on, and a huge file never read (every start reads
+    // this file; ours are a few kB).
+    const text = readRegularText(file, MAX_SETTINGS_BYTES)
     if (text === null) return {}
     raw = JSON.parse(text)
   } catch (error) {
-    if (error instanceof NotRegularFileError)
+    if (error instanceof NotRegularFileError || error instanceof FileTooLargeError)
       throw new SettingsError(`${error.message}; remove it.`)
     throw new SettingsError(
       `${file} is not valid JSON (${(error as Error).message}); fix or remove it.`

@@ -20,6 +20,7 @@ import {
   statSync
 } from 'node:fs'
 import { CodedError } from '../../shared/coded-error'
+import { diskSize } from '../../shared/disk-size'
 
 export type PathContent =
   | { kind: 'file'; content: Buffer; stats: BigIntStats }
@@ -37,6 +38,21 @@ export class NotRegularFileError extends CodedError {
   ) {
     super('refused', `${path} is a ${what}, not a regular file: it is not read`)
     this.name = 'NotRegularFileError'
+  }
+}
+
+/** A small file of ours that is far larger than any we write: refused before it is read. */
+export class FileTooLargeError extends CodedError {
+  constructor(
+    readonly path: string,
+    size: number,
+    limit: number
+  ) {
+    super(
+      'refused',
+      `${path} is ${diskSize(size)}, more than the ${diskSize(limit)} such a file may be: it is not read`
+    )
+    this.name = 'FileTooLargeError'
   }
 }
 
@@ -150,13 +166,21 @@ export function readRegularFile(
 
 /**
  * A regular file's text (UTF-8), for the small files a reader takes whole (settings, an index, a
- * lock); null when nothing is there. Anything else there throws NotRegularFileError.
+ * lock); null when nothing is there. Anything else there throws NotRegularFileError; one larger
+ * than `maxBytes` throws FileTooLargeError unread (a 1 GB settings.json took seconds and a
+ * gigabyte of memory before its JSON error).
  */
-export function readRegularText(abs: string): string | null {
-  const found = readRegularFile(abs)
-  if (found.kind === 'missing') return null
-  if (found.kind === 'other') throw new NotRegularFileError(abs, found.what)
-  return found.content.toString('utf8')
+export function readRegularText(abs: string, maxBytes = Number.POSITIVE_INFINITY): string | null {
+  const opened = openPath(abs)
+  if (opened.kind === 'missing') return null
+  if (opened.kind === 'other') throw new NotRegularFileError(abs, opened.what)
+  try {
+    const size = Number(opened.stats.size)
+    if (size > maxBytes) throw new FileTooLargeError(abs, size, maxBytes)
+    return readOpenFile(opened.fd, size).toString('utf8')
+  } finally {
+    closeSync(opened.fd)
+  }
 }
 
 /**
