@@ -25,7 +25,13 @@ import { fileChangeRecords, otherSessionsChanges } from './other-sessions'
 import type { RewindLog } from './restore-apply'
 import { RewindError } from './rewind-error'
 import { replayTimeline } from './timeline'
-import { type FileStamp, type RestoreSpace, checkedPath, readFileAt } from './workspace-files'
+import {
+  type FileStamp,
+  type RestoreSpace,
+  checkedPath,
+  folderBlocked,
+  readFileAt
+} from './workspace-files'
 
 export type FileAction = 'restore' | 'delete' | 'recreate'
 
@@ -326,7 +332,20 @@ export class RewindPlanner {
         diff: eager ? unifiedDiff(t.path, current, content) : null
       })
     }
+    this.refuseBlockedFolders(files)
     return { files, conflicts, unrestorable }
+  }
+
+  /** Refuses the plan when a file it recreates has a file where its folder must go. */
+  private refuseBlockedFolders(files: readonly PlannedFile[]): void {
+    const recreated = files.filter((f) => f.action === 'recreate').map((f) => f.path)
+    if (recreated.length === 0) return
+    const deleted = new Set(files.filter((f) => f.action === 'delete').map((f) => f.path))
+    const blocked = folderBlocked(this.space.root, recreated, deleted)
+    if (blocked === null) return
+    throw new RewindError(
+      `Cannot put ${blocked.path} back: ${blocked.blocker} is not a folder now (a file is in the way, made since). Move it and try again. Nothing was changed.`
+    )
   }
 
   /**

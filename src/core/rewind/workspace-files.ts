@@ -112,6 +112,44 @@ function walkPath<Big extends boolean>(
     : none
 }
 
+/**
+ * The first of `recreated` (paths whose file is missing) whose folder a restore could not make:
+ * a part of its path is a file now (or anything else but a folder) that the same restore does
+ * not delete. Null when every one can be made. Planned, so a dry run refuses what the apply
+ * would (its mkdir fails EEXIST), rather than plan a restore that cannot happen.
+ */
+export function folderBlocked(
+  root: string,
+  recreated: readonly string[],
+  deleted: ReadonlySet<string>
+): { path: string; blocker: string } | null {
+  // Folders looked at once for all the files under them.
+  const seen = new Map<string, boolean>()
+  for (const path of recreated) {
+    const parts = path.split('/').slice(0, -1)
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = parts.slice(0, i).join('/')
+      let free = seen.get(folder)
+      if (free === undefined) {
+        free = deleted.has(folder) || isFolderOrNothing(join(root, folder))
+        seen.set(folder, free)
+      }
+      if (!free) return { path, blocker: folder }
+    }
+  }
+  return null
+}
+
+/** Whether a folder or nothing stands at `abs` (under a file that goes: nothing). */
+function isFolderOrNothing(abs: string): boolean {
+  try {
+    return lstatSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return true
+    throw error
+  }
+}
+
 export interface FileOnDisk {
   content: Buffer
   /** Permission bits (mode & 0o7777). */
