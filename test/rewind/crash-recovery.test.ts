@@ -16,6 +16,7 @@ import { listJournals, loadJournal, saveJournal } from '../../src/core/rewind/jo
 import { RewindEngine } from '../../src/core/rewind/rewind-engine'
 import { checkpointAt } from '../../src/core/rewind/checkpoint-at'
 import { SessionStore } from '../../src/core/session/store'
+import { runCliSync } from '../support/cli'
 import { makeWorkspace, openSession } from './fixture'
 import { killWhenPaused } from '../support/kill-when-paused'
 
@@ -83,6 +84,15 @@ describe('a restore interrupted by a crash', () => {
     expect(halfway).toBeGreaterThanOrEqual(150)
     expect(halfway).toBeLessThan(FILES)
     expect(tempFiles(s.cwd)).toEqual([])
+
+    // A dry run puts nothing right, but says that the next rewind will first (the sweep of
+    // stop 46: it planned from the half-restored files in silence).
+    const dry = runCliSync(s.home, 'rewind', file, '--to', '2', '--dry-run')
+    expect(dry.code).toBe(0)
+    expect(dry.err).toMatch(
+      /note: A rewind \(\S+\) is under way in another process or was interrupted: if interrupted, the next rewind or opening of the session rolls its 300 file\(s\) back first, so what is shown here, made of the files as they are now, may not be what it does\./
+    )
+    expect(countWith(s, 'original')).toBe(halfway)
 
     const restarted = await recovered(s, file, leaf)
     // And the rewind still works afterwards.

@@ -4,7 +4,13 @@
 // have changed only some files: they are rolled back, each to the content it had, and the temp
 // files a crash left beside them removed. One `applied` wrote every file: it gets its session
 // record, once. A file changed by someone else since is left as it is and named.
-import { type JournalState, type RestoreOp, listJournals, saveJournal } from './journal'
+import {
+  type JournalState,
+  type RestoreJournal,
+  type RestoreOp,
+  listJournals,
+  saveJournal
+} from './journal'
 import { type RestoreWriter, type RewindLog, describeLeftAlone, wroteIn } from './restore-apply'
 import { hasRecord, recordRestore } from './restore-records'
 import { type RestoreSpace, checkedPath, removeLeftoverTemps } from './workspace-files'
@@ -22,7 +28,6 @@ export async function recoverJournals(
   space: RestoreSpace,
   writer: RestoreWriter
 ): Promise<string[]> {
-  if (store.readOnlyReason !== null) return []
   const damaged: string[] = []
   // Only this session's unfinished journals need anything: the others are not checked
   // against the schema (each names every file its restore touched).
@@ -32,6 +37,9 @@ export async function recoverJournals(
     (j) => j.sessionId === store.sessionId && UNFINISHED.has(j.state as JournalState),
     UNFINISHED
   )
+  // Read-only (a dry run, another process writing): nothing is put right, but what the next
+  // writer will do first is said, since a plan made now is of the files as they are before it.
+  if (store.readOnlyReason !== null) return journals.map(notYetRecovered)
   const notices = damaged.map(
     (message) =>
       `${message}. It was skipped: if a crash interrupted the restore it describes, that restore was not rolled back.`
@@ -59,6 +67,13 @@ export async function recoverJournals(
     }
   }
   return notices
+}
+
+function notYetRecovered(journal: RestoreJournal): string {
+  const files = `${journal.ops.length} file(s)`
+  return journal.state === 'pending'
+    ? `A ${journal.kind} (${journal.id}) is under way in another process or was interrupted: if interrupted, the next rewind or opening of the session rolls its ${files} back first, so what is shown here, made of the files as they are now, may not be what it does.`
+    : `A ${journal.kind} (${journal.id}) wrote its ${files} but is not recorded yet: the next rewind or opening of the session records it first.`
 }
 
 /** The temp files a crash mid-write left beside the journal's files (never through a link). */
