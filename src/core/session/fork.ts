@@ -68,15 +68,26 @@ export function forkSession(home: string, origin: ForkOrigin, atUuid: string): S
  * The fork of `origin` at `atUuid`, created in the sessions folder `dir` (one whose file history
  * holds the backups the copied records name: forkSession's, or a pulled session's workspace).
  * Staged and renamed into place whole (SessionStore.create's fill): a crash leaves no fork.
+ * `fromElsewhere`: the origin's records were written on another machine (a pulled session), so
+ * the folders they say they made are that machine's: here a rewind past them would remove a
+ * user's empty folder of that name. Their copies name none (the folders the fork's own restore
+ * makes are its journal's, which its undo removes).
  */
 export function writeFork(
   home: string,
   origin: ForkOrigin,
   atUuid: string,
-  dir: string
+  dir: string,
+  fromElsewhere = false
 ): SessionStore {
   requireNode(origin, atUuid)
-  const copy = forkCopy(origin.tree(), atUuid)
+  const copied = forkCopy(origin.tree(), atUuid)
+  const copy = fromElsewhere
+    ? {
+        ...copied,
+        fileChanges: copied.fileChanges.map(({ createdFolders: _theirs, ...change }) => change)
+      }
+    : copied
   return SessionStore.create({
     home,
     cwd: origin.cwd,

@@ -20,7 +20,7 @@ import type { SessionStore } from '../session/store'
 
 /** The fork of a pulled session at `atUuid`, among this workspace's own sessions. */
 export function forkPulled(home: string, pulled: SessionStore, atUuid: string): SessionStore {
-  return writeFork(home, pulled, atUuid, sessionsDir(home, pulled.cwd))
+  return writeFork(home, pulled, atUuid, sessionsDir(home, pulled.cwd), true)
 }
 
 /**
