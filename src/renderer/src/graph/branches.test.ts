@@ -78,6 +78,36 @@ describe('findBranches', () => {
     expect(branches.list.filter((b) => b.holdsConversation).map((b) => b.id)).toEqual(['a'])
   })
 
+  // The UI sweep (stop 46): after the conversation left the main column for a branch of it, that
+  // column's row still read "active" beside its dimmed later turns.
+  it('calls a branch the conversation left partway abandoned, and the one it goes on in active', () => {
+    //   a ── b ── c ── d      c, d left behind
+    //         └── x ── y      the conversation, at y
+    const moved = branchesOf(
+      [
+        node('a', null, active),
+        node('b', 'a', active),
+        node('c', 'b'),
+        node('d', 'c'),
+        node('x', 'b', active),
+        node('y', 'x', active)
+      ],
+      [],
+      'y'
+    )
+    expect(moved.list.map((b) => [b.id, b.state, b.holdsConversation])).toEqual([
+      ['a', 'abandoned', false],
+      ['x', 'active', true]
+    ])
+    // Rewound within its own line (no branch forks there yet): it holds the conversation.
+    const rewound = branchesOf(
+      [node('a', null, active), node('b', 'a', active), node('c', 'b')],
+      [],
+      'b'
+    )
+    expect(rewound.list.map((b) => b.state)).toEqual(['active'])
+  })
+
   it('keeps an exploration or a sub-agent’s run a branch of its own, however long it runs', () => {
     const withSides = branchesOf([
       node('a', null, active),

@@ -170,7 +170,9 @@ function describe(
     if (node.id === conversationAt) holdsConversation = true
   }
   // A run adopted is where the conversation goes on: active. One left after another was adopted
-  // stays a run, with its outcome (done, stopped, failed), never "abandoned".
+  // stays a run, with its outcome (done, stopped, failed), never "abandoned". A branch the
+  // conversation left partway (it goes on in a branch forking from it) is active no more: its
+  // first nodes are on the conversation's path, its end is not.
   const state: BranchState =
     first.kind === 'subagent'
       ? 'subagent'
@@ -178,7 +180,7 @@ function describe(
         ? 'run'
         : first.kind === 'exploration'
           ? 'explored'
-          : first.onActivePath
+          : last.onActivePath || holdsConversation
             ? 'active'
             : beginsParallelRun(first)
               ? 'run'
