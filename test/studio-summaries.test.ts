@@ -192,6 +192,34 @@ describe('continue from here with a summary', () => {
     expect(redone.nodes.filter((n) => n.kind === 'branch_summary')).toHaveLength(1)
   })
 
+  // The UI sweep (stop 46): a switch with a summary, undone, then the same switch again went to
+  // the end of that branch, the first summary now, and put a second one after it: the model was
+  // sent two summaries of the one branch left.
+  it('a switch back to where an undone switch left its summary does not summarize the branch again', async () => {
+    const h = await harness()
+    await h.sendAndWait('add TIMEOUT = 30 to config.py')
+    await h.sendAndWait('also remove DEBUG and create utils.py')
+    const [first] = (await h.value<SessionGraph>('session:graph')).nodes
+    const { summaryUuid } = await h.value<{ summaryUuid: string }>('continue:apply', {
+      nodeId: first?.id,
+      summary: { mode: 'summarize' }
+    })
+    await h.value('timeline:undo')
+    const undone = await h.value<SessionGraph>('session:graph')
+    const end = undone.nodes.find((n) => n.id === first?.id)?.branchLeafUuid
+    expect(end).toBe(summaryUuid)
+    const again = await h.value<{ summaryUuid: string | null }>('branch:switch', {
+      leafUuid: end,
+      summary: { mode: 'summarize' }
+    })
+    expect(again.summaryUuid).toBe(summaryUuid)
+    const graph = await h.value<SessionGraph>('session:graph')
+    expect(graph.nodes.filter((n) => n.kind === 'branch_summary').map((n) => n.id)).toEqual([
+      summaryUuid
+    ])
+    expect(graph.leafUuid).toBe(summaryUuid)
+  })
+
   it('a redo of a continue that summarized the branch left lands on the summary: the next prompt goes on after it', async () => {
     const h = await harness()
     await h.sendAndWait('add TIMEOUT = 30 to config.py')

@@ -26,6 +26,7 @@ import {
 import { stepToward } from '../rewind/timeline'
 import { pruneWhenDue } from '../rewind/background-retention'
 import { problemsNotice } from '../session/problems'
+import { summarizedLeafOf } from '../session/record-text'
 import type { SessionStore } from '../session/store'
 import { TurnCommits } from '../share/commit-links'
 import type { SessionTree } from '../session/tree'
@@ -191,7 +192,11 @@ export class WorkspaceSession {
     alsoLeft: readonly string[] = []
   ): Promise<RewindResult> {
     const movesLeaf = plan.mode !== 'code' && plan.leafAfter !== plan.leafBefore
-    const left = [...(movesLeaf ? [plan.leafBefore] : []), ...(movesLeaf ? alsoLeft : [])]
+    const ends = [...(movesLeaf ? [plan.leafBefore] : []), ...(movesLeaf ? alsoLeft : [])]
+    // A branch already summarized on the way to the new position (a switch back to where an
+    // undone switch left its summary) is not summarized again: the model would read it twice.
+    const onTheWay = leftSummariesOnPath(this.store.tree(), plan.leafAfter)
+    const left = ends.filter((end) => !onTheWay.has(end ?? ''))
     const prepared =
       leave.mode === 'summarize' && left.length > 0
         ? await this.summaryJob(async (ctx) => {
@@ -210,7 +215,9 @@ export class WorkspaceSession {
     const result = await this.engine.apply(plan)
     const summaries = prepared.map((summary) => appendLeaveSummary(this.store, summary))
     this.afterLeafOrFilesMoved(plan.mode === 'code' ? 'code' : 'conversation', result)
-    return { ...result, summaryUuid: summaries.at(-1)?.uuid ?? null }
+    const kept = leave.mode === 'summarize' ? ends.map((end) => onTheWay.get(end ?? '')) : []
+    const summaryUuid = summaries.at(-1)?.uuid ?? kept.findLast((uuid) => uuid !== undefined)
+    return { ...result, summaryUuid: summaryUuid ?? null }
   }
 
   async rewind(
@@ -414,4 +421,15 @@ function recordedPaths(tree: SessionTree): Set<string> {
     if (r.type === 'file_change' && typeof r.path === 'string') paths.add(r.path)
   }
   return paths
+}
+
+/** The branches summarized on the path to `leaf` (their ends), each with its summary's uuid. */
+function leftSummariesOnPath(tree: SessionTree, leaf: string | null): Map<string, string> {
+  const found = new Map<string, string>()
+  for (const record of tree.pathTo(leaf)) {
+    if (record.type !== 'branch_summary') continue
+    const end = summarizedLeafOf(record)
+    if (end !== null) found.set(end, record.uuid)
+  }
+  return found
 }
