@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
-import { expectClearOfMinimap, send, shot, turn } from './support/ui'
+import { expectClearOfMinimap, expectLegibleInView, send, shot, turn } from './support/ui'
 import { startMessagesServer } from '../test/support/messages-server'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
@@ -101,6 +101,12 @@ test.describe('summaries in the explorer', () => {
     await expect(toSwitch).toBeHidden()
     await expect(page.getByRole('group', { name: /^Branch summary: / })).toHaveCount(2)
     await expect(page.locator('.react-flow__edge.flow-edge--summary')).toHaveCount(2)
+    // The view follows the conversation to where it now stands: the new summary, selected (the
+    // UI sweep of stop 46 found the canvas left on the branch left, the selection off view).
+    const landed = page.locator('.react-flow__node:has(.node-card--selected)')
+    await expect(landed).toHaveAccessibleName(/^Branch summary: .*active path/)
+    await expectLegibleInView(page, [landed])
+    await shot(page, 'summaries-045-switch-lands-in-view')
     // The switch can still leave the turn it selects under the minimap (a known flaw, issue 29):
     // Fit View brings it clear, where a click lands.
     const switched = turn(page, 'also remove DEBUG')
