@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { launchScriptedStudio } from '../support/scripted-studio'
 import { type WorkspaceSession, newSession } from '../rewind/fixture'
 import type { MergePreview } from '../../src/shared/merge-views'
+import type { NodeDetail } from '../../src/shared/views'
 import { dispatch } from '../../src/core/studio/dispatch'
 import type { Studio } from '../../src/core/studio/studio'
 import { WorkspaceHost } from '../../src/core/studio/workspace-host'
@@ -74,5 +75,12 @@ describe('bringing another branch in through the host', () => {
     expect(s.read('a.txt')).toBe(
       lines('ONE', ...base.slice(1, 4), 'FIVE by hand', ...base.slice(5, -1), 'NINE')
     )
+    // Its node's Inspector says when it was brought in (it said "Written unknown": the UI sweep
+    // of stop 46).
+    const { mergeUuid } = (applied as { value: { mergeUuid: string } }).value
+    const node = await call('session:node', { nodeId: mergeUuid })
+    const summary = (node as { value: NodeDetail }).value.summary
+    expect(summary?.rewoundAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/))
+    expect(summary?.text).toContain('a.txt')
   })
 })

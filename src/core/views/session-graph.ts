@@ -526,7 +526,12 @@ export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
     }
   }
   if (record.type === 'merge') {
-    return { text: cutForViews(mergeText(record, 'people')), startedAt: null, rewoundAt: null }
+    // When it was brought in: the page says "Written" and this time.
+    return {
+      text: cutForViews(mergeText(record, 'people')),
+      startedAt: null,
+      rewoundAt: record.timestamp
+    }
   }
   if (record.type === 'custom_message') {
     const details = record.details as
@@ -536,7 +541,7 @@ export function nodeSummary(record: TreeRecord): NodeDetail['summary'] {
         typeof details?.report === 'string' ? details.report : contentText(record.content)
       ),
       startedAt: typeof details?.startedAt === 'string' ? details.startedAt : null,
-      rewoundAt: typeof details?.rewoundAt === 'string' ? details.rewoundAt : null
+      rewoundAt: typeof details?.rewoundAt === 'string' ? details.rewoundAt : record.timestamp
     }
   }
   return null
