@@ -11,7 +11,7 @@ import { sessionFileName, sessionsDir } from '../src/core/session/paths'
 import { assistant, header, user } from '../test/session/builders'
 import { expectAccessible } from './support/axe'
 import { repoRoot, serve, type ServedApp } from './support/serve'
-import { promptField, shot, turn } from './support/ui'
+import { promptField, send, shot, turn } from './support/ui'
 
 const demoWorkspace = join(repoRoot, 'demo', 'workspace')
 
@@ -292,6 +292,24 @@ test.describe('a prompt over the size limit', () => {
     await expect(page.getByText('No turns yet.')).toBeVisible()
     await shot(page, 'ui-06-prompt-too-long')
     await expectAccessible(page, 'ui-06-prompt-too-long')
+  })
+
+  // The UI sweep (stop 46): a long one-word prompt was cut at the card's edge with no "…".
+  test('a one-word title wider than its card breaks into its two lines, then ends in …', async ({
+    page
+  }) => {
+    const word = `src/${'averyveryverylongfoldername/'.repeat(8)}main.ts`
+    await page.goto(app.url)
+    await send(page, word)
+    const title = turn(page, word.slice(0, 30)).locator('.node-card__title')
+    await expect(title).toBeVisible()
+    const fits = await title.evaluate((e) => [
+      e.scrollWidth <= e.clientWidth,
+      e.scrollHeight > e.clientHeight
+    ])
+    // Nothing runs out sideways; the rest is below the two lines the clamp ends with "…".
+    expect(fits).toEqual([true, true])
+    await shot(page, 'ui-06b-long-one-word-title')
   })
 })
 

@@ -53,7 +53,7 @@ export function PreviewList({ preview }: { preview: RewindPreview }) {
       {preview.messagesKept !== null && (
         <p>
           The conversation keeps {preview.messagesKept} message
-          {preview.messagesKept === 1 ? '' : 's'} on this branch; the later turns stay in the graph.
+          {preview.messagesKept === 1 ? '' : 's'} on this branch; every turn stays in the graph.
         </p>
       )}
     </div>
