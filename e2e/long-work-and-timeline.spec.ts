@@ -3,7 +3,7 @@
 // (its raw HTML as text, its image as words, its link a link); the timeline's entries select
 // their node, and Undo to here / Redo to here walk the timeline, Summarize up to here among its
 // entries. Screenshots at 1280x800 and 900x700 in e2e/screenshots/.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
@@ -171,7 +171,9 @@ test.describe('a walk of the timeline refused partway', () => {
   })
   test.afterAll(async () => app?.stop())
 
-  test('shows the steps it took at once, without a reload', async ({ page }) => {
+  test('offers no walk it cannot take, and shows the steps a refused one took at once', async ({
+    page
+  }) => {
     await page.goto(app.url)
     await send(page, 'add TIMEOUT = 30 to config.py')
     await send(page, 'also remove DEBUG and create utils.py')
@@ -182,24 +184,56 @@ test.describe('a walk of the timeline refused partway', () => {
       await move.getByRole('button', { name: 'Continue', exact: true }).click()
       await expect(move).toBeHidden()
     }
-    // Three actions; a prompt after the second: the first two can no longer be undone.
+    // Three actions; a prompt after the second: Undo reaches the third alone, so only the second
+    // entry (the third undone) offers "Undo to here"; the first, whose walk would have to undo the
+    // second too, offers none (the sweep of stop 46 found it offered, then refused).
     await continueFrom('add TIMEOUT')
     await continueFrom('also remove DEBUG')
     await send(page, 'what changed?')
     await continueFrom('add TIMEOUT')
-
     await page.getByRole('tab', { name: 'Timeline' }).click()
     const timeline = page.getByRole('region', { name: 'Timeline of actions' })
-    await timeline
-      .getByRole('button', { name: 'Undo to here: Continue from "add TIMEOUT = 30 to config.py"' })
-      .first()
+    const entries = timeline.getByRole('listitem')
+    await expect(entries).toHaveCount(3)
+    await expect(timeline.getByRole('button', { name: /^Undo to here/ })).toHaveCount(1)
+    await expect(entries.nth(1).getByRole('button', { name: /^Undo to here/ })).toBeVisible()
+
+    // Two more. Then, with the list shown, the fourth's restore goes to another folder (as
+    // `rewind --cwd COPY` leaves one; a list read now would offer no walk past it): a walk to the
+    // third undoes the fifth, then finds the fourth's undo cannot run, and stops there.
+    await continueFrom('also remove DEBUG')
+    await continueFrom('add TIMEOUT')
+    await expect(entries).toHaveCount(5)
+    const restores = join(
+      app.home,
+      'file-history',
+      readdirSync(join(app.home, 'file-history'))[0]!,
+      'restores'
+    )
+    const journals = readdirSync(restores)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+    expect(journals).toHaveLength(5)
+    const fourth = join(restores, journals[3]!)
+    writeFileSync(
+      fourth,
+      JSON.stringify({ ...JSON.parse(readFileSync(fourth, 'utf8')), root: '/elsewhere' })
+    )
+    // Entries 2-4 can be walked to (Undo reaches back to the third), the first cannot.
+    await expect(timeline.getByRole('button', { name: /^Undo to here/ })).toHaveCount(3)
+    await expect(entries.nth(0).getByRole('button', { name: /^Undo to here/ })).toHaveCount(0)
+    await entries
+      .nth(2)
+      .getByRole('button', { name: /^Undo to here/ })
       .click()
     await expect(page.getByText(/After 1 step\(s\): the next undo cannot be taken/)).toBeVisible()
     // The last continue was undone: the timeline says so at once, and offers its redo.
-    await expect(timeline.getByRole('listitem').nth(2)).toContainText('undone')
+    await expect(entries.nth(4)).toContainText('undone')
     await expect(
       timeline.getByRole('button', { name: /^Redo to here: Continue from "add TIMEOUT/ })
     ).toBeVisible()
+    // Read again, the list offers no walk back past the fourth any more.
+    await expect(timeline.getByRole('button', { name: /^Undo to here/ })).toHaveCount(0)
     await shot(page, 'timeline-walk-refused-partway')
   })
 })

@@ -200,7 +200,12 @@ export const TimelineEntry = z.object({
   /** When it was first done. */
   timestamp: z.string(),
   /** Undone: Redo can bring it back while nothing newer was done. */
-  state: z.enum(['done', 'undone'])
+  state: z.enum(['done', 'undone']),
+  /**
+   * Whether "Undo to here" / "Redo to here" can reach it: false past a step whose leaf moved
+   * since (a prompt sent after an undone move, a switch made by hand).
+   */
+  walkable: z.boolean()
 })
 export type TimelineEntry = z.infer<typeof TimelineEntry>
 

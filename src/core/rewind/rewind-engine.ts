@@ -158,9 +158,11 @@ export class RewindEngine {
 
   /**
    * The timeline (timeline.ts), with Undo and Redo only where they can run here: their journal
-   * is readable and finished, and it wrote in this engine's folder.
+   * is readable and finished, and it wrote in this engine's folder. `wholeReach`: the walks'
+   * reach ends too at the first step that cannot run here (each step's journal read: for the
+   * timeline's list, which offers a walk only where it gets to; Undo and Redo read one each).
    */
-  async timeline(): Promise<Timeline> {
+  async timeline(wholeReach = false): Promise<Timeline> {
     const timeline = replayTimeline(this.store.tree())
     const usable = async (action: TimelineAction | null, journalId: string | undefined) => {
       if (action === null || journalId === undefined) return null
@@ -169,10 +171,28 @@ export class RewindEngine {
         ? action
         : null
     }
+    const usableRun = async (
+      steps: readonly TimelineAction[],
+      journalOf: (a: TimelineAction) => string
+    ) => {
+      const run: TimelineAction[] = []
+      for (const step of steps) {
+        if ((await usable(step, journalOf(step))) === null) break
+        run.push(step)
+      }
+      return run
+    }
+    const reach = wholeReach
+      ? {
+          undo: await usableRun(timeline.reach.undo, (a) => a.journalId),
+          redo: await usableRun(timeline.reach.redo, (a) => a.id)
+        }
+      : timeline.reach
     return {
       ...timeline,
       undoable: await usable(timeline.undoable, timeline.undoable?.journalId),
-      redoable: await usable(timeline.redoable, timeline.redoable?.id)
+      redoable: await usable(timeline.redoable, timeline.redoable?.id),
+      reach
     }
   }
 

@@ -74,6 +74,12 @@ export interface Timeline {
    * state the files held then (its base). Any other prompt's base is its parent (filesWhenSent).
    */
   bases: ReadonlyMap<string, string | null>
+  /**
+   * The actions a walk of Undo, step after step, reaches (the last done first, each while the
+   * leaf is where the one after it left it), and those Redo reaches (the undone, oldest first,
+   * while each starts where the one before ended): past them no step can be taken.
+   */
+  reach: { undo: readonly TimelineAction[]; redo: readonly TimelineAction[] }
 }
 
 interface LeafMove {
@@ -256,8 +262,43 @@ function replay(tree: SessionTree): Timeline {
     filesAt,
     undoable: lastDone !== undefined && isWhereItLeft(tree, lastDone, leaf) ? lastDone : null,
     redoable: firstUndone !== undefined && firstUndone.leafBefore === leaf ? firstUndone : null,
-    bases
+    bases,
+    reach: reachOf(tree, actions)
   }
+}
+
+function reachOf(tree: SessionTree, actions: readonly TimelineAction[]): Timeline['reach'] {
+  const undo: TimelineAction[] = []
+  let leaf = tree.leafUuid
+  const done = actions.filter((a) => a.state === 'done')
+  for (let i = done.length - 1; i >= 0; i--) {
+    const action = done[i] as TimelineAction
+    if (!isWhereItLeft(tree, action, leaf)) break
+    undo.push(action)
+    leaf = action.leafBefore
+  }
+  const redo: TimelineAction[] = []
+  leaf = tree.leafUuid
+  for (const action of actions) {
+    if (action.state !== 'undone') continue
+    if (action.leafBefore !== leaf) break
+    redo.push(action)
+    leaf = action.leafAfter
+  }
+  return { undo, redo }
+}
+
+/**
+ * Whether timeline:walkTo can bring the timeline to stand right after the action `id`: every
+ * done action after it within Undo's reach, or it (undone) within Redo's.
+ */
+export function canWalkTo(timeline: Timeline, id: string): boolean {
+  const at = timeline.actions.findIndex((a) => a.id === id)
+  const action = timeline.actions[at]
+  if (action === undefined) return false
+  if (action.state === 'undone') return timeline.reach.redo.some((a) => a.id === id)
+  const doneAfter = timeline.actions.slice(at + 1).filter((a) => a.state === 'done').length
+  return doneAfter <= timeline.reach.undo.length
 }
 
 /**
@@ -303,23 +344,10 @@ function isLeaveSummary(record: BranchSummaryRecord): boolean {
  * undo reverses). Past a step whose leaf does not match, nothing is within reach.
  */
 export function journalsWithinReach(tree: SessionTree): Set<string> {
-  const { actions } = replayTimeline(tree)
+  const { reach } = replayTimeline(tree)
   const ids = new Set<string>()
-  let leaf = tree.leafUuid
-  const done = actions.filter((a) => a.state === 'done')
-  for (let i = done.length - 1; i >= 0; i--) {
-    const action = done[i] as TimelineAction
-    if (!isWhereItLeft(tree, action, leaf)) break
-    ids.add(action.id).add(action.journalId)
-    leaf = action.leafBefore
-  }
-  leaf = tree.leafUuid
-  for (const action of actions) {
-    if (action.state !== 'undone') continue
-    if (action.leafBefore !== leaf) break
-    ids.add(action.id)
-    leaf = action.leafAfter
-  }
+  for (const action of reach.undo) ids.add(action.id).add(action.journalId)
+  for (const action of reach.redo) ids.add(action.id)
   return ids
 }
 

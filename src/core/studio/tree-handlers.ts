@@ -171,15 +171,18 @@ export class StudioTree {
 
   /** Every rewind, switch and continue, oldest first, named for people. */
   async timeline(): Promise<TimelineEntry[]> {
-    return timelineEntries(this.ctx.viewTree(), this.index(), await this.engineTimeline())
+    return timelineEntries(this.ctx.viewTree(), this.index(), await this.engineTimeline(true))
   }
 
-  /** Our session's timeline, or the viewed session's rescue restores (its companion log). */
-  private engineTimeline() {
+  /**
+   * Our session's timeline, or the viewed session's rescue restores (its companion log);
+   * `wholeReach`: RewindEngine.timeline's.
+   */
+  private engineTimeline(wholeReach = false) {
     const viewed = this.ctx.viewed
     return viewed === null
-      ? this.ctx.work.engine.timeline()
-      : viewed.timeline(realPathOf(this.ctx.cwd))
+      ? this.ctx.work.engine.timeline(wholeReach)
+      : viewed.timeline(realPathOf(this.ctx.cwd), wholeReach)
   }
 
   /** The prompts on the path to `leafUuid` (null: the active path), as the rewind picker lists them. */

@@ -305,13 +305,20 @@ export class ViewedSession {
    * session no restore can run on (pi, oh-my-pi and Codex CLI keep no backups) never had one: its timeline
    * is empty, and no companion log is opened (opening one refuses such a session).
    */
-  async timeline(root: string): ReturnType<RewindEngine['timeline']> {
+  async timeline(root: string, wholeReach = false): ReturnType<RewindEngine['timeline']> {
     if (rescueRefusal(this.rescued()) !== null) {
-      return { actions: [], filesAt: null, undoable: null, redoable: null, bases: new Map() }
+      return {
+        actions: [],
+        filesAt: null,
+        undoable: null,
+        redoable: null,
+        bases: new Map(),
+        reach: { undo: [], redo: [] }
+      }
     }
     const space = this.rescue(root, true)
     try {
-      return await space.engine.timeline()
+      return await space.engine.timeline(wholeReach)
     } finally {
       space.close()
     }

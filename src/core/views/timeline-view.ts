@@ -5,7 +5,7 @@
 import { shownFirstLine } from '../../shared/shown-text'
 import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
-import type { Timeline, TimelineAction } from '../rewind/timeline'
+import { type Timeline, type TimelineAction, canWalkTo } from '../rewind/timeline'
 import { type SessionTree, promptText } from '../session/tree'
 import { type TurnIndex, graphNodeTitle, ownerNode, ownerTitle } from './session-graph'
 
@@ -93,7 +93,8 @@ export function timelineEntries(
     label: actionLabel(tree, index, action),
     nodeId: ownerNode(index, action.leafAfter),
     timestamp: action.timestamp,
-    state: action.state
+    state: action.state,
+    walkable: canWalkTo(timeline, action.id)
   }))
 }
 

@@ -2,7 +2,8 @@
 // for what it did. Undo walks it back from the newest done entry, Redo forward again; an undone
 // entry stays listed (and can be redone) until a new action replaces it. Each entry acts: its
 // name selects the node it went to, and `Undo to here` / `Redo to here` walk the timeline, step
-// by step, until it stands right after that entry (timeline:walkTo).
+// by step, until it stands right after that entry (timeline:walkTo), on the entries a walk can
+// reach.
 import type { TimelineEntry } from '../../../shared/views'
 import { walkTimeline, walkTimelineTo } from '../actions/rewind'
 import { jumpToNode } from '../actions/search'
@@ -87,7 +88,8 @@ export function Timeline() {
                 {entry.id === undo?.id ? ' · Undo reverses this' : ''}
                 {entry.id === redo?.id ? ' · Redo applies this again' : ''}
               </span>
-              {!current && (
+              {/* Offered only where a walk can get to: past a step whose leaf moved since, none can. */}
+              {!current && entry.walkable && (
                 <button
                   type="button"
                   className="timeline__walk"
