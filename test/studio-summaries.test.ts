@@ -41,6 +41,7 @@ describe('studio summaries and compaction', () => {
     expect(summary?.title).toBe('Change config.py as the user asked.')
     expect(graph.summaryLinks).toEqual([{ from: second?.id, to: result.summaryUuid }])
     expect(graph.leafUuid).toBe(result.summaryUuid)
+    expect(graph.filesAt).toEqual({ nodeId: result.summaryUuid, changedSince: false })
     const detail = await h.value<NodeDetail>('session:node', { nodeId: result.summaryUuid })
     expect(detail.summary).toMatchObject({
       readFiles: [],
@@ -178,6 +179,9 @@ describe('continue from here with a summary', () => {
       onActivePath: true
     })
     expect(graph.summaryLinks).toEqual([{ from: second?.id, to: result.summaryUuid }])
+    // The summary changes no file: both markers on it (the UI sweep of stop 46 found the files'
+    // on the turn above).
+    expect(graph.filesAt).toEqual({ nodeId: result.summaryUuid, changedSince: false })
     expect(config(h.workspace)).toBe('DEBUG = True\nTIMEOUT = 30\nHOST = "localhost"\n')
     expect(graph.undo).not.toBeNull()
     await h.value('timeline:undo')
@@ -218,6 +222,7 @@ describe('continue from here with a summary', () => {
       summaryUuid
     ])
     expect(graph.leafUuid).toBe(summaryUuid)
+    expect(graph.filesAt).toEqual({ nodeId: summaryUuid, changedSince: false })
   })
 
   it('a redo of a continue that summarized the branch left lands on the summary: the next prompt goes on after it', async () => {

@@ -163,6 +163,9 @@ describe('parallel runs in the app', () => {
       const summaries = after.nodes.filter((n) => n.kind === 'branch_summary' && n.onActivePath)
       expect(summaries).toHaveLength(2)
       expect(after.leafUuid).toBe(result.summaryUuid)
+      // The summaries change no file: both markers on the last (the UI sweep of stop 46 found the
+      // files' on the run's turn above them).
+      expect(after.filesAt.nodeId).toBe(result.summaryUuid)
       const links = after.summaryLinks.map((l) => l.from)
       expect(links).toContain(blue.nodeId)
       const adopted = byPrompt((await list(h)).runs, 'try red')
