@@ -3,9 +3,9 @@
 // records judged it, on real Claude Code transcripts, ours, pi's and odd files.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { detectFileFormat, detectFormat } from '../../src/core/session/load'
+import { detectFileFormat, detectFormat, readSessionFile } from '../../src/core/session/load'
 import { parseJsonl } from '../../src/core/session/jsonl'
 import { FIXTURES } from '../foreign/cc-fixtures'
 
@@ -77,5 +77,39 @@ describe('detectFileFormat', () => {
     ]
     for (const path of files) expect(detectFileFormat(path), path).toBe(plainFormat(path))
     expect(detectFileFormat(files[0] as string)).toBe('rewind-studio')
+  })
+})
+
+// The foreign sweep (stop 46): a UTF-8 byte order mark before the first line (an editor's save)
+// made a whole pi, Codex, Gemini CLI or Claude Code session unreadable ("rewind-studio session
+// (no header)"). Real sessions of each tool, with a BOM put before them, read as without it.
+describe('a byte order mark before the first line', () => {
+  const FIXTURE_ROOT = join(import.meta.dirname, '../fixtures')
+  const sessions = [
+    fixtureTranscripts[0]!,
+    join(
+      FIXTURE_ROOT,
+      'pi/leaf-label/2026-12-01T23-26-02-274Z_01a233ed-f422-7456-8cc5-daaaac3ad563.jsonl'
+    ),
+    join(
+      FIXTURE_ROOT,
+      'codex/sessions/2026/12/01/rollout-2026-12-01T23-56-47-01a2340a-1c81-7873-83fe-941408e6ba35.jsonl'
+    ),
+    join(
+      FIXTURE_ROOT,
+      'gemini-cli/gemini-home/tmp/ws/chats/session-2026-12-01T23-59-a6b519b3.jsonl'
+    )
+  ]
+
+  it.each(sessions)('is skipped: %s reads as without it', (original) => {
+    const withBom = join(dir, `bom-${basename(original)}`)
+    writeFileSync(withBom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(original)]))
+    const plain = readSessionFile(original)
+    const read = readSessionFile(withBom)
+    expect(detectFileFormat(withBom)).toBe(detectFileFormat(original))
+    expect(read.format).toBe(plain.format)
+    expect(read.recordCount).toBe(plain.recordCount)
+    expect(read.problems).toEqual(plain.problems)
+    expect(read.tree.records.length).toBe(plain.tree.records.length)
   })
 })

@@ -66,7 +66,9 @@ export interface LineSink {
  * `sink`, numbering from `firstLine`. Returns the number of the next line.
  */
 function parseLines(text: string, firstLine: number, last: boolean, sink: LineSink): number {
-  let start = 0
+  // A file's first line may start with a byte order mark (an editor's save, Windows tools):
+  // JSON.parse refuses it, and the whole session read as one of no known tool.
+  let start = firstLine === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0
   // The next line's number, counted in the loop: no arithmetic after it. The loop is optimized
   // while it runs (a 4 MB chunk), before the code after it ever ran; an addition there had no
   // type feedback and threw that code away at the end of every chunk, and the next chunk's lines
