@@ -12,6 +12,7 @@ import { openCodeDatabase, sourceHomes } from '../../src/core/sources/homes'
 import { runCli } from '../support/cli'
 import { fingerprint } from './cc-fixtures'
 import { TOOL_FIXTURES, contents, openCodeHome } from './tool-homes'
+import { statSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 
 const FIRST = 'ses_dcbdb4ef9ffewnZlETLnMy6hQS'
@@ -48,6 +49,35 @@ describe('OpenCode sessions', () => {
     expect(sources.sourceOf(`${oc.db}#${FIRST}`)).toBe('opencode')
     expect(sources.sourceOf(`${oc.db}#ses_nope`)).toBe('opencode')
     expect(sources.sourceOf(`${join(oc.base, 'elsewhere.db')}#${FIRST}`)).toBeNull()
+  })
+
+  // The foreign sweep (stop 46): a damaged database (cut short) hid every OpenCode session of
+  // every project, in `sessions` and the app, without a word. It is named in the list now, with
+  // why, as no session to open; an intact one names nothing of the kind.
+  it('names a database it cannot read in the workspace list, with why, and opens nothing from it', async () => {
+    const oc = openCodeHome('workspace-after')
+    const intact = new Sources({
+      home: oc.home,
+      homes: sourceHomes(oc.home, oc.env),
+      persist: false
+    })
+    expect(intact.workspaceSessions(oc.ran).every((s) => s.problem === null)).toBe(true)
+    truncateSync(oc.db, Math.floor(statSync(oc.db).size / 2))
+    const damaged = new Sources({
+      home: oc.home,
+      homes: sourceHomes(oc.home, oc.env),
+      persist: false
+    })
+    const listed = damaged.workspaceSessions(oc.ran)
+    expect(listed.map((s) => [s.source, s.file])).toEqual([['opencode', oc.db]])
+    expect(listed[0]?.problem).toMatch(
+      /^OpenCode's database could not be read \(.+\): none of its sessions, of any project, is listed$/
+    )
+    // In any workspace's list, the command's too.
+    const run = await runCli(['sessions', '--cwd', oc.workspace], { env: oc.env })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("opencode         0  OpenCode's database could not be read (")
+    expect(run.stdout).toContain(`    ${oc.db}`)
   })
 
   it("restores from OpenCode's snapshots the files as they were before a prompt", async () => {

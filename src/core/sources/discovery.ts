@@ -302,7 +302,10 @@ export class Sources {
       }
     }
     for (const session of this.openCodeSessions()) {
-      if (session.summary.cwd !== null && realOf(session.summary.cwd) === real) found.push(session)
+      // A database that cannot be read is named in every workspace's list: it may hold its
+      // sessions, and no other word would say they are missing.
+      const here = session.summary.cwd !== null && realOf(session.summary.cwd) === real
+      if (here || session.problem !== null) found.push(session)
     }
     this.probes.save()
     return found.sort((a, b) => compare(b.lastActivity, a.lastActivity) || compare(a.file, b.file))
@@ -327,7 +330,8 @@ export class Sources {
     const db = openCodeDatabase(this.homes)
     const stamp = openCodeStamp(db)
     if (this.openCodeCache?.stamp === stamp) return this.openCodeCache.listed
-    const listed = openCodeSessions(db).map((s): DiscoveredSession => {
+    const { sessions, problem } = openCodeSessions(db)
+    const listed = sessions.map((s): DiscoveredSession => {
       const lastActivity = s.lastActivity ?? s.createdAt ?? new Date(0).toISOString()
       return {
         file: s.file,
@@ -352,6 +356,7 @@ export class Sources {
         title: s.title ?? s.firstPrompt
       }
     })
+    if (problem !== null) listed.push(unreadableDatabase(db, problem))
     this.openCodeCache = { stamp, listed }
     return listed
   }
@@ -742,4 +747,22 @@ function memoRealPath(): (path: string) => string {
 
 function compare(a: string, b: string): number {
   return a === b ? 0 : a < b ? -1 : 1
+}
+
+/** OpenCode's database, as the list names it when it cannot be read: no session opens from it. */
+function unreadableDatabase(db: string, reason: string): DiscoveredSession {
+  const stats = statSync(db, { throwIfNoEntry: false })
+  const lastActivity = new Date(stats?.mtimeMs ?? 0).toISOString()
+  return {
+    file: db,
+    name: basename(db),
+    source: 'opencode',
+    stamp: { size: stats?.size ?? 0, mtimeMs: stats?.mtimeMs ?? 0, ino: stats?.ino ?? 0 },
+    summary: { ...emptySummary(), lastActivity },
+    problem: `OpenCode's database could not be read (${reason}): none of its sessions, of any project, is listed`,
+    sessionId: basename(db),
+    createdAt: lastActivity,
+    lastActivity,
+    title: null
+  }
 }

@@ -36,6 +36,7 @@
 // of its own. A rescue restore to before a prompt gives each file the later steps' patches name
 // what the snapshot before the first of them holds (deleted when it holds none), as OpenCode's
 // revert does; a file no patch names is never touched.
+import { statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
@@ -434,13 +435,22 @@ export interface OpenCodeListed {
  * a child session its parent draws as a sub-agent (drawnAsSubagents), as OpenCode's own `session
  * list` shows none.
  */
-export function openCodeSessions(db: string): OpenCodeListed[] {
+export function openCodeSessions(db: string): {
+  sessions: OpenCodeListed[]
+  /** Why the database that is there could not be read (damaged, cut short), else null. */
+  problem: string | null
+} {
   const listed: OpenCodeListed[] = []
   let rows: RowsBySession | null = null
+  let problem: string | null = null
   try {
     rows = rowsBySession(readTables(db, ['session', 'message', 'part']))
-  } catch {
-    // No database (an older OpenCode), or none readable now: its JSON files may be there.
+  } catch (error) {
+    // No database (an older OpenCode) says nothing: its JSON files may be there. One that is
+    // there but cannot be read hides every project's sessions: the list says so.
+    if (statSync(db, { throwIfNoEntry: false })?.isFile() === true) {
+      problem = error instanceof Error ? error.message : String(error)
+    }
   }
   const drawn = drawnAsSubagents(rows?.sessions ?? [])
   for (const row of rows?.sessions ?? []) {
@@ -463,7 +473,7 @@ export function openCodeSessions(db: string): OpenCodeListed[] {
     if (session === null || drawnJson.get(dirname(file))?.has(String(session.id))) continue
     listed.push(listedOf(file, session, messages))
   }
-  return listed
+  return { sessions: listed, problem }
 }
 
 function listedOf(file: string, session: Json, messages: StoredMessage[]): OpenCodeListed {
