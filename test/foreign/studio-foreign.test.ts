@@ -253,6 +253,14 @@ describe('a Claude Code session in the explorer', () => {
     expect(detail.entries.filter((e) => e.isPrompt).map((e) => e.content)).toEqual([
       'SUBTASK-A: write survey-a.txt'
     ])
+    // The Transcript tab of its node shows the same, not the conversation (the foreign sweep
+    // of stop 46: the page asks with the node as the branch's leaf).
+    const window = await s.value<{ entries: { content: unknown; nodeId: string }[] }>(
+      'session:transcriptRange',
+      { leafUuid: runs[1]?.id, anchor: 'end', before: 100, after: 0 }
+    )
+    expect(window.entries.map((e) => e.content)).toEqual(detail.entries.map((e) => e.content))
+    expect(new Set(window.entries.map((e) => e.nodeId))).toEqual(new Set([runs[1]?.id]))
     // A sub-agent's transcript is not the conversation: it is not continued from.
     const refused = await s.call('session:continueForeign', { nodeId: runs[1]?.id })
     expect(refused).toMatchObject({ ok: false, error: { code: 'not_found' } })

@@ -26,6 +26,7 @@ import {
 import { unifiedDiff } from '../rewind/file-diff'
 import { realPathOf } from '../session/paths'
 import type { FileChangeAction } from '../session/records'
+import type { SubagentRun } from '../session/foreign/types'
 import type { SessionTree } from '../session/tree'
 import { turnCommits } from '../share/commit-links'
 import { type CompareSources, buildCompareView, compareFileDiff } from '../views/compare-view'
@@ -336,6 +337,9 @@ export class StudioTree {
   /** Built once per shape of the tree and branch: a page scrolling asks for many windows. */
   private branchTranscript(leafUuid: string | null): TranscriptEntry[] {
     if (this.transcriptCache?.leafUuid === leafUuid) return this.transcriptCache.entries
+    // A sub-agent's node (another tool's session): its own transcript, not the conversation's.
+    const run = this.ctx.viewed?.subagents().find((r) => subagentNodeId(r) === leafUuid)
+    if (run !== undefined) return this.subagentTranscript(run)
     const tree = this.ctx.viewTree()
     if (leafUuid !== null && tree.get(leafUuid) === undefined) {
       throw new StudioError('not_found', `No message ${leafUuid} in this session.`)
@@ -343,6 +347,12 @@ export class StudioTree {
     const entries = buildTranscript(tree, leafUuid ?? tree.leafUuid, this.index())
     this.transcriptCache = { leafUuid, entries }
     return entries
+  }
+
+  /** A sub-agent's whole transcript, each entry its node's. */
+  private subagentTranscript(run: SubagentRun): TranscriptEntry[] {
+    const nodeId = subagentNodeId(run)
+    return buildTranscript(run.tree, run.tree.leafUuid).map((e) => ({ ...e, nodeId }))
   }
 
   async node(nodeId: string): Promise<NodeDetail> {
@@ -353,7 +363,7 @@ export class StudioTree {
     const run = viewed?.subagents().find((r) => subagentNodeId(r) === nodeId)
     if (run !== undefined) {
       // A sub-agent's node holds its whole transcript.
-      const entries = buildTranscript(run.tree, run.tree.leafUuid).map((e) => ({ ...e, nodeId }))
+      const entries = this.subagentTranscript(run)
       const raw = run.tree.records.map((record) => ({
         line: null,
         record: cutRecordForViews(record)

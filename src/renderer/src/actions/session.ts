@@ -15,9 +15,13 @@ import { holdsNode, selectLaterCount, useTranscriptStore } from '../stores/trans
 import { refreshRuns } from './parallel'
 import { attempt, reportFailure } from './report'
 
-/** The branch whose transcript shows a node: the active one (null) or the node's deepest leaf. */
+/**
+ * The branch whose transcript shows a node: the active one (null), the node's deepest leaf, or
+ * a sub-agent's node itself (its own transcript, kept apart from the conversation's).
+ */
 function branchLeafOf(nodeId: string | null): string | null {
   const node = nodeId === null ? undefined : useGraphStore.getState().nodesById.get(nodeId)
+  if (node?.kind === 'subagent') return node.id
   // A run still going has no messages in the session yet: the conversation's stay shown.
   return node === undefined || node.onActivePath || isRunNode(node.id) ? null : node.branchLeafUuid
 }
