@@ -168,8 +168,10 @@ describe('a path through a file (ENOTDIR)', () => {
     await s.write('dir/sub/a.txt', 'v2')
     rmSync(join(s.cwd, 'dir'), { recursive: true })
     writeFileSync(join(s.cwd, 'dir'), 'a file now')
+    // Found at the plan, before anything is written (a dry run says the same): the folder
+    // where the file goes is a file now.
     await expect(s.engine.rewind(prompt, 'code')).rejects.toThrow(
-      `Could not restore dir/sub/a.txt: ${ENOTDIR}. Nothing was changed.`
+      'Cannot put dir/sub/a.txt back: dir is not a folder now (a file is in the way, made since). Move it and try again. Nothing was changed.'
     )
     expect(readFileSync(join(s.cwd, 'dir'), 'utf8')).toBe('a file now')
   })
