@@ -146,19 +146,21 @@ export function openPath(
   }
 }
 
-/** What is at `abs`, read only when it is a regular file (openPath). */
+/**
+ * What is at `abs`, read only when it is a regular file (openPath); one larger than `maxBytes`
+ * throws FileTooLargeError unread.
+ */
 export function readRegularFile(
   abs: string,
-  options: { followSymlinks: boolean } = { followSymlinks: true }
+  options: { followSymlinks: boolean; maxBytes?: number } = { followSymlinks: true }
 ): PathContent {
   const opened = openPath(abs, options)
   if (opened.kind !== 'file') return opened
+  const { maxBytes = Number.POSITIVE_INFINITY } = options
   try {
-    return {
-      kind: 'file',
-      content: readOpenFile(opened.fd, Number(opened.stats.size)),
-      stats: opened.stats
-    }
+    const size = Number(opened.stats.size)
+    if (size > maxBytes) throw new FileTooLargeError(abs, size, maxBytes)
+    return { kind: 'file', content: readOpenFile(opened.fd, size), stats: opened.stats }
   } finally {
     closeSync(opened.fd)
   }
@@ -170,17 +172,11 @@ export function readRegularFile(
  * than `maxBytes` throws FileTooLargeError unread (a 1 GB settings.json took seconds and a
  * gigabyte of memory before its JSON error).
  */
-export function readRegularText(abs: string, maxBytes = Number.POSITIVE_INFINITY): string | null {
-  const opened = openPath(abs)
-  if (opened.kind === 'missing') return null
-  if (opened.kind === 'other') throw new NotRegularFileError(abs, opened.what)
-  try {
-    const size = Number(opened.stats.size)
-    if (size > maxBytes) throw new FileTooLargeError(abs, size, maxBytes)
-    return readOpenFile(opened.fd, size).toString('utf8')
-  } finally {
-    closeSync(opened.fd)
-  }
+export function readRegularText(abs: string, maxBytes?: number): string | null {
+  const found = readRegularFile(abs, { followSymlinks: true, maxBytes })
+  if (found.kind === 'missing') return null
+  if (found.kind === 'other') throw new NotRegularFileError(abs, found.what)
+  return found.content.toString('utf8')
 }
 
 /**
