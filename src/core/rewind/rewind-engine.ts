@@ -164,35 +164,30 @@ export class RewindEngine {
    */
   async timeline(wholeReach = false): Promise<Timeline> {
     const timeline = replayTimeline(this.store.tree())
-    const usable = async (action: TimelineAction | null, journalId: string | undefined) => {
-      if (action === null || journalId === undefined) return null
+    const usable = async (journalId: string) => {
       const journal = await loadJournal(this.space.paths.restores, journalId).catch(() => null)
       return journal !== null && journal.state === 'recorded' && wroteIn(journal, this.space.root)
-        ? action
-        : null
     }
-    const usableRun = async (
+    /** The first steps of `steps` that can run here, one at most unless the whole reach is asked. */
+    const runnable = async (
       steps: readonly TimelineAction[],
       journalOf: (a: TimelineAction) => string
     ) => {
       const run: TimelineAction[] = []
-      for (const step of steps) {
-        if ((await usable(step, journalOf(step))) === null) break
+      for (const step of steps.slice(0, wholeReach ? steps.length : 1)) {
+        if (!(await usable(journalOf(step)))) break
         run.push(step)
       }
       return run
     }
-    const reach = wholeReach
-      ? {
-          undo: await usableRun(timeline.reach.undo, (a) => a.journalId),
-          redo: await usableRun(timeline.reach.redo, (a) => a.id)
-        }
-      : timeline.reach
+    // Undo reverses an action's latest journal, Redo re-applies its first (its id).
+    const undo = await runnable(timeline.reach.undo, (a) => a.journalId)
+    const redo = await runnable(timeline.reach.redo, (a) => a.id)
     return {
       ...timeline,
-      undoable: await usable(timeline.undoable, timeline.undoable?.journalId),
-      redoable: await usable(timeline.redoable, timeline.redoable?.id),
-      reach
+      undoable: undo[0] ?? null,
+      redoable: redo[0] ?? null,
+      reach: wholeReach ? { undo, redo } : timeline.reach
     }
   }
 

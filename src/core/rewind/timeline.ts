@@ -254,16 +254,15 @@ function replay(tree: SessionTree): Timeline {
         filesAt = move.leafUuid
     }
   }
-  const leaf = tree.leafUuid
-  const lastDone = lastWhere(actions, (a) => a.state === 'done')
-  const firstUndone = actions.find((a) => a.state === 'undone')
+  // Undo takes the last done action, Redo the first undone one: each the first of its reach.
+  const reach = reachOf(tree, actions)
   return {
     actions,
     filesAt,
-    undoable: lastDone !== undefined && isWhereItLeft(tree, lastDone, leaf) ? lastDone : null,
-    redoable: firstUndone !== undefined && firstUndone.leafBefore === leaf ? firstUndone : null,
+    undoable: reach.undo[0] ?? null,
+    redoable: reach.redo[0] ?? null,
     bases,
-    reach: reachOf(tree, actions)
+    reach
   }
 }
 
@@ -289,16 +288,19 @@ function reachOf(tree: SessionTree, actions: readonly TimelineAction[]): Timelin
 }
 
 /**
- * Whether timeline:walkTo can bring the timeline to stand right after the action `id`: every
- * done action after it within Undo's reach, or it (undone) within Redo's.
+ * The actions timeline:walkTo can bring the timeline to stand right after: a done one whose
+ * later done actions are all within Undo's reach, an undone one within Redo's. One pass.
  */
-export function canWalkTo(timeline: Timeline, id: string): boolean {
-  const at = timeline.actions.findIndex((a) => a.id === id)
-  const action = timeline.actions[at]
-  if (action === undefined) return false
-  if (action.state === 'undone') return timeline.reach.redo.some((a) => a.id === id)
-  const doneAfter = timeline.actions.slice(at + 1).filter((a) => a.state === 'done').length
-  return doneAfter <= timeline.reach.undo.length
+export function walkableActions(timeline: Timeline): Set<string> {
+  const walkable = new Set(timeline.reach.redo.map((a) => a.id))
+  let doneAfter = 0
+  for (let i = timeline.actions.length - 1; i >= 0; i--) {
+    const action = timeline.actions[i] as TimelineAction
+    if (action.state !== 'done') continue
+    if (doneAfter <= timeline.reach.undo.length) walkable.add(action.id)
+    doneAfter++
+  }
+  return walkable
 }
 
 /**

@@ -5,7 +5,7 @@
 import { shownFirstLine } from '../../shared/shown-text'
 import type { RewindMode } from '../../shared/messages'
 import type { TimelineEntry, TimelineStep } from '../../shared/views'
-import { type Timeline, type TimelineAction, canWalkTo } from '../rewind/timeline'
+import { type Timeline, type TimelineAction, walkableActions } from '../rewind/timeline'
 import { type SessionTree, promptText } from '../session/tree'
 import { type TurnIndex, graphNodeTitle, ownerNode, ownerTitle } from './session-graph'
 
@@ -87,6 +87,7 @@ export function timelineEntries(
   index: TurnIndex,
   timeline: Timeline
 ): TimelineEntry[] {
+  const walkable = walkableActions(timeline)
   return timeline.actions.map((action) => ({
     id: action.id,
     kind: action.kind,
@@ -94,7 +95,7 @@ export function timelineEntries(
     nodeId: ownerNode(index, action.leafAfter),
     timestamp: action.timestamp,
     state: action.state,
-    walkable: canWalkTo(timeline, action.id)
+    walkable: walkable.has(action.id)
   }))
 }
 
