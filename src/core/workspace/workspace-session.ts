@@ -195,7 +195,11 @@ export class WorkspaceSession {
     const ends = [...(movesLeaf ? [plan.leafBefore] : []), ...(movesLeaf ? alsoLeft : [])]
     // A branch already summarized on the way to the new position (a switch back to where an
     // undone switch left its summary) is not summarized again: the model would read it twice.
-    const onTheWay = leftSummariesOnPath(this.store.tree(), plan.leafAfter)
+    // Looked for only when a summary is asked: the path may be long.
+    const onTheWay =
+      leave.mode === 'summarize' && ends.length > 0
+        ? leftSummariesOnPath(this.store.tree(), plan.leafAfter)
+        : new Map<string, string>()
     const left = ends.filter((end) => !onTheWay.has(end ?? ''))
     const prepared =
       leave.mode === 'summarize' && left.length > 0
@@ -215,7 +219,7 @@ export class WorkspaceSession {
     const result = await this.engine.apply(plan)
     const summaries = prepared.map((summary) => appendLeaveSummary(this.store, summary))
     this.afterLeafOrFilesMoved(plan.mode === 'code' ? 'code' : 'conversation', result)
-    const kept = leave.mode === 'summarize' ? ends.map((end) => onTheWay.get(end ?? '')) : []
+    const kept = ends.map((end) => onTheWay.get(end ?? ''))
     const summaryUuid = summaries.at(-1)?.uuid ?? kept.findLast((uuid) => uuid !== undefined)
     return { ...result, summaryUuid: summaryUuid ?? null }
   }
