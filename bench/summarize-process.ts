@@ -5,7 +5,11 @@
 //   - `rewind-studio chat --continue` typing `/compact` then `/exit`.
 // Baseline, in the same run, alternating round by round: a Node process that reads the same
 // session file, splits it and JSON.parses every line, then POSTs the very request body ours sent
-// (recorded by the server) and reads the streamed answer to its end. Target: ratio ≤ 1.3.
+// (recorded by the server) and reads the streamed answer to its end. Target: ratio ≤ 1.3. The
+// baseline keeps WebAssembly on V8's baseline compiler from just before its request, as ours does
+// from its first model client (core/agent/model/anthropic.ts: else Node waits 50-100 ms at exit
+// for fetch's parser to be recompiled): neither side pays for that wait, both for the flag (Node's
+// own modules loaded after it compile without their code cache).
 //   npx tsx bench/summarize-process.ts [turns] [rounds]
 // With BENCH_CPU_PROF=DIR, each of ours writes a CPU profile there (node --cpu-prof).
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -51,10 +55,12 @@ const baselineScript = join(dir, 'baseline.mjs')
 writeFileSync(
   baselineScript,
   `import { readFileSync } from 'node:fs'
+import { setFlagsFromString } from 'node:v8'
 const [file, url, bodyFile] = process.argv.slice(2)
 const lines = readFileSync(file, 'utf8').split('\\n')
 let records = 0
 for (const line of lines) if (line !== '') { JSON.parse(line); records++ }
+setFlagsFromString('--liftoff-only')
 const response = await fetch(url + '/v1/messages', {
   method: 'POST',
   headers: { 'content-type': 'application/json', 'x-api-key': 'bench-key', 'anthropic-version': '2023-06-01' },

@@ -33,6 +33,27 @@ const source = (name: string, changed = 'return a + b') =>
 const onDisk = (blobs: BlobStore, hash: string) => readFileSync(blobs.pathOf(hash)).length
 
 describe('blob store', () => {
+  it('makes the shard folders not there, keeps those there as they are, and takes no file for one', async () => {
+    const blobs = store()
+    const kept = blobs.put(source('kept'))
+    const keptShard = dirname(blobs.pathOf(kept))
+    // A file where another shard folder goes (a hand's or another version's): not a folder.
+    const other = blobs.pathOf(sha256(Buffer.from('other\n')))
+    const fileShard = dirname(other)
+    if (fileShard === keptShard) throw new Error('the two hashes share a shard: pick another')
+    writeFileSync(fileShard, '')
+    await blobs.makeShardFolders()
+    expect(blobs.read(kept).equals(source('kept'))).toBe(true)
+    expect(statSync(fileShard).isFile()).toBe(true)
+    // The file stopped the making quietly: a blob bound for it is refused with the store named.
+    expect(() => blobs.put(Buffer.from('other\n'))).toThrow(/backup/i)
+    rmSync(fileShard)
+    await blobs.makeShardFolders()
+    const shards = readdirSync(dirname(keptShard)).filter((name) => /^[0-9a-f]{2}$/.test(name))
+    expect(shards).toHaveLength(256)
+    expect(blobs.read(blobs.put(Buffer.from('other\n'))).toString()).toBe('other\n')
+  })
+
   it('stores a new version of a file as a small delta of the earlier one, and reads it back exactly', () => {
     const blobs = store()
     const v1 = blobs.put(source('f'), { path: 'src/a.ts' })

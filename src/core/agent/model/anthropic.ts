@@ -5,6 +5,7 @@
 // The client is the SDK's BaseAnthropic with only the Messages resource: the full `Anthropic`
 // class pulls in every resource (batches, files, models, beta…), 1.1 MB of JavaScript that every
 // `summarize` and `chat` compiled before its first request (bench/summarize-process.ts).
+import { setFlagsFromString } from 'node:v8'
 import { BaseAnthropic } from '@anthropic-ai/sdk/client'
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error'
 import type { MessageParam, MessageStreamParams, Tool } from '@anthropic-ai/sdk/resources'
@@ -45,6 +46,24 @@ class MessagesClient extends BaseAnthropic {
   readonly messages: Messages = new Messages(this)
 }
 
+let wasmOnBaselineCompiler = false
+
+/**
+ * Keeps WebAssembly on V8's baseline compiler from the first model client on. The only
+ * WebAssembly in the process is the HTTP parser of Node's fetch (undici's llhttp), which V8
+ * otherwise recompiles with its optimizing compiler on a background thread, and Node waits for
+ * background work before a process ends: every command that asked the model anything (summarize,
+ * chat, parallel…) sat 50-100 ms after its last byte (bench/summarize-process.ts). The parser
+ * reads a few kilobytes an answer; the baseline code is fast enough for that. Set here, not at
+ * start-up: once a V8 flag changes, Node's own modules compile without their code cache (10-15
+ * ms for a command that loads several), which commands that never call the model should not pay.
+ */
+function keepWasmOnBaselineCompiler(): void {
+  if (wasmOnBaselineCompiler) return
+  setFlagsFromString('--liftoff-only')
+  wasmOnBaselineCompiler = true
+}
+
 export class AnthropicModel implements ModelClient {
   readonly id: string
   private readonly client: MessagesClient
@@ -52,6 +71,7 @@ export class AnthropicModel implements ModelClient {
   private readonly baseURL: string
 
   constructor(options: AnthropicModelOptions) {
+    keepWasmOnBaselineCompiler()
     this.id = options.model
     this.maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS
     this.client = new MessagesClient({
