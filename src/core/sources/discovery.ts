@@ -36,11 +36,12 @@ import {
   sourceHomes
 } from './homes'
 import { inheritedPrompts } from '../session/foreign/codex'
+import { isLegacyGeminiChat } from '../session/foreign/gemini-cli'
 import { drawnAsRuns } from '../session/foreign/subagent-nesting'
 import { openCodeSessions } from '../session/foreign/opencode'
 import { openCodeSessionOf, openCodeStamp } from '../session/foreign/opencode-store'
 import { emptySummary } from './session-summary'
-import { type IndexedFile, SessionIndex, jsonlFilesIn } from './session-index'
+import { type IndexedFile, SessionIndex, jsonlFilesIn, sessionFilesIn } from './session-index'
 import {
   type FileRead,
   type ListingStep,
@@ -250,7 +251,7 @@ export class Sources {
         folders: [...folders].map(([folder, folderCwd]) => ({
           folder,
           folderCwd,
-          names: jsonlFilesIn(folder)
+          names: sessionFilesIn(folder, source)
         }))
       }
     })
@@ -439,7 +440,7 @@ export class Sources {
 
   /**
    * The source of a session file the discovery lists (directly in a project folder of a known
-   * home, a regular file named *.jsonl), or null for any other path: a file named by a client
+   * home, a regular file named *.jsonl, or a Gemini CLI chat of its older .json layout), or null for any other path: a file named by a client
    * is opened only when this says it is one.
    */
   sourceOf(file: string): SessionSource | null {
@@ -453,12 +454,16 @@ export class Sources {
     let real: string
     try {
       real = realpathSync.native(file)
-      if (!real.endsWith('.jsonl') || !statSync(real).isFile()) return null
+      if (!(real.endsWith('.jsonl') || isLegacyGeminiChat(real)) || !statSync(real).isFile()) {
+        return null
+      }
     } catch {
       return null
     }
+    // A chat of Gemini CLI's one-document layout is one only where Gemini CLI keeps its chats.
+    const sources = real.endsWith('.jsonl') ? ALL : (['gemini-cli'] as const)
     return (
-      ALL.find((source) =>
+      sources.find((source) =>
         LAYOUTS[source].holds(
           realPathOf(sessionsRoot(this.homes, source)),
           this.homes[source],
@@ -715,7 +720,7 @@ function perFolder(files: Counted[]): { folder: string; cwd: string; stamps: Fil
 }
 
 function sessionFilesOf(folder: string, source: FileSource): { name: string; stamp: FileStamp }[] {
-  return jsonlFilesIn(folder).flatMap((name) => {
+  return sessionFilesIn(folder, source).flatMap((name) => {
     if (source === 'rewind-studio' && parseSessionFileName(name) === null) return []
     const stamp = regularFileStampAt(join(folder, name))
     return stamp === null ? [] : [{ name, stamp }]

@@ -23,6 +23,7 @@ import { createHash } from 'node:crypto'
 import { closeSync, readSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { openRegularFile } from '../os/read-regular-file'
+import { isLegacyGeminiChat, readLegacyGeminiChat } from '../session/foreign/gemini-cli'
 import { type LineSink, parseJsonl, readLines } from '../session/jsonl'
 import { type FileStamp, KeyedFileCache, regularFileStampAt, sameStamp } from './file-cache'
 import type { SessionSource } from './homes'
@@ -133,13 +134,21 @@ export class SessionIndex {
     wanted?: (name: string, stamp: FileStamp) => boolean
   ): IndexedFile[] {
     const listed: IndexedFile[] = []
-    runToEnd(this.folderSteps(folder, jsonlFilesIn(folder), source, (f) => listed.push(f), wanted))
+    runToEnd(
+      this.folderSteps(
+        folder,
+        sessionFilesIn(folder, source),
+        source,
+        (f) => listed.push(f),
+        wanted
+      )
+    )
     return listed
   }
 
   /**
    * folder() as the builder the CLI and the hosts share (stepped-listing.ts): `names` are the
-   * folder's (jsonlFilesIn), each file listed is given to `take` in their order, and it stops
+   * folder's (sessionFilesIn), each file listed is given to `take` in their order, and it stops
    * after each file it had to read (a warm folder: never), saying which name that was and the
    * bytes it read. The folder's cache files are written (each whole) once its last file is
    * listed: a build left between two steps writes nothing.
@@ -269,6 +278,33 @@ export class SessionIndex {
     this.reads.bytes += bytes
   }
 
+  /**
+   * A Gemini CLI chat of the one-document layout, read whole (the CLI rewrote it whole): where
+   * reading stopped is its end, and nothing is ever read on from there.
+   */
+  private readWhole(file: string, source: SessionSource, stamp: FileStamp): Read {
+    let values: readonly unknown[]
+    try {
+      values = readLegacyGeminiChat(file).values
+    } catch (error) {
+      return unreadable(error)
+    }
+    this.count(stamp.size)
+    const summarized = emptySummarized()
+    for (const value of values) addRecord(summarized, source, value)
+    return {
+      listed: { summary: summarized.summary, problem: null },
+      progress: {
+        scanned: stamp.size,
+        nextLine: values.length + 1,
+        head: '',
+        tail: '',
+        changed: {}
+      },
+      unreadable: null
+    }
+  }
+
   /** What a file whose stamp changed gives: read on from `previous` when it only grew. */
   private read(
     file: string,
@@ -277,6 +313,8 @@ export class SessionIndex {
     previous: Previous | null
   ): Read {
     this.reads.files++
+    if (source === 'gemini-cli' && isLegacyGeminiChat(file))
+      return this.readWhole(file, source, stamp)
     let fd: number
     try {
       fd = openRegularFile(file).fd
@@ -382,9 +420,18 @@ function previousOf(
  * no entry objects (10,000 of them were a few percent of a warm listing).
  */
 export function jsonlFilesIn(folder: string): string[] {
+  return sessionFilesIn(folder, 'rewind-studio')
+}
+
+/**
+ * The session files directly in a folder of `source`'s (none when it does not exist): its
+ * `*.jsonl`, and for Gemini CLI its chats of the one-document layout too (gemini-cli.ts).
+ */
+export function sessionFilesIn(folder: string, source: SessionSource): string[] {
+  const legacy = source === 'gemini-cli'
   try {
     return readdirSync(folder)
-      .filter((name) => name.endsWith('.jsonl'))
+      .filter((name) => name.endsWith('.jsonl') || (legacy && isLegacyGeminiChat(name)))
       .sort()
   } catch {
     return []

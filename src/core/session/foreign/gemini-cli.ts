@@ -28,8 +28,14 @@
 // checkpoints when it starts.
 // Sub-agents (invoke_agent): each a chat of its own in `chats/<session id>/`, read as a session is
 // and hung under the call that started it (gemini-subagents.ts).
-import { dirname, join } from 'node:path'
-import { readOptionalText } from '../../os/read-regular-file'
+// Before April 2026 the CLI kept each chat as one JSON document, `session-<start>-<id>.json`
+// ({sessionId, projectHash, startTime, lastUpdated, messages: [...]}), written whole after each
+// message; it still loads them, and they are all an earlier user has. Such a file is read as the
+// chat it is: its fields as the header, then its messages, each as a message line (legacyChats).
+import { basename, dirname, join } from 'node:path'
+import { statSync } from 'node:fs'
+import { CodedError } from '../../../shared/coded-error'
+import { readOptionalText, readRegularText } from '../../os/read-regular-file'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
 import { ProblemLog } from '../problems'
@@ -52,8 +58,56 @@ export const geminiCli: ForeignReader = {
     )
   },
   mapper: (_sidecars, file) => new GeminiMapper(file),
+  stored: {
+    holds: (file) => isLegacyGeminiChat(file),
+    read: (file) => readLegacyGeminiChat(file),
+    stamp: (file) => {
+      const stats = statSync(file, { throwIfNoEntry: false })
+      return stats === undefined ? '-' : `${stats.size}:${stats.mtimeMs}:${stats.ino}`
+    }
+  },
   keeps:
     'Gemini CLI keeps a checkpoint (a snapshot of the project) before each edit it asked you to approve, until it next starts: files go back to how the first checkpoint of a turn found them.'
+}
+
+/** The name of a chat in the one-document layout (the JSONL chats end in .jsonl). */
+const LEGACY_CHAT = /^session-.+\.json$/
+/** Larger than any chat the CLI wrote whole after every message, within what one string holds. */
+const LEGACY_CHAT_MAX_BYTES = 256 * 1024 * 1024
+
+/** Whether `file` is named as a Gemini CLI chat of the one-document layout (before April 2026). */
+export function isLegacyGeminiChat(file: string): boolean {
+  return LEGACY_CHAT.test(basename(file))
+}
+
+/**
+ * A one-document chat as the values a JSONL chat's lines would be: the document's fields but its
+ * messages as the header, then each message. Numbered as records (the document's own lines are
+ * its pretty-printing). A file that is not such a chat is refused, saying so.
+ */
+export function readLegacyGeminiChat(file: string): { values: unknown[]; lines: number[] } {
+  const text = readRegularText(file, LEGACY_CHAT_MAX_BYTES)
+  if (text === null) throw new CodedError('not_found', `${file} is not there.`)
+  let document: unknown
+  try {
+    document = JSON.parse(text)
+  } catch (error) {
+    throw notAChat(file, `it is not JSON (${(error as Error).message})`)
+  }
+  if (!isObject(document) || !Array.isArray(document.messages)) {
+    throw notAChat(file, 'it holds no messages list')
+  }
+  const { messages, ...header } = document
+  if (!geminiCli.detect([header])) throw notAChat(file, 'it names no sessionId and projectHash')
+  const values = [header, ...messages]
+  return { values, lines: values.map((_, i) => i + 1) }
+}
+
+function notAChat(file: string, why: string): CodedError {
+  return new CodedError(
+    'unavailable',
+    `${file} is no Gemini CLI chat of the .json layout it used before April 2026: ${why}.`
+  )
 }
 
 const SESSION_CONTEXT = /^\s*<session_context>/
