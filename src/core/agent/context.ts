@@ -99,10 +99,19 @@ export function reminderText(text: string): string {
   return `<system-reminder>\n${text}\n</system-reminder>`
 }
 
+/**
+ * A message's blocks as the API takes them back: no empty text, and no thinking without the
+ * signature the API checks it by (what another tool recorded of its model's reasoning, such as
+ * Codex CLI's summaries: shown in the transcript, never sent).
+ */
 function blocksOf(content: string | ContentBlock[]): ContentBlock[] {
   const blocks: ContentBlock[] =
     typeof content === 'string' ? [{ type: 'text', text: content }] : content
-  return blocks.filter((b) => !(b.type === 'text' && 'text' in b && b.text === ''))
+  return blocks.filter(
+    (b) =>
+      !(b.type === 'text' && 'text' in b && b.text === '') &&
+      !(b.type === 'thinking' && !('signature' in b && typeof b.signature === 'string'))
+  )
 }
 
 function textOf(content: string | ContentBlock[]): string {

@@ -6,14 +6,17 @@
 //   messages (role user: a prompt, unless it is one of the harness's tagged blocks such as
 //   `<environment_context>` or `<skills_instructions>`, kept raw with the developer messages;
 //   role assistant), `function_call` / `custom_tool_call` / `local_shell_call` (a tool_use, the patch text of
-//   apply_patch as its input) and their `*_output` (a tool_result);
+//   apply_patch as its input) and their `*_output` (a tool_result); a prompt's `input_image`s
+//   are its images; a `reasoning` item's summary is the model's thinking (shown, never sent back:
+//   it has no signature); a `web_search_call` (the API's own search, whose results Codex never
+//   records) an answer saying what was searched for, as Codex's screen does;
 // - a `compacted` line (`/compact`, or Codex compacting by itself; test/fixtures/codex-compact,
 //   and 0.58.0's, which names no replacement_history, test/fixtures/codex-compact-old) is a
 //   compaction: its summary as Codex sends it, and the prompts it kept, which Codex sends before
 //   the summary (see compaction()); the model's summarising answer (`metadata.compaction_output`)
 //   is no answer of ours;
 // - everything else (`event_msg`, `turn_context`, `world_state`, `token_usage_record`,
-//   reasoning, `additional_tools`) is kept raw, anchored to the record it follows.
+//   `additional_tools`) is kept raw, anchored to the record it follows.
 // Lineage: `codex exec resume` / `codex resume` append to the same file. A fork (`codex fork`,
 // `exec fork`) is a new rollout whose session_meta names its parent in `history_base` {thread_id,
 // end_byte_offset}: the parent's lines are not copied, so its history is the parent's rollout up
@@ -516,15 +519,24 @@ function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: st
   switch (p.type) {
     case 'message': {
       const text = textOf(p.content)
-      if (p.role === 'assistant') {
-        return {
-          type: 'assistant',
-          ...base,
-          message: { role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn' }
-        }
-      }
-      if (p.role !== 'user' || text.trim() === '' || HARNESS_BLOCK.test(text)) return null
-      return { type: 'user', ...base, message: { role: 'user', content: [{ type: 'text', text }] } }
+      if (p.role === 'assistant') return answer(base, [{ type: 'text', text }])
+      if (p.role !== 'user' || HARNESS_BLOCK.test(text)) return null
+      // A prompt's pictures (`input_image`) go with it, as the Messages API takes them.
+      const images = imagesOf(p.content)
+      if (text.trim() === '' && images.length === 0) return null
+      const content = text.trim() === '' ? images : [{ type: 'text', text }, ...images]
+      return { type: 'user', ...base, message: { role: 'user', content } }
+    }
+    case 'reasoning': {
+      // What the model let be read of its reasoning: the summary (the rest is encrypted). A
+      // thinking block with no signature: shown, never sent back (the API checks signatures).
+      const summary = textsOf(p.summary).join('\n\n')
+      return summary.trim() === '' ? null : answer(base, [{ type: 'thinking', thinking: summary }])
+    }
+    case 'web_search_call': {
+      // The Responses API's own search: Codex records what it searched for, never what it found.
+      const said = webSearchText(p.action)
+      return said === null ? null : answer(base, [{ type: 'text', text: said }])
     }
     case 'function_call':
     case 'custom_tool_call':
@@ -563,6 +575,51 @@ function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: st
       return null
   }
 }
+
+/** An answer of the model's that is not a tool call (its text, its reasoning). */
+function answer(
+  base: { uuid: string; parentUuid: string | null; timestamp: string },
+  content: Json[]
+): Json {
+  return {
+    type: 'assistant',
+    ...base,
+    message: { role: 'assistant', content, stop_reason: 'end_turn' }
+  }
+}
+
+/**
+ * A web search as Codex's own screen words it ("Searched …"), or null for none it names: the
+ * query of a search, the page opened, the pattern looked for in one.
+ */
+function webSearchText(action: unknown): string | null {
+  if (!isObject(action)) return null
+  const query = stringOrNull(action.query)
+  const url = stringOrNull(action.url)
+  const pattern = stringOrNull(action.pattern)
+  if (action.type === 'search' && query !== null) return `Searched the web: ${query}`
+  if (action.type === 'open_page' && url !== null) return `Opened ${url}`
+  if (action.type === 'find_in_page' && url !== null && pattern !== null) {
+    return `Looked for ${pattern} in ${url}`
+  }
+  return null
+}
+
+/** A prompt's `input_image` parts as image blocks: a data URL's bytes, else the URL itself. */
+function imagesOf(content: unknown): Json[] {
+  if (!Array.isArray(content)) return []
+  return content.flatMap((part): Json[] => {
+    const url = isObject(part) && part.type === 'input_image' ? stringOrNull(part.image_url) : null
+    if (url === null) return []
+    const data = DATA_URL.exec(url)
+    if (data !== null) {
+      return [{ type: 'image', source: { type: 'base64', media_type: data[1], data: data[2] } }]
+    }
+    return /^https?:\/\//.test(url) ? [{ type: 'image', source: { type: 'url', url } }] : []
+  })
+}
+
+const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/=\s]*)$/i
 
 /** An answer that is one tool call. */
 function toolUse(
