@@ -155,7 +155,10 @@ export function contents(dir: string): Record<string, string> {
 
 interface ExportedSession {
   info: { id: string; projectID: string; directory: string }
-  messages: { info: { id: string; role?: string }; parts: { id: string }[] }[]
+  messages: {
+    info: { id: string; role?: string }
+    parts: ({ id: string } & Record<string, unknown>)[]
+  }[]
 }
 
 /** The real sessions OpenCode exported (export-<id>.json): the first, and its fork. */
@@ -217,5 +220,11 @@ export function openCodeJsonHome(
   }
   /** Where the second prompt starts: its user message. */
   const secondTurn = exported.messages.findIndex((m, i) => i > 0 && m.info.role === 'user')
-  return { sessionFile, messages: exported.messages, secondTurn, write }
+  return {
+    sessionFile,
+    sessionId: exported.info.id,
+    messages: exported.messages,
+    secondTurn,
+    write
+  }
 }

@@ -45,6 +45,7 @@ import { type PatchedFile, patchOfCall, patchedFiles } from './codex-patch'
 import { CodexSubagents } from './codex-subagents'
 import type { Transcript } from './subagent-files'
 import { SubagentNesting } from './subagent-nesting'
+import { imageBlockOfDataUrl } from './data-url-image'
 import { addMapped, foreignRecord } from './raw'
 import type { Emit, ForeignMapper, ForeignReader, SubagentRun } from './types'
 
@@ -611,15 +612,11 @@ function imagesOf(content: unknown): Json[] {
   return content.flatMap((part): Json[] => {
     const url = isObject(part) && part.type === 'input_image' ? stringOrNull(part.image_url) : null
     if (url === null) return []
-    const data = DATA_URL.exec(url)
-    if (data !== null) {
-      return [{ type: 'image', source: { type: 'base64', media_type: data[1], data: data[2] } }]
-    }
+    const image = imageBlockOfDataUrl(url)
+    if (image !== null) return [image]
     return /^https?:\/\//.test(url) ? [{ type: 'image', source: { type: 'url', url } }] : []
   })
 }
-
-const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/=\s]*)$/i
 
 /** An answer that is one tool call. */
 function toolUse(

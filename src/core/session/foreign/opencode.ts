@@ -9,7 +9,9 @@
 // - a user message's text parts (not `synthetic` or `ignored`) are a prompt;
 // - an assistant message (a step of the turn; OpenCode writes one per model call, each naming
 //   the user message it answers as parentID) gives its text parts as answers and each tool part
-//   as a tool_use and its result; step-start, step-finish, reasoning and the rest are kept raw.
+//   as a tool_use and its result, its reasoning parts as thinking (never sent back: no signature);
+//   step-start, step-finish and the rest are kept raw. A prompt's image attachments (`file`
+//   parts, a data URL) are its image blocks.
 //   A compaction (a user message holding a `compaction` part, then an assistant message
 //   `summary: true`) is drawn as Claude Code's: the summary's text a user record
 //   isCompactSummary, the tree's compaction node; what OpenCode sends after it starts there
@@ -66,6 +68,7 @@ import {
   rowsBySession,
   sessionIn
 } from './opencode-store'
+import { imageBlockOfDataUrl } from './data-url-image'
 import { addMapped, foreignRecord } from './raw'
 import { SubagentNesting } from './subagent-nesting'
 import { readTables } from './sqlite-file'
@@ -108,8 +111,19 @@ function mapUser(m: Json, uuid: string, parent: string | null): Json | null {
     uuid,
     parentUuid: parent,
     timestamp: isoOf(isObject(info.time) ? info.time.created : info.time_created),
-    message: { role: 'user', content: [{ type: 'text', text }] }
+    message: { role: 'user', content: [{ type: 'text', text }, ...parts.flatMap(imageOf)] }
   }
+}
+
+/**
+ * A picture attached to a prompt (a `file` part of an image type, its bytes in a data URL) as
+ * the Messages API takes it; none for another file (OpenCode sends a text file's content as a
+ * synthetic text part of its own) or an image named only by a path.
+ */
+function imageOf(part: Json): Json[] {
+  const image =
+    part.type === 'file' && typeof part.url === 'string' ? imageBlockOfDataUrl(part.url) : null
+  return image === null ? [] : [image]
 }
 
 function isoOf(ms: unknown): string {
@@ -297,6 +311,14 @@ class OpenCodeMapper implements ForeignMapper {
         emit(record, line)
         this.previous = String(record.uuid)
       }
+      const answer = (content: Json[], stopReason: 'end_turn' | 'tool_use') =>
+        draw({
+          type: 'assistant',
+          uuid,
+          parentUuid: this.previous,
+          timestamp,
+          message: { role: 'assistant', content, model, stop_reason: stopReason }
+        })
       if (part.type === 'text' && info.summary === true && String(part.text ?? '') !== '') {
         // A compaction's summary: drawn as Claude Code's is (the tree's compaction node).
         draw({
@@ -313,41 +335,26 @@ class OpenCodeMapper implements ForeignMapper {
         part.synthetic !== true &&
         String(part.text ?? '') !== ''
       ) {
-        draw({
-          type: 'assistant',
-          uuid,
-          parentUuid: this.previous,
-          timestamp,
-          message: {
-            role: 'assistant',
-            content: [{ type: 'text', text: String(part.text) }],
-            model,
-            stop_reason: 'end_turn'
-          }
-        })
+        answer([{ type: 'text', text: String(part.text) }], 'end_turn')
+      } else if (part.type === 'reasoning' && String(part.text ?? '').trim() !== '') {
+        // The model's reasoning as OpenCode kept it: a thinking block with no signature (shown,
+        // never sent back: the API refuses it; agent/context.ts).
+        answer([{ type: 'thinking', thinking: String(part.text) }], 'end_turn')
       } else if (part.type === 'tool') {
         const state = isObject(part.state) ? part.state : {}
         const callId = stringOrNull(part.callID) ?? uuid
         if (part.tool === 'task') this.tasks.push(taskCall(part, callId, uuid, info))
-        draw({
-          type: 'assistant',
-          uuid,
-          parentUuid: this.previous,
-          timestamp,
-          message: {
-            role: 'assistant',
-            content: [
-              {
-                type: 'tool_use',
-                id: callId,
-                name: stringOrNull(part.tool) ?? 'tool',
-                input: isObject(state.input) ? state.input : {}
-              }
-            ],
-            model,
-            stop_reason: 'tool_use'
-          }
-        })
+        answer(
+          [
+            {
+              type: 'tool_use',
+              id: callId,
+              name: stringOrNull(part.tool) ?? 'tool',
+              input: isObject(state.input) ? state.input : {}
+            }
+          ],
+          'tool_use'
+        )
         if (state.status === 'completed' || state.status === 'error') {
           draw({
             type: 'user',
