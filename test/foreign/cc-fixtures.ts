@@ -22,7 +22,11 @@ import { encodeCwd } from '../../src/core/session/paths'
 export const FIXTURES = resolve(import.meta.dirname, '../fixtures/claude-code')
 
 export type FixtureName =
-  'rewind-parallel' | 'compact-subagents' | 'nested-subagents' | 'subagents-progress-2.1.63'
+  | 'rewind-parallel'
+  | 'compact-subagents'
+  | 'nested-subagents'
+  | 'subagents-progress-2.1.63'
+  | 'fork-session-subagents'
 
 export interface FixtureCopy {
   /** A Claude home holding the session's projects/ and file-history/ folders. */
@@ -42,7 +46,8 @@ const EMPTY_FOLDERS: Record<FixtureName, string[]> = {
   'rewind-parallel': ['notes'],
   'compact-subagents': [],
   'nested-subagents': [],
-  'subagents-progress-2.1.63': []
+  'subagents-progress-2.1.63': [],
+  'fork-session-subagents': []
 }
 
 export function copyFixture(name: FixtureName): FixtureCopy {

@@ -6,7 +6,7 @@
 // studio/viewed-session.ts feeds it here).
 import { closeSync, existsSync, readdirSync, readSync } from 'node:fs'
 import { join } from 'node:path'
-import { openRegularFile, readRegularText } from '../os/read-regular-file'
+import { openRegularFile } from '../os/read-regular-file'
 import { claudeCode } from './foreign/claude-code'
 import { codex } from './foreign/codex'
 import { geminiCli } from './foreign/gemini-cli'
@@ -14,6 +14,7 @@ import { ohMyPi } from './foreign/oh-my-pi'
 import { openCode } from './foreign/opencode'
 import { pi } from './foreign/pi'
 import { addMapped } from './foreign/raw'
+import { readSidecarFile } from './foreign/sidecar-file'
 import type {
   ForeignBackups,
   ForeignFormatName,
@@ -309,28 +310,13 @@ export function readSidecars(reader: ForeignReader, file: string): SidecarFile[]
     .sort()
     .flatMap((name) => {
       try {
-        return [
-          {
-            name,
-            parsed: readJsonlFile(join(dir, name)),
-            meta: readMeta(join(dir, `${name.slice(0, -'.jsonl'.length)}.meta.json`))
-          }
-        ]
+        return [readSidecarFile(join(dir, name))]
       } catch {
         // A sidecar that cannot be read (a folder or a FIFO named *.jsonl, no permission) is
         // left out.
         return []
       }
     })
-}
-
-function readMeta(file: string): unknown {
-  try {
-    const text = readRegularText(file)
-    return text === null ? null : (JSON.parse(text) as unknown)
-  } catch {
-    return null
-  }
 }
 
 function treeProblems(tree: SessionTree, lines: readonly number[]): LoadProblem[] {

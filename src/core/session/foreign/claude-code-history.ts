@@ -107,6 +107,16 @@ export class ClaudeCodeFileHistory implements ForeignBackups {
     if (seen === undefined || version < seen.version) this.first.set(path, { ref, version })
   }
 
+  /**
+   * Whether the base snapshot before `messageId` lists `path` with the backup `ref`: then the file
+   * was tracked so before the turn, and an update listing it so (read before that snapshot, as a
+   * `--fork-session` file writes them) says no change of the turn's.
+   */
+  inBaseSnapshot(messageId: string, path: string, ref: string | null): boolean {
+    const base = this.base.get(messageId)
+    return base !== undefined && refOf(base[path]) === ref
+  }
+
   /** Whether the base snapshot before the message has been read (updates alone do not count). */
   hasSnapshot(messageId: string): boolean {
     return this.base.has(messageId)

@@ -42,6 +42,7 @@
 //   snapshot on the branch lists. After a branch's last turn Claude Code keeps no content: such
 //   records have `after: null, afterUnknown: true`.
 import { BEFORE_ONLY_NOTE } from '../../../shared/backup-notes'
+import { readdirSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { SESSION_FORMAT_VERSION } from '../format-version'
 import { isObject, stringOrNull, type Json } from '../json'
@@ -51,13 +52,14 @@ import { SessionTree, TURN_STOPPED_TYPE, promptText } from '../tree'
 import { ClaudeCodeFileHistory } from './claude-code-history'
 import { ParentResolver } from './parents'
 import { addMapped, foreignRecord } from './raw'
+import { readSidecarFile } from './sidecar-file'
 import { nestedByCall } from './subagent-nesting'
 import type { Emit, ForeignMapper, ForeignReader, SidecarFile, SubagentRun } from './types'
 
 export const claudeCode: ForeignReader = {
   format: 'claude-code',
   detect: looksLikeClaudeCode,
-  mapper: (sidecars) => new ClaudeCodeMapper(sidecars),
+  mapper: (sidecars, file) => new ClaudeCodeMapper(sidecars, null, file),
   sidecarDir: (file) => join(dirname(file), basename(file, '.jsonl'), 'subagents'),
   keeps: BEFORE_ONLY_NOTE
 }
@@ -197,6 +199,9 @@ interface SubagentCall {
   prompt: string | null
 }
 
+/** An agent id as Claude Code makes them: safe as a part of a file name. */
+const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/
+
 class ClaudeCodeMapper implements ForeignMapper {
   readonly problems = new ProblemLog()
   readonly backups = new ClaudeCodeFileHistory()
@@ -233,16 +238,61 @@ class ClaudeCodeMapper implements ForeignMapper {
   private readonly sidecarAgents = new Set<string>()
   private readonly progressTail = new Map<string, string>()
 
-  constructor(sidecars: readonly SidecarFile[], mode: 'main' | 'sidechain' | null = null) {
+  /** `file`: the transcript's own path, where its agents' files are looked for (null: none). */
+  constructor(
+    sidecars: readonly SidecarFile[],
+    mode: 'main' | 'sidechain' | null = null,
+    private readonly file: string | null = null
+  ) {
     this.mode = mode
-    for (const file of sidecars) {
-      const agentId = /^agent-(.+)\.jsonl$/.exec(file.name)?.[1] ?? null
-      if (agentId !== null) this.sidecarAgents.add(agentId)
-      const run = this.newRun(agentId ?? file.name, agentId, file.name)
-      run.meta = isObject(file.meta) ? file.meta : {}
-      file.parsed.values.forEach((v, i) =>
-        run.mapper.add(v, file.parsed.lines[i] ?? 0, (r) => addMapped(run.tree, r))
-      )
+    for (const sidecar of sidecars) this.addSidecarRun(sidecar, sidecar.name)
+  }
+
+  /** A sub-agent transcript file read as a run of its own (`source`: where it was found). */
+  private addSidecarRun(file: SidecarFile, source: string): void {
+    const agentId = /^agent-(.+)\.jsonl$/.exec(file.name)?.[1] ?? null
+    if (agentId !== null) this.sidecarAgents.add(agentId)
+    const run = this.newRun(agentId ?? file.name, agentId, source)
+    run.meta = isObject(file.meta) ? file.meta : {}
+    file.parsed.values.forEach((v, i) =>
+      run.mapper.add(v, file.parsed.lines[i] ?? 0, (r) => addMapped(run.tree, r))
+    )
+  }
+
+  /**
+   * The runs of agents this session's calls name that no file or record of its own holds, from
+   * the project's other sessions' folders: a `--fork-session` copy names its parent's agents,
+   * whose transcripts Claude Code keeps only in the parent's (`<parent>/subagents/agent-<id>
+   * .jsonl`). An agent id is a name in a path only as Claude Code makes them (letters, digits).
+   */
+  private addRunsKeptElsewhere(): void {
+    if (this.file === null || this.mode !== 'main') return
+    const held = new Set([...this.runs.values()].map((run) => run.agentId))
+    const missing = [...this.agentCalls.keys()].filter((id) => !held.has(id) && AGENT_ID.test(id))
+    if (missing.length === 0) return
+    const project = dirname(this.file)
+    const own = basename(this.file, '.jsonl')
+    let sessions: string[]
+    try {
+      sessions = readdirSync(project, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && entry.name !== own)
+        .map((entry) => entry.name)
+        .sort()
+    } catch {
+      return
+    }
+    for (const agentId of missing) {
+      for (const session of sessions) {
+        const name = `agent-${agentId}.jsonl`
+        let sidecar: SidecarFile
+        try {
+          sidecar = readSidecarFile(join(project, session, 'subagents', name))
+        } catch {
+          continue // not in this session's folder (or unreadable there)
+        }
+        this.addSidecarRun(sidecar, `${session}/subagents/${name}`)
+        break
+      }
     }
   }
 
@@ -301,6 +351,7 @@ class ClaudeCodeMapper implements ForeignMapper {
   }
 
   subagents(): SubagentRun[] {
+    this.addRunsKeptElsewhere()
     const byPrompt = new Map<string, string[]>()
     for (const [toolUseId, call] of this.calls) {
       if (call.prompt === null) continue
@@ -544,7 +595,11 @@ class ClaudeCodeMapper implements ForeignMapper {
     const waiting = this.waitingChanges.get(uuid)
     if (waiting !== undefined) {
       this.waitingChanges.delete(uuid)
-      this.emitFirstChanges(uuid, waiting, {}, line, emit)
+      // An update read before its message's snapshot (a `--fork-session` file writes every
+      // snapshot first, the last turn's update before them) repeats the files that snapshot
+      // lists: only those it does not list as they are were first changed in the turn.
+      const first = waiting.filter(([path, ref]) => !this.backups.inBaseSnapshot(uuid, path, ref))
+      if (first.length > 0) this.emitFirstChanges(uuid, first, {}, line, emit)
     }
     if (!this.backups.hasSnapshot(uuid) || this.snapshotted.has(uuid)) return
     this.snapshotted.add(uuid)
