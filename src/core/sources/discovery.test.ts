@@ -12,7 +12,8 @@ import {
   writeFileSync,
   writeSync,
   closeSync,
-  statSync
+  statSync,
+  utimesSync
 } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -196,6 +197,35 @@ describe('All projects', () => {
       ['pi', 1],
       ['rewind-studio', 1]
     ])
+  })
+})
+
+describe('All projects beside the workspace list', () => {
+  it('counts and dates what the workspace list has read as it lists it, the rest by its files', () => {
+    const h = populated()
+    const folder = join(h.files.claude, '..')
+    // Beside the session: an empty file, and one of no records naming a cwd (not JSON).
+    writeFileSync(join(folder, 'empty.jsonl'), '')
+    writeFileSync(join(folder, 'garbage.jsonl'), 'root:x:0:0:root:/root:/bin/bash\n')
+    const old = new Date('2020-01-01T00:00:00.000Z')
+    for (const name of readdirSync(folder)) utimesSync(join(folder, name), old, old)
+    const claudeOf = () =>
+      new Sources({ home: h.home, homes: h.homes })
+        .projects()
+        .find((p) => p.cwd === h.ws)
+        ?.folders.find((f) => f.source === 'claude-code')
+    const lastOf = () =>
+      new Sources({ home: h.home, homes: h.homes }).projects().find((p) => p.cwd === h.ws)
+    // Unread: the files themselves (no empty file is a session of any tool's), dated when written.
+    expect(claudeOf()?.sessions).toBe(2)
+    const listed = new Sources({ home: h.home, homes: h.homes }).workspaceSessions(h.ws)
+    const claudeListed = listed.filter((s) => s.source === 'claude-code')
+    expect(claudeListed).toHaveLength(1)
+    // Read by the workspace list: the same sessions, each dated by its records.
+    expect(claudeOf()?.sessions).toBe(claudeListed.length)
+    expect(lastOf()?.lastActivity).toBe(
+      listed.map((s) => s.lastActivity).reduce((a, b) => (b > a ? b : a))
+    )
   })
 })
 

@@ -366,14 +366,13 @@ export class Sources {
   projects(): ProjectSummary[] {
     const realOf = memoRealPath()
     const byCwd = new Map<string, ProjectSummary>()
-    const add = (source: SessionSource, folder: string, cwd: string, files: FileStamp[]) => {
-      const lastMs = Math.max(...files.map((f) => f.mtimeMs))
-      const lastActivity = new Date(lastMs).toISOString()
+    const add = (source: SessionSource, folder: string, cwd: string, lasts: string[]) => {
+      const lastActivity = lasts.reduce((a, b) => (b > a ? b : a), '')
       const key = realOf(cwd)
       const project = byCwd.get(key) ?? { cwd, sessions: 0, lastActivity, folders: [] }
-      project.sessions += files.length
+      project.sessions += lasts.length
       if (lastActivity > project.lastActivity) project.lastActivity = lastActivity
-      project.folders.push({ source, folder, sessions: files.length })
+      project.folders.push({ source, folder, sessions: lasts.length })
       byCwd.set(key, project)
     }
     const openCode = new Map<string, DiscoveredSession[]>()
@@ -386,7 +385,7 @@ export class Sources {
         'opencode',
         openCodeDatabase(this.homes),
         cwd,
-        sessions.map((s) => s.stamp)
+        sessions.map((s) => s.lastActivity)
       )
     }
     for (const source of ALL) {
@@ -404,16 +403,26 @@ export class Sources {
             const last =
               indexed.summary.lastActivity ?? new Date(indexed.stamp.mtimeMs).toISOString()
             const { subagentOf } = indexed.summary
-            counted.push({ folder, cwd, stamp: indexed.stamp, session, last, subagentOf })
+            counted.push({ folder, cwd, session, last, subagentOf })
           }
           continue
         }
         const files = sessionFilesOf(folder, source)
         if (files.length === 0) continue
         const cwd = this.folderCwd(folder, source, files)
-        if (cwd !== null) {
-          for (const f of files)
-            counted.push({ folder, cwd, stamp: f.stamp, session: f.name, last: '' })
+        if (cwd === null) continue
+        // Not every file is read for this list (one head per project): a file the index read
+        // at its stamp counts as the workspace's list shows it (another tool's file naming no
+        // cwd is no session there; its last activity is its records'), any other by itself (an
+        // empty file is no session of any tool's; its last activity is when it was written).
+        for (const f of files) {
+          const known = this.index.known(folder, f.name, f.stamp)
+          const mtime = new Date(f.stamp.mtimeMs).toISOString()
+          if (source !== 'rewind-studio') {
+            if (known === undefined ? f.stamp.size === 0 : known.summary.cwd === null) continue
+          }
+          const last = known?.summary.lastActivity ?? mtime
+          counted.push({ folder, cwd, session: f.name, last })
         }
       }
       const sessions = withoutSubagentThreads(
@@ -421,7 +430,7 @@ export class Sources {
         (c) => c.session,
         (c) => c.subagentOf
       )
-      for (const { folder, cwd, stamps } of perFolder(sessions)) add(source, folder, cwd, stamps)
+      for (const { folder, cwd, lasts } of perFolder(sessions)) add(source, folder, cwd, lasts)
     }
     this.probes.save()
     return [...byCwd.values()].sort(
@@ -658,9 +667,8 @@ const SPANS_FILES: ReadonlySet<FileSource> = new Set(['codex', 'gemini-cli'])
 interface Counted {
   folder: string
   cwd: string
-  stamp: FileStamp
   session: string
-  /** When it was last written to, as its records say (which file of a session is newest). */
+  /** When it was last written to, as its records say (else the file's mtime): the newest file of a session, and the project's last activity. */
   last: string
   /** A Codex CLI sub-agent's thread: the thread that spawned it. */
   subagentOf?: string | undefined
@@ -708,12 +716,12 @@ function onePerSession(files: Counted[], realOf: (path: string) => string): Coun
 }
 
 /** The counted files by folder and project, in the order first seen. */
-function perFolder(files: Counted[]): { folder: string; cwd: string; stamps: FileStamp[] }[] {
-  const byKey = new Map<string, { folder: string; cwd: string; stamps: FileStamp[] }>()
+function perFolder(files: Counted[]): { folder: string; cwd: string; lasts: string[] }[] {
+  const byKey = new Map<string, { folder: string; cwd: string; lasts: string[] }>()
   for (const file of files) {
     const key = `${file.folder}\0${file.cwd}`
-    const entry = byKey.get(key) ?? { folder: file.folder, cwd: file.cwd, stamps: [] }
-    entry.stamps.push(file.stamp)
+    const entry = byKey.get(key) ?? { folder: file.folder, cwd: file.cwd, lasts: [] }
+    entry.lasts.push(file.last)
     byKey.set(key, entry)
   }
   return [...byKey.values()]

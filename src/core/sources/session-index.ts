@@ -227,6 +227,22 @@ export class SessionIndex {
   }
 
   /**
+   * What the index holds of `name` in `folder` when it was read at `stamp`, without reading the
+   * file: undefined when it was never read, or has changed since (All projects counts and dates
+   * such a file by itself, discovery.ts).
+   */
+  known(
+    folder: string,
+    name: string,
+    stamp: FileStamp
+  ): Omit<IndexedFile, 'file' | 'name' | 'source' | 'stamp'> | undefined {
+    const cache = this.cacheFor(folder)
+    cache.refresh()
+    const cached = cache.get(name)
+    return cached !== undefined && sameStamp(cached.stamp, stamp) ? cached.value : undefined
+  }
+
+  /**
    * The summary of the first lines of `file`, enough to know the session's cwd and id: how a
    * project folder is recognised without reading its sessions (discovery.ts).
    */
