@@ -42,7 +42,7 @@ import {
 } from './session-summary'
 
 /** What the list shows of a file (`sessions-*.json`). */
-interface Listed {
+export interface Listed {
   summary: FileSummary
   /**
    * Why the file is no session: (ours) no usable header (empty, not JSON, not our header); null
@@ -231,11 +231,7 @@ export class SessionIndex {
    * file: undefined when it was never read, or has changed since (All projects counts and dates
    * such a file by itself, discovery.ts).
    */
-  known(
-    folder: string,
-    name: string,
-    stamp: FileStamp
-  ): Omit<IndexedFile, 'file' | 'name' | 'source' | 'stamp'> | undefined {
+  known(folder: string, name: string, stamp: FileStamp): Listed | undefined {
     const cache = this.cacheFor(folder)
     cache.refresh()
     const cached = cache.get(name)

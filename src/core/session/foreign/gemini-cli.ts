@@ -31,7 +31,8 @@
 // Before April 2026 the CLI kept each chat as one JSON document, `session-<start>-<id>.json`
 // ({sessionId, projectHash, startTime, lastUpdated, messages: [...]}), written whole after each
 // message; it still loads them, and they are all an earlier user has. Such a file is read as the
-// chat it is: its fields as the header, then its messages, each as a message line (legacyChats).
+// chat it is: its fields as the header, then its messages, each as a message line
+// (readLegacyGeminiChat, the reader's `stored` sessions).
 import { basename, dirname, join } from 'node:path'
 import { statSync } from 'node:fs'
 import { CodedError } from '../../../shared/coded-error'
