@@ -415,8 +415,9 @@ export class Sources {
         // at its stamp counts as the workspace's list shows it (another tool's file naming no
         // cwd is no session there; its last activity is its records'), any other by itself (an
         // empty file is no session of any tool's; its last activity is when it was written).
+        const knownHere = this.index.knownIn(folder)
         for (const f of files) {
-          const known = this.index.known(folder, f.name, f.stamp)
+          const known = knownHere(f.name, f.stamp)
           const mtime = new Date(f.stamp.mtimeMs).toISOString()
           if (source !== 'rewind-studio') {
             if (known === undefined ? f.stamp.size === 0 : known.summary.cwd === null) continue

@@ -227,15 +227,17 @@ export class SessionIndex {
   }
 
   /**
-   * What the index holds of `name` in `folder` when it was read at `stamp`, without reading the
-   * file: undefined when it was never read, or has changed since (All projects counts and dates
-   * such a file by itself, discovery.ts).
+   * What the index holds of each file of `folder` it read, by name and the stamp it read it at,
+   * without reading any file: undefined for a file never read, or changed since (All projects
+   * counts and dates such a file by itself, discovery.ts). The folder's cache is read once.
    */
-  known(folder: string, name: string, stamp: FileStamp): Listed | undefined {
+  knownIn(folder: string): (name: string, stamp: FileStamp) => Listed | undefined {
     const cache = this.cacheFor(folder)
     cache.refresh()
-    const cached = cache.get(name)
-    return cached !== undefined && sameStamp(cached.stamp, stamp) ? cached.value : undefined
+    return (name, stamp) => {
+      const cached = cache.get(name)
+      return cached !== undefined && sameStamp(cached.stamp, stamp) ? cached.value : undefined
+    }
   }
 
   /**

@@ -236,6 +236,8 @@ class ClaudeCodeMapper implements ForeignMapper {
   private readonly agentCalls = new Map<string, string>()
   /** Agents whose transcript a sidecar holds, and the last message of each progress-made run. */
   private readonly sidecarAgents = new Set<string>()
+  /** Agents looked for in the project's other sessions' folders (addRunsKeptElsewhere). */
+  private readonly lookedForElsewhere = new Set<string>()
   private readonly progressTail = new Map<string, string>()
 
   /** `file`: the transcript's own path, where its agents' files are looked for (null: none). */
@@ -268,8 +270,13 @@ class ClaudeCodeMapper implements ForeignMapper {
   private addRunsKeptElsewhere(): void {
     if (this.file === null || this.mode !== 'main') return
     const held = new Set([...this.runs.values()].map((run) => run.agentId))
-    const missing = [...this.agentCalls.keys()].filter((id) => !held.has(id) && AGENT_ID.test(id))
+    const missing = [...this.agentCalls.keys()].filter(
+      (id) => !held.has(id) && !this.lookedForElsewhere.has(id) && AGENT_ID.test(id)
+    )
     if (missing.length === 0) return
+    // Each agent is looked for once: the runs are asked for on every build of the graph, and an
+    // agent whose transcript is nowhere would cost a walk of the project's folders each time.
+    for (const id of missing) this.lookedForElsewhere.add(id)
     const project = dirname(this.file)
     const own = basename(this.file, '.jsonl')
     let sessions: string[]

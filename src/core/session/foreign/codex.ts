@@ -577,15 +577,16 @@ function mapItem(p: Json, uuid: string, parentUuid: string | null, timestamp: st
   }
 }
 
-/** An answer of the model's that is not a tool call (its text, its reasoning). */
+/** An answer of the model's: its text, its reasoning, or (stop_reason tool_use) a tool call. */
 function answer(
   base: { uuid: string; parentUuid: string | null; timestamp: string },
-  content: Json[]
+  content: Json[],
+  stopReason: 'end_turn' | 'tool_use' = 'end_turn'
 ): Json {
   return {
     type: 'assistant',
     ...base,
-    message: { role: 'assistant', content, stop_reason: 'end_turn' }
+    message: { role: 'assistant', content, stop_reason: stopReason }
   }
 }
 
@@ -625,15 +626,7 @@ function toolUse(
   name: string,
   input: unknown
 ): Json {
-  return {
-    type: 'assistant',
-    ...base,
-    message: {
-      role: 'assistant',
-      content: [{ type: 'tool_use', id, name, input }],
-      stop_reason: 'tool_use'
-    }
-  }
+  return answer(base, [{ type: 'tool_use', id, name, input }], 'tool_use')
 }
 
 /** A user message's size as 0.58.0 counts it: the UTF-8 bytes of its texts, joined bare. */
